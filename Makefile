@@ -1,0 +1,46 @@
+# Two commands set everything up on a fresh machine:
+#   make run   - create .venv, install cardtable, start the web table
+#   make test  - create .venv with the dev extras, run every test
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: run test lint bench strength demo clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# The stamps depend on pyproject.toml, so a changed dependency list refreshes the venv.
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[server,arena]"
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@ $(VENV)/.installed-run
+
+run: $(VENV)/.installed-run
+	$(BIN)/cardtable serve --host $(HOST) --port $(PORT)
+
+demo: $(VENV)/.installed-run
+	$(BIN)/cardtable demo pasur
+
+# pytest exits 5 when it collects no test; make treats that as a failure, as it should.
+test: $(VENV)/.installed-dev
+	$(BIN)/ruff check cardtable tests benchmarks
+	$(BIN)/python -m pytest -m "not slow" -q
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check cardtable tests benchmarks
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/python benchmarks/engine.py
+
+strength: $(VENV)/.installed-dev
+	$(BIN)/python benchmarks/strength.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

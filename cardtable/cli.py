@@ -1,0 +1,119 @@
+"""The ``cardtable`` command: play, serve, arena, replay, rules, bench, demo."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from . import games
+from .game import rule_options
+
+app = typer.Typer(
+    name="cardtable",
+    help="Pasur and Transfer Durak: play in the terminal, serve the web table, run bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+GameName = Annotated[str, typer.Argument(help="pasur or durak")]
+
+
+def _spec(name: str):
+    try:
+        return games.get(name)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+def parse_options(pairs: list[str] | None) -> dict:
+    """``name=value`` pairs to a dict; values are read as JSON when they can be."""
+    options = {}
+    for pair in pairs or []:
+        key, eq, value = pair.partition("=")
+        if not eq:
+            raise typer.BadParameter(f"option {pair!r} must look like name=value")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value
+    return options
+
+
+@app.command()
+def rules(
+    game: GameName,
+    preset: Annotated[str | None, typer.Option(help="show this preset's values")] = None,
+) -> None:
+    """List a game's presets and every rule option with its meaning."""
+    spec = _spec(game)
+    console = Console()
+    table = Table(title=f"{spec.title}: rule options")
+    table.add_column("option")
+    presets = [preset] if preset else list(spec.presets)
+    for name in presets:
+        if name not in spec.presets:
+            raise typer.BadParameter(f"no preset {name!r}; the presets are "
+                                     + ", ".join(spec.presets))
+        table.add_column(name)
+    table.add_column("meaning")
+    for option in rule_options(spec.rules_type):
+        values = [_show(getattr(spec.presets[name], option.name)) for name in presets]
+        table.add_row(option.name, *values, option.doc)
+    console.print(table)
+
+
+def _show(value: object) -> str:
+    if isinstance(value, tuple | list | frozenset):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    data_dir: Annotated[Path, typer.Option(help="folder for the SQLite database")] = Path("data"),
+    database_url: Annotated[str | None, typer.Option(
+        help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default: SQLite)")] = None,
+    redis_url: Annotated[str | None, typer.Option(
+        help="redis://host:port to join several server processes")] = None,
+) -> None:
+    """Start the web table on http://HOST:PORT."""
+    try:
+        from .server import serve as run_server
+    except ImportError as error:
+        print(f"the web table needs the server extras: pip install 'cardtable[server]' "
+              f"({error})", file=sys.stderr)
+        raise typer.Exit(2) from None
+    run_server(host=host, port=port, data_dir=str(data_dir), database_url=database_url,
+               redis_url=redis_url)
+
+
+@app.command()
+def bench(
+    seconds: Annotated[float, typer.Option(help="time per engine")] = 3.0,
+) -> None:
+    """Measure engine speed beside OpenSpiel's card games (needs open-spiel for the peer)."""
+    root = Path(__file__).resolve().parents[1] / "benchmarks" / "engine.py"
+    if not root.exists():
+        print("benchmarks/engine.py is only in a source checkout", file=sys.stderr)
+        raise typer.Exit(2)
+    import runpy
+
+    sys.argv = [str(root), "--seconds", str(seconds)]
+    runpy.run_path(str(root), run_name="__main__")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,277 @@
+"""A game as a JSON file: rules, seats, the decks dealt, every move; and exact replay.
+
+The same format comes from ``cardtable play --save``, ``cardtable arena --save-games`` and
+the web table, so any game can be replayed, shared and studied.  See ``docs/records.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import games
+from .cards import Card, CardError
+from .game import GameSpec, GameState, IllegalMove
+
+__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "load", "loads", "record_of"]
+
+FORMAT = "cardtable-record"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; says where (line) and why."""
+
+    def __init__(self, reason: str, line: int | None = None) -> None:
+        self.reason = reason
+        self.line = line
+        super().__init__(f"line {line}: {reason}" if line else reason)
+
+
+@dataclass
+class Record:
+    """One game: enough to deal it again and replay every move."""
+
+    game: str
+    rules: dict[str, Any]
+    players: int
+    decks: list[list[str]]
+    moves: list[str]
+    preset: str | None = None
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    started: str | None = None
+    finished: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    _move_lines: list[int] = field(default_factory=list, repr=False, compare=False)
+
+    # -- building -------------------------------------------------------------------------
+    @property
+    def spec(self) -> GameSpec:
+        return games.get(self.game)
+
+    def rules_object(self) -> Any:
+        """The game's ``Rules`` for this record."""
+        return rules_from_dict(self.spec, self.rules)
+
+    def start(self) -> GameState:
+        """The game as dealt, before any move."""
+        decks = [[Card.parse(text) for text in deck] for deck in self.decks]
+        return self.spec.start(self.rules_object(), players=self.players, decks=decks)
+
+    def states(self) -> Iterator[tuple[int, str | None, GameState]]:
+        """(index, move text, state after it) for the start and after every move."""
+        state = self.start()
+        yield 0, None, state
+        for index, text in enumerate(self.moves, 1):
+            try:
+                move = state.parse_move(text)
+                state.push(move)
+            except (IllegalMove, CardError, ValueError) as error:
+                line = self._move_lines[index - 1] if index - 1 < len(self._move_lines) else None
+                raise RecordError(f"move {index} ({text!r}) cannot be played: {error}",
+                                  line) from None
+            yield index, text, state
+
+    def replay(self, *, check: bool = True) -> GameState:
+        """Play every move again; with ``check``, the result must match the stored one."""
+        *_, (_, _, state) = self.states()
+        if check and self.result is not None:
+            result = _jsonable(self.spec.summary(state))
+            if result != self.result:
+                raise RecordError(f"the replayed result {result} differs from the "
+                                  f"recorded result {self.result}")
+        return state
+
+    # -- text -----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data = {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "preset": self.preset,
+            "rules": self.rules,
+            "players": self.players,
+            "seats": self.seats,
+            "started": self.started,
+            "finished": self.finished,
+            "result": self.result,
+            "decks": self.decks,
+            "moves": self.moves,
+        }
+        data.update(self.extra)
+        return data
+
+    def dumps(self) -> str:
+        """JSON with one move per line, so errors can name the line of a move."""
+        data = self.to_dict()
+        moves = data.pop("moves")
+        decks = data.pop("decks")
+        head = json.dumps(data, ensure_ascii=False, indent=1)[:-2]
+        deck_lines = ",\n".join("  " + json.dumps(deck, ensure_ascii=False) for deck in decks)
+        move_lines = ",\n".join("  " + json.dumps(move, ensure_ascii=False) for move in moves)
+        return (f"{head},\n \"decks\": [\n{deck_lines}\n ],\n"
+                f" \"moves\": [\n{move_lines}\n ]\n}}\n")
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.dumps(), encoding="utf-8")
+
+
+def rules_to_dict(rules: Any) -> dict[str, Any]:
+    """Every option of a ``Rules`` value as JSON-able data."""
+    return _jsonable(dataclasses.asdict(rules))
+
+
+def rules_from_dict(spec: GameSpec, data: dict[str, Any]) -> Any:
+    """A ``Rules`` value from its JSON form; tuples come back as tuples."""
+    base = spec.presets[spec.default_preset]
+    options = {}
+    for f in dataclasses.fields(base):
+        if f.name in data:
+            value = data[f.name]
+            if isinstance(getattr(base, f.name), tuple | frozenset) and isinstance(value, list):
+                value = type(getattr(base, f.name))(value)
+            options[f.name] = value
+    unknown = set(data) - {f.name for f in dataclasses.fields(base)}
+    if unknown:
+        raise RecordError(f"unknown rule options for {spec.title}: {', '.join(sorted(unknown))}")
+    try:
+        return dataclasses.replace(base, **options)
+    except (TypeError, ValueError) as error:
+        raise RecordError(f"the rules cannot be used: {error}") from None
+
+
+def record_of(state: GameState, game: str, *, seats: Sequence[dict[str, Any]] = (),
+              started: str | None = None, **extra: Any) -> Record:
+    """The record of a game played so far (moves from its move stack)."""
+    spec = games.get(game)
+    rules = state.rules  # type: ignore[attr-defined]
+    moves = [str(move) for move in _all_moves(state)]
+    over = state.is_over()
+    return Record(
+        game=game,
+        preset=spec.preset_of(rules),
+        rules=rules_to_dict(rules),
+        players=state.players,
+        seats=list(seats),
+        decks=[[card.text for card in deck] for deck in spec.deals(state)],
+        moves=moves,
+        result=_jsonable(spec.summary(state)) if over else None,
+        started=started,
+        finished=_now() if over else None,
+        extra=dict(extra),
+    )
+
+
+def _all_moves(state: GameState) -> list[Any]:
+    history = getattr(state, "history", None)
+    if callable(history):
+        return list(history())
+    return list(state.move_stack)  # type: ignore[attr-defined]
+
+
+def loads(text: str) -> Record:
+    """Read a record; a wrong format, version, game or card is refused with the line."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not valid JSON: {error.msg}", error.lineno) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError(f"not a cardtable record (the \"format\" must be {FORMAT!r})", 1)
+    if data.get("version") != VERSION:
+        raise RecordError(f"record version {data.get('version')!r} is not supported "
+                          f"(this cardtable reads version {VERSION})",
+                          _line_of(text, '"version"'))
+    for key, kind in (("game", str), ("rules", dict), ("players", int), ("decks", list),
+                      ("moves", list)):
+        if not isinstance(data.get(key), kind):
+            raise RecordError(f"the record needs {key!r} as {kind.__name__}",
+                              _line_of(text, f'"{key}"'))
+    try:
+        games.get(data["game"])
+    except ValueError as error:
+        raise RecordError(str(error), _line_of(text, '"game"')) from None
+    deck_lines = _item_lines(text, "decks")
+    for number, deck in enumerate(data["decks"]):
+        if not isinstance(deck, list):
+            raise RecordError(f"deck {number + 1} is not a list of cards",
+                              _at(deck_lines, number))
+        for card in deck:
+            try:
+                Card.parse(card)
+            except CardError as error:
+                raise RecordError(f"deck {number + 1}: {error}", _at(deck_lines, number)) from None
+    known = {f.name for f in dataclasses.fields(Record)}
+    record = Record(
+        game=data["game"],
+        preset=data.get("preset"),
+        rules=data["rules"],
+        players=data["players"],
+        seats=data.get("seats") or [],
+        decks=data["decks"],
+        moves=[str(m) for m in data["moves"]],
+        result=data.get("result"),
+        started=data.get("started"),
+        finished=data.get("finished"),
+        extra={k: v for k, v in data.items() if k not in known | {"format", "version"}},
+    )
+    record._move_lines = _item_lines(text, "moves")
+    return record
+
+
+def load(path: str | Path) -> Record:
+    """Read a record file."""
+    return loads(Path(path).read_text(encoding="utf-8"))
+
+
+def _at(lines: list[int], index: int) -> int | None:
+    return lines[index] if index < len(lines) else None
+
+
+def _line_of(text: str, needle: str) -> int | None:
+    at = text.find(needle)
+    return text.count("\n", 0, at) + 1 if at >= 0 else None
+
+
+def _item_lines(text: str, key: str) -> list[int]:
+    """The line on which each item of the top-level array ``key`` starts."""
+    at = text.find(f'"{key}"')
+    if at < 0:
+        return []
+    at = text.find("[", at)
+    if at < 0:
+        return []
+    decoder = json.JSONDecoder()
+    lines = []
+    pos = at + 1
+    while True:
+        while pos < len(text) and text[pos] in " \t\r\n,":
+            pos += 1
+        if pos >= len(text) or text[pos] == "]":
+            return lines
+        lines.append(text.count("\n", 0, pos) + 1)
+        try:
+            _, pos = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError:
+            return lines
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | frozenset | set):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Card):
+        return value.text
+    if hasattr(value, "value") and not isinstance(value, int | float | str | bool):
+        return value.value
+    return value
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
