@@ -97,6 +97,98 @@ def serve(
 
 
 @app.command()
+def play(
+    game: GameName,
+    rules: Annotated[str | None, typer.Option("--rules", help="preset name")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="override one rule option: name=value (repeatable)")] = None,
+    players: Annotated[int | None, typer.Option(help="number of players")] = None,
+    vs: Annotated[str, typer.Option(
+        help="bot levels for the other seats, comma separated")] = "medium",
+    seats: Annotated[str | None, typer.Option(
+        help="every seat in order, e.g. human,medium,human,medium")] = None,
+    hotseat: Annotated[bool, typer.Option(
+        help="seats past the --vs list are humans sharing this terminal")] = False,
+    seed: Annotated[int | None, typer.Option(help="seed for the deal and the bots")] = None,
+    save: Annotated[Path | None, typer.Option(help="write the game record here")] = None,
+    no_color: Annotated[bool, typer.Option("--no-color", help="plain text")] = False,
+    hint: Annotated[str, typer.Option(help="the bot that gives hints")] = "greedy",
+) -> None:
+    """Play in the terminal against bots (or friends, with --hotseat)."""
+    from .terminal import Quit, Session, seat_plan
+
+    spec = _spec(game)
+    try:
+        chosen = spec.rules(rules, parse_options(option))
+        count = players or spec.default_players
+        if count not in spec.player_counts:
+            raise ValueError(f"{spec.title} is for {', '.join(map(str, spec.player_counts))} "
+                             f"players, not {count}")
+        plan = seat_plan(count, vs=[v for v in vs.split(",") if v] if vs else [],
+                         seats=seats.split(",") if seats else (), hotseat=hotseat)
+        console = Console(no_color=no_color, highlight=False,
+                          force_terminal=None if not no_color else False)
+        session = Session(spec, chosen, players=count, plan=plan, seed=seed, console=console,
+                          hint=hint)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    session.run()
+    if save is None and not session.state.is_over():
+        try:
+            answer = input("Save this game? Type a file name, or press Enter to leave: ")
+        except (EOFError, Quit):
+            answer = ""
+        save = Path(answer.strip()) if answer.strip() else None
+    if save is not None:
+        session.record().save(save)
+        console.print(f"Saved the game to {save}")
+
+
+@app.command()
+def replay(
+    path: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    check: Annotated[bool, typer.Option(
+        help="only replay and check the result, without stepping")] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="plain text")] = False,
+) -> None:
+    """Step through a recorded game (next, back, jump), or check that it replays."""
+    from .records import RecordError, load
+
+    try:
+        record = load(path)
+        if check:
+            state = record.replay()
+            print(f"{path}: {len(record.moves)} moves replay to the recorded result"
+                  if record.result is not None else
+                  f"{path}: {len(record.moves)} moves replay (the game is unfinished)")
+            del state
+            return
+    except (RecordError, OSError) as error:
+        print(f"{path}: {error}", file=sys.stderr)
+        raise typer.Exit(1) from None
+    from .terminal.replay import replay as step
+
+    try:
+        step(record, console=Console(no_color=no_color, highlight=False))
+    except RecordError as error:
+        print(f"{path}: {error}", file=sys.stderr)
+        raise typer.Exit(1) from None
+
+
+@app.command()
+def demo(
+    game: Annotated[str, typer.Argument(help="pasur or durak")] = "pasur",
+    bots: Annotated[str, typer.Option(help="the two bots, comma separated")] = "greedy,greedy",
+    seed: Annotated[int | None, typer.Option(help="seed for the deal")] = None,
+) -> None:
+    """Watch bots play a whole game, printed move by move."""
+    from .terminal import watch
+
+    spec = _spec(game)
+    watch(spec, bots.split(","), seed=seed, console=Console(highlight=False))
+
+
+@app.command()
 def bench(
     seconds: Annotated[float, typer.Option(help="time per engine")] = 3.0,
 ) -> None:
