@@ -1,0 +1,15 @@
+"""The web table: a FastAPI app with a lobby API, live tables over WebSockets, and storage.
+
+Start it with ``cardtable serve`` or ``python -m cardtable.server``, or in Python::
+
+    from cardtable.server import serve
+    serve(host="127.0.0.1", port=8000, data_dir="data")
+
+The API and the message formats are described in ``docs/server.md``.
+"""
+
+from __future__ import annotations
+
+from .app import create_app, serve
+
+__all__ = ["create_app", "serve"]

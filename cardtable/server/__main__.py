@@ -1,0 +1,32 @@
+"""``python -m cardtable.server``: run the web table (the same as ``cardtable serve``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from .app import serve
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m cardtable.server",
+                                     description="Run the cardtable web table.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--data-dir", default="data",
+                        help="folder for the SQLite database (default: data)")
+    parser.add_argument("--database-url", default=None,
+                        help="e.g. postgresql+psycopg://postgres@127.0.0.1:5432/cardtable")
+    parser.add_argument("--redis-url", default=None)
+    parser.add_argument("--bot-delay", type=float, default=0.8,
+                        help="seconds a bot waits before playing (default 0.8)")
+    parser.add_argument("--grace", type=float, default=60.0,
+                        help="seconds a dropped player keeps the seat (default 60)")
+    parser.add_argument("--log-level", default="info")
+    args = parser.parse_args(argv)
+    serve(host=args.host, port=args.port, data_dir=args.data_dir,
+          database_url=args.database_url, redis_url=args.redis_url, bot_delay=args.bot_delay,
+          grace=args.grace, log_level=args.log_level)
+
+
+if __name__ == "__main__":
+    main()

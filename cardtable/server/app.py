@@ -1,0 +1,310 @@
+"""The web table's HTTP and WebSocket endpoints (FastAPI).
+
+``create_app`` builds the app; ``serve`` runs it with uvicorn.  The endpoints, in short:
+
+- ``GET /api/health``, ``GET /api/games`` (games, presets, player counts, rule options, bots)
+- ``POST /api/tables`` (create), ``GET /api/tables`` (open tables), ``GET /api/tables/{id}``,
+  ``POST /api/tables/{id}/join``, ``GET /api/tables/{id}/record`` (once over),
+  ``GET /api/history`` (finished games)
+- ``WS /ws/tables/{id}?token=T`` (no token: watch); messages in ``cardtable.server.wire``
+- ``/`` and ``/table/{id}``: the page (``static/index.html``); the rest of ``static/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import mimetypes
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from .. import __version__, bots, games
+from ..game import rule_options
+from ..records import rules_to_dict
+from .schemas import (
+    CreateTable,
+    GameInfo,
+    Health,
+    HistoryEntry,
+    JoinTable,
+    OptionInfo,
+    Seated,
+    SeatInfo,
+    TableInfo,
+    TableListing,
+)
+from .storage import SeatRow, Storage, TableRow, sqlite_url
+from .tables import Connection, LiveTable, Outbox, Settings, TableError, Tables
+
+__all__ = ["create_app", "serve"]
+
+log = logging.getLogger("cardtable.server")
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+for _type, _suffixes in (("text/javascript", (".js", ".mjs")), ("text/css", (".css",)),
+                         ("image/svg+xml", (".svg",)), ("application/json", (".json", ".map")),
+                         ("application/manifest+json", (".webmanifest",)),
+                         ("font/woff2", (".woff2",)), ("text/html", (".html",))):
+    for _suffix in _suffixes:
+        mimetypes.add_type(_type, _suffix)
+
+
+def create_app(database_url: str | None = None, data_dir: str | Path = "data",
+               redis_url: str | None = None, *, bot_delay: float = 0.8,
+               bot_time_limit: float = 30.0, grace: float = 60.0, queue_limit: int = 64,
+               static_dir: str | Path | None = None) -> FastAPI:
+    """The web table as an ASGI app.
+
+    ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
+    migrated and every unfinished table is resumed when the app starts (its lifespan).
+    ``redis_url`` is accepted for the command line's sake; this version runs one process.
+    """
+    url = database_url or sqlite_url(data_dir)
+    settings = Settings(bot_delay=bot_delay, bot_time_limit=bot_time_limit, grace=grace,
+                        queue_limit=queue_limit)
+    static = Path(static_dir) if static_dir is not None else STATIC
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(url)
+        await asyncio.to_thread(storage.migrate)
+        tables = Tables(storage, settings)
+        app.state.storage = storage
+        app.state.tables = tables
+        await tables.start()
+        try:
+            yield
+        finally:
+            await tables.stop()
+            storage.close()
+
+    app = FastAPI(title="cardtable", version=__version__, lifespan=lifespan,
+                  description="Pasur and Transfer Durak at a web table: lobby, tables with "
+                              "friends and bots, live play over a WebSocket, records.")
+    if redis_url:
+        log.warning("redis_url is given but this server runs as a single process; ignored")
+
+    @app.exception_handler(RequestValidationError)
+    async def _unreadable(request: Request, error: RequestValidationError) -> JSONResponse:
+        reasons = []
+        for item in error.errors():
+            where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+            reasons.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
+        return JSONResponse(status_code=422, content={
+            "detail": "; ".join(reasons) or "the request cannot be read",
+            "errors": jsonable_encoder(error.errors(), custom_encoder={Exception: str})})
+
+    def tables_of(request: Request | WebSocket) -> Tables:
+        return request.app.state.tables
+
+    async def table_or_404(request: Request, table_id: str) -> LiveTable:
+        table = await tables_of(request).get(table_id)
+        if table is None:
+            raise HTTPException(404, f"there is no table {table_id!r}")
+        return table
+
+    @app.get("/api/health", response_model=Health)
+    async def health(request: Request) -> Health:
+        tables = tables_of(request)
+        count = await asyncio.to_thread(tables.storage.table_count)
+        return Health(status="ok", version=__version__, tables=count,
+                      live=sum(1 for t in tables.live.values() if not t.over),
+                      broken=sorted(tables.broken))
+
+    @app.get("/api/games", response_model=list[GameInfo])
+    async def list_games() -> list[GameInfo]:
+        out = []
+        for spec in _playable():
+            out.append(GameInfo(
+                name=spec.name, title=spec.title, default_preset=spec.default_preset,
+                presets={preset: rules_to_dict(rules) for preset, rules in spec.presets.items()},
+                player_counts=list(spec.player_counts), default_players=spec.default_players,
+                options=[OptionInfo(name=o.name, type=o.type, default=_plain(o.default),
+                                    doc=o.doc,
+                                    choices=None if o.choices is None else _plain(o.choices))
+                         for o in rule_options(spec.rules_type)],
+                bots=bots.specs()))
+        return out
+
+    @app.post("/api/tables", response_model=Seated, status_code=201)
+    async def create_table(body: CreateTable, request: Request) -> Seated:
+        try:
+            table, seat, token = await tables_of(request).create(
+                body.game, preset=body.preset, options=body.options, players=body.players,
+                seats=body.seats, takeover=body.takeover, name=body.name)
+        except TableError as error:
+            raise HTTPException(error.status, error.reason) from None
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
+
+    @app.get("/api/tables", response_model=list[TableListing])
+    async def open_tables(request: Request, game: str | None = None,
+                          limit: int = Query(50, ge=1, le=200),
+                          offset: int = Query(0, ge=0)) -> list[TableListing]:
+        tables = tables_of(request)
+        rows = await asyncio.to_thread(tables.storage.listing, over=False, limit=limit,
+                                       offset=offset, game=game)
+        return [_listing(row, seats, tables.live.get(row.id)) for row, seats in rows]
+
+    @app.get("/api/tables/{table_id}", response_model=TableInfo)
+    async def table_info(table_id: str, request: Request) -> dict[str, Any]:
+        table = await table_or_404(request, table_id)
+        async with table.lock:
+            return table.describe()
+
+    @app.post("/api/tables/{table_id}/join", response_model=Seated)
+    async def join_table(table_id: str, request: Request,
+                         body: JoinTable | None = None) -> Seated:
+        try:
+            table, seat, token = await tables_of(request).join(
+                table_id, body.name if body else None)
+        except TableError as error:
+            raise HTTPException(error.status, error.reason) from None
+        return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
+
+    @app.get("/api/tables/{table_id}/record")
+    async def table_record(table_id: str, request: Request) -> Response:
+        table = await table_or_404(request, table_id)
+        async with table.lock:
+            try:
+                record = table.record()
+            except TableError as error:
+                raise HTTPException(error.status, error.reason) from None
+        return Response(record.dumps(), media_type="application/json")
+
+    @app.get("/api/history", response_model=list[HistoryEntry])
+    async def history(request: Request, game: str | None = None,
+                      limit: int = Query(50, ge=1, le=200),
+                      offset: int = Query(0, ge=0)) -> list[HistoryEntry]:
+        rows = await asyncio.to_thread(tables_of(request).storage.listing, over=True,
+                                       limit=limit, offset=offset, game=game)
+        return [HistoryEntry(id=row.id, game=row.game, preset=row.preset, players=row.players,
+                             seats=[_seat_info(seat) for seat in seats], created=row.created,
+                             finished=row.finished, summary=row.summary,
+                             record=f"/api/tables/{row.id}/record", invite=f"/table/{row.id}")
+                for row, seats in rows]
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        await websocket.accept()
+        tables = tables_of(websocket)
+        table = await tables.get(table_id)
+        if table is None:
+            await _close(websocket, f"there is no table {table_id!r}", 4404)
+            return
+        seat = None
+        if token:
+            seat = table.seat_of_token(token)
+            if seat is None:
+                await _close(websocket, "this token holds no seat at this table (connect "
+                                        "without a token to watch)", 4403)
+                return
+        connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
+        await tables.connect(table, connection)
+        sender = asyncio.create_task(_send(websocket, connection))
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes") or b""
+                await tables.receive(table, connection, data)
+                if sender.done():
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            sender.cancel()
+            with contextlib.suppress(BaseException):
+                await sender
+            await tables.disconnect(table, connection)
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        return _page(static)
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def invite(table_id: str) -> Response:
+        return _page(static)
+
+    app.mount("/", StaticFiles(directory=static, html=True, check_dir=False), name="static")
+    return app
+
+
+async def _send(websocket: WebSocket, connection: Connection) -> None:
+    while True:
+        text = await connection.outbox.get()
+        await websocket.send_text(text)
+
+
+async def _close(websocket: WebSocket, reason: str, code: int) -> None:
+    from .wire import encode
+
+    await websocket.send_text(encode({"type": "error", "reason": reason}))
+    await websocket.close(code=code, reason=reason[:120])
+
+
+def _page(static: Path) -> Response:
+    index = static / "index.html"
+    if not index.is_file():
+        return JSONResponse(status_code=404, content={
+            "detail": "the web page is not installed (cardtable/server/static/index.html)"})
+    return FileResponse(index, media_type="text/html")
+
+
+def _playable() -> list[Any]:
+    """The games whose engines load; one that fails is logged and left out of the lobby."""
+    specs = []
+    for name in games.names():
+        try:
+            specs.append(games.get(name))
+        except (ImportError, AttributeError) as error:
+            log.error("game %s cannot be loaded: %s", name, error)
+    return specs
+
+
+def _plain(value: Any) -> Any:
+    from .wire import plain
+
+    return plain(value)
+
+
+def _seat_info(seat: SeatRow) -> SeatInfo:
+    return SeatInfo(seat=seat.seat, kind=seat.kind, bot=seat.bot, name=seat.name,
+                    taken=seat.kind == "bot" or seat.token_hash is not None,
+                    connected=False, bot_playing=False)
+
+
+def _listing(row: TableRow, seats: list[SeatRow], live: LiveTable | None) -> TableListing:
+    infos = ([SeatInfo(**seat.public()) for seat in live.seats] if live is not None
+             else [_seat_info(seat) for seat in seats])
+    return TableListing(
+        id=row.id, game=row.game, title=games.get(row.game).title, preset=row.preset,
+        players=row.players, status=live.status if live is not None else row.status,
+        seats=infos, taken=sum(1 for s in infos if s.taken),
+        free_seats=sum(1 for s in infos if not s.taken), created=row.created,
+        invite=f"/table/{row.id}", watch=f"/ws/tables/{row.id}",
+        version=live.version if live is not None else None)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data",
+          database_url: str | None = None, redis_url: str | None = None, *,
+          bot_delay: float = 0.8, grace: float = 60.0, log_level: str = "info") -> None:
+    """Run the web table with uvicorn until interrupted."""
+    import uvicorn
+
+    app = create_app(database_url=database_url, data_dir=data_dir, redis_url=redis_url,
+                     bot_delay=bot_delay, grace=grace)
+    uvicorn.run(app, host=host, port=port, log_level=log_level)

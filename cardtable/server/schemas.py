@@ -1,0 +1,142 @@
+"""The request and response bodies of the web table's HTTP API (pydantic models)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+__all__ = [
+    "CreateTable",
+    "GameInfo",
+    "Health",
+    "HistoryEntry",
+    "JoinTable",
+    "OptionInfo",
+    "SeatInfo",
+    "Seated",
+    "TableInfo",
+    "TableListing",
+]
+
+
+class CreateTable(BaseModel):
+    """A new table.  The creator takes the first human seat; only bots: a table to watch."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"game": "durak", "players": 2, "seats": ["human", "bot:random"]}]})
+
+    game: str = Field(description="a game name from GET /api/games")
+    preset: str | None = Field(None, description="a preset of that game; none: its default")
+    options: dict[str, Any] = Field(default_factory=dict,
+                                    description="rule options changed from the preset")
+    players: StrictInt | None = Field(None, description="number of players; none: the "
+                                      "length of seats, or the game's default")
+    seats: list[str] | None = Field(None, description='one per player: "human" or '
+                                    '"bot:NAME" (NAME from GET /api/games bots)')
+    takeover: str | None = Field(None, description='a bot ("bot:easy") that plays for a '
+                                 "player who stays away past the grace period")
+    name: str | None = Field(None, max_length=40, description="the creator's name at the table")
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(None, max_length=40)
+
+
+class Seated(BaseModel):
+    """A seat at a table and the token that plays it (keep it: it is shown only once)."""
+
+    table: str
+    seat: int | None
+    token: str | None
+    invite: str
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: str
+    bot: str | None = None
+    name: str | None = None
+    taken: bool
+    connected: bool
+    bot_playing: bool
+
+
+class TableInfo(BaseModel):
+    id: str
+    game: str
+    title: str
+    preset: str | None
+    rules: dict[str, Any]
+    players: int
+    status: str
+    over: bool
+    version: int
+    to_move: int | None
+    seats: list[SeatInfo]
+    free_seats: int
+    takeover: str | None
+    created: str
+    finished: str | None
+    invite: str
+    rematch_of: str | None
+    rematch: str | None
+    summary: dict[str, Any] | None = None
+
+
+class TableListing(BaseModel):
+    id: str
+    game: str
+    title: str
+    preset: str | None
+    players: int
+    status: str
+    seats: list[SeatInfo]
+    taken: int
+    free_seats: int
+    created: str
+    invite: str
+    watch: str
+    version: int | None
+
+
+class HistoryEntry(BaseModel):
+    id: str
+    game: str
+    preset: str | None
+    players: int
+    seats: list[SeatInfo]
+    created: str
+    finished: str | None
+    summary: dict[str, Any] | None
+    record: str
+    invite: str
+
+
+class OptionInfo(BaseModel):
+    name: str
+    type: str
+    default: Any
+    doc: str
+    choices: list[Any] | None = None
+
+
+class GameInfo(BaseModel):
+    name: str
+    title: str
+    default_preset: str
+    presets: dict[str, dict[str, Any]]
+    player_counts: list[int]
+    default_players: int
+    options: list[OptionInfo]
+    bots: list[str]
+
+
+class Health(BaseModel):
+    status: str
+    version: str
+    tables: int
+    live: int
+    broken: list[str]

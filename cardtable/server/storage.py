@@ -1,0 +1,298 @@
+"""The tables, seats, deals and moves of the web table, kept in SQL.
+
+Moves and deals are append-only: a table is rebuilt after a restart by dealing its stored
+decks again and replaying its stored moves, so nothing else about a game in progress
+needs to be saved.  The schema itself is made by the Alembic migrations in
+``migrations/``, run by :func:`migrate` when the server starts.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+__all__ = [
+    "DealRow",
+    "MoveRow",
+    "RematchExists",
+    "SeatRow",
+    "Storage",
+    "StoredTable",
+    "TableRow",
+    "hash_token",
+    "migrate",
+    "normalize_url",
+    "now",
+    "sqlite_url",
+]
+
+
+class RematchExists(RuntimeError):
+    """Another server process made the rematch first."""
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    """One table: the game and rules it plays, and how it stands."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    preset: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    rules: Mapped[dict] = mapped_column(JSON)
+    players: Mapped[int] = mapped_column(Integer)
+    takeover: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[str] = mapped_column(String(40))
+    finished: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    summary: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class SeatRow(Base):
+    """Who sits in a seat: a bot, or a person holding a token (only its hash is kept)."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+
+
+class DealRow(Base):
+    """A deck as dealt (the order matters): secret until the game is over."""
+
+    __tablename__ = "deals"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    cards: Mapped[list] = mapped_column(JSON)
+
+
+class MoveRow(Base):
+    """One move, written before anyone is told of it."""
+
+    __tablename__ = "moves"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    move: Mapped[str] = mapped_column(Text)
+    at: Mapped[str] = mapped_column(String(40))
+
+
+def now() -> str:
+    """The time in UTC as ISO 8601 text (text sorts the same in every database)."""
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds")
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored hashed, so a copy of the database cannot be used to take a seat."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def sqlite_url(data_dir: str | Path) -> str:
+    path = Path(data_dir)
+    path.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(path / 'cardtable.sqlite3').resolve()}"
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` alone would pick psycopg2; cardtable ships psycopg 3."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to the newest migration (run at every start)."""
+    from alembic import command
+    from alembic.config import Config
+
+    here = Path(__file__).resolve().parent
+    config = Config(str(here / "alembic.ini"))
+    config.set_main_option("script_location", str(here / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+@dataclass
+class StoredTable:
+    """Everything the database holds about one table."""
+
+    row: TableRow
+    seats: list[SeatRow]
+    decks: list[list[str]] = field(default_factory=list)
+    moves: list[MoveRow] = field(default_factory=list)
+
+
+class Storage:
+    """Synchronous access to the database; the server calls it from worker threads."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_url(url)
+        self.engine = make_engine(self.url)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writing ----------------------------------------------------------------------
+    def create_table(self, row: TableRow, seats: Sequence[SeatRow],
+                     decks: Sequence[Sequence[str]], rematch_of: str | None = None) -> None:
+        """A new table, its seats and its first decks; with ``rematch_of``, link the old
+        table to it in the same transaction (refused if it already has a rematch)."""
+        with self.sessions.begin() as session:
+            if rematch_of is not None:
+                linked = session.execute(
+                    update(TableRow).where(TableRow.id == rematch_of, TableRow.rematch.is_(None))
+                    .values(rematch=row.id))
+                if linked.rowcount != 1:
+                    raise RematchExists(f"table {rematch_of} already has a rematch")
+            session.add(row)
+            session.flush()
+            session.add_all(seats)
+            session.add_all(DealRow(table_id=row.id, index=i, cards=list(deck))
+                            for i, deck in enumerate(decks))
+
+    def take_seat(self, table_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+        """Give a free seat to a person; False if someone took it first (any process)."""
+        with self.sessions.begin() as session:
+            result = session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat,
+                       SeatRow.kind == "human", SeatRow.token_hash.is_(None))
+                .values(token_hash=token_hash, name=name))
+            return result.rowcount == 1
+
+    def set_status(self, table_id: str, status: str) -> None:
+        with self.sessions.begin() as session:
+            session.execute(update(TableRow).where(TableRow.id == table_id)
+                            .values(status=status))
+
+    def append_move(self, table_id: str, index: int, seat: int, move: str, *,
+                    new_decks: Sequence[tuple[int, Sequence[str]]] = (),
+                    over: bool = False, summary: dict | None = None) -> str:
+        """Write a move (and any deck it caused to be dealt) in one transaction.
+
+        The primary key (table, index) refuses a second move with the same number, so
+        two writers can never both append move N.
+        """
+        at = now()
+        with self.sessions.begin() as session:
+            session.add(MoveRow(table_id=table_id, index=index, seat=seat, move=move, at=at))
+            session.add_all(DealRow(table_id=table_id, index=i, cards=list(cards))
+                            for i, cards in new_decks)
+            if over:
+                session.execute(update(TableRow).where(TableRow.id == table_id)
+                                .values(status="over", finished=at, summary=summary))
+            session.flush()
+        return at
+
+    # -- reading ----------------------------------------------------------------------
+    def load(self, table_id: str) -> StoredTable | None:
+        with self.sessions() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            return self._stored(session, row)
+
+    def unfinished(self) -> list[StoredTable]:
+        with self.sessions() as session:
+            rows = session.scalars(select(TableRow).where(TableRow.status != "over")
+                                   .order_by(TableRow.created)).all()
+            return [self._stored(session, row) for row in rows]
+
+    def seats_of(self, table_id: str) -> list[SeatRow]:
+        with self.sessions() as session:
+            return list(session.scalars(select(SeatRow).where(SeatRow.table_id == table_id)
+                                        .order_by(SeatRow.seat)).all())
+
+    def move_count(self, table_id: str) -> int:
+        with self.sessions() as session:
+            return session.scalar(select(func.count()).select_from(MoveRow)
+                                  .where(MoveRow.table_id == table_id)) or 0
+
+    def table_count(self) -> int:
+        with self.sessions() as session:
+            return session.scalar(select(func.count()).select_from(TableRow)) or 0
+
+    def listing(self, *, over: bool, limit: int, offset: int = 0,
+                game: str | None = None) -> list[tuple[TableRow, list[SeatRow]]]:
+        """Open tables (newest first) or finished ones (latest finished first)."""
+        with self.sessions() as session:
+            query = select(TableRow)
+            if over:
+                query = query.where(TableRow.status == "over").order_by(
+                    TableRow.finished.desc(), TableRow.id)
+            else:
+                query = query.where(TableRow.status != "over").order_by(
+                    TableRow.created.desc(), TableRow.id)
+            if game is not None:
+                query = query.where(TableRow.game == game)
+            rows = session.scalars(query.limit(limit).offset(offset)).all()
+            if not rows:
+                return []
+            seats: dict[str, list[SeatRow]] = {row.id: [] for row in rows}
+            for seat in session.scalars(select(SeatRow).where(SeatRow.table_id.in_(seats))
+                                        .order_by(SeatRow.seat)):
+                seats[seat.table_id].append(seat)
+            return [(row, seats[row.id]) for row in rows]
+
+    def _stored(self, session: Session, row: TableRow) -> StoredTable:
+        seats = list(session.scalars(select(SeatRow).where(SeatRow.table_id == row.id)
+                                     .order_by(SeatRow.seat)).all())
+        decks = [deal.cards for deal in session.scalars(
+            select(DealRow).where(DealRow.table_id == row.id).order_by(DealRow.index))]
+        moves = list(session.scalars(select(MoveRow).where(MoveRow.table_id == row.id)
+                                     .order_by(MoveRow.index)).all())
+        return StoredTable(row=row, seats=seats, decks=decks, moves=moves)
+

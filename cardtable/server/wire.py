@@ -1,0 +1,83 @@
+"""The messages of the table's WebSocket, and how server data becomes plain JSON.
+
+Server to client::
+
+    {"type": "state", "table": ID, "version": N, "status": "waiting"|"playing"|"over",
+     "over": bool, "to_move": SEAT|null, "seat": YOUR_SEAT|null, "view": {...},
+     "legal_moves": [TEXT, ...], "last_move": {"index", "seat", "move"}|null,
+     "seats": [...], "summary": {...} (once over), "rematch": ID|null}
+    {"type": "error", "reason": TEXT}         (always followed by a fresh "state")
+    {"type": "rematch", "table": ID, "seat": YOUR_SEAT|null}
+    {"type": "pong"}
+
+Client to server::
+
+    {"type": "move", "version": N, "move": TEXT}
+    {"type": "rematch"}
+    {"type": "ping"}
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from typing import Any
+
+from ..cards import Card
+
+__all__ = ["MessageError", "decode", "encode", "plain"]
+
+MAX_MESSAGE = 4096
+MAX_MOVE = 200
+
+
+class MessageError(ValueError):
+    """A client message the server cannot read; the text says what was expected."""
+
+
+def plain(value: Any) -> Any:
+    """JSON-able data: cards as their text, enums as their value, tuples and sets as lists."""
+    if isinstance(value, dict):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [plain(item) for item in value]
+    if isinstance(value, Card):
+        return value.text
+    if isinstance(value, enum.Enum):
+        return plain(value.value)
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+def decode(text: str | bytes) -> dict[str, Any]:
+    """Read and check one client message; ``MessageError`` says what is wrong with it."""
+    if len(text) > MAX_MESSAGE:
+        raise MessageError(f"the message is too long ({len(text)} characters; at most "
+                           f"{MAX_MESSAGE})")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise MessageError(f"the message is not JSON ({error})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise MessageError('a message is a JSON object with a "type": "move", "rematch" '
+                           'or "ping"')
+    kind = data["type"]
+    if kind == "move":
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise MessageError('a move needs "version": the version number of the state it '
+                               'was chosen in')
+        move = data.get("move")
+        if not isinstance(move, str) or not move.strip():
+            raise MessageError('a move needs "move": the move as text, one of "legal_moves"')
+        if len(move) > MAX_MOVE:
+            raise MessageError(f"the move is too long (at most {MAX_MOVE} characters)")
+    elif kind not in ("rematch", "ping"):
+        raise MessageError(f"unknown message type {kind!r}: send \"move\", \"rematch\" "
+                           f"or \"ping\"")
+    return data

@@ -1,0 +1,121 @@
+"""Helpers for the web table's tests: WebSocket players that keep every message."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import anyio
+from fastapi.testclient import TestClient
+
+CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([♣♦♥♠])")
+
+
+def cards_in(text: str) -> set[str]:
+    """Every card named in a text, in its canonical form (such as 10♦)."""
+    return {rank + suit for rank, suit in CARD_TEXT.findall(text)}
+
+
+class Player:
+    """One WebSocket at a table, as a test drives it; keeps every text it received."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.texts: list[str] = []
+        self.messages: list[dict] = []
+
+    def receive(self, timeout: float = 20) -> dict:
+        async def get() -> dict:
+            with anyio.fail_after(timeout):
+                return await self.ws._send_rx.receive()
+
+        message = self.ws.portal.call(get)
+        if message["type"] == "websocket.close":
+            raise ConnectionError(f"closed: {message.get('code')} {message.get('reason')}")
+        text = message["text"]
+        self.texts.append(text)
+        data = json.loads(text)
+        self.messages.append(data)
+        return data
+
+    def state(self, at_least: int = -1, timeout: float = 20) -> dict:
+        """The next state message whose version is at least ``at_least``."""
+        while True:
+            message = self.receive(timeout)
+            if message["type"] == "state" and message["version"] >= at_least:
+                return message
+
+    def next_of(self, kind: str, timeout: float = 20) -> dict:
+        while True:
+            message = self.receive(timeout)
+            if message["type"] == kind:
+                return message
+
+    def send(self, message: dict | str) -> None:
+        if isinstance(message, str):
+            self.ws.send_text(message)
+        else:
+            self.ws.send_json(message)
+
+    def move(self, state: dict, text: str) -> None:
+        self.send({"type": "move", "version": state["version"], "move": text})
+
+    @property
+    def states(self) -> list[dict]:
+        return [m for m in self.messages if m["type"] == "state"]
+
+
+def play_out(player: Player, rng: random.Random, first: dict | None = None,
+             limit: int = 5000) -> dict:
+    """Play random legal moves for one seat (bots play the rest) until the game is over."""
+    state = first or player.state()
+    for _ in range(limit):
+        if state["over"]:
+            return state
+        if state["legal_moves"]:
+            player.move(state, rng.choice(state["legal_moves"]))
+            state = player.state(state["version"] + 1)
+        else:
+            state = player.state()
+    raise AssertionError("the game did not end")
+
+
+def play_together(players: dict[int, Player], watchers: list[Player], rng: random.Random,
+                  limit: int = 5000) -> dict:
+    """Several seats at one table, each choosing random legal moves (bots play the other
+    seats), until it is over.
+
+    After every move every connection reads up to the new version, so each keeps every
+    state it was sent.
+    """
+    latest = {seat: p.state() for seat, p in players.items()}
+    for watcher in watchers:
+        watcher.state()
+    for _ in range(limit):
+        some = next(iter(latest.values()))
+        if some["over"]:
+            return some
+        version = some["version"]
+        mover = some["to_move"]
+        if mover in players:
+            state = latest[mover]
+            assert state["legal_moves"], "the seat to move was sent no legal moves"
+            players[mover].move(state, rng.choice(state["legal_moves"]))
+        for seat, player in players.items():
+            latest[seat] = player.state(version + 1)
+        for watcher in watchers:
+            watcher.state(version + 1)
+    raise AssertionError("the game did not end")
+
+
+def create(client: TestClient, **body: Any) -> dict:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def connect(client: TestClient, table: str, token: str | None = None) -> Any:
+    url = f"/ws/tables/{table}" + (f"?token={token}" if token else "")
+    return client.websocket_connect(url)
