@@ -1,0 +1,135 @@
+"""A real server process killed with SIGKILL resumes every table where it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def server(data_dir: Path) -> Iterator[tuple[subprocess.Popen, str]]:
+    """``python -m cardtable.server`` on a free port; killed (SIGKILL) on the way out."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cardtable.server", "--port", str(port), "--data-dir",
+         str(data_dir), "--bot-delay", "0", "--log-level", "warning"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None:
+                raise RuntimeError("the server did not start:\n"
+                                   + process.stdout.read().decode(errors="replace"))
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer within 60 s")
+            time.sleep(0.1)
+        yield process, base
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+
+
+def socket_for(base: str, table: str, token: str | None) -> ClientConnection:
+    url = base.replace("http", "ws", 1) + f"/ws/tables/{table}"
+    return connect(url + (f"?token={token}" if token else ""), open_timeout=10)
+
+
+def next_state(ws: ClientConnection, at_least: int = -1) -> dict:
+    while True:
+        message = json.loads(ws.recv(timeout=20))
+        if message["type"] == "state" and message["version"] >= at_least:
+            return message
+
+
+def test_a_killed_server_resumes_every_table_at_the_same_version_with_the_same_hands(
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    rng = random.Random(21)
+    with server(data) as (process, base), ExitStack() as open_sockets:
+        # a Durak table of two people, and a Pasur match against a bot
+        durak = httpx.post(f"{base}/api/tables", json={
+            "game": "durak", "seats": ["human", "human"]}).json()
+        joined = httpx.post(f"{base}/api/tables/{durak['table']}/join").json()
+        pasur = httpx.post(f"{base}/api/tables", json={
+            "game": "pasur", "seats": ["human", "bot:random"]}).json()
+        tokens = {0: durak["token"], 1: joined["token"]}
+        sockets = {seat: open_sockets.enter_context(socket_for(base, durak["table"], token))
+                   for seat, token in tokens.items()}
+        latest = {seat: next_state(ws) for seat, ws in sockets.items()}
+        for _ in range(8):
+            version = latest[0]["version"]
+            mover = latest[0]["to_move"]
+            move = rng.choice(latest[mover]["legal_moves"])
+            sockets[mover].send(json.dumps({"type": "move", "version": version, "move": move}))
+            latest = {seat: next_state(ws, version + 1) for seat, ws in sockets.items()}
+        # the Pasur match plays into its second hand, so a second deck has been dealt
+        with socket_for(base, pasur["table"], pasur["token"]) as ws:
+            state = next_state(ws)
+            while state["view"]["match"]["hand_number"] < 2:
+                if state["legal_moves"]:
+                    ws.send(json.dumps({"type": "move", "version": state["version"],
+                                        "move": rng.choice(state["legal_moves"])}))
+                    state = next_state(ws, state["version"] + 1)
+                else:
+                    state = next_state(ws)
+            while not state["legal_moves"]:
+                state = next_state(ws)
+            pasur_before = state
+        process.kill()  # SIGKILL: no shutdown code runs
+        process.wait(10)
+
+    with server(data) as (_, base):
+        assert httpx.get(f"{base}/api/health").json()["broken"] == []
+        for seat, token in tokens.items():
+            with socket_for(base, durak["table"], token) as ws:
+                again = next_state(ws)
+            assert again["version"] == latest[seat]["version"] == 8
+            assert again["view"] == latest[seat]["view"], "the hand changed in the restart"
+            assert again["legal_moves"] == latest[seat]["legal_moves"]
+        with socket_for(base, pasur["table"], pasur["token"]) as ws:
+            again = next_state(ws)
+            assert again["version"] == pasur_before["version"]
+            assert again["view"] == pasur_before["view"]
+            # and the match goes on: the bot answers a move after the restart
+            ws.send(json.dumps({"type": "move", "version": again["version"],
+                                "move": again["legal_moves"][0]}))
+            after = next_state(ws, again["version"] + 2)
+            assert after["version"] >= again["version"] + 2
+        info = httpx.get(f"{base}/api/tables/{pasur['table']}").json()
+        assert info["status"] == "playing"
+
+
+@pytest.mark.parametrize("argv", [["--help"]])
+def test_the_module_runs_as_a_command(argv: list[str]) -> None:
+    result = subprocess.run([sys.executable, "-m", "cardtable.server", *argv], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "COLUMNS": "100"})
+    assert result.returncode == 0
+    assert "--database-url" in result.stdout and "--data-dir" in result.stdout
