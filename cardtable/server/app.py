@@ -107,7 +107,10 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         return request.app.state.tables
 
     async def table_or_404(request: Request, table_id: str) -> LiveTable:
-        table = await tables_of(request).get(table_id)
+        try:
+            table = await tables_of(request).get(table_id)
+        except TableError as error:
+            raise HTTPException(error.status, error.reason) from None
         if table is None:
             raise HTTPException(404, f"there is no table {table_id!r}")
         return table
@@ -198,7 +201,11 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
         await websocket.accept()
         tables = tables_of(websocket)
-        table = await tables.get(table_id)
+        try:
+            table = await tables.get(table_id)
+        except TableError as error:
+            await _close(websocket, error.reason, 4503)
+            return
         if table is None:
             await _close(websocket, f"there is no table {table_id!r}", 4404)
             return

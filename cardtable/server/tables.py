@@ -22,7 +22,15 @@ from .. import bots, games
 from ..cards import Card
 from ..game import GameSpec, GameState, IllegalMove
 from ..records import Record, record_of, rules_from_dict, rules_to_dict
-from .storage import SeatRow, Storage, StoredTable, TableRow, hash_token, now
+from .storage import (
+    RematchExists,
+    SeatRow,
+    Storage,
+    StoredTable,
+    TableRow,
+    hash_token,
+    now,
+)
 from .wire import MessageError, decode, encode, plain
 
 __all__ = [
@@ -339,10 +347,7 @@ class Tables:
                 log.error("table %s cannot be resumed: %s", item.row.id, error)
                 continue
             self.live[table.id] = table
-            if table.takeover and table.status == PLAYING:
-                for seat in table.seats:
-                    if seat.kind == "human" and seat.taken:
-                        self._start_grace(table, seat)
+            self._start_graces(table)
             self._kick(table)
         log.info("resumed %d unfinished tables", len(self.live))
 
@@ -464,27 +469,56 @@ class Tables:
             seats=[self._live_seat(seat_row, takeover_spec) for seat_row in seat_rows],
             status=status, created=created, takeover=takeover_spec, decks_stored=len(decks))
         self.live[table_id] = table
+        self._start_graces(table)
         self._kick(table)
         return table, creator, token
 
     async def get(self, table_id: str) -> LiveTable | None:
-        """A table by id, loading a finished (or broken) one from the database if needed."""
+        """A table by id, loading it from the database if it is not live (a finished one).
+
+        A table whose stored moves cannot be replayed raises ``TableError`` (503).
+        """
         table = self.live.get(table_id)
         if table is not None:
             return table
         if len(table_id) > 32:
             return None
-        async with self._loading[table_id]:
-            table = self.live.get(table_id)
-            if table is not None:
+        if table_id in self.broken:
+            raise TableError(f"table {table_id} cannot be resumed: {self.broken[table_id]}", 503)
+        lock = self._loading[table_id]
+        try:
+            async with lock:
+                table = self.live.get(table_id)
+                if table is not None:
+                    return table
+                stored = await asyncio.to_thread(self.storage.load, table_id)
+                if stored is None:
+                    return None
+                try:
+                    table = self._rebuild(stored)
+                except Exception as error:
+                    self.broken[table_id] = str(error)
+                    log.error("table %s cannot be resumed: %s", table_id, error)
+                    raise TableError(f"table {table_id} cannot be resumed: {error}",
+                                     503) from None
+                self.live[table_id] = table
+                self._trim()
                 return table
-            stored = await asyncio.to_thread(self.storage.load, table_id)
-            if stored is None:
+        finally:
+            if not lock.locked():
                 self._loading.pop(table_id, None)
-                return None
-            table = self._rebuild(stored)
-            self.live[table_id] = table
-            return table
+
+    def _evict_if_idle(self, table: LiveTable) -> None:
+        """A finished table nobody watches leaves memory; the database still has it."""
+        if table.over and not table.connections and table.bot_task is None:
+            self.live.pop(table.id, None)
+
+    def _trim(self, keep: int = 256) -> None:
+        """Keep at most ``keep`` finished tables that nobody watches (oldest leave first)."""
+        idle = [t for t in self.live.values()
+                if t.over and not t.connections and t.bot_task is None]
+        for table in idle[:max(0, len(idle) - keep)]:
+            self.live.pop(table.id, None)
 
     async def join(self, table_id: str, name: str | None = None) -> tuple[LiveTable, int, str]:
         """Give the first free human seat to a new player."""
@@ -508,6 +542,7 @@ class Tables:
             if not table.free_seats():
                 table.status = PLAYING
                 await asyncio.to_thread(self.storage.set_status, table.id, PLAYING)
+                self._start_graces(table)
             self._broadcast(table)
         self._kick(table)
         return table, seat.index, token
@@ -554,7 +589,10 @@ class Tables:
                     if live_seat.grace_task is not None:
                         live_seat.grace_task.cancel()
             self._broadcast(table)
-        self._kick(table)
+        if table.over:
+            self._evict_if_idle(table)
+        else:
+            self._kick(table)
         return None
 
     @staticmethod
@@ -604,6 +642,7 @@ class Tables:
             log.exception("table %s: the bot loop stopped", table.id)
         finally:
             table.bot_task = None
+            self._evict_if_idle(table)
 
     async def _bot_move(self, table: LiveTable, bot: Any, snapshot: GameState) -> str:
         try:
@@ -642,6 +681,15 @@ class Tables:
                 if seat.connections == 0 and table.takeover and not table.over:
                     self._start_grace(table, seat)
             self._broadcast(table)
+            self._evict_if_idle(table)
+
+    def _start_graces(self, table: LiveTable) -> None:
+        """A game with a takeover bot starts: each person not here yet has the grace period
+        to connect, or the bot plays for them."""
+        if table.takeover and table.status == PLAYING:
+            for seat in table.seats:
+                if seat.kind == "human" and seat.connections == 0:
+                    self._start_grace(table, seat)
 
     def _start_grace(self, table: LiveTable, seat: LiveSeat) -> None:
         if seat.grace_task is not None:
@@ -734,7 +782,15 @@ class Tables:
                        rules=rules_to_dict(old.rules), players=old.players,
                        takeover=old.takeover, status=status, created=created,
                        rematch_of=old.id)
-        await asyncio.to_thread(self.storage.create_table, row, seat_rows, decks, old.id)
+        try:
+            await asyncio.to_thread(self.storage.create_table, row, seat_rows, decks, old.id)
+        except RematchExists:
+            # another server process made the rematch first: use that one
+            stored = await asyncio.to_thread(self.storage.load, old.id)
+            assert stored is not None and stored.row.rematch is not None
+            found = await self.get(stored.row.rematch)
+            assert found is not None
+            return found
         table = LiveTable(
             id=table_id, game=old.game, spec=spec, preset=old.preset, rules=old.rules,
             players=old.players, state=state,
@@ -742,10 +798,7 @@ class Tables:
             status=status, created=created, takeover=old.takeover, rematch_of=old.id,
             decks_stored=len(decks))
         self.live[table_id] = table
-        if table.takeover and status == PLAYING:
-            for live_seat in table.seats:
-                if live_seat.kind == "human":
-                    self._start_grace(table, live_seat)
+        self._start_graces(table)
         self._kick(table)
         return table
 

@@ -444,3 +444,41 @@ def test_a_thinking_bot_does_not_block_the_server_and_is_cut_off_at_its_limit(
 
 def test_the_registry_names_both_games() -> None:
     assert set(GAMES) <= set(games.names())
+
+
+# -- connecting -------------------------------------------------------------------------------
+
+def test_connecting_to_a_table_that_does_not_exist_says_so(client: TestClient) -> None:
+    with connect(client, "nosuchtable") as ws:
+        player = Player(ws)
+        error = player.receive()
+        assert error["type"] == "error" and "no table" in error["reason"]
+        with pytest.raises(ConnectionError, match="4404"):
+            player.receive()
+
+
+def test_a_token_of_another_table_takes_no_seat(client: TestClient) -> None:
+    one = create(client, game="durak", seats=["human", "bot:random"])
+    other = create(client, game="durak", seats=["human", "bot:random"])
+    with connect(client, one["table"], other["token"]) as ws:
+        player = Player(ws)
+        error = player.receive()
+        assert error["type"] == "error" and "no seat" in error["reason"]
+        with pytest.raises(ConnectionError, match="4403"):
+            player.receive()
+
+
+def test_a_table_whose_moves_cannot_be_replayed_is_reported_and_the_rest_resume(
+        make_client: object, tmp_path: Path) -> None:
+    client = make_client()
+    good = create(client, game="durak", seats=["human", "human"])
+    bad = create(client, game="durak", seats=["human", "human"])
+    client.__exit__(None, None, None)
+    with sqlite3.connect(tmp_path / "data" / "cardtable.sqlite3") as db:
+        db.execute("insert into moves values (?, 0, 0, 'attack nothing', '')", (bad["table"],))
+    client = make_client()
+    health = client.get("/api/health").json()
+    assert health["broken"] == [bad["table"]]
+    response = client.get(f"/api/tables/{bad['table']}")
+    assert response.status_code == 503 and "cannot be resumed" in response.json()["detail"]
+    assert client.get(f"/api/tables/{good['table']}").json()["status"] == "waiting"
