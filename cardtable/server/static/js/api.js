@@ -1,0 +1,170 @@
+// Talking to the server: JSON over HTTP, the table's WebSocket (with reconnects), and the
+// seat tokens kept in localStorage so that a reload takes the same seat again.
+
+export class ApiError extends Error {
+  constructor(message, status) { super(message); this.status = status; }
+}
+
+/** Read the reason out of an error answer (FastAPI puts it in "detail"). */
+function reasonOf(body, status) {
+  if (body && typeof body === "object") {
+    const detail = body.detail ?? body.reason ?? body.error ?? body.message;
+    if (typeof detail === "string") return detail;
+    if (Array.isArray(detail)) {
+      return detail.map((d) => (d && d.msg) ? `${(d.loc || []).slice(1).join(".")}: ${d.msg}`
+                                           : String(d)).join("; ");
+    }
+    if (detail) return JSON.stringify(detail);
+  }
+  return `HTTP ${status}`;
+}
+
+export async function api(path, { method = "GET", body } = {}) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new ApiError(error.message || String(error), 0);
+  }
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = text; }
+  }
+  if (!response.ok) throw new ApiError(reasonOf(data, response.status), response.status);
+  return data;
+}
+
+export const getGames = () => api("/api/games");
+export const getTables = () => api("/api/tables");
+export const getHistory = () => api("/api/history");
+export const getRecord = (id) => api(`/api/tables/${encodeURIComponent(id)}/record`);
+export const createTable = (request) => api("/api/tables", { method: "POST", body: request });
+export const joinTable = (id) =>
+  api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", body: {} });
+
+// -- seat tokens ---------------------------------------------------------------------------
+const TOKEN_KEY = (id) => `cardtable.seat.${id}`;
+
+export const seats = {
+  get(id) {
+    try {
+      const raw = localStorage.getItem(TOKEN_KEY(id));
+      const data = raw ? JSON.parse(raw) : null;
+      return data && typeof data.token === "string" ? data : null;
+    } catch { return null; }
+  },
+  set(id, seat, token) {
+    try { localStorage.setItem(TOKEN_KEY(id), JSON.stringify({ seat, token })); } catch { /* */ }
+  },
+  forget(id) {
+    try { localStorage.removeItem(TOKEN_KEY(id)); } catch { /* */ }
+  },
+};
+
+// -- the table's socket --------------------------------------------------------------------
+
+/** Close codes after which trying again cannot help (the server said no). */
+const FINAL_CLOSE = (code) => code >= 4000 && code < 5000;
+
+/**
+ * One table's WebSocket.  It reconnects after a drop with exponential backoff (0.5 s,
+ * 1 s, 2 s … at most 15 s, with jitter) until `close()` is called or the server closes
+ * with a 4xxx code (unknown table, bad token).
+ *
+ * handlers: onMessage(msg), onStatus({state: "connecting"|"open"|"waiting"|"closed",
+ * delay?, code?, reason?}).
+ */
+export class TableSocket {
+  constructor(tableId, token, handlers) {
+    this.tableId = tableId;
+    this.token = token;
+    this.handlers = handlers;
+    this.attempt = 0;
+    this.timer = null;
+    this.ws = null;
+    this.stopped = false;
+    this.connect();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    this.handlers.onStatus?.({ state: "connecting" });
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch (error) {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.handlers.onStatus?.({ state: "open" });
+    };
+    ws.onmessage = (event) => {
+      let msg;
+      try { msg = JSON.parse(event.data); } catch { return; }
+      this.handlers.onMessage?.(msg);
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      if (FINAL_CLOSE(event.code)) {
+        this.stopped = true;
+        this.handlers.onStatus?.({ state: "closed", code: event.code, reason: event.reason });
+        return;
+      }
+      this.retry();
+    };
+  }
+
+  retry() {
+    if (this.stopped) return;
+    const base = Math.min(15000, 500 * 2 ** this.attempt);
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.attempt += 1;
+    this.handlers.onStatus?.({ state: "waiting", delay });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Send a message now if the socket is open; say whether it went. */
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  /** Reconnect at once (after taking a seat, say) with a new token. */
+  reconnect(token = this.token) {
+    this.token = token;
+    this.attempt = 0;
+    this.stopped = false;
+    clearTimeout(this.timer);
+    const old = this.ws;
+    this.ws = null;
+    if (old) { old.onclose = null; old.close(); }
+    this.connect();
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.ws) { this.ws.onclose = null; this.ws.close(); this.ws = null; }
+  }
+}

@@ -1,0 +1,85 @@
+// The page's entry: the header (navigation, language), and which screen to show:
+//   /                the lobby          /#history        finished games
+//   /table/ID        a live table       /#replay/ID      one game's replay
+
+import { LANGUAGES, initialLanguage, setLanguage, language, t, onLanguageChange } from "./i18n.js";
+import { installCardDefs } from "./cards.js";
+import { setNavigator } from "./router.js";
+import { h, clear } from "./dom.js";
+import { Lobby } from "./lobby.js";
+import { TableView } from "./table.js";
+import { History, Replay } from "./history.js";
+
+const main = document.getElementById("main");
+let screen = null;
+
+function route() {
+  const path = location.pathname;
+  const hash = location.hash.replace(/^#\/?/, "");
+  if (screen) { screen.destroy(); screen = null; }
+  clear(main);
+  const table = /^\/table\/([^/]+)\/?$/.exec(path);
+  let name;
+  if (table) {
+    name = "table";
+    screen = new TableView(main, decodeURIComponent(table[1]));
+  } else if (hash.startsWith("replay/")) {
+    name = "replay";
+    screen = new Replay(main, decodeURIComponent(hash.slice("replay/".length)));
+  } else if (hash === "history") {
+    name = "history";
+    screen = new History(main);
+  } else {
+    name = "lobby";
+    screen = new Lobby(main);
+  }
+  document.body.dataset.screen = name;
+  for (const link of document.querySelectorAll("nav a[data-nav]")) {
+    const on = link.dataset.nav === name || (name === "replay" && link.dataset.nav === "history");
+    if (on) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+  }
+  if (name !== "table") document.title = `${t(name === "lobby" ? "nav.lobby" : "nav.history")} · cardtable`;
+}
+
+function navigate(path) {
+  const url = new URL(path, location.origin);
+  if (url.pathname + url.hash === location.pathname + location.hash) { route(); return; }
+  history.pushState(null, "", url.pathname + url.search + url.hash);
+  route();
+  main.focus({ preventScroll: true });
+}
+
+function header() {
+  const select = h("select", { id: "language", "aria-label": t("nav.language"),
+    onchange: (e) => setLanguage(e.target.value) },
+  Object.entries(LANGUAGES).map(([code, info]) =>
+    h("option", { value: code, lang: code, selected: code === language() }, info.name)));
+  const link = (href, key, nav) => h("a", { href, dataset: { nav },
+    onclick: (e) => { e.preventDefault(); navigate(href); } }, t(key));
+  const bar = document.getElementById("header");
+  clear(bar).append(
+    h("a", { class: "skip", href: "#main",
+      onclick: (e) => { e.preventDefault(); main.focus(); } }, t("nav.skip")),
+    h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } },
+      h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠♥"), t("app.title")),
+    h("span", { class: "tagline" }, t("app.tagline")),
+    h("nav", { "aria-label": "main" }, link("/", "nav.lobby", "lobby"),
+      link("/#history", "nav.history", "history")),
+    h("label", { class: "lang" }, h("span", { class: "sr-only" }, t("nav.language")), select));
+}
+
+setLanguage(initialLanguage(), { remember: false });
+installCardDefs();
+setNavigator(navigate);
+header();
+onLanguageChange(() => {
+  header();
+  // The table redraws itself; the other screens are rebuilt in the new language.
+  if (screen && !(screen instanceof TableView)) route();
+});
+window.addEventListener("popstate", route);
+window.addEventListener("hashchange", () => {
+  // Only the hashes that name a screen change the screen.
+  if (/^#\/?(history|replay\/.+)?$/.test(location.hash) || location.hash === "") route();
+});
+route();

@@ -1,0 +1,273 @@
+// Transfer Durak at the table: the attack and defence pairs, the trump card and stock,
+// every hand's size, who attacks whom, and buttons for attack, beat, transfer, take and
+// pass.  Everything you can do is read from the legal move texts:
+// "attack 9♣ 9♦", "defend 9♣ with J♣", "transfer 9♠", "transfer show 9♠", "take", "pass".
+
+import { h } from "./dom.js";
+import { t, num, suitName } from "./i18n.js";
+import { cardElement, cardKey, cardLabel, isCardText, parseCard } from "./cards.js";
+
+const KINDS = {
+  attack: "attack", lead: "attack", throw: "attack", add: "attack", play: "attack",
+  defend: "defend", beat: "defend", cover: "defend",
+  transfer: "transfer",
+  take: "take", pickup: "take",
+  pass: "pass", done: "pass", bito: "pass",
+};
+
+/** "defend 9♣ with J♣" -> {kind: "defend", cards: ["9♣", "J♣"], shown: false, text}. */
+export function parseMove(text) {
+  const words = String(text).trim().split(/\s+/);
+  const kind = KINDS[words[0].toLowerCase()] || words[0].toLowerCase();
+  const shown = words.includes("show");
+  const cards = words.filter(isCardText).map(cardKey);
+  return { text: String(text), kind, cards, shown };
+}
+
+const SUIT_LETTER = { "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
+
+function trumpSuit(view) {
+  if (view.trump && SUIT_LETTER[view.trump]) return SUIT_LETTER[view.trump];
+  if (typeof view.trump === "string" && /^[CDHS]$/i.test(view.trump)) return view.trump.toUpperCase();
+  const card = parseCard(view.trump_card);
+  return card ? card.suit : null;
+}
+
+/** Ace high; trumps after the other suits. */
+function sortHand(cards, trump) {
+  const order = (text) => {
+    const c = parseCard(text);
+    if (!c) return 0;
+    const rank = c.rank === 1 ? 14 : c.rank;
+    const suit = c.suit === trump ? 4 : "CDHS".indexOf(c.suit);
+    return suit * 100 + rank;
+  };
+  return [...cards].sort((a, b) => order(a) - order(b));
+}
+
+function sameSet(a, b) {
+  if (a.length !== b.length) return false;
+  const set = new Set(a);
+  return b.every((x) => set.has(x));
+}
+
+function rankOf(text) { return parseCard(text)?.rank; }
+
+export function render(ctx) {
+  const { view, mySeat, selection, state } = ctx;
+  const players = view.players || (view.hand_sizes || []).length || 2;
+  const trump = trumpSuit(view);
+  const moves = ctx.legal.map(parseMove);
+  const byKind = (kind) => moves.filter((m) => m.kind === kind);
+  const attacks = byKind("attack");
+  const transfers = byKind("transfer");
+  const defences = byKind("defend");
+  const take = byKind("take")[0];
+  const pass = byKind("pass")[0];
+  const others = moves.filter((m) => !["attack", "transfer", "defend", "take", "pass"].includes(m.kind)
+                                     || (m.kind === "transfer" && m.shown));
+  const chosen = (selection.cards || []).filter((c) => (view.hand || []).map(cardKey).includes(c));
+  const out = new Set(view.out || []);
+  const passed = new Set(view.passed || []);
+
+  // Cards in hand that take part in some legal move.
+  const usable = new Set();
+  for (const m of [...attacks, ...transfers]) if (!m.shown) m.cards.forEach((c) => usable.add(c));
+  for (const m of defences) usable.add(m.cards[1]);
+
+  // Defences open to the chosen card (or to the chosen attack card).
+  const beatsWith = (card) => defences.filter((m) => m.cards[1] === card);
+  const target = selection.target || null;
+  const beatChoices = chosen.length === 1 ? beatsWith(chosen[0]) : [];
+  const targets = new Set(beatChoices.map((m) => m.cards[0]));
+  const openAttacks = new Set(defences.map((m) => m.cards[0]));
+
+  // -- the other players ------------------------------------------------------------------
+  const opponents = [];
+  for (let seat = 0; seat < players; seat += 1) {
+    if (seat === mySeat) continue;
+    const count = (view.hand_sizes || [])[seat] ?? 0;
+    const known = ((view.known || [])[seat] || []).map(cardKey);
+    const tags = [];
+    if (seat === view.attacker) tags.push(h("span", { class: "tag attacker" }, t("durak.attacker")));
+    if (seat === view.defender) tags.push(h("span", { class: "tag defender" }, t("durak.defender")));
+    if (out.has(seat)) tags.push(h("span", { class: "tag out" }, t("durak.out")));
+    if (passed.has(seat) && view.defender !== seat) tags.push(h("span", { class: "tag" }, "✓"));
+    const row = h("span", { class: "backs", "aria-hidden": "true" });
+    const shownKnown = known.slice(0, Math.min(count, 8));
+    shownKnown.forEach((c) => row.appendChild(cardElement(c, { classes: ["small", "known"] })));
+    for (let i = shownKnown.length; i < Math.min(count, 8); i += 1) {
+      row.appendChild(cardElement(null, { faceDown: true, classes: ["small"] }));
+    }
+    opponents.push(h("div", {
+      class: `seat-box${seat === state.to_move && !state.over ? " to-move" : ""}${out.has(seat) ? " is-out" : ""}`,
+      dataset: { seat },
+    }, h("div", { class: "seat-name" }, ctx.seatName(seat), ...tags), row,
+    h("div", { class: "seat-count" }, t("table.cards", { n: count }))));
+  }
+
+  // -- the felt: stock with the trump under it, the pairs, the discard ---------------------
+  const stock = view.stock ?? 0;
+  const trumpCard = view.trump_card;
+  const deck = h("div", { class: "deck" },
+    h("div", { class: "pile stock durak-stock" },
+      trumpCard ? cardElement(trumpCard, {
+        classes: ["trump-card", view.trump_card_in_stock === false ? "drawn" : ""].filter(Boolean),
+        label: `${t("durak.trump")}: ${cardLabel(trumpCard)}` }) : null,
+      stock > 1 ? cardElement(null, { faceDown: true, classes: ["stock-top"] }) : null),
+    h("div", { class: "deck-facts" },
+      h("span", { class: "trump-suit", dataset: { suit: trump || "" } },
+        `${t("durak.trump")}: `, h("strong", { class: trump === "D" || trump === "H" ? "red" : "black" },
+          trump ? `${view.trump || ""} ${suitName(trump)}` : "—")),
+      h("span", { class: "stock-count" }, t("durak.stock", { n: stock })),
+      h("span", { class: "discard-count" }, t("durak.discard", { n: view.discard ?? 0 }))));
+
+  const pairs = h("div", { class: "battle", role: "group", "aria-label": t("table.table") });
+  const lastSeat = state.last_move?.seat;
+  const enterFrom = lastSeat === undefined || lastSeat === null ? ""
+    : lastSeat === mySeat ? "from-below" : "from-above";
+  for (const [attackText, defenceText] of view.table || []) {
+    const attack = cardKey(attackText);
+    const isTarget = (targets.has(attack)) || (!chosen.length && openAttacks.has(attack));
+    const classes = [];
+    if (ctx.isNew("battle", attack)) classes.push("enter", enterFrom);
+    if (targets.has(attack)) classes.push("beatable");
+    if (target === attack) classes.push("selected");
+    const attackEl = cardElement(attack, { button: isTarget, classes });
+    if (isTarget) {
+      attackEl.dataset.focusKey = `attack:${attack}`;
+      attackEl.addEventListener("click", () => {
+        const move = beatChoices.find((m) => m.cards[0] === attack);
+        if (move) { ctx.play(move.text); return; }
+        selection.target = target === attack ? null : attack;
+        selection.cards = [];
+        ctx.rerender();
+      });
+    }
+    const pair = h("div", { class: `pair${defenceText ? " beaten" : ""}` }, attackEl);
+    if (defenceText) {
+      const defence = cardKey(defenceText);
+      const dClasses = ["defence"];
+      if (ctx.isNew("battle", defence)) dClasses.push("enter", enterFrom);
+      pair.appendChild(cardElement(defence, { classes: dClasses }));
+    }
+    pairs.appendChild(pair);
+  }
+  if (!(view.table || []).length) pairs.appendChild(h("p", { class: "empty" }, t("table.emptyTable")));
+  const felt = [deck, pairs];
+
+  // -- who attacks whom ---------------------------------------------------------------------
+  const facts = h("ul", { class: "facts" },
+    view.attacker !== null && view.attacker !== undefined && view.defender !== null
+      && view.defender !== undefined
+      ? h("li", { class: "roles" }, t(view.attacker === mySeat ? "durak.youAttack"
+        : view.defender === mySeat ? "durak.attacksYou" : "durak.attacks", {
+        a: ctx.seatName(view.attacker), d: ctx.seatName(view.defender) }))
+      : null,
+    view.phase === "taking" && view.defender !== null && view.defender !== undefined
+      ? h("li", {}, t("durak.taking", { name: ctx.seatName(view.defender) })) : null);
+
+  // -- my hand ---------------------------------------------------------------------------------
+  const hand = [];
+  if (mySeat !== null && Array.isArray(view.hand)) {
+    const row = h("div", { class: "hand-cards", role: "group", "aria-label": t("table.hand") });
+    sortHand(view.hand, trump).forEach((text, i) => {
+      const key = cardKey(text);
+      const canBeatTarget = target && defences.some((m) => m.cards[0] === target && m.cards[1] === key);
+      const playable = ctx.myTurn && (usable.has(key));
+      const classes = [];
+      if (chosen.includes(key)) classes.push("selected");
+      if (!playable) classes.push("inactive");
+      if (canBeatTarget) classes.push("beatable");
+      if (parseCard(key)?.suit === trump) classes.push("trump");
+      if (ctx.isNew("hand", key)) classes.push("enter", "from-above");
+      const label = i < 9 ? `${cardLabel(key)} (${num(i + 1)})` : cardLabel(key);
+      const el = cardElement(key, { button: true, classes, label });
+      el.dataset.focusKey = `hand:${key}`;
+      el.setAttribute("aria-pressed", String(chosen.includes(key)));
+      if (!playable) el.setAttribute("aria-disabled", "true");
+      el.addEventListener("click", () => {
+        if (!playable) return;
+        if (canBeatTarget) {
+          const move = defences.find((m) => m.cards[0] === target && m.cards[1] === key);
+          ctx.play(move.text);
+          return;
+        }
+        let next;
+        if (chosen.includes(key)) next = chosen.filter((c) => c !== key);
+        else if (chosen.length && rankOf(chosen[0]) === rankOf(key)) next = [...chosen, key];
+        else next = [key];
+        selection.cards = next;
+        selection.target = null;
+        ctx.rerender();
+      });
+      row.appendChild(el);
+    });
+    hand.push(row);
+  }
+
+  // -- buttons --------------------------------------------------------------------------------
+  const actions = [];
+  const choices = [];
+  let prompt = "";
+  if (ctx.myTurn) {
+    const attackMove = attacks.find((m) => sameSet(m.cards, chosen));
+    const transferMove = transfers.find((m) => !m.shown && sameSet(m.cards, chosen));
+    if (attacks.length) {
+      const word = (view.table || []).length ? t("durak.throwIn") : t("durak.attack");
+      actions.push(h("button", { type: "button", class: "action attack primary",
+        disabled: !attackMove, dataset: { focusKey: "action:attack", action: "attack" },
+        onclick: () => attackMove && ctx.play(attackMove.text) }, word));
+    }
+    if (transfers.some((m) => !m.shown)) {
+      actions.push(h("button", { type: "button", class: "action transfer",
+        disabled: !transferMove, dataset: { focusKey: "action:transfer", action: "transfer" },
+        onclick: () => transferMove && ctx.play(transferMove.text) }, t("durak.transfer")));
+    }
+    if (take) {
+      actions.push(h("button", { type: "button", class: "action take",
+        dataset: { focusKey: "action:take", action: "take", move: take.text },
+        onclick: () => ctx.play(take.text) }, t("durak.take")));
+    }
+    if (pass) {
+      const word = (view.table || []).length && view.table.every(([, d]) => d)
+        && view.phase !== "taking" ? t("durak.done") : t("durak.pass");
+      actions.push(h("button", { type: "button", class: "action pass",
+        dataset: { focusKey: "action:pass", action: "pass", move: pass.text },
+        onclick: () => ctx.play(pass.text) }, word));
+    }
+    for (const m of others) {
+      actions.push(h("button", { type: "button", class: "action other",
+        dataset: { focusKey: `action:${m.text}`, move: m.text },
+        onclick: () => ctx.play(m.text) }, m.text));
+    }
+    for (const m of beatChoices) {
+      choices.push(h("button", { type: "button", class: "choice beat",
+        dataset: { move: m.text, focusKey: `beat:${m.text}` },
+        "aria-label": `${t("durak.beat")}: ${cardLabel(m.cards[0])}`,
+        onclick: () => ctx.play(m.text) },
+      h("span", { class: "choice-word" }, t("durak.beat")),
+      cardElement(m.cards[0], { classes: ["mini"] })));
+    }
+    if (chosen.length === 1 && beatChoices.length) prompt = t("durak.chooseTarget", { card: cardLabel(chosen[0]) });
+    else if (target) prompt = t("durak.chooseBeat");
+    else if (attacks.length) prompt = t("durak.chooseAttack");
+    else if (defences.length) prompt = t("durak.chooseBeat");
+  }
+
+  return { opponents, felt, info: [facts], hand, choices, actions, prompt };
+}
+
+export function summary(state, { mySeat, seatName }) {
+  if (!state.over) return null;
+  const result = state.summary || {};
+  const view = state.view || {};
+  const loser = result.loser ?? view.loser ?? null;
+  const draw = result.draw ?? view.draw ?? false;
+  let line;
+  if (loser === null || loser === undefined || draw) line = t("durak.noDurak");
+  else if (loser === mySeat) line = t("durak.youAreDurak");
+  else line = t("durak.durak", { name: seatName(loser) });
+  return h("div", { class: "summary-body" },
+    h("p", { class: "result-line durak-result", dataset: { loser: loser ?? "" } }, line));
+}

@@ -1,0 +1,322 @@
+// The lobby: open tables to join or watch, and the form that creates a table (game,
+// rules preset, options with their one-line meaning, players, and who sits in each seat).
+
+import { getGames, getTables, createTable, joinTable, seats as seatStore } from "./api.js";
+import { h, clear, toast } from "./dom.js";
+import { t, num } from "./i18n.js";
+import { BOT_LEVELS, kindLabel, gameTitle } from "./names.js";
+import { inviteBox } from "./table.js";
+import { navigate } from "./router.js";
+
+const FORM_KEY = "cardtable.lastForm";
+
+/** Bots in the order a person expects: the levels first, then the rest. */
+function orderBots(names) {
+  const levels = BOT_LEVELS.filter((b) => names.includes(b));
+  return [...levels, ...names.filter((b) => !levels.includes(b))];
+}
+
+function humanize(name) { return name.replace(/_/g, " "); }
+
+function isTupleType(type) { return /^(tuple|list)/.test(type); }
+function isOptionalInt(type) { return /int\s*\|\s*None/.test(type); }
+
+export class Lobby {
+  constructor(root) {
+    this.root = root;
+    this.games = [];
+    this.form = null;
+    this.created = null;
+    this.render();
+    this.load();
+  }
+
+  destroy() { clearInterval(this.poll); }
+
+  async load() {
+    try {
+      this.games = await getGames();
+    } catch (error) {
+      this.error = error.message;
+    }
+    this.initForm();
+    this.render();
+    await this.loadTables();
+    this.poll = setInterval(() => this.loadTables(), 5000);
+  }
+
+  async loadTables() {
+    try {
+      this.tables = await getTables();
+      this.error = null;
+    } catch (error) {
+      this.error = error.message;
+    }
+    this.renderTables();
+  }
+
+  // -- the form's state ---------------------------------------------------------------------
+  initForm() {
+    if (!this.games.length) return;
+    let saved = null;
+    try { saved = JSON.parse(localStorage.getItem(FORM_KEY) || "null"); } catch { saved = null; }
+    const game = this.games.find((g) => g.name === saved?.game) || this.games[0];
+    this.setGame(game.name, saved && saved.game === game.name ? saved : null);
+  }
+
+  game() { return this.games.find((g) => g.name === this.form.game); }
+
+  setGame(name, saved = null) {
+    const game = this.games.find((g) => g.name === name);
+    const preset = saved?.preset && game.presets[saved.preset] ? saved.preset : game.default_preset;
+    this.form = { game: name, preset, values: { ...game.presets[preset] }, players: null, seats: [] };
+    this.fitPlayers(saved?.players);
+    if (saved?.seats) {
+      saved.seats.forEach((s, i) => { if (i < this.form.seats.length) this.form.seats[i] = s; });
+    }
+  }
+
+  setPreset(preset) {
+    const game = this.game();
+    this.form.preset = preset;
+    this.form.values = { ...game.presets[preset] };
+    this.fitPlayers(this.form.players);
+  }
+
+  /** The player counts the chosen rules allow. */
+  allowedPlayers() {
+    const game = this.game();
+    const counts = this.form.values.player_counts;
+    if (Array.isArray(counts) && counts.length) {
+      return game.player_counts.filter((n) => counts.includes(n));
+    }
+    return game.player_counts;
+  }
+
+  fitPlayers(wanted) {
+    const game = this.game();
+    const allowed = this.allowedPlayers();
+    let players = wanted ?? game.default_players;
+    if (!allowed.includes(players)) players = allowed.includes(game.default_players)
+      ? game.default_players : allowed[0];
+    this.form.players = players;
+    const bots = orderBots(game.bots || []);
+    const bot = bots.includes("medium") ? "bot:medium" : bots.length ? `bot:${bots[0]}` : "human";
+    const seats = this.form.seats.slice(0, players);
+    while (seats.length < players) seats.push(seats.length === 0 ? "human" : bot);
+    this.form.seats = seats;
+  }
+
+  changedOptions() {
+    const game = this.game();
+    const base = game.presets[this.form.preset] || {};
+    const out = {};
+    for (const [name, value] of Object.entries(this.form.values)) {
+      if (JSON.stringify(value) !== JSON.stringify(base[name])) out[name] = value;
+    }
+    return out;
+  }
+
+  async submit(event) {
+    event.preventDefault();
+    const request = {
+      game: this.form.game,
+      preset: this.form.preset,
+      options: this.changedOptions(),
+      players: this.form.players,
+      seats: this.form.seats,
+    };
+    try { localStorage.setItem(FORM_KEY, JSON.stringify(this.form)); } catch { /* */ }
+    const button = this.root.querySelector("button.create");
+    if (button) button.disabled = true;
+    try {
+      const answer = await createTable(request);
+      if (answer.seat !== null && answer.seat !== undefined && answer.token) {
+        seatStore.set(answer.table, answer.seat, answer.token);
+      }
+      this.created = answer;
+      this.render();
+      const open = this.root.querySelector(".created .open-table");
+      if (open) open.focus();
+    } catch (error) {
+      toast(error.message, "error");
+      const box = this.root.querySelector(".form-error");
+      if (box) box.textContent = error.message;
+    } finally {
+      if (button) button.disabled = false;
+    }
+  }
+
+  // -- rendering -----------------------------------------------------------------------------
+  render() {
+    const root = clear(this.root);
+    this.tablesBox = h("div", { class: "table-list", "aria-live": "polite" });
+    root.appendChild(h("div", { class: "lobby" },
+      h("section", { class: "panel open-tables", "aria-labelledby": "open-title" },
+        h("div", { class: "panel-head" },
+          h("h2", { id: "open-title" }, t("lobby.open")),
+          h("button", { type: "button", class: "refresh", onclick: () => this.loadTables() },
+            t("lobby.refresh"))),
+        this.tablesBox),
+      h("section", { class: "panel create-table", "aria-labelledby": "create-title" },
+        h("h2", { id: "create-title" }, t("lobby.create")),
+        this.created ? this.createdPanel() : null,
+        this.games.length ? this.formElement()
+          : h("p", { class: "muted" }, this.error ? t("lobby.loadError", { reason: this.error })
+            : t("lobby.loading")))));
+    this.renderTables();
+  }
+
+  createdPanel() {
+    const id = this.created.table;
+    const link = `${location.origin}/table/${id}`;
+    return h("div", { class: "created", role: "status" },
+      h("h3", {}, t("lobby.created")),
+      inviteBox(link),
+      h("button", { type: "button", class: "primary open-table",
+                    onclick: () => navigate(`/table/${id}`) }, t("lobby.openTable")));
+  }
+
+  renderTables() {
+    const box = this.tablesBox;
+    if (!box) return;
+    clear(box);
+    if (this.error && !this.tables) {
+      box.appendChild(h("p", { class: "error" }, t("lobby.loadError", { reason: this.error })));
+      return;
+    }
+    if (!this.tables) { box.appendChild(h("p", { class: "muted" }, t("lobby.loading"))); return; }
+    const tables = this.tables.filter((x) => x.status !== "over");
+    if (!tables.length) { box.appendChild(h("p", { class: "muted" }, t("lobby.none"))); return; }
+    const list = h("ul", { class: "tables" });
+    for (const table of tables) {
+      const free = table.free_seats ?? 0;
+      const mine = seatStore.get(table.id);
+      const seatsText = (table.seats || []).map((s) => s.kind === "bot"
+        ? kindLabel(`bot:${s.bot}`) : (s.name || (s.taken ? t("seat.human") : t("seat.open"))));
+      list.appendChild(h("li", { class: "table-item", dataset: { table: table.id } },
+        h("div", { class: "table-what" },
+          h("strong", {}, gameTitle(table.game, table.title)),
+          h("span", { class: "muted" }, ` · ${table.preset || ""} · ${t("lobby.players")}: ${num(table.players)}`),
+          h("div", { class: "seat-list" }, seatsText.join(" · ")),
+          h("div", { class: "muted" }, free ? t("lobby.seatsFree", { n: free })
+            : t(table.status === "waiting" ? "lobby.waiting" : "lobby.playing"))),
+        h("div", { class: "table-buttons" },
+          mine ? h("button", { type: "button", class: "primary", onclick: () => navigate(`/table/${table.id}`) },
+            t("lobby.openTable")) : null,
+          !mine && free ? h("button", { type: "button", class: "primary join",
+            onclick: () => this.join(table.id) }, t("lobby.join")) : null,
+          h("button", { type: "button", class: "watch",
+            onclick: () => navigate(`/table/${table.id}`) }, t("lobby.watch")))));
+    }
+    box.appendChild(list);
+  }
+
+  async join(id) {
+    try {
+      const answer = await joinTable(id);
+      seatStore.set(id, answer.seat, answer.token);
+      navigate(`/table/${id}`);
+    } catch (error) {
+      toast(t("table.joinError", { reason: error.message }), "error");
+      this.loadTables();
+    }
+  }
+
+  formElement() {
+    const game = this.game();
+    const form = this.form;
+    const rerender = () => {
+      const focused = document.activeElement?.id;
+      this.render();
+      if (focused) document.getElementById(focused)?.focus();
+    };
+
+    const gameChoice = h("fieldset", { class: "game-choice" },
+      h("legend", {}, t("lobby.game")),
+      this.games.map((g) => h("label", { class: `seg${g.name === form.game ? " on" : ""}` },
+        h("input", { type: "radio", name: "game", value: g.name, id: `game-${g.name}`,
+          checked: g.name === form.game,
+          onchange: () => { this.setGame(g.name); rerender(); } }),
+        gameTitle(g.name, g.title))));
+
+    const presetSelect = h("select", { id: "preset", name: "preset",
+      onchange: (e) => { this.setPreset(e.target.value); rerender(); } },
+      Object.keys(game.presets).map((p) => h("option", { value: p, selected: p === form.preset }, p)));
+
+    const playersSelect = h("select", { id: "players", name: "players",
+      onchange: (e) => { this.fitPlayers(Number(e.target.value)); rerender(); } },
+      this.allowedPlayers().map((n) => h("option", { value: n, selected: n === form.players }, num(n))));
+
+    const bots = orderBots(game.bots || []);
+    const seatRows = form.seats.map((seat, i) => h("div", { class: "seat-row" },
+      h("label", { for: `seat-${i}` }, t("lobby.seat", { n: i + 1 }),
+        i === form.seats.indexOf("human") ? h("span", { class: "muted" }, ` (${t("lobby.you")})`) : null),
+      h("select", { id: `seat-${i}`, name: `seat-${i}`, class: "seat-kind",
+        onchange: (e) => { form.seats[i] = e.target.value; rerender(); } },
+      h("option", { value: "human", selected: seat === "human" }, t("seat.human")),
+      bots.map((b) => h("option", { value: `bot:${b}`, selected: seat === `bot:${b}` },
+        kindLabel(`bot:${b}`))))));
+
+    const optionRows = game.options.map((option) => this.optionRow(option, rerender));
+
+    return h("form", { class: "create-form", onsubmit: (e) => this.submit(e) },
+      gameChoice,
+      h("div", { class: "form-row" }, h("label", { for: "preset" }, t("lobby.preset")), presetSelect),
+      h("div", { class: "form-row" }, h("label", { for: "players" }, t("lobby.players")), playersSelect),
+      h("fieldset", { class: "seats" }, h("legend", {}, t("lobby.seats")), seatRows),
+      h("details", { class: "options", open: this.optionsOpen || undefined,
+                     ontoggle: (e) => { this.optionsOpen = e.target.open; } },
+        h("summary", {}, t("lobby.options"),
+          Object.keys(this.changedOptions()).length
+            ? h("span", { class: "badge" }, num(Object.keys(this.changedOptions()).length)) : null),
+        h("p", { class: "muted" }, t("lobby.optionsHint")),
+        h("div", { class: "option-list" }, optionRows)),
+      h("p", { class: "form-error", role: "alert" }),
+      h("button", { type: "submit", class: "primary create" }, t("lobby.createButton")));
+  }
+
+  optionRow(option, rerender) {
+    const form = this.form;
+    const id = `opt-${option.name}`;
+    const value = form.values[option.name];
+    const docId = `${id}-doc`;
+    let control;
+    const set = (v) => { form.values[option.name] = v; };
+    if (option.choices && option.choices.length) {
+      control = h("select", { id, "aria-describedby": docId,
+        onchange: (e) => { set(option.choices[e.target.selectedIndex]); rerender(); } },
+        option.choices.map((c) => h("option", { value: String(c), selected: c === value }, String(c))));
+    } else if (option.type === "bool") {
+      control = h("input", { type: "checkbox", id, checked: !!value, "aria-describedby": docId,
+        onchange: (e) => { set(e.target.checked); rerender(); } });
+    } else if (isTupleType(option.type)) {
+      control = h("input", { type: "text", id, value: Array.isArray(value) ? value.join(", ") : "",
+        inputmode: "numeric", "aria-describedby": docId,
+        onchange: (e) => {
+          const list = e.target.value.split(/[\s,،]+/).filter(Boolean).map(Number)
+            .filter((n) => Number.isInteger(n));
+          set(list);
+          this.fitPlayers(form.players);
+          rerender();
+        } });
+    } else if (option.type === "int" || isOptionalInt(option.type)) {
+      control = h("input", { type: "number", id, min: 0, step: 1, inputmode: "numeric",
+        value: value === null || value === undefined ? "" : String(value),
+        placeholder: isOptionalInt(option.type) ? "—" : undefined, "aria-describedby": docId,
+        onchange: (e) => {
+          const text = e.target.value.trim();
+          set(text === "" && isOptionalInt(option.type) ? null : Number(text));
+          rerender();
+        } });
+    } else {
+      control = h("input", { type: "text", id, value: value ?? "", "aria-describedby": docId,
+        onchange: (e) => { set(e.target.value); rerender(); } });
+    }
+    const changed = JSON.stringify(value) !== JSON.stringify(this.game().presets[form.preset]?.[option.name]);
+    return h("div", { class: `option-row${changed ? " changed" : ""}`, dataset: { option: option.name } },
+      h("label", { for: id }, humanize(option.name)),
+      control,
+      h("p", { class: "doc", id: docId }, option.doc));
+  }
+}

@@ -1,0 +1,40 @@
+// Names shown for seats, bots and games, shared by the lobby, the table and the history.
+
+import { t, hasKey } from "./i18n.js";
+
+export const BOT_LEVELS = ["beginner", "easy", "medium", "hard", "expert"];
+
+/** "bot:medium" -> "Bot: medium" in the page's language; "human" -> "Person". */
+export function kindLabel(kind) {
+  if (!kind || kind === "human") return t("seat.human");
+  const [head, rest] = String(kind).split(/:(.*)/s);
+  if (head === "bot") {
+    const level = (rest || "").split(":")[0];
+    return hasKey(`bot.${level}`) ? t(`bot.${level}`) : t("bot.generic", { name: rest });
+  }
+  return hasKey(`bot.${head}`) ? t(`bot.${head}`) : t("bot.generic", { name: kind });
+}
+
+export function gameTitle(name, fallback) {
+  return hasKey(`game.${name}`) ? t(`game.${name}`) : (fallback || name);
+}
+
+/** Seats as objects whatever the server sends: strings, or objects with a kind. */
+export function normalizeSeats(seats) {
+  if (!Array.isArray(seats)) return [];
+  return seats.map((s, i) => {
+    if (typeof s === "string") return { seat: i, kind: s, name: null, taken: s !== "human" };
+    let kind = s.kind ?? s.spec ?? s.type ?? (s.bot ? "bot" : "human");
+    if (kind === "bot" && s.bot) kind = `bot:${s.bot}`;
+    const isBot = String(kind).startsWith("bot");
+    return {
+      seat: s.seat ?? i,
+      kind,
+      name: s.name ?? null,
+      taken: s.taken ?? s.occupied ?? s.joined ?? (isBot || !!s.name),
+      connected: s.connected ?? null,
+      botPlaying: !!s.bot_playing,
+      isBot,
+    };
+  });
+}

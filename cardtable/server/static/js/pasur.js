@@ -1,0 +1,298 @@
+// Pasur at the table: your hand, the table's cards, the other hands as backs, scores,
+// surs and the deal round.  Choose a card, then (when it has several) the capture:
+// the captures come from the legal move texts ("7♣" stays; "7♣ x 4♦ 2♠" takes).
+
+import { h } from "./dom.js";
+import { t, num } from "./i18n.js";
+import { cardElement, cardKey, cardLabel, parseCard } from "./cards.js";
+
+/** "7♣ x 4♦ 2♠" -> {text, card: "7♣", captures: ["4♦", "2♠"]}. */
+export function parseMove(text) {
+  const [played, rest] = String(text).split(/\s+x\s+/i);
+  return {
+    text: String(text),
+    card: cardKey(played.trim()),
+    captures: rest ? rest.trim().split(/\s+/).filter(Boolean).map(cardKey) : [],
+  };
+}
+
+/** Legal moves grouped by the hand card they play. */
+export function movesByCard(legal) {
+  const out = new Map();
+  for (const text of legal) {
+    const move = parseMove(text);
+    if (!out.has(move.card)) out.set(move.card, []);
+    out.get(move.card).push(move);
+  }
+  return out;
+}
+
+function sideOf(view, seat) {
+  const sides = view.sides || view.players || 2;
+  return seat % sides;
+}
+
+/** Who sits on a side, by name ("You & Seat 3"). */
+function sideName(view, side, seatName) {
+  const players = view.players || 2;
+  const sides = view.sides || players;
+  const names = [];
+  for (let seat = 0; seat < players; seat += 1) if (seat % sides === side) names.push(seatName(seat));
+  return names.join(" & ");
+}
+
+function sortHand(cards) {
+  return [...cards].sort((a, b) => {
+    const x = parseCard(a), y = parseCard(b);
+    if (!x || !y) return 0;
+    return x.rank - y.rank || "CDHS".indexOf(x.suit) - "CDHS".indexOf(y.suit);
+  });
+}
+
+function backs(count, limit = 8) {
+  const row = h("span", { class: "backs", "aria-hidden": "true" });
+  for (let i = 0; i < Math.min(count, limit); i += 1) {
+    row.appendChild(cardElement(null, { faceDown: true, classes: ["small"] }));
+  }
+  return row;
+}
+
+export function render(ctx) {
+  const { view, mySeat, selection } = ctx;
+  const players = view.players || 2;
+  const match = view.match || {};
+  const lastEntry = Array.isArray(view.moves) && view.moves.length
+    ? view.moves[view.moves.length - 1] : null;
+  const options = movesByCard(ctx.legal);
+  const selected = selection.card && options.has(selection.card) ? selection.card : null;
+  let choices = selected ? options.get(selected) : [];
+  if (selected && selection.filter) {
+    const narrowed = choices.filter((m) => m.captures.includes(selection.filter));
+    if (narrowed.length) choices = narrowed;
+  }
+  const capturable = new Set(choices.flatMap((m) => m.captures));
+
+  // -- the other players --------------------------------------------------------------------
+  const opponents = [];
+  for (let seat = 0; seat < players; seat += 1) {
+    if (seat === mySeat) continue;
+    const count = (view.hand_sizes || [])[seat] ?? 0;
+    const tags = [];
+    if (seat === view.dealer) tags.push(h("span", { class: "tag" }, t("pasur.dealer")));
+    if (seat === view.last_capturer) tags.push(h("span", { class: "tag" }, t("pasur.lastCapturer")));
+    opponents.push(h("div", {
+      class: `seat-box${seat === ctx.state.to_move && !ctx.state.over ? " to-move" : ""}`,
+      dataset: { seat },
+    },
+    h("div", { class: "seat-name" }, ctx.seatName(seat), ...tags),
+    backs(count),
+    h("div", { class: "seat-count" }, t("table.cards", { n: count }))));
+  }
+
+  // -- the table ----------------------------------------------------------------------------
+  const tableCards = view.table || [];
+  const tableRow = h("div", { class: "table-cards", role: "group",
+                              "aria-label": t("table.table") });
+  const fromSeat = lastEntry ? lastEntry.seat : null;
+  const enterFrom = fromSeat === null ? "" : fromSeat === mySeat ? "from-below" : "from-above";
+  for (const text of tableCards) {
+    const key = cardKey(text);
+    const isTarget = capturable.has(key);
+    const classes = [];
+    if (ctx.isNew("table", key)) classes.push("enter", enterFrom);
+    if (isTarget) classes.push("capturable");
+    const el = cardElement(key, { button: isTarget, classes });
+    if (isTarget) {
+      el.dataset.focusKey = `table:${key}`;
+      el.addEventListener("click", () => {
+        const containing = choices.filter((m) => m.captures.includes(key));
+        if (containing.length === 1) ctx.play(containing[0].text);
+        else { selection.filter = key; ctx.rerender(); }
+      });
+    }
+    tableRow.appendChild(el);
+  }
+  // Cards that just left the table fade out where they lay.
+  if (ctx.previousView && ctx.previousView.table) {
+    for (const text of ctx.previousView.table) {
+      const key = cardKey(text);
+      if (!tableCards.map(cardKey).includes(key) && ctx.isNew("gone", `${ctx.state.version}:${key}`)) {
+        const ghost = cardElement(key, { classes: ["leaving"] });
+        ghost.setAttribute("aria-hidden", "true");
+        ghost.addEventListener("animationend", () => ghost.remove());
+        tableRow.appendChild(ghost);
+      }
+    }
+  }
+  if (!tableCards.length) tableRow.appendChild(h("p", { class: "empty" }, t("table.emptyTable")));
+  const stock = view.stock_size ?? 0;
+  const felt = [
+    h("div", { class: "pile stock", title: t("pasur.stock", { n: stock }) },
+      stock > 0 ? cardElement(null, { faceDown: true }) : h("span", { class: "card-slot" }),
+      h("span", { class: "pile-count" }, t("pasur.stock", { n: stock }))),
+    tableRow,
+  ];
+  if (lastEntry && lastEntry.sur) felt.push(h("div", { class: "sur-flash", role: "status" }, "SUR!"));
+
+  // -- scores ---------------------------------------------------------------------------------
+  const sides = view.sides || players;
+  const totals = match.totals || [];
+  const captured = view.captured || [];
+  const surs = view.surs || [];
+  const scoreRows = [];
+  for (let side = 0; side < sides; side += 1) {
+    const taken = captured[side] || [];
+    const clubs = taken.filter((c) => parseCard(c)?.suit === "C").length;
+    scoreRows.push(h("tr", { class: mySeat !== null && sideOf(view, mySeat) === side ? "my-side" : "",
+                             dataset: { side } },
+      h("th", { scope: "row" }, sideName(view, side, ctx.seatName)),
+      h("td", { class: "total" }, num(totals[side] ?? 0)),
+      h("td", {}, num(taken.length)),
+      h("td", {}, num(clubs)),
+      h("td", { class: "surs" }, num(surs[side] ?? 0))));
+  }
+  const scores = h("table", { class: "scores" },
+    h("caption", {}, t("pasur.score")),
+    h("thead", {}, h("tr", {},
+      h("th", {}, ""), h("th", { scope: "col" }, t("pasur.total")),
+      h("th", { scope: "col" }, t("pasur.captured")), h("th", { scope: "col" }, t("pasur.clubs")),
+      h("th", { scope: "col" }, t("pasur.surs")))),
+    h("tbody", {}, scoreRows));
+  const facts = h("ul", { class: "facts" },
+    match.hand_number ? h("li", {}, t("pasur.handNo", { n: match.hand_number })) : null,
+    view.deal_round ? h("li", { class: "deal-round" },
+      t("pasur.dealRound", { n: view.deal_round, of: view.deal_rounds ?? view.deal_round })) : null,
+    match.fixed_hands ? null : (match.target ? h("li", {}, t("pasur.target", { n: match.target })) : null));
+
+  // -- my hand -----------------------------------------------------------------------------
+  const hand = [];
+  if (mySeat !== null && Array.isArray(view.hand)) {
+    const row = h("div", { class: "hand-cards", role: "group", "aria-label": t("table.hand") });
+    sortHand(view.hand).forEach((text, i) => {
+      const key = cardKey(text);
+      const playable = ctx.myTurn && options.has(key);
+      const classes = [];
+      if (key === selected) classes.push("selected");
+      if (!playable) classes.push("inactive");
+      if (ctx.isNew("hand", key)) classes.push("enter", "from-above");
+      const label = i < 9 ? `${cardLabel(key)} (${num(i + 1)})` : cardLabel(key);
+      const el = cardElement(key, { button: true, classes, label });
+      el.dataset.focusKey = `hand:${key}`;
+      el.setAttribute("aria-pressed", String(key === selected));
+      if (!playable) el.setAttribute("aria-disabled", "true");
+      el.addEventListener("click", () => {
+        if (!playable) return;
+        const own = options.get(key);
+        if (key === selected && own.length === 1) { ctx.play(own[0].text); return; }
+        selection.card = key === selected ? null : key;
+        selection.filter = null;
+        selection.focusChoice = true;
+        ctx.rerender();
+      });
+      row.appendChild(el);
+    });
+    hand.push(row);
+  }
+
+  // -- the choices for the selected card ------------------------------------------------------
+  const choiceButtons = [];
+  let prompt = "";
+  if (ctx.myTurn) {
+    prompt = selected ? t("pasur.chooseCapture", { card: cardLabel(selected) }) : t("pasur.chooseCard");
+    for (const move of choices) {
+      const label = move.captures.length
+        ? t("pasur.capture", { cards: move.captures.map(cardLabel).join(", ") })
+        : t("pasur.lay", { card: cardLabel(move.card) });
+      const button = h("button", { type: "button", class: "choice", dataset: {
+        move: move.text, focusKey: `choice:${move.text}` }, "aria-label": label },
+      move.captures.length
+        ? [h("span", { class: "choice-word" }, t("pasur.take")), ...move.captures.map((c) =>
+            cardElement(c, { classes: ["mini"] }))]
+        : [h("span", { class: "choice-word" }, t("pasur.lay", { card: "" }).trim()),
+           cardElement(move.card, { classes: ["mini"] })]);
+      const mark = (on) => {
+        for (const el of document.querySelectorAll(".table-cards .card")) {
+          el.classList.toggle("target", on && move.captures.includes(el.dataset.card));
+        }
+      };
+      button.addEventListener("mouseenter", () => mark(true));
+      button.addEventListener("mouseleave", () => mark(false));
+      button.addEventListener("focus", () => mark(true));
+      button.addEventListener("blur", () => mark(false));
+      button.addEventListener("click", () => ctx.play(move.text));
+      choiceButtons.push(button);
+    }
+  }
+  let focus = null;
+  if (selection.focusChoice && choiceButtons.length) {
+    focus = ".choices button.choice";
+    selection.focusChoice = false;
+  }
+
+  return {
+    opponents,
+    felt,
+    info: [scores, facts],
+    hand,
+    choices: choiceButtons,
+    actions: [],
+    prompt,
+    focus,
+  };
+}
+
+/** The end of a hand (between hands) or of the match. */
+export function summary(state, { seatName }) {
+  const view = state.view || {};
+  const match = view.match || {};
+  if (state.over) return finalSummary(state, seatName);
+  const handPoints = match.hand_points || [];
+  if (!handPoints.length || (view.moves && view.moves.length > 0)) return null;
+  const points = handPoints[handPoints.length - 1];
+  const rows = points.map((p, side) => h("tr", {},
+    h("th", { scope: "row" }, sideName(view, side, seatName)),
+    h("td", {}, num(p)),
+    h("td", {}, num((match.totals || [])[side] ?? 0))));
+  return h("section", { class: "summary hand-summary", "aria-live": "polite" },
+    h("h2", {}, `${t("pasur.handSummary")} · ${t("pasur.handNo", { n: handPoints.length })}`),
+    h("table", { class: "sheet" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("pasur.side")), h("th", {}, t("pasur.points")),
+        h("th", {}, t("pasur.total")))),
+      h("tbody", {}, rows)));
+}
+
+const SHEET_COLUMNS = [
+  ["cards", "pasur.captured"], ["clubs", "pasur.clubs"], ["card_points", "pasur.cardPoints"],
+  ["bonus", "pasur.bonus"], ["surs", "pasur.surs"], ["sur_points", "pasur.surPoints"], ["points", "pasur.total"],
+];
+
+function finalSummary(state, seatName) {
+  const view = state.view || {};
+  const result = state.summary || {};
+  const totals = result.totals || view.match?.totals || [];
+  const winners = result.winners || [];
+  const sides = result.sides || view.sides || totals.length;
+  const parts = [];
+  const winnerLine = winners.length
+    ? t("table.winner", { names: winners.map(seatName).join(", ") }) : t("table.draw");
+  parts.push(h("p", { class: "result-line" }, winnerLine));
+  parts.push(h("table", { class: "sheet totals" },
+    h("caption", {}, t("pasur.matchSummary")),
+    h("thead", {}, h("tr", {}, h("th", {}, t("pasur.side")), h("th", {}, t("pasur.total")))),
+    h("tbody", {}, totals.map((total, side) => h("tr", { dataset: { side } },
+      h("th", { scope: "row" }, sideName({ ...view, sides }, side, seatName)),
+      h("td", {}, num(total)))))));
+  (result.hands || []).forEach((hand, index) => {
+    const sheet = hand.sheet || [];
+    const header = SHEET_COLUMNS.map(([key, label]) =>
+      h("th", { scope: "col" }, t(label)));
+    parts.push(h("table", { class: "sheet hand" },
+      h("caption", {}, `${t("pasur.handSummary")} · ${t("pasur.handNo", { n: index + 1 })}`),
+      h("thead", {}, h("tr", {}, h("th", {}, t("pasur.side")), header)),
+      h("tbody", {}, sheet.map((line, side) => h("tr", {},
+        h("th", { scope: "row" }, sideName({ ...view, sides }, side, seatName)),
+        SHEET_COLUMNS.map(([key]) => h("td", {}, typeof line[key] === "number"
+          ? num(line[key]) : String(line[key] ?? ""))))))));
+  });
+  return h("div", { class: "summary-body" }, parts);
+}

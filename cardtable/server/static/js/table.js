@@ -1,0 +1,393 @@
+// The live table: the socket, whose turn, seats, the last move, the end summary and
+// rematch.  What lies on the felt is drawn by the game's own module (pasur.js, durak.js).
+
+import { TableSocket, joinTable, seats as seatStore } from "./api.js";
+import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
+import { t, num, hasKey, onLanguageChange } from "./i18n.js";
+import { kindLabel, gameTitle, normalizeSeats } from "./names.js";
+import { cardElement, isCardText } from "./cards.js";
+import * as pasur from "./pasur.js";
+import * as durak from "./durak.js";
+
+const GAMES = { pasur, durak };
+
+/** Which game a state message belongs to, from the message or the view's own fields. */
+export function gameOf(state) {
+  const named = state.game ?? state.view?.game;
+  if (named && GAMES[named]) return named;
+  const view = state.view || {};
+  if ("trump" in view || "attacker" in view || "defender" in view) return "durak";
+  return "pasur";
+}
+
+/** The last move as {seat, text}, whatever shape the server uses. */
+export function lastMoveOf(state) {
+  const last = state.last_move;
+  if (last === null || last === undefined) return null;
+  if (typeof last === "string") return { seat: null, text: last };
+  return { seat: last.seat ?? last.player ?? null, text: last.move ?? last.text ?? String(last) };
+}
+
+/** Render a move text with its cards as small pictures ("9♣ x 2♦" -> cards and words). */
+export function moveText(text) {
+  const out = h("span", { class: "move-text" });
+  for (const word of String(text).split(/\s+/)) {
+    if (!word) continue;
+    if (isCardText(word)) out.appendChild(cardElement(word, { classes: ["mini"] }));
+    else {
+      const key = `move.${word.toLowerCase()}`;
+      out.appendChild(h("span", { class: "word" }, hasKey(key) ? t(key) : word));
+    }
+  }
+  return out;
+}
+
+export class TableView {
+  constructor(root, tableId) {
+    this.root = root;
+    this.tableId = tableId;
+    this.state = null;
+    this.previous = null;
+    this.selection = {};
+    this.seen = {};
+    this.status = { state: "connecting" };
+    this.rematchAsked = false;
+    this.summaryClosedFor = null;
+    const stored = seatStore.get(tableId);
+    this.mySeat = stored ? stored.seat : null;
+    this.token = stored ? stored.token : null;
+    this.build();
+    this.socket = new TableSocket(tableId, this.token, {
+      onMessage: (msg) => this.onMessage(msg),
+      onStatus: (status) => { this.status = status; this.renderStatus(); },
+    });
+    this.unlisten = onLanguageChange(() => { this.buildFrame(); this.render(); });
+    this.onKey = (event) => this.keydown(event);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  destroy() {
+    this.socket.close();
+    this.unlisten();
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  // -- frame ---------------------------------------------------------------------------------
+  build() {
+    this.el = {};
+    this.buildFrame();
+  }
+
+  buildFrame() {
+    const el = this.el;
+    el.title = h("h1", { class: "table-title" });
+    el.status = h("span", { class: "conn", role: "status" });
+    el.banner = h("div", { class: "banner-area" });
+    el.opponents = h("section", { class: "opponents", "aria-label": "players" });
+    el.felt = h("section", { class: "felt", "aria-label": t("table.table") });
+    el.info = h("aside", { class: "info" });
+    el.turn = h("p", { class: "turn", "aria-live": "polite" });
+    el.last = h("div", { class: "last-move" });
+    el.prompt = h("p", { class: "prompt" });
+    el.choices = h("div", { class: "choices", role: "group" });
+    el.hand = h("section", { class: "my-hand", "aria-label": t("table.hand") });
+    el.actions = h("div", { class: "actions", role: "toolbar" });
+    el.summary = h("div", { class: "summary-area" });
+    el.help = h("p", { class: "keys-help" }, t("table.keysHelp"));
+    el.main = h("div", { class: "table-view", id: "table-root", dataset: { table: this.tableId } },
+      h("div", { class: "table-head" }, el.title, el.status),
+      el.banner,
+      h("div", { class: "board" },
+        el.opponents,
+        el.felt,
+        el.info),
+      el.mine = h("div", { class: "mine" }, el.turn, el.prompt, el.choices, el.hand, el.actions),
+      el.help,
+      el.summary);
+    clear(this.root).appendChild(el.main);
+  }
+
+  // -- messages ------------------------------------------------------------------------------
+  onMessage(msg) {
+    if (msg.type === "state") {
+      const versionChanged = !this.state || this.state.version !== msg.version;
+      this.previous = this.state;
+      this.state = msg;
+      if (typeof msg.seat === "number") this.mySeat = msg.seat;
+      if (msg.you !== undefined && typeof msg.you === "number") this.mySeat = msg.you;
+      if (versionChanged) {
+        this.selection = {};
+        if (!msg.over) { this.rematchAsked = false; }
+      }
+      this.render({ animate: versionChanged });
+      if (versionChanged && this.myTurn()) announce(t("table.yourTurn"));
+    } else if (msg.type === "error") {
+      const reason = msg.reason ?? msg.message ?? "";
+      if (/token|seat/i.test(reason) && !this.state) {
+        // A stale token (the server forgot the table): watch instead.
+        seatStore.forget(this.tableId);
+        this.mySeat = null;
+      }
+      toast(t("table.error", { reason }), "error");
+      announce(reason);
+    } else if (msg.type === "hello" || msg.type === "welcome") {
+      if (typeof msg.seat === "number") this.mySeat = msg.seat;
+    }
+  }
+
+  myTurn() {
+    const s = this.state;
+    return !!s && !s.over && this.mySeat !== null && s.to_move === this.mySeat
+      && Array.isArray(s.legal_moves) && s.legal_moves.length > 0;
+  }
+
+  play(text) {
+    if (!this.state) return;
+    const sent = this.socket.send({ type: "move", version: this.state.version, move: text });
+    if (!sent) toast(t("table.reconnecting", { s: "…" }), "error");
+    this.selection = {};
+    this.el.main.classList.add("sent");
+  }
+
+  askRematch() {
+    if (this.socket.send({ type: "rematch" })) {
+      this.rematchAsked = true;
+      this.render();
+    }
+  }
+
+  async join() {
+    try {
+      const answer = await joinTable(this.tableId);
+      seatStore.set(this.tableId, answer.seat, answer.token);
+      this.mySeat = answer.seat;
+      this.token = answer.token;
+      this.socket.reconnect(answer.token);
+    } catch (error) {
+      toast(t("table.joinError", { reason: error.message }), "error");
+    }
+  }
+
+  // -- names ---------------------------------------------------------------------------------
+  seats() { return normalizeSeats(this.state?.seats); }
+
+  seatName(seat) {
+    if (seat === null || seat === undefined) return "";
+    if (seat === this.mySeat) return t("table.you");
+    const info = this.seats()[seat];
+    const base = t("table.seatName", { n: seat + 1 });
+    if (info?.name) return info.name;
+    if (info?.isBot) return `${base} (${kindLabel(info.kind)})`;
+    return base;
+  }
+
+  // -- rendering -----------------------------------------------------------------------------
+  renderStatus() {
+    const s = this.status;
+    const el = this.el.status;
+    el.className = `conn ${s.state}`;
+    if (s.state === "open") el.textContent = t("table.connected");
+    else if (s.state === "waiting") {
+      el.textContent = t("table.reconnecting", { s: Math.max(1, Math.round(s.delay / 1000)) });
+    } else if (s.state === "closed") {
+      el.textContent = t("table.notFound");
+      this.renderClosed(s);
+    } else el.textContent = t("table.connecting");
+    this.el.main.dataset.connection = s.state;
+  }
+
+  renderClosed(status) {
+    clear(this.el.banner).appendChild(h("div", { class: "banner error", role: "alert" },
+      h("p", {}, status.reason || t("table.notFound")),
+      h("a", { href: "/", class: "button" }, t("table.backToLobby"))));
+  }
+
+  render({ animate = false } = {}) {
+    this.renderStatus();
+    const s = this.state;
+    const main = this.el.main;
+    main.classList.remove("sent");
+    if (!s) return;
+    const game = gameOf(s);
+    const module = GAMES[game];
+    main.dataset.game = game;
+    main.dataset.version = String(s.version);
+    main.dataset.over = String(!!s.over);
+    main.dataset.toMove = s.to_move === null || s.to_move === undefined ? "" : String(s.to_move);
+    main.dataset.seat = this.mySeat === null ? "" : String(this.mySeat);
+    main.dataset.myTurn = String(this.myTurn());
+    main.dataset.legal = JSON.stringify(this.myTurn() ? s.legal_moves : []);
+    main.classList.toggle("spectating", this.mySeat === null);
+    main.classList.toggle("my-turn", this.myTurn());
+    this.el.title.textContent = `${gameTitle(game)} · ${t("lobby.table", { id: this.tableId })}`;
+    document.title = `${gameTitle(game)} · cardtable`;
+
+    this.renderBanner();
+
+    const seen = {};
+    const ctx = {
+      state: s,
+      view: s.view || {},
+      previousView: this.previous?.view || null,
+      mySeat: this.mySeat,
+      myTurn: this.myTurn(),
+      legal: this.myTurn() ? s.legal_moves.map(String) : [],
+      players: s.view?.players ?? s.players ?? (s.seats ? s.seats.length : 2),
+      selection: this.selection,
+      seatName: (seat) => this.seatName(seat),
+      seats: this.seats(),
+      play: (text) => this.play(text),
+      rerender: () => this.render(),
+      isNew: (zone, key) => {
+        (seen[zone] ||= new Set()).add(key);
+        return animate && this.seen[zone] !== undefined && !this.seen[zone].has(key);
+      },
+    };
+    const parts = module.render(ctx);
+    replaceKeepingFocus(this.el.opponents, parts.opponents || []);
+    replaceKeepingFocus(this.el.felt, parts.felt || []);
+    replaceKeepingFocus(this.el.info, [this.turnLine(), ...(parts.info || [])]);
+    replaceKeepingFocus(this.el.hand, parts.hand || []);
+    replaceKeepingFocus(this.el.choices, parts.choices || []);
+    replaceKeepingFocus(this.el.actions, parts.actions || []);
+    this.el.prompt.textContent = parts.prompt || "";
+    this.el.hand.hidden = this.mySeat === null;
+    this.el.mine.hidden = !!s.over || this.mySeat === null;
+    this.el.turn.textContent = this.myTurn() ? t("table.yourTurn") : "";
+    this.renderLastMove(game);
+    this.renderSummary(module);
+    if (animate || Object.keys(this.seen).length === 0) this.seen = seen;
+    if (parts.focus) {
+      const target = this.root.querySelector(parts.focus);
+      if (target) target.focus({ preventScroll: true });
+    }
+  }
+
+  turnLine() {
+    const s = this.state;
+    if (s.over) return h("p", { class: "whose-turn over" }, t("table.gameOver"));
+    if (s.to_move === null || s.to_move === undefined) return h("p", { class: "whose-turn" });
+    const text = s.to_move === this.mySeat ? t("table.yourTurn")
+      : t("table.turnOf", { name: this.seatName(s.to_move) });
+    return h("p", { class: "whose-turn", dataset: { seat: s.to_move } }, text);
+  }
+
+  renderBanner() {
+    const s = this.state;
+    const parts = [];
+    const seats = this.seats();
+    const open = seats.filter((x) => !x.isBot && !x.taken);
+    if (open.length > 0 && !s.over) {
+      const link = `${location.origin}/table/${this.tableId}`;
+      parts.push(h("div", { class: "banner invite" },
+        h("p", {}, open.length && this.mySeat !== null ? t("table.waiting") : ""),
+        inviteBox(link)));
+    }
+    if (this.mySeat === null) {
+      parts.push(h("div", { class: "banner spectator" },
+        h("p", {}, t("table.spectator")),
+        open.length > 0 && !s.over
+          ? h("button", { type: "button", class: "primary join", onclick: () => this.join() },
+            t("table.joinButton"))
+          : null));
+    }
+    replaceKeepingFocus(this.el.banner, parts);
+  }
+
+  renderLastMove(game) {
+    const last = lastMoveOf(this.state);
+    const box = this.el.last;
+    const parts = [h("h2", {}, t("table.lastMove"))];
+    if (!last) parts.push(h("p", { class: "muted" }, t("table.noMoveYet")));
+    else {
+      const who = last.seat === null ? "" : this.seatName(last.seat);
+      parts.push(h("p", { class: "last", dataset: { move: last.text } },
+        who ? h("strong", {}, `${who}: `) : null, moveText(last.text)));
+    }
+    replaceKeepingFocus(box, parts);
+    // The last move sits with the game's info panel.
+    this.el.info.appendChild(box);
+  }
+
+  renderSummary(module) {
+    const s = this.state;
+    const area = this.el.summary;
+    const content = module.summary ? module.summary(this.state, {
+      mySeat: this.mySeat, seatName: (seat) => this.seatName(seat) }) : null;
+    if (!s.over && !content) { clear(area); return; }
+    if (!s.over) { replaceKeepingFocus(area, [content]); return; }
+    const buttons = h("div", { class: "summary-buttons" },
+      this.mySeat !== null
+        ? h("button", { type: "button", class: "primary rematch", disabled: this.rematchAsked,
+                        onclick: () => this.askRematch() },
+          this.rematchAsked ? t("table.rematchAsked") : t("table.rematch"))
+        : null,
+      h("a", { href: "/", class: "button", "data-link": "" }, t("table.backToLobby")));
+    const wasShown = area.querySelector(".summary.final");
+    const closed = this.summaryClosedFor === s.version;
+    buttons.appendChild(h("button", { type: "button", class: "close-summary",
+      onclick: () => { this.summaryClosedFor = s.version; this.render(); } }, t("table.showTable")));
+    const panel = h("section", { class: "summary final", role: "dialog",
+                                 "aria-labelledby": "summary-title" },
+      h("h2", { id: "summary-title" }, t("table.gameOver")),
+      content,
+      buttons);
+    if (closed) {
+      replaceKeepingFocus(area, [h("div", { class: "summary-reopen" },
+        h("button", { type: "button", class: "primary open-summary",
+          onclick: () => { this.summaryClosedFor = null; this.render(); } }, t("table.result")),
+        buttons.querySelector(".rematch"))]);
+      return;
+    }
+    replaceKeepingFocus(area, [h("div", { class: "overlay" }, panel)]);
+    if (!wasShown) {
+      const first = panel.querySelector("button");
+      if (first) first.focus({ preventScroll: true });
+    }
+  }
+
+  // -- keyboard ------------------------------------------------------------------------------
+  keydown(event) {
+    const target = event.target;
+    if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Escape") {
+      this.selection = {};
+      this.render();
+      return;
+    }
+    const digit = /^[1-9]$/.test(event.key) ? Number(event.key)
+      : "۱۲۳۴۵۶۷۸۹".indexOf(event.key) + 1;
+    if (digit > 0) {
+      const cards = this.el.hand.querySelectorAll("button.card");
+      const card = cards[digit - 1];
+      if (card) {
+        event.preventDefault();
+        card.focus();
+        card.click();
+      }
+    }
+  }
+}
+
+/** The invite link with a copy button. */
+export function inviteBox(link) {
+  const input = h("input", { type: "text", readonly: true, value: link, class: "invite-link",
+                             "aria-label": t("lobby.invite"), onfocus: (e) => e.target.select() });
+  const button = h("button", { type: "button", class: "copy" }, t("lobby.copy"));
+  button.addEventListener("click", async () => {
+    let ok = false;
+    try { await navigator.clipboard.writeText(link); ok = true; } catch { /* not allowed */ }
+    if (!ok) {
+      input.select();
+      try { ok = document.execCommand("copy"); } catch { ok = false; }
+    }
+    button.textContent = t("lobby.copied");
+    setTimeout(() => { button.textContent = t("lobby.copy"); }, 2000);
+  });
+  return h("div", { class: "invite-box" },
+    h("label", {}, t("table.invite")),
+    h("div", { class: "invite-row" }, input, button));
+}
+
+export { num };
