@@ -16,7 +16,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="folder for the SQLite database (default: data)")
     parser.add_argument("--database-url", default=None,
                         help="e.g. postgresql+psycopg://postgres@127.0.0.1:5432/cardtable")
-    parser.add_argument("--redis-url", default=None)
+    parser.add_argument("--redis-url", default=None,
+                        help="e.g. redis://127.0.0.1:6379/0: join several server processes")
+    parser.add_argument("--redis-prefix", default="cardtable",
+                        help="prefix of the Redis keys and channels (default: cardtable)")
+    parser.add_argument("--lease", type=float, default=15.0,
+                        help="seconds a process holds a table without renewing (default 15)")
     parser.add_argument("--bot-delay", type=float, default=0.8,
                         help="seconds a bot waits before playing (default 0.8)")
     parser.add_argument("--grace", type=float, default=60.0,
@@ -25,7 +30,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     serve(host=args.host, port=args.port, data_dir=args.data_dir,
           database_url=args.database_url, redis_url=args.redis_url, bot_delay=args.bot_delay,
-          grace=args.grace, log_level=args.log_level)
+          grace=args.grace, redis_prefix=args.redis_prefix, lease=args.lease,
+          log_level=args.log_level)
 
 
 if __name__ == "__main__":

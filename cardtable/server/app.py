@@ -16,7 +16,8 @@ import asyncio
 import contextlib
 import logging
 import mimetypes
-from collections.abc import AsyncIterator
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +42,8 @@ from .schemas import (
     TableInfo,
     TableListing,
 )
-from .storage import SeatRow, Storage, TableRow, sqlite_url
-from .tables import Connection, LiveTable, Outbox, Settings, TableError, Tables
+from .storage import SeatRow, Storage, TableRow, hash_token, sqlite_url
+from .tables import Connection, LiveTable, NotHere, Outbox, Settings, TableError, Tables
 
 __all__ = ["create_app", "serve"]
 
@@ -61,12 +62,15 @@ for _type, _suffixes in (("text/javascript", (".js", ".mjs")), ("text/css", (".c
 def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                redis_url: str | None = None, *, bot_delay: float = 0.8,
                bot_time_limit: float = 30.0, grace: float = 60.0, queue_limit: int = 64,
-               static_dir: str | Path | None = None) -> FastAPI:
+               static_dir: str | Path | None = None, redis_prefix: str = "cardtable",
+               lease: float = 15.0) -> FastAPI:
     """The web table as an ASGI app.
 
     ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
     migrated and every unfinished table is resumed when the app starts (its lifespan).
-    ``redis_url`` is accepted for the command line's sake; this version runs one process.
+    With ``redis_url`` several processes share the database: each table is played by one
+    of them (a lease of ``lease`` seconds in Redis) and the others relay its players; see
+    ``cardtable.server.cluster``.
     """
     url = database_url or sqlite_url(data_dir)
     settings = Settings(bot_delay=bot_delay, bot_time_limit=bot_time_limit, grace=grace,
@@ -80,19 +84,25 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         tables = Tables(storage, settings)
         app.state.storage = storage
         app.state.tables = tables
+        cluster = None
+        if redis_url:
+            from .cluster import Cluster
+
+            cluster = tables.cluster = Cluster(redis_url, tables, prefix=redis_prefix,
+                                               lease=lease)
+            await cluster.start()
         await tables.start()
         try:
             yield
         finally:
             await tables.stop()
+            if cluster is not None:
+                await cluster.stop()
             storage.close()
 
     app = FastAPI(title="cardtable", version=__version__, lifespan=lifespan,
                   description="Pasur and Transfer Durak at a web table: lobby, tables with "
                               "friends and bots, live play over a WebSocket, records.")
-    if redis_url:
-        log.warning("redis_url is given but this server runs as a single process; ignored")
-
     @app.exception_handler(RequestValidationError)
     async def _unreadable(request: Request, error: RequestValidationError) -> JSONResponse:
         reasons = []
@@ -108,7 +118,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
 
     async def table_or_404(request: Request, table_id: str) -> LiveTable:
         try:
-            table = await tables_of(request).get(table_id)
+            table = await tables_of(request).snapshot(table_id)
         except TableError as error:
             raise HTTPException(error.status, error.reason) from None
         if table is None:
@@ -121,7 +131,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         count = await asyncio.to_thread(tables.storage.table_count)
         return Health(status="ok", version=__version__, tables=count,
                       live=sum(1 for t in tables.live.values() if not t.over),
-                      broken=sorted(tables.broken))
+                      broken=sorted(tables.broken),
+                      process=tables.cluster.process if tables.cluster else None)
 
     @app.get("/api/games", response_model=list[GameInfo])
     async def list_games() -> list[GameInfo]:
@@ -206,6 +217,9 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         except TableError as error:
             await _close(websocket, error.reason, 4503)
             return
+        except NotHere as elsewhere:
+            await _relay(websocket, tables, elsewhere, token)
+            return
         if table is None:
             await _close(websocket, f"there is no table {table_id!r}", 4404)
             return
@@ -213,29 +227,14 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         if token:
             seat = table.seat_of_token(token)
             if seat is None:
-                await _close(websocket, "this token holds no seat at this table (connect "
-                                        "without a token to watch)", 4403)
+                await _close(websocket, NO_SEAT, 4403)
                 return
         connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
         await tables.connect(table, connection)
-        sender = asyncio.create_task(_send(websocket, connection))
         try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                data = message.get("text")
-                if data is None:
-                    data = message.get("bytes") or b""
-                await tables.receive(table, connection, data)
-                if sender.done():
-                    break
-        except WebSocketDisconnect:
-            pass
+            await _converse(websocket, connection,
+                            lambda data: tables.receive(table, connection, data))
         finally:
-            sender.cancel()
-            with contextlib.suppress(BaseException):
-                await sender
             await tables.disconnect(table, connection)
 
     @app.get("/", include_in_schema=False)
@@ -250,9 +249,65 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     return app
 
 
+NO_SEAT = "this token holds no seat at this table (connect without a token to watch)"
+
+
+async def _converse(websocket: WebSocket, connection: Connection,
+                    handle: Callable[[str | bytes], Awaitable[None]]) -> None:
+    """Send what the outbox holds, and hand each client message to ``handle``."""
+    sender = asyncio.create_task(_send(websocket, connection))
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            data = message.get("text")
+            if data is None:
+                data = message.get("bytes") or b""
+            await handle(data)
+            if sender.done():
+                break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        sender.cancel()
+        with contextlib.suppress(BaseException):
+            await sender
+
+
+async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
+                 token: str | None) -> None:
+    """A player at a table another process plays: pass messages both ways through Redis."""
+    table_id, owner, cluster = elsewhere.table_id, elsewhere.owner, tables.cluster
+    if owner is None:
+        await _close(websocket, "the table is changing servers; connect again", 1012)
+        return
+    seat = None
+    if token:
+        digest = hash_token(token)
+        rows = await asyncio.to_thread(tables.storage.seats_of, table_id)
+        seat = next((row.seat for row in rows if row.token_hash is not None
+                     and secrets.compare_digest(row.token_hash, digest)), None)
+        if seat is None:
+            await _close(websocket, NO_SEAT, 4403)
+            return
+    connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
+    conn = await cluster.relay_open(owner, table_id, seat, connection)
+    watcher = asyncio.create_task(cluster.watch_owner(table_id, owner, connection))
+    try:
+        await _converse(websocket, connection,
+                        lambda data: cluster.relay_message(owner, table_id, conn, data))
+    finally:
+        watcher.cancel()
+        await cluster.relay_close(owner, table_id, conn)
+
+
 async def _send(websocket: WebSocket, connection: Connection) -> None:
     while True:
-        text = await connection.outbox.get()
+        kind, text = await connection.outbox.get_item()
+        if kind == "close":  # the table moved to another process: reconnect
+            await _close(websocket, text, 1012)
+            return
         await websocket.send_text(text)
 
 
@@ -308,10 +363,12 @@ def _listing(row: TableRow, seats: list[SeatRow], live: LiveTable | None) -> Tab
 
 def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data",
           database_url: str | None = None, redis_url: str | None = None, *,
-          bot_delay: float = 0.8, grace: float = 60.0, log_level: str = "info") -> None:
+          bot_delay: float = 0.8, grace: float = 60.0, redis_prefix: str = "cardtable",
+          lease: float = 15.0, log_level: str = "info") -> None:
     """Run the web table with uvicorn until interrupted."""
     import uvicorn
 
     app = create_app(database_url=database_url, data_dir=data_dir, redis_url=redis_url,
-                     bot_delay=bot_delay, grace=grace)
+                     bot_delay=bot_delay, grace=grace, redis_prefix=redis_prefix,
+                     lease=lease)
     uvicorn.run(app, host=host, port=port, log_level=log_level)

@@ -140,3 +140,4 @@ class Health(BaseModel):
     tables: int
     live: int
     broken: list[str]
+    process: str | None = None

@@ -251,6 +251,11 @@ class Storage:
                                    .order_by(TableRow.created)).all()
             return [self._stored(session, row) for row in rows]
 
+    def unfinished_ids(self) -> list[str]:
+        with self.sessions() as session:
+            return list(session.scalars(select(TableRow.id).where(TableRow.status != "over")
+                                        .order_by(TableRow.created)).all())
+
     def seats_of(self, table_id: str) -> list[SeatRow]:
         with self.sessions() as session:
             return list(session.scalars(select(SeatRow).where(SeatRow.table_id == table_id)

@@ -18,6 +18,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from .. import bots, games
 from ..cards import Card
 from ..game import GameSpec, GameState, IllegalMove
@@ -37,6 +39,7 @@ __all__ = [
     "Connection",
     "LiveSeat",
     "LiveTable",
+    "NotHere",
     "Outbox",
     "SecureRandom",
     "Settings",
@@ -47,6 +50,15 @@ __all__ = [
 log = logging.getLogger("cardtable.server")
 
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
+
+
+class NotHere(Exception):
+    """The table is owned by another server process (see ``cluster``)."""
+
+    def __init__(self, table_id: str, owner: str | None) -> None:
+        super().__init__(f"table {table_id} is played by server process {owner}")
+        self.table_id = table_id
+        self.owner = owner
 
 
 class TableError(ValueError):
@@ -121,11 +133,12 @@ class Outbox:
         self.items.append((kind, text))
         self.ready.set()
 
-    async def get(self) -> str:
+    async def get_item(self) -> tuple[str, str]:
+        """The next (kind, text); kind "close" asks the connection to close."""
         while not self.items:
             self.ready.clear()
             await self.ready.wait()
-        return self.items.popleft()[1]
+        return self.items.popleft()
 
 
 @dataclass(eq=False)
@@ -334,12 +347,16 @@ class Tables:
         self._loading: dict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task] = set()
         self.broken: dict[str, str] = {}
+        self.cluster: Any = None
+        """A ``cluster.Cluster`` when several processes share the tables, else ``None``."""
 
     # -- start and stop -----------------------------------------------------------------
     async def start(self) -> None:
         """Load every unfinished table: deal its stored decks and replay its moves."""
         stored = await asyncio.to_thread(self.storage.unfinished)
         for item in stored:
+            if self.cluster is not None and not await self.cluster.claim(item.row.id):
+                continue  # another process plays it
             try:
                 table = self._rebuild(item)
             except Exception as error:  # a table that cannot be rebuilt must not stop the rest
@@ -463,6 +480,8 @@ class Tables:
                        rules=rules_to_dict(rules), players=players, takeover=takeover_spec,
                        status=status, created=created)
         await asyncio.to_thread(self.storage.create_table, row, seat_rows, decks)
+        if self.cluster is not None:
+            await self.cluster.claim(table_id)
         table = LiveTable(
             id=table_id, game=spec.name, spec=spec, preset=row.preset, rules=rules,
             players=players, state=state,
@@ -494,6 +513,9 @@ class Tables:
                 stored = await asyncio.to_thread(self.storage.load, table_id)
                 if stored is None:
                     return None
+                if (self.cluster is not None and stored.row.status != OVER
+                        and not await self.cluster.claim(table_id)):
+                    raise NotHere(table_id, await self.cluster.owner(table_id))
                 try:
                     table = self._rebuild(stored)
                 except Exception as error:
@@ -507,6 +529,45 @@ class Tables:
         finally:
             if not lock.locked():
                 self._loading.pop(table_id, None)
+
+    async def snapshot(self, table_id: str) -> LiveTable | None:
+        """The table to read from: the live one, or (when another process plays it) a copy
+        rebuilt from the database, not kept."""
+        try:
+            return await self.get(table_id)
+        except NotHere:
+            stored = await asyncio.to_thread(self.storage.load, table_id)
+            return None if stored is None else self._rebuild(stored)
+
+    async def drop(self, table_id: str, reason: str) -> None:
+        """Stop playing a table here (another process owns it now); its players reconnect."""
+        table = self.live.pop(table_id, None)
+        if table is None:
+            return
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+        for seat in table.seats:
+            if seat.grace_task is not None:
+                seat.grace_task.cancel()
+        for connection in list(table.connections):
+            connection.outbox.put("close", reason)
+
+    async def reload_seats(self, table_id: str) -> None:
+        """Someone took a seat through another process: read the seats again."""
+        table = self.live.get(table_id)
+        if table is None:
+            return
+        rows = await asyncio.to_thread(self.storage.seats_of, table_id)
+        async with table.lock:
+            for row in rows:
+                seat = table.seats[row.seat]
+                seat.token_hash, seat.name = row.token_hash, row.name
+            if table.status == WAITING and not table.free_seats():
+                table.status = PLAYING
+                await asyncio.to_thread(self.storage.set_status, table.id, PLAYING)
+                self._start_graces(table)
+            self._broadcast(table)
+        self._kick(table)
 
     def _evict_if_idle(self, table: LiveTable) -> None:
         """A finished table nobody watches leaves memory; the database still has it."""
@@ -522,7 +583,10 @@ class Tables:
 
     async def join(self, table_id: str, name: str | None = None) -> tuple[LiveTable, int, str]:
         """Give the first free human seat to a new player."""
-        table = await self.get(table_id)
+        try:
+            table = await self.get(table_id)
+        except NotHere as elsewhere:
+            return await self._join_elsewhere(elsewhere, name)
         if table is None:
             raise TableError(f"there is no table {table_id!r}", 404)
         async with table.lock:
@@ -546,6 +610,26 @@ class Tables:
             self._broadcast(table)
         self._kick(table)
         return table, seat.index, token
+
+    async def _join_elsewhere(self, elsewhere: NotHere,
+                              name: str | None) -> tuple[LiveTable, int, str]:
+        """Take a seat in the database and tell the owning process to read the seats."""
+        table = await self.snapshot(elsewhere.table_id)
+        if table is None:
+            raise TableError(f"there is no table {elsewhere.table_id!r}", 404)
+        if table.over:
+            raise TableError("this game is over: there is no seat to take")
+        for seat in table.free_seats():
+            token = new_token()
+            if await asyncio.to_thread(self.storage.take_seat, table.id, seat.index,
+                                       hash_token(token), name):
+                if len(table.free_seats()) == 1:
+                    await asyncio.to_thread(self.storage.set_status, table.id, PLAYING)
+                if elsewhere.owner is not None:
+                    await self.cluster.send(elsewhere.owner,
+                                            {"kind": "seats", "table": table.id})
+                return table, seat.index, token
+        raise TableError("every seat at this table is taken; you can still watch")
 
     # -- playing --------------------------------------------------------------------------
     async def play(self, table: LiveTable, seat: int, version: int, text: str, *,
@@ -577,6 +661,9 @@ class Tables:
             except Exception as error:
                 state.pop()
                 log.exception("table %s: move %d could not be saved", table.id, table.version)
+                if self.cluster is not None and isinstance(error, IntegrityError):
+                    # another process wrote this move: it owns the table now
+                    self._spawn(self.drop(table.id, "the table moved to another server"))
                 return f"the move could not be saved ({type(error).__name__}); nothing changed"
             table.last_move = {"index": table.version, "seat": seat, "move": move_text}
             table.version += 1
@@ -791,6 +878,8 @@ class Tables:
             found = await self.get(stored.row.rematch)
             assert found is not None
             return found
+        if self.cluster is not None:
+            await self.cluster.claim(table_id)
         table = LiveTable(
             id=table_id, game=old.game, spec=spec, preset=old.preset, rules=old.rules,
             players=old.players, state=state,

@@ -5,10 +5,20 @@ from __future__ import annotations
 import json
 import random
 import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 from fastapi.testclient import TestClient
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
 
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([♣♦♥♠])")
 
@@ -119,3 +129,59 @@ def create(client: TestClient, **body: Any) -> dict:
 def connect(client: TestClient, table: str, token: str | None = None) -> Any:
     url = f"/ws/tables/{table}" + (f"?token={token}" if token else "")
     return client.websocket_connect(url)
+
+
+# -- real server processes ------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def server(data_dir: Path, *extra: str) -> Iterator[tuple[subprocess.Popen, str]]:
+    """``python -m cardtable.server`` on a free port; killed (SIGKILL) on the way out."""
+    port = free_port()
+    log = data_dir.parent / f"server-{port}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "cardtable.server", "--port", str(port), "--data-dir",
+             str(data_dir), "--bot-delay", "0", "--log-level", "warning", *extra],
+            cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None:
+                raise RuntimeError("the server did not start:\n"
+                                   + log.read_text(errors="replace"))
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer within 60 s")
+            time.sleep(0.1)
+        yield process, base
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+
+
+def socket_for(base: str, table: str, token: str | None) -> ClientConnection:
+    url = base.replace("http", "ws", 1) + f"/ws/tables/{table}"
+    return ws_connect(url + (f"?token={token}" if token else ""), open_timeout=10)
+
+
+def next_state(ws: ClientConnection, at_least: int = -1) -> dict:
+    while True:
+        message = json.loads(ws.recv(timeout=20))
+        if message["type"] == "state" and message["version"] >= at_least:
+            return message

@@ -5,67 +5,14 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
 import pytest
-from websockets.sync.client import ClientConnection, connect
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextmanager
-def server(data_dir: Path) -> Iterator[tuple[subprocess.Popen, str]]:
-    """``python -m cardtable.server`` on a free port; killed (SIGKILL) on the way out."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cardtable.server", "--port", str(port), "--data-dir",
-         str(data_dir), "--bot-delay", "0", "--log-level", "warning"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if process.poll() is not None:
-                raise RuntimeError("the server did not start:\n"
-                                   + process.stdout.read().decode(errors="replace"))
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not answer within 60 s")
-            time.sleep(0.1)
-        yield process, base
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(10)
-
-
-def socket_for(base: str, table: str, token: str | None) -> ClientConnection:
-    url = base.replace("http", "ws", 1) + f"/ws/tables/{table}"
-    return connect(url + (f"?token={token}" if token else ""), open_timeout=10)
-
-
-def next_state(ws: ClientConnection, at_least: int = -1) -> dict:
-    while True:
-        message = json.loads(ws.recv(timeout=20))
-        if message["type"] == "state" and message["version"] >= at_least:
-            return message
+from tablekit import ROOT, next_state, server, socket_for
 
 
 def test_a_killed_server_resumes_every_table_at_the_same_version_with_the_same_hands(

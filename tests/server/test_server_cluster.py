@@ -1,0 +1,115 @@
+"""Two server processes on one database, joined through Redis.
+
+A table is played by the process that owns it; a player connected to the other process
+is relayed.  When the owner is killed, the other process adopts its tables and play goes
+on from the stored moves.  CI starts Redis, so there an unreachable Redis fails the test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import secrets
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+import pytest
+from tablekit import next_state, server, socket_for
+from websockets.exceptions import ConnectionClosed
+
+pytestmark = pytest.mark.services
+
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture
+def redis_url() -> str:
+    redis = pytest.importorskip("redis")
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
+    except redis.RedisError as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Redis is not reachable at 127.0.0.1:6379 in CI: {error}")
+        pytest.skip(f"Redis is not reachable at 127.0.0.1:6379: {error}")
+    return REDIS
+
+
+def move(ws: object, state: dict, text: str) -> None:
+    ws.send(json.dumps({"type": "move", "version": state["version"], "move": text}))
+
+
+def test_a_player_on_another_process_is_relayed_and_a_dead_owner_is_replaced(
+        tmp_path: Path, redis_url: str) -> None:
+    data = tmp_path / "data"
+    flags = ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}",
+             "--lease", "1.5")
+    rng = random.Random(31)
+    with server(data, *flags) as (first, a), server(data, *flags) as (_, b), \
+            ExitStack() as sockets:
+        process_a = httpx.get(f"{a}/api/health").json()["process"]
+        process_b = httpx.get(f"{b}/api/health").json()["process"]
+        assert process_a and process_b and process_a != process_b
+        # made on A, joined through B
+        friends = httpx.post(f"{a}/api/tables", json={
+            "game": "durak", "seats": ["human", "human"]}).json()
+        joined = httpx.post(f"{b}/api/tables/{friends['table']}/join").json()
+        assert joined["seat"] == 1
+        table = friends["table"]
+        assert httpx.get(f"{b}/api/tables/{table}").json()["status"] == "playing"
+        ws = {0: sockets.enter_context(socket_for(a, table, friends["token"])),
+              1: sockets.enter_context(socket_for(b, table, joined["token"]))}
+        watcher = sockets.enter_context(socket_for(b, table, None))
+        latest = {seat: next_state(w) for seat, w in ws.items()}
+        assert latest[1]["seat"] == 1 and latest[1]["view"]["seat"] == 1
+        for _ in range(6):
+            version, mover = latest[0]["version"], latest[0]["to_move"]
+            move(ws[mover], latest[mover], rng.choice(latest[mover]["legal_moves"]))
+            latest = {seat: next_state(w, version + 1) for seat, w in ws.items()}
+            assert next_state(watcher, version + 1)["legal_moves"] == []
+        assert latest[1]["version"] == 6
+        # a mistake made through the relay is refused like any other
+        ws[1].send(json.dumps({"type": "move", "version": 0, "move": "take"}))
+        while (reply := json.loads(ws[1].recv(timeout=20)))["type"] != "error":
+            pass
+        assert "version" in reply["reason"]
+        # a human and a bot on A
+        solo = httpx.post(f"{a}/api/tables", json={
+            "game": "durak", "seats": ["human", "bot:random"]}).json()
+        with socket_for(a, solo["table"], solo["token"]) as alone:
+            state = next_state(alone)
+            while not state["legal_moves"]:
+                state = next_state(alone)
+        solo_before = state
+        assert httpx.get(f"{b}/api/health").json()["live"] == 0, "B plays nothing of A's"
+
+        first.kill()  # SIGKILL: A's leases run out and B adopts its tables
+        first.wait(10)
+        deadline = time.monotonic() + 30
+        while httpx.get(f"{b}/api/health").json()["live"] < 2:
+            assert time.monotonic() < deadline, "B did not adopt A's tables"
+            time.sleep(0.2)
+        # the relayed player is told to reconnect
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                last = json.loads(ws[1].recv(timeout=20))
+        assert closed.value.rcvd.code == 1012
+        assert last["type"] == "error" and "moved" in last["reason"]
+
+        with socket_for(b, table, friends["token"]) as again0, \
+                socket_for(b, table, joined["token"]) as again1:
+            now = {0: next_state(again0), 1: next_state(again1)}
+            for seat in (0, 1):
+                assert now[seat]["version"] == 6
+                assert now[seat]["view"] == latest[seat]["view"]
+            mover = now[0]["to_move"]
+            move((again0, again1)[mover], now[mover], now[mover]["legal_moves"][0])
+            assert next_state(again1, 7)["version"] == 7
+        with socket_for(b, solo["table"], solo["token"]) as alone:
+            state = next_state(alone)
+            assert state["version"] == solo_before["version"]
+            assert state["view"] == solo_before["view"]
+            move(alone, state, state["legal_moves"][0])
+            assert next_state(alone, state["version"] + 2)["version"] >= state["version"] + 2
