@@ -1,0 +1,64 @@
+"""Transfer Durak (Perevodnoy Durak): the rules engine.
+
+>>> from cardtable import durak
+>>> game = durak.Game.new(durak.PRESETS["transfer"], players=2, seed=1)
+>>> game.to_move in (0, 1), len(game.legal_moves()) > 0
+(True, True)
+>>> durak.SPEC.name, durak.SPEC.default_preset
+('durak', 'transfer')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..cards import Card
+from ..game import GameSpec
+from .game import PHASES, Game, strength
+from .moves import Move, MoveError, MoveKind
+from .rules import DEFAULT_PRESET, PRESETS, Rules
+from .series import Series
+
+__all__ = ["DEFAULT_PRESET", "PHASES", "PRESETS", "SPEC", "Game", "Move", "MoveError",
+           "MoveKind", "Rules", "Series", "strength"]
+
+
+def start(rules: Rules, *, players: int, seed: int | random.Random | None = None,
+          decks: Sequence[Sequence[Card]] | None = None) -> Game:
+    """A whole game as a table plays it; ``decks[0]`` is the deck to deal."""
+    return Game.new(rules, players=players, seed=seed, deck=decks[0] if decks else None)
+
+
+def deals(game: Game) -> list[list[Card]]:
+    """The deck dealt (a game built from a position has none)."""
+    return [list(game.deck)] if game.deck is not None else []
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """The result as JSON-able data, for records and the page."""
+    return {
+        "over": game.is_over(),
+        "loser": game.loser,
+        "draw": game.is_draw,
+        "losing_team": game.losing_team if game.rules.partners else None,
+        "hands_left": [len(hand) for hand in game.hands],
+        "rounds": game.round_number,
+        "moves": len(game.move_stack),
+    }
+
+
+SPEC = GameSpec(
+    name="durak",
+    title="Transfer Durak",
+    rules_type=Rules,
+    presets=PRESETS,
+    default_preset=DEFAULT_PRESET,
+    player_counts=(2, 3, 4, 5, 6),
+    default_players=2,
+    start=start,
+    deals=deals,
+    summary=summary,
+    move_type=Move,
+)

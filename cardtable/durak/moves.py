@@ -1,0 +1,197 @@
+"""Durak moves: small interned values with a text form that round-trips.
+
+There is exactly one object per move, so the engine keeps them in tables and compares
+them by identity.
+
+>>> move = Move.parse("attack 9c 9d")
+>>> move.kind, move.cards
+(<MoveKind.ATTACK: 'attack'>, (Card.parse('9♣'), Card.parse('9♦')))
+>>> str(move)
+'attack 9♣ 9♦'
+>>> str(Move.parse("beat 9♣ J♣")), str(Move.parse("transfer show 9s")), str(Move.parse("TAKE"))
+('defend 9♣ with J♣', 'transfer show 9♠', 'take')
+>>> Move.parse(str(move)) is move
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from typing import ClassVar
+
+from ..cards import CARDS, Card, CardError
+
+__all__ = ["Move", "MoveError", "MoveKind"]
+
+
+class MoveKind(enum.StrEnum):
+    """What a move does; compares equal to its text ("attack", "defend", ...)."""
+
+    ATTACK = "attack"
+    """A lead, or a throw-in: one card or several of one rank."""
+    DEFEND = "defend"
+    """The defender beats one attack card; ``cards`` is (attack card, beating card)."""
+    TRANSFER = "transfer"
+    """The defender passes the attack on with cards of its rank (or shows a trump)."""
+    TAKE = "take"
+    """The defender gives up and will take every card on the table."""
+    PASS = "pass"
+    """A thrower adds nothing (now)."""
+    EXCHANGE = "exchange"
+    """The lowest trump is swapped for the face-up trump card (an option)."""
+
+
+class MoveError(ValueError):
+    """A text that does not spell a Durak move, with the reason why."""
+
+
+_WORDS: dict[str, tuple[MoveKind, bool]] = {}
+for _kind, _words in (
+    (MoveKind.ATTACK, ("attack", "lead", "throw", "add", "throw-in", "throwin", "play")),
+    (MoveKind.DEFEND, ("defend", "beat", "cover")),
+    (MoveKind.TRANSFER, ("transfer", "pass-on")),
+    (MoveKind.TAKE, ("take", "pickup", "pick-up")),
+    (MoveKind.PASS, ("pass", "done", "bito")),
+    (MoveKind.EXCHANGE, ("exchange", "swap")),
+):
+    for _word in _words:
+        _WORDS[_word] = (_kind, False)
+_WORDS["show"] = (MoveKind.TRANSFER, True)
+_FILLER = {"with", "by", "using", "on", "up"}
+
+
+class Move:
+    """One Durak move: ``kind`` and ``cards`` (for a defence: attack card, beating card).
+
+    ``shown`` marks a passport transfer: the trump is shown and stays in the hand.  Equal
+    moves are the same object, so equality and hashing are by identity (and fast).
+    """
+
+    __slots__ = ("_text", "cards", "kind", "mask", "shown")
+
+    kind: MoveKind
+    cards: tuple[Card, ...]
+    shown: bool
+    mask: int
+
+    _interned: ClassVar[dict[tuple, Move]] = {}
+
+    def __new__(cls, kind: MoveKind | str, cards: Iterable[Card] = (), *,
+                shown: bool = False) -> Move:
+        kind = MoveKind(kind)
+        cards = tuple(cards)
+        if kind is not MoveKind.DEFEND:
+            cards = tuple(sorted(set(cards)))
+        key = (kind, tuple(card.index for card in cards), shown)
+        move = cls._interned.get(key)
+        if move is not None:
+            return move
+        _check_shape(kind, cards, shown)
+        move = object.__new__(cls)
+        mask = 0
+        for card in cards:
+            mask |= card.mask
+        if kind is MoveKind.DEFEND:
+            text = f"defend {cards[0]} with {cards[1]}"
+        elif kind is MoveKind.TRANSFER and shown:
+            text = f"transfer show {cards[0]}"
+        else:
+            text = " ".join([kind.value, *(card.text for card in cards)])
+        for attr, value in (("kind", kind), ("cards", cards), ("shown", shown), ("mask", mask),
+                            ("_text", text)):
+            object.__setattr__(move, attr, value)
+        cls._interned[key] = move
+        return move
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("moves are immutable")
+
+    def __reduce__(self) -> tuple:
+        return (_rebuild, (self.kind.value, tuple(c.index for c in self.cards), self.shown))
+
+    def __copy__(self) -> Move:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Move:
+        return self
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Move.parse({self._text!r})"
+
+    @property
+    def card(self) -> Card:
+        """The card that leaves the hand for a defence, else the first card."""
+        return self.cards[-1] if self.kind is MoveKind.DEFEND else self.cards[0]
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move: ``attack 9♣ 9♦``, ``defend 9♣ with J♣`` (or ``beat 9c jc``),
+        ``transfer 9♠``, ``transfer show 9♠``, ``take``, ``pass``, ``exchange 6♠``."""
+        kind, shown, cards = split_move_text(text)
+        if kind is None:
+            raise MoveError(f"{text!r} is not a move: start with attack, defend, transfer, "
+                            "take or pass (e.g. 'attack 9♣', 'defend 9♣ with J♣')")
+        try:
+            return cls(kind, cards, shown=shown)
+        except MoveError as error:
+            raise MoveError(f"{text!r} is not a move: {error}") from None
+
+
+def split_move_text(text: str) -> tuple[MoveKind | None, bool, list[Card]]:
+    """The keyword (if any), the passport mark and the cards of a move's text."""
+    if not isinstance(text, str):
+        raise MoveError(f"{text!r} is not a move: expected text such as 'attack 9♣'")
+    words = [w for w in re.split(r"[\s,]+", text.strip().lower()) if w]
+    if not words:
+        raise MoveError("an empty text is not a move")
+    kind: MoveKind | None = None
+    shown = False
+    if words[0] == "pick" and len(words) > 1 and words[1] == "up":
+        words = ["take", *words[2:]]
+    if words[0] in _WORDS:
+        kind, shown = _WORDS[words.pop(0)]
+        if words and words[0] == "show" and kind is MoveKind.TRANSFER:
+            shown = True
+            words.pop(0)
+    cards = []
+    for word in words:
+        if word in _FILLER:
+            continue
+        try:
+            cards.append(Card.parse(word))
+        except CardError as error:
+            raise MoveError(f"{text!r} is not a move: {error}") from None
+    return kind, shown, cards
+
+
+def _check_shape(kind: MoveKind, cards: tuple[Card, ...], shown: bool) -> None:
+    if shown and kind is not MoveKind.TRANSFER:
+        raise MoveError("only a transfer can be made by showing a card")
+    if kind in (MoveKind.TAKE, MoveKind.PASS):
+        if cards:
+            raise MoveError(f"{kind.value} names no cards")
+    elif kind is MoveKind.DEFEND:
+        if len(cards) != 2:
+            raise MoveError("a defence names the attack card and the card that beats it, "
+                            "e.g. 'defend 9♣ with J♣'")
+        if cards[0] is cards[1]:
+            raise MoveError(f"{cards[0]} cannot beat itself")
+    elif kind is MoveKind.EXCHANGE or shown:
+        if len(cards) != 1:
+            raise MoveError(f"{'a passport transfer' if shown else 'an exchange'} "
+                            "names exactly one card")
+    else:
+        if not cards:
+            raise MoveError(f"{kind.value} needs at least one card")
+        if len({card.rank for card in cards}) != 1:
+            raise MoveError(f"the cards of one {kind.value} share one rank, not "
+                            + " ".join(card.text for card in cards))
+
+
+def _rebuild(kind: str, indexes: tuple[int, ...], shown: bool) -> Move:
+    return Move(kind, [CARDS[i] for i in indexes], shown=shown)
