@@ -847,15 +847,14 @@ class Tables:
             if humans and seat is None:
                 raise TableError("only the players at this table can ask for a rematch")
             if table.rematch is None:
-                new = await self._create_rematch(table)
-                table.rematch = new.id
+                table.rematch = await self._create_rematch(table)
             for connection in list(table.connections):
                 connection.outbox.put("rematch", encode(
                     {"type": "rematch", "table": table.rematch, "seat": connection.seat}))
             self._broadcast(table)
             return table.rematch
 
-    async def _create_rematch(self, old: LiveTable) -> LiveTable:
+    async def _create_rematch(self, old: LiveTable) -> str:
         spec = old.spec
         state = spec.start(old.rules, players=old.players, seed=SecureRandom())
         table_id = new_id()
@@ -874,10 +873,9 @@ class Tables:
         except RematchExists:
             # another server process made the rematch first: use that one
             stored = await asyncio.to_thread(self.storage.load, old.id)
-            assert stored is not None and stored.row.rematch is not None
-            found = await self.get(stored.row.rematch)
-            assert found is not None
-            return found
+            if stored is None or stored.row.rematch is None:
+                raise TableError("the rematch could not be made; ask again") from None
+            return stored.row.rematch
         if self.cluster is not None:
             await self.cluster.claim(table_id)
         table = LiveTable(
@@ -889,5 +887,5 @@ class Tables:
         self.live[table_id] = table
         self._start_graces(table)
         self._kick(table)
-        return table
+        return table_id
 

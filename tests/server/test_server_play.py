@@ -482,3 +482,20 @@ def test_a_table_whose_moves_cannot_be_replayed_is_reported_and_the_rest_resume(
     response = client.get(f"/api/tables/{bad['table']}")
     assert response.status_code == 503 and "cannot be resumed" in response.json()["detail"]
     assert client.get(f"/api/tables/{good['table']}").json()["status"] == "waiting"
+
+
+def test_two_copies_of_a_finished_table_asking_for_a_rematch_get_the_same_one(
+        client: TestClient) -> None:
+    """As when two server processes each hold the finished table: the database decides."""
+    seated = create(client, game="durak", seats=["bot:random", "bot:random"])
+    with connect(client, seated["table"]) as ws:
+        watcher = Player(ws)
+        while not watcher.state()["over"]:
+            pass
+    tables = client.app.state.tables
+    stored = tables.storage.load(seated["table"])
+    first, second = tables._rebuild(stored), tables._rebuild(stored)
+    one = client.portal.call(tables.rematch, first, None)
+    two = client.portal.call(tables.rematch, second, None)
+    assert one == two
+    assert client.get(f"/api/tables/{seated['table']}").json()["rematch"] == one
