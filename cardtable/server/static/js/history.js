@@ -158,11 +158,12 @@ export class Replay {
     const rules = Object.entries(record.rules || {})
       .map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.join(",") : v}`).join(" · ");
     this.stepBox = h("div", { class: "replay-step", "aria-live": "polite" });
-    this.list = h("ol", { class: "move-list" });
+    this.list = h("ol", { class: "move-list", "aria-label": t("replay.moves") });
     record.moves.forEach((move, i) => {
       const who = this.movers ? this.movers[i] : null;
       this.list.appendChild(h("li", { dataset: { step: i + 1 } },
         h("button", { type: "button", class: "move-step", onclick: () => this.go(i + 1) },
+          h("span", { class: "step-no" }, `${num(i + 1)}.`),
           who !== null && who !== undefined ? h("span", { class: "who" }, `${this.seatName(who)}: `) : null,
           moveText(typeof move === "string" ? move : move.move))));
     });
@@ -210,7 +211,14 @@ export class Replay {
     for (const li of this.list.children) {
       const on = Number(li.dataset.step) === this.step;
       li.classList.toggle("current", on);
-      if (on) li.scrollIntoView({ block: "nearest" });
+      if (on) {
+        // Keep the current move in sight inside the list, without scrolling the page.
+        const list = this.list;
+        const top = li.offsetTop;
+        if (top < list.scrollTop || top + li.offsetHeight > list.scrollTop + list.clientHeight) {
+          list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+        }
+      }
       li.querySelector("button").setAttribute("aria-current", on ? "step" : "false");
     }
   }

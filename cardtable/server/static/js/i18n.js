@@ -171,6 +171,7 @@ const STRINGS = {
     "move.x": "takes",
     "table.showTable": "Show the table",
     "pasur.take": "Take",
+    "table.toRematch": "Go to the rematch",
   },
   pt: {
     "app.title": "cardtable",
@@ -331,6 +332,7 @@ const STRINGS = {
     "move.x": "leva",
     "table.showTable": "Ver a mesa",
     "pasur.take": "Capturar",
+    "table.toRematch": "Ir para a revanche",
   },
   fa: {
     "app.title": "cardtable",
@@ -491,6 +493,7 @@ const STRINGS = {
     "move.x": "برمی‌دارد",
     "table.showTable": "دیدن میز",
     "pasur.take": "برداشتن",
+    "table.toRematch": "رفتن به بازی دوباره",
   },
   ru: {
     "app.title": "cardtable",
@@ -651,6 +654,7 @@ const STRINGS = {
     "move.x": "берёт",
     "table.showTable": "Показать стол",
     "pasur.take": "Взять",
+    "table.toRematch": "К реваншу",
   },
 };
 

@@ -6,6 +6,7 @@ import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
 import { t, num, hasKey, onLanguageChange } from "./i18n.js";
 import { kindLabel, gameTitle, normalizeSeats } from "./names.js";
 import { cardElement, isCardText } from "./cards.js";
+import { navigate } from "./router.js";
 import * as pasur from "./pasur.js";
 import * as durak from "./durak.js";
 
@@ -59,7 +60,18 @@ export class TableView {
     this.build();
     this.socket = new TableSocket(tableId, this.token, {
       onMessage: (msg) => this.onMessage(msg),
-      onStatus: (status) => { this.status = status; this.renderStatus(); },
+      onStatus: (status) => {
+        if (status.state === "closed" && status.code === 4403 && this.token) {
+          // This token holds no seat here (any more): forget it and watch.
+          seatStore.forget(tableId);
+          this.token = null;
+          this.mySeat = null;
+          this.socket.reconnect(null);
+          return;
+        }
+        this.status = status;
+        this.renderStatus();
+      },
     });
     this.unlisten = onLanguageChange(() => { this.buildFrame(); this.render(); });
     this.onKey = (event) => this.keydown(event);
@@ -130,8 +142,12 @@ export class TableView {
       }
       toast(t("table.error", { reason }), "error");
       announce(reason);
-    } else if (msg.type === "hello" || msg.type === "welcome") {
-      if (typeof msg.seat === "number") this.mySeat = msg.seat;
+    } else if (msg.type === "rematch" && msg.table) {
+      // The same token holds the same seat at the new table.
+      if (this.token && typeof msg.seat === "number") {
+        seatStore.set(msg.table, msg.seat, this.token);
+        navigate(`/table/${msg.table}`);
+      }
     }
   }
 
@@ -322,7 +338,13 @@ export class TableView {
                         onclick: () => this.askRematch() },
           this.rematchAsked ? t("table.rematchAsked") : t("table.rematch"))
         : null,
-      h("a", { href: "/", class: "button", "data-link": "" }, t("table.backToLobby")));
+      s.rematch ? h("button", { type: "button", class: "go-rematch",
+        onclick: () => {
+          if (this.token && this.mySeat !== null) seatStore.set(s.rematch, this.mySeat, this.token);
+          navigate(`/table/${s.rematch}`);
+        } }, t("table.toRematch")) : null,
+      h("a", { href: "/", class: "button", onclick: (e) => { e.preventDefault(); navigate("/"); } },
+        t("table.backToLobby")));
     const wasShown = area.querySelector(".summary.final");
     const closed = this.summaryClosedFor === s.version;
     buttons.appendChild(h("button", { type: "button", class: "close-summary",

@@ -1,0 +1,116 @@
+"""Driving the page like a person: the lobby's form, whose turn it is, and clicking moves.
+
+Shared by the browser tests (imported as ``browserkit``, beside tablekit of the server tests).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def screenshot(page: Any, name: str) -> Path:
+    """Save a screenshot to artifacts/screenshots/ (gitignored) for people to look at."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.wait_for_timeout(700)  # let the last card animations settle before the picture
+    page.screenshot(path=str(path), full_page=False)
+    return path
+
+
+def create_table(page: Any, game: str, *, seats: list[str], options: dict[str, str] | None = None,
+                 players: int | None = None) -> str:
+    """Fill the lobby's form, create the table and return its id (the invite link's end)."""
+    page.click(f"#game-{game}")
+    if players is not None:
+        page.select_option("#players", str(players))
+    for index, kind in enumerate(seats):
+        page.select_option(f"#seat-{index}", kind)
+    if options:
+        page.click("details.options summary")
+        for name, value in options.items():
+            page.fill(f"#opt-{name}", value)
+            page.press(f"#opt-{name}", "Tab")
+    page.click("button.create")
+    link = page.locator(".created input.invite-link").input_value()
+    assert "/table/" in link
+    return link.rsplit("/table/", 1)[1]
+
+
+def table_root(page: Any) -> Any:
+    return page.locator("#table-root")
+
+
+def wait_for_turn_or_end(page: Any) -> bool:
+    """Wait until it is this page's turn (True) or the game is over (False)."""
+    page.wait_for_selector('#table-root[data-my-turn="true"], #table-root[data-over="true"]')
+    return table_root(page).get_attribute("data-over") != "true"
+
+
+def legal_moves(page: Any) -> list[str]:
+    return json.loads(table_root(page).get_attribute("data-legal") or "[]")
+
+
+def wait_for_next_version(page: Any, version: str) -> None:
+    page.wait_for_function(
+        "v => document.querySelector('#table-root').dataset.version !== v", arg=version)
+
+
+def click_pasur_move(page: Any, move: str, *, via_table: bool) -> None:
+    """Choose the hand card, then the capture: by its button or by the table card."""
+    card, _, rest = move.partition(" x ")
+    page.click(f'.hand-cards button.card[data-card="{card}"]')
+    choices = page.locator(".choices button.choice")
+    assert choices.count() >= 1
+    taken = rest.split()
+    if via_table and taken:
+        # A table card that only this capture takes can be clicked instead of the button.
+        others = [m for m in legal_moves(page) if m.startswith(card + " x ") and m != move]
+        unique = [c for c in taken if not any(c in o.split(" x ")[1].split() for o in others)]
+        if unique:
+            page.click(f'.table-cards button.card.capturable[data-card="{unique[0]}"]')
+            return
+    page.click(f'.choices button.choice[data-move="{move}"]')
+
+
+def click_durak_move(page: Any, move: str, *, via_table: bool) -> None:
+    words = move.split()
+    kind = words[0]
+    if kind in ("attack", "transfer") and "show" not in words:
+        for card in words[1:]:
+            page.click(f'.hand-cards button.card[data-card="{card}"]')
+        page.click(f'.actions button[data-action="{kind}"]:not([disabled])')
+    elif kind == "defend":
+        attack, beating = words[1], words[3]
+        page.click(f'.hand-cards button.card[data-card="{beating}"]')
+        if via_table:
+            page.click(f'.battle button.card.beatable[data-card="{attack}"]')
+        else:
+            page.click(f'.choices button.beat[data-move="{move}"]')
+    else:
+        page.click(f'.actions button[data-move="{move}"]')
+
+
+def play_to_the_end(page: Any, game: str, *, seed: int, max_moves: int = 400) -> int:
+    """Play random legal moves by clicking until the game is over; return how many."""
+    rng = random.Random(seed)
+    played = 0
+    while wait_for_turn_or_end(page):
+        assert played < max_moves, "the game did not end"
+        moves = legal_moves(page)
+        assert moves, "my turn came with no legal move"
+        move = rng.choice(moves)
+        version = table_root(page).get_attribute("data-version")
+        if game == "pasur":
+            click_pasur_move(page, move, via_table=played % 2 == 1)
+        else:
+            click_durak_move(page, move, via_table=played % 2 == 1)
+        wait_for_next_version(page, version)
+        played += 1
+    return played

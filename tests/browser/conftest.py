@@ -1,0 +1,85 @@
+"""Browser tests: the real server (uvicorn on a free port, a fresh SQLite folder, bots
+without delay) and Debian's Chromium driven by Playwright.
+
+Every page is checked for script errors: a test fails if the page threw one.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+warnings.filterwarnings("ignore", message=".*httpx2.*")
+
+from browserkit import DESKTOP  # noqa: E402
+
+from cardtable.server import create_app  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+WAIT_MS = 20_000
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The web table on 127.0.0.1, served by uvicorn in a background thread."""
+    app = create_app(data_dir=tmp_path_factory.mktemp("web-data"), bot_delay=0, grace=600)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the web table did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=15)
+    sock.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's Chromium is not installed at /usr/bin/chromium "
+                    "(apt-get install chromium; .ci/run does it)")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(browser: Any, server_url: str) -> Iterator[Callable[..., Any]]:
+    """Open a page in a fresh browser context (its own localStorage: another person)."""
+    contexts = []
+    errors: list[str] = []
+
+    def open_(path: str = "/", *, locale: str = "en-US", viewport: dict | None = None) -> Any:
+        context = browser.new_context(locale=locale, viewport=viewport or DESKTOP)
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server_url + path)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert not errors, f"the page threw: {errors}"

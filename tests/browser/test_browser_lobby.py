@@ -1,0 +1,220 @@
+"""The lobby, invite links, watching, the keyboard, languages and the history's replay."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browserkit import (
+    PHONE,
+    create_table,
+    legal_moves,
+    screenshot,
+    table_root,
+    wait_for_next_version,
+    wait_for_turn_or_end,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def hand_cards(page) -> list[str]:
+    return page.locator(".hand-cards button.card").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)")
+
+
+def test_a_table_made_in_the_lobby_is_joined_from_its_invite_link(open_page, server_url) -> None:
+    host = open_page("/")
+    table = create_table(host, "durak", seats=["human", "human"])
+    link = host.locator(".created input.invite-link").input_value()
+    assert link == f"{server_url}/table/{table}"
+    assert host.locator(".created button.copy").is_visible()
+    screenshot(host, "lobby-en-desktop-created")
+
+    # Someone else sees the open table in the lobby, with a free seat to join.
+    other = open_page("/", viewport=PHONE)
+    item = other.locator(f'.table-item[data-table="{table}"]')
+    item.wait_for()
+    assert item.locator("button.join").is_visible()
+    screenshot(other, "lobby-en-phone")
+
+    host.click(".created .open-table")
+    table_root(host).wait_for()
+    host.wait_for_selector(".banner.invite")
+    assert host.locator(".banner.invite input.invite-link").input_value() == link
+    assert table_root(host).get_attribute("data-seat") == "0"
+
+    # The friend follows the link (a second browser context: its own storage) and sits.
+    friend = open_page(f"/table/{table}")
+    friend.wait_for_selector(".banner.spectator button.join")
+    friend.click(".banner.spectator button.join")
+    friend.wait_for_selector('#table-root[data-seat="1"]')
+    host.wait_for_selector(".banner.invite", state="detached")
+    for page in (host, friend):
+        page.wait_for_selector(".hand-cards button.card")
+        assert len(hand_cards(page)) == 6
+    assert set(hand_cards(host)).isdisjoint(hand_cards(friend))
+
+    # Whoever leads attacks with a card; the other page sees it on the table.
+    first = wait_for_first_turn(host, friend)
+    leader, defender = (host, friend) if first is host else (friend, host)
+    move = next(m for m in legal_moves(leader) if m.startswith("attack ") and len(m.split()) == 2)
+    card = move.split()[1]
+    version = table_root(leader).get_attribute("data-version")
+    leader.click(f'.hand-cards button.card[data-card="{card}"]')
+    leader.click('.actions button[data-action="attack"]')
+    wait_for_next_version(defender, version)
+    defender.wait_for_selector(f'.battle .card[data-card="{card}"]')
+    assert card not in hand_cards(leader)
+
+
+def wait_for_first_turn(*pages):
+    """The page whose turn it is, once one of them has its turn."""
+    pages[0].wait_for_function(
+        "() => document.querySelector('#table-root')?.dataset.toMove !== ''")
+    to_move = table_root(pages[0]).get_attribute("data-to-move")
+    for page in pages:
+        if table_root(page).get_attribute("data-seat") == to_move:
+            page.wait_for_selector('#table-root[data-my-turn="true"]')
+            return page
+    raise AssertionError(f"no page holds seat {to_move}")
+
+
+def test_a_spectator_sees_the_table_but_no_hand(open_page) -> None:
+    player = open_page("/")
+    table = create_table(player, "pasur", seats=["human", "bot:random"])
+    player.click(".created .open-table")
+    assert wait_for_turn_or_end(player)
+    held = hand_cards(player)
+    assert len(held) == 4
+
+    watcher = open_page(f"/table/{table}")
+    watcher.wait_for_selector(".banner.spectator")
+    root = table_root(watcher)
+    assert root.get_attribute("data-seat") == ""
+    assert root.get_attribute("data-legal") == "[]"
+    assert watcher.locator(".hand-cards").count() == 0
+    # Both players appear as backs only, four cards each, and no held card is anywhere.
+    assert watcher.locator(".opponents .seat-box").count() == 2
+    assert watcher.locator(".opponents .card.face-down").count() == 8
+    shown = watcher.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert shown and set(shown).isdisjoint(held)
+    # Nobody seated is free, so there is no seat to take.
+    assert watcher.locator(".banner.spectator button.join").count() == 0
+    screenshot(watcher, "pasur-en-desktop-spectator")
+
+
+def test_a_move_played_with_the_keyboard_alone(open_page) -> None:
+    page = open_page("/")
+    create_table(page, "pasur", seats=["human", "bot:random"])
+    page.click(".created .open-table")
+    assert wait_for_turn_or_end(page)
+    before = hand_cards(page)
+
+    # Tab from the top of the page to the first card of the hand.
+    page.locator("body").focus()
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('.hand-cards') !== null"):
+            break
+    else:
+        raise AssertionError("Tab never reached the hand")
+    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert re.match(r"^(ace|[2-9]|10|jack|queen|king) of (clubs|diamonds|hearts|spades)", focused)
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"
+
+    # Enter chooses the card and brings focus to its first choice; Enter plays it.
+    version = table_root(page).get_attribute("data-version")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.classList.contains('choice')")
+    move = page.evaluate("document.activeElement.dataset.move")
+    assert move in legal_moves(page)
+    page.keyboard.press("Enter")
+    wait_for_next_version(page, version)
+    assert move.split(" x ")[0] not in hand_cards(page)
+    assert len(hand_cards(page)) == len(before) - 1
+
+    # A number key picks the card at that place in the hand.
+    assert wait_for_turn_or_end(page)
+    version = table_root(page).get_attribute("data-version")
+    first = hand_cards(page)[0]
+    page.keyboard.press("1")
+    page.wait_for_function("document.activeElement.classList.contains('choice')")
+    assert page.evaluate("document.activeElement.dataset.move").startswith(first)
+    page.keyboard.press("Space")
+    wait_for_next_version(page, version)
+    assert first not in hand_cards(page)
+
+    # A reload takes the same seat again (the token is kept in this browser).
+    page.reload()
+    page.wait_for_selector('#table-root[data-seat="0"]')
+    page.wait_for_selector(".hand-cards button.card")
+    assert len(hand_cards(page)) == len(before) - 2
+
+
+def test_the_language_follows_the_browser_and_can_be_changed(open_page) -> None:
+    page = open_page("/", locale="pt-BR")
+    page.wait_for_selector("form.create-form")
+    assert page.locator("html").get_attribute("lang") == "pt"
+    assert page.locator("nav a[data-nav=lobby]").inner_text() == "Salão"
+    page.select_option("#language", "ru")
+    assert page.locator("html").get_attribute("lang") == "ru"
+    assert page.locator("nav a[data-nav=lobby]").inner_text() == "Лобби"
+    assert page.locator("button.create").inner_text() == "Создать стол"
+    page.reload()
+    page.wait_for_selector("form.create-form")
+    assert page.locator("html").get_attribute("lang") == "ru"
+    page.select_option("#language", "fa")
+    assert page.locator("html").get_attribute("dir") == "rtl"
+    assert page.locator("button.create").inner_text() == "ساختن میز"
+    screenshot(page, "lobby-fa-desktop")
+
+
+@pytest.mark.parametrize(("game", "options"), [("pasur", {"target": 1}), ("durak", {})])
+def test_a_finished_game_is_in_the_history_and_replays_step_by_step(open_page, server_url,
+                                                                    game, options) -> None:
+    page = open_page("/")
+    # Two bots play at once; the page only looks at the finished game.
+    answer = page.request.post(f"{server_url}/api/tables", data={
+        "game": game, "options": options, "seats": ["bot:random", "bot:random"]})
+    assert answer.ok, answer.text()
+    table = answer.json()["table"]
+    for _ in range(200):
+        if page.request.get(f"{server_url}/api/tables/{table}").json()["over"]:
+            break
+        page.wait_for_timeout(100)
+    answer = page.request.get(f"{server_url}/api/tables/{table}/record")
+    assert answer.ok, answer.text()
+    record = answer.json()
+    moves = record["moves"]
+
+    page.click("nav a[data-nav=history]")
+    item = page.locator(f'.history-item[data-table="{table}"]')
+    item.wait_for()
+    item.locator("button.replay").click()
+    page.wait_for_selector(".replay .move-list li")
+    assert page.locator(".move-list li").count() == len(moves)
+    count = page.locator(".replay-step .step-count")
+    assert count.inner_text() == f"Move 0 of {len(moves)}"
+
+    page.click(".replay-controls button.next")
+    assert count.inner_text() == f"Move 1 of {len(moves)}"
+    current = page.locator(".replay-step .current-move")
+    first_card = moves[0].split(" x ")[0] if game == "pasur" else moves[0].split()[1]
+    assert current.locator(f'.card[data-card="{first_card}"]').count() == 1
+    if game == "pasur":
+        # Who played is shown: the first move of the match is its first leader's.
+        leader = record["result"]["hands"][0]["leader"]
+        assert current.inner_text().startswith(f"Seat {leader + 1} ")
+
+    page.click(".replay-controls button.next")
+    page.click(".replay-controls button.back")
+    assert count.inner_text() == f"Move 1 of {len(moves)}"
+    page.keyboard.press("ArrowRight")
+    assert count.inner_text() == f"Move 2 of {len(moves)}"
+    page.click(".replay-controls button.to-end")
+    assert count.inner_text() == f"Move {len(moves)} of {len(moves)}"
+    assert page.locator(".replay-step .result-line").is_visible()
+    assert page.locator(".move-list li.current").get_attribute("data-step") == str(len(moves))
+    screenshot(page, f"replay-{game}-en-desktop")

@@ -1,0 +1,127 @@
+"""Whole games against the server's bots, played by clicking the page like a person.
+
+Each game is played once in English and once in Persian (right to left), one on a
+desktop screen and one on a phone; the screenshots go to artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from browserkit import (
+    DESKTOP,
+    PHONE,
+    create_table,
+    legal_moves,
+    play_to_the_end,
+    screenshot,
+    table_root,
+    wait_for_turn_or_end,
+)
+
+pytestmark = pytest.mark.browser
+
+PERSIAN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
+CARD_NAME = {
+    "en": re.compile(r"^(ace|[2-9]|10|jack|queen|king) of (clubs|diamonds|hearts|spades)\b"),
+    "fa": re.compile(r"^(آس|[۲-۹]|۱۰|سرباز|بی‌بی|شاه) (خاج|خشت|دل|پیک)\b"),
+}
+STRINGS = {  # a few strings the page must show in each language
+    "en": {"your_turn": "Your turn", "game_over": "Game over", "durak": "durak"},
+    "fa": {"your_turn": "نوبت شماست", "game_over": "پایان بازی", "durak": "دوراک"},
+}
+
+
+def number(text: str) -> int:
+    return int(text.strip().translate(PERSIAN_DIGITS))
+
+
+def check_language(page: Any, lang: str) -> None:
+    html = page.locator("html")
+    assert html.get_attribute("lang") == lang
+    assert html.get_attribute("dir") == ("rtl" if lang == "fa" else "ltr")
+    assert STRINGS[lang]["your_turn"] in page.locator(".whose-turn").inner_text()
+    labels = page.locator(".hand-cards button.card").evaluate_all(
+        "cards => cards.map(c => c.getAttribute('aria-label'))")
+    assert labels and all(CARD_NAME[lang].match(label) for label in labels), labels
+
+
+def server_summary(page: Any, server_url: str, table: str) -> dict:
+    answer = page.request.get(f"{server_url}/api/tables/{table}")
+    assert answer.ok
+    info = answer.json()
+    assert info["over"] is True
+    return info["summary"]
+
+
+@pytest.mark.parametrize(("lang", "locale", "viewport", "device"), [
+    ("en", "en-US", DESKTOP, "desktop"),
+    ("fa", "fa-IR", PHONE, "phone"),
+])
+def test_a_whole_pasur_hand_against_a_bot_by_clicking(open_page, server_url, lang, locale,
+                                                        viewport, device) -> None:
+    page = open_page("/", locale=locale, viewport=viewport)
+    # A target of 1 point ends the match with its first hand.
+    table = create_table(page, "pasur", seats=["human", "bot:random"], options={"target": "1"})
+    page.click(".created .open-table")
+    assert wait_for_turn_or_end(page)
+    check_language(page, lang)
+    assert len(legal_moves(page)) >= 1
+    assert page.locator(".hand-cards button.card").count() == 4
+    page.locator(".hand-cards button.card").first.click()
+    screenshot(page, f"pasur-{lang}-{device}-choosing")
+    page.keyboard.press("Escape")
+
+    played = play_to_the_end(page, "pasur", seed=7)
+    # Two players hold 24 cards each in a hand; every turn plays one.
+    assert played == 24 * len(server_summary(page, server_url, table)["hands"])
+
+    final = page.locator(".summary.final")
+    final.wait_for()
+    assert STRINGS[lang]["game_over"] in final.inner_text()
+    summary = server_summary(page, server_url, table)
+    shown_totals = [number(cell) for cell in
+                    page.locator(".sheet.totals tbody td").all_inner_texts()]
+    assert shown_totals == summary["totals"]
+    # Every card of the pack was captured by someone by the end of the hand.
+    last_hand = page.locator(".sheet.hand").last
+    captured = [number(row.locator("td").first.inner_text())
+                for row in last_hand.locator("tbody tr").all()]
+    assert sum(captured) == 52
+    assert page.locator(".summary.final button.rematch").is_visible()
+    screenshot(page, f"pasur-{lang}-{device}-summary")
+
+
+@pytest.mark.parametrize(("lang", "locale", "viewport", "device"), [
+    ("en", "en-US", PHONE, "phone"),
+    ("fa", "fa-IR", DESKTOP, "desktop"),
+])
+def test_a_whole_durak_game_against_a_bot_by_clicking(open_page, server_url, lang, locale,
+                                                        viewport, device) -> None:
+    page = open_page("/", locale=locale, viewport=viewport)
+    table = create_table(page, "durak", seats=["human", "bot:random"])
+    page.click(".created .open-table")
+    assert wait_for_turn_or_end(page)
+    check_language(page, lang)
+    assert page.locator(".hand-cards button.card").count() == 6
+    assert page.locator(".durak-stock .trump-card").count() == 1
+    screenshot(page, f"durak-{lang}-{device}-start")
+
+    played = play_to_the_end(page, "durak", seed=11)
+    assert played > 0
+
+    final = page.locator(".summary.final")
+    final.wait_for()
+    assert STRINGS[lang]["game_over"] in final.inner_text()
+    summary = server_summary(page, server_url, table)
+    line = page.locator(".durak-result")
+    shown_loser = line.get_attribute("data-loser")
+    assert shown_loser == ("" if summary["loser"] is None else str(summary["loser"]))
+    if summary["loser"] is not None:
+        assert STRINGS[lang]["durak"] in line.inner_text()
+        # The durak is the one still holding cards.
+        assert summary["hands_left"][summary["loser"]] > 0
+    assert table_root(page).get_attribute("data-over") == "true"
+    screenshot(page, f"durak-{lang}-{device}-summary")
