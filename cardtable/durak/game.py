@@ -855,7 +855,7 @@ class Game:
                 beaten = dict(self._beats).get(attack)
                 if beaten is not None:
                     return f"{attack} is already beaten by {beaten}"
-                if missing:
+                if beater.mask & ~hand:
                     return f"seat {seat} does not hold {beater}"
                 if attack.suit == trump and beater.suit != trump:
                     return f"{beater} does not beat {attack}: a trump is beaten only by a " \
@@ -923,15 +923,16 @@ class Game:
         except MoveError as error:
             raise IllegalMove(str(error)) from None
         legal = self.legal_moves()
-        try:
-            move = Move(kind, cards, shown=shown) if kind is not None else None
-        except MoveError:
-            move = None
-        if move is not None:
+        short = kind is None or (kind is DEFEND_ and len(cards) < 2) or (
+            not cards and kind in (ATTACK_, TRANSFER_, EXCHANGE_))
+        if not short:
+            try:
+                move = Move(kind, cards, shown=shown)
+            except MoveError as error:
+                raise IllegalMove(str(error)) from None
             if move in legal:
                 return move
-            if not (kind is DEFEND_ and len(cards) < 2):
-                raise IllegalMove(self._why_illegal(move))
+            raise IllegalMove(self._why_illegal(move))
         fits = [m for m in legal if _fits(m, kind, shown, cards)]
         if len(fits) == 1:
             return fits[0]
