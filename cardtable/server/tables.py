@@ -293,8 +293,12 @@ class LiveTable:
         return record
 
 
+ID_LETTERS = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
 def new_id() -> str:
-    return secrets.token_urlsafe(6)
+    """A table id for invite links: 10 letters and digits, none that look alike."""
+    return "".join(secrets.choice(ID_LETTERS) for _ in range(10))
 
 
 def new_token() -> str:
@@ -648,6 +652,11 @@ class Tables:
                 state.push(move)
             except (IllegalMove, ValueError) as error:
                 return f"{text!r} cannot be played now: {error}"
+            except Exception as error:  # a fault in the engine: the state may be half-changed
+                log.exception("table %s: the engine failed on %r", table.id, text)
+                await self._restore(table)
+                return (f"the game could not play {text!r} ({type(error).__name__}: {error}); "
+                        "nothing changed")
             move_text = str(move)
             over = state.is_over()
             dealt = table.spec.deals(state)
@@ -681,6 +690,12 @@ class Tables:
         else:
             self._kick(table)
         return None
+
+    async def _restore(self, table: LiveTable) -> None:
+        """Deal and replay the table again from the database.  Call under the lock."""
+        stored = await asyncio.to_thread(self.storage.load, table.id)
+        if stored is not None:
+            table.state = self._rebuild(stored).state
 
     @staticmethod
     def _refusal(table: LiveTable, seat: int, version: int, by_bot: bool) -> str | None:

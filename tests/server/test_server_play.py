@@ -499,3 +499,40 @@ def test_two_copies_of_a_finished_table_asking_for_a_rematch_get_the_same_one(
     two = client.portal.call(tables.rematch, second, None)
     assert one == two
     assert client.get(f"/api/tables/{seated['table']}").json()["rematch"] == one
+
+
+def test_a_fault_in_the_engine_during_a_move_leaves_the_table_as_stored(
+        client: TestClient, tmp_path: Path) -> None:
+    seated = create(client, game="durak", seats=["human", "human"])
+    joined = client.post(f"/api/tables/{seated['table']}/join").json()
+    table = client.portal.call(client.app.state.tables.get, seated["table"])
+
+    class Faulty:
+        """The real game, whose push changes the state and then fails."""
+
+        def __init__(self, real: object) -> None:
+            self.real = real
+
+        def push(self, move: object) -> None:
+            self.real.push(move)
+            raise RuntimeError("a bug")
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.real, name)
+
+    with connect(client, seated["table"], seated["token"]) as ws0, \
+            connect(client, seated["table"], joined["token"]) as ws1:
+        players = {0: Player(ws0), 1: Player(ws1)}
+        _settled(list(players.values()))
+        mover = players[0].states[-1]["to_move"]
+        before = players[mover].states[-1]
+        table.state = Faulty(table.state)
+        error, state = _refused(players[mover], {"type": "move", "version": before["version"],
+                                                 "move": before["legal_moves"][0]})
+        assert "could not play" in error["reason"] and "a bug" in error["reason"]
+        assert state["version"] == 0 and state["view"] == before["view"]
+        assert state["legal_moves"] == before["legal_moves"]
+        assert moves_stored(tmp_path, seated["table"]) == 0
+        assert not isinstance(table.state, Faulty)
+        players[mover].move(before, before["legal_moves"][0])
+        assert players[1 - mover].state(1)["version"] == 1
