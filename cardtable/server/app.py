@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import mimetypes
+import re
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -371,4 +372,25 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
     app = create_app(database_url=database_url, data_dir=data_dir, redis_url=redis_url,
                      bot_delay=bot_delay, grace=grace, redis_prefix=redis_prefix,
                      lease=lease)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level)
+    for name in ("uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).addFilter(RedactTokens())
+    # the table's own messages (tables resumed, bots cut off, leases lost) go where
+    # uvicorn's go
+    ours = logging.getLogger("cardtable")
+    ours.handlers = list(logging.getLogger("uvicorn").handlers)
+    ours.setLevel(log_level.upper())
+    ours.propagate = False
+    uvicorn.Server(config).run()
+
+
+class RedactTokens(logging.Filter):
+    """Seat tokens travel in the WebSocket URL: keep them out of the server's log."""
+
+    PATTERN = re.compile(r"(token=)[^&\s\"']+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "token=" in message:
+            record.msg, record.args = self.PATTERN.sub(r"\1…", message), ()
+        return True

@@ -153,6 +153,7 @@ def server(data_dir: Path, *extra: str) -> Iterator[tuple[subprocess.Popen, str]
             [sys.executable, "-m", "cardtable.server", "--port", str(port), "--data-dir",
              str(data_dir), "--bot-delay", "0", "--log-level", "warning", *extra],
             cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
+    process.log_path = log  # type: ignore[attr-defined]
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -52,7 +52,7 @@ def test_a_killed_server_resumes_every_table_at_the_same_version_with_the_same_h
         process.kill()  # SIGKILL: no shutdown code runs
         process.wait(10)
 
-    with server(data) as (_, base):
+    with server(data, "--log-level", "info") as (again_process, base):
         assert httpx.get(f"{base}/api/health").json()["broken"] == []
         for seat, token in tokens.items():
             with socket_for(base, durak["table"], token) as ws:
@@ -71,6 +71,10 @@ def test_a_killed_server_resumes_every_table_at_the_same_version_with_the_same_h
             assert after["version"] >= again["version"] + 2
         info = httpx.get(f"{base}/api/tables/{pasur['table']}").json()
         assert info["status"] == "playing"
+    # the log tells of the connections, but not of the tokens in their URLs
+    log = again_process.log_path.read_text()
+    assert "WebSocket /ws/tables/" in log and "token=…" in log
+    assert all(token not in log for token in (*tokens.values(), pasur["token"]))
 
 
 @pytest.mark.parametrize("argv", [["--help"]])
