@@ -7,6 +7,7 @@ import re
 import pytest
 from browserkit import (
     PHONE,
+    click_durak_move,
     create_table,
     legal_moves,
     screenshot,
@@ -151,6 +152,25 @@ def test_a_move_played_with_the_keyboard_alone(open_page) -> None:
     page.wait_for_selector('#table-root[data-seat="0"]')
     page.wait_for_selector(".hand-cards button.card")
     assert len(hand_cards(page)) == len(before) - 2
+
+
+def test_a_dropped_connection_comes_back_by_itself(open_page) -> None:
+    page = open_page("/")
+    create_table(page, "durak", seats=["human", "bot:random"])
+    page.click(".created .open-table")
+    assert wait_for_turn_or_end(page)
+    held = sorted(hand_cards(page))
+    version = table_root(page).get_attribute("data-version")
+
+    page.evaluate("window.cardtableScreen.socket.ws.close()")
+    page.wait_for_selector('#table-root[data-connection="waiting"]')
+    page.wait_for_selector('#table-root[data-connection="open"]')
+    assert wait_for_turn_or_end(page)
+    assert table_root(page).get_attribute("data-version") == version
+    assert sorted(hand_cards(page)) == held
+    # The seat still plays after the reconnection.
+    click_durak_move(page, legal_moves(page)[0], via_table=False)
+    wait_for_next_version(page, version)
 
 
 def test_the_language_follows_the_browser_and_can_be_changed(open_page) -> None:

@@ -90,8 +90,14 @@ def test_a_whole_pasur_hand_against_a_bot_by_clicking(open_page, server_url, lan
     captured = [number(row.locator("td").first.inner_text())
                 for row in last_hand.locator("tbody tr").all()]
     assert sum(captured) == 52
-    assert page.locator(".summary.final button.rematch").is_visible()
     screenshot(page, f"pasur-{lang}-{device}-summary")
+
+    # A rematch: the same seats at a new table, dealt afresh.
+    page.click(".summary.final button.rematch")
+    page.wait_for_url(re.compile(r"/table/(?!" + re.escape(table) + r"$)[^/]+$"))
+    page.wait_for_selector('#table-root[data-seat="0"][data-over="false"]')
+    page.wait_for_selector(".hand-cards button.card")
+    assert page.locator(".hand-cards button.card").count() == 4
 
 
 @pytest.mark.parametrize(("lang", "locale", "viewport", "device"), [

@@ -34,6 +34,7 @@ function route() {
     screen = new Lobby(main);
   }
   document.body.dataset.screen = name;
+  window.cardtableScreen = screen; // for people (and tests) poking at the page in devtools
   for (const link of document.querySelectorAll("nav a[data-nav]")) {
     const on = link.dataset.nav === name || (name === "replay" && link.dataset.nav === "history");
     if (on) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");

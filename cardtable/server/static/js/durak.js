@@ -153,7 +153,21 @@ export function render(ctx) {
     }
     pairs.appendChild(pair);
   }
-  if (!(view.table || []).length) pairs.appendChild(h("p", { class: "empty" }, t("table.emptyTable")));
+  // Cards that just left the table (beaten off, or taken) fade away where they lay.
+  const onTable = new Set((view.table || []).flat().filter(Boolean).map(cardKey));
+  const gone = ((ctx.previousView && ctx.previousView.table) || [])
+    .map((pair) => pair.filter(Boolean).map(cardKey))
+    .filter((pair) => !pair.some((c) => onTable.has(c)));
+  for (const pair of gone) {
+    if (!ctx.animate) continue;
+    const ghost = h("div", { class: "pair leaving-pair", "aria-hidden": "true" },
+      ...pair.map((c, i) => cardElement(c, { classes: i ? ["defence"] : [] })));
+    ghost.addEventListener("animationend", () => ghost.remove());
+    pairs.appendChild(ghost);
+  }
+  if (!(view.table || []).length && !(ctx.animate && gone.length)) {
+    pairs.appendChild(h("p", { class: "empty" }, t("table.emptyTable")));
+  }
   const felt = [deck, pairs];
 
   // -- who attacks whom ---------------------------------------------------------------------
@@ -199,6 +213,10 @@ export function render(ctx) {
         else next = [key];
         selection.cards = next;
         selection.target = null;
+        // A card that can only beat: go straight to the attack cards it beats.
+        const onlyBeats = next.length === 1 && beatsWith(key).length > 0
+          && ![...attacks, ...transfers].some((m) => m.cards.includes(key));
+        selection.focusChoice = onlyBeats;
         ctx.rerender();
       });
       row.appendChild(el);
@@ -255,7 +273,12 @@ export function render(ctx) {
     else if (defences.length) prompt = t("durak.chooseBeat");
   }
 
-  return { opponents, felt, info: [facts], hand, choices, actions, prompt };
+  let focus = null;
+  if (selection.focusChoice && choices.length) {
+    focus = ".choices button.choice";
+    selection.focusChoice = false;
+  }
+  return { opponents, felt, info: [facts], hand, choices, actions, prompt, focus };
 }
 
 export function summary(state, { mySeat, seatName }) {

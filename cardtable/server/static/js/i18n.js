@@ -172,6 +172,7 @@ const STRINGS = {
     "table.showTable": "Show the table",
     "pasur.take": "Take",
     "table.toRematch": "Go to the rematch",
+    "pasur.hands": "Hands",
   },
   pt: {
     "app.title": "cardtable",
@@ -333,6 +334,7 @@ const STRINGS = {
     "table.showTable": "Ver a mesa",
     "pasur.take": "Capturar",
     "table.toRematch": "Ir para a revanche",
+    "pasur.hands": "Mãos",
   },
   fa: {
     "app.title": "cardtable",
@@ -494,6 +496,7 @@ const STRINGS = {
     "table.showTable": "دیدن میز",
     "pasur.take": "برداشتن",
     "table.toRematch": "رفتن به بازی دوباره",
+    "pasur.hands": "دست‌ها",
   },
   ru: {
     "app.title": "cardtable",
@@ -655,6 +658,7 @@ const STRINGS = {
     "table.showTable": "Показать стол",
     "pasur.take": "Взять",
     "table.toRematch": "К реваншу",
+    "pasur.hands": "Партии",
   },
 };
 

@@ -116,7 +116,7 @@ export function render(ctx) {
   if (ctx.previousView && ctx.previousView.table) {
     for (const text of ctx.previousView.table) {
       const key = cardKey(text);
-      if (!tableCards.map(cardKey).includes(key) && ctx.isNew("gone", `${ctx.state.version}:${key}`)) {
+      if (ctx.animate && !tableCards.map(cardKey).includes(key)) {
         const ghost = cardElement(key, { classes: ["leaving"] });
         ghost.setAttribute("aria-hidden", "true");
         ghost.addEventListener("animationend", () => ghost.remove());
@@ -133,6 +133,8 @@ export function render(ctx) {
     tableRow,
   ];
   if (lastEntry && lastEntry.sur) felt.push(h("div", { class: "sur-flash", role: "status" }, "SUR!"));
+  const handOver = handOverPanel(ctx);
+  if (handOver) felt.push(handOver);
 
   // -- scores ---------------------------------------------------------------------------------
   const sides = view.sides || players;
@@ -158,6 +160,12 @@ export function render(ctx) {
       h("th", { scope: "col" }, t("pasur.captured")), h("th", { scope: "col" }, t("pasur.clubs")),
       h("th", { scope: "col" }, t("pasur.surs")))),
     h("tbody", {}, scoreRows));
+  const handPoints = match.hand_points || [];
+  const handsTable = handPoints.length ? h("table", { class: "scores hands" },
+    h("caption", {}, t("pasur.hands")),
+    h("tbody", {}, handPoints.map((points, index) => h("tr", {},
+      h("th", { scope: "row" }, t("pasur.handNo", { n: index + 1 })),
+      points.map((p) => h("td", {}, num(p))))))) : null;
   const facts = h("ul", { class: "facts" },
     match.hand_number ? h("li", {}, t("pasur.handNo", { n: match.hand_number })) : null,
     view.deal_round ? h("li", { class: "deal-round" },
@@ -232,7 +240,7 @@ export function render(ctx) {
   return {
     opponents,
     felt,
-    info: [scores, facts],
+    info: [scores, handsTable, facts],
     hand,
     choices: choiceButtons,
     actions: [],
@@ -241,16 +249,20 @@ export function render(ctx) {
   };
 }
 
-/** The end of a hand (between hands) or of the match. */
-export function summary(state, { seatName }) {
-  const view = state.view || {};
+const dismissedHands = new Set();
+
+/** Between hands: the last hand's points per side, over the felt until the next hand's
+ * first deal is played out or the player closes it. */
+function handOverPanel(ctx) {
+  const { view, state } = ctx;
   const match = view.match || {};
-  if (state.over) return finalSummary(state, seatName);
   const handPoints = match.hand_points || [];
-  if (!handPoints.length || (view.moves && view.moves.length > 0)) return null;
+  if (state.over || !handPoints.length || view.deal_round !== 1) return null;
+  const key = `${state.table || ""}:${handPoints.length}`;
+  if (dismissedHands.has(key)) return null;
   const points = handPoints[handPoints.length - 1];
   const rows = points.map((p, side) => h("tr", {},
-    h("th", { scope: "row" }, sideName(view, side, seatName)),
+    h("th", { scope: "row" }, sideName(view, side, ctx.seatName)),
     h("td", {}, num(p)),
     h("td", {}, num((match.totals || [])[side] ?? 0))));
   return h("section", { class: "summary hand-summary", "aria-live": "polite" },
@@ -258,7 +270,14 @@ export function summary(state, { seatName }) {
     h("table", { class: "sheet" },
       h("thead", {}, h("tr", {}, h("th", {}, t("pasur.side")), h("th", {}, t("pasur.points")),
         h("th", {}, t("pasur.total")))),
-      h("tbody", {}, rows)));
+      h("tbody", {}, rows)),
+    h("button", { type: "button", class: "close-hand-summary", dataset: { focusKey: "close-hand" },
+      onclick: () => { dismissedHands.add(key); ctx.rerender(); } }, t("table.close")));
+}
+
+/** The end of the match. */
+export function summary(state, { seatName }) {
+  return state.over ? finalSummary(state, seatName) : null;
 }
 
 const SHEET_COLUMNS = [

@@ -111,9 +111,9 @@ export class TableView {
       el.banner,
       h("div", { class: "board" },
         el.opponents,
-        el.felt,
-        el.info),
+        el.felt),
       el.mine = h("div", { class: "mine" }, el.turn, el.prompt, el.choices, el.hand, el.actions),
+      el.info,
       el.help,
       el.summary);
     clear(this.root).appendChild(el.main);
@@ -254,9 +254,10 @@ export class TableView {
       seats: this.seats(),
       play: (text) => this.play(text),
       rerender: () => this.render(),
+      animate: animate && this.seenReady,
       isNew: (zone, key) => {
         (seen[zone] ||= new Set()).add(key);
-        return animate && this.seen[zone] !== undefined && !this.seen[zone].has(key);
+        return animate && this.seenReady && !(this.seen[zone]?.has(key));
       },
     };
     const parts = module.render(ctx);
@@ -272,7 +273,7 @@ export class TableView {
     this.el.turn.textContent = this.myTurn() ? t("table.yourTurn") : "";
     this.renderLastMove(game);
     this.renderSummary(module);
-    if (animate || Object.keys(this.seen).length === 0) this.seen = seen;
+    if (animate || !this.seenReady) { this.seen = seen; this.seenReady = true; }
     if (parts.focus) {
       const target = this.root.querySelector(parts.focus);
       if (target) target.focus({ preventScroll: true });
