@@ -1,0 +1,209 @@
+"""What every research episode offers: actions as ints, chance nodes, tensors and strings.
+
+An *episode* is one game as research frameworks see it: the deal is a run of chance nodes
+(one card each), every decision is an int from a fixed numbering, and each seat gets an
+observation and an information state as text and as a flat float32 tensor built only
+from what that seat may see.  The OpenSpiel, PettingZoo and Gymnasium adapters are thin
+shells around episodes, so they agree on all of this.
+
+Seat numbers are the engine's; ``current_player()`` is ``CHANCE`` (-1) at a chance node
+and ``TERMINAL`` (-4) at the end, the values OpenSpiel uses.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..game import IllegalMove
+
+__all__ = ["CHANCE", "KINDS", "TERMINAL", "Episode", "IllegalMove", "Layout"]
+
+CHANCE = -1
+"""``current_player()`` at a chance node (a card is being dealt)."""
+TERMINAL = -4
+"""``current_player()`` once the episode is over."""
+
+KINDS = ("observation", "information_state")
+"""The two views of a seat: what it sees now, and everything it has seen (its recall)."""
+
+PRIVATE = ("single", "none", "all")
+"""Whose private cards a view holds: the seat's own (the normal case), nobody's (the
+public view) or everybody's (a perfect-information view, for analysis only)."""
+
+
+class Layout:
+    """A flat float32 tensor cut into named pieces (the OpenSpiel observer convention).
+
+    >>> layout = Layout([("hand", (52,)), ("surs", (2,))])
+    >>> layout.size, layout.names
+    (54, ['hand', 'surs'])
+    >>> tensor, views = layout.new()
+    >>> views["surs"][:] = 1
+    >>> float(tensor.sum())
+    2.0
+    """
+
+    def __init__(self, pieces: Sequence[tuple[str, tuple[int, ...]]]) -> None:
+        self.pieces = [(name, tuple(shape)) for name, shape in pieces]
+        self.names = [name for name, _ in self.pieces]
+        self.size = sum(int(np.prod(shape)) for _, shape in self.pieces)
+
+    def new(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """A zero tensor and a dict of named views into it (writing a view writes it)."""
+        tensor = np.zeros(self.size, np.float32)
+        return tensor, self.views(tensor)
+
+    def views(self, tensor: np.ndarray) -> dict[str, np.ndarray]:
+        views, at = {}, 0
+        for name, shape in self.pieces:
+            size = int(np.prod(shape))
+            views[name] = tensor[at:at + size].reshape(shape)
+            at += size
+        return views
+
+    def offsets(self) -> dict[str, tuple[int, int]]:
+        """Where each piece sits in the flat tensor: ``name -> (start, stop)``."""
+        out, at = {}, 0
+        for name, shape in self.pieces:
+            size = int(np.prod(shape))
+            out[name] = (at, at + size)
+            at += size
+        return out
+
+
+def bits(views: np.ndarray, mask: int) -> None:
+    """Set ``views[i] = 1`` for every card index ``i`` in a 52-bit mask."""
+    while mask:
+        low = mask & -mask
+        views[low.bit_length() - 1] = 1.0
+        mask ^= low
+
+
+class Episode:
+    """One game as a sequence of int actions, chance deals included.
+
+    Subclasses implement the game; this class holds what all of them share: replay,
+    copying (``copy.deepcopy`` calls ``copy``, pickling replays the actions), tensors
+    from layouts, and sampling chance outcomes.
+    """
+
+    game: ClassVar[str]
+    num_actions: ClassVar[int]
+    max_chance_outcomes: ClassVar[int] = 52
+    count_pieces: ClassVar[tuple[str, ...]] = ()
+
+    players: int
+    history: list[int]
+
+    # -- to implement -----------------------------------------------------------------
+
+    def params(self) -> dict[str, Any]:
+        """The keyword arguments that make a fresh episode of the same game."""
+        raise NotImplementedError
+
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the seat to move, ascending (chance: the cards to deal)."""
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        raise NotImplementedError
+
+    def apply(self, action: int) -> None:
+        """Play one action (a decision, or the card a chance node deals).
+
+        An illegal action raises ``IllegalMove`` saying why and changes nothing.
+        """
+        raise NotImplementedError
+
+    def returns(self) -> list[float]:
+        raise NotImplementedError
+
+    def copy(self) -> Episode:
+        raise NotImplementedError
+
+    def resample(self, seat: int, rng: random.Random) -> Episode:
+        """An episode ``seat`` cannot tell from this one, its hidden cards dealt afresh."""
+        raise NotImplementedError
+
+    def action_text(self, action: int, player: int | None = None) -> str:
+        raise NotImplementedError
+
+    def layout(self, kind: str = "observation", private: str = "single") -> Layout:
+        raise NotImplementedError
+
+    def write(self, views: dict[str, np.ndarray], seat: int, kind: str = "observation",
+              private: str = "single") -> None:
+        """Fill the (zeroed) views of ``layout(kind, private)`` for ``seat``."""
+        raise NotImplementedError
+
+    def string(self, seat: int, kind: str = "observation", private: str = "single") -> str:
+        raise NotImplementedError
+
+    # -- shared -------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def legal_mask(self) -> np.ndarray:
+        """The legal actions as a 0/1 int8 vector of length ``num_actions``."""
+        mask = np.zeros(self.num_actions, np.int8)
+        if not self.is_chance_node():
+            mask[self.legal_actions()] = 1
+        return mask
+
+    def tensor(self, seat: int, kind: str = "observation", private: str = "single"
+               ) -> np.ndarray:
+        """The flat float32 tensor of ``kind`` for ``seat``."""
+        tensor, views = self.layout(kind, private).new()
+        self.write(views, seat, kind, private)
+        return tensor
+
+    def sample_chance(self, rng: random.Random) -> int:
+        """A chance outcome drawn with the node's probabilities (all equal here)."""
+        outcomes = self.chance_outcomes()
+        return outcomes[rng.randrange(len(outcomes))][0]
+
+    def apply_chance(self, rng: random.Random) -> None:
+        """Deal at chance nodes with ``rng`` until a seat has to decide (or the end)."""
+        while self.current_player() == CHANCE:
+            self.apply(self.sample_chance(rng))
+
+    @classmethod
+    def replay(cls, params: dict[str, Any], actions: Sequence[int]) -> Episode:
+        """A fresh episode with ``actions`` applied in order."""
+        episode = cls(**params)
+        for action in actions:
+            episode.apply(int(action))
+        return episode
+
+    def __deepcopy__(self, memo: dict) -> Episode:
+        return self.copy()
+
+    def __reduce__(self) -> tuple:
+        return (_replay, (type(self), self.params(), tuple(self.history)))
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) \
+                or not 0 <= seat < self.players:
+            raise ValueError(f"seat must be 0 to {self.players - 1}, not {seat!r}")
+
+    @staticmethod
+    def _check_view(kind: str, private: str) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+        if private not in PRIVATE:
+            raise ValueError(f"private must be one of {PRIVATE}, not {private!r}")
+
+
+def _replay(cls: type[Episode], params: dict[str, Any], actions: tuple[int, ...]) -> Episode:
+    return cls.replay(params, actions)

@@ -1,0 +1,630 @@
+"""Transfer Durak as a research episode: the deck dealt card by card, decisions as ints.
+
+The deal is a run of chance nodes, one card each, in the order the engine's
+``Game.new(deck=...)`` reads a deck: six cards to each player clockwise from the dealer's
+left, then the trump card (turned face up), then the stock from its top.  So the stock's
+order is drawn at the start, but nobody sees it: a card shows only to whoever draws it,
+and the information states never hold the stock's order.  (With six players the pack is
+dealt out and the dealer's last card is the trump card, as the rules say.)
+
+Actions (``NUM_ACTIONS`` = 3200), with ``card.index`` (A♣ 0, A♦ 1, ..., K♠ 51) and a rank's
+suits as a 4-bit set ``m`` (♣ 1, ♦ 2, ♥ 4, ♠ 8):
+
+- ``0`` take, ``1`` pass;
+- ``2 + 15 * (rank - 1) + (m - 1)``: attack (lead or throw in) with the cards of that rank
+  and suits;
+- ``197 + 15 * (rank - 1) + (m - 1)``: transfer by playing those cards;
+- ``392 + card.index``: transfer by showing that trump (the "passport" variation);
+- ``444 + card.index``: exchange that lowest trump for the face-up trump card (a variation);
+- ``496 + 52 * attack.index + beater.index``: beat that attack card with that card.
+
+Returns: the durak -1 and every other player 1 / (players - 1) (partners share their
+side's result), a draw 0 for all; the engine's ``Outcome.returns``.  A game still going
+after ``max_moves`` decisions ends there as a draw, with ``truncated`` true.
+
+>>> import random
+>>> episode = DurakEpisode("transfer", players=2)
+>>> episode.apply_chance(random.Random(5))
+>>> len(episode.history), episode.current_player()
+(36, 0)
+>>> [episode.action_text(a) for a in episode.legal_actions()][:3]
+['attack A♥', 'attack 6♦', 'attack 6♠']
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from .. import games
+from ..cards import CARDS, Card, Suit, cards_of, format_cards, mask_of, pack
+from ..durak import PHASES, Game, Move, MoveKind, Rules, strength
+from ..game import IllegalMove
+from .base import CHANCE, TERMINAL, Episode, Layout, bits
+
+__all__ = ["ATTACK", "DEFEND", "EXCHANGE", "NUM_ACTIONS", "PASS", "SHOW", "TAKE", "TRANSFER",
+           "DurakEpisode", "action_of", "move_of"]
+
+TAKE, PASS, ATTACK, TRANSFER, SHOW, EXCHANGE, DEFEND = 0, 1, 2, 197, 392, 444, 496
+NUM_ACTIONS = DEFEND + 52 * 52
+_SPEC = games.get("durak")
+_DEAL, _PLAY, _OVER = 0, 1, 2
+_ACTIONS: dict[Move, int] = {}
+
+
+def _group(cards: tuple[Card, ...]) -> int:
+    """15 * (rank - 1) + (suit set - 1) for cards of one rank."""
+    suits = 0
+    for card in cards:
+        suits |= 1 << card.suit
+    return 15 * (cards[0].rank - 1) + suits - 1
+
+
+def _cards_of_group(number: int) -> list[Card]:
+    rank, suits = number // 15 + 1, number % 15 + 1
+    return [Card(rank, suit) for suit in Suit if suits >> suit & 1]
+
+
+def action_of(move: Move) -> int:
+    """The action number of a Durak move.
+
+    >>> action_of(Move.parse("take")), action_of(Move.parse("attack 9♣ 9♦"))
+    (0, 124)
+    >>> action_of(Move.parse("defend 9♣ with J♣"))
+    2200
+    """
+    kind = move.kind
+    if kind is MoveKind.TAKE:
+        return TAKE
+    if kind is MoveKind.PASS:
+        return PASS
+    if kind is MoveKind.ATTACK:
+        return ATTACK + _group(move.cards)
+    if kind is MoveKind.TRANSFER:
+        return SHOW + move.cards[0].index if move.shown else TRANSFER + _group(move.cards)
+    if kind is MoveKind.EXCHANGE:
+        return EXCHANGE + move.cards[0].index
+    attack, beater = move.cards
+    return DEFEND + 52 * attack.index + beater.index
+
+
+def move_of(action: int) -> Move:
+    """The Durak move an action number names (whether or not it is legal now).
+
+    >>> str(move_of(124)), str(move_of(2200))
+    ('attack 9♣ 9♦', 'defend 9♣ with J♣')
+    """
+    action = int(action)
+    if action == TAKE:
+        return Move(MoveKind.TAKE)
+    if action == PASS:
+        return Move(MoveKind.PASS)
+    if ATTACK <= action < TRANSFER:
+        return Move(MoveKind.ATTACK, _cards_of_group(action - ATTACK))
+    if TRANSFER <= action < SHOW:
+        return Move(MoveKind.TRANSFER, _cards_of_group(action - TRANSFER))
+    if SHOW <= action < EXCHANGE:
+        return Move(MoveKind.TRANSFER, [CARDS[action - SHOW]], shown=True)
+    if EXCHANGE <= action < DEFEND:
+        return Move(MoveKind.EXCHANGE, [CARDS[action - EXCHANGE]])
+    if DEFEND <= action < NUM_ACTIONS:
+        attack, beater = divmod(action - DEFEND, 52)
+        if attack != beater:
+            return Move(MoveKind.DEFEND, [CARDS[attack], CARDS[beater]])
+    raise IllegalMove(f"{action} is not a Durak action (0 to {NUM_ACTIONS - 1}; "
+                      "see docs/research.md)")
+
+
+class DurakEpisode(Episode):
+    """One game of Transfer Durak as chance nodes and int decisions (see the module).
+
+    ``dealer`` deals (its left neighbour is dealt first); ``loser`` is the previous game's
+    durak, who deals while its left neighbour leads (without it, the lowest trump leads).
+    """
+
+    game = "durak"
+    num_actions = NUM_ACTIONS
+    count_pieces = ("stock", "hand_sizes", "limit")
+    """Pieces that hold counts (0 to 52); every other piece holds 0 or 1."""
+
+    def __init__(self, preset: str = "transfer", players: int = 2, dealer: int = 0,
+                 loser: int | None = None, max_moves: int = 1000,
+                 rules: Rules | None = None) -> None:
+        self.preset = preset
+        self.custom = rules
+        self.rules = rules if rules is not None else _SPEC.rules(preset)
+        self.rules.check_players(players)
+        for name, seat in (("dealer", dealer), ("loser", loser)):
+            if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                     or not 0 <= seat < players):
+                raise ValueError(f"{name} must be a seat from 0 to {players - 1}, not {seat!r}")
+        if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+            raise ValueError(f"max_moves must be a whole number 1 or more, not {max_moves!r}")
+        self.players = players
+        self.dealer = dealer if loser is None else loser
+        self.loser = loser
+        self.max_moves = max_moves
+        self.pack = pack(self.rules.pack_size)
+        self.pack_mask = mask_of(self.pack)
+        self.history: list[int] = []
+        self.truncated = False
+        self._deck: list[Card] = []
+        self._left = self.pack_mask
+        self._game: Game | None = None
+        self._phase = _DEAL
+        self._moves = 0
+        self._legal: dict[int, Move] = {}
+        self._log: list[tuple[int, Move, tuple[int, ...]]] = []   # seat, move, draws
+        self._played = [0] * players
+        self._taken = [0] * players
+        self._drawn = [0] * players
+        self._hands = [0] * players
+        self._stock_mask = 0
+        self._table_mask = 0
+        self._pub_at = -1
+        self._pub_cache: dict[str, Any] = {}
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"preset": self.preset, "players": self.players,
+                               "dealer": self.dealer, "loser": self.loser,
+                               "max_moves": self.max_moves}
+        if self.custom is not None:
+            out["rules"] = self.custom
+        return out
+
+    def copy(self) -> DurakEpisode:
+        other = object.__new__(DurakEpisode)
+        other.__dict__.update(self.__dict__)
+        other.history = self.history[:]
+        other._deck = self._deck[:]
+        other._log = self._log[:]
+        other._played = self._played[:]
+        other._taken = self._taken[:]
+        other._drawn = self._drawn[:]
+        other._hands = self._hands[:]
+        other._game = self._game.copy() if self._game is not None else None
+        return other
+
+    # -- whose turn, and what they may do ---------------------------------------------
+
+    def current_player(self) -> int:
+        if self._phase == _PLAY:
+            return self._game.to_move
+        return CHANCE if self._phase == _DEAL else TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._phase != _DEAL:
+            return []
+        cards = cards_of(self._left)
+        p = 1.0 / len(cards)
+        return [(card.index, p) for card in cards]
+
+    def legal_actions(self) -> list[int]:
+        if self._phase == _DEAL:
+            return [card.index for card in cards_of(self._left)]
+        return sorted(self._legal) if self._phase == _PLAY else []
+
+    def apply(self, action: int) -> None:
+        action = int(action)
+        if self._phase == _DEAL:
+            if not 0 <= action < 52 or not self._left >> action & 1:
+                what = CARDS[action].text if 0 <= action < 52 else repr(action)
+                raise IllegalMove(f"{what} cannot be dealt now: it is not among the cards "
+                                  "left to deal")
+            self._deal(CARDS[action])
+        elif self._phase == _PLAY:
+            move = self._legal.get(action)
+            if move is None:
+                self._game.push(move_of(action))   # raises IllegalMove saying why
+                raise AssertionError("an action missing from the legal list was accepted")
+            self._push(move)
+        else:
+            raise IllegalMove("the game is over")
+        self.history.append(action)
+
+    def _deal(self, card: Card) -> None:
+        self._deck.append(card)
+        self._left ^= card.mask
+        n = self.players
+        if len(self._deck) <= 6 * n:
+            seat = (self.dealer + 1 + (len(self._deck) - 1) // 6) % n
+            self._drawn[seat] |= card.mask
+        if self._left:
+            return
+        game = self._game = Game.new(self.rules, players=n, deck=self._deck,
+                                     dealer=self.dealer, loser=self.loser)
+        self._hands = [mask_of(game.hand(seat)) for seat in range(n)]
+        self._stock_mask = mask_of(game.stock)
+        self._phase = _PLAY
+        self._legal = self._legal_now()
+
+    def _push(self, move: Move) -> None:
+        game = self._game
+        seat = game.to_move
+        table_before = self._table_mask
+        game.push(move)
+        self._moves += 1
+        kind = move.kind
+        hands = self._hands
+        if kind is MoveKind.ATTACK or (kind is MoveKind.TRANSFER and not move.shown):
+            self._played[seat] |= move.mask
+            hands[seat] &= ~move.mask
+            self._table_mask |= move.mask
+        elif kind is MoveKind.DEFEND:
+            beater = move.cards[1].mask
+            self._played[seat] |= beater
+            hands[seat] &= ~beater
+            self._table_mask |= beater
+        draws: tuple[int, ...] = ()
+        if kind is MoveKind.EXCHANGE or (table_before and not game.table):
+            # the round closed (or a card was swapped with the stock): look again
+            before = hands
+            hands = self._hands = [mask_of(game.hand(other)) for other in range(self.players)]
+            stock = mask_of(game.stock)
+            left_stock = self._stock_mask & ~stock
+            self._stock_mask = stock
+            self._table_mask = 0
+            out = []
+            for other in range(self.players):
+                gained = hands[other] & ~before[other]
+                self._taken[other] |= gained & table_before
+                drawn = gained & left_stock
+                self._drawn[other] |= drawn
+                out.append(drawn)
+            draws = tuple(out)
+        self._log.append((seat, move, draws))
+        self._legal = self._legal_now()
+        self._pub_at = -1
+        if game.is_over():
+            self._phase = _OVER
+        elif self._moves >= self.max_moves:
+            self._phase = _OVER
+            self._legal = {}
+            self.truncated = True
+
+    def _legal_now(self) -> dict[int, Move]:
+        out = {}
+        for move in self._game.legal_moves():
+            action = _ACTIONS.get(move)
+            if action is None:
+                action = _ACTIONS[move] = action_of(move)
+            out[action] = move
+        return out
+
+    @property
+    def _pub(self) -> dict[str, Any]:
+        """What everyone sees now, worked out when a view asks for it."""
+        if self._pub_at == self._moves:
+            return self._pub_cache
+        game = self._game
+        view = game.view(None)
+        table = game.table
+        self._pub_cache = {
+            "hands": self._hands,
+            "known": [mask_of(game.known_cards(seat)) for seat in range(self.players)],
+            "unbeaten": mask_of(a for a, b in table if b is None),
+            "beaten": mask_of(a for a, b in table if b is not None),
+            "defences": mask_of(b for _, b in table if b is not None),
+            "table": table,
+            "discard": mask_of(game.discard),
+            "stock": len(game.stock),
+            "trump": int(game.trump),
+            "trump_card": game.trump_card,
+            "in_stock": view["trump_card_in_stock"],
+            "phase": PHASES.index(game.phase),
+            "attacker": view["attacker"],
+            "defender": view["defender"],
+            "original": view["original_attacker"],
+            "limit": game.limit or 0,
+            "round": game.round_number,
+            "passed": view["passed"],
+            "out": view["out"],
+            "shown": mask_of(Card.parse(text) for text in view["shown"]),
+        }
+        self._pub_at = self._moves
+        return self._pub_cache
+
+    # -- moves and actions --------------------------------------------------------------
+
+    @property
+    def engine(self) -> Game | None:
+        """The engine's game once the deal is complete."""
+        return self._game
+
+    def legal_moves(self) -> list[Move]:
+        if self._phase != _PLAY:
+            return []
+        return [self._legal[action] for action in sorted(self._legal)]
+
+    def actions_for(self, move: Move) -> list[int]:
+        """The action that makes ``move`` (one action: Durak needs no second step)."""
+        action = action_of(move)
+        if action not in self._legal:
+            raise IllegalMove(f"{move} is not legal now")
+        return [action]
+
+    def action_text(self, action: int, player: int | None = None) -> str:
+        action = int(action)
+        if player == CHANCE:
+            return f"deal {CARDS[action]}" if 0 <= action < 52 else f"deal {action}?"
+        try:
+            return str(move_of(action))
+        except IllegalMove:
+            return f"action {action} (not a Durak action)"
+
+    @property
+    def moves(self) -> list[tuple[int, Move]]:
+        """(seat, move) for every move made this game."""
+        return [(seat, move) for seat, move, _ in self._log]
+
+    # -- results ------------------------------------------------------------------------
+
+    def returns(self) -> list[float]:
+        if self._phase != _OVER or self.truncated:
+            return [0.0] * self.players
+        return list(self._game.outcome().returns)
+
+    # -- what a seat sees ---------------------------------------------------------------
+
+    def _hands_now(self) -> list[int]:
+        if self._phase != _DEAL:
+            return self._hands
+        masks = [0] * self.players
+        for k, card in enumerate(self._deck[:6 * self.players]):
+            masks[(self.dealer + 1 + k // 6) % self.players] |= card.mask
+        return masks
+
+    def _trump_card_now(self) -> Card | None:
+        """The face-up trump card, once it has been dealt."""
+        if self._phase != _DEAL:
+            return self._pub["trump_card"]
+        n = self.players
+        if len(self._deck) > 6 * n:
+            return self._deck[6 * n]
+        return None
+
+    def layout(self, kind: str = "observation", private: str = "single") -> Layout:
+        self._check_view(kind, private)
+        n = self.players
+        pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,)), ("to_move", (n,))]
+        if private == "single":
+            pieces.append(("hand", (52,)))
+        elif private == "all":
+            pieces.append(("hands", (n, 52)))
+        pieces += [("unbeaten", (52,)), ("beaten", (52,)), ("defences", (52,)),
+                   ("trump_suit", (4,)), ("trump_card", (52,)), ("trump_card_in_stock", (1,)),
+                   ("stock", (1,)), ("discard", (52,)), ("known", (n, 52)),
+                   ("hand_sizes", (n,)), ("phase", (len(PHASES),)), ("attacker", (n,)),
+                   ("defender", (n,)), ("original_attacker", (n,)), ("limit", (1,)),
+                   ("first_round", (1,)), ("passed", (n,)), ("out", (n,)), ("shown", (52,))]
+        if kind == "information_state":
+            pieces += [("played", (n, 52)), ("taken", (n, 52))]
+            if private == "single":
+                pieces.append(("drawn", (52,)))
+            elif private == "all":
+                pieces.append(("all_drawn", (n, 52)))
+        return Layout(pieces)
+
+    def write(self, views: dict[str, np.ndarray], seat: int, kind: str = "observation",
+              private: str = "single") -> None:
+        self._check_seat(seat)
+        self._check_view(kind, private)
+        views["player"][seat] = 1.0
+        hands = self._hands_now()
+        if private == "single":
+            bits(views["hand"], hands[seat])
+        elif private == "all":
+            for other, mask in enumerate(hands):
+                bits(views["hands"][other], mask)
+        views["hand_sizes"][:] = [mask.bit_count() for mask in hands]
+        trump_card = self._trump_card_now()
+        if trump_card is not None:
+            views["trump_suit"][trump_card.suit] = 1.0
+            views["trump_card"][trump_card.index] = 1.0
+        if kind == "information_state":
+            for other in range(self.players):
+                bits(views["played"][other], self._played[other])
+                bits(views["taken"][other], self._taken[other])
+            if private == "single":
+                bits(views["drawn"], self._drawn[seat])
+            elif private == "all":
+                for other in range(self.players):
+                    bits(views["all_drawn"][other], self._drawn[other])
+        if self._phase == _DEAL:
+            views["stock"][0] = len(self._deck) - 6 * self.players if trump_card else 0
+            views["trump_card_in_stock"][0] = 1.0 if trump_card else 0.0
+            return
+        pub = self._pub
+        mover = self.current_player()
+        if mover >= 0:
+            views["to_move"][mover] = 1.0
+        bits(views["unbeaten"], pub["unbeaten"])
+        bits(views["beaten"], pub["beaten"])
+        bits(views["defences"], pub["defences"])
+        views["trump_card_in_stock"][0] = 1.0 if pub["in_stock"] else 0.0
+        views["stock"][0] = pub["stock"]
+        bits(views["discard"], pub["discard"])
+        for other, mask in enumerate(pub["known"]):
+            bits(views["known"][other], mask)
+        views["phase"][pub["phase"]] = 1.0
+        for name, key in (("attacker", "attacker"), ("defender", "defender"),
+                          ("original_attacker", "original")):
+            if pub[key] is not None:
+                views[name][pub[key]] = 1.0
+        views["limit"][0] = pub["limit"]
+        views["first_round"][0] = 1.0 if pub["round"] == 1 else 0.0
+        for other in pub["passed"]:
+            views["passed"][other] = 1.0
+        for other in pub["out"]:
+            views["out"][other] = 1.0
+        bits(views["shown"], pub["shown"])
+
+    def string(self, seat: int, kind: str = "observation", private: str = "single") -> str:
+        self._check_seat(seat)
+        self._check_view(kind, private)
+        if kind == "observation":
+            return self._observation_string(seat, private)
+        return self._information_string(seat, private)
+
+    def _hand_lines(self, seat: int, private: str, hands: list[int]) -> list[str]:
+        if private == "single":
+            return [f"hand: {format_cards(cards_of(hands[seat])) or '-'}"]
+        if private == "all":
+            return [f"hand of seat {other}: {format_cards(cards_of(mask)) or '-'}"
+                    for other, mask in enumerate(hands)]
+        return []
+
+    def _observation_string(self, seat: int, private: str) -> str:
+        hands = self._hands_now()
+        head = f"durak {self.preset}: seat {seat} of {self.players}"
+        trump_card = self._trump_card_now()
+        if self._phase == _DEAL:
+            lines = [f"{head}; dealing ({len(self._deck)} cards dealt)",
+                     *self._hand_lines(seat, private, hands)]
+            if trump_card is not None:
+                lines.append(f"trump card: {trump_card}")
+            return "\n".join(lines)
+        pub = self._pub
+        mover = self.current_player()
+        turn = "game over" if mover == TERMINAL else f"seat {mover} to move"
+        lines = [f"{head}; round {pub['round']}; {PHASES[pub['phase']]}; {turn}",
+                 f"trump {Suit(pub['trump'])} ({trump_card}"
+                 + (" under the stock" if pub["in_stock"] else " drawn") + f"); stock "
+                 f"{pub['stock']}; discard {format_cards(cards_of(pub['discard'])) or '-'}",
+                 *self._hand_lines(seat, private, hands),
+                 "hand sizes: " + " ".join(str(m.bit_count()) for m in hands),
+                 "table: " + (" ".join(f"{a}/{b or '-'}" for a, b in pub["table"]) or "-")]
+        if mover >= 0:
+            lines.append(f"attacker seat {pub['attacker']}, defender seat {pub['defender']}"
+                         + (f", limit {pub['limit']}" if pub["limit"] else ""))
+        for other, mask in enumerate(pub["known"]):
+            if mask:
+                lines.append(f"known in seat {other}'s hand: {format_cards(cards_of(mask))}")
+        for name in ("passed", "out"):
+            if pub[name]:
+                lines.append(f"{name}: " + " ".join(f"seat {s}" for s in pub[name]))
+        if pub["shown"]:
+            lines.append(f"shown: {format_cards(cards_of(pub['shown']))}")
+        if self._phase == _OVER:
+            lines.append("truncated: a draw" if self.truncated else
+                         "returns: " + " ".join(f"{r:g}" for r in self.returns()))
+        return "\n".join(lines)
+
+    def _information_string(self, seat: int, private: str) -> str:
+        n = self.players
+        lines = [f"durak {self.preset}: seat {seat} of {n}; seat {self.dealer} deals"]
+        dealt = self._deck[:6 * n]
+        if private == "single":
+            mine = [card for k, card in enumerate(dealt)
+                    if (self.dealer + 1 + k // 6) % n == seat]
+            lines.append(f"dealt: {format_cards(sorted(mine)) or '-'}")
+        elif private == "all":
+            lines += [f"dealt to seat {other}: " + format_cards(sorted(
+                card for k, card in enumerate(dealt) if (self.dealer + 1 + k // 6) % n == other))
+                for other in range(n)]
+        trump_card = self._trump_card_now()
+        if self._phase == _DEAL:
+            lines.append(f"dealing: {len(self._deck)} cards dealt")
+            if trump_card is not None:
+                lines.append(f"trump card: {trump_card}")
+            return "\n".join(lines)
+        lines.append(f"trump card: {trump_card}")
+        bottom = trump_card.mask if trump_card is not None else 0
+        for mover, move, draws in self._log:
+            lines.append(f"seat {mover}: {move}")
+            for other, drawn in enumerate(draws):
+                if not drawn:
+                    continue
+                if private == "all" or (private == "single" and other == seat):
+                    lines.append(f"seat {other} draws {format_cards(cards_of(drawn))}")
+                else:
+                    count = drawn.bit_count()
+                    lines.append(f"seat {other} draws {count} card{'s' if count > 1 else ''}"
+                                 + (f" with {trump_card}" if drawn & bottom else ""))
+        if self.truncated:
+            lines.append("truncated")
+        return "\n".join(lines)
+
+    # -- hidden information -------------------------------------------------------------
+
+    def hidden_from(self, seat: int) -> int:
+        """The cards ``seat`` cannot see: other hands' unknown cards and the stock (less
+        the face-up trump card at its bottom), as a mask."""
+        self._check_seat(seat)
+        if self._phase == _DEAL:
+            return self.pack_mask & ~self._hands_now()[seat] & ~(
+                self._trump_card_now().mask if self._trump_card_now() else 0)
+        pub = self._pub
+        mask = 0
+        for other in range(self.players):
+            if other != seat:
+                mask |= pub["hands"][other] & ~pub["known"][other]
+        stock = self._game.stock
+        if stock:
+            mask |= mask_of(stock[:-1])
+        return mask
+
+    def _opening_trumps(self) -> int:
+        """Trumps no first hand can have held: all of them when nobody showed one to lead,
+        else those below the one shown (without a previous loser, the lowest trump leads)."""
+        if self.loser is not None:
+            return 0
+        n = self.players
+        trump_card = self._deck[6 * n] if len(self._deck) > 6 * n else self._deck[6 * n - 1]
+        trumps = [card for card in self._deck[:6 * n] if card.suit == trump_card.suit]
+        if not trumps:
+            return mask_of(card for card in self.pack if card.suit == trump_card.suit)
+        lowest = strength(min(trumps, key=strength))
+        return mask_of(card for card in self.pack
+                       if card.suit == trump_card.suit and strength(card) < lowest)
+
+    def resample(self, seat: int, rng: random.Random) -> DurakEpisode:
+        """Deal the cards ``seat`` cannot see afresh and replay: an episode with the same
+        information state for ``seat``, drawn uniformly from those it cannot tell apart."""
+        self._check_seat(seat)
+        if self._phase == _OVER:
+            return self.copy()
+        if self._phase == _DEAL:
+            # the other hands and the rest of the deal are open: redeal what seat has not seen
+            hidden = self.hidden_from(seat)
+            slots = [k for k, card in enumerate(self._deck) if hidden & card.mask]
+            history = self.history[:]
+            for k, card in zip(slots, rng.sample(cards_of(hidden), len(slots)), strict=False):
+                history[k] = card.index
+            return self.replay(self.params(), history)
+        hidden = self.hidden_from(seat)
+        where = {card: k for k, card in enumerate(self._deck)}
+        slots = sorted(where[card] for card in cards_of(hidden))
+        first = 6 * self.players
+        banned = hidden & self._opening_trumps()
+        late = [k for k in slots if k >= first]
+        forced = cards_of(banned)
+        places = rng.sample(late, len(forced))
+        taken = set(places)
+        rest_slots = [k for k in slots if k not in taken]
+        rest_cards = cards_of(hidden & ~banned)
+        rng.shuffle(rest_cards)
+        history = self.history[:]
+        for k, card in zip(places + rest_slots, forced + rest_cards, strict=True):
+            history[k] = card.index
+        return self.replay(self.params(), history)
+
+    def __repr__(self) -> str:
+        turn = {CHANCE: "dealing", TERMINAL: "over"}.get(self.current_player(),
+                                                        f"seat {self.current_player()}")
+        return f"<DurakEpisode {self.preset} {self.players} players, {turn}>"
+
+    def __str__(self) -> str:
+        """The whole truth, for debugging (every hand and the stock shown)."""
+        lines = [repr(self)]
+        lines += [f"seat {seat}: {format_cards(cards_of(mask)) or '-'}"
+                  for seat, mask in enumerate(self._hands_now())]
+        if self._game is not None:
+            lines.append(f"table: {' '.join(f'{a}/{b or chr(45)}' for a, b in self._game.table)}")
+            lines.append(f"stock: {format_cards(self._game.stock) or '-'}")
+            lines.append(f"moves: {self._moves}")
+        else:
+            lines.append(f"dealt: {len(self._deck)}")
+        return "\n".join(lines)

@@ -1,0 +1,140 @@
+"""A single-agent Gymnasium environment: one seat against cardtable bots.
+
+``PasurEnv`` (one hand of Pasur) and ``DurakEnv`` (one game of Transfer Durak) play the
+learner's seat; every other seat is a cardtable bot (``cardtable.bots.make(opponent)``),
+which decides from the engine state as it does at the table.  Observations are
+``{"observation": float32 tensor, "action_mask": int8}``; actions are the episode's
+numbering; the reward comes at the end and is the seat's return.  An illegal action ends
+the episode with ``illegal_reward`` (default: the game's lowest return) and
+``info["illegal_move"]`` saying why; the mask tells which actions are legal.
+
+Registered ids: ``cardtable/Pasur-v0`` and ``cardtable/TransferDurak-v0``.
+
+>>> env = PasurEnv(opponent="random")
+>>> obs, info = env.reset(seed=1)
+>>> obs["observation"].shape, env.action_space
+((329,), Discrete(105))
+>>> import numpy as np
+>>> action = int(np.flatnonzero(obs["action_mask"])[0])
+>>> obs, reward, terminated, truncated, info = env.step(action)
+>>> terminated
+False
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+
+from .. import bots
+from ..game import IllegalMove
+from .base import Episode
+from .episode import make as make_episode
+from .pettingzoo.env import lowest_return
+from .spaces import action_space, observation_space, observe
+
+__all__ = ["CardtableEnv", "DurakEnv", "PasurEnv"]
+
+
+class CardtableEnv(gymnasium.Env):
+    """One seat of a cardtable game against bots (see the module docstring).
+
+    ``game`` is "pasur" or "durak"; ``seat`` is the learner's seat; ``opponent`` is a
+    bot spec for every other seat; ``observation`` is "observation" or
+    "information_state"; other keywords go to the episode (``preset``, ``players``...).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, game: str = "pasur", *, seat: int = 0, opponent: str = "random",
+                 observation: str = "observation", illegal_reward: float | None = None,
+                 render_mode: str | None = None, **params: Any) -> None:
+        self.game = game
+        self.params = params
+        self._template: Episode = make_episode(game, **params)
+        if isinstance(seat, bool) or not isinstance(seat, int) \
+                or not 0 <= seat < self._template.players:
+            raise ValueError(f"seat must be 0 to {self._template.players - 1}, not {seat!r}")
+        bots.make(opponent)   # fail early on an unknown bot
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.seat = seat
+        self.opponent = opponent
+        self.kind = observation
+        self.render_mode = render_mode
+        self.illegal_reward = (lowest_return(self._template) if illegal_reward is None
+                               else float(illegal_reward))
+        self.observation_space = observation_space(self._template, observation)
+        self.action_space = action_space(self._template)
+        self.episode = self._template.copy()
+        self._rng = random.Random()
+        self._bots: dict[int, Any] = {}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        self._rng = random.Random(int(self.np_random.integers(2**62)))
+        self._bots = {other: bots.make(self.opponent, seed=self._rng.getrandbits(64))
+                      for other in range(self._template.players) if other != self.seat}
+        self.episode = self._template.copy()
+        self._advance()
+        return self._observe(), {}
+
+    def _advance(self) -> None:
+        """Deal and let the bots play until the learner decides or the episode ends."""
+        episode = self.episode
+        while True:
+            episode.apply_chance(self._rng)
+            seat = episode.current_player()
+            if seat < 0 or seat == self.seat:
+                return
+            move = self._bots[seat].choose(episode.engine)
+            for action in episode.actions_for(move):
+                episode.apply(action)
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        return observe(self.episode, self.seat, self.kind)
+
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool,
+                                         dict[str, Any]]:
+        episode = self.episode
+        if episode.is_terminal():
+            raise RuntimeError("the episode is over: call reset()")
+        try:
+            episode.apply(int(action))
+        except IllegalMove as error:
+            return self._observe(), self.illegal_reward, True, False, {"illegal_move": str(error)}
+        self._advance()
+        if not episode.is_terminal():
+            return self._observe(), 0.0, False, False, {}
+        reward = float(episode.returns()[self.seat])
+        cut = bool(getattr(episode, "truncated", False))
+        return self._observe(), reward, not cut, cut, {}
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return self.episode.string(self.seat)
+        return None
+
+
+class PasurEnv(CardtableEnv):
+    """One hand of Pasur against bots: ``PasurEnv(preset="standard", players=2, ...)``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("pasur", **kwargs)
+
+
+class DurakEnv(CardtableEnv):
+    """One game of Transfer Durak against bots: ``DurakEnv(players=2, ...)``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("durak", **kwargs)
+
+
+for _id, _entry in (("cardtable/Pasur-v0", "cardtable.adapters.gymnasium:PasurEnv"),
+                    ("cardtable/TransferDurak-v0", "cardtable.adapters.gymnasium:DurakEnv")):
+    if _id not in gymnasium.registry:
+        gymnasium.register(id=_id, entry_point=_entry)

@@ -1,0 +1,632 @@
+"""Pasur as a research episode: one hand, dealt card by card, decided in small ints.
+
+The deal is a run of chance nodes, one card each, in the engine's deal order: the
+leader's 4 cards, each following seat's 4, then the 4 opening table cards.  The opening
+table rule of the preset then applies: a jack that must go back is returned to the stock
+(everyone sees it go) and a chance node deals its replacement from the rest of the stock;
+a redeal starts the deal over.  Each later deal round is dealt the same way, card by card,
+when the hands run out, so the stock's order is never drawn before it is dealt.
+
+Actions (``NUM_ACTIONS`` = 105):
+
+- ``0..51`` play the card with that index (``card.index``: A♣ 0, A♦ 1, ..., K♠ 51).  If
+  the card has one legal move (it stays on the table, or it has one capture) the move is
+  made at once.
+- When it has several, the same seat names what it takes, lowest card first:
+  ``52 + i`` takes table card ``i``; naming a card that leaves a single capture possible
+  completes it.  ``104`` (stop) takes exactly the cards named so far, and with none named
+  leaves the card on the table (when the rules let a card that can capture stay).
+
+Returns: per seat, its side's points for the hand minus the mean points of the other
+sides (two players: the points difference).  Zero-sum.
+
+>>> import random
+>>> episode = PasurEpisode("standard", players=2)
+>>> episode.current_player()
+-1
+>>> episode.apply_chance(random.Random(3))
+>>> episode.current_player(), len(episode.history)
+(0, 12)
+>>> episode.legal_actions()
+[8, 15, 35, 38]
+>>> [episode.action_text(action) for action in episode.legal_actions()]
+['play 3♣', 'play 4♠', 'play 9♠', 'play 10♥']
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from .. import games
+from ..cards import CARDS, Card, cards_of, format_cards, mask_of
+from ..game import IllegalMove
+from ..pasur import Hand, Move, Rules
+from .base import CHANCE, TERMINAL, Episode, Layout, bits
+
+__all__ = ["NUM_ACTIONS", "STOP", "TAKE", "PasurEpisode", "max_points"]
+
+NUM_ACTIONS = 105
+TAKE = 52
+"""``TAKE + i``: take table card ``i`` (while choosing a capture)."""
+STOP = 104
+"""Take exactly the cards named so far (none named: the card stays on the table)."""
+
+_ALL = (1 << 52) - 1
+_DEAL, _PLAY, _OVER = 0, 1, 2
+_OK, _REDEAL = -1, -2
+_SPEC = games.get("pasur")
+
+
+def max_points(rules: Rules, sides: int) -> int:
+    """An upper bound on one side's points in a hand: every counting card, the bonus and a
+    sur on every one of its plays."""
+    counting = (rules.bonus_points + 4 * rules.ace_points + 4 * rules.jack_points
+                + rules.two_clubs_points + rules.ten_diamonds_points
+                + rules.seven_diamonds_points)
+    return counting + rules.sur_points * (48 // sides)
+
+
+def _consistent(taken: int, picked: int) -> bool:
+    """Whether a capture starts with the cards named so far (named lowest first)."""
+    return taken & ((1 << picked.bit_length()) - 1) == picked
+
+
+class PasurEpisode(Episode):
+    """One hand of Pasur as chance nodes and int decisions (see the module docstring).
+
+    ``preset`` names the rules (``cardtable.pasur.PRESETS``); ``rules`` overrides them with
+    any ``Rules``.  ``leader`` is the seat that plays first (and is dealt first).
+    """
+
+    game = "pasur"
+    num_actions = NUM_ACTIONS
+    count_pieces = ("surs", "hand_sizes", "stock")
+    """Pieces that hold counts (0 to 52); every other piece holds 0 or 1."""
+
+    def __init__(self, preset: str = "standard", players: int = 2, leader: int = 0,
+                 rules: Rules | None = None) -> None:
+        self.preset = preset
+        self.custom = rules
+        self.rules = rules if rules is not None else _SPEC.rules(preset)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
+        self.rules.check_players(players)
+        if isinstance(leader, bool) or not isinstance(leader, int) \
+                or not 0 <= leader < players:
+            raise ValueError(f"leader must be a seat from 0 to {players - 1}, not {leader!r}")
+        self.players = players
+        self.leader = leader
+        self.sides = self.rules.sides(players)
+        self.rounds = 48 // (4 * players)
+        self.order = tuple((leader + k) % players for k in range(players))
+        self.history: list[int] = []
+        self._phase = _DEAL
+        self._round = 1
+        self._dealt: list[Card] = []     # this deal round's cards so far, in deal order
+        self._pool = _ALL                # cards not dealt yet
+        self._exclude = 0                # a returned jack its own replacement cannot be
+        self._slot = -1                  # the opening table slot being refilled, if any
+        self._replaced = False
+        self._returned = 0               # jacks seen going back into the stock
+        self._redeals = 0
+        self._opening = 0
+        self._deals = [[0] * self.rounds for _ in range(players)]
+        self._chance: list[tuple[int, int, int, int]] = []   # (history index, seat, round,
+        # attempt); seat -1 for a table card
+        self._hand: Hand | None = None
+        self._by_card: dict[int, tuple[Move, ...]] = {}
+        self._pending = -1
+        self._picked = 0
+        self._plays: list[tuple[int, Move]] = []
+        self._hmasks = [0] * players
+        self._tmask = 0
+        self._cmasks = [0] * self.sides
+        self._surs = [0] * self.sides
+        self._last: int | None = None
+        self._seen_at = -1
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"preset": self.preset, "players": self.players,
+                               "leader": self.leader}
+        if self.custom is not None:
+            out["rules"] = self.custom
+        return out
+
+    def copy(self) -> PasurEpisode:
+        other = object.__new__(PasurEpisode)
+        other.__dict__.update(self.__dict__)
+        other.history = self.history[:]
+        other._dealt = self._dealt[:]
+        other._deals = [row[:] for row in self._deals]
+        other._chance = self._chance[:]
+        other._plays = self._plays[:]
+        other._hand = self._hand.copy() if self._hand is not None else None
+        return other
+
+    # -- whose turn, and what they may do ---------------------------------------------
+
+    def current_player(self) -> int:
+        if self._phase == _PLAY:
+            return self._hand.to_move
+        return CHANCE if self._phase == _DEAL else TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._phase != _DEAL:
+            return []
+        cards = cards_of(self._pool & ~self._exclude)
+        p = 1.0 / len(cards)
+        return [(card.index, p) for card in cards]
+
+    def legal_actions(self) -> list[int]:
+        if self._phase == _DEAL:
+            return [card.index for card in cards_of(self._pool & ~self._exclude)]
+        if self._phase == _OVER:
+            return []
+        if self._pending < 0:
+            return sorted(self._by_card)
+        out = [TAKE + (bit.bit_length() - 1) for bit in sorted(self._next_picks())]
+        if any(move.taken == self._picked for move in self._by_card[self._pending]):
+            out.append(STOP)
+        return out
+
+    def _next_picks(self) -> set[int]:
+        picked = self._picked
+        out = set()
+        for move in self._by_card[self._pending]:
+            rest = move.taken & ~picked
+            if rest and _consistent(move.taken, picked):
+                out.add(rest & -rest)
+        return out
+
+    # -- playing ------------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        action = int(action)
+        if self._phase == _DEAL:
+            self._deal(action)
+        elif self._phase == _PLAY:
+            self._decide(action)
+        else:
+            raise IllegalMove("the hand is over")
+        self.history.append(action)
+
+    def _deal(self, index: int) -> None:
+        if not 0 <= index < 52 or not (self._pool & ~self._exclude) >> index & 1:
+            what = CARDS[index].text if 0 <= index < 52 else repr(index)
+            raise IllegalMove(f"{what} cannot be dealt now: it is not in the stock"
+                              + (" (a returned jack cannot replace itself)"
+                                 if 0 <= index < 52 and self._exclude >> index & 1 else ""))
+        card = CARDS[index]
+        self._pool ^= card.mask
+        seat = -1
+        four = 4 * self.players
+        if self._slot >= 0:
+            self._dealt[four + self._slot] = card
+            self._slot, self._exclude, self._replaced = -1, 0, True
+        else:
+            k = len(self._dealt)
+            self._dealt.append(card)
+            if k < four:
+                seat = self.order[k // 4]
+                self._deals[seat][self._round - 1] |= card.mask
+        self._chance.append((len(self.history), seat, self._round, self._redeals))
+        if self._round == 1 and len(self._dealt) == four + 4 and self._slot < 0:
+            self._check_opening()
+        elif self._round > 1 and len(self._dealt) == four:
+            self._start_round()
+
+    def _opening_verdict(self, table: list[Card]) -> int:
+        """``_OK``, ``_REDEAL``, or the slot of the jack to send back (the engine's rule)."""
+        rules = self.rules
+        ranks = [card.rank for card in table]
+        jacks, queens, kings = ranks.count(11), ranks.count(12), ranks.count(13)
+        same = rules.opening_same_face_redeal
+        if ((same and (queens >= same or kings >= same))
+                or (rules.opening_any_face_redeal and jacks + queens + kings)
+                or (jacks and rules.opening_jacks == "redeal")
+                or (jacks and rules.opening_jacks == "replace_one"
+                    and (jacks > 1 or self._replaced))):
+            return _REDEAL
+        if not jacks or rules.opening_jacks == "stay":
+            return _OK
+        return ranks.index(11)
+
+    def _check_opening(self) -> None:
+        four = 4 * self.players
+        table = self._dealt[four:]
+        verdict = self._opening_verdict(table)
+        if verdict == _REDEAL:
+            self._redeals += 1
+            self._pool, self._dealt, self._replaced, self._returned = _ALL, [], False, 0
+            for row in self._deals:
+                row[0] = 0
+        elif verdict == _OK:
+            self._opening = mask_of(table)
+            self._start_round()
+        else:
+            jack = table[verdict]
+            self._pool |= jack.mask
+            self._exclude = jack.mask
+            self._returned |= jack.mask
+            self._slot = verdict
+
+    def _start_round(self) -> None:
+        """The deal round is complete: build the engine's hand from the position."""
+        four = 4 * self.players
+        held: list[list[Card]] = [[] for _ in range(self.players)]
+        for k, card in enumerate(self._dealt[:four]):
+            held[self.order[k // 4]].append(card)
+        stock = cards_of(self._pool)   # only its size matters: each round is dealt here
+        if self._round == 1:
+            self._hand = Hand.from_position(self.rules, hands=held, table=self._dealt[four:],
+                                            stock=stock, to_move=self.leader, deal_round=1)
+        else:
+            prev = self._hand
+            self._hand = Hand.from_position(
+                self.rules, hands=held, table=prev.table, stock=stock, to_move=self.leader,
+                captured=prev.captured, surs=prev.surs, last_capturer=prev.last_capturer,
+                deal_round=self._round)
+        self._dealt = []
+        self._phase = _PLAY
+        self._refresh()
+
+    def _refresh(self) -> None:
+        hand = self._hand
+        by_card: dict[int, list[Move]] = {}
+        for move in hand.legal_moves():
+            by_card.setdefault(move.index, []).append(move)
+        self._by_card = {index: tuple(sorted(moves, key=lambda m: m.taken))
+                         for index, moves in by_card.items()}
+        self._seen_at = -1
+
+    def _look(self) -> None:
+        """Read hands, table, captures and surs from the engine (once per state)."""
+        if self._seen_at == len(self.history) or self._hand is None:
+            return
+        hand = self._hand
+        self._hmasks = [mask_of(cards) for cards in hand.hands]
+        self._tmask = mask_of(hand.table)
+        self._cmasks = [mask_of(cards) for cards in hand.captured]
+        self._surs = hand.surs
+        self._last = hand.last_capturer
+        self._seen_at = len(self.history)
+
+    def _decide(self, action: int) -> None:
+        seat = self._hand.to_move
+        if self._pending < 0:
+            if not 0 <= action < 52:
+                raise IllegalMove(f"seat {seat} plays a card first (actions 0 to 51), "
+                                  f"not {self.action_text(action)}")
+            moves = self._by_card.get(action)
+            if moves is None:
+                raise IllegalMove(f"seat {seat} does not hold {CARDS[action]}")
+            if len(moves) == 1:
+                self._push(moves[0])
+            else:
+                self._pending, self._picked = action, 0
+            return
+        moves = self._by_card[self._pending]
+        card = CARDS[self._pending]
+        if action == STOP:
+            move = next((m for m in moves if m.taken == self._picked), None)
+            if move is None:
+                named = format_cards(cards_of(self._picked))
+                raise IllegalMove(f"{card} cannot take just {named or 'nothing'}: name more "
+                                  "cards; the choices are: "
+                                  + "; ".join(str(m) for m in moves))
+            self._push(move)
+            return
+        if not TAKE <= action < STOP:
+            raise IllegalMove(f"seat {seat} is choosing what {card} takes: take a table card "
+                              f"(52 + its index) or stop (104), not {action}")
+        bit = 1 << (action - TAKE)
+        if bit not in self._next_picks():
+            raise IllegalMove(f"{card} cannot take {CARDS[action - TAKE]} next (cards are "
+                              "named lowest first); the choices are: "
+                              + "; ".join(str(m) for m in moves))
+        picked = self._picked | bit
+        left = [m for m in moves if _consistent(m.taken, picked)]
+        if len(left) == 1:
+            self._push(left[0])
+        else:
+            self._picked = picked
+
+    def _push(self, move: Move) -> None:
+        hand = self._hand
+        seat = hand.to_move
+        before = hand.deal_round
+        hand.push(move)
+        self._plays.append((seat, move))
+        self._pending, self._picked = -1, 0
+        if hand.is_over():
+            self._phase = _OVER
+        elif hand.deal_round != before:
+            self._phase = _DEAL
+            self._round += 1
+        self._refresh()
+
+    # -- moves and actions --------------------------------------------------------------
+
+    @property
+    def engine(self) -> Hand | None:
+        """The engine's hand while a seat decides (``None`` before the first deal ends;
+        stale while a later deal round is being dealt)."""
+        return self._hand
+
+    def legal_moves(self) -> list[Move]:
+        """The engine moves open to the seat to move (empty at chance nodes)."""
+        if self._phase != _PLAY:
+            return []
+        return [move for index in sorted(self._by_card) for move in self._by_card[index]]
+
+    @property
+    def choosing(self) -> tuple[Card, list[Card]] | None:
+        """While a played card's capture is being chosen: the card and the cards named."""
+        if self._pending < 0:
+            return None
+        return CARDS[self._pending], cards_of(self._picked)
+
+    def actions_for(self, move: Move) -> list[int]:
+        """The actions that make ``move`` from a decision node with nothing chosen yet."""
+        if self._phase != _PLAY or self._pending >= 0:
+            raise IllegalMove("actions_for needs a decision node with no card chosen yet")
+        moves = self._by_card.get(move.index, ())
+        if move not in moves:
+            raise IllegalMove(f"{move} is not legal now")
+        out = [move.index]
+        if len(moves) == 1:
+            return out
+        picked, left = 0, moves
+        rest = move.taken
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            picked |= bit
+            out.append(TAKE + bit.bit_length() - 1)
+            left = [m for m in left if _consistent(m.taken, picked)]
+            if len(left) == 1:
+                return out
+        out.append(STOP)
+        return out
+
+    def action_text(self, action: int, player: int | None = None) -> str:
+        action = int(action)
+        if player == CHANCE:
+            return f"deal {CARDS[action]}" if 0 <= action < 52 else f"deal {action}?"
+        if 0 <= action < 52:
+            return f"play {CARDS[action]}"
+        if TAKE <= action < STOP:
+            return f"take {CARDS[action - TAKE]}"
+        if action == STOP:
+            return "stop"
+        return f"action {action} (not a Pasur action)"
+
+    @property
+    def moves(self) -> list[tuple[int, Move]]:
+        """(seat, move) for every move made this hand."""
+        return self._plays[:]
+
+    # -- results ------------------------------------------------------------------------
+
+    def points(self) -> list[int] | None:
+        """Points per side once the hand is over."""
+        return self._hand.score() if self._phase == _OVER else None
+
+    def returns(self) -> list[float]:
+        if self._phase != _OVER:
+            return [0.0] * self.players
+        points = self._hand.score()
+        total, others = sum(points), self.sides - 1
+        return [float(points[seat % self.sides]
+                      - (total - points[seat % self.sides]) / others)
+                for seat in range(self.players)]
+
+    # -- what a seat sees ---------------------------------------------------------------
+
+    def _hands_now(self) -> list[int]:
+        self._look()
+        if self._phase == _PLAY:
+            return self._hmasks
+        masks = [0] * self.players
+        if self._phase == _DEAL:
+            for k, card in enumerate(self._dealt[:4 * self.players]):
+                masks[self.order[k // 4]] |= card.mask
+        return masks
+
+    def _table_now(self) -> int:
+        self._look()
+        if self._phase == _DEAL and self._round == 1:
+            return mask_of(self._dealt[4 * self.players:])
+        return self._tmask
+
+    def _stock_size(self) -> int:
+        return self._pool.bit_count()
+
+    def layout(self, kind: str = "observation", private: str = "single") -> Layout:
+        self._check_view(kind, private)
+        n, s, r = self.players, self.sides, self.rounds
+        if kind == "observation":
+            pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,)), ("to_move", (n,))]
+            if private == "single":
+                pieces.append(("hand", (52,)))
+            elif private == "all":
+                pieces.append(("hands", (n, 52)))
+            pieces += [("table", (52,)), ("captured", (s, 52)), ("pending", (52,)),
+                       ("picked", (52,)), ("surs", (s,)), ("hand_sizes", (n,)),
+                       ("round", (r,)), ("stock", (1,)), ("last_capturer", (n,))]
+            return Layout(pieces)
+        pieces = [("player", (n,))]
+        if private == "single":
+            pieces.append(("deals", (r, 52)))
+        elif private == "all":
+            pieces.append(("all_deals", (n, r, 52)))
+        pieces += [("opening", (52,)), ("returned", (52,)), ("plays", (48, 104)),
+                   ("pending", (52,)), ("picked", (52,))]
+        return Layout(pieces)
+
+    def write(self, views: dict[str, np.ndarray], seat: int, kind: str = "observation",
+              private: str = "single") -> None:
+        self._check_seat(seat)
+        self._look()
+        self._check_view(kind, private)
+        views["player"][seat] = 1.0
+        if self._pending >= 0:
+            views["pending"][self._pending] = 1.0
+            bits(views["picked"], self._picked)
+        if kind == "observation":
+            mover = self.current_player()
+            if mover >= 0:
+                views["to_move"][mover] = 1.0
+            hands = self._hands_now()
+            if private == "single":
+                bits(views["hand"], hands[seat])
+            elif private == "all":
+                for other, mask in enumerate(hands):
+                    bits(views["hands"][other], mask)
+            bits(views["table"], self._table_now())
+            for side, mask in enumerate(self._cmasks):
+                bits(views["captured"][side], mask)
+            views["surs"][:] = self._surs
+            views["hand_sizes"][:] = [mask.bit_count() for mask in hands]
+            views["round"][self._round - 1] = 1.0
+            views["stock"][0] = self._stock_size()
+            if self._last is not None:
+                views["last_capturer"][self._last] = 1.0
+            return
+        if private == "single":
+            for number, mask in enumerate(self._deals[seat]):
+                bits(views["deals"][number], mask)
+        elif private == "all":
+            for other in range(self.players):
+                for number, mask in enumerate(self._deals[other]):
+                    bits(views["all_deals"][other, number], mask)
+        dealing_opening = self._phase == _DEAL and self._round == 1
+        bits(views["opening"], self._table_now() if dealing_opening else self._opening)
+        bits(views["returned"], self._returned)
+        plays = views["plays"]
+        for k, (_, move) in enumerate(self._plays):
+            plays[k, move.index] = 1.0
+            bits(plays[k, 52:], move.taken)
+
+    def string(self, seat: int, kind: str = "observation", private: str = "single") -> str:
+        self._check_seat(seat)
+        self._look()
+        self._check_view(kind, private)
+        if kind == "observation":
+            return self._observation_string(seat, private)
+        return self._information_string(seat, private)
+
+    def _seat_name(self, seat: int) -> str:
+        return f"seat {seat}" + (f" (side {seat % 2})" if self.sides != self.players else "")
+
+    def _pending_text(self) -> str:
+        if self._pending < 0:
+            return ""
+        named = format_cards(cards_of(self._picked))
+        return (f"\nseat {self._hand.to_move} plays {CARDS[self._pending]}, choosing what it "
+                f"takes: {named or 'nothing named yet'}")
+
+    def _observation_string(self, seat: int, private: str) -> str:
+        hands = self._hands_now()
+        mover = self.current_player()
+        turn = {CHANCE: "dealing", TERMINAL: "hand over"}.get(mover, f"seat {mover} to move")
+        lines = [f"pasur {self.preset}: {self._seat_name(seat)} of {self.players}; "
+                 f"deal {self._round} of {self.rounds}; stock {self._stock_size()}; {turn}"]
+        if private == "single":
+            lines.append(f"hand: {format_cards(cards_of(hands[seat])) or '-'}")
+        elif private == "all":
+            lines += [f"hand of seat {other}: {format_cards(cards_of(mask)) or '-'}"
+                      for other, mask in enumerate(hands)]
+        lines.append("hand sizes: " + " ".join(str(m.bit_count()) for m in hands))
+        lines.append(f"table: {format_cards(cards_of(self._table_now())) or '-'}")
+        for side, mask in enumerate(self._cmasks):
+            lines.append(f"side {side} captured ({self._surs[side]} surs): "
+                         f"{format_cards(cards_of(mask)) or '-'}")
+        if self._last is not None:
+            lines.append(f"last capture: seat {self._last}")
+        if self._phase == _OVER:
+            lines.append("points: " + " ".join(str(p) for p in self._hand.score()))
+        return "\n".join(lines) + self._pending_text()
+
+    def _information_string(self, seat: int, private: str) -> str:
+        lines = [f"pasur {self.preset}: {self._seat_name(seat)} of {self.players}; "
+                 f"seat {self.leader} leads"]
+        if self._redeals:
+            lines.append(f"redealt {self._redeals} times")
+        per_round = 4 * self.players
+        for number in range(1, self._round + 1):
+            if private == "single":
+                mine = format_cards(cards_of(self._deals[seat][number - 1]))
+                lines.append(f"deal {number}: hand {mine or '-'}")
+            elif private == "all":
+                lines.append(f"deal {number}: " + "; ".join(
+                    f"seat {other} {format_cards(cards_of(self._deals[other][number - 1]))}"
+                    for other in range(self.players)))
+            else:
+                lines.append(f"deal {number}")
+            if number == 1:
+                table = self._dealt[per_round:] if self._phase == _DEAL and self._round == 1 \
+                    else cards_of(self._opening)
+                lines.append(f"table: {format_cards(table) or '-'}")
+                if self._returned:
+                    lines.append(f"returned to the stock: {format_cards(cards_of(self._returned))}")
+            for mover, move in self._plays[(number - 1) * per_round:number * per_round]:
+                lines.append(f"seat {mover}: {move}")
+        if self._phase == _DEAL:
+            lines.append(f"dealing: {len(self._dealt)} cards dealt")
+        return "\n".join(lines) + self._pending_text()
+
+    # -- hidden information -------------------------------------------------------------
+
+    def hidden_from(self, seat: int) -> int:
+        """The cards ``seat`` cannot see: the other hands (less a card being played) and
+        the cards not dealt yet, as a mask."""
+        self._check_seat(seat)
+        hands = self._hands_now()
+        pending = CARDS[self._pending].mask if self._pending >= 0 else 0
+        mask = self._pool
+        for other, held in enumerate(hands):
+            if other != seat:
+                mask |= held & ~pending
+        return mask
+
+    def resample(self, seat: int, rng: random.Random) -> PasurEpisode:
+        """Deal the cards ``seat`` cannot see afresh and replay: an episode with the same
+        information state for ``seat``, drawn uniformly from those it cannot tell apart."""
+        self._check_seat(seat)
+        if self._phase == _OVER:
+            return self.copy()
+        hidden = self.hidden_from(seat)
+        slots = [entry[0] for entry in self._chance
+                 if entry[2] == self._round and entry[3] == self._redeals
+                 and entry[1] not in (-1, seat) and hidden >> self.history[entry[0]] & 1]
+        # A jack sent back from the opening table went into the stock after the hands were
+        # dealt, so it cannot be in a hand of the first deal round.
+        banned = self._returned if self._round == 1 else 0
+        choices = [card.index for card in cards_of(hidden & ~banned)]
+        history = self.history[:]
+        for at, index in zip(slots, rng.sample(choices, len(slots)), strict=True):
+            history[at] = index
+        return self.replay(self.params(), history)
+
+    def __repr__(self) -> str:
+        turn = {CHANCE: "dealing", TERMINAL: "over"}.get(self.current_player(),
+                                                        f"seat {self.current_player()}")
+        return (f"<PasurEpisode {self.preset} {self.players} players, deal "
+                f"{self._round}/{self.rounds}, {turn}>")
+
+    def __str__(self) -> str:
+        """The whole truth, for debugging (every hand shown)."""
+        self._look()
+        hands = self._hands_now()
+        lines = [repr(self)]
+        lines += [f"seat {seat}: {format_cards(cards_of(mask)) or '-'}"
+                  for seat, mask in enumerate(hands)]
+        lines.append(f"table: {format_cards(cards_of(self._table_now())) or '-'}")
+        lines += [f"side {side}: {format_cards(cards_of(mask)) or '-'} ({self._surs[side]} surs)"
+                  for side, mask in enumerate(self._cmasks)]
+        lines.append(f"stock: {self._stock_size()} cards")
+        return "\n".join(lines) + self._pending_text()

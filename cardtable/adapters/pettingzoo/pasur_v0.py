@@ -1,0 +1,21 @@
+"""``pasur_v0``: one hand of Pasur.  ``env(preset="standard", players=2, leader=0)``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from .env import CardtableAECEnv, make_env
+
+__all__ = ["env", "raw_env"]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped environment (illegal actions end the game; order enforced)."""
+    return make_env("pasur", **kwargs)
+
+
+def raw_env(**kwargs: Any) -> CardtableAECEnv:
+    """The environment without PettingZoo's wrappers (an illegal action raises)."""
+    return CardtableAECEnv("pasur", **kwargs)

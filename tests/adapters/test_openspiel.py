@@ -1,0 +1,152 @@
+"""The pyspiel games pass OpenSpiel's own checks and play with OpenSpiel's ISMCTS."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from adapter_helpers import deck
+from open_spiel.python.observation import make_observation
+
+from cardtable import arena
+from cardtable.adapters import openspiel
+from cardtable.pasur import PRESETS, Hand
+
+GAMES = [
+    ("python_pasur", {}),
+    ("python_pasur", {"preset": "wikipedia", "players": 3}),
+    ("python_pasur", {"preset": "turkish", "players": 4}),
+    ("python_pasur", {"preset": "multicapture", "players": 2, "leader": 1}),
+    ("python_transfer_durak", {}),
+    ("python_transfer_durak", {"players": 3}),
+    ("python_transfer_durak", {"players": 6}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES, ids=lambda v: str(v))
+def test_random_simulation_passes_openspiels_checks(name, params):
+    """pyspiel.random_sim_test: legal actions, chance outcomes, clone, serialization,
+    tensors, returns within the utility range."""
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def _random_state(game, rng: np.random.RandomState, steps: int):
+    state = game.new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choice(actions, p=probs))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("name", ["python_pasur", "python_transfer_durak"])
+def test_serialize_deserialize_and_pickle_give_the_same_state(name):
+    game = pyspiel.load_game(name)
+    rng = np.random.RandomState(3)
+    for steps in (0, 20, 70, 130):
+        state = _random_state(game, rng, steps)
+        text = pyspiel.serialize_game_and_state(game, state)
+        game2, state2 = pyspiel.deserialize_game_and_state(text)
+        assert str(game2) == str(game)
+        assert str(state2) == str(state) and state2.history() == state.history()
+        unpickled = pickle.loads(pickle.dumps(state))
+        assert str(unpickled) == str(state) and unpickled.history() == state.history()
+        if not state.is_terminal():
+            player = max(state.current_player(), 0)
+            assert state2.information_state_string(player) == \
+                state.information_state_string(player)
+
+
+@pytest.mark.parametrize("name", ["python_pasur", "python_transfer_durak"])
+def test_a_clone_is_equal_and_independent(name):
+    game = pyspiel.load_game(name)
+    state = _random_state(game, np.random.RandomState(5), 60)
+    clone = state.clone()
+    assert str(clone) == str(state) and clone.history() == state.history()
+    before = str(state)
+    clone.apply_action(clone.legal_actions()[0])
+    assert str(state) == before and len(clone.history()) == len(state.history()) + 1
+
+
+def test_tensors_and_strings_come_from_the_episode():
+    game = pyspiel.load_game("python_pasur")
+    state = _random_state(game, np.random.RandomState(7), 40)
+    episode = state.episode
+    for player in range(2):
+        assert np.array_equal(state.observation_tensor(player), episode.tensor(player))
+        assert np.array_equal(state.information_state_tensor(player),
+                              episode.tensor(player, "information_state"))
+        assert state.observation_string(player) == episode.string(player)
+        assert state.information_state_string(player) == \
+            episode.string(player, "information_state")
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    public.set_from(state, 0)
+    assert np.array_equal(public.tensor, episode.tensor(0, private="none"))
+    assert "hand" not in public.dict
+
+
+def test_game_facts_and_parameters():
+    game = pyspiel.load_game("python_pasur(preset=wikipedia,players=3)")
+    assert game.num_players() == 3
+    assert game.num_distinct_actions() == 105 and game.max_chance_outcomes() == 52
+    assert game.min_utility() == -game.max_utility() and game.utility_sum() == 0.0
+    durak = pyspiel.load_game("python_transfer_durak", {"players": 5, "max_moves": 300})
+    assert (durak.num_players(), durak.num_distinct_actions(), durak.max_game_length()) == (
+        5, 3200, 300)
+    with pytest.raises(Exception, match="standard rules are for 2 players"):
+        pyspiel.load_game("python_pasur", {"players": 3})
+
+
+def test_resample_from_infostate_keeps_the_information_state():
+    game = pyspiel.load_game("python_transfer_durak", {"players": 3})
+    state = _random_state(game, np.random.RandomState(9), 80)
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(5):
+        other = state.resample_from_infostate(player, sampler)
+        assert other.information_state_string(player) == state.information_state_string(player)
+        assert other.legal_actions() == state.legal_actions()
+        assert len(other.history()) == len(state.history())
+
+
+def test_state_of_mirrors_a_match_in_play():
+    hand = Hand.new(PRESETS["standard"], seed=12)
+    rng = random.Random(0)
+    for _ in range(11):
+        hand.push(rng.choice(hand.legal_moves()))
+    mirror = openspiel.state_of(hand)
+    assert mirror.current_player() == hand.to_move
+    assert sorted(mirror.episode.legal_moves()) == sorted(hand.legal_moves())
+    assert [m for _, m in mirror.episode.moves] == hand.move_stack
+
+
+def test_openspiel_ismcts_plays_a_short_match_against_greedy_through_the_arena():
+    run = arena.run("pasur", ["openspiel-ismcts:simulations=10", "greedy"], games=2,
+                    hands=True, seed=3)
+    assert len(run.results) == 2
+    for result in run.results:
+        assert result.moves == 48 and sum(result.returns) == pytest.approx(0.0)
+    assert {r.lineup for r in run.results} == {("openspiel-ismcts:simulations=10", "greedy"),
+                                                ("greedy", "openspiel-ismcts:simulations=10")}
+
+
+def test_openspiel_ismcts_decides_from_what_its_seat_sees_only():
+    """Two deals that differ only in the opponent's hidden cards: the same decision."""
+    first = deck("7♣ 3♦ 9♠ K♥", "5♣ 6♦ 8♠ Q♥", "2♠ 2♥ 4♦ 10♣")
+    second = list(first)
+    i, j = second.index(deck("8♠")[0]), second.index(deck("A♠")[0])
+    second[i], second[j] = second[j], second[i]
+    choices = set()
+    for cards in (first, second):
+        bot = openspiel.OpenSpielISMCTSBot(simulations=25, seed=4)
+        choices.add(bot.choose(Hand.new(PRESETS["standard"], deck=cards)))
+    assert len(choices) == 1
