@@ -39,11 +39,16 @@ def test_a_table_made_in_the_lobby_is_joined_from_its_invite_link(open_page, ser
     assert item.locator("button.join").is_visible()
     screenshot(other, "lobby-en-phone")
 
+    host.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server_url)
     host.click(".created .open-table")
     table_root(host).wait_for()
     host.wait_for_selector(".banner.invite")
     assert host.locator(".banner.invite input.invite-link").input_value() == link
     assert table_root(host).get_attribute("data-seat") == "0"
+    host.click(".banner.invite button.copy")
+    host.wait_for_selector(".banner.invite button.copy:text('Copied')")
+    assert host.evaluate("navigator.clipboard.readText()") == link
+    screenshot(host, "durak-en-desktop-waiting")
 
     # The friend follows the link (a second browser context: its own storage) and sits.
     friend = open_page(f"/table/{table}")
@@ -79,6 +84,13 @@ def wait_for_first_turn(*pages):
             page.wait_for_selector('#table-root[data-my-turn="true"]')
             return page
     raise AssertionError(f"no page holds seat {to_move}")
+
+
+def test_an_unknown_table_says_so(open_page) -> None:
+    page = open_page("/table/NoSuchTable")
+    page.wait_for_selector(".banner.error")
+    assert "no table" in page.locator(".banner.error").inner_text()
+    assert table_root(page).get_attribute("data-connection") == "closed"
 
 
 def test_a_spectator_sees_the_table_but_no_hand(open_page) -> None:
@@ -189,6 +201,21 @@ def test_the_language_follows_the_browser_and_can_be_changed(open_page) -> None:
     assert page.locator("html").get_attribute("dir") == "rtl"
     assert page.locator("button.create").inner_text() == "ساختن میز"
     screenshot(page, "lobby-fa-desktop")
+
+
+def test_every_string_is_translated_into_every_language(open_page) -> None:
+    page = open_page("/")
+    missing = page.evaluate("""async () => {
+        const { ALL_STRINGS } = await import("/js/i18n.js");
+        const keys = Object.keys(ALL_STRINGS.en);
+        const out = {};
+        for (const [lang, table] of Object.entries(ALL_STRINGS)) {
+            out[lang] = keys.filter((k) => !(k in table));
+            out[lang].push(...Object.keys(table).filter((k) => !(k in ALL_STRINGS.en)));
+        }
+        return out;
+    }""")
+    assert missing == {"en": [], "pt": [], "fa": [], "ru": []}
 
 
 @pytest.mark.parametrize(("game", "options"), [("pasur", {"target": 1}), ("durak", {})])

@@ -173,6 +173,7 @@ const STRINGS = {
     "pasur.take": "Take",
     "table.toRematch": "Go to the rematch",
     "pasur.hands": "Hands",
+    "seat.botPlaying": "a bot plays for now",
   },
   pt: {
     "app.title": "cardtable",
@@ -335,6 +336,7 @@ const STRINGS = {
     "pasur.take": "Capturar",
     "table.toRematch": "Ir para a revanche",
     "pasur.hands": "Mãos",
+    "seat.botPlaying": "um bot joga por enquanto",
   },
   fa: {
     "app.title": "cardtable",
@@ -497,6 +499,7 @@ const STRINGS = {
     "pasur.take": "برداشتن",
     "table.toRematch": "رفتن به بازی دوباره",
     "pasur.hands": "دست‌ها",
+    "seat.botPlaying": "فعلاً ربات بازی می‌کند",
   },
   ru: {
     "app.title": "cardtable",
@@ -659,6 +662,7 @@ const STRINGS = {
     "pasur.take": "Взять",
     "table.toRematch": "К реваншу",
     "pasur.hands": "Партии",
+    "seat.botPlaying": "пока играет бот",
   },
 };
 

@@ -194,6 +194,8 @@ export class TableView {
     const base = t("table.seatName", { n: seat + 1 });
     if (info?.name) return info.name;
     if (info?.isBot) return `${base} (${kindLabel(info.kind)})`;
+    if (info && !info.taken) return `${base} (${t("seat.open")})`;
+    if (info?.botPlaying) return `${base} (${t("seat.botPlaying")})`;
     return base;
   }
 
@@ -283,6 +285,7 @@ export class TableView {
   turnLine() {
     const s = this.state;
     if (s.over) return h("p", { class: "whose-turn over" }, t("table.gameOver"));
+    if (s.status === "waiting") return h("p", { class: "whose-turn waiting" }, t("table.waiting"));
     if (s.to_move === null || s.to_move === undefined) return h("p", { class: "whose-turn" });
     const text = s.to_move === this.mySeat ? t("table.yourTurn")
       : t("table.turnOf", { name: this.seatName(s.to_move) });
