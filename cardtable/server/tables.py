@@ -517,9 +517,12 @@ class Tables:
                 stored = await asyncio.to_thread(self.storage.load, table_id)
                 if stored is None:
                     return None
-                if (self.cluster is not None and stored.row.status != OVER
-                        and not await self.cluster.claim(table_id)):
-                    raise NotHere(table_id, await self.cluster.owner(table_id))
+                if self.cluster is not None and stored.row.status != OVER:
+                    # own it first, then read it again: the last owner may have just moved
+                    if not await self.cluster.claim(table_id):
+                        raise NotHere(table_id, await self.cluster.owner(table_id))
+                    stored = await asyncio.to_thread(self.storage.load, table_id)
+                    assert stored is not None
                 try:
                     table = self._rebuild(stored)
                 except Exception as error:
@@ -528,7 +531,11 @@ class Tables:
                     raise TableError(f"table {table_id} cannot be resumed: {error}",
                                      503) from None
                 self.live[table_id] = table
-                self._trim()
+                if table.over:
+                    self._trim()
+                else:  # adopted from a process that stopped: its bots and graces go on here
+                    self._start_graces(table)
+                    self._kick(table)
                 return table
         finally:
             if not lock.locked():

@@ -45,7 +45,7 @@ def test_a_player_on_another_process_is_relayed_and_a_dead_owner_is_replaced(
         tmp_path: Path, redis_url: str) -> None:
     data = tmp_path / "data"
     flags = ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}",
-             "--lease", "1.5")
+             "--lease", "3")
     rng = random.Random(31)
     with server(data, *flags) as (first, a), server(data, *flags) as (_, b), \
             ExitStack() as sockets:
