@@ -4,7 +4,7 @@
 
 import { getHistory, getRecord } from "./api.js";
 import { h, clear, replaceKeepingFocus } from "./dom.js";
-import { t, num } from "./i18n.js";
+import { t, num, joinList } from "./i18n.js";
 import { gameTitle, kindLabel } from "./names.js";
 import { moveText } from "./table.js";
 import { navigate } from "./router.js";
@@ -33,7 +33,7 @@ function resultLine(game, summary, seatName) {
   }
   const winners = summary.winners || [];
   const totals = (summary.totals || []).map((x) => num(x)).join(" : ");
-  const who = winners.length ? t("table.winner", { names: winners.map(seatName).join(", ") })
+  const who = winners.length ? t("table.winner", { names: joinList(winners.map(seatName), { and: true }) })
     : t("table.draw");
   return totals ? `${who} (${totals})` : who;
 }
@@ -87,7 +87,7 @@ export class History {
         list.appendChild(h("li", { class: "history-item", dataset: { table: item.id } },
           h("div", {},
             h("strong", {}, gameTitle(item.game)), h("span", { class: "muted" }, ` · ${item.preset || ""}`),
-            h("div", {}, `${t("history.players")}: `, seats.map((s, i) => seatLabel(s, i)).join(" · ")),
+            h("div", {}, `${t("history.players")}: `, joinList(seats.map((s, i) => seatLabel(s, i)))),
             h("div", {}, `${t("history.result")}: `, resultLine(item.game, item.summary, name)),
             h("div", { class: "muted" }, `${t("history.finished")}: ${when(item.finished)}`)),
           h("button", { type: "button", class: "primary replay",
@@ -169,7 +169,7 @@ export class Replay {
     });
     panel.append(
       h("p", {}, h("strong", {}, gameTitle(record.game)), ` · ${record.preset || ""} · `,
-        `${t("history.players")}: `, (record.seats || []).map((s, i) => seatLabel(s, i)).join(" · ")),
+        `${t("history.players")}: `, joinList((record.seats || []).map((s, i) => seatLabel(s, i)))),
       h("details", { class: "rules" }, h("summary", {}, t("replay.rules")), h("p", { class: "muted" }, rules)),
       h("div", { class: "replay-controls", role: "toolbar" },
         h("button", { type: "button", class: "to-start", onclick: () => this.go(0) }, `⏮ ${t("replay.start")}`),

@@ -747,6 +747,18 @@ export function t(key, params = {}) {
 
 export function hasKey(key) { return key in STRINGS.en; }
 
+/** Several names as one phrase in the page's language: "a, b and c" (and = conjunction),
+ * or "a, b, c" (a plain list). */
+export function joinList(items, { and = false } = {}) {
+  const list = items.map(String);
+  try {
+    return new Intl.ListFormat(current, { style: "long", type: and ? "conjunction" : "unit" })
+      .format(list);
+  } catch {
+    return list.join(current === "fa" ? "، " : ", ");
+  }
+}
+
 /** The spoken name of a card given its rank (1..13) and suit letter (C D H S). */
 export function cardName(rank, suit) {
   const ranks = RANKS[current] || RANKS.en;

@@ -3,7 +3,7 @@
 
 import { getGames, getTables, createTable, joinTable, seats as seatStore } from "./api.js";
 import { h, clear, toast } from "./dom.js";
-import { t, num } from "./i18n.js";
+import { t, num, joinList } from "./i18n.js";
 import { BOT_LEVELS, kindLabel, gameTitle } from "./names.js";
 import { inviteBox } from "./table.js";
 import { navigate } from "./router.js";
@@ -198,7 +198,7 @@ export class Lobby {
         h("div", { class: "table-what" },
           h("strong", {}, gameTitle(table.game, table.title)),
           h("span", { class: "muted" }, ` · ${table.preset || ""} · ${t("lobby.players")}: ${num(table.players)}`),
-          h("div", { class: "seat-list" }, seatsText.join(" · ")),
+          h("div", { class: "seat-list" }, joinList(seatsText)),
           h("div", { class: "muted" }, free ? t("lobby.seatsFree", { n: free })
             : t(table.status === "waiting" ? "lobby.waiting" : "lobby.playing"))),
         h("div", { class: "table-buttons" },

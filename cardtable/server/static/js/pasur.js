@@ -3,7 +3,7 @@
 // the captures come from the legal move texts ("7♣" stays; "7♣ x 4♦ 2♠" takes).
 
 import { h } from "./dom.js";
-import { t, num } from "./i18n.js";
+import { t, num, joinList } from "./i18n.js";
 import { cardElement, cardKey, cardLabel, parseCard } from "./cards.js";
 
 /** "7♣ x 4♦ 2♠" -> {text, card: "7♣", captures: ["4♦", "2♠"]}. */
@@ -38,7 +38,7 @@ function sideName(view, side, seatName) {
   const sides = view.sides || players;
   const names = [];
   for (let seat = 0; seat < players; seat += 1) if (seat % sides === side) names.push(seatName(seat));
-  return names.join(" & ");
+  return joinList(names, { and: true });
 }
 
 function sortHand(cards) {
@@ -209,7 +209,7 @@ export function render(ctx) {
     prompt = selected ? t("pasur.chooseCapture", { card: cardLabel(selected) }) : t("pasur.chooseCard");
     for (const move of choices) {
       const label = move.captures.length
-        ? t("pasur.capture", { cards: move.captures.map(cardLabel).join(", ") })
+        ? t("pasur.capture", { cards: joinList(move.captures.map(cardLabel), { and: true }) })
         : t("pasur.lay", { card: cardLabel(move.card) });
       const button = h("button", { type: "button", class: "choice", dataset: {
         move: move.text, focusKey: `choice:${move.text}` }, "aria-label": label },
@@ -293,7 +293,7 @@ function finalSummary(state, seatName) {
   const sides = result.sides || view.sides || totals.length;
   const parts = [];
   const winnerLine = winners.length
-    ? t("table.winner", { names: winners.map(seatName).join(", ") }) : t("table.draw");
+    ? t("table.winner", { names: joinList(winners.map(seatName), { and: true }) }) : t("table.draw");
   parts.push(h("p", { class: "result-line" }, winnerLine));
   parts.push(h("table", { class: "sheet totals" },
     h("caption", {}, t("pasur.matchSummary")),
