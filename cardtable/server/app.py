@@ -104,6 +104,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     app = FastAPI(title="cardtable", version=__version__, lifespan=lifespan,
                   description="Pasur and Transfer Durak at a web table: lobby, tables with "
                               "friends and bots, live play over a WebSocket, records.")
+
     @app.exception_handler(RequestValidationError)
     async def _unreadable(request: Request, error: RequestValidationError) -> JSONResponse:
         reasons = []
