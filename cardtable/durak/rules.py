@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 __all__ = ["DEFAULT_PRESET", "HAND_SIZE", "PRESETS", "ROUND_LIMIT", "Rules"]
 
@@ -52,6 +52,16 @@ class Rules:
     trump_six_exchange: bool = field(default=False, metadata={
         "doc": "the holder of the lowest trump may swap it for the face-up trump card "
                "while another card lies on it"})
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            choices = f.metadata.get("choices")
+            if choices is not None and (isinstance(value, bool) or value not in choices):
+                raise ValueError(f"rule option {f.name!r} must be one of {list(choices)}, "
+                                 f"not {value!r}")
+            if choices is None and not isinstance(value, bool):
+                raise ValueError(f"rule option {f.name!r} is true or false, not {value!r}")
 
     def player_counts(self) -> tuple[int, ...]:
         """The numbers of players these rules allow."""

@@ -111,3 +111,13 @@ def test_a_draw_needs_every_remaining_hand_empty():
     game = Game.from_position(Rules(), hands=["9♣", "10♣ J♣"], trump="♥", attacker=0)
     play(game, "attack 9♣", "defend 9♣ with 10♣")
     assert game.is_over() and game.loser == 1
+
+
+def test_a_player_whose_hand_emptied_is_passed_by_and_draws_at_the_end():
+    hands = ["9♣", "9♦ 7♠ 8♠ 10♠", "9♠ 10♣ J♣ Q♣"]
+    stock = stock_without(*hands, size=12)
+    game = Game.from_position(Rules(), hands=hands, trump="♥", stock=stock, attacker=0)
+    play(game, "attack 9♣", "transfer 9♦", "transfer 9♠")
+    assert game.defender == 1   # seat 0, next after seat 2, holds no cards now
+    play(game, "take")   # three attack cards against three: the limit closes the round
+    assert game.out == () and set(game.hand(0)) == set(stock[:6])   # seat 0 drew first

@@ -99,3 +99,12 @@ def test_every_option_is_documented_in_one_line():
         assert option.doc and "\n" not in option.doc
     assert {o.name: o.choices for o in options if o.choices} == {
         "pack_size": (24, 36, 52), "first_round_limit": (5, 6)}
+
+
+def test_rules_refuse_values_they_do_not_know():
+    with pytest.raises(ValueError, match="'pack_size' must be one of \\[24, 36, 52\\], not 40"):
+        Rules(pack_size=40)
+    with pytest.raises(ValueError, match="'passport' is true or false, not 'yes'"):
+        Rules(passport="yes")
+    with pytest.raises(ValueError, match="'first_round_limit' must be one of"):
+        SPEC.rules(options={"first_round_limit": 4})
