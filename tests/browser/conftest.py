@@ -70,8 +70,10 @@ def open_page(browser: Any, server_url: str) -> Iterator[Callable[..., Any]]:
     contexts = []
     errors: list[str] = []
 
-    def open_(path: str = "/", *, locale: str = "en-US", viewport: dict | None = None) -> Any:
-        context = browser.new_context(locale=locale, viewport=viewport or DESKTOP)
+    def open_(path: str = "/", *, locale: str = "en-US", viewport: dict | None = None,
+              reduced_motion: bool = False) -> Any:
+        context = browser.new_context(locale=locale, viewport=viewport or DESKTOP,
+                                      reduced_motion="reduce" if reduced_motion else None)
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()

@@ -1,7 +1,9 @@
 """Whole games against the server's bots, played by clicking the page like a person.
 
 Each game is played once in English and once in Persian (right to left), one on a
-desktop screen and one on a phone; the screenshots go to artifacts/screenshots/.
+desktop screen and one on a phone; the screenshots go to artifacts/screenshots/.  The
+browser asks for reduced motion (as some people do), so clicks need not wait for cards
+to stop moving; the other browser tests run with the animations.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ def server_summary(page: Any, server_url: str, table: str) -> dict:
 ])
 def test_a_whole_pasur_hand_against_a_bot_by_clicking(open_page, server_url, lang, locale,
                                                         viewport, device) -> None:
-    page = open_page("/", locale=locale, viewport=viewport)
+    page = open_page("/", locale=locale, viewport=viewport, reduced_motion=True)
     # A target of 1 point ends the match with its first hand.
     table = create_table(page, "pasur", seats=["human", "bot:random"], options={"target": "1"})
     page.click(".created .open-table")
@@ -106,7 +108,7 @@ def test_a_whole_pasur_hand_against_a_bot_by_clicking(open_page, server_url, lan
 ])
 def test_a_whole_durak_game_against_a_bot_by_clicking(open_page, server_url, lang, locale,
                                                         viewport, device) -> None:
-    page = open_page("/", locale=locale, viewport=viewport)
+    page = open_page("/", locale=locale, viewport=viewport, reduced_motion=True)
     table = create_table(page, "durak", seats=["human", "bot:random"])
     page.click(".created .open-table")
     assert wait_for_turn_or_end(page)

@@ -69,6 +69,9 @@ export const seats = {
 
 // -- the table's socket --------------------------------------------------------------------
 
+const PING_MS = 20000;
+const SILENT_MS = 45000;
+
 /** Close codes after which trying again cannot help (the server said no). */
 const FINAL_CLOSE = (code) => code >= 4000 && code < 5000;
 
@@ -111,15 +114,26 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.attempt = 0;
+      this.heard = Date.now();
       this.handlers.onStatus?.({ state: "open" });
+      // Keep the line warm; a socket silent for too long is dead: drop it and reconnect.
+      clearInterval(this.pinger);
+      const pinger = setInterval(() => {
+        if (this.ws !== ws) { clearInterval(pinger); return; }
+        if (Date.now() - this.heard > SILENT_MS) { clearInterval(pinger); this.reconnect(); return; }
+        this.send({ type: "ping" });
+      }, PING_MS);
+      this.pinger = pinger;
     };
     ws.onmessage = (event) => {
+      this.heard = Date.now();
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       this.handlers.onMessage?.(msg);
     };
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
+      clearInterval(this.pinger);
       this.ws = null;
       if (this.stopped) return;
       if (FINAL_CLOSE(event.code)) {
@@ -165,6 +179,7 @@ export class TableSocket {
   close() {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearInterval(this.pinger);
     if (this.ws) { this.ws.onclose = null; this.ws.close(); this.ws = null; }
   }
 }
