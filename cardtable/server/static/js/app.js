@@ -35,10 +35,18 @@ function route() {
   }
   document.body.dataset.screen = name;
   window.cardtableScreen = screen; // for people (and tests) poking at the page in devtools
+  markNav(name);
+  setTitle(name);
+}
+
+function markNav(name) {
   for (const link of document.querySelectorAll("nav a[data-nav]")) {
     const on = link.dataset.nav === name || (name === "replay" && link.dataset.nav === "history");
     if (on) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   }
+}
+
+function setTitle(name) {
   if (name !== "table") document.title = `${t(name === "lobby" ? "nav.lobby" : "nav.history")} · cardtable`;
 }
 
@@ -74,9 +82,13 @@ installCardDefs();
 setNavigator(navigate);
 header();
 onLanguageChange(() => {
+  const chooserHadFocus = document.activeElement?.id === "language";
   header();
-  // The table redraws itself; the other screens are rebuilt in the new language.
-  if (screen && !(screen instanceof TableView)) route();
+  if (chooserHadFocus) document.getElementById("language").focus();
+  // The table redraws itself; the other screens draw themselves again, keeping their state.
+  if (screen && !(screen instanceof TableView)) screen.render();
+  markNav(document.body.dataset.screen);
+  setTitle(document.body.dataset.screen);
 });
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", () => {

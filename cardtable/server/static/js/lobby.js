@@ -31,7 +31,7 @@ export class Lobby {
     this.load();
   }
 
-  destroy() { clearInterval(this.poll); }
+  destroy() { this.destroyed = true; clearInterval(this.poll); }
 
   async load() {
     try {
@@ -39,10 +39,11 @@ export class Lobby {
     } catch (error) {
       this.error = error.message;
     }
+    if (this.destroyed) return;
     this.initForm();
     this.render();
     await this.loadTables();
-    this.poll = setInterval(() => this.loadTables(), 5000);
+    if (!this.destroyed) this.poll = setInterval(() => this.loadTables(), 5000);
   }
 
   async loadTables() {
