@@ -784,6 +784,8 @@ class Game:
                         if hand >> card & 1 and not self._shown >> card & 1:
                             moves.append(_SHOWS[card])
             moves.append(_TAKE)
+            if self._exchange:
+                self._add_exchange(moves, hand)
             return moves
         if phase == LEAD:
             room = self._hands[self._defender].bit_count()
@@ -800,10 +802,13 @@ class Game:
         if phase != LEAD:
             moves.append(_PASS)
         if self._exchange:
-            exchange = self._exchange_card()
-            if exchange is not None and hand & exchange.mask:
-                moves.append(_EXCHANGES[exchange.index])
+            self._add_exchange(moves, hand)
         return moves
+
+    def _add_exchange(self, moves: list[Move], hand: int) -> None:
+        exchange = self._exchange_card()
+        if exchange is not None and hand & exchange.mask:
+            moves.append(_EXCHANGES[exchange.index])
 
     def _exchange_card(self) -> Card | None:
         """The lowest trump, if it may be swapped for the face-up card now."""
@@ -986,17 +991,20 @@ class Game:
         }
         return data
 
-    def determinize(self, seat: int, rng: random.Random | int | None = None) -> Game:
-        """A full game consistent with what ``seat`` has seen: the other hands and the
-        stock are dealt at random from the unseen cards, but cards known to be in a hand
-        (taken from the table, shown) stay there.  It cannot undo past this point."""
+    def determinize(self, seat: int | None, rng: random.Random | int | None = None) -> Game:
+        """A full game consistent with what ``seat`` has seen (``None``: a spectator): the
+        other hands and the stock are dealt at random from the unseen cards, but cards known
+        to be in a hand (taken from the table, shown) stay there.  It cannot undo past
+        this point."""
         rng = make_rng(rng)
         other = self.copy(stack=False)
         other.deck = None
         hands, known = self._hands, self._known
         remaining = len(self._stock) - self._drawn
         bottom = self._stock[-1] if remaining else None
-        fixed = hands[seat] | self._tmask | self._discard | (bottom.mask if bottom else 0)
+        fixed = self._tmask | self._discard | (bottom.mask if bottom else 0)
+        if seat is not None:
+            fixed |= hands[seat]
         for s in range(self.players):
             if s != seat:
                 fixed |= known[s] & hands[s]

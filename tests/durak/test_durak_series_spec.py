@@ -108,3 +108,14 @@ def test_rules_refuse_values_they_do_not_know():
         Rules(passport="yes")
     with pytest.raises(ValueError, match="'first_round_limit' must be one of"):
         SPEC.rules(options={"first_round_limit": 4})
+
+
+def test_a_game_survives_a_record_and_replays_exactly():
+    from cardtable import records
+
+    game = finish(SPEC.start(SPEC.rules(options={"passport": True, "late_transfer": True}),
+                             players=3, seed=5), 1)
+    record = records.loads(records.record_of(game, "durak").dumps())
+    assert record.rules["passport"] and record.moves == [str(m) for m in game.move_stack]
+    replayed = record.replay()
+    assert replayed.hands == game.hands and replayed.loser == game.loser

@@ -266,3 +266,11 @@ def test_trump_six_exchange_is_off_in_the_preset():
     game = position(["6♥ 7♦ 8♦", "9♦ 6♠ 7♠"], stock="10♣ J♣ K♥")
     with pytest.raises(IllegalMove, match="not played under these rules"):
         game.push("exchange 6♥")
+
+
+def test_trump_six_exchange_also_while_defending():
+    game = play(position(["9♣ 7♦ 8♦", "6♥ 10♣ 7♠"], stock="10♦ J♣ K♥",
+                         trump_six_exchange=True), "attack 9♣")
+    assert game.to_move == 1 and "exchange 6♥" in legal(game)
+    game.push("exchange 6♥")
+    assert game.to_move == 1 and "defend 9♣ with K♥" in legal(game)

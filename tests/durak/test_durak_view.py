@@ -108,3 +108,12 @@ def test_determinize_does_not_depend_on_what_the_seat_cannot_see():
     for seed in range(5):
         assert (one.determinize(0, random.Random(seed)).hands
                 == two.determinize(0, random.Random(seed)).hands)
+
+
+def test_a_spectator_world_keeps_only_public_cards():
+    game = play(Game.from_position(Rules(), hands=["9♣ 7♣ K♦", "6♠ 8♠ 10♦"], trump="♥",
+                                   stock="J♣ Q♣ 7♥ 8♥ 10♥ J♥ 6♥", attacker=0), "attack 9♣", "take",
+                "pass")
+    world = game.determinize(None, random.Random(3))
+    assert C("9♣") in world.hand(1)
+    assert world.stock[-1] == C("6♥") and world.view(None) == game.view(None)
