@@ -265,3 +265,27 @@ def test_a_finished_game_is_in_the_history_and_replays_step_by_step(open_page, s
     assert page.locator(".replay-step .result-line").is_visible()
     assert page.locator(".move-list li.current").get_attribute("data-step") == str(len(moves))
     screenshot(page, f"replay-{game}-en-desktop")
+
+
+def test_every_card_has_its_own_name_in_every_language(open_page) -> None:
+    page = open_page("/")
+    names = page.evaluate("""async () => {
+        const i18n = await import("/js/i18n.js");
+        const cards = await import("/js/cards.js");
+        const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+        const out = {};
+        for (const lang of ["en", "pt", "fa", "ru"]) {
+            i18n.setLanguage(lang, { remember: false });
+            out[lang] = ranks.flatMap((r) => "♣♦♥♠".split("").map((s) => cards.cardLabel(r + s)));
+        }
+        i18n.setLanguage("en", { remember: false });
+        out.parsed = ["TD", "qh", "10♦", "A♠", "9c"].map((t) => cards.cardKey(t));
+        return out;
+    }""")
+    for lang in ("en", "pt", "fa", "ru"):
+        assert len(set(names[lang])) == 52, lang
+    assert names["en"][:4] == ["ace of clubs", "ace of diamonds", "ace of hearts", "ace of spades"]
+    assert names["pt"][-1] == "rei de espadas"
+    assert names["ru"][-4] == "король треф"
+    assert names["fa"][0] == "آس خاج"
+    assert names["parsed"] == ["10♦", "Q♥", "10♦", "A♠", "9♣"]

@@ -3,7 +3,7 @@
 
 import { TableSocket, joinTable, seats as seatStore } from "./api.js";
 import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
-import { t, num, hasKey, onLanguageChange } from "./i18n.js";
+import { t, hasKey, onLanguageChange } from "./i18n.js";
 import { kindLabel, gameTitle, normalizeSeats } from "./names.js";
 import { cardElement, isCardText } from "./cards.js";
 import { navigate } from "./router.js";
@@ -416,4 +416,3 @@ export function inviteBox(link) {
     h("div", { class: "invite-row" }, input, button));
 }
 
-export { num };
