@@ -169,14 +169,17 @@ class GameSpec:
     player_counts: tuple[int, ...]
     default_players: int
     start: Callable[..., GameState]
-    """``start(rules, *, players, seed=None, decks=None)``: the whole game a table plays
-    (a Pasur match, a Durak game).  ``decks`` is what ``deals`` returned for a game, and
-    replays its deals exactly."""
+    """``start(rules, *, players, seed=None, decks=None, **setup)``: the whole game a table
+    plays (a Pasur match, a Durak game).  ``decks`` is what ``deals`` returned for a game,
+    and with ``setup(game)`` replays its deals exactly."""
     deals: Callable[[Any], list[list[Any]]]
     """The decks actually dealt so far, in the order ``start(decks=...)`` takes them."""
     summary: Callable[[Any], dict]
     """A JSON-able result of a finished (or unfinished) game, for records and the page."""
     move_type: type
+    setup: Callable[[Any], dict] = lambda state: {}
+    """Keyword arguments of ``start`` besides the decks that a replay needs (e.g. who
+    dealt a Durak game after the first); JSON-able."""
 
     def rules(self, preset: str | None = None, options: dict[str, Any] | None = None) -> Any:
         """The rules of a preset with some options changed."""

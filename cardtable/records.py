@@ -45,6 +45,7 @@ class Record:
     preset: str | None = None
     seats: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    setup: dict[str, Any] = field(default_factory=dict)
     started: str | None = None
     finished: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -62,7 +63,11 @@ class Record:
     def start(self) -> GameState:
         """The game as dealt, before any move."""
         decks = [[Card.parse(text) for text in deck] for deck in self.decks]
-        return self.spec.start(self.rules_object(), players=self.players, decks=decks)
+        try:
+            return self.spec.start(self.rules_object(), players=self.players, decks=decks,
+                                   **self.setup)
+        except (TypeError, ValueError) as error:
+            raise RecordError(f"the game cannot be dealt from this record: {error}") from None
 
     def states(self) -> Iterator[tuple[int, str | None, GameState]]:
         """(index, move text, state after it) for the start and after every move."""
@@ -97,6 +102,7 @@ class Record:
             "preset": self.preset,
             "rules": self.rules,
             "players": self.players,
+            "setup": self.setup,
             "seats": self.seats,
             "started": self.started,
             "finished": self.finished,
@@ -160,6 +166,7 @@ def record_of(state: GameState, game: str, *, seats: Sequence[dict[str, Any]] = 
         players=state.players,
         seats=list(seats),
         decks=[[card.text for card in deck] for deck in spec.deals(state)],
+        setup=_jsonable(spec.setup(state)),
         moves=moves,
         result=_jsonable(spec.summary(state)) if over else None,
         started=started,
@@ -213,6 +220,7 @@ def loads(text: str) -> Record:
         rules=data["rules"],
         players=data["players"],
         seats=data.get("seats") or [],
+        setup=data.get("setup") or {},
         decks=data["decks"],
         moves=[str(m) for m in data["moves"]],
         result=data.get("result"),
@@ -233,25 +241,46 @@ def _at(lines: list[int], index: int) -> int | None:
     return lines[index] if index < len(lines) else None
 
 
-def _line_of(text: str, needle: str) -> int | None:
-    at = text.find(needle)
-    return text.count("\n", 0, at) + 1 if at >= 0 else None
+def _line_of(text: str, key: str) -> int | None:
+    at = _top_level(text).get(key.strip('"'))
+    return text.count("\n", 0, at) + 1 if at is not None else None
+
+
+def _top_level(text: str) -> dict[str, int]:
+    """The offset of each top-level value of a JSON object, by key."""
+    decoder = json.JSONDecoder()
+    places: dict[str, int] = {}
+    pos = text.find("{") + 1
+    while 0 < pos < len(text):
+        pos = _skip(text, pos, " \t\r\n,")
+        if pos >= len(text) or text[pos] != '"':
+            break
+        key, pos = decoder.raw_decode(text, pos)
+        pos = _skip(text, pos, " \t\r\n:")
+        places[key] = pos
+        try:
+            _, pos = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError:
+            break
+    return places
+
+
+def _skip(text: str, pos: int, chars: str) -> int:
+    while pos < len(text) and text[pos] in chars:
+        pos += 1
+    return pos
 
 
 def _item_lines(text: str, key: str) -> list[int]:
     """The line on which each item of the top-level array ``key`` starts."""
-    at = text.find(f'"{key}"')
-    if at < 0:
-        return []
-    at = text.find("[", at)
-    if at < 0:
+    at = _top_level(text).get(key)
+    if at is None or text[at:at + 1] != "[":
         return []
     decoder = json.JSONDecoder()
     lines = []
     pos = at + 1
     while True:
-        while pos < len(text) and text[pos] in " \t\r\n,":
-            pos += 1
+        pos = _skip(text, pos, " \t\r\n,")
         if pos >= len(text) or text[pos] == "]":
             return lines
         lines.append(text.count("\n", 0, pos) + 1)

@@ -26,9 +26,16 @@ __all__ = ["DEFAULT_PRESET", "PHASES", "PRESETS", "SPEC", "Game", "Move", "MoveE
 
 
 def start(rules: Rules, *, players: int, seed: int | random.Random | None = None,
-          decks: Sequence[Sequence[Card]] | None = None) -> Game:
+          decks: Sequence[Sequence[Card]] | None = None, dealer: int | None = None,
+          loser: int | None = None) -> Game:
     """A whole game as a table plays it; ``decks[0]`` is the deck to deal."""
-    return Game.new(rules, players=players, seed=seed, deck=decks[0] if decks else None)
+    return Game.new(rules, players=players, seed=seed, deck=decks[0] if decks else None,
+                    dealer=dealer, loser=loser)
+
+
+def setup(game: Game) -> dict[str, Any]:
+    """Who dealt, and the previous game's durak: with the deck, they replay the deal."""
+    return {"dealer": game.dealer, "loser": game.previous_loser}
 
 
 def deals(game: Game) -> list[list[Card]]:
@@ -61,4 +68,5 @@ SPEC = GameSpec(
     deals=deals,
     summary=summary,
     move_type=Move,
+    setup=setup,
 )
