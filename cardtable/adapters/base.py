@@ -12,6 +12,7 @@ and ``TERMINAL`` (-4) at the end, the values OpenSpiel uses.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -50,7 +51,12 @@ class Layout:
     def __init__(self, pieces: Sequence[tuple[str, tuple[int, ...]]]) -> None:
         self.pieces = [(name, tuple(shape)) for name, shape in pieces]
         self.names = [name for name, _ in self.pieces]
-        self.size = sum(int(np.prod(shape)) for _, shape in self.pieces)
+        self._cuts = []
+        at = 0
+        for name, shape in self.pieces:
+            self._cuts.append((name, shape, at, at + math.prod(shape)))
+            at += math.prod(shape)
+        self.size = at
 
     def new(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """A zero tensor and a dict of named views into it (writing a view writes it)."""
@@ -58,21 +64,20 @@ class Layout:
         return tensor, self.views(tensor)
 
     def views(self, tensor: np.ndarray) -> dict[str, np.ndarray]:
-        views, at = {}, 0
-        for name, shape in self.pieces:
-            size = int(np.prod(shape))
-            views[name] = tensor[at:at + size].reshape(shape)
-            at += size
-        return views
+        return {name: tensor[start:stop].reshape(shape)
+                for name, shape, start, stop in self._cuts}
 
     def offsets(self) -> dict[str, tuple[int, int]]:
         """Where each piece sits in the flat tensor: ``name -> (start, stop)``."""
-        out, at = {}, 0
-        for name, shape in self.pieces:
-            size = int(np.prod(shape))
-            out[name] = (at, at + size)
-            at += size
-        return out
+        return {name: (start, stop) for name, _, start, stop in self._cuts}
+
+
+def nth_card(mask: int, n: int) -> int:
+    """The index of the ``n``-th card (from 0, lowest first) in a 52-bit mask."""
+    while n:
+        mask &= mask - 1
+        n -= 1
+    return (mask & -mask).bit_length() - 1
 
 
 def bits(views: np.ndarray, mask: int) -> None:
@@ -98,6 +103,7 @@ class Episode:
 
     players: int
     history: list[int]
+    _layouts: dict[tuple[str, str], Layout]
 
     # -- to implement -----------------------------------------------------------------
 
@@ -164,7 +170,11 @@ class Episode:
     def tensor(self, seat: int, kind: str = "observation", private: str = "single"
                ) -> np.ndarray:
         """The flat float32 tensor of ``kind`` for ``seat``."""
-        tensor, views = self.layout(kind, private).new()
+        key = (kind, private)
+        layout = self._layouts.get(key)
+        if layout is None:
+            layout = self._layouts[key] = self.layout(kind, private)
+        tensor, views = layout.new()
         self.write(views, seat, kind, private)
         return tensor
 

@@ -42,7 +42,7 @@ from .. import games
 from ..cards import CARDS, Card, Suit, cards_of, format_cards, mask_of, pack
 from ..durak import PHASES, Game, Move, MoveKind, Rules, strength
 from ..game import IllegalMove
-from .base import CHANCE, TERMINAL, Episode, Layout, bits
+from .base import CHANCE, TERMINAL, Episode, Layout, bits, nth_card
 
 __all__ = ["ATTACK", "DEFEND", "EXCHANGE", "NUM_ACTIONS", "PASS", "SHOW", "TAKE", "TRANSFER",
            "DurakEpisode", "action_of", "move_of"]
@@ -149,6 +149,7 @@ class DurakEpisode(Episode):
         self.pack = pack(self.rules.pack_size)
         self.pack_mask = mask_of(self.pack)
         self.history: list[int] = []
+        self._layouts = {}
         self.truncated = False
         self._deck: list[Card] = []
         self._left = self.pack_mask
@@ -200,6 +201,9 @@ class DurakEpisode(Episode):
         cards = cards_of(self._left)
         p = 1.0 / len(cards)
         return [(card.index, p) for card in cards]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        return nth_card(self._left, rng.randrange(self._left.bit_count()))
 
     def legal_actions(self) -> list[int]:
         if self._phase == _DEAL:

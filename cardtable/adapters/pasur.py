@@ -44,7 +44,7 @@ from .. import games
 from ..cards import CARDS, Card, cards_of, format_cards, mask_of
 from ..game import IllegalMove
 from ..pasur import Hand, Move, Rules
-from .base import CHANCE, TERMINAL, Episode, Layout, bits
+from .base import CHANCE, TERMINAL, Episode, Layout, bits, nth_card
 
 __all__ = ["NUM_ACTIONS", "STOP", "TAKE", "PasurEpisode", "max_points"]
 
@@ -103,6 +103,7 @@ class PasurEpisode(Episode):
         self.rounds = 48 // (4 * players)
         self.order = tuple((leader + k) % players for k in range(players))
         self.history: list[int] = []
+        self._layouts = {}
         self._phase = _DEAL
         self._round = 1
         self._dealt: list[Card] = []     # this deal round's cards so far, in deal order
@@ -126,7 +127,6 @@ class PasurEpisode(Episode):
         self._cmasks = [0] * self.sides
         self._surs = [0] * self.sides
         self._last: int | None = None
-        self._seen_at = -1
 
     def params(self) -> dict[str, Any]:
         out: dict[str, Any] = {"preset": self.preset, "players": self.players,
@@ -159,6 +159,10 @@ class PasurEpisode(Episode):
         cards = cards_of(self._pool & ~self._exclude)
         p = 1.0 / len(cards)
         return [(card.index, p) for card in cards]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        cards = self._pool & ~self._exclude
+        return nth_card(cards, rng.randrange(cards.bit_count()))
 
     def legal_actions(self) -> list[int]:
         if self._phase == _DEAL:
@@ -271,28 +275,25 @@ class PasurEpisode(Episode):
                 deal_round=self._round)
         self._dealt = []
         self._phase = _PLAY
+        self._read()
         self._refresh()
 
     def _refresh(self) -> None:
-        hand = self._hand
         by_card: dict[int, list[Move]] = {}
-        for move in hand.legal_moves():
+        for move in self._hand.legal_moves():
             by_card.setdefault(move.index, []).append(move)
         self._by_card = {index: tuple(sorted(moves, key=lambda m: m.taken))
                          for index, moves in by_card.items()}
-        self._seen_at = -1
 
-    def _look(self) -> None:
-        """Read hands, table, captures and surs from the engine (once per state)."""
-        if self._seen_at == len(self.history) or self._hand is None:
-            return
+    def _read(self) -> None:
+        """Read hands, table, captures and surs from the engine (at a deal and at the end;
+        in between ``_push`` follows each move)."""
         hand = self._hand
         self._hmasks = [mask_of(cards) for cards in hand.hands]
         self._tmask = mask_of(hand.table)
         self._cmasks = [mask_of(cards) for cards in hand.captured]
         self._surs = hand.surs
         self._last = hand.last_capturer
-        self._seen_at = len(self.history)
 
     def _decide(self, action: int) -> None:
         seat = self._hand.to_move
@@ -341,8 +342,23 @@ class PasurEpisode(Episode):
         hand.push(move)
         self._plays.append((seat, move))
         self._pending, self._picked = -1, 0
+        # what a move does: the card leaves the hand; it takes its cards off the table
+        # into its side's pile, or else it stays on the table
+        hands = self._hmasks[:]
+        hands[seat] ^= move.bit
+        self._hmasks = hands
+        if move.taken:
+            self._tmask ^= move.taken
+            piles = self._cmasks[:]
+            piles[seat % self.sides] |= move.taken | move.bit
+            self._cmasks = piles
+            self._last = seat
+        else:
+            self._tmask |= move.bit
+        self._surs = hand.surs
         if hand.is_over():
             self._phase = _OVER
+            self._read()   # the last capturer sweeps the table
         elif hand.deal_round != before:
             self._phase = _DEAL
             self._round += 1
@@ -427,7 +443,6 @@ class PasurEpisode(Episode):
     # -- what a seat sees ---------------------------------------------------------------
 
     def _hands_now(self) -> list[int]:
-        self._look()
         if self._phase == _PLAY:
             return self._hmasks
         masks = [0] * self.players
@@ -437,7 +452,6 @@ class PasurEpisode(Episode):
         return masks
 
     def _table_now(self) -> int:
-        self._look()
         if self._phase == _DEAL and self._round == 1:
             return mask_of(self._dealt[4 * self.players:])
         return self._tmask
@@ -470,7 +484,6 @@ class PasurEpisode(Episode):
     def write(self, views: dict[str, np.ndarray], seat: int, kind: str = "observation",
               private: str = "single") -> None:
         self._check_seat(seat)
-        self._look()
         self._check_view(kind, private)
         views["player"][seat] = 1.0
         if self._pending >= 0:
@@ -513,7 +526,6 @@ class PasurEpisode(Episode):
 
     def string(self, seat: int, kind: str = "observation", private: str = "single") -> str:
         self._check_seat(seat)
-        self._look()
         self._check_view(kind, private)
         if kind == "observation":
             return self._observation_string(seat, private)
@@ -620,7 +632,6 @@ class PasurEpisode(Episode):
 
     def __str__(self) -> str:
         """The whole truth, for debugging (every hand shown)."""
-        self._look()
         hands = self._hands_now()
         lines = [repr(self)]
         lines += [f"seat {seat}: {format_cards(cards_of(mask)) or '-'}"

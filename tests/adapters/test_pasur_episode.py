@@ -221,3 +221,32 @@ def _kinds(episode: PasurEpisode) -> list[bool]:
         out.append(fresh.is_chance_node())
         fresh.apply(action)
     return out
+
+
+def test_the_observation_follows_the_engine_at_every_step():
+    """Hand, table, piles and surs in the tensor are the engine's, move after move."""
+    rng = random.Random(13)
+    for preset, players in (("standard", 2), ("multicapture", 4), ("turkish", 3)):
+        episode = PasurEpisode(preset, players)
+        layout = episode.layout("observation", "all")
+        while not episode.is_terminal():
+            if episode.is_chance_node():
+                episode.apply(episode.sample_chance(rng))
+                continue
+            engine = episode.engine
+            views = layout.views(episode.tensor(0, "observation", "all"))
+            for seat, held in enumerate(engine.hands):
+                assert _cards_in(views["hands"][seat]) == sorted(held)
+            assert _cards_in(views["table"]) == sorted(engine.table)
+            for side, pile in enumerate(engine.captured):
+                assert _cards_in(views["captured"][side]) == sorted(pile)
+            assert list(views["surs"]) == engine.surs
+            episode.apply(rng.choice(episode.legal_actions()))
+        views = layout.views(episode.tensor(0, "observation", "all"))
+        assert sum(len(_cards_in(views["captured"][side])) for side in range(episode.sides)) \
+            == 52 - len(_cards_in(views["table"]))
+
+
+def _cards_in(plane):
+    from cardtable.cards import CARDS
+    return [CARDS[i] for i in range(52) if plane[i]]
