@@ -86,7 +86,8 @@ export class History {
         const name = (seat) => seatLabel(seats[seat], seat);
         list.appendChild(h("li", { class: "history-item", dataset: { table: item.id } },
           h("div", {},
-            h("strong", {}, gameTitle(item.game)), h("span", { class: "muted" }, ` · ${item.preset || ""}`),
+            h("strong", {}, gameTitle(item.game)),
+            item.preset ? h("span", { class: "muted" }, ` · ${item.preset}`) : null,
             h("div", {}, `${t("history.players")}: `, joinList(seats.map((s, i) => seatLabel(s, i)))),
             h("div", {}, `${t("history.result")}: `, resultLine(item.game, item.summary, name)),
             h("div", { class: "muted" }, `${t("history.finished")}: ${when(item.finished)}`)),
@@ -167,8 +168,8 @@ export class Replay {
           who !== null && who !== undefined ? h("span", { class: "who" }, `${this.seatName(who)}: `) : null,
           moveText(typeof move === "string" ? move : move.move))));
     });
-    panel.append(
-      h("p", {}, h("strong", {}, gameTitle(record.game)), ` · ${record.preset || ""} · `,
+    const parts = [
+      h("p", {}, h("strong", {}, gameTitle(record.game)), record.preset ? ` · ${record.preset}` : "", " · ",
         `${t("history.players")}: `, joinList((record.seats || []).map((s, i) => seatLabel(s, i)))),
       h("details", { class: "rules" }, h("summary", {}, t("replay.rules")), h("p", { class: "muted" }, rules)),
       h("div", { class: "replay-controls", role: "toolbar" },
@@ -179,7 +180,8 @@ export class Replay {
       this.stepBox,
       this.movers ? null : h("p", { class: "muted small" }, t("replay.noViews")),
       h("h3", {}, t("replay.moves")),
-      this.list);
+      this.list];
+    panel.append(...parts.filter(Boolean));
     this.renderStep();
   }
 
@@ -204,7 +206,10 @@ export class Replay {
         const body = pasur.summary({ over: true, summary: record.result,
           view: { players: record.players, sides: record.result.sides } },
         { seatName: (s) => this.seatName(s) });
-        if (body) parts.push(body);
+        if (body) {
+          body.querySelector(".result-line")?.remove(); // said just above, with the totals
+          parts.push(body);
+        }
       }
     }
     replaceKeepingFocus(this.stepBox, parts);

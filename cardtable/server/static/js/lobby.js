@@ -198,7 +198,8 @@ export class Lobby {
       list.appendChild(h("li", { class: "table-item", dataset: { table: table.id } },
         h("div", { class: "table-what" },
           h("strong", {}, gameTitle(table.game, table.title)),
-          h("span", { class: "muted" }, ` · ${table.preset || ""} · ${t("lobby.players")}: ${num(table.players)}`),
+          h("span", { class: "muted" },
+            `${table.preset ? ` · ${table.preset}` : ""} · ${t("lobby.players")}: ${num(table.players)}`),
           h("div", { class: "seat-list" }, joinList(seatsText)),
           h("div", { class: "muted" }, free ? t("lobby.seatsFree", { n: free })
             : t(table.status === "waiting" ? "lobby.waiting" : "lobby.playing"))),
