@@ -1,0 +1,438 @@
+"""What a played card can take: moves, and every legal capture for a card and a table.
+
+Sets of cards are 52-bit masks (``card.mask``): a rank's four cards are four adjacent
+bits, so "the cards of ranks up to 6" is one mask and a table can be narrowed to the cards
+a given play could ever take with one ``&``.  The options of a card are worked out once per
+(card, narrowed table) and remembered, which makes listing legal moves a few dictionary
+look-ups.
+
+>>> from cardtable.cards import parse_cards
+>>> table = parse_cards("A♠ 2♣ 2♥ 4♦ 10♣")
+>>> [format_cards(sorted(c)) for c in capture_options(Card.parse("9♦"), table)]
+['2♣', '2♥']
+>>> capture_options(Card.parse("K♠"), table)
+[]
+>>> Move.parse("7c x 4d 2s")
+Move.parse('7♣ x 2♠ 4♦')
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Iterable
+from typing import ClassVar
+
+from ..cards import CARDS, Card, CardError, cards_of, format_cards, mask_of
+from ..game import IllegalMove
+from .rules import PRESETS, Rules
+
+__all__ = [
+    "ALL_MASK",
+    "JACK_MASK",
+    "KING_MASK",
+    "NUMBER_MASK",
+    "QUEEN_MASK",
+    "RANK_MASKS",
+    "Move",
+    "capture_options",
+]
+
+RANK_MASKS: tuple[int, ...] = (0, *(0xF << 4 * (rank - 1) for rank in range(1, 14)))
+"""The four cards of each rank, indexed by rank (1..13)."""
+NUMBER_MASK = (1 << 40) - 1
+"""A to 10: the cards that count in sums."""
+JACK_MASK, QUEEN_MASK, KING_MASK = RANK_MASKS[11], RANK_MASKS[12], RANK_MASKS[13]
+ALL_MASK = (1 << 52) - 1
+_UP_TO_RANK = tuple((1 << 4 * rank) - 1 for rank in range(14))
+"""Cards of rank 1..n, indexed by n."""
+
+
+class Move(namedtuple("_MoveKey", "index taken bit")):
+    """One play: a card from the hand, and the table cards it takes (none: it stays).
+
+    A move is a small immutable value (a named tuple of the card's index, the mask of
+    the cards taken and the card's bit), so it compares, hashes and sorts by value; the
+    engine interns them, so a hand hands out one object per (card, captured) pair.
+    ``str(move)`` is ``7♣`` for a card left on the table and ``7♣ x 2♠ 4♦`` for a capture
+    (taken cards in card order); ``Move.parse`` reads both, in ASCII too.
+    """
+
+    __slots__ = ()
+
+    index: int
+    taken: int
+    bit: int
+
+    def __new__(cls, card: Card, captured: Iterable[Card] = ()) -> Move:
+        if not isinstance(card, Card):
+            raise TypeError(f"a move plays a Card, not {card!r}")
+        taken = mask_of(captured)
+        if taken & card.mask:
+            raise ValueError(f"{card} cannot take itself")
+        return _move(card.index, taken)
+
+    def __reduce__(self) -> tuple:
+        return (_move, (self.index, self.taken))
+
+    def __copy__(self) -> Move:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Move:
+        return self
+
+    @property
+    def card(self) -> Card:
+        """The card played."""
+        return CARDS[self.index]
+
+    @property
+    def captured(self) -> frozenset[Card]:
+        """The table cards taken (empty: the card stays on the table)."""
+        return frozenset(cards_of(self.taken))
+
+    @property
+    def text(self) -> str:
+        card = CARDS[self.index].text
+        return card + " x " + format_cards(cards_of(self.taken)) if self.taken else card
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Move.parse({self.text!r})"
+
+    @property
+    def is_capture(self) -> bool:
+        return self.taken != 0
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read ``7♣``, ``7♣ x 4♦ 2♠``, ``7c x 4d 2s``, ``TD x AS`` or ``jh``.
+
+        This reads the text alone; ``Hand.parse_move`` also checks it against the hand
+        and turns a bare card into the capture it must make.
+        """
+        if not isinstance(text, str):
+            raise IllegalMove(f"{text!r} is not a move: write a card, or a card, 'x' and "
+                              "the cards it takes, e.g. 7♣ x 4♦")
+        head, sep, tail = text.strip().replace("×", "x").replace("X", "x").partition("x")
+        try:
+            card = Card.parse(head.strip())
+            taken = [Card.parse(word) for word in tail.replace(",", " ").split()]
+        except CardError as error:
+            raise IllegalMove(f"{text!r} is not a move: {error}") from None
+        if sep and not taken:
+            raise IllegalMove(f"{text!r} is not a move: name the cards after 'x', "
+                              f"or write just {card} to leave it on the table")
+        taken_mask = mask_of(taken)
+        if len(taken) != taken_mask.bit_count():
+            raise IllegalMove(f"{text!r} is not a move: a card is named twice")
+        if taken_mask & card.mask:
+            raise IllegalMove(f"{text!r} is not a move: {card} cannot take itself")
+        return _move(card.index, taken_mask)
+
+
+_MOVES: dict[int, Move] = {}
+_new_key = tuple.__new__
+
+
+def _move(index: int, taken: int) -> Move:
+    """The interned Move for a card index and a taken mask."""
+    key = taken << 6 | index
+    move = _MOVES.get(key)
+    if move is None:
+        if len(_MOVES) >= 100_000:
+            _MOVES.clear()
+        move = _MOVES[key] = _new_key(Move, (index, taken, 1 << index))
+    return move
+
+
+_LOW = _UP_TO_RANK[5]
+"""A to 5.  A set of number cards summing to 11 or less holds at most one card above 5, so
+every such set is one card above 5 (or none) plus a set of these low cards."""
+_HIGH = NUMBER_MASK & ~_LOW
+_LOW_SUMS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_KEEP = 200_000
+"""How many worked options the rows may hold before they are forgotten."""
+
+
+def _low_sums(low: int) -> tuple[tuple[int, ...], ...]:
+    """For a mask of low cards, the subsets (masks) summing to each total 0..11 (remembered)."""
+    found = _LOW_SUMS.get(low)
+    if found is None:
+        sums: list[list[int]] = [[0]] + [[] for _ in range(11)]
+        rest = low
+        while rest:
+            bit = rest & -rest
+            value = (bit.bit_length() + 3) // 4
+            for total in range(11, value - 1, -1):
+                below = sums[total - value]
+                if below:
+                    sums[total] += [subset | bit for subset in below]
+            rest ^= bit
+        if len(_LOW_SUMS) >= 20_000:
+            _LOW_SUMS.clear()
+        found = _LOW_SUMS[low] = tuple(tuple(subsets) for subsets in sums)
+    return found
+
+
+def _sum_sets(table: int, total: int) -> list[int]:
+    """Every set of number cards on ``table`` whose values add up to ``total`` (1..11)."""
+    sums = _low_sums(table & _LOW)
+    out = list(sums[total])
+    high = table & _HIGH & _UP_TO_RANK[min(total, 10)]
+    while high:
+        bit = high & -high
+        value = (bit.bit_length() + 3) // 4
+        if value == total:
+            out.append(bit)
+        else:
+            out += [subset | bit for subset in sums[total - value]]
+        high ^= bit
+    return out
+
+
+def _disjoint_unions(sets: list[int]) -> list[int]:
+    """Every union of one or more pairwise disjoint sets among ``sets``."""
+    found: set[int] = set()
+
+    def walk(start: int, union: int) -> None:
+        for k in range(start, len(sets)):
+            if not sets[k] & union:
+                grown = union | sets[k]
+                found.add(grown)
+                walk(k + 1, grown)
+
+    walk(0, 0)
+    return list(found)
+
+
+def _singles(mask: int) -> list[int]:
+    out = []
+    while mask:
+        bit = mask & -mask
+        out.append(bit)
+        mask ^= bit
+    return out
+
+
+class CaptureRules:
+    """The capture part of a rule set, with its tables and a memory of worked options.
+
+    ``reach[i]`` is every table card that card ``i`` could ever take, so the options of
+    card ``i`` depend only on ``table & reach[i]``.  For the number cards 6 to 10 that is
+    part of the table's low cards (A to 5).  The cards A to 5 reach up to 10, but a set
+    making 11 with them holds at most one card above 5: their options are their sets
+    among the low cards, plus, for each high card near (``table & high_reach[i]``), the
+    sets that use it.  So every number card's options hang off the table's low cards:
+    ``rows[low cards][i]`` maps the high cards near card ``i`` to its options, and
+    ``rows[low cards][40 + i]`` keeps the low sets and per-high-card sets those are put
+    together from.  Cards that ``by_row[i]`` leaves out (face
+    cards, which are quicker to work out than to look up, and the variations rows do not
+    cover) are worked out by ``worked``, remembered by ``table & reach[i]`` where that
+    pays.
+    """
+
+    __slots__ = ("by_row", "forced", "high_reach", "jack", "kept", "kids", "memo", "multi",
+                 "reach", "rows", "take_all", "trails")
+
+    _shared: ClassVar[dict[tuple, CaptureRules]] = {}
+
+    def __init__(self, forced: bool, multi: bool, take_all: bool, jack: str,
+                 kids: bool) -> None:
+        self.forced, self.multi, self.take_all, self.jack, self.kids = (
+            forced, multi, take_all, jack, kids)
+        self.memo: dict[int, tuple[Move, ...]] = {}
+        self.rows: dict[int, list] = {}
+        self.kept = 0
+        reach = []
+        for card in CARDS:
+            rank = card.rank
+            if rank <= 10:
+                reach.append(RANK_MASKS[rank] if kids else _UP_TO_RANK[11 - rank])
+            elif rank == 11:
+                reach.append({"sweep": NUMBER_MASK | JACK_MASK, "sweep_all": ALL_MASK,
+                              "eleven": JACK_MASK if kids else NUMBER_MASK | JACK_MASK}[jack])
+            else:
+                reach.append(RANK_MASKS[rank])
+        self.reach: tuple[int, ...] = tuple(reach)
+        self.high_reach: tuple[int, ...] = tuple(mask & _HIGH for mask in reach)
+        self.trails: tuple[tuple[Move, ...], ...] = tuple((_move(i, 0),) for i in range(52))
+        # Rows serve the number cards unless sums are off (kids); with several sets at
+        # once (multi_sets) the cards A to 5 can use more than one high card, so not them.
+        self.by_row: tuple[bool, ...] = tuple(
+            index < 40 and not kids and (index >= 20 or not multi) for index in range(52))
+
+    @classmethod
+    def of(cls, rules: Rules) -> CaptureRules:
+        """The shared capture rules of a rule set (one per distinct capture setting)."""
+        key = (rules.forced_capture, rules.multi_sets, rules.king_queen_take_all,
+               rules.jack, rules.kids)
+        found = cls._shared.get(key)
+        if found is None:
+            found = cls._shared[key] = cls(*key)
+        return found
+
+    def captures(self, index: int, table: int) -> list[int]:
+        """Every mask of table cards card ``index`` can take (in mask order)."""
+        rank = index // 4 + 1
+        near = table & self.reach[index]
+        if not near:
+            return []
+        if rank == 11 and self.jack != "eleven":
+            return [near]
+        if rank > 11:
+            return [near] if self.take_all else _singles(near)
+        if self.kids:
+            sets = _singles(near)
+        elif rank == 11:
+            sets = _singles(near & JACK_MASK) + _sum_sets(near, 11)
+        else:
+            sets = _sum_sets(near, 11 - rank)
+        if self.multi and len(sets) > 1:
+            sets = _disjoint_unions(sets)
+        sets.sort()
+        return sets
+
+    def options(self, index: int, table: int) -> tuple[Move, ...]:
+        """The legal moves with card ``index`` on ``table``.
+
+        ``Hand.legal_moves`` inlines this for speed: keep the two in step.
+        """
+        if not self.by_row[index]:
+            return self.worked(index, table)
+        low = table & _LOW
+        row = self.rows.get(low) or self.new_row(low)
+        high = table & self.high_reach[index]
+        return (row[index] or self.fill(row, index)).get(high) or self.fill(row, index, high)
+
+    def new_row(self, low: int) -> list:
+        """An empty row for a table whose low cards are ``low``."""
+        if len(self.rows) >= 20_000:
+            self.rows.clear()
+        row = self.rows[low] = [None] * 80 + [low]
+        return row
+
+    def fill(self, row: list, index: int, high: int = 0) -> dict | tuple[Move, ...]:
+        """Work out the options of number card ``index`` on the row's low cards and the
+        ``high`` cards near it, and keep them in the card's entry.  With ``high`` 0, make
+        the entry and return it; otherwise return the options."""
+        parts = row[40 + index]
+        if parts is None:
+            low = row[80]
+            moves = _move
+            if index >= 20:
+                # 6 to 10 reach only low cards.
+                parts = (tuple(moves(index, mask) for mask in self.captures(index, low)), ())
+            else:
+                total = 11 - (index // 4 + 1)
+                sums = _low_sums(low)
+                per_high = []
+                for k in range(20, 40):
+                    value, bit = k // 4 + 1, 1 << k
+                    per_high.append(
+                        () if value > total else (moves(index, bit),) if value == total
+                        else tuple(moves(index, mask | bit) for mask in sums[total - value]))
+                parts = (tuple(moves(index, mask) for mask in sorted(sums[total])),
+                         tuple(per_high))
+            row[40 + index] = parts
+        entry = row[index]
+        if entry is None:
+            entry = row[index] = {0: self._options(index, parts[0])}
+            if not high:
+                return entry
+        found = list(parts[0])
+        rest = high >> 20
+        while rest:
+            bit = rest & -rest
+            found += parts[1][bit.bit_length() - 1]
+            rest ^= bit
+        options = entry[high] = self._options(index, found)
+        self.kept += 1
+        if self.kept > _KEEP:
+            # Forget everything now and then, to keep the memory small.
+            self.rows.clear()
+            self.kept = 0
+        return options
+
+    def worked(self, index: int, table: int) -> tuple[Move, ...]:
+        """The options of a card the rows leave out."""
+        near = table & self.reach[index]
+        if not near:
+            return self.trails[index]
+        if index >= 40 and ((index < 44 and self.jack != "eleven") or self.take_all
+                            or not near & (near - 1)):
+            # A sweeping jack, or a king or queen taking all (or the only one) of its rank.
+            move = _move(index, near)
+            return (move,) if self.forced else (self.trails[index][0], move)
+        key = near << 6 | index
+        found = self.memo.get(key)
+        if found is None:
+            if len(self.memo) >= 100_000:
+                self.memo.clear()
+            found = self.memo[key] = self._moves(index, self.captures(index, near))
+        return found
+
+    def _moves(self, index: int, captures: list[int]) -> tuple[Move, ...]:
+        """Options from capture masks: see ``_options``."""
+        return self._options(index, [_move(index, mask) for mask in captures])
+
+    def _options(self, index: int, captures: list[Move] | tuple[Move, ...]) -> tuple[Move, ...]:
+        """Options from captures: the trail when there is none, or when capturing is not
+        forced."""
+        if not captures:
+            return self.trails[index]
+        if self.forced:
+            return tuple(captures)
+        return (self.trails[index][0], *captures)
+
+    def why_not(self, move: Move, table: int) -> str:
+        """Why ``move`` (with a card the player holds) is not legal on ``table``."""
+        card = move.card
+        taken = self.captures(move.index, table)
+        if not move.taken:
+            first = cards_of(taken[0])
+            return (f"{card} can take {format_cards(first)} from the table: a card that "
+                    "can capture must capture")
+        missing = move.taken & ~table
+        if missing:
+            return (f"{format_cards(cards_of(missing))} "
+                    f"{'is' if missing.bit_count() == 1 else 'are'} not on the table")
+        options = ", ".join(str(_move(move.index, m)) for m in taken)
+        can = f" ({card} can: {options})" if taken else f" ({card} can take nothing here)"
+        rank = card.rank
+        if rank == 11 and self.jack != "eleven":
+            what = ("every card" if self.jack == "sweep_all" else "every number card and jack")
+            return f"a jack takes {what} on the table at once{can}"
+        if rank > 11:
+            name = "king" if rank == 13 else "queen"
+            if move.taken & ~RANK_MASKS[rank]:
+                return f"a {name} takes only a {name}{can}"
+            return (f"a {name} takes every {name} on the table at once{can}"
+                    if self.take_all else f"a {name} takes one {name} at a time{can}")
+        if self.kids:
+            return f"in kids' pasur a card takes a card of its own rank{can}"
+        picked = cards_of(move.taken)
+        faces = [c for c in picked if c.rank > 10 and not (rank == 11 and c.rank == 11)]
+        if faces:
+            return f"{format_cards(faces)} cannot be taken by a sum to 11{can}"
+        own = rank if rank <= 10 else 0
+        total = own + sum(c.rank for c in picked)
+        if total != 11:
+            sums = " + ".join(str(v) for v in ([own] if own else [])
+                              + [c.rank for c in picked])
+            return f"{sums} = {total}, not 11{can}"
+        return f"each set taken must make 11 with {card}; take one set at a time{can}"
+
+
+def capture_options(card: Card, table: Iterable[Card],
+                    rules: Rules = PRESETS["standard"]) -> list[frozenset[Card]]:
+    """Every legal capture for playing ``card`` onto ``table``, as the table cards taken.
+
+    An empty list means the card can only stay on the table.
+    """
+    table_mask = mask_of(table)
+    if table_mask & card.mask:
+        raise ValueError(f"{card} cannot be both played and on the table")
+    return [frozenset(cards_of(m)) for m in CaptureRules.of(rules).captures(card.index,
+                                                                           table_mask)]

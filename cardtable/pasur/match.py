@@ -1,0 +1,263 @@
+"""A match of Pasur: hands until a side wins, as the rules say.
+
+A ``Match`` has the same move API as a ``Hand``: it moves straight on to the next hand
+when one ends, and ``pop`` can undo back across a hand boundary.
+
+>>> match = Match.new(PRESETS["standard"], seed=3)
+>>> match.totals, match.winner, match.hand.leader
+([0, 0], None, 0)
+>>> import random
+>>> rng = random.Random(0)
+>>> while not match.is_over():
+...     match.push(rng.choice(match.legal_moves()))
+>>> max(match.totals) >= 62, match.winner in (0, 1)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from ..cards import Card
+from ..game import IllegalMove, Outcome, make_rng
+from .captures import Move
+from .hand import Hand
+from .rules import PRESETS, Rules
+
+__all__ = ["Match", "deals", "summary"]
+
+
+class Match:
+    """Hands of Pasur until one side wins.
+
+    Seat 0 leads the first hand and the lead passes to the next seat each hand (in every
+    source the next dealer, and so the next leader, is the next player in turn order).
+    """
+
+    __slots__ = ("_decks", "_finished", "_hand", "_rng", "_totals", "_winner", "players",
+                 "rules", "sides")
+
+    def __init__(self) -> None:
+        raise TypeError("start a match with Match.new(rules, ...)")
+
+    @classmethod
+    def new(cls, rules: Rules = PRESETS["standard"], *, players: int = 2,
+            seed: int | random.Random | None = None,
+            decks: Sequence[Iterable[Card]] | None = None) -> Match:
+        """Start a match.  ``decks`` gives the explicit deck of each hand in turn; later
+        hands are dealt from the match's generator ``make_rng(seed)``."""
+        rules.check_players(players)
+        self = object.__new__(cls)
+        self.rules = rules
+        self.players = players
+        self.sides = rules.sides(players)
+        self._rng = make_rng(seed)
+        self._decks: list[tuple[Card, ...] | list[Card]] = [list(deck) for deck in decks or ()]
+        self._finished: list[Hand] = []
+        self._totals = [0] * self.sides
+        self._winner: int | None = None
+        self._hand = self._deal(0)
+        return self
+
+    def _deal(self, number: int) -> Hand:
+        """Deal hand ``number`` (from 0): its known deck if any, else the generator."""
+        leader = number % self.players
+        totals = tuple(self._totals)
+        if number < len(self._decks):
+            hand = Hand.new(self.rules, players=self.players, deck=self._decks[number],
+                            leader=leader, totals=totals)
+        else:
+            hand = Hand.new(self.rules, players=self.players,
+                            seed=self._rng.getrandbits(64), leader=leader, totals=totals)
+            self._decks.append(hand.deck)
+        self._decks[number] = hand.deck
+        return hand
+
+    def copy(self) -> Match:
+        other = object.__new__(Match)
+        for name in Match.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other._decks = self._decks[:]
+        other._finished = self._finished[:]
+        other._totals = self._totals[:]
+        other._hand = self._hand.copy()
+        return other
+
+    # -- playing ------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self._winner is not None else self._hand._to_move
+
+    def is_over(self) -> bool:
+        return self._winner is not None
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self._winner is not None else self._hand.legal_moves()
+
+    def push(self, move: Move | str, seat: int | None = None) -> None:
+        """Play a move in the current hand; a finished hand is scored and the next dealt."""
+        if self._winner is not None:
+            raise IllegalMove(f"the match is over: side {self._winner} won")
+        hand = self._hand
+        hand.push(move, seat)
+        if hand._to_move is None:
+            self._finish(hand)
+
+    def _finish(self, hand: Hand) -> None:
+        for side, points in enumerate(hand.score()):
+            self._totals[side] += points
+        self._finished.append(hand)
+        self._winner = self._decide()
+        if self._winner is None:
+            self._hand = self._deal(len(self._finished))
+
+    def _decide(self) -> int | None:
+        """The winning side after a hand, or ``None`` to play on (ties play on)."""
+        totals = self._totals
+        best = max(totals)
+        if totals.count(best) > 1:
+            return None
+        if self.rules.fixed_hands is not None:
+            done = len(self._finished) >= self.rules.fixed_hands
+        else:
+            done = best >= self.rules.target
+        return totals.index(best) if done else None
+
+    def pop(self) -> Move:
+        """Undo the last move, back into the previous hand if this one has just begun."""
+        hand = self._hand
+        if self._winner is not None or (not hand._snaps and not hand._history
+                                        and self._finished):
+            hand = self._finished[-1].copy()
+            self._unfinish(hand)
+        self._hand = hand
+        return hand.pop()
+
+    def _unfinish(self, hand: Hand) -> None:
+        self._finished.pop()
+        for side, points in enumerate(hand.score()):
+            self._totals[side] -= points
+        self._winner = None
+
+    def parse_move(self, text: str) -> Move:
+        if self._winner is not None:
+            raise IllegalMove(f"the match is over: side {self._winner} won")
+        return self._hand.parse_move(text)
+
+    # -- what is where ------------------------------------------------------------------
+
+    @property
+    def hand(self) -> Hand:
+        """The hand in play (the last hand once the match is over)."""
+        return self._finished[-1] if self._winner is not None else self._hand
+
+    @property
+    def hands(self) -> list[Hand]:
+        """The finished hands, in order."""
+        return self._finished[:]
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """Every move of the match so far, across hands, in the order played."""
+        moves = [move for hand in self._finished for move in hand.move_stack]
+        if self._winner is None:
+            moves += self._hand.move_stack
+        return moves
+
+    @property
+    def totals(self) -> list[int]:
+        """Match points per side so far (finished hands only)."""
+        return self._totals[:]
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side, or ``None`` while the match goes on."""
+        return self._winner
+
+    @property
+    def decks(self) -> list[tuple[Card, ...]]:
+        """The effective deck of every hand dealt so far: ``Match.new(rules,
+        players=..., decks=match.decks)`` replays the same deals."""
+        dealt = len(self._finished) + (0 if self._winner is not None else 1)
+        return [tuple(deck) for deck in self._decks[:dealt]]
+
+    def side_of(self, seat: int) -> int:
+        return self._hand.side_of(seat)
+
+    def outcome(self) -> Outcome | None:
+        """Each winning seat +1, each other seat -k/(n-k) for k winning seats: sum zero."""
+        if self._winner is None:
+            return None
+        winners = tuple(seat for seat in range(self.players)
+                        if self._hand.side_of(seat) == self._winner)
+        k, n = len(winners), self.players
+        returns = tuple(1.0 if seat in winners else -k / (n - k) for seat in range(n))
+        others = [t for side, t in enumerate(self._totals) if side != self._winner]
+        reason = (f"side {self._winner} won {self._totals[self._winner]} to "
+                  + ", ".join(str(t) for t in others))
+        return Outcome(returns=returns, winners=winners, reason=reason,
+                       points=tuple(self._totals))
+
+    # -- hidden information -------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict:
+        """The current hand's view, with the match's totals and finished hands' points."""
+        out = self.hand.view(seat)
+        out.update({
+            "match": {
+                "totals": self._totals[:],
+                "target": self.rules.target,
+                "fixed_hands": self.rules.fixed_hands,
+                "hand_number": len(self._finished) + (0 if self._winner is not None else 1),
+                "hand_points": [hand.score() for hand in self._finished],
+                "winner": self._winner,
+                "over": self._winner is not None,
+            },
+        })
+        if self._winner is not None:
+            out["to_move"] = None
+            out["legal_moves"] = []
+        return out
+
+    def determinize(self, seat: int, rng: random.Random) -> Match:
+        """A full match consistent with what ``seat`` has seen: the current hand is
+        determinized, and later hands are dealt from a fresh generator drawn from ``rng``."""
+        other = self.copy()
+        other._rng = random.Random(rng.getrandbits(64))
+        dealt = len(self._finished) + (0 if self._winner is not None else 1)
+        if self._winner is None:
+            other._hand = self._hand.determinize(seat, rng)
+            other._decks = [*self._decks[:dealt - 1], other._hand.deck]
+        else:
+            other._decks = self._decks[:dealt]
+        return other
+
+    def __repr__(self) -> str:
+        state = (f"side {self._winner} won" if self._winner is not None
+                 else f"hand {len(self._finished) + 1}, seat {self._hand._to_move} to move")
+        return f"<Match {self.players} players, totals {self._totals}, {state}>"
+
+
+def deals(match: Match) -> list[list[Card]]:
+    """The decks dealt so far, as ``Match.new(decks=...)`` takes them."""
+    return [list(deck) for deck in match.decks]
+
+
+def summary(match: Match) -> dict:
+    """A JSON-able result: totals, winner, and each hand's points and score sheet."""
+    return {
+        "game": "pasur",
+        "players": match.players,
+        "sides": match.sides,
+        "totals": match.totals,
+        "winner": match.winner,
+        "winners": list(match.outcome().winners) if match.is_over() else [],
+        "over": match.is_over(),
+        "hands": [{"leader": hand.leader, "dealer": hand.dealer, "points": hand.score(),
+                   "surs": hand.surs, "sheet": hand.score_sheet()}
+                  for hand in match.hands],
+    }
