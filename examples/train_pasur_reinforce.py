@@ -20,7 +20,8 @@ on those deals: a random player in seat 0, and cardtable's "greedy" bot in seat 
 
     python examples/train_pasur_reinforce.py --out pasur_reinforce.png
 
-About two minutes on two cores with the defaults (8000 training hands).
+It needs the research extra and matplotlib (the arena extra).  About two minutes on two
+cores with the defaults (8000 training hands).
 """
 
 from __future__ import annotations

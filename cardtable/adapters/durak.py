@@ -121,7 +121,8 @@ class DurakEpisode(Episode):
     """One game of Transfer Durak as chance nodes and int decisions (see the module).
 
     ``dealer`` deals (its left neighbour is dealt first); ``loser`` is the previous game's
-    durak, who deals while its left neighbour leads (without it, the lowest trump leads).
+    durak, who deals (``dealer`` is then ignored) while its left neighbour leads; without
+    it, the lowest trump leads.
     """
 
     game = "durak"
@@ -595,7 +596,7 @@ class DurakEpisode(Episode):
             hidden = self.hidden_from(seat)
             slots = [k for k, card in enumerate(self._deck) if hidden & card.mask]
             history = self.history[:]
-            for k, card in zip(slots, rng.sample(cards_of(hidden), len(slots)), strict=False):
+            for k, card in zip(slots, rng.sample(cards_of(hidden), len(slots)), strict=True):
                 history[k] = card.index
             return self.replay(self.params(), history)
         hidden = self.hidden_from(seat)

@@ -612,6 +612,9 @@ class PasurEpisode(Episode):
         if self._phase == _OVER:
             return self.copy()
         hidden = self.hidden_from(seat)
+        # Only the current deal round's cards can be hidden in hands (every earlier card has
+        # been played face up).  Deals thrown in for a redeal keep their cards: they were
+        # shuffled back and tell nothing about this deal.
         slots = [entry[0] for entry in self._chance
                  if entry[2] == self._round and entry[3] == self._redeals
                  and entry[1] not in (-1, seat) and hidden >> self.history[entry[0]] & 1]

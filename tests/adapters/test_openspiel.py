@@ -47,6 +47,15 @@ def _random_state(game, rng: np.random.RandomState, steps: int):
     return state
 
 
+@pytest.mark.parametrize(("name", "params"), GAMES[::2], ids=lambda v: str(v))
+def test_openspiels_python_game_simulation_test_passes(name, params):
+    """open_spiel.python.tests.games_sim_test's sim_game: pickling the game, its type and
+    states, pyspiel serialization, clones compared at every move, returns in range."""
+    from open_spiel.python.tests import games_sim_test
+
+    games_sim_test.GamesSimTest("sim_game").sim_game(pyspiel.load_game(name, params))
+
+
 @pytest.mark.parametrize("name", ["python_pasur", "python_transfer_durak"])
 def test_serialize_deserialize_and_pickle_give_the_same_state(name):
     game = pyspiel.load_game(name)
