@@ -1,6 +1,10 @@
 """cardtable: Pasur and Transfer Durak for people and for programs.
 
->>> from cardtable import pasur, durak  # doctest: +SKIP
+The engines import nothing outside the standard library:
+
+>>> from cardtable import pasur, durak
+>>> pasur.SPEC.title, durak.SPEC.title
+('Pasur', 'Transfer Durak')
 """
 
 __version__ = "0.1.0"
