@@ -1,0 +1,70 @@
+"""The layers: the engine uses the standard library alone, and arrows run one way."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "cardtable"
+ENGINE = ["cards", "game", "games", "pasur", "durak", "bots"]
+# What each engine part may import from cardtable itself.
+ALLOWED = {
+    "cards": set(),
+    "game": {"cards"},
+    "games": {"game", "pasur", "durak"},
+    "pasur": {"cards", "game", "pasur"},
+    "durak": {"cards", "game", "durak"},
+    "bots": {"cards", "game", "games", "pasur", "durak", "bots"},
+}
+
+
+def modules_of(part: str) -> list[Path]:
+    path = ROOT / part
+    return sorted(path.rglob("*.py")) if path.is_dir() else [ROOT / f"{part}.py"]
+
+
+def imported(path: Path) -> set[str]:
+    """Top-level names imported by a module; relative imports as cardtable parts."""
+    tree = ast.parse(path.read_text())
+    package = path.relative_to(ROOT).parts
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                names.add(node.module or "")
+            else:
+                base = list(package[:-1])[: len(package) - node.level]
+                target = [*base, *(node.module.split(".") if node.module else [])]
+                if target:
+                    names.add("cardtable." + ".".join(target))
+                else:  # "from . import x" at the top of the package
+                    names.update("cardtable." + alias.name for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize("part", ENGINE)
+def test_the_engine_imports_only_the_standard_library_and_lower_layers(part):
+    for path in modules_of(part):
+        for name in imported(path):
+            top = name.split(".")[0]
+            if top == "cardtable":
+                inner = name.split(".")[1] if "." in name else ""
+                assert inner in ALLOWED[part], f"{path.name} imports {name}"
+            elif top != "__future__":
+                assert top in sys.stdlib_module_names, f"{path.name} imports {name}"
+
+
+def test_importing_the_engine_loads_no_third_party_package():
+    code = ("import sys; import cardtable.cards, cardtable.game, cardtable.pasur, "
+            "cardtable.durak, cardtable.bots; "
+            "print(sorted({m.split('.')[0] for m in sys.modules}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    loaded = set(ast.literal_eval(out.strip()))
+    third_party = {m for m in loaded if m not in sys.stdlib_module_names
+                   and m not in {"cardtable", "__main__"} and not m.startswith("_")}
+    assert third_party == set()
