@@ -79,7 +79,12 @@ def _views_by_version(record: records.Record, audiences: list[int | None]) -> li
 
 def _check_hidden(record: records.Record, texts: dict[int | None, list[str]]) -> int:
     """Every text an audience received names no card hidden from it then; returns how
-    many messages were checked."""
+    many messages were checked.
+
+    Hidden from an audience at a version: the cards another seat sees and it does not,
+    and the cards nobody sees (the stock) that it has not seen in this deal, in its view
+    or played in a move.
+    """
     seats = list(range(record.players))
     truth = _views_by_version(record, [*seats, None])
     checked = 0
@@ -99,6 +104,8 @@ def _check_hidden(record: records.Record, texts: dict[int | None, list[str]]) ->
                 deal, seen = now["deal"], set()
             own = cards_in(json.dumps(now["views"][audience], ensure_ascii=False))
             seen |= own
+            if version:  # every move of both games is played face up, the last one too
+                seen |= cards_in(record.moves[version - 1])
             others = set()
             for other in seats:
                 if other != audience:
