@@ -64,7 +64,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                redis_url: str | None = None, *, bot_delay: float = 0.8,
                bot_time_limit: float = 30.0, grace: float = 60.0, queue_limit: int = 64,
                static_dir: str | Path | None = None, redis_prefix: str = "cardtable",
-               lease: float = 15.0) -> FastAPI:
+               lease: float = 15.0, bot_processes: int = 0) -> FastAPI:
     """The web table as an ASGI app.
 
     ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
@@ -75,7 +75,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     """
     url = database_url or sqlite_url(data_dir)
     settings = Settings(bot_delay=bot_delay, bot_time_limit=bot_time_limit, grace=grace,
-                        queue_limit=queue_limit)
+                        queue_limit=queue_limit, bot_processes=bot_processes)
     static = Path(static_dir) if static_dir is not None else STATIC
 
     @contextlib.asynccontextmanager
@@ -366,13 +366,13 @@ def _listing(row: TableRow, seats: list[SeatRow], live: LiveTable | None) -> Tab
 def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data",
           database_url: str | None = None, redis_url: str | None = None, *,
           bot_delay: float = 0.8, grace: float = 60.0, redis_prefix: str = "cardtable",
-          lease: float = 15.0, log_level: str = "info") -> None:
+          lease: float = 15.0, bot_processes: int = 0, log_level: str = "info") -> None:
     """Run the web table with uvicorn until interrupted."""
     import uvicorn
 
     app = create_app(database_url=database_url, data_dir=data_dir, redis_url=redis_url,
                      bot_delay=bot_delay, grace=grace, redis_prefix=redis_prefix,
-                     lease=lease)
+                     lease=lease, bot_processes=bot_processes)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level)
     for name in ("uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).addFilter(RedactTokens())

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import contextlib
 import logging
+import multiprocessing
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -82,6 +84,8 @@ class Settings:
     """Seconds a dropped player keeps the seat before a takeover bot may play for them."""
     queue_limit: int = 64
     """Messages waiting for one connection; past this the oldest state is dropped."""
+    bot_processes: int = 0
+    """Processes bots think in (0: threads of the server process)."""
 
 
 class SecureRandom(random.SystemRandom):
@@ -158,6 +162,8 @@ class LiveSeat:
     token_hash: str | None = None
     bot: Any = None
     """The bot playing this seat: its own bot, or a takeover bot for a dropped player."""
+    bot_playing: str | None = None
+    """The spec of ``bot`` (what a bot process makes its own copy from)."""
     connections: int = 0
     grace_task: asyncio.Task | None = None
 
@@ -296,6 +302,17 @@ class LiveTable:
 ID_LETTERS = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
+_WORKER_BOTS: dict[str, Any] = {}
+
+
+def choose_in_worker(spec: str, state: GameState) -> str:
+    """In a bot process: this process's own bot of that spec chooses a move."""
+    bot = _WORKER_BOTS.get(spec)
+    if bot is None:
+        bot = _WORKER_BOTS[spec] = bots.make(spec, seed=secrets.randbits(64))
+    return str(bot.choose(state))
+
+
 def new_id() -> str:
     """A table id for invite links: 10 letters and digits, none that look alike."""
     return "".join(secrets.choice(ID_LETTERS) for _ in range(10))
@@ -353,6 +370,7 @@ class Tables:
         self.broken: dict[str, str] = {}
         self.cluster: Any = None
         """A ``cluster.Cluster`` when several processes share the tables, else ``None``."""
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
 
     # -- start and stop -----------------------------------------------------------------
     async def start(self) -> None:
@@ -382,6 +400,8 @@ class Tables:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
     def _spawn(self, coroutine: Any) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -422,7 +442,8 @@ class Tables:
         seat = LiveSeat(index=row.seat, kind=row.kind, bot_spec=row.bot, name=row.name,
                         token_hash=row.token_hash)
         if row.kind == "bot":
-            seat.bot = bots.make(row.bot or default_bot(), seed=secrets.randbits(64))
+            seat.bot_playing = row.bot or default_bot()
+            seat.bot = bots.make(seat.bot_playing, seed=secrets.randbits(64))
         return seat
 
     def validate(self, game: str, preset: str | None, options: dict[str, Any] | None,
@@ -721,6 +742,13 @@ class Tables:
             return "a bot plays this seat now" if not by_bot else "the player is back"
         return None
 
+    def _bot_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.settings.bot_processes,
+                mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
     def _kick(self, table: LiveTable) -> None:
         """Start the table's bot loop if a bot is to move and none is running."""
         if table.bot_task is None and table.bot_to_move() is not None:
@@ -734,12 +762,12 @@ class Tables:
                     seat = table.bot_to_move()
                     if seat is None:
                         return
-                    bot = table.seats[seat].bot
+                    bot, spec = table.seats[seat].bot, table.seats[seat].bot_playing
                     snapshot = table.state.copy()
                     version = table.version
                 if self.settings.bot_delay > 0:
                     await asyncio.sleep(self.settings.bot_delay)
-                text = await self._bot_move(table, bot, snapshot)
+                text = await self._bot_move(table, bot, spec, snapshot)
                 reason = await self.play(table, seat, version, text, by_bot=True)
                 if reason:
                     log.info("table %s: bot move %r for seat %d not played: %s",
@@ -753,11 +781,17 @@ class Tables:
             table.bot_task = None
             self._evict_if_idle(table)
 
-    async def _bot_move(self, table: LiveTable, bot: Any, snapshot: GameState) -> str:
+    async def _bot_move(self, table: LiveTable, bot: Any, spec: str | None,
+                        snapshot: GameState) -> str:
+        """The bot's move as text: thought in a bot process if there are any (so a long
+        search does not hold the server's interpreter), else in a thread."""
         try:
-            move = await asyncio.wait_for(asyncio.to_thread(bot.choose, snapshot),
-                                          timeout=self.settings.bot_time_limit)
-            return str(move)
+            if self.settings.bot_processes and spec:
+                thinking = asyncio.get_running_loop().run_in_executor(
+                    self._bot_pool(), choose_in_worker, spec, snapshot)
+            else:
+                thinking = asyncio.to_thread(lambda: str(bot.choose(snapshot)))
+            return await asyncio.wait_for(thinking, timeout=self.settings.bot_time_limit)
         except TimeoutError:
             log.warning("table %s: bot %s took longer than %.1fs; playing a random move",
                         table.id, getattr(bot, "name", bot), self.settings.bot_time_limit)
@@ -778,7 +812,7 @@ class Tables:
                     seat.grace_task.cancel()
                     seat.grace_task = None
                 if seat.kind == "human" and seat.bot is not None:
-                    seat.bot = None  # the player is back: the takeover bot stands up
+                    seat.bot = seat.bot_playing = None  # the player is back
             self._broadcast(table)
 
     async def disconnect(self, table: LiveTable, connection: Connection) -> None:
@@ -812,6 +846,7 @@ class Tables:
             if seat.connections or table.over or not table.takeover or seat.bot is not None:
                 return
             seat.bot = bots.make(table.takeover, seed=secrets.randbits(64))
+            seat.bot_playing = table.takeover
             log.info("table %s: %s takes over seat %d", table.id, table.takeover, seat.index)
             self._broadcast(table)
         self._kick(table)

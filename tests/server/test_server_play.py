@@ -551,3 +551,18 @@ def test_a_fault_in_the_engine_during_a_move_leaves_the_table_as_stored(
         assert not isinstance(table.state, Faulty)
         players[mover].move(before, before["legal_moves"][0])
         assert players[1 - mover].state(1)["version"] == 1
+
+
+def test_bots_can_think_in_their_own_processes(make_client: object,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    client = make_client(bot_processes=1)
+    seated = create(client, game="durak", seats=["human", "bot:greedy"])
+    with caplog.at_level("WARNING", logger="cardtable.server"), \
+            connect(client, seated["table"], seated["token"]) as ws:
+        player = Player(ws)
+        final = play_out(player, random.Random(13))
+    assert final["over"]
+    assert any(s["last_move"] and s["last_move"]["seat"] == 1 for s in player.states)
+    assert not [r for r in caplog.records if "random move" in r.getMessage()], (
+        "a bot process failed and a random move was played instead")
+    assert client.app.state.tables._pool is not None
