@@ -219,22 +219,25 @@ def _singles(mask: int) -> list[int]:
 class CaptureRules:
     """The capture part of a rule set, with its tables and a memory of worked options.
 
-    ``reach[i]`` is every table card that card ``i`` could ever take, so the options of
-    card ``i`` depend only on ``table & reach[i]``.  For the number cards 6 to 10 that is
-    part of the table's low cards (A to 5).  The cards A to 5 reach up to 10, but a set
-    making 11 with them holds at most one card above 5: their options are their sets
-    among the low cards, plus, for each high card near (``table & high_reach[i]``), the
-    sets that use it.  So every number card's options hang off the table's low cards:
-    ``rows[low cards][i]`` maps the high cards near card ``i`` to its options, and
-    ``rows[low cards][40 + i]`` keeps the low sets and per-high-card sets those are put
-    together from.  Cards that ``by_row[i]`` leaves out (face
-    cards, which are quicker to work out than to look up, and the variations rows do not
-    cover) are worked out by ``worked``, remembered by ``table & reach[i]`` where that
-    pays.
+    ``reach[i]`` is every table card that card ``i`` could ever take, so the options of a
+    number card depend only on the number cards on the table.  ``tables[number cards]``
+    holds, per number card, its options on such a table, filled in as they are first
+    asked for: listing a hand's moves is then one look-up per table and one per card.
+
+    A new table's options are put together from smaller pieces that recur far more
+    often.  For the number cards 6 to 10, ``reach`` is part of the table's low cards (A to
+    5).  The cards A to 5 reach up to 10, but a set making 11 with them holds at most one
+    card above 5: their options are their sets among the low cards, plus, for each high
+    card near (``table & high_reach[i]``), the sets that use it.  So ``rows[low cards][i]``
+    maps the high cards near card ``i`` to its options, and ``rows[low cards][40 + i]``
+    keeps the low sets and per-high-card sets those are made from.  What ``by_row[i]``
+    leaves out (face cards, quicker to work out than to look up, and the variations rows
+    do not cover) is worked out by ``worked``, remembered by ``table & reach[i]`` where
+    that pays.
     """
 
-    __slots__ = ("by_row", "forced", "high_reach", "jack", "kept", "kids", "memo", "multi",
-                 "reach", "rows", "take_all", "trails")
+    __slots__ = ("by_row", "forced", "high_reach", "jack", "kept", "kids", "known", "memo",
+                 "multi", "reach", "rows", "take_all", "trails")
 
     _shared: ClassVar[dict[tuple, CaptureRules]] = {}
 
@@ -244,6 +247,7 @@ class CaptureRules:
             forced, multi, take_all, jack, kids)
         self.memo: dict[int, tuple[Move, ...]] = {}
         self.rows: dict[int, list] = {}
+        self.known: dict[int, tuple[Move, ...]] = {}
         self.kept = 0
         reach = []
         for card in CARDS:
@@ -299,12 +303,26 @@ class CaptureRules:
 
         ``Hand.legal_moves`` inlines this for speed: keep the two in step.
         """
-        if not self.by_row[index]:
+        if index >= 40:
             return self.worked(index, table)
-        low = table & _LOW
-        row = self.rows.get(low) or self.new_row(low)
-        high = table & self.high_reach[index]
-        return (row[index] or self.fill(row, index)).get(high) or self.fill(row, index, high)
+        return (self.known.get((table & self.reach[index]) << 6 | index)
+                or self.number_options(index, table))
+
+    def number_options(self, index: int, table: int) -> tuple[Move, ...]:
+        """Work out number card ``index``'s options on ``table``, and keep them."""
+        if self.by_row[index]:
+            low = table & _LOW
+            row = self.rows.get(low) or self.new_row(low)
+            high = table & self.high_reach[index]
+            found = ((row[index] or self.fill(row, index)).get(high)
+                     or self.fill(row, index, high))
+        else:
+            found = self.worked(index, table)
+        known = self.known
+        if len(known) >= 150_000:
+            known.clear()
+        known[(table & self.reach[index]) << 6 | index] = found
+        return found
 
     def new_row(self, low: int) -> list:
         """An empty row for a table whose low cards are ``low``."""
@@ -320,21 +338,14 @@ class CaptureRules:
         parts = row[40 + index]
         if parts is None:
             low = row[80]
-            moves = _move
             if index >= 20:
                 # 6 to 10 reach only low cards.
-                parts = (tuple(moves(index, mask) for mask in self.captures(index, low)), ())
+                parts = (tuple(_move(index, mask) for mask in self.captures(index, low)), ())
             else:
                 total = 11 - (index // 4 + 1)
                 sums = _low_sums(low)
-                per_high = []
-                for k in range(20, 40):
-                    value, bit = k // 4 + 1, 1 << k
-                    per_high.append(
-                        () if value > total else (moves(index, bit),) if value == total
-                        else tuple(moves(index, mask | bit) for mask in sums[total - value]))
-                parts = (tuple(moves(index, mask) for mask in sorted(sums[total])),
-                         tuple(per_high))
+                parts = (tuple(_move(index, mask) for mask in sorted(sums[total])),
+                         [None] * 20, total, sums)
             row[40 + index] = parts
         entry = row[index]
         if entry is None:
@@ -342,10 +353,20 @@ class CaptureRules:
             if not high:
                 return entry
         found = list(parts[0])
+        per_high = parts[1]
         rest = high >> 20
         while rest:
             bit = rest & -rest
-            found += parts[1][bit.bit_length() - 1]
+            at = bit.bit_length() - 1
+            with_it = per_high[at]
+            if with_it is None:
+                # The captures that use this high card: it alone, or it and low cards.
+                value, card = (at + 20) // 4 + 1, bit << 20
+                total, sums = parts[2], parts[3]
+                with_it = per_high[at] = (
+                    (_move(index, card),) if value == total
+                    else tuple(_move(index, mask | card) for mask in sums[total - value]))
+            found += with_it
             rest ^= bit
         options = entry[high] = self._options(index, found)
         self.kept += 1

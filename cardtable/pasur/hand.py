@@ -27,8 +27,6 @@ from collections.abc import Iterable, Sequence
 from ..cards import CARDS, Card, cards_of, format_cards, mask_of, parse_cards
 from ..game import IllegalMove, Outcome, make_rng
 from .captures import (
-    _HIGH,
-    _LOW,
     ALL_MASK,
     JACK_MASK,
     KING_MASK,
@@ -61,8 +59,13 @@ def _cards(value: str | Iterable[Card]) -> list[Card]:
     return parse_cards(value) if isinstance(value, str) else list(value)
 
 
-def _indexes(cards: Iterable[Card]) -> tuple[int, ...]:
-    return tuple(sorted(card.index for card in cards))
+def _indexes(cards: Iterable[Card]) -> bytes:
+    """A hand as the bytes of its card indexes, in card order (removing one card is then
+    a single ``bytes.replace``)."""
+    return bytes(sorted(card.index for card in cards))
+
+
+_ONE = tuple(bytes([index]) for index in range(52))
 
 
 def _shuffle(cards: list[Card], rng: random.Random) -> None:
@@ -217,12 +220,12 @@ class Hand:
         self._deck = tuple(cards)
         indexes = [card.index for card in cards]
         rounds = 48 // (4 * players)
-        deals: list[tuple[tuple[int, ...], ...] | None] = [None]
+        deals: list[tuple[bytes, ...] | None] = [None]
         for number in range(1, rounds + 1):
             base = 0 if number == 1 else 4 * players + 4 + (number - 2) * 4 * players
-            held: list[tuple[int, ...]] = [()] * players
+            held: list[bytes] = [b""] * players
             for k in range(players):
-                held[(leader + k) % players] = tuple(sorted(indexes[base + 4 * k:
+                held[(leader + k) % players] = bytes(sorted(indexes[base + 4 * k:
                                                                     base + 4 * k + 4]))
             deals.append(tuple(held))
         self._deals = deals
@@ -299,9 +302,9 @@ class Hand:
             raise ValueError(f"surs needs one count per side ({sides})")
         if last_capturer is not None and last_capturer not in range(players):
             raise ValueError(f"last_capturer is a seat from 0 to {players - 1}, or None")
-        deals: list[tuple[tuple[int, ...], ...] | None] = [None] * (deal_round + 1)
+        deals: list[tuple[bytes, ...] | None] = [None] * (deal_round + 1)
         for number in range(stock_rounds):
-            dealt: list[tuple[int, ...]] = [()] * players
+            dealt: list[bytes] = [b""] * players
             for k in range(players):
                 start = number * 4 * players + 4 * k
                 dealt[(leader + k) % players] = _indexes(stock_cards[start:start + 4])
@@ -350,17 +353,13 @@ class Hand:
             # CaptureRules.options, inlined for every card in hand: the engine's hot loop.
             table = self._table
             cap = self._cap
-            low = table & _LOW
-            row = cap.rows.get(low) or cap.new_row(low)
-            high = table & _HIGH
-            by_row = cap.by_row
-            high_reach = cap.high_reach
+            known = cap.known
+            reach = cap.reach
             legal = []
             for index in self._held[seat]:
-                if by_row[index]:
-                    near = high & high_reach[index]
-                    legal += ((row[index] or cap.fill(row, index)).get(near)
-                              or cap.fill(row, index, near))
+                if index < 40:
+                    legal += (known.get((table & reach[index]) << 6 | index)
+                              or cap.number_options(index, table))
                 else:
                     legal += cap.worked(index, table)
             self._legal = legal
@@ -378,8 +377,7 @@ class Hand:
         index, taken, bit = move
         mover = self._to_move
         held = self._held[mover]
-        at = held.index(index)
-        self._held[mover] = held[:at] + held[at + 1:]
+        self._held[mover] = held.replace(_ONE[index], b"")
         table = self._table
         if taken:
             side = self._side[mover]
@@ -451,7 +449,7 @@ class Hand:
                 self._swept = 0
         elif self._left == 4 * self.players:
             self._round -= 1
-            self._held = [()] * self.players
+            self._held = [b""] * self.players
             self._left = 0
             self._sur_live = self._round < self._rounds or self.rules.sur_in_last_deal
         self._left += 1
@@ -656,7 +654,9 @@ class Hand:
                       if deck[pos].index in self._held[s]]
             if future:
                 places += range(self._slot(future[0], self.leader), 52)
-            cards = [deck[pos] for pos in places]
+            # Shuffle the unseen cards from card order, not from where they really are,
+            # so that the sample depends on nothing the seat has not seen.
+            cards = sorted(deck[pos] for pos in places)
             rng.shuffle(cards)
             for pos, card in zip(places, cards, strict=True):
                 deck[pos] = card
@@ -676,6 +676,7 @@ class Hand:
         pool = [CARDS[index] for s in hidden for index in self._held[s]]
         pool += [CARDS[index] for number in future for held in self._deals[number]
                  for index in held]
+        pool.sort()
         rng.shuffle(pool)
         cards = iter(pool)
         for s in hidden:

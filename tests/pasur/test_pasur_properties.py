@@ -138,6 +138,39 @@ def test_determinize_keeps_everything_the_seat_has_seen(case, moves, seed):
         assert sorted(all_cards(world)) == sorted(all_cards(source))
 
 
+@given(dealt(), st.integers(0, 47), st.integers(0, 2**32))
+@SETTINGS
+def test_determinize_depends_only_on_what_the_seat_has_seen(case, moves, seed):
+    # A twin hand: the same cards dealt to the same seats, but each hidden hand and the
+    # stock in another order.  Nothing the seat sees can tell the two apart.
+    hand, rng = case
+    seat = seed % hand.players
+    twin_deck = list(hand.deck)
+    shuffler = random.Random(seed)
+    players = hand.players
+    for other in range(players):
+        if other != seat:
+            start = 4 * ((other - hand.leader) % players)
+            block = twin_deck[start:start + 4]
+            shuffler.shuffle(block)
+            twin_deck[start:start + 4] = block
+    stock = twin_deck[4 * players + 4:]
+    shuffler.shuffle(stock)
+    twin_deck[4 * players + 4:] = stock
+    twin = Hand.new(hand.rules, players=players, deck=twin_deck, leader=hand.leader)
+    for _ in range(moves):
+        if sum(map(len, hand.hands)) == 1:
+            break  # the next deal differs between the twins; this round's hands do not
+        move = rng.choice(hand.legal_moves())
+        hand.push(move)
+        twin.push(move)
+    assert hand.view(seat) == twin.view(seat)
+    assert hand.stock != twin.stock  # ... though they differ
+    one = hand.determinize(seat, random.Random(seed))
+    two = twin.determinize(seat, random.Random(seed))
+    assert one.hands == two.hands and one.stock == two.stock
+
+
 @given(dealt(), st.integers(0, 47), st.randoms(use_true_random=False))
 @SETTINGS
 def test_an_illegal_move_changes_nothing(case, moves, chooser):
