@@ -15,8 +15,11 @@ import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
+import os
 import random
 import secrets
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -303,6 +306,17 @@ ID_LETTERS = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
 _WORKER_BOTS: dict[str, Any] = {}
+
+
+def watch_parent(parent: int) -> None:
+    """In a bot process: end when the server process is gone (even killed with -9)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="watch-parent").start()
 
 
 def choose_in_worker(spec: str, state: GameState) -> str:
@@ -746,7 +760,8 @@ class Tables:
         if self._pool is None:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self.settings.bot_processes,
-                mp_context=multiprocessing.get_context("spawn"))
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=watch_parent, initargs=(os.getpid(),))
         return self._pool
 
     def _kick(self, table: LiveTable) -> None:

@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -84,3 +85,41 @@ def test_the_module_runs_as_a_command(argv: list[str]) -> None:
                             env={**os.environ, "COLUMNS": "100"})
     assert result.returncode == 0
     assert "--database-url" in result.stdout and "--data-dir" in result.stdout
+
+
+def children_of(pid: int) -> set[int]:
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found |= {int(child) for child in text}
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether a process is there and not a zombie waiting to be reaped."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_bot_processes_end_when_the_server_is_killed(tmp_path: Path) -> None:
+    with server(tmp_path / "data", "--bot-processes", "1") as (process, base):
+        seated = httpx.post(f"{base}/api/tables", json={
+            "game": "durak", "seats": ["human", "bot:random"]}).json()
+        with socket_for(base, seated["table"], seated["token"]) as ws:
+            state = next_state(ws)
+            while not state["legal_moves"]:
+                state = next_state(ws)
+            ws.send(json.dumps({"type": "move", "version": state["version"],
+                                "move": state["legal_moves"][0]}))
+            next_state(ws, state["version"] + 2)  # the bot has answered from its process
+        children = children_of(process.pid)
+        assert children, "no bot process was started"
+        process.kill()
+        process.wait(10)
+    deadline = time.monotonic() + 20
+    while any(running(child) for child in children):
+        assert time.monotonic() < deadline, "bot processes outlived the server"
+        time.sleep(0.2)
