@@ -1,12 +1,23 @@
 """Bots for every game: ``make(spec)`` turns a spec string into a bot.
 
 A bot decides only from what its seat has seen: ``state.view(seat)`` and samples of the
-hidden cards from ``state.determinize(seat, rng)``.
+hidden cards dealt afresh from what that seat cannot see.  Every bot plays both games,
+every rule preset and every player count.
+
+The kinds: ``random``; ``basic`` (the immediate best, the search's playout policy);
+``greedy`` (one per game, from the tactics players use); ``ismcts`` (information-set
+Monte Carlo tree search; options ``iterations``, ``seconds``, ``c``, ``playout``,
+``solver``, ``solver_nodes``, ``solver_seconds``).  The levels are named configurations
+of those (see ``LEVELS`` and docs/bots.md); a level takes the same options as its kind.
 
 >>> from cardtable import bots
 >>> bot = bots.make("random", seed=1)
 >>> bot.name
 'random'
+>>> bots.make("ismcts:iterations=2000", seed=1).iterations
+2000
+>>> bots.make("medium").name
+'medium'
 """
 
 from __future__ import annotations
@@ -16,8 +27,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..game import GameState, make_rng
+from .ismcts import ISMCTSBot, kit_of
 
-__all__ = ["Bot", "RandomBot", "make", "register", "specs"]
+__all__ = ["LEVELS", "BasicBot", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "make",
+           "register", "specs"]
 
 
 class Bot(Protocol):
@@ -31,8 +44,8 @@ class Bot(Protocol):
 class RandomBot:
     """Plays a uniformly random legal move: the baseline every other bot must beat."""
 
-    def __init__(self, *, seed: int | random.Random | None = None) -> None:
-        self.name = "random"
+    def __init__(self, *, seed: int | random.Random | None = None, name: str = "random") -> None:
+        self.name = name
         self.rng = make_rng(seed)
 
     def choose(self, state: GameState) -> Any:
@@ -42,7 +55,68 @@ class RandomBot:
         return moves[self.rng.randrange(len(moves))]
 
 
-_FACTORIES: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+class GreedyBot:
+    """The tactics players use, one set per game (chosen by the view's "game" key)."""
+
+    def __init__(self, *, seed: int | random.Random | None = None, name: str = "greedy") -> None:
+        self.name = name
+        self.rng = make_rng(seed)
+
+    def choose(self, state: GameState) -> Any:
+        seat = state.to_move
+        if seat is None:
+            raise ValueError("there is no move to choose: the game is over")
+        return kit_of(state).greedy(state, seat)
+
+
+class BasicBot:
+    """The immediate best move and nothing more: the playout policy of the search.
+
+    Pasur: the capture worth most now, else leave the card worth least, never looking at
+    what is left for the next player.  Durak: the cheapest card to attack and to beat.
+    """
+
+    def __init__(self, *, seed: int | random.Random | None = None, name: str = "basic") -> None:
+        self.name = name
+        self.rng = make_rng(seed)
+
+    def choose(self, state: GameState) -> Any:
+        if state.to_move is None:
+            raise ValueError("there is no move to choose: the game is over")
+        return kit_of(state).basic(state, None)
+
+
+LEVELS: dict[str, tuple[str, dict[str, Any], str]] = {
+    "beginner": ("basic", {}, "takes the best capture or the cheapest card it sees now"),
+    "easy": ("greedy", {}, "the greedy tactics player"),
+    "medium": ("ismcts", {"iterations": 250, "seconds": 0.5},
+               "ISMCTS, 250 iterations (at most 0.5 s a move)"),
+    "hard": ("ismcts", {"iterations": 1000, "seconds": 2.0},
+             "ISMCTS, 1000 iterations (at most 2 s a move)"),
+    "expert": ("ismcts", {"iterations": 1000, "seconds": 2.0, "solver": True,
+                          "solver_nodes": 50_000, "solver_seconds": 1.5},
+               "hard, and an exact alpha-beta search once nothing is hidden"),
+}
+"""Each level: (the bot kind, its options, what it is)."""
+
+
+def _level(level: str) -> Callable[..., Bot]:
+    kind, preset, _ = LEVELS[level]
+
+    def factory(*, seed: int | random.Random | None = None, **options: Any) -> Bot:
+        return _FACTORIES[kind](seed=seed, name=level, **{**preset, **options})
+
+    return factory
+
+
+_FACTORIES: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "basic": BasicBot,
+    "greedy": GreedyBot,
+    "ismcts": ISMCTSBot,
+}
+for _name in LEVELS:
+    _FACTORIES[_name] = _level(_name)
 
 
 def register(name: str, factory: Callable[..., Bot]) -> None:
@@ -77,6 +151,8 @@ def make(spec: str, *, seed: int | random.Random | None = None) -> Bot:
 
 
 def _number(text: str) -> Any:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
     for kind in (int, float):
         try:
             return kind(text)

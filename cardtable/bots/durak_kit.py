@@ -1,0 +1,308 @@
+"""What the bots know about Transfer Durak: tactics, playouts, rewards, endgames.
+
+Hidden cards are sampled with the engine's own ``Game.determinize`` (cards known to be in a
+hand, such as cards a defender took, stay there).  The module is one entry of
+``cardtable.bots.kits.KITS``.
+
+The greedy player follows the tactics players teach: attack with the lowest card, in
+pairs when it can, and keep trumps for the end; beat with the lowest card that does the
+job; take when beating would cost more than the cards taken; transfer when a cheap card
+of the attacked rank passes the whole attack on; throw in low cards, more freely as the
+stock runs out.
+
+>>> from cardtable import durak
+>>> from cardtable.bots import make
+>>> game = durak.Game.from_position(hands=["7♥ 9♥ A♠ 6♠", "Q♣ 8♦ 10♥ J♣"], trump="♠",
+...                                 stock="6♥ 7♣ K♠", attacker=1)
+>>> str(make("greedy").choose(game))
+'attack 8♦'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import Any
+
+from ..cards import CARDS, Card, Suit
+from ..durak import Game, Move, MoveKind, strength
+
+__all__ = ["KIT", "DurakKit"]
+
+ATTACK, DEFEND, TRANSFER, TAKE, PASS, EXCHANGE = (
+    MoveKind.ATTACK, MoveKind.DEFEND, MoveKind.TRANSFER, MoveKind.TAKE, MoveKind.PASS,
+    MoveKind.EXCHANGE)
+
+_VALUE = tuple(tuple(strength(card) + (7 if card.suit == trump else 0) for card in CARDS)
+               for trump in Suit)
+"""``_VALUE[trump][card.index]``: how much a card is worth holding; trumps above all
+plain cards (a trump six counts as 13, above a plain ace's 14 minus one)."""
+_SHED = 9
+_TAKE_BASE = [3.0, 6.0, 12.0]
+"""Holding a card of this worth is the same as being rid of it."""
+
+
+def _beats(beater: Card, attack: Card, trump: Suit) -> bool:
+    if beater.suit == attack.suit:
+        return strength(beater) > strength(attack)
+    return beater.suit == trump
+
+
+def _cheapest_defence(attacks: list[Card], hand: list[Card], trump: Suit,
+                      value: tuple[int, ...]) -> tuple[float, list[tuple[Card, Card]]] | None:
+    """The cheapest way to beat every card in ``attacks`` from ``hand`` (exact, small)."""
+    attacks = sorted(attacks, key=lambda c: -value[c.index])
+    options = [sorted((b for b in hand if _beats(b, a, trump)), key=lambda c: value[c.index])
+               for a in attacks]
+    best: list[Any] = [math.inf, None]
+
+    def walk(k: int, used: int, cost: float, plan: list[tuple[Card, Card]]) -> None:
+        if cost >= best[0]:
+            return
+        if k == len(attacks):
+            best[0], best[1] = cost, plan[:]
+            return
+        for beater in options[k]:
+            if not used & beater.mask:
+                plan.append((attacks[k], beater))
+                walk(k + 1, used | beater.mask, cost + value[beater.index] - _SHED, plan)
+                plan.pop()
+
+    walk(0, 0, 0.0, [])
+    if best[1] is None:
+        return None
+    return best[0], best[1]
+
+
+class DurakKit:
+    """The Durak entry of the kit table (see ``cardtable.bots.kits``)."""
+
+    name = "durak"
+
+    # -- hidden cards ----------------------------------------------------------------------
+
+    def sampler(self, state: Game, seat: int) -> Callable[[random.Random], Game]:
+        return lambda rng: state.determinize(seat, rng)
+
+    def perfect(self, state: Game, seat: int) -> bool:
+        """Nothing is hidden: the stock is empty and one other player holds cards, so that
+        hand is exactly the cards not seen elsewhere (no partners)."""
+        view = state.view(seat)
+        holding = [s for s, n in enumerate(view["hand_sizes"]) if n and s != seat]
+        return (view["stock"] == 0 and len(holding) <= 1 and view["teams"] is None
+                and view["to_move"] is not None)
+
+    # -- rewards ---------------------------------------------------------------------------
+
+    def context(self, state: Game, seat: int) -> None:
+        return None
+
+    def cutoff(self, position: Game, context: None) -> bool:
+        """Playouts go to the end of the game: only the end says who the durak is."""
+        return False
+
+    def rewards(self, final: Game, context: None) -> list[float]:
+        """Not being the durak: +1, the durak's side -1, a draw (or a playout cut short
+        going round in circles) 0."""
+        outcome = final.outcome()
+        if outcome is None:
+            return [0.0] * final.players
+        return [1.0 if r > 0 else -1.0 if r < 0 else 0.0 for r in outcome.returns]
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def greedy(self, state: Game, seat: int) -> Move:
+        view = state.view(seat)
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        for move in moves:
+            if move.kind is EXCHANGE or (move.kind is TRANSFER and move.shown):
+                return move   # a free gain: the face-up trump, or a transfer kept in hand
+        trump = Suit.parse(view["trump"])
+        value = _VALUE[trump]
+        stock = view["stock"]
+        hand = [Card.parse(text) for text in view["hand"]]
+        phase = view["phase"]
+        if phase == "lead":
+            return _lead(moves, value, trump, stock)
+        if phase == "defend":
+            return _defend(moves, view, hand, value, trump, stock)
+        return _throw(moves, view, value, trump, stock, len(hand))
+
+    def playout(self, position: Game, rng: random.Random) -> Move:
+        """The search's playout policy: the basic one, now and then a random move."""
+        if rng.random() < 0.05:
+            moves = position.legal_moves()
+            return moves[rng.randrange(len(moves))]
+        return self.basic(position)
+
+    def basic(self, state: Game, rng: random.Random | None = None) -> Move:
+        """The playout policy: cheapest card to attack, cheapest beater to defend (taking
+        rather than spend a high trump while the stock lasts), transfer with a plain card,
+        throw in low plain cards.  It reads only its own legal moves and public facts."""
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        trump = state.trump
+        value = _VALUE[trump]
+        phase = state.phase
+        stock = len(state.stock)
+        if phase == "lead":
+            best, best_value = moves[0], 99
+            for move in moves:
+                if move.kind is ATTACK:
+                    v = value[move.cards[0].index] + len(move.cards) - 1
+                    if v < best_value:
+                        best, best_value = move, v
+            return best
+        if phase == "defend":
+            take = moves[-1]
+            best, best_value = take, 99
+            for move in moves:
+                kind = move.kind
+                if kind is TRANSFER:
+                    card = move.cards[0]
+                    if len(move.cards) == 1 and card.suit != trump:
+                        return move
+                elif kind is DEFEND:
+                    v = value[move.cards[1].index]
+                    if v < best_value:
+                        best, best_value = move, v
+            if best_value > 17 and stock:
+                return take
+            return best
+        # throwing in: low plain cards, anything plain once the stock is gone
+        limit = 10 if stock else 14
+        best, best_value = next(m for m in moves if m.kind is PASS), 99
+        for move in moves:
+            if move.kind is ATTACK and len(move.cards) == 1:
+                card = move.cards[0]
+                v = value[card.index]
+                if card.suit != trump and v <= limit and v < best_value:
+                    best, best_value = move, v
+        return best
+
+    # -- exact endgames --------------------------------------------------------------------
+
+    def key(self, position: Game) -> tuple:
+        """What decides the rest of the game once the stock is empty.
+
+        Who has passed this round is left out: with two players holding cards, only the
+        attacker may throw in, and a pass by the only thrower closes the round at once, so
+        no position waiting for a decision has a pass in it.  The hands are read as the
+        engine's card masks when it has them (hashing cards one by one is the slow part).
+        """
+        hands = getattr(position, "_hands", None)
+        hands = tuple(hands) if hands is not None else tuple(
+            sum(card.mask for card in cards) for cards in position.hands)
+        table = tuple((a.index, d.index if d is not None else -1) for a, d in position.table)
+        return (hands, table, position.phase, position.to_move, position.attacker,
+                position.defender, position.limit, position.round_number == 1)
+
+    def order(self, position: Game, moves: list[Move]) -> list[Move]:
+        """The moves worth searching, most promising first: transfers, then cheap cards,
+        then passing, and taking last.
+
+        A defender beats the unbeaten attack cards in any order to the same end (nobody
+        else moves until all are beaten), so only defences of the first one are tried.
+        """
+        value = _VALUE[position.trump]
+        if position.phase == "defend":
+            first = next((a for a, d in position.table if d is None), None)
+            moves = [m for m in moves if m.kind is not DEFEND or m.cards[0] is first]
+
+        def rank(move: Move) -> tuple[int, int]:
+            kind = move.kind
+            if kind is TRANSFER:
+                return (0, 0)
+            if kind is ATTACK:
+                return (1, value[move.cards[0].index] - 3 * len(move.cards))
+            if kind is DEFEND:
+                return (1, value[move.cards[1].index])
+            if kind is PASS:
+                return (2, 0)
+            return (3, 0)
+
+        return sorted(moves, key=rank)
+
+    def side_of(self, position: Game, seat: int) -> int:
+        return position.team_of(seat)
+
+
+def _lead(moves: list[Move], value: tuple[int, ...], trump: Suit, stock: int) -> Move:
+    """Lead the lowest card; two or more of a low rank together; trumps last."""
+    best, best_cost = moves[0], math.inf
+    for move in moves:
+        if move.kind is not ATTACK:
+            continue
+        cards = move.cards
+        cost = sum(value[c.index] for c in cards) / len(cards)
+        trumps = sum(1 for c in cards if c.suit == trump)
+        if trumps:
+            cost += 8 if stock else 2
+        elif cost <= 11 or not stock:
+            cost -= 2.5 * (len(cards) - 1)
+        else:
+            cost += 1.5 * (len(cards) - 1)
+        if cost < best_cost:
+            best, best_cost = move, cost
+    return best
+
+
+def _defend(moves: list[Move], view: dict, hand: list[Card], value: tuple[int, ...],
+            trump: Suit, stock: int) -> Move:
+    """Beat, transfer or take, whichever costs least."""
+    table = [(Card.parse(a), Card.parse(d) if d else None) for a, d in view["table"]]
+    unbeaten = [a for a, d in table if d is None]
+    take = next(m for m in moves if m.kind is TAKE)
+    # taking: the cards come to the hand, the lead is lost and more cards may follow
+    base = _TAKE_BASE[0] if stock >= 12 else _TAKE_BASE[1] if stock else _TAKE_BASE[2]
+    take_cost = base + sum(2.5 - 0.3 * max(0, value[c.index] - _SHED)
+                           for pair in table for c in pair if c is not None)
+    best: tuple[float, Move] = (take_cost, take)
+    plan = _cheapest_defence(unbeaten, hand, trump, value)
+    if plan is not None:
+        cost, pairs = plan
+        if stock == 0:
+            cost -= 2 * len(pairs)   # every card shed counts most at the end
+        if cost <= best[0]:
+            attack, beater = pairs[0]
+            move = next((m for m in moves if m.kind is DEFEND and m.cards[0] is attack
+                         and m.cards[1] is beater), None)
+            if move is not None:
+                best = (cost, move)
+    for move in moves:
+        if move.kind is TRANSFER:
+            cost = sum(value[c.index] - _SHED for c in move.cards) - 6.0
+            if any(c.suit == trump for c in move.cards) and stock:
+                cost += 4.0
+            if cost < best[0]:
+                best = (cost, move)
+    return best[1]
+
+
+def _throw(moves: list[Move], view: dict, value: tuple[int, ...], trump: Suit, stock: int,
+           held: int) -> Move:
+    """Throw in low plain cards (more freely as the stock runs out), else pass."""
+    limit = 10 if stock > 10 else 12 if stock else 14
+    taking = view["phase"] == "taking"
+    best, best_key = next((m for m in moves if m.kind is PASS), moves[-1]), None
+    for move in moves:
+        if move.kind is not ATTACK:
+            continue
+        cards = move.cards
+        trumps = any(c.suit == trump for c in cards)
+        worst = max(value[c.index] for c in cards)
+        if trumps and not (stock == 0 and held <= len(cards) + 1 and not taking):
+            continue
+        if not trumps and worst > limit:
+            continue
+        key = (len(cards), -worst)
+        if best_key is None or key > best_key:
+            best, best_key = move, key
+    return best
+
+
+KIT = DurakKit()

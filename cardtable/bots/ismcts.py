@@ -1,0 +1,201 @@
+"""Information-set Monte Carlo tree search, for every game and any number of players.
+
+One tree over the information sets of the seat to move: each iteration deals the hidden
+cards afresh (a determinization), walks down the tree choosing among the moves legal in
+that deal by UCB (with availability counts, since a move is only sometimes possible),
+adds one new move, plays the game out with a fast policy, and credits each move with the
+reward of the seat that made it.  Moves are interned values in both engines, so a move is
+its own key in the tree; each iteration plays on one determinized copy with push, never
+copying per node.
+
+Once nothing is hidden any more, the solver option hands the decision to an exact
+alpha-beta search (``cardtable.bots.solver``) and falls back to sampling if the search
+runs out of budget.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from ..game import GameState, make_rng
+from .kits import kit_for
+from .solver import OutOfBudget, Solver
+
+__all__ = ["ISMCTSBot", "kit_of"]
+
+_KIT_BY_TYPE: dict[type, Any] = {}
+_PLAYOUT_LIMIT = 2000
+"""Moves after which a playout stops (a Durak game can go round in circles)."""
+
+
+def kit_of(state: GameState) -> Any:
+    """The kit of a state's game, found by its view's "game" key (remembered per type)."""
+    kit = _KIT_BY_TYPE.get(type(state))
+    if kit is None:
+        kit = _KIT_BY_TYPE[type(state)] = kit_for(state.view(None))
+    return kit
+
+
+class _Node:
+    """A move in the tree: who made it, how often it was tried, how often it could be."""
+
+    __slots__ = ("avail", "children", "move", "player", "total", "visits")
+
+    def __init__(self, move: Any, player: int) -> None:
+        self.move = move
+        self.player = player
+        self.children: dict[Any, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+
+
+def _random_policy(state: Any, rng: random.Random) -> Any:
+    moves = state.legal_moves()
+    return moves[rng.randrange(len(moves))]
+
+
+class ISMCTSBot:
+    """ISMCTS with an iteration budget, a time budget, or both (whichever ends first).
+
+    ``c`` is the UCB exploration constant (rewards lie in [-1, 1]); ``playout`` is
+    ``"basic"`` (the game's cheap heuristic) or ``"random"``; ``solver`` turns on the exact
+    endgame search with a budget of ``solver_nodes`` positions and ``solver_seconds``.
+    A seeded bot with an iteration budget alone is reproducible.
+    """
+
+    def __init__(self, *, seed: int | random.Random | None = None,
+                 iterations: int | None = None, seconds: float | None = None,
+                 c: float = 1.0, playout: str = "basic", solver: bool | int = False,
+                 solver_nodes: int = 200_000, solver_seconds: float | None = None,
+                 name: str = "ismcts") -> None:
+        if iterations is None and seconds is None:
+            iterations = 1000
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise ValueError(f"iterations must be a whole number of 1 or more, "
+                             f"not {iterations!r}")
+        if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
+            raise ValueError(f"seconds must be a number above 0, not {seconds!r}")
+        if playout not in ("basic", "random"):
+            raise ValueError(f"playout is 'basic' or 'random', not {playout!r}")
+        self.name = name
+        self.rng = make_rng(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = float(c)
+        self.playout = playout
+        self.solver = bool(solver)
+        self.solver_nodes = int(solver_nodes)
+        self.solver_seconds = solver_seconds
+        self.stats: dict[str, Any] = {}
+        """What the last decision did: iterations, seconds, solved (and solver nodes)."""
+
+    def choose(self, state: GameState) -> Any:
+        seat = state.to_move
+        if seat is None:
+            raise ValueError("there is no move to choose: the game is over")
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            self.stats = {"iterations": 0, "seconds": 0.0, "solved": False}
+            return moves[0]
+        kit = kit_of(state)
+        if self.solver and kit.perfect(state, seat):
+            move = self._solve(kit, state, seat)
+            if move is not None:
+                return move
+        return self._search(kit, state, seat, moves)
+
+    # -- the exact endgame -----------------------------------------------------------------
+
+    def _solve(self, kit: Any, state: GameState, seat: int) -> Any:
+        started = time.perf_counter()
+        position = kit.sampler(state, seat)(self.rng)   # the only deal left: the truth
+        context = kit.context(state, seat)
+        side = kit.side_of(position, seat)
+        solver = Solver(kit, lambda final: kit.rewards(final, context)[seat],
+                        lambda s: kit.side_of(position, s) == side,
+                        max_nodes=self.solver_nodes, seconds=self.solver_seconds)
+        try:
+            value, move = solver.solve(position)
+        except OutOfBudget:
+            self.stats = {"solved": False, "solver_nodes": solver.nodes,
+                          "solver_seconds": time.perf_counter() - started}
+            return None
+        self.stats = {"iterations": 0, "solved": True, "value": value,
+                      "solver_nodes": solver.nodes,
+                      "seconds": time.perf_counter() - started}
+        return move
+
+    # -- sampling --------------------------------------------------------------------------
+
+    def _search(self, kit: Any, state: GameState, seat: int, moves: list[Any]) -> Any:
+        started = time.perf_counter()
+        sample = kit.sampler(state, seat)
+        context = kit.context(state, seat)
+        rewards = kit.rewards
+        cutoff = kit.cutoff
+        policy = kit.playout if self.playout == "basic" else _random_policy
+        rng = self.rng
+        c = self.c
+        log, sqrt = math.log, math.sqrt
+        root = _Node(None, -1)
+        limit = self.iterations if self.iterations is not None else math.inf
+        deadline = started + self.seconds if self.seconds is not None else math.inf
+        done = 0
+        while done < limit and (done == 0 or time.perf_counter() < deadline):
+            position = sample(rng)
+            node = root
+            path = []
+            while True:
+                mover = position.to_move
+                if mover is None:
+                    break
+                legal = position.legal_moves()
+                children = node.children
+                fresh = []
+                for move in legal:
+                    child = children.get(move)
+                    if child is None:
+                        fresh.append(move)
+                    else:
+                        child.avail += 1
+                if fresh:
+                    move = fresh[rng.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
+                    child = children[move] = _Node(move, mover)
+                    child.avail = 1
+                    position.push(move)
+                    path.append(child)
+                    break
+                best, best_score = None, -math.inf
+                for move in legal:
+                    child = children[move]
+                    score = (child.total / child.visits
+                             + c * sqrt(log(child.avail) / child.visits))
+                    if score > best_score:
+                        best, best_score = child, score
+                position.push(best.move)
+                path.append(best)
+                node = best
+            steps = 0
+            while (position.to_move is not None and not cutoff(position, context)
+                   and steps < _PLAYOUT_LIMIT):
+                position.push(policy(position, rng))
+                steps += 1
+            reward = rewards(position, context)
+            for child in path:
+                child.visits += 1
+                child.total += reward[child.player]
+            done += 1
+        best_move, best_key = moves[0], (-1, -math.inf)
+        for move in moves:
+            child = root.children.get(move)
+            if child is not None:
+                key = (child.visits, child.total / max(child.visits, 1))
+                if key > best_key:
+                    best_move, best_key = move, key
+        self.stats = {"iterations": done, "seconds": time.perf_counter() - started,
+                      "solved": False}
+        return best_move

@@ -1,0 +1,443 @@
+"""What the bots know about Pasur: sampling the hidden cards, tactics, rewards, endgames.
+
+Everything a seat decides from is read from ``state.view(seat)`` and the rules (which
+every player knows).  The module is one entry of ``cardtable.bots.kits.KITS``.
+
+The greedy player scores each legal move by the points and clubs it takes now, a sur
+made, the cards it leaves on the table for the next player (their best capture with any
+card still unseen, weighted by the chance that they hold it: no 11-combination, no sur
+left open), and the worth of keeping a jack for a full table.
+
+>>> from cardtable import pasur
+>>> from cardtable.bots import make
+>>> hand = pasur.Hand.from_position(hands=["5♣ K♠", "2♦ 3♦"], table="6♥ 4♠ 9♦",
+...                                 to_move=0, deal_round=6)
+>>> str(make("greedy").choose(hand))
+'5♣ x 6♥'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..cards import Card, mask_of
+from ..pasur import Hand, Match, Move
+from ..pasur.captures import ALL_MASK, JACK_MASK, NUMBER_MASK, CaptureRules
+from ..pasur.rules import Rules
+from ..pasur.scoring import CLUBS_MASK, card_points, sur_points
+
+__all__ = ["KIT", "PasurKit"]
+
+_SUR_BY = {"number": NUMBER_MASK, "not_jack": ALL_MASK & ~JACK_MASK, "any": ALL_MASK}
+_HORIZON = [True]
+_POINTS_PER_HAND = 10.0
+"""About what each of two sides scores in a hand (20 points of cards and bonus, shared)."""
+_SPREAD = 9.0
+"""About the spread of one hand's points difference: how far a lead is from safe."""
+
+
+def _mask(texts: Sequence[str]) -> int:
+    mask = 0
+    for text in texts:
+        mask |= Card.parse(text).mask
+    return mask
+
+
+class _Knowledge:
+    """What one seat knows at one decision, read once from its view."""
+
+    __slots__ = ("captured", "hand", "hand_sizes", "last_round", "next_seat", "players",
+                 "rules", "seat", "side", "sides", "stock_size", "table", "totals", "unseen",
+                 "view")
+
+    def __init__(self, state: Any, seat: int) -> None:
+        view = state.view(seat)
+        self.view = view
+        self.rules: Rules = state.rules
+        self.seat = seat
+        self.players = view["players"]
+        self.sides = view["sides"]
+        self.side = view["side"]
+        self.hand = _mask(view["hand"])
+        self.table = _mask(view["table"])
+        self.captured = [_mask(cards) for cards in view["captured"]]
+        seen = self.hand | self.table
+        for mask in self.captured:
+            seen |= mask
+        self.unseen = ALL_MASK & ~seen
+        self.hand_sizes = view["hand_sizes"]
+        self.stock_size = view["stock_size"]
+        self.last_round = view["deal_round"] >= view["deal_rounds"]
+        self.next_seat = (seat + 1) % self.players
+        match = view.get("match")
+        self.totals: list[int] | None = list(match["totals"]) if match else None
+
+
+class PasurKit:
+    """The Pasur entry of the kit table (see ``cardtable.bots.kits``)."""
+
+    name = "pasur"
+
+    # -- hidden cards ----------------------------------------------------------------------
+
+    def sampler(self, state: Any, seat: int) -> Callable[[random.Random], Hand]:
+        """Deal the cards ``seat`` cannot see afresh, within the hand being played (the
+        search looks no further than this hand; the match score shapes its reward)."""
+        hand = state.hand if isinstance(state, Match) else state
+        return lambda rng: hand.determinize(seat, rng)
+
+    def perfect(self, state: Any, seat: int) -> bool:
+        """Nothing is hidden: the stock is dealt out, one other seat holds cards at most (in
+        a 2-player hand, once the last cards are dealt), and every card is in play."""
+        know = _Knowledge(state, seat)
+        sizes = know.hand_sizes
+        holding = [s for s, n in enumerate(sizes) if n and s != seat]
+        return (know.stock_size == 0 and len(holding) <= 1 and know.view["to_move"] is not None
+                and know.unseen.bit_count() == sum(sizes[s] for s in holding))
+
+    # -- rewards ---------------------------------------------------------------------------
+
+    def context(self, state: Any, seat: int) -> _Reward:
+        view = state.view(seat)
+        match = view.get("match")
+        rules: Rules = state.rules
+        target = None
+        totals = None
+        if match and rules.fixed_hands is None:
+            target = rules.target
+            totals = list(match["totals"])
+        horizon = view["deal_round"] + 1 if _HORIZON[0] else 99
+        return _Reward(view["players"], view["sides"], target, totals, rules, horizon)
+
+    def cutoff(self, position: Hand, context: _Reward) -> bool:
+        """Stop a playout after the next deal round: what the move decides is played out,
+        and most of the luck of the later deals is left out of the reward."""
+        return position.deal_round > context.horizon
+
+    def rewards(self, final: Hand, context: _Reward) -> list[float]:
+        if final.is_over():
+            return context.of(final.score())
+        return context.of(context.estimate(final))
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def greedy(self, state: Any, seat: int) -> Move:
+        """The best move by the tactics players use (see the module's docstring)."""
+        know = _Knowledge(state, seat)
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        rules = know.rules
+        cap = CaptureRules.of(rules)
+        weights = _Weights(rules, know.captured, know.side, know.sides)
+        sur_cards = _SUR_BY[rules.sur_by]
+        sur_live = not know.last_round or rules.sur_in_last_deal
+        sur_value = rules.sur_points if sur_live else 0
+        # who plays next, and how likely each unseen card is in that hand
+        unseen = know.unseen
+        unseen_count = unseen.bit_count()
+        nxt = know.next_seat
+        nxt_hand = know.hand_sizes[nxt] or min(4, unseen_count)
+        share = min(1.0, nxt_hand / unseen_count) if unseen_count else 0.0
+        opponent_next = nxt % know.sides != know.side
+        more_rounds = know.stock_size > 0
+        hand_left = know.hand.bit_count()
+        best, best_score = moves[0], -math.inf
+        for move in moves:
+            card_bit = move.bit
+            table = know.table
+            if move.taken:
+                gain = weights.of(move.taken | card_bit)
+                after = table & ~move.taken
+                if not after and sur_cards & card_bit:
+                    gain += sur_value
+            else:
+                gain = 0.0
+                after = table | card_bit
+            # what the next player can do with the table left
+            threat = _threat(cap, after, unseen, share, weights, sur_cards, sur_value)
+            score = gain - threat if opponent_next else gain + 0.5 * threat
+            if move.card.rank == 11 and (more_rounds or hand_left > 1):
+                # a jack is worth keeping for a full table
+                score -= 2.5
+            if not move.taken:
+                # a card left on the table that counts is a gift in waiting
+                score -= 0.3 * weights.of(card_bit)
+            if score > best_score + 1e-9:
+                best, best_score = move, score
+        return best
+
+    def basic(self, state: Any, rng: random.Random | None = None) -> Move:
+        """The immediate best: the capture worth most now, else leave the card worth least.
+
+        It reads only the legal moves and the table, so it sees nothing hidden.
+        """
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        values = _basic_values(state.rules)
+        table = 0
+        for card in state.table if isinstance(state, Hand) else state.hand.table:
+            table |= card.mask
+        best, best_score = moves[0], -math.inf
+        for move in moves:
+            score = values.gain(move, table)
+            if score > best_score:
+                best, best_score = move, score
+        return best
+
+    def playout(self, position: Hand, rng: random.Random) -> Move:
+        """The search's playout policy, on a sampled deal where every hand is dealt: the
+        immediate gain minus the best reply of the next player with the cards that deal
+        gave them (so surs and 11-combinations are not left open), now and then a random
+        move for variety."""
+        moves = position.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        if rng.random() < 0.05:
+            return moves[rng.randrange(len(moves))]
+        values = _basic_values(position.rules)
+        table = 0
+        for card in position.table:
+            table |= card.mask
+        mover = position.to_move
+        nxt = (mover + 1) % position.players
+        reply_hand = 0
+        for card in position.hands[nxt]:
+            reply_hand |= card.mask
+        sign = -1.0 if position.side_of(nxt) != position.side_of(mover) else 0.5
+        gain = values.gain
+        reply = values.reply
+        best, best_score = moves[0], -math.inf
+        for move in moves:
+            score = gain(move, table)
+            after = table ^ move.taken if move.taken else table | move.bit
+            if after and reply_hand:
+                score += sign * reply(after, reply_hand)
+            if score > best_score:
+                best, best_score = move, score
+        return best
+
+    # -- exact endgames --------------------------------------------------------------------
+
+    def key(self, position: Hand) -> tuple:
+        """What decides the rest of a hand: cards in every place, surs, the last capturer."""
+        return (tuple(tuple(cards) for cards in position.hands), tuple(position.table),
+                tuple(tuple(cards) for cards in position.captured), tuple(position.surs),
+                position.last_capturer, position.to_move)
+
+    def order(self, position: Hand, moves: list[Move]) -> list[Move]:
+        """Captures worth most first, so alpha-beta cuts early."""
+        values = _basic_values(position.rules)
+        return sorted(moves, key=values.score, reverse=True)
+
+    def side_of(self, position: Any, seat: int) -> int:
+        return position.side_of(seat)
+
+
+class _Reward:
+    """Hand points turned into a reward per seat in [-1, 1], shaped by the match score.
+
+    A single hand (or a match of a fixed number of hands): the points difference to the
+    other sides' mean, over 20.  In a match to a target, a point matters more near the
+    target: the reward is mostly an estimate of the chance of winning the match from the
+    totals after this hand (a hand that ends the match scores +1 or -1).
+    """
+
+    __slots__ = ("horizon", "players", "rules", "sides", "target", "totals")
+
+    def __init__(self, players: int, sides: int, target: int | None,
+                 totals: list[int] | None, rules: Rules, horizon: int) -> None:
+        self.players, self.sides, self.target, self.totals = players, sides, target, totals
+        self.rules = rules
+        self.horizon = horizon
+
+    def estimate(self, position: Hand) -> list[float]:
+        """Points per side expected at the end of a hand still in play: counting cards
+        and surs taken so far, and each side's chance at the bonus from the race so far."""
+        rules = self.rules
+        captured = [mask_of(cards) for cards in position.captured]
+        points = [float(card_points(mask, rules)) for mask in captured]
+        for side, p in enumerate(sur_points(position.surs, rules, self.totals)):
+            points[side] += p
+        if rules.bonus == "clubs":
+            counts = [(mask & CLUBS_MASK).bit_count() for mask in captured]
+            left, needed = 13 - sum(counts), max(7, rules.bonus_minimum)
+        else:
+            counts = [mask.bit_count() for mask in captured]
+            left, needed = 52 - sum(counts), max(27, rules.bonus_minimum)
+        if self.sides == 2:
+            a, b = counts
+            if a >= needed:
+                share = 1.0
+            elif b >= needed:
+                share = 0.0
+            else:
+                share = 0.5 + 0.5 * math.tanh((a - b) / (1.0 + 0.5 * math.sqrt(left + 1)))
+            points[0] += rules.bonus_points * share
+            points[1] += rules.bonus_points * (1 - share)
+        else:
+            best = max(counts)
+            leaders = [s for s, c in enumerate(counts) if c == best]
+            for side in leaders:
+                points[side] += rules.bonus_points / len(leaders) * 0.5
+        return points
+
+    def of(self, points: Sequence[int]) -> list[float]:
+        sides = self.sides
+        per_side = []
+        for side in range(sides):
+            others = [p for s, p in enumerate(points) if s != side]
+            diff = points[side] - sum(others) / len(others)
+            per_side.append(max(-1.0, min(1.0, diff / 20.0)))
+        if self.target is not None and self.totals is not None:
+            after = [t + p for t, p in zip(self.totals, points, strict=True)]
+            shaped = []
+            best = max(after)
+            decided = best >= self.target and after.count(best) == 1
+            left = max(0.0, self.target - best) / _POINTS_PER_HAND + 0.5
+            for side in range(sides):
+                margin = after[side] - max(a for s, a in enumerate(after) if s != side)
+                if decided:
+                    chance = 1.0 if after[side] == best else -1.0
+                else:
+                    chance = math.tanh(margin / (_SPREAD * math.sqrt(left)))
+                shaped.append(0.75 * chance + 0.25 * per_side[side])
+            per_side = shaped
+        return [per_side[seat % sides] for seat in range(self.players)]
+
+
+class _Weights:
+    """What taking a set of cards is worth now: counting cards, and the bonus race."""
+
+    __slots__ = ("per_bonus_card", "rules")
+
+    def __init__(self, rules: Rules, captured: Sequence[int], side: int, sides: int) -> None:
+        self.rules = rules
+        if rules.bonus == "clubs":
+            counts = [(mask & CLUBS_MASK).bit_count() for mask in captured]
+            needed = max(rules.bonus_minimum, 7)
+        else:
+            counts = [mask.bit_count() for mask in captured]
+            needed = max(rules.bonus_minimum, 27)
+        mine = counts[side]
+        theirs = max(c for s, c in enumerate(counts) if s != side) if sides > 1 else 0
+        if mine >= needed or theirs >= needed:
+            self.per_bonus_card = 0.0
+        else:
+            self.per_bonus_card = rules.bonus_points / ((needed - mine) + (needed - theirs))
+
+    def of(self, mask: int) -> float:
+        rules = self.rules
+        bonus = (mask & CLUBS_MASK).bit_count() if rules.bonus == "clubs" else mask.bit_count()
+        return card_points(mask, rules) + self.per_bonus_card * bonus + 0.02 * mask.bit_count()
+
+
+def _threat(cap: CaptureRules, table: int, unseen: int, share: float, weights: _Weights,
+            sur_cards: int, sur_value: int) -> float:
+    """The expected best capture of the next player on ``table``: each unseen card's best
+    capture, the best first, each counted if that player holds it and no better one."""
+    if not table:
+        return 0.0
+    values = []
+    rest = unseen
+    while rest:
+        low = rest & -rest
+        index = low.bit_length() - 1
+        rest ^= low
+        best = 0.0
+        for move in cap.options(index, table):
+            if move.taken:
+                value = weights.of(move.taken | low)
+                if move.taken == table and sur_cards & low:
+                    value += sur_value
+                if value > best:
+                    best = value
+        if best:
+            values.append(best)
+    if not values:
+        return 0.0
+    values.sort(reverse=True)
+    expected, miss = 0.0, 1.0
+    for value in values:
+        expected += value * share * miss
+        miss *= 1.0 - share
+        if miss < 0.02:
+            break
+    return expected
+
+
+class _BasicValues:
+    """Worth of each move now, for the quick policies (moves are interned: one table)."""
+
+    __slots__ = ("cap", "replies", "rules", "static", "sur_cards", "sur_points")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.cap = CaptureRules.of(rules)
+        self.static: dict[Move, float] = {}
+        self.replies: dict[int, float] = {}
+        self.sur_cards = _SUR_BY[rules.sur_by]
+        self.sur_points = rules.sur_points
+
+    def gain(self, move: Move, table: int) -> float:
+        """What ``move`` is worth on ``table``: the cards taken, a sur, a jack spent."""
+        score = self.static.get(move)
+        if score is None:
+            score = self.static[move] = self.score(move)
+        if move.taken == table and move.taken and self.sur_cards & move.bit:
+            score += self.sur_points
+        return score
+
+    def reply(self, table: int, hand: int) -> float:
+        """The best a hand can take from ``table`` (remembered per table and hand)."""
+        key = table << 52 | hand
+        found = self.replies.get(key)
+        if found is None:
+            found = 0.0
+            options = self.cap.options
+            gain = self.gain
+            rest = hand
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                for answer in options(low.bit_length() - 1, table):
+                    if answer.taken:
+                        v = gain(answer, table)
+                        if v > found:
+                            found = v
+            if len(self.replies) > 300_000:
+                self.replies.clear()
+            self.replies[key] = found
+        return found
+
+    def score(self, move: Move) -> float:
+        rules = self.rules
+        if move.taken:
+            mask = move.taken | move.bit
+            value = (card_points(mask, rules) + 0.5 * (mask & CLUBS_MASK).bit_count()
+                     + 0.1 * mask.bit_count())
+            if move.card.rank == 11:
+                value -= 1.5
+            return value
+        return -(card_points(move.bit, rules) + 0.5 * (move.bit & CLUBS_MASK).bit_count()
+                 + 0.05 * min(move.card.rank, 11))
+
+
+_BASIC: dict[int, _BasicValues] = {}
+
+
+def _basic_values(rules: Rules) -> _BasicValues:
+    """The quick values of a rule set (found by identity: hashing rules costs more)."""
+    found = _BASIC.get(id(rules))
+    if found is None or found.rules is not rules:
+        if len(_BASIC) > 32:
+            _BASIC.clear()
+        found = _BASIC[id(rules)] = _BasicValues(rules)
+    return found
+
+
+KIT = PasurKit()

@@ -1,0 +1,133 @@
+"""Every bot plays every game, rule preset and player count: legal moves, whole games,
+the same game again from the same seed."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from bot_positions import bot_specs_small
+
+from cardtable import bots, games
+from cardtable.game import rules_with
+
+
+def configurations():
+    """(game, preset, players) for every preset and player count of both games."""
+    out = []
+    for name in games.names():
+        spec = games.get(name)
+        for preset, rules in spec.presets.items():
+            for players in spec.player_counts:
+                try:
+                    spec.start(rules, players=players, seed=0)
+                except ValueError:
+                    continue   # these rules are not for this many players
+                out.append((name, preset, players))
+    return out
+
+
+def short(spec, preset):
+    """A preset's rules with a short match (Pasur to 11 points), everything else kept."""
+    rules = spec.presets[preset]
+    if any(f.name == "target" for f in dataclasses.fields(rules)):
+        return rules_with(rules, {"target": 11})
+    return rules
+
+
+def play_game(spec, rules, players, specs, seed):
+    state = spec.start(rules, players=players, seed=seed)
+    seats = [bots.make(specs[s % len(specs)], seed=seed * 10 + s) for s in range(players)]
+    moves = []
+    while not state.is_over():
+        legal = state.legal_moves()
+        move = seats[state.to_move].choose(state)
+        assert move in legal, f"{seats[state.to_move].name} chose {move}, not a legal move"
+        state.push(move)
+        moves.append(str(move))
+    return state, moves
+
+
+@pytest.mark.parametrize("game, preset, players", configurations())
+def test_every_bot_plays_legal_moves_to_the_end(game, preset, players):
+    spec = games.get(game)
+    rules = short(spec, preset)
+    kinds = bot_specs_small()
+    # every kind sits at a table of this size at least once
+    for start in range(0, len(kinds), players):
+        lineup = [kinds[(start + k) % len(kinds)] for k in range(players)]
+        state, _ = play_game(spec, rules, players, lineup, seed=start)
+        assert state.outcome() is not None
+
+
+@pytest.mark.parametrize("game", ["pasur", "durak"])
+@pytest.mark.parametrize("kind", ["random", "greedy", "ismcts:iterations=25",
+                                  "expert:iterations=25,solver_nodes=4000"])
+def test_a_seeded_bot_plays_the_same_game_again(game, kind):
+    spec = games.get(game)
+    rules = short(spec, spec.default_preset)
+    _, first = play_game(spec, rules, 2, [kind, "greedy"], seed=4)
+    _, again = play_game(spec, rules, 2, [kind, "greedy"], seed=4)
+    assert first == again
+
+
+def test_different_seeds_give_the_search_different_games():
+    spec = games.get("durak")
+    rules = spec.presets["transfer"]
+    runs = {tuple(play_game(spec, rules, 2, ["ismcts:iterations=25"], seed=s)[1])
+            for s in (1, 1, 2)}
+    assert len(runs) == 2
+
+
+def test_every_level_is_a_named_configuration_of_a_kind():
+    for level, (kind, options, meaning) in bots.LEVELS.items():
+        bot = bots.make(level, seed=1)
+        assert bot.name == level
+        assert kind in bots.specs() and meaning
+        for key, value in options.items():
+            assert getattr(bot, key) == value
+    assert bots.make("expert").solver and not bots.make("hard").solver
+
+
+def test_a_level_takes_the_options_of_its_kind():
+    bot = bots.make("medium:iterations=7", seed=1)
+    assert (bot.name, bot.iterations, bot.seconds) == ("medium", 7, 0.5)
+
+
+def test_ismcts_with_a_time_budget_stops_in_time_and_says_how_far_it_got():
+    spec = games.get("pasur")
+    state = spec.start(spec.presets["standard"], players=2, seed=2)
+    bot = bots.make("ismcts:seconds=0.05", seed=1)
+    while len(state.legal_moves()) < 2:
+        state.push(state.legal_moves()[0])
+    bot.choose(state)
+    assert bot.stats["iterations"] >= 1 and bot.iterations is None
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("alphazero", "no bot 'alphazero'"),
+    ("ismcts:iterations", "must look like name=value"),
+    ("ismcts:depth=3", "does not take those options"),
+    ("ismcts:iterations=0", "iterations must be a whole number of 1 or more"),
+    ("ismcts:seconds=-1", "seconds must be a number above 0"),
+    ("ismcts:playout=smart", "playout is 'basic' or 'random'"),
+])
+def test_a_bad_bot_spec_says_what_is_wrong(spec, words):
+    with pytest.raises(ValueError, match=words):
+        bots.make(spec)
+
+
+def test_a_bot_refuses_a_finished_game():
+    spec = games.get("durak")
+    state, _ = play_game(spec, spec.presets["transfer"], 2, ["basic"], seed=1)
+    for kind in ("random", "basic", "greedy", "ismcts"):
+        with pytest.raises(ValueError, match="game is over"):
+            bots.make(kind).choose(state)
+
+
+def test_the_kits_are_found_by_the_views_game_key():
+    from cardtable.bots.kits import KITS, kit_for
+
+    assert set(KITS) == set(games.names())
+    with pytest.raises(ValueError, match="do not know the game 'chess'"):
+        kit_for({"game": "chess"})
