@@ -219,25 +219,23 @@ def _singles(mask: int) -> list[int]:
 class CaptureRules:
     """The capture part of a rule set, with its tables and a memory of worked options.
 
-    ``reach[i]`` is every table card that card ``i`` could ever take, so the options of a
-    number card depend only on the number cards on the table.  ``tables[number cards]``
-    holds, per number card, its options on such a table, filled in as they are first
-    asked for: listing a hand's moves is then one look-up per table and one per card.
+    ``reach[i]`` is every table card that card ``i`` could ever take, so its options
+    depend only on ``table & reach[i]``: ``known[i]`` maps that to the options, which makes
+    listing a hand's moves one dictionary look-up per card.
 
-    A new table's options are put together from smaller pieces that recur far more
-    often.  For the number cards 6 to 10, ``reach`` is part of the table's low cards (A to
-    5).  The cards A to 5 reach up to 10, but a set making 11 with them holds at most one
-    card above 5: their options are their sets among the low cards, plus, for each high
-    card near (``table & high_reach[i]``), the sets that use it.  So ``rows[low cards][i]``
-    maps the high cards near card ``i`` to its options, and ``rows[low cards][40 + i]``
-    keeps the low sets and per-high-card sets those are made from.  What ``by_row[i]``
-    leaves out (face cards, quicker to work out than to look up, and the variations rows
-    do not cover) is worked out by ``worked``, remembered by ``table & reach[i]`` where
-    that pays.
+    A new entry is put together from smaller pieces that recur far more often.  For the
+    number cards 6 to 10, ``reach`` is part of the table's low cards (A to 5).  The cards
+    A to 5 reach up to 10, but a set making 11 with them holds at most one card above 5:
+    their options are their sets among the low cards plus, for each high card near, the
+    sets that use it.  So ``rows[low cards][i]`` maps the high cards near card ``i`` to its
+    options, and ``rows[low cards][40 + i]`` keeps the low sets and per-high-card sets
+    those are made from.  What ``by_row[i]`` leaves out (face cards, and the variations
+    rows do not cover) is worked out afresh by ``worked``.  All of it is forgotten now and
+    then (``_KEEP``), to keep the memory small.
     """
 
-    __slots__ = ("by_row", "forced", "high_reach", "jack", "kept", "kids", "known", "memo",
-                 "multi", "reach", "rows", "take_all", "trails")
+    __slots__ = ("by_row", "forced", "jack", "kept", "kids", "known", "multi", "reach", "rows",
+                 "take_all", "trails")
 
     _shared: ClassVar[dict[tuple, CaptureRules]] = {}
 
@@ -245,9 +243,8 @@ class CaptureRules:
                  kids: bool) -> None:
         self.forced, self.multi, self.take_all, self.jack, self.kids = (
             forced, multi, take_all, jack, kids)
-        self.memo: dict[int, tuple[Move, ...]] = {}
         self.rows: dict[int, list] = {}
-        self.known: dict[int, tuple[Move, ...]] = {}
+        self.known: tuple[dict[int, tuple[Move, ...]], ...] = tuple({} for _ in range(52))
         self.kept = 0
         reach = []
         for card in CARDS:
@@ -260,7 +257,6 @@ class CaptureRules:
             else:
                 reach.append(RANK_MASKS[rank])
         self.reach: tuple[int, ...] = tuple(reach)
-        self.high_reach: tuple[int, ...] = tuple(mask & _HIGH for mask in reach)
         self.trails: tuple[tuple[Move, ...], ...] = tuple((_move(i, 0),) for i in range(52))
         # Rows serve the number cards unless sums are off (kids); with several sets at
         # once (multi_sets) the cards A to 5 can use more than one high card, so not them.
@@ -303,25 +299,27 @@ class CaptureRules:
 
         ``Hand.legal_moves`` inlines this for speed: keep the two in step.
         """
-        if index >= 40:
-            return self.worked(index, table)
-        return (self.known.get((table & self.reach[index]) << 6 | index)
-                or self.number_options(index, table))
+        return self.known[index].get(table & self.reach[index]) or self.work_out(index, table)
 
-    def number_options(self, index: int, table: int) -> tuple[Move, ...]:
-        """Work out number card ``index``'s options on ``table``, and keep them."""
+    def work_out(self, index: int, table: int) -> tuple[Move, ...]:
+        """Work out card ``index``'s options on ``table``, and keep them."""
+        near = table & self.reach[index]
         if self.by_row[index]:
             low = table & _LOW
             row = self.rows.get(low) or self.new_row(low)
-            high = table & self.high_reach[index]
+            high = near & _HIGH
             found = ((row[index] or self.fill(row, index)).get(high)
                      or self.fill(row, index, high))
         else:
-            found = self.worked(index, table)
-        known = self.known
-        if len(known) >= 150_000:
-            known.clear()
-        known[(table & self.reach[index]) << 6 | index] = found
+            found = self.worked(index, near)
+        self.known[index][near] = found
+        self.kept += 1
+        if self.kept > _KEEP:
+            # Forget everything now and then, to keep the memory small.
+            for known in self.known:
+                known.clear()
+            self.rows.clear()
+            self.kept = 0
         return found
 
     def new_row(self, low: int) -> list:
@@ -370,15 +368,10 @@ class CaptureRules:
             rest ^= bit
         options = entry[high] = self._options(index, found)
         self.kept += 1
-        if self.kept > _KEEP:
-            # Forget everything now and then, to keep the memory small.
-            self.rows.clear()
-            self.kept = 0
         return options
 
-    def worked(self, index: int, table: int) -> tuple[Move, ...]:
-        """The options of a card the rows leave out."""
-        near = table & self.reach[index]
+    def worked(self, index: int, near: int) -> tuple[Move, ...]:
+        """The options of a card the rows leave out, from the table cards it reaches."""
         if not near:
             return self.trails[index]
         if index >= 40 and ((index < 44 and self.jack != "eleven") or self.take_all
@@ -386,13 +379,7 @@ class CaptureRules:
             # A sweeping jack, or a king or queen taking all (or the only one) of its rank.
             move = _move(index, near)
             return (move,) if self.forced else (self.trails[index][0], move)
-        key = near << 6 | index
-        found = self.memo.get(key)
-        if found is None:
-            if len(self.memo) >= 100_000:
-                self.memo.clear()
-            found = self.memo[key] = self._moves(index, self.captures(index, near))
-        return found
+        return self._moves(index, self.captures(index, near))
 
     def _moves(self, index: int, captures: list[int]) -> tuple[Move, ...]:
         """Options from capture masks: see ``_options``."""

@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Iterable, Sequence
 
@@ -41,14 +40,12 @@ from .scoring import hand_points, score_sheet
 __all__ = ["Hand"]
 
 _FACE_MASK = JACK_MASK | QUEEN_MASK | KING_MASK
-_ORDERINGS = math.factorial(52)
-_ORDERING_BITS = _ORDERINGS.bit_length()
 _SUR_CARDS = {"number": NUMBER_MASK, "not_jack": ALL_MASK & ~JACK_MASK, "any": ALL_MASK}
 
 # A snapshot saved by push(): (move, seat, the seat's hand before, table before) for a card
 # left on the table; a capture adds (captured of the mover's side before, its surs before,
 # the last capturer before, whether it was a sur).  Whether the move also dealt the next
-# round or ended the hand pop() reads off the state: a full round left means it dealt,
+# round or ended the hand pop() reads off the state: every hand full means it dealt,
 # nobody to move means it ended.
 
 _SETUPS: dict[tuple[int, int], tuple] = {}
@@ -68,25 +65,21 @@ def _indexes(cards: Iterable[Card]) -> bytes:
 _ONE = tuple(bytes([index]) for index in range(52))
 
 
-def _shuffle(cards: list[Card], rng: random.Random) -> None:
-    """Put ``cards`` (52) in a uniformly random order drawn from ``rng``.
+def _shuffled(rng: random.Random) -> list[int]:
+    """The 52 card indexes in a random order drawn from ``rng``.
 
-    One random number below 52! picks the ordering (its digits in the factorial number
-    system say which card comes next): one call to the generator instead of 51, which
-    makes dealing quicker than ``rng.shuffle``.
+    Sorting by 52 random keys costs one C call per card, where ``rng.shuffle`` runs a
+    Python loop; two equal keys (the only bias) come up about once in 10**13 deals.
     """
-    code = rng.getrandbits(_ORDERING_BITS)
-    while code >= _ORDERINGS:
-        code = rng.getrandbits(_ORDERING_BITS)
-    pool = cards[:]
-    for place, left in enumerate(range(52, 0, -1)):
-        code, pick = divmod(code, left)
-        cards[place] = pool.pop(pick)
+    draw = rng.random
+    keys = [draw() for _ in range(52)]
+    return sorted(range(52), key=keys.__getitem__)
 
 
-def _fix_opening(deck: list[Card], players: int, rules: Rules,
-                 rng: random.Random) -> list[Card]:
-    """Apply the opening-table rule until the 4 table cards are acceptable.
+def _fix_opening(order: list[int], players: int, rules: Rules,
+                 rng: random.Random) -> list[int]:
+    """Apply the opening-table rule to a deal order (card indexes) until the 4 table
+    cards are acceptable.
 
     A replaced jack goes back into the stock at a position drawn from ``rng`` and the next
     card from the front of the stock takes its place; a redeal reshuffles the whole pack.
@@ -96,10 +89,10 @@ def _fix_opening(deck: list[Card], players: int, rules: Rules,
     jack_rule = rules.opening_jacks
     replaced = False
     while True:
-        table = (deck[start].mask | deck[start + 1].mask | deck[start + 2].mask
-                 | deck[start + 3].mask)
+        table = (1 << order[start] | 1 << order[start + 1] | 1 << order[start + 2]
+                 | 1 << order[start + 3])
         if not table & _FACE_MASK:
-            return deck
+            return order
         jacks = (table & JACK_MASK).bit_count()
         redeal = ((same and ((table & QUEEN_MASK).bit_count() >= same
                              or (table & KING_MASK).bit_count() >= same))
@@ -107,15 +100,15 @@ def _fix_opening(deck: list[Card], players: int, rules: Rules,
                   or (jacks and jack_rule == "redeal")
                   or (jacks and jack_rule == "replace_one" and (jacks > 1 or replaced)))
         if redeal:
-            _shuffle(deck, rng)
+            order = _shuffled(rng)
             replaced = False
             continue
         if not jacks or jack_rule == "stay":
-            return deck
-        slot = next(k for k in range(start, start + 4) if deck[k].rank == 11)
-        jack = deck[slot]
-        deck[slot] = deck.pop(start + 4)
-        deck.insert(start + 4 + rng.randrange(len(deck) - start - 3), jack)
+            return order
+        slot = next(k for k in range(start, start + 4) if 40 <= order[k] < 44)
+        jack = order[slot]
+        order[slot] = order.pop(start + 4)
+        order.insert(start + 4 + rng.randrange(len(order) - start - 3), jack)
         replaced = True
 
 
@@ -126,7 +119,7 @@ class Hand:
     """
 
     __slots__ = (
-        "_cap", "_captured", "_deals", "_deck", "_held", "_history", "_last", "_left",
+        "_cap", "_captured", "_deals", "_deck", "_held", "_history", "_last",
         "_legal", "_next", "_round", "_rounds", "_side", "_snaps", "_sur_cards",
         "_sur_live", "_surs", "_swept", "_table", "_to_move", "_totals", "dealer", "leader",
         "players", "rules", "sides",
@@ -204,8 +197,7 @@ class Hand:
         self = cls._blank(rules, players, leader, totals)
         if deck is None:
             rng = make_rng(seed)
-            cards = list(CARDS)
-            _shuffle(cards, rng)
+            order = _shuffled(rng)
         else:
             cards = _cards(deck)
             if any(not isinstance(card, Card) for card in cards):
@@ -216,25 +208,24 @@ class Hand:
                 raise ValueError(f"a deck has each of the 52 cards once; this one has "
                                  f"{len(cards)} cards (missing: {missing})")
             rng = make_rng(seed if seed is not None else " ".join(c.text for c in cards))
-        cards = _fix_opening(cards, players, rules, rng)
-        self._deck = tuple(cards)
-        indexes = [card.index for card in cards]
+            order = [card.index for card in cards]
+        order = _fix_opening(order, players, rules, rng)
+        self._deck = bytes(order)
         rounds = 48 // (4 * players)
         deals: list[tuple[bytes, ...] | None] = [None]
         for number in range(1, rounds + 1):
             base = 0 if number == 1 else 4 * players + 4 + (number - 2) * 4 * players
             held: list[bytes] = [b""] * players
             for k in range(players):
-                held[(leader + k) % players] = bytes(sorted(indexes[base + 4 * k:
-                                                                    base + 4 * k + 4]))
+                held[(leader + k) % players] = bytes(sorted(order[base + 4 * k:
+                                                                  base + 4 * k + 4]))
             deals.append(tuple(held))
         self._deals = deals
         self._held = list(deals[1])
         start = 4 * players
-        self._table = (cards[start].mask | cards[start + 1].mask | cards[start + 2].mask
-                       | cards[start + 3].mask)
+        self._table = (1 << order[start] | 1 << order[start + 1] | 1 << order[start + 2]
+                       | 1 << order[start + 3])
         self._round, self._rounds = 1, rounds
-        self._left = 4 * players
         self._to_move = leader
         self._sur_live = rounds > 1 or rules.sur_in_last_deal
         return self
@@ -316,7 +307,6 @@ class Hand:
         self._surs = list(surs) if surs is not None else [0] * sides
         self._last = last_capturer
         self._round, self._rounds = deal_round, deal_round + stock_rounds
-        self._left = sum(sizes)
         self._to_move = to_move
         self._sur_live = self._round < self._rounds or rules.sur_in_last_deal
         return self
@@ -357,11 +347,7 @@ class Hand:
             reach = cap.reach
             legal = []
             for index in self._held[seat]:
-                if index < 40:
-                    legal += (known.get((table & reach[index]) << 6 | index)
-                              or cap.number_options(index, table))
-                else:
-                    legal += cap.worked(index, table)
+                legal += known[index].get(table & reach[index]) or cap.work_out(index, table)
             self._legal = legal
         return legal[:]
 
@@ -394,12 +380,12 @@ class Hand:
             self._snaps.append((move, mover, held, table))
             self._table = table | bit
         self._legal = None
-        left = self._left - 1
-        self._left = left
-        if left:
-            self._to_move = self._next[mover]
+        following = self._next[mover]
+        if self._held[following]:
+            self._to_move = following
         else:
-            self._end_round(mover)
+            # The next player has no card left, so nobody has: the deal round is over.
+            self._end_round(following)
 
     def _vet(self, move: Move | str, seat: int | None) -> Move:
         """The move to play, or why it may not be played now (``IllegalMove``)."""
@@ -420,14 +406,14 @@ class Hand:
             raise IllegalMove(self._cap.why_not(move, self._table))
         return options[options.index(move)]
 
-    def _end_round(self, mover: int) -> None:
-        """Every hand is empty: deal the next round, or end the hand."""
+    def _end_round(self, following: int) -> None:
+        """Every hand is empty: deal the next round (``following`` leads it again), or end
+        the hand."""
         if self._round < self._rounds:
             self._round = number = self._round + 1
             self._held = list(self._deals[number])
-            self._left = 4 * self.players
             self._sur_live = number < self._rounds or self.rules.sur_in_last_deal
-            self._to_move = self._next[mover]
+            self._to_move = following
             return
         self._to_move = None
         rest = self._table
@@ -447,12 +433,11 @@ class Hand:
             if self._swept:
                 self._captured[self._side[self._last]] ^= self._swept
                 self._swept = 0
-        elif self._left == 4 * self.players:
+        elif sum(map(len, self._held)) == 4 * self.players:
+            # Every hand is full: the move ended a deal round and the next was dealt.
             self._round -= 1
             self._held = [b""] * self.players
-            self._left = 0
             self._sur_live = self._round < self._rounds or self.rules.sur_in_last_deal
-        self._left += 1
         self._held[mover] = snap[2]
         self._table = snap[3]
         if len(snap) > 4:
@@ -535,7 +520,8 @@ class Hand:
         if self._round >= self._rounds:
             return []
         if self._deck is not None:
-            return list(self._deck[self._slot(self._round + 1, self.leader):])
+            return [CARDS[index] for index in self._deck[self._slot(self._round + 1,
+                                                                   self.leader):]]
         order = [(self.leader + k) % self.players for k in range(self.players)]
         return [CARDS[index] for number in range(self._round + 1, self._rounds + 1)
                 for seat in order for index in self._deals[number][seat]]
@@ -545,7 +531,7 @@ class Hand:
         """The effective deal order (opening-table fixes applied): ``Hand.new(rules,
         players=..., deck=hand.deck, leader=...)`` deals this very hand.  ``None`` for a
         hand built from a position."""
-        return self._deck
+        return None if self._deck is None else tuple(CARDS[index] for index in self._deck)
 
     @property
     def totals(self) -> tuple[int, ...] | None:
@@ -651,7 +637,7 @@ class Hand:
             deck = list(self._deck)
             places = [pos for s in hidden
                       for pos in range(self._slot(self._round, s), self._slot(self._round, s) + 4)
-                      if deck[pos].index in self._held[s]]
+                      if deck[pos] in self._held[s]]
             if future:
                 places += range(self._slot(future[0], self.leader), 52)
             # Shuffle the unseen cards from card order, not from where they really are,
@@ -660,16 +646,16 @@ class Hand:
             rng.shuffle(cards)
             for pos, card in zip(places, cards, strict=True):
                 deck[pos] = card
-            other._deck = tuple(deck)
+            other._deck = bytes(deck)
             redrawn = set(places)
             for s in hidden:
                 start = self._slot(self._round, s)
-                other._held[s] = _indexes(deck[pos] for pos in range(start, start + 4)
-                                          if pos in redrawn)
+                other._held[s] = bytes(sorted(deck[pos] for pos in range(start, start + 4)
+                                              if pos in redrawn))
             deals = list(self._deals)
             for number in future:
                 deals[number] = tuple(
-                    _indexes(deck[self._slot(number, s):self._slot(number, s) + 4])
+                    bytes(sorted(deck[self._slot(number, s):self._slot(number, s) + 4]))
                     for s in range(self.players))
             other._deals = deals
             return other
