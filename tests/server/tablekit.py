@@ -186,3 +186,19 @@ def next_state(ws: ClientConnection, at_least: int = -1) -> dict:
         message = json.loads(ws.recv(timeout=20))
         if message["type"] == "state" and message["version"] >= at_least:
             return message
+
+
+def play_until_seat_moves(ws: ClientConnection, state: dict, seat: int) -> dict:
+    """Play the first legal move whenever it is our turn, until ``seat`` has moved."""
+    start = state["version"]
+    while True:
+        if state["legal_moves"]:
+            ws.send(json.dumps({"type": "move", "version": state["version"],
+                                "move": state["legal_moves"][0]}))
+            state = next_state(ws, state["version"] + 1)
+        else:
+            state = next_state(ws)
+        move = state["last_move"]
+        if state["over"] or (state["version"] > start and move is not None
+                             and move["seat"] == seat):
+            return state

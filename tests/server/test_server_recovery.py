@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from tablekit import ROOT, next_state, server, socket_for
+from tablekit import ROOT, next_state, play_until_seat_moves, server, socket_for
 
 
 def test_a_killed_server_resumes_every_table_at_the_same_version_with_the_same_hands(
@@ -66,10 +66,8 @@ def test_a_killed_server_resumes_every_table_at_the_same_version_with_the_same_h
             assert again["version"] == pasur_before["version"]
             assert again["view"] == pasur_before["view"]
             # and the match goes on: the bot answers a move after the restart
-            ws.send(json.dumps({"type": "move", "version": again["version"],
-                                "move": again["legal_moves"][0]}))
-            after = next_state(ws, again["version"] + 2)
-            assert after["version"] >= again["version"] + 2
+            after = play_until_seat_moves(ws, again, 1)
+            assert after["last_move"]["seat"] == 1 and after["version"] > again["version"]
         info = httpx.get(f"{base}/api/tables/{pasur['table']}").json()
         assert info["status"] == "playing"
     # the log tells of the connections, but not of the tokens in their URLs
@@ -112,14 +110,15 @@ def test_bot_processes_end_when_the_server_is_killed(tmp_path: Path) -> None:
             state = next_state(ws)
             while not state["legal_moves"]:
                 state = next_state(ws)
-            ws.send(json.dumps({"type": "move", "version": state["version"],
-                                "move": state["legal_moves"][0]}))
-            next_state(ws, state["version"] + 2)  # the bot has answered from its process
+            answered = play_until_seat_moves(ws, state, 1)
+            assert answered["last_move"]["seat"] == 1  # the bot answered from its process
         children = children_of(process.pid)
         assert children, "no bot process was started"
         process.kill()
         process.wait(10)
     deadline = time.monotonic() + 20
     while any(running(child) for child in children):
-        assert time.monotonic() < deadline, "bot processes outlived the server"
+        assert time.monotonic() < deadline, "bot processes outlived the server: " + "; ".join(
+            Path(f"/proc/{child}/cmdline").read_text().replace("\0", " ")[:120]
+            for child in children if running(child))
         time.sleep(0.2)
