@@ -5,6 +5,7 @@
 - ``GET /api/health``, ``GET /api/games`` (games, presets, player counts, rule options, bots)
 - ``POST /api/tables`` (create), ``GET /api/tables`` (open tables), ``GET /api/tables/{id}``,
   ``POST /api/tables/{id}/join``, ``GET /api/tables/{id}/record`` (once over),
+  ``GET /api/tables/{id}/replay`` (once over: the table at every step, every hand shown),
   ``GET /api/history`` (finished games)
 - ``WS /ws/tables/{id}?token=T`` (no token: watch); messages in ``cardtable.server.wire``
 - ``/`` and ``/table/{id}``: the page (``static/index.html``); the rest of ``static/``.
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
+import json
 import logging
 import mimetypes
 import re
@@ -30,7 +33,8 @@ from fastapi.staticfiles import StaticFiles
 
 from .. import __version__, bots, games
 from ..game import rule_options
-from ..records import rules_to_dict
+from ..records import Record, RecordError, rules_to_dict
+from .replay import replay_steps
 from .schemas import (
     CreateTable,
     GameInfo,
@@ -38,6 +42,7 @@ from .schemas import (
     HistoryEntry,
     JoinTable,
     OptionInfo,
+    Replay,
     Seated,
     SeatInfo,
     TableInfo,
@@ -198,6 +203,28 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                 raise HTTPException(error.status, error.reason) from None
         return Response(record.dumps(), media_type="application/json")
 
+    @app.get("/api/tables/{table_id}/replay", response_model=Replay,
+             responses={409: {"description": "the game is not over yet"}})
+    async def table_replay(table_id: str, request: Request) -> Response:
+        """The finished game step by step: the deal, then the table after every move,
+        with every hand face up (so only once the game is over)."""
+        table = await table_or_404(request, table_id)
+        async with table.lock:
+            try:
+                record = table.record()
+            except TableError as error:
+                raise HTTPException(error.status, error.reason) from None
+        gzipped = "gzip" in request.headers.get("accept-encoding", "")
+        try:
+            body = await asyncio.to_thread(_replay_body, table.id, record, gzipped)
+        except RecordError as error:
+            log.error("table %s cannot be replayed: %s", table.id, error)
+            raise HTTPException(500, f"this game cannot be replayed: {error}") from None
+        headers = {"Vary": "Accept-Encoding"}
+        if gzipped:
+            headers["Content-Encoding"] = "gzip"
+        return Response(body, media_type="application/json", headers=headers)
+
     @app.get("/api/history", response_model=list[HistoryEntry])
     async def history(request: Request, game: str | None = None,
                       limit: int = Query(50, ge=1, le=200),
@@ -343,6 +370,14 @@ def _plain(value: Any) -> Any:
     from .wire import plain
 
     return plain(value)
+
+
+def _replay_body(table_id: str, record: Record, gzipped: bool) -> bytes:
+    """The replay as JSON bytes; gzip shrinks a long match's views about fortyfold."""
+    replay = {"table": table_id, "game": record.game, "players": record.players,
+              "record": record.to_dict(), "steps": replay_steps(record)}
+    body = json.dumps(replay, ensure_ascii=False, separators=(",", ":")).encode()
+    return gzip.compress(body, compresslevel=6) if gzipped else body
 
 
 def _seat_info(seat: SeatRow) -> SeatInfo:

@@ -13,6 +13,8 @@ __all__ = [
     "HistoryEntry",
     "JoinTable",
     "OptionInfo",
+    "Replay",
+    "ReplayStep",
     "SeatInfo",
     "Seated",
     "TableInfo",
@@ -113,6 +115,28 @@ class HistoryEntry(BaseModel):
     summary: dict[str, Any] | None
     record: str
     invite: str
+
+
+class ReplayStep(BaseModel):
+    """The table after the deal (index 0) or after one move, with every hand face up."""
+
+    index: int = Field(description="moves played so far: 0 is the deal")
+    seat: int | None = Field(description="the seat that made this step's move (none: the deal)")
+    move: str | None = Field(description="the move as text (none: the deal)")
+    to_move: int | None = Field(description="the seat to move next (none: the game is over)")
+    view: dict[str, Any] = Field(description="what a watcher saw: the game's view(None)")
+    hands: list[list[str] | None] = Field(description="every seat's hand, seat by seat")
+    result: dict[str, Any] | None = Field(description="the game's result, on the last step")
+
+
+class Replay(BaseModel):
+    """A finished game to watch again: its record and the table at every step."""
+
+    table: str
+    game: str
+    players: int
+    record: dict[str, Any] = Field(description="the game record (cardtable.records format)")
+    steps: list[ReplayStep] = Field(description="the deal, then one step per move")
 
 
 class OptionInfo(BaseModel):

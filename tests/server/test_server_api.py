@@ -35,7 +35,8 @@ def test_openapi_describes_every_endpoint(client: TestClient) -> None:
     for path, method in [("/api/tables", "post"), ("/api/tables", "get"),
                          ("/api/tables/{table_id}", "get"),
                          ("/api/tables/{table_id}/join", "post"),
-                         ("/api/tables/{table_id}/record", "get"), ("/api/games", "get"),
+                         ("/api/tables/{table_id}/record", "get"),
+                         ("/api/tables/{table_id}/replay", "get"), ("/api/games", "get"),
                          ("/api/history", "get"), ("/api/health", "get")]:
         assert method in paths[path], f"{method.upper()} {path} is missing"
     create_body = schema["components"]["schemas"]["CreateTable"]["properties"]
