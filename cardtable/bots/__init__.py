@@ -89,11 +89,11 @@ class BasicBot:
 LEVELS: dict[str, tuple[str, dict[str, Any], str]] = {
     "beginner": ("basic", {}, "takes the best capture or the cheapest card it sees now"),
     "easy": ("greedy", {}, "the greedy tactics player"),
-    "medium": ("ismcts", {"iterations": 250, "seconds": 0.5},
-               "ISMCTS, 250 iterations (at most 0.5 s a move)"),
-    "hard": ("ismcts", {"iterations": 1000, "seconds": 2.0},
-             "ISMCTS, 1000 iterations (at most 2 s a move)"),
-    "expert": ("ismcts", {"iterations": 1000, "seconds": 2.0, "solver": True,
+    "medium": ("ismcts", {"iterations": 1000, "seconds": 0.5},
+               "ISMCTS, 1000 iterations (at most 0.5 s a move)"),
+    "hard": ("ismcts", {"iterations": 3000, "seconds": 1.5},
+             "ISMCTS, 3000 iterations (at most 1.5 s a move)"),
+    "expert": ("ismcts", {"iterations": 3000, "seconds": 1.5, "solver": True,
                           "solver_nodes": 50_000, "solver_seconds": 1.5},
                "hard, and an exact alpha-beta search once nothing is hidden"),
 }

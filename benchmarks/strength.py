@@ -1,0 +1,169 @@
+"""How strong the bots are: duplicate-dealt matchups with 95% intervals, and search speed.
+
+Each matchup is an arena run (every deal played again with the seats rotated); the
+figures go to the terminal and, one matchup at a time, to a JSON file, so a long run
+that is stopped keeps what it measured.  The aims it checks are in docs/bots.md.
+
+    python benchmarks/strength.py [--jobs 2] [--scale 1.0] [--only NAME ...] [--json FILE]
+    python benchmarks/strength.py --list
+
+``--scale`` multiplies every sample size (0.1 for a quick look).  Sizes were chosen for a
+2-core machine; the intervals printed say how far each figure can be trusted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cardtable import arena, bots, games
+from cardtable.bots import durak_kit, pasur_kit  # noqa: F401  (loaded before forking)
+
+
+@dataclass(frozen=True)
+class Matchup:
+    name: str
+    game: str
+    bots: tuple[str, ...]
+    games: int
+    aim: str
+    players: int = 2
+    hands: bool = False
+    rules: str | None = None
+    options: dict = field(default_factory=dict)
+
+
+MATCHUPS = [
+    Matchup("pasur-greedy-random", "pasur", ("greedy", "random"), 400, hands=True,
+            aim="greedy beats random by 6 points per hand or more"),
+    Matchup("durak-greedy-random", "durak", ("greedy", "random"), 400,
+            aim="greedy is the durak in 20% of games or fewer"),
+    Matchup("pasur-easy-beginner", "pasur", ("easy", "beginner"), 600, hands=True,
+            aim="easy beats beginner"),
+    Matchup("durak-easy-beginner", "durak", ("easy", "beginner"), 1000,
+            aim="easy beats beginner"),
+    Matchup("pasur-medium-greedy", "pasur", ("medium", "greedy"), 200, hands=True,
+            aim="medium beats greedy by 2 points per hand or more"),
+    Matchup("durak-medium-greedy", "durak", ("medium", "greedy"), 200,
+            aim="medium is the durak in 25% of games or fewer"),
+    Matchup("pasur-medium-greedy-matches", "pasur", ("medium", "greedy"), 80,
+            aim="medium wins 60% of 62-point matches or more"),
+    Matchup("durak3-medium-greedy", "durak", ("medium", "greedy", "greedy"), 150, players=3,
+            aim="medium is the durak less often than any greedy seat"),
+    Matchup("durak4-medium-greedy", "durak", ("medium", "greedy", "greedy", "greedy"), 120,
+            players=4, aim="medium is the durak less often than any greedy seat"),
+    Matchup("pasur-hard-medium", "pasur", ("hard", "medium"), 100, hands=True,
+            aim="hard beats medium"),
+    Matchup("pasur-expert-hard", "pasur", ("expert", "hard"), 100, hands=True,
+            aim="expert beats hard"),
+    Matchup("durak-hard-medium", "durak", ("hard", "medium"), 60, aim="hard beats medium"),
+    Matchup("durak-expert-hard", "durak", ("expert", "hard"), 60, aim="expert beats hard"),
+]
+
+
+def iterations_per_second(game: str, *, decisions: int = 12, budget: int = 1000) -> dict:
+    """ISMCTS iterations per second over the first decisions of a few deals (one process),
+    and the same search with random playouts beside it."""
+    spec = games.get(game)
+    out = {}
+    for playout in ("basic", "random"):
+        total_iterations, total_seconds = 0, 0.0
+        for seed in range(3):
+            state = spec.start(spec.rules(), players=2, seed=seed)
+            searcher = bots.make(f"ismcts:iterations={budget},playout={playout}", seed=seed)
+            other = bots.make("greedy")
+            made = 0
+            rng = random.Random(seed)
+            while not state.is_over() and made < decisions:
+                if state.to_move == 0 and len(state.legal_moves()) > 1:
+                    move = searcher.choose(state)
+                    total_iterations += searcher.stats["iterations"]
+                    total_seconds += searcher.stats["seconds"]
+                    made += 1
+                else:
+                    move = other.choose(state) if rng.random() < 0.9 else state.legal_moves()[0]
+                state.push(move)
+        out[playout] = total_iterations / total_seconds
+    return out
+
+
+def run_matchup(m: Matchup, *, jobs: int, scale: float, seed: int) -> dict:
+    count = max(m.players, math.ceil(m.games * scale))
+    started = time.perf_counter()
+    done = [0]
+
+    def tick(_: arena.GameResult) -> None:
+        done[0] += 1
+        if done[0] % max(1, count // 10) == 0:
+            print(f"  {m.name}: {done[0]}/{count} in {time.perf_counter() - started:.0f} s",
+                  flush=True)
+
+    result = arena.run(m.game, list(m.bots), games=count, rules=m.rules, players=m.players,
+                       jobs=jobs, seed=seed, hands=m.hands, on_result=tick)
+    data = result.to_json()
+    data.update({"name": m.name, "aim": m.aim, "seconds": time.perf_counter() - started,
+                 "unfinished": sum(1 for r in result.results if not r.finished)})
+    return data
+
+
+def describe(data: dict) -> str:
+    lines = [f"{data['name']}: {data['games']} {data['unit']}s in {data['deals']} deals "
+             f"({data['seconds']:.0f} s) - aim: {data['aim']}"]
+    for bot, f in data["results"].items():
+        parts = [f"  {bot:>10}: wins {f['wins']}/{f['games']} = {f['win_rate']:.1%} "
+                 f"[{f['ci95'][0]:.1%}, {f['ci95'][1]:.1%}]"]
+        if f["mean_points"] is not None:
+            ci = f["mean_points_ci95"]
+            parts.append(f"points/hand {f['mean_points']:.2f}"
+                         + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else ""))
+        if f["durak_rate"] is not None:
+            parts.append(f"durak {f['durak_rate']:.1%} "
+                         f"[{f['durak_ci95'][0]:.1%}, {f['durak_ci95'][1]:.1%}]")
+        lines.append(", ".join(parts))
+    m = data.get("margin")
+    if m and m["ci95"]:
+        lines.append(f"  margin ({m['measure']}): {m['mean']:+.3f} "
+                     f"[{m['ci95'][0]:+.3f}, {m['ci95'][1]:+.3f}] over {m['deals']} deals")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--only", nargs="*", help="matchup names (see --list), or 'speed'")
+    parser.add_argument("--json", type=Path, default=Path("strength.json"))
+    parser.add_argument("--list", action="store_true")
+    args = parser.parse_args()
+    if args.list:
+        for m in MATCHUPS:
+            print(f"{m.name:30} {m.games:5} {'hands' if m.hands else 'games'}  {m.aim}")
+        return
+    chosen = args.only or ["speed", *[m.name for m in MATCHUPS]]
+    report = json.loads(args.json.read_text()) if args.json.exists() else {}
+    if "speed" in chosen:
+        report["iterations_per_second"] = {g: iterations_per_second(g) for g in ("pasur",
+                                                                                 "durak")}
+        print("ISMCTS iterations per second (one process):",
+              json.dumps(report["iterations_per_second"]), flush=True)
+        args.json.write_text(json.dumps(report, indent=1))
+    for m in MATCHUPS:
+        if m.name not in chosen:
+            continue
+        data = run_matchup(m, jobs=args.jobs, scale=args.scale, seed=args.seed)
+        report.setdefault("matchups", {})[m.name] = data
+        args.json.write_text(json.dumps(report, indent=1))
+        print(describe(data), flush=True)
+
+
+if __name__ == "__main__":
+    main()
