@@ -1,4 +1,4 @@
-"""The lobby, invite links, watching, the keyboard, languages and the history's replay."""
+"""The lobby, invite links, watching, the keyboard and languages (replays: test_browser_replay)."""
 
 from __future__ import annotations
 
@@ -216,55 +216,6 @@ def test_every_string_is_translated_into_every_language(open_page) -> None:
         return out;
     }""")
     assert missing == {"en": [], "pt": [], "fa": [], "ru": []}
-
-
-@pytest.mark.parametrize(("game", "options"), [("pasur", {"target": 1}), ("durak", {})])
-def test_a_finished_game_is_in_the_history_and_replays_step_by_step(open_page, server_url,
-                                                                    game, options) -> None:
-    page = open_page("/")
-    # Two bots play at once; the page only looks at the finished game.
-    answer = page.request.post(f"{server_url}/api/tables", data={
-        "game": game, "options": options, "seats": ["bot:random", "bot:random"]})
-    assert answer.ok, answer.text()
-    table = answer.json()["table"]
-    for _ in range(200):
-        if page.request.get(f"{server_url}/api/tables/{table}").json()["over"]:
-            break
-        page.wait_for_timeout(100)
-    answer = page.request.get(f"{server_url}/api/tables/{table}/record")
-    assert answer.ok, answer.text()
-    record = answer.json()
-    moves = record["moves"]
-
-    page.click("nav a[data-nav=history]")
-    item = page.locator(f'.history-item[data-table="{table}"]')
-    item.wait_for()
-    item.locator("button.replay").click()
-    page.wait_for_selector(".replay .move-list li")
-    assert page.locator(".move-list li").count() == len(moves)
-    count = page.locator(".replay-step .step-count")
-    assert count.inner_text() == f"Move 0 of {len(moves)}"
-
-    page.click(".replay-controls button.next")
-    assert count.inner_text() == f"Move 1 of {len(moves)}"
-    current = page.locator(".replay-step .current-move")
-    first_card = moves[0].split(" x ")[0] if game == "pasur" else moves[0].split()[1]
-    assert current.locator(f'.card[data-card="{first_card}"]').count() == 1
-    if game == "pasur":
-        # Who played is shown: the first move of the match is its first leader's.
-        leader = record["result"]["hands"][0]["leader"]
-        assert current.inner_text().startswith(f"Seat {leader + 1} ")
-
-    page.click(".replay-controls button.next")
-    page.click(".replay-controls button.back")
-    assert count.inner_text() == f"Move 1 of {len(moves)}"
-    page.keyboard.press("ArrowRight")
-    assert count.inner_text() == f"Move 2 of {len(moves)}"
-    page.click(".replay-controls button.to-end")
-    assert count.inner_text() == f"Move {len(moves)} of {len(moves)}"
-    assert page.locator(".replay-step .result-line").is_visible()
-    assert page.locator(".move-list li.current").get_attribute("data-step") == str(len(moves))
-    screenshot(page, f"replay-{game}-en-desktop")
 
 
 def test_every_card_has_its_own_name_in_every_language(open_page) -> None:

@@ -44,6 +44,7 @@ export const getGames = () => api("/api/games");
 export const getTables = () => api("/api/tables");
 export const getHistory = () => api("/api/history");
 export const getRecord = (id) => api(`/api/tables/${encodeURIComponent(id)}/record`);
+export const getReplay = (id) => api(`/api/tables/${encodeURIComponent(id)}/replay`);
 export const createTable = (request) => api("/api/tables", { method: "POST", body: request });
 export const joinTable = (id) =>
   api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", body: {} });

@@ -156,3 +156,18 @@ export function cardElement(text, { button = false, faceDown = false, classes = 
   }
   return el;
 }
+
+/**
+ * A hand laid face up in a seat's box (a replay shows every hand once the game is over):
+ * small cards in the order given, named as a group for screen readers.
+ */
+export function openHand(cards, { label = "", classesOf = () => [] } = {}) {
+  const row = document.createElement("span");
+  row.className = "open-hand";
+  row.setAttribute("role", "group");
+  if (label) row.setAttribute("aria-label", label);
+  for (const text of cards) {
+    row.appendChild(cardElement(text, { classes: ["small", "open", ...classesOf(cardKey(text))] }));
+  }
+  return row;
+}

@@ -5,7 +5,7 @@
 
 import { h } from "./dom.js";
 import { t, num, suitName } from "./i18n.js";
-import { cardElement, cardKey, cardLabel, isCardText, parseCard } from "./cards.js";
+import { cardElement, cardKey, cardLabel, isCardText, openHand, parseCard } from "./cards.js";
 
 const KINDS = {
   attack: "attack", lead: "attack", throw: "attack", add: "attack", play: "attack",
@@ -93,11 +93,20 @@ export function render(ctx) {
     if (seat === view.defender) tags.push(h("span", { class: "tag defender" }, t("durak.defender")));
     if (out.has(seat)) tags.push(h("span", { class: "tag out" }, t("durak.out")));
     if (passed.has(seat) && view.defender !== seat) tags.push(h("span", { class: "tag" }, "✓"));
-    const row = h("span", { class: "backs", "aria-hidden": "true" });
-    const shownKnown = known.slice(0, Math.min(count, 8));
-    shownKnown.forEach((c) => row.appendChild(cardElement(c, { classes: ["small", "known"] })));
-    for (let i = shownKnown.length; i < Math.min(count, 8); i += 1) {
-      row.appendChild(cardElement(null, { faceDown: true, classes: ["small"] }));
+    let row;
+    if (Array.isArray(ctx.hands?.[seat])) {
+      // A replay knows every hand: all of it face up, trumps last.
+      row = openHand(sortHand(ctx.hands[seat], trump), {
+        label: t("table.handOf", { name: ctx.seatName(seat) }),
+        classesOf: (c) => [parseCard(c)?.suit === trump ? "trump" : "", known.includes(c) ? "known" : ""]
+          .filter(Boolean) });
+    } else {
+      row = h("span", { class: "backs", "aria-hidden": "true" });
+      const shownKnown = known.slice(0, Math.min(count, 8));
+      shownKnown.forEach((c) => row.appendChild(cardElement(c, { classes: ["small", "known"] })));
+      for (let i = shownKnown.length; i < Math.min(count, 8); i += 1) {
+        row.appendChild(cardElement(null, { faceDown: true, classes: ["small"] }));
+      }
     }
     opponents.push(h("div", {
       class: `seat-box${seat === state.to_move && !state.over ? " to-move" : ""}${out.has(seat) ? " is-out" : ""}`,

@@ -1,15 +1,13 @@
-// Finished games, and a step-by-step replay of one.  The record holds the rules, the
-// decks and every move as text; the replay steps through the moves (with the seat that
-// played each one when the server says so) and shows the result at the end.
+// Finished games, and a step-by-step replay of one: the server sends the table as it was
+// after the deal and after every move (every hand face up, since the game is over), and
+// the replay draws each step as the live table would, with the result at the end.
 
-import { getHistory, getRecord } from "./api.js";
+import { getHistory, getReplay } from "./api.js";
 import { h, clear, replaceKeepingFocus } from "./dom.js";
 import { t, num, joinList } from "./i18n.js";
 import { gameTitle, kindLabel } from "./names.js";
-import { moveText } from "./table.js";
+import { gameModule, lastMoveParts, moveText } from "./table.js";
 import { navigate } from "./router.js";
-import * as pasur from "./pasur.js";
-import * as durak from "./durak.js";
 
 function seatLabel(seat, index) {
   if (!seat) return t("table.seatName", { n: index + 1 });
@@ -36,23 +34,6 @@ function resultLine(game, summary, seatName) {
   const who = winners.length ? t("table.winner", { names: joinList(winners.map(seatName), { and: true }) })
     : t("table.draw");
   return totals ? `${who} (${totals})` : who;
-}
-
-/**
- * Who played each move of a Pasur record.  Every hand deals 48 cards to the hands and
- * each turn plays one of them, seat after seat from the hand's leader (seat order is
- * turn order), so the leaders in the result's hands give every move's seat.
- */
-export function pasurMovers(record) {
-  const hands = record.result?.hands;
-  const players = record.players;
-  if (!Array.isArray(hands) || !players) return null;
-  const perHand = 48;
-  if (record.moves.length > hands.length * perHand) return null;
-  return record.moves.map((_, i) => {
-    const hand = hands[Math.floor(i / perHand)];
-    return hand && typeof hand.leader === "number" ? (hand.leader + (i % perHand)) % players : null;
-  });
 }
 
 export class History {
@@ -100,18 +81,31 @@ export class History {
   }
 }
 
+/**
+ * One finished game, step by step: the server replays the record and sends, after the deal
+ * and after every move, the watcher's view and every hand; the page draws each step with
+ * the live table's own drawing code (pasur.js, durak.js), every hand face up.
+ */
+/** A direction glyph of the replay's buttons; right to left, the page mirrors it. */
+function arrow(glyph) { return h("span", { class: "arrow", "aria-hidden": "true" }, glyph); }
+
 export class Replay {
   constructor(root, tableId) {
     this.root = root;
     this.tableId = tableId;
     this.step = 0;
     this.onKey = (event) => {
-      if (!this.record || ["INPUT", "SELECT", "TEXTAREA"].includes(event.target?.tagName)) return;
+      if (!this.steps || ["INPUT", "SELECT", "TEXTAREA"].includes(event.target?.tagName)) return;
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
       const rtl = document.documentElement.dir === "rtl";
-      if (event.key === (rtl ? "ArrowLeft" : "ArrowRight")) this.go(this.step + 1);
-      else if (event.key === (rtl ? "ArrowRight" : "ArrowLeft")) this.go(this.step - 1);
-      else if (event.key === "Home") this.go(0);
-      else if (event.key === "End") this.go(this.record.moves.length);
+      let to = null;
+      if (event.key === (rtl ? "ArrowLeft" : "ArrowRight")) to = this.step + 1;
+      else if (event.key === (rtl ? "ArrowRight" : "ArrowLeft")) to = this.step - 1;
+      else if (event.key === "Home") to = 0;
+      else if (event.key === "End") to = this.last();
+      if (to === null) return;
+      event.preventDefault();
+      this.go(to);
     };
     document.addEventListener("keydown", this.onKey);
     this.render();
@@ -122,25 +116,19 @@ export class Replay {
 
   async load() {
     try {
-      this.record = await getRecord(this.tableId);
+      const replay = await getReplay(this.tableId);
+      this.record = replay.record;
+      this.steps = replay.steps;
     } catch (error) {
       this.error = error.message;
-      this.render();
-      return;
     }
-    // Who played each move: the record may carry it; else ask the table's own summary.
-    this.movers = this.record.move_seats || null;
-    if (!this.movers && Array.isArray(this.record.moves) && this.record.moves.some((m) => typeof m === "object")) {
-      this.movers = this.record.moves.map((m) => m.seat ?? null);
-      this.record.moves = this.record.moves.map((m) => m.move ?? String(m));
-    }
-    if (!this.movers && this.record.game === "pasur") this.movers = pasurMovers(this.record);
     this.render();
   }
 
+  last() { return this.steps ? this.steps.length - 1 : 0; }
+
   go(step) {
-    const max = this.record ? this.record.moves.length : 0;
-    this.step = Math.max(0, Math.min(max, step));
+    this.step = Math.max(0, Math.min(this.last(), step));
     this.renderStep();
   }
 
@@ -154,71 +142,103 @@ export class Replay {
       h("h2", {}, t("replay.title", { id: this.tableId })));
     root.appendChild(panel);
     if (this.error) { panel.appendChild(h("p", { class: "error" }, this.error)); return; }
-    if (!this.record) { panel.appendChild(h("p", { class: "muted" }, t("lobby.loading"))); return; }
+    if (!this.steps) { panel.appendChild(h("p", { class: "muted" }, t("lobby.loading"))); return; }
     const record = this.record;
     const rules = Object.entries(record.rules || {})
       .map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.join(",") : v}`).join(" · ");
-    this.stepBox = h("div", { class: "replay-step", "aria-live": "polite" });
-    this.list = h("ol", { class: "move-list", "aria-label": t("replay.moves") });
-    record.moves.forEach((move, i) => {
-      const who = this.movers ? this.movers[i] : null;
-      this.list.appendChild(h("li", { dataset: { step: i + 1 } },
-        h("button", { type: "button", class: "move-step", onclick: () => this.go(i + 1) },
-          h("span", { class: "step-no" }, `${num(i + 1)}.`),
-          who !== null && who !== undefined ? h("span", { class: "who" }, `${this.seatName(who)}: `) : null,
-          moveText(typeof move === "string" ? move : move.move))));
+    this.el = {
+      count: h("span", { class: "step-count", "aria-live": "polite" }),
+      opponents: h("section", { class: "opponents", "aria-label": t("history.players") }),
+      felt: h("section", { class: "felt", "aria-label": t("table.table") }),
+      info: h("aside", { class: "info" }),
+      result: h("div", { class: "replay-result" }),
+      list: h("ol", { class: "move-list", "aria-label": t("replay.moves") }),
+    };
+    this.el.board = h("div", { class: "table-view spectating replaying", id: "replay-table",
+                               dataset: { game: record.game, table: this.tableId } },
+      h("div", { class: "board" }, this.el.opponents, this.el.felt),
+      this.el.info,
+      this.el.result);
+    this.steps.slice(1).forEach((step) => {
+      this.el.list.appendChild(h("li", { dataset: { step: step.index } },
+        h("button", { type: "button", class: "move-step", onclick: () => { this.go(step.index); this.showBoard(); } },
+          h("span", { class: "step-no" }, `${num(step.index)}.`),
+          step.seat !== null ? h("span", { class: "who" }, `${this.seatName(step.seat)}: `) : null,
+          moveText(step.move))));
     });
-    const parts = [
+    panel.append(
       h("p", {}, h("strong", {}, gameTitle(record.game)), record.preset ? ` · ${record.preset}` : "", " · ",
         `${t("history.players")}: `, joinList((record.seats || []).map((s, i) => seatLabel(s, i)))),
       h("details", { class: "rules" }, h("summary", {}, t("replay.rules")), h("p", { class: "muted" }, rules)),
-      h("div", { class: "replay-controls", role: "toolbar" },
-        h("button", { type: "button", class: "to-start", onclick: () => this.go(0) }, `⏮ ${t("replay.start")}`),
-        h("button", { type: "button", class: "back", onclick: () => this.go(this.step - 1) }, `◀ ${t("replay.back")}`),
-        h("button", { type: "button", class: "next primary", onclick: () => this.go(this.step + 1) }, `${t("replay.next")} ▶`),
-        h("button", { type: "button", class: "to-end", onclick: () => this.go(record.moves.length) }, `${t("replay.end")} ⏭`)),
-      this.stepBox,
-      this.movers ? null : h("p", { class: "muted small" }, t("replay.noViews")),
+      this.el.controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("replay.moves") },
+        h("button", { type: "button", class: "to-start", onclick: () => this.go(0) }, arrow("⏮"), ` ${t("replay.start")}`),
+        h("button", { type: "button", class: "back", onclick: () => this.go(this.step - 1) }, arrow("◀"), ` ${t("replay.back")}`),
+        h("button", { type: "button", class: "next primary", onclick: () => this.go(this.step + 1) }, `${t("replay.next")} `, arrow("▶")),
+        h("button", { type: "button", class: "to-end", onclick: () => this.go(this.last()) }, `${t("replay.end")} `, arrow("⏭")),
+        this.el.count),
+      this.el.board,
+      h("p", { class: "keys-help replay-keys" }, t("replay.keys")),
       h("h3", {}, t("replay.moves")),
-      this.list];
-    panel.append(...parts.filter(Boolean));
+      this.el.list);
     this.renderStep();
   }
 
+  /** After a click in the move list: bring the table (and its buttons) into sight. */
+  showBoard() {
+    const box = this.el.board.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      this.el.controls.scrollIntoView({ block: "start" });
+    }
+  }
+
+  /** Draw the table as it was at this step, with the live table's own drawing code. */
   renderStep() {
-    if (!this.stepBox) return;
+    if (!this.el) return;
     const record = this.record;
-    const total = record.moves.length;
-    const parts = [h("p", { class: "step-count" }, t("replay.step", { n: this.step, of: total }))];
-    if (this.step === 0) parts.push(h("p", {}, t("replay.startPosition")));
-    else {
-      const move = record.moves[this.step - 1];
-      const who = this.movers ? this.movers[this.step - 1] : null;
-      parts.push(h("p", { class: "current-move" },
-        who !== null && who !== undefined ? h("strong", {}, `${this.seatName(who)}: `) : null,
-        moveText(move)));
+    const step = this.steps[this.step];
+    const module = gameModule(record.game);
+    const seatName = (seat) => this.seatName(seat);
+    const over = step.result !== null && step.result !== undefined;
+    const state = {
+      game: record.game, table: this.tableId, version: step.index, status: over ? "over" : "playing",
+      over, to_move: step.to_move, view: step.view, summary: step.result,
+      last_move: step.index ? { index: step.index, seat: step.seat, move: step.move } : null,
+    };
+    const parts = module.render({
+      state, view: step.view, previousView: null, mySeat: null, myTurn: false, legal: [],
+      players: record.players, selection: {}, seatName, seats: [], play: () => {},
+      rerender: () => this.renderStep(), animate: false, isNew: () => false,
+      hands: step.hands, replaying: true,
+    });
+    for (const box of parts.opponents || []) {
+      if (step.seat === null || Number(box.dataset.seat) !== step.seat) continue;
+      box.classList.add("just-moved");
+      box.querySelector(".seat-name")?.appendChild(h("span", { class: "tag moved" }, t("replay.played")));
     }
-    if (this.step === total && record.result) {
-      const module = record.game === "durak" ? durak : pasur;
-      const line = resultLine(record.game, record.result, (s) => this.seatName(s));
-      parts.push(h("p", { class: "result-line" }, line));
-      if (module === pasur && record.result.hands) {
-        const body = pasur.summary({ over: true, summary: record.result,
-          view: { players: record.players, sides: record.result.sides } },
-        { seatName: (s) => this.seatName(s) });
-        if (body) {
-          body.querySelector(".result-line")?.remove(); // said just above, with the totals
-          parts.push(body);
-        }
-      }
-    }
-    replaceKeepingFocus(this.stepBox, parts);
-    for (const li of this.list.children) {
+    const whoseTurn = over ? h("p", { class: "whose-turn over" }, t("table.gameOver"))
+      : step.to_move === null || step.to_move === undefined ? null
+        : h("p", { class: "whose-turn", dataset: { seat: step.to_move } },
+          t("table.turnOf", { name: seatName(step.to_move) }));
+    const moveBox = h("div", { class: "last-move" },
+      step.index ? lastMoveParts({ seat: step.seat, text: step.move }, seatName)
+        : [h("h2", {}, t("table.lastMove")), h("p", { class: "start-position" }, t("replay.startPosition"))]);
+    replaceKeepingFocus(this.el.opponents, parts.opponents || []);
+    replaceKeepingFocus(this.el.felt, parts.felt || []);
+    replaceKeepingFocus(this.el.info, [whoseTurn, moveBox, ...(parts.info || [])].filter(Boolean));
+    const summary = over && module.summary ? module.summary(state, { mySeat: null, seatName }) : null;
+    replaceKeepingFocus(this.el.result, summary
+      ? [h("section", { class: "summary" }, h("h2", {}, t("table.result")), summary)] : []);
+    this.el.count.textContent = t("replay.step", { n: step.index, of: this.last() });
+    const board = this.el.board.dataset;
+    board.step = String(step.index);
+    board.over = String(over);
+    board.mover = step.seat === null ? "" : String(step.seat);
+    for (const li of this.el.list.children) {
       const on = Number(li.dataset.step) === this.step;
       li.classList.toggle("current", on);
       if (on) {
         // Keep the current move in sight inside the list, without scrolling the page.
-        const list = this.list;
+        const list = this.el.list;
         const top = li.offsetTop;
         if (top < list.scrollTop || top + li.offsetHeight > list.scrollTop + list.clientHeight) {
           list.scrollTop = Math.max(0, top - list.clientHeight / 2);

@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { t, num, joinList } from "./i18n.js";
-import { cardElement, cardKey, cardLabel, parseCard } from "./cards.js";
+import { cardElement, cardKey, cardLabel, openHand, parseCard } from "./cards.js";
 
 /** "7♣ x 4♦ 2♠" -> {text, card: "7♣", captures: ["4♦", "2♠"]}. */
 export function parseMove(text) {
@@ -85,7 +85,10 @@ export function render(ctx) {
       dataset: { seat },
     },
     h("div", { class: "seat-name" }, ctx.seatName(seat), ...tags),
-    backs(count),
+    // A replay knows every hand (ctx.hands); at the live table the others are backs.
+    Array.isArray(ctx.hands?.[seat])
+      ? openHand(sortHand(ctx.hands[seat]), { label: t("table.handOf", { name: ctx.seatName(seat) }) })
+      : backs(count),
     h("div", { class: "seat-count" }, t("table.cards", { n: count }))));
   }
 
@@ -252,12 +255,12 @@ export function render(ctx) {
 const dismissedHands = new Set();
 
 /** Between hands: the last hand's points per side, over the felt until the next hand's
- * first deal is played out or the player closes it. */
+ * first deal is played out or the player closes it (a replay shows them in its info). */
 function handOverPanel(ctx) {
   const { view, state } = ctx;
   const match = view.match || {};
   const handPoints = match.hand_points || [];
-  if (state.over || !handPoints.length || view.deal_round !== 1) return null;
+  if (state.over || ctx.replaying || !handPoints.length || view.deal_round !== 1) return null;
   const key = `${state.table || ""}:${handPoints.length}`;
   if (dismissedHands.has(key)) return null;
   const points = handPoints[handPoints.length - 1];

@@ -12,6 +12,9 @@ import * as durak from "./durak.js";
 
 const GAMES = { pasur, durak };
 
+/** The module that draws a game's table (render, summary), by the game's name. */
+export function gameModule(name) { return GAMES[name] ?? null; }
+
 /** Which game a state message belongs to, from the message or the view's own fields. */
 export function gameOf(state) {
   const named = state.game ?? state.view?.game;
@@ -27,6 +30,18 @@ export function lastMoveOf(state) {
   if (last === null || last === undefined) return null;
   if (typeof last === "string") return { seat: null, text: last };
   return { seat: last.seat ?? last.player ?? null, text: last.move ?? last.text ?? String(last) };
+}
+
+/** "Last move: Seat 2: 7♣ takes 4♦" (or "No move yet"), for the info panel. */
+export function lastMoveParts(last, seatName) {
+  const parts = [h("h2", {}, t("table.lastMove"))];
+  if (!last) parts.push(h("p", { class: "muted" }, t("table.noMoveYet")));
+  else {
+    const who = last.seat === null || last.seat === undefined ? "" : seatName(last.seat);
+    parts.push(h("p", { class: "last", dataset: { move: last.text } },
+      who ? h("strong", {}, `${who}: `) : null, moveText(last.text)));
+  }
+  return parts;
 }
 
 /** Render a move text with its cards as small pictures ("9♣ x 2♦" -> cards and words). */
@@ -315,16 +330,8 @@ export class TableView {
   }
 
   renderLastMove(game) {
-    const last = lastMoveOf(this.state);
     const box = this.el.last;
-    const parts = [h("h2", {}, t("table.lastMove"))];
-    if (!last) parts.push(h("p", { class: "muted" }, t("table.noMoveYet")));
-    else {
-      const who = last.seat === null ? "" : this.seatName(last.seat);
-      parts.push(h("p", { class: "last", dataset: { move: last.text } },
-        who ? h("strong", {}, `${who}: `) : null, moveText(last.text)));
-    }
-    replaceKeepingFocus(box, parts);
+    replaceKeepingFocus(box, lastMoveParts(lastMoveOf(this.state), (seat) => this.seatName(seat)));
     // The last move sits with the game's info panel.
     this.el.info.appendChild(box);
   }
