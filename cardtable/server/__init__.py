@@ -5,7 +5,7 @@ Start it with ``cardtable serve`` or ``python -m cardtable.server``, or in Pytho
     from cardtable.server import serve
     serve(host="127.0.0.1", port=8000, data_dir="data")
 
-The API and the message formats are described in ``cardtable/server/PROTOCOL.md``.
+Running it, the API and the message formats are described in ``docs/server.md``.
 """
 
 from __future__ import annotations

@@ -28,12 +28,17 @@ def main(argv: list[str] | None = None) -> None:
                         help="seconds a dropped player keeps the seat (default 60)")
     parser.add_argument("--bot-processes", type=int, default=0,
                         help="processes for the bots to think in (default 0: threads)")
-    parser.add_argument("--log-level", default="info")
+    parser.add_argument("--bot-time-limit", type=float, default=30.0,
+                        help="seconds a bot may think before a random legal move is played "
+                             "for it (default 30)")
+    parser.add_argument("--log-level", default="info",
+                        help="uvicorn's log level: critical, error, warning, info, debug")
     args = parser.parse_args(argv)
     serve(host=args.host, port=args.port, data_dir=args.data_dir,
           database_url=args.database_url, redis_url=args.redis_url, bot_delay=args.bot_delay,
           grace=args.grace, redis_prefix=args.redis_prefix, lease=args.lease,
-          bot_processes=args.bot_processes, log_level=args.log_level)
+          bot_processes=args.bot_processes, bot_time_limit=args.bot_time_limit,
+          log_level=args.log_level)
 
 
 if __name__ == "__main__":

@@ -210,10 +210,10 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         with every hand face up (so only once the game is over)."""
         table = await table_or_404(request, table_id)
         async with table.lock:
-            try:
-                record = table.record()
-            except TableError as error:
-                raise HTTPException(error.status, error.reason) from None
+            if not table.over:
+                raise HTTPException(409, "the game is not over yet: its replay shows every "
+                                         "hand, so it is given once the game has ended")
+            record = table.record()
         gzipped = "gzip" in request.headers.get("accept-encoding", "")
         try:
             body = await asyncio.to_thread(_replay_body, table.id, record, gzipped)
@@ -401,13 +401,14 @@ def _listing(row: TableRow, seats: list[SeatRow], live: LiveTable | None) -> Tab
 def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data",
           database_url: str | None = None, redis_url: str | None = None, *,
           bot_delay: float = 0.8, grace: float = 60.0, redis_prefix: str = "cardtable",
-          lease: float = 15.0, bot_processes: int = 0, log_level: str = "info") -> None:
+          lease: float = 15.0, bot_processes: int = 0, bot_time_limit: float = 30.0,
+          log_level: str = "info") -> None:
     """Run the web table with uvicorn until interrupted."""
     import uvicorn
 
     app = create_app(database_url=database_url, data_dir=data_dir, redis_url=redis_url,
                      bot_delay=bot_delay, grace=grace, redis_prefix=redis_prefix,
-                     lease=lease, bot_processes=bot_processes)
+                     lease=lease, bot_processes=bot_processes, bot_time_limit=bot_time_limit)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level)
     for name in ("uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).addFilter(RedactTokens())
