@@ -84,6 +84,14 @@ def serve(
         help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default: SQLite)")] = None,
     redis_url: Annotated[str | None, typer.Option(
         help="redis://host:port to join several server processes")] = None,
+    bot_delay: Annotated[float, typer.Option(
+        help="seconds a bot waits before it moves, so people can follow")] = 0.8,
+    grace: Annotated[float, typer.Option(
+        help="seconds a dropped player keeps the seat before a takeover bot plays")] = 60.0,
+    bot_processes: Annotated[int, typer.Option(
+        help="think in this many processes of their own (0: threads)")] = 0,
+    bot_time_limit: Annotated[float, typer.Option(
+        help="seconds a bot may think before a random legal move is played")] = 30.0,
 ) -> None:
     """Start the web table on http://HOST:PORT."""
     try:
@@ -93,7 +101,8 @@ def serve(
               f"({error})", file=sys.stderr)
         raise typer.Exit(2) from None
     run_server(host=host, port=port, data_dir=str(data_dir), database_url=database_url,
-               redis_url=redis_url)
+               redis_url=redis_url, bot_delay=bot_delay, grace=grace,
+               bot_processes=bot_processes, bot_time_limit=bot_time_limit)
 
 
 @app.command()
