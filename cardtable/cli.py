@@ -212,6 +212,16 @@ def bench(
     runpy.run_path(str(root), run_name="__main__")
 
 
+def _register_arena() -> None:
+    """``cardtable arena`` lives in cardtable.arena beside the code it drives."""
+    from .arena import arena_command
+
+    app.command("arena", help=arena_command.__doc__)(arena_command)
+
+
+_register_arena()
+
+
 def main() -> None:
     app()
 
