@@ -193,17 +193,23 @@ def _sum_sets(table: int, total: int) -> list[int]:
 
 
 def _disjoint_unions(sets: list[int]) -> list[int]:
-    """Every union of one or more pairwise disjoint sets among ``sets``."""
+    """Every union of one or more pairwise disjoint sets among ``sets``.
+
+    Grown one set at a time, each union only once however many ways it splits into sets
+    (counting the ways instead would blow up on a table of many small cards).
+    """
     found: set[int] = set()
-
-    def walk(start: int, union: int) -> None:
-        for k in range(start, len(sets)):
-            if not sets[k] & union:
-                grown = union | sets[k]
-                found.add(grown)
-                walk(k + 1, grown)
-
-    walk(0, 0)
+    frontier = [0]
+    while frontier:
+        grown = []
+        for union in frontier:
+            for part in sets:
+                if not part & union:
+                    bigger = union | part
+                    if bigger not in found:
+                        found.add(bigger)
+                        grown.append(bigger)
+        frontier = grown
     return list(found)
 
 

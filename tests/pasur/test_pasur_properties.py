@@ -199,6 +199,16 @@ def test_an_illegal_move_changes_nothing(case, moves, chooser):
         assert hand.parse_move(str(move)) == move == Move.parse(str(move))
 
 
+def splits_into_elevens(cards: list[Card], total: int) -> bool:
+    """Whether ``cards`` split into groups that each sum to ``total``."""
+    if not cards:
+        return True
+    first, rest = cards[0], cards[1:]
+    return any(first.rank + sum(c.rank for c in group) == total
+               and splits_into_elevens([c for c in rest if c not in group], total)
+               for size in range(len(rest) + 1) for group in itertools.combinations(rest, size))
+
+
 def brute_force(card: Card, table: list[Card], multi: bool) -> set[frozenset[Card]]:
     """Every capture by the rules' words, from all subsets of the table."""
     numbers = [c for c in table if c.rank <= 10]
@@ -207,17 +217,11 @@ def brute_force(card: Card, table: list[Card], multi: bool) -> set[frozenset[Car
     if card.rank == 11:
         swept = frozenset(c for c in table if c.rank <= 11)
         return {swept} if swept else set()
-    sets = [frozenset(s) for size in range(1, len(numbers) + 1)
-            for s in itertools.combinations(numbers, size)
-            if card.rank + sum(c.rank for c in s) == 11]
+    subsets = [list(s) for size in range(1, len(numbers) + 1)
+               for s in itertools.combinations(numbers, size)]
     if not multi:
-        return set(sets)
-    out = set()
-    for size in range(1, len(sets) + 1):
-        for group in itertools.combinations(sets, size):
-            if sum(len(s) for s in group) == len(frozenset().union(*group)):
-                out.add(frozenset().union(*group))
-    return out
+        return {frozenset(s) for s in subsets if card.rank + sum(c.rank for c in s) == 11}
+    return {frozenset(s) for s in subsets if splits_into_elevens(s, 11 - card.rank)}
 
 
 @given(st.lists(st.sampled_from(CARDS), min_size=1, max_size=11, unique=True),
