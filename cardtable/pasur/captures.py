@@ -233,11 +233,10 @@ class CaptureRules:
     number cards 6 to 10, ``reach`` is part of the table's low cards (A to 5).  The cards
     A to 5 reach up to 10, but a set making 11 with them holds at most one card above 5:
     their options are their sets among the low cards plus, for each high card near, the
-    sets that use it.  So ``rows[low cards][i]`` maps the high cards near card ``i`` to its
-    options, and ``rows[low cards][40 + i]`` keeps the low sets and per-high-card sets
-    those are made from.  What ``by_row[i]`` leaves out (face cards, and the variations
-    rows do not cover) is worked out afresh by ``worked``.  All of it is forgotten now and
-    then (``_KEEP``), to keep the memory small.
+    sets that use it.  So ``rows[low cards][i]`` keeps card ``i``'s sets among those low
+    cards and, per high card, the sets that use it (``parts``).  What ``by_row[i]`` leaves
+    out (face cards, and the variations rows do not cover) is worked out afresh by
+    ``worked``.  All of it is forgotten now and then (``_KEEP``), to keep the memory small.
     """
 
     __slots__ = ("by_row", "forced", "jack", "kept", "kids", "known", "multi", "reach", "rows",
@@ -313,9 +312,22 @@ class CaptureRules:
         if self.by_row[index]:
             low = table & _LOW
             row = self.rows.get(low) or self.new_row(low)
-            high = near & _HIGH
-            found = ((row[index] or self.fill(row, index)).get(high)
-                     or self.fill(row, index, high))
+            parts = row[index] or self.parts(row, index)
+            rest = (near & _HIGH) >> 20
+            if rest:
+                found = list(parts[0])
+                per_high = parts[1]
+                while rest:
+                    bit = rest & -rest
+                    at = bit.bit_length() - 1
+                    with_it = per_high[at]
+                    if with_it is None:
+                        with_it = per_high[at] = self.with_high(parts, index, at)
+                    found += with_it
+                    rest ^= bit
+                found = self._options(index, found)
+            else:
+                found = parts[4]
         else:
             found = self.worked(index, near)
         self.known[index][near] = found
@@ -332,49 +344,38 @@ class CaptureRules:
         """An empty row for a table whose low cards are ``low``."""
         if len(self.rows) >= 20_000:
             self.rows.clear()
-        row = self.rows[low] = [None] * 80 + [low]
+        row = self.rows[low] = [None] * 40 + [low]
         return row
 
-    def fill(self, row: list, index: int, high: int = 0) -> dict | tuple[Move, ...]:
-        """Work out the options of number card ``index`` on the row's low cards and the
-        ``high`` cards near it, and keep them in the card's entry.  With ``high`` 0, make
-        the entry and return it; otherwise return the options."""
-        parts = row[40 + index]
-        if parts is None:
-            low = row[80]
-            if index >= 20:
-                # 6 to 10 reach only low cards.
-                parts = (tuple(_move(index, mask) for mask in self.captures(index, low)), ())
-            else:
-                total = 11 - (index // 4 + 1)
-                sums = _low_sums(low)
-                parts = (tuple(_move(index, mask) for mask in sorted(sums[total])),
-                         [None] * 20, total, sums)
-            row[40 + index] = parts
-        entry = row[index]
-        if entry is None:
-            entry = row[index] = {0: self._options(index, parts[0])}
-            if not high:
-                return entry
-        found = list(parts[0])
-        per_high = parts[1]
-        rest = high >> 20
-        while rest:
-            bit = rest & -rest
-            at = bit.bit_length() - 1
-            with_it = per_high[at]
-            if with_it is None:
-                # The captures that use this high card: it alone, or it and low cards.
-                value, card = (at + 20) // 4 + 1, bit << 20
-                total, sums = parts[2], parts[3]
-                with_it = per_high[at] = (
-                    (_move(index, card),) if value == total
-                    else tuple(_move(index, mask | card) for mask in sums[total - value]))
-            found += with_it
-            rest ^= bit
-        options = entry[high] = self._options(index, found)
-        self.kept += 1
-        return options
+    def parts(self, row: list, index: int) -> tuple:
+        """What number card ``index``'s options on the row's low cards are made of: its
+        captures among them, a place for the captures that use each high card (filled in
+        by ``with_high``), the sum it needs, the sums of the low cards, and its options
+        when no high card is near."""
+        low = row[40]
+        if index >= 20:
+            # 6 to 10 reach only low cards.
+            base = tuple(_move(index, mask) for mask in self.captures(index, low))
+            parts = (base, (), 0, (), self._options(index, base))
+        else:
+            total = 10 - index // 4
+            sums = _low_sums(low)
+            base = tuple(_move(index, mask) for mask in sorted(sums[total]))
+            parts = (base, [None] * 20, total, sums, self._options(index, base))
+        row[index] = parts
+        return parts
+
+    @staticmethod
+    def with_high(parts: tuple, index: int, at: int) -> tuple[Move, ...]:
+        """The captures of card ``index`` (A to 5) that use high card ``at`` (0 is 6♣)
+        with the low cards of ``parts``: it alone, or it and low cards."""
+        value, card = at // 4 + 6, 1 << (at + 20)
+        total, sums = parts[2], parts[3]
+        if value > total:
+            return ()
+        if value == total:
+            return (_move(index, card),)
+        return tuple(_move(index, mask | card) for mask in sums[total - value])
 
     def worked(self, index: int, near: int) -> tuple[Move, ...]:
         """The options of a card the rows leave out, from the table cards it reaches."""
