@@ -654,19 +654,26 @@ class Game:
         self._close_round(taken=phase == TAKING)
 
     def _close_round(self, *, taken: bool) -> None:
-        self._save_deal()
+        # Runs every few moves: ``_save_deal``, ``_finished`` and ``_start_round`` are
+        # inlined here (keep them in step).
+        snaps = self._snaps
+        if snaps and len(snaps[-1]) == 17:
+            snaps[-1] += ((self._stock, self._prefix, self._drawn, self._trump_card,
+                           self._discard, self._round, self._out, self._loser),)
         hands, known = list(self._hands), list(self._known)
         defender, orig = self._defender, self._orig
+        tmask = self._tmask
         if taken:
-            hands[defender] |= self._tmask
-            known[defender] |= self._tmask
+            hands[defender] |= tmask
+            known[defender] |= tmask
         else:
-            self._discard |= self._tmask
+            self._discard |= tmask
         self._att = self._beats = ()
         self._open = self._tmask = self._tranks = self._limit = 0
         self._passed = self._shown = 0
         n = self.players
         drawn, size = self._drawn, len(self._stock)
+        out = self._out
         if drawn < size:
             prefix = self._prefix
             seat = orig
@@ -675,7 +682,7 @@ class Game:
                     if defender == orig:
                         break
                     seat = defender
-                elif step and (seat == defender or self._out >> seat & 1):
+                elif step and (seat == defender or out >> seat & 1):
                     seat = seat + 1 if seat + 1 < n else 0
                     continue
                 need = HAND_SIZE - hands[seat].bit_count()
@@ -689,26 +696,41 @@ class Game:
                     drawn = end
                 seat = seat + 1 if seat + 1 < n else 0
             self._drawn = drawn
-        out = self._out
-        for seat in range(n):
-            if not hands[seat]:
-                out |= 1 << seat
+        holding = 0
+        bit = 1
+        for hand in hands:
+            if hand:
+                holding += 1
+            else:
+                out |= bit
+            bit <<= 1
         self._out = out
-        self._hands = tuple(hands)
+        self._hands = hands = tuple(hands)
         self._known = tuple(known)
-        if self._finished():
+        if (holding < 2 or self._teams != n) and self._finished():
             return
         if not taken and hands[defender]:
             leader = defender
         else:
             leader = defender
             for _ in range(n - 1):
-                leader = (leader + 1) % n
+                leader = leader + 1 if leader + 1 < n else 0
                 if hands[leader]:
                     break
         self._round += 1
         self._cap_now = ROUND_LIMIT
-        self._start_round(leader)
+        self._phase = LEAD
+        self._attacker = self._orig = self._to_move = leader
+        # the defender: as ``_defender_after(leader)``
+        team = self._team
+        mine = team[leader]
+        other = leader
+        for _ in range(n - 1):
+            other = other + 1 if other + 1 < n else 0
+            if hands[other] and team[other] != mine:
+                self._defender = other
+                return
+        self._defender = None
 
     def _finished(self) -> bool:
         """End the game when no two sides hold cards: a durak, or a draw."""
