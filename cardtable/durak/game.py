@@ -131,6 +131,7 @@ class Game:
         self._nb_only = rules.neighbours_only
         self._passport = rules.passport
         self._late = rules.late_transfer
+        self._first_transfer = rules.first_round_transfer
         self._exchange = rules.trump_six_exchange
         self._simple_throw = not (rules.neighbours_only or rules.partners)
         self.deck: tuple[Card, ...] | None = None
@@ -791,9 +792,28 @@ class Game:
                     moves.append(row[low.bit_length() - 1])
                     m ^= low
             # once a card is beaten no transfer is possible (unless late transfers are on)
-            rank = -1 if self._beats and not self._late else self._transfer_rank()
+            if not self._beats:
+                # ``_transfer_rank``, inlined for the usual case: no card beaten yet
+                if self._round == 1 and not self._first_transfer:
+                    rank = -1
+                else:
+                    rank = _RANK_SHIFT[self._att[0].index] >> 2
+            elif self._late:
+                rank = self._transfer_rank()
+            else:
+                rank = -1
             if rank >= 0:
-                nd = self._defender_after(seat)
+                # ``_defender_after(seat)``, inlined
+                hands, team = self._hands, self._team
+                mine = team[seat]
+                n = self.players
+                nd = seat
+                for _ in range(n - 1):
+                    nd = nd + 1 if nd + 1 < n else 0
+                    if hands[nd] and team[nd] != mine:
+                        break
+                else:
+                    nd = None
                 if nd is not None:
                     room = self._hands[nd].bit_count() - self._open.bit_count()
                     cap_room = self._cap_now - len(self._att)
@@ -817,10 +837,14 @@ class Game:
         else:
             room = self._limit - len(self._att)
             candidates = hand & self._tranks
-        for shift, table in self._chunks:
-            byte = candidates >> shift & 255
-            if byte:
-                moves.extend(table[byte][room])
+        if candidates:
+            for shift, table in self._chunks:
+                rest = candidates >> shift
+                if not rest:
+                    break   # the chunks go up the ranks: no card is left above
+                byte = rest & 255
+                if byte:
+                    moves.extend(table[byte][room])
         if phase != LEAD:
             moves.append(_PASS)
         if self._exchange:
