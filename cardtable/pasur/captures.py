@@ -240,7 +240,7 @@ class CaptureRules:
     """
 
     __slots__ = ("by_row", "forced", "jack", "kept", "kids", "known", "multi", "reach", "rows",
-                 "take_all", "trails")
+                 "sweeps", "take_all", "trails")
 
     _shared: ClassVar[dict[tuple, CaptureRules]] = {}
 
@@ -267,6 +267,8 @@ class CaptureRules:
         # once (multi_sets) the cards A to 5 can use more than one high card, so not them.
         self.by_row: tuple[bool, ...] = tuple(
             index < 40 and not kids and (index >= 20 or not multi) for index in range(52))
+        self.sweeps: tuple[bool, ...] = tuple(40 <= index < 44 and jack != "eleven"
+                                              for index in range(52))
 
     @classmethod
     def of(cls, rules: Rules) -> CaptureRules:
@@ -309,6 +311,11 @@ class CaptureRules:
     def work_out(self, index: int, table: int) -> tuple[Move, ...]:
         """Work out card ``index``'s options on ``table``, and keep them."""
         near = table & self.reach[index]
+        if near and self.sweeps[index]:
+            # A sweeping jack takes all it reaches: one move, made faster than it is kept
+            # (its tables vary too much for a memory to pay).
+            move = _MOVES.get(near << 6 | index) or _move(index, near)
+            return (move,) if self.forced else (self.trails[index][0], move)
         if self.by_row[index]:
             low = table & _LOW
             row = self.rows.get(low) or self.new_row(low)
@@ -325,7 +332,13 @@ class CaptureRules:
                         with_it = per_high[at] = self.with_high(parts, index, at)
                     found += with_it
                     rest ^= bit
-                found = self._options(index, found)
+                # ``_options``, inlined
+                if not found:
+                    found = self.trails[index]
+                elif self.forced:
+                    found = tuple(found)
+                else:
+                    found = (self.trails[index][0], *found)
             else:
                 found = parts[4]
         else:
