@@ -57,3 +57,20 @@ def test_serve_starts_the_web_table_with_sqlite_in_the_data_folder(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_arena_finds_openspiels_ismcts_bot_by_its_entry_point(tmp_path):
+    out = tmp_path / "arena.json"
+    bots = "openspiel-ismcts:simulations=10,random"
+    result = runner.invoke(app, ["arena", "durak", "--bots", bots, "--games", "2",
+                                 "--seed", "3", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(out.read_text())
+    assert figures["games"] == 2
+    assert set(figures["results"]) == {"openspiel-ismcts:simulations=10", "random"}
+    assert sum(r["wins"] for r in figures["results"].values()) <= 2
+
+
+def test_an_unknown_bot_is_refused_by_name():
+    result = runner.invoke(app, ["arena", "durak", "--bots", "grandmaster,random"])
+    assert result.exit_code != 0 and "no bot 'grandmaster'" in result.output

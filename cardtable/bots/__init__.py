@@ -135,7 +135,7 @@ def make(spec: str, *, seed: int | random.Random | None = None) -> Bot:
     Options after the colon are ``name=value`` pairs separated by commas.
     """
     name, _, rest = spec.strip().partition(":")
-    factory = _FACTORIES.get(name)
+    factory = _FACTORIES.get(name) or _plugin(name)
     if factory is None:
         raise ValueError(f"no bot {name!r}; the bots are: {', '.join(_FACTORIES)}")
     options: dict[str, Any] = {}
@@ -148,6 +148,24 @@ def make(spec: str, *, seed: int | random.Random | None = None) -> Bot:
         return factory(seed=seed, **options)
     except TypeError as error:
         raise ValueError(f"bot {name!r} does not take those options: {error}") from None
+
+
+def _plugin(name: str) -> Callable[..., Bot] | None:
+    """A bot another package offers through the ``cardtable.bots`` entry point group.
+
+    Bots that need third-party libraries (OpenSpiel's ISMCTS in cardtable.adapters) live at
+    the edges; this finds them by name without the engine importing them up front.
+    """
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group="cardtable.bots", name=name):
+        try:
+            point.load()
+        except ImportError as error:
+            raise ValueError(f"bot {name!r} needs a package that is not installed: {error}"
+                             " (pip install 'cardtable[research]')") from None
+        return _FACTORIES.get(name)
+    return None
 
 
 def _number(text: str) -> Any:
