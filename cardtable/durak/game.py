@@ -464,10 +464,17 @@ class Game:
             attack, beater = move.cards
             before = hands[seat]
             if not self._limit:
-                self._fix_limit(before)
-            self._hands = (*hands[:seat], before & ~mask, *hands[seat + 1:])
-            if self._known[seat] & mask:
-                self._forget(seat, mask)
+                # ``_fix_limit(before)``, inlined
+                limit = len(self._beats) + before.bit_count()
+                self._limit = limit if limit < self._cap_now else self._cap_now
+            new = list(hands)   # a list and back: faster than slicing a tuple
+            new[seat] = before & ~mask
+            self._hands = tuple(new)
+            known = self._known
+            if known[seat] & mask:
+                new = list(known)
+                new[seat] &= ~mask
+                self._known = tuple(new)
             self._beats += ((attack, beater),)
             self._open &= ~attack.mask
             self._tmask |= beater.mask
@@ -477,9 +484,14 @@ class Game:
                 self._passed = 0
                 self._to_move_thrower(self._attacker, THROW)
         elif kind is ATTACK_:
-            self._hands = hands = (*hands[:seat], hands[seat] & ~mask, *hands[seat + 1:])
-            if self._known[seat] & mask:
-                self._forget(seat, mask)
+            new = list(hands)
+            new[seat] &= ~mask
+            self._hands = hands = tuple(new)
+            known = self._known
+            if known[seat] & mask:
+                new = list(known)
+                new[seat] &= ~mask
+                self._known = tuple(new)
             cards = move.cards
             self._att += cards
             self._open |= mask
@@ -501,7 +513,9 @@ class Game:
                 known = self._known
                 self._known = (*known[:seat], known[seat] | mask, *known[seat + 1:])
             else:
-                self._hands = (*hands[:seat], hands[seat] & ~mask, *hands[seat + 1:])
+                new = list(hands)
+                new[seat] &= ~mask
+                self._hands = tuple(new)
                 if self._known[seat] & mask:
                     self._forget(seat, mask)
                 cards = move.cards
@@ -580,8 +594,9 @@ class Game:
 
     def _forget(self, seat: int, mask: int) -> None:
         """Cards known to be in a hand were played: they are no longer known there."""
-        known = self._known
-        self._known = (*known[:seat], known[seat] & ~mask, *known[seat + 1:])
+        known = list(self._known)
+        known[seat] &= ~mask
+        self._known = tuple(known)
 
     def _fix_limit(self, defender_hand: int) -> None:
         """The defence starts: the limit becomes min(cap, cards already beaten + hand)."""
