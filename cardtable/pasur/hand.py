@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from itertools import starmap
 
 from ..cards import CARDS, Card, cards_of, format_cards, mask_of, parse_cards
 from ..game import IllegalMove, Outcome, make_rng
@@ -71,9 +72,25 @@ def _shuffled(rng: random.Random) -> list[int]:
     Sorting by 52 random keys costs one C call per card, where ``rng.shuffle`` runs a
     Python loop; two equal keys (the only bias) come up about once in 10**13 deals.
     """
-    draw = rng.random
-    keys = [draw() for _ in range(52)]
+    keys = list(starmap(rng.random, _NO_ARGS_52))   # 52 draws in a C loop
     return sorted(range(52), key=keys.__getitem__)
+
+
+_NO_ARGS_52 = ((),) * 52
+
+_DEAL_SLOTS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+"""Per (players, leader): for each deal round, where each seat's 4 cards begin in the
+deck (see ``Hand._slot``)."""
+
+
+def _deal_slots(players: int, leader: int) -> tuple[tuple[int, ...], ...]:
+    slots = _DEAL_SLOTS.get((players, leader))
+    if slots is None:
+        slots = _DEAL_SLOTS[(players, leader)] = tuple(
+            tuple((0 if number == 1 else 4 * players + 4 + (number - 2) * 4 * players)
+                  + 4 * ((seat - leader) % players) for seat in range(players))
+            for number in range(1, 48 // (4 * players) + 1))
+    return slots
 
 
 def _fix_opening(order: list[int], players: int, rules: Rules,
@@ -210,16 +227,11 @@ class Hand:
             rng = make_rng(seed if seed is not None else " ".join(c.text for c in cards))
             order = [card.index for card in cards]
         order = _fix_opening(order, players, rules, rng)
-        self._deck = bytes(order)
+        self._deck = deck = bytes(order)
         rounds = 48 // (4 * players)
         deals: list[tuple[bytes, ...] | None] = [None]
-        for number in range(1, rounds + 1):
-            base = 0 if number == 1 else 4 * players + 4 + (number - 2) * 4 * players
-            held: list[bytes] = [b""] * players
-            for k in range(players):
-                held[(leader + k) % players] = bytes(sorted(order[base + 4 * k:
-                                                                  base + 4 * k + 4]))
-            deals.append(tuple(held))
+        for slots in _deal_slots(players, leader):
+            deals.append(tuple([bytes(sorted(deck[at:at + 4])) for at in slots]))
         self._deals = deals
         self._held = list(deals[1])
         start = 4 * players
