@@ -341,6 +341,31 @@ class CaptureRules:
                     found = (self.trails[index][0], *found)
             else:
                 found = parts[4]
+        elif index < 40 and not self.kids:
+            # A to 5 with several sets at once: ``captures`` and ``_moves`` in one place.
+            total = 10 - (index >> 2)
+            low = near & _LOW
+            sums = _LOW_SUMS.get(low) or _low_sums(low)
+            sets = list(sums[total])
+            high = near & _HIGH
+            while high:
+                bit = high & -high
+                value = (bit.bit_length() + 3) >> 2
+                if value == total:
+                    sets.append(bit)
+                else:
+                    sets += [subset | bit for subset in sums[total - value]]
+                high ^= bit
+            if not sets:
+                found = self.trails[index]
+            else:
+                if len(sets) > 1:
+                    if self.multi:
+                        sets = _disjoint_unions(sets)
+                    sets.sort()
+                get = _MOVES.get
+                moves = [get(mask << 6 | index) or _move(index, mask) for mask in sets]
+                found = tuple(moves) if self.forced else (self.trails[index][0], *moves)
         else:
             found = self.worked(index, near)
         self.known[index][near] = found
