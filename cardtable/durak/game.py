@@ -646,27 +646,28 @@ class Game:
         """Give the turn to the next thrower clockwise from ``start`` who has not passed,
         or close the round when there is none."""
         if self._limit > len(self._att):
-            if self._simple_throw:   # anyone holding cards but the defender may add
+            n = self.players
+            if self._simple_throw:
+                # anyone holding cards but the defender may add: one pass round the table
                 hands = self._hands
-                allowed = 0
-                bit = 1
-                for hand in hands:
-                    if hand:
-                        allowed |= bit
-                    bit <<= 1
-                allowed &= ~(self._passed | 1 << self._defender)
-            else:
-                allowed = self._throwers() & ~self._passed
-            if allowed:
-                n = self.players
+                skip = self._passed | 1 << self._defender
                 seat = start % n
                 for _ in range(n):
-                    if allowed >> seat & 1:
+                    if hands[seat] and not skip >> seat & 1:
                         self._to_move = seat
                         return
-                    seat += 1
-                    if seat == n:
-                        seat = 0
+                    seat = seat + 1 if seat + 1 < n else 0
+            else:
+                allowed = self._throwers() & ~self._passed
+                if allowed:
+                    seat = start % n
+                    for _ in range(n):
+                        if allowed >> seat & 1:
+                            self._to_move = seat
+                            return
+                        seat += 1
+                        if seat == n:
+                            seat = 0
         self._close_round(taken=phase == TAKING)
 
     def _close_round(self, *, taken: bool) -> None:
