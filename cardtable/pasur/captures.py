@@ -157,7 +157,10 @@ _KEEP = 200_000
 
 
 def _low_sums(low: int) -> tuple[tuple[int, ...], ...]:
-    """For a mask of low cards, the subsets (masks) summing to each total 0..11 (remembered)."""
+    """For a mask of low cards, the subsets (masks) summing to each total 0..11 (remembered).
+
+    Each list comes out in mask order: a subset is added when its highest card is.
+    """
     found = _LOW_SUMS.get(low)
     if found is None:
         sums: list[list[int]] = [[0]] + [[] for _ in range(11)]
@@ -393,12 +396,16 @@ class CaptureRules:
         low = row[40]
         if index >= 20:
             # 6 to 10 reach only low cards.
-            base = tuple(_move(index, mask) for mask in self.captures(index, low))
+            get = _MOVES.get
+            base = tuple([get(mask << 6 | index) or _move(index, mask)
+                          for mask in self.captures(index, low)])
             parts = (base, (), 0, (), self._options(index, base))
         else:
             total = 10 - index // 4
             sums = _low_sums(low)
-            base = tuple(_move(index, mask) for mask in sorted(sums[total]))
+            get = _MOVES.get
+            # (each list of ``_low_sums`` is in mask order already)
+            base = tuple([get(mask << 6 | index) or _move(index, mask) for mask in sums[total]])
             parts = (base, [None] * 20, total, sums, self._options(index, base))
         row[index] = parts
         return parts
@@ -413,7 +420,9 @@ class CaptureRules:
             return ()
         if value == total:
             return (_move(index, card),)
-        return tuple(_move(index, mask | card) for mask in sums[total - value])
+        get = _MOVES.get
+        return tuple([get((mask | card) << 6 | index) or _move(index, mask | card)
+                      for mask in sums[total - value]])
 
     def worked(self, index: int, near: int) -> tuple[Move, ...]:
         """The options of a card the rows leave out, from the table cards it reaches."""
