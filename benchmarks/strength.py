@@ -95,6 +95,74 @@ def iterations_per_second(game: str, *, decisions: int = 12, budget: int = 1000)
     return out
 
 
+def endgame_regret(game: str, *, positions: int, seed: int, searcher: str = "hard") -> dict:
+    """How much the sampling search gives away where the expert solves exactly.
+
+    Positions come from greedy self-play, taken at the first decision where nothing is
+    hidden (Pasur: the last deal of a 2-player hand; Durak: the stock empty, two players
+    holding cards).  Each legal move is valued exactly (the solver on the position after
+    it); the regret of ``searcher`` is the best value minus the value of its move.  Values
+    are the search's own rewards (Pasur: the shaped points difference over 20; Durak: +1
+    not the durak, -1 the durak, 0 a draw).  Positions the solver cannot finish within
+    its budget are left out and counted.
+    """
+    from cardtable.bots.ismcts import kit_of
+    from cardtable.bots.solver import OutOfBudget
+
+    spec = games.get(game)
+    rng = random.Random(seed)
+    regrets, lost, skipped, tried = [], 0, 0, 0
+    started = time.perf_counter()
+    while len(regrets) < positions and tried < positions * 20:
+        tried += 1
+        state = spec.start(spec.rules(), players=2, seed=rng.getrandbits(63))
+        players = [bots.make("greedy"), bots.make("greedy")]
+        kit = kit_of(state)
+        while not state.is_over():
+            seat = state.to_move
+            if len(state.legal_moves()) > 1 and kit.perfect(state, seat):
+                break
+            state.push(players[seat].choose(state))
+        if state.is_over():
+            continue
+        seat = state.to_move
+        position = kit.sampler(state, seat)(rng)
+        context = kit.context(state, seat)
+        solver = _exact(kit, position, seat, context)
+        values = {}
+        try:
+            for move in position.legal_moves():
+                position.push(move)
+                values[move] = (solver.solve(position)[0] if not position.is_over()
+                                else kit.rewards(position, context)[seat])
+                position.pop()
+        except OutOfBudget:
+            skipped += 1
+            continue
+        choice = bots.make(searcher, seed=len(regrets)).choose(state)
+        regret = max(values.values()) - values[choice]
+        regrets.append(regret)
+        lost += regret > 1e-9
+    mean, ci = arena.mean_ci(regrets)
+    return {"game": game, "searcher": searcher, "positions": len(regrets),
+            "skipped_over_budget": skipped, "mean_regret": mean, "mean_regret_ci95": list(ci),
+            "worse_than_exact": lost, "worse_rate": lost / max(1, len(regrets)),
+            "worse_rate_ci95": list(arena.wilson(lost, len(regrets))),
+            "seconds": time.perf_counter() - started}
+
+
+def _exact(kit, position, seat: int, context):
+    """A solver valuing positions for ``seat`` (the other side minimises)."""
+    from cardtable.bots.solver import Solver
+
+    side = kit.side_of(position, seat)
+    return Solver(kit, lambda final: kit.rewards(final, context)[seat],
+                  lambda s: kit.side_of(position, s) == side, max_nodes=200_000)
+
+
+ENDGAMES = {"pasur-endgame": ("pasur", 120), "durak-endgame": ("durak", 80)}
+
+
 def run_matchup(m: Matchup, *, jobs: int, scale: float, seed: int) -> dict:
     count = max(m.players, math.ceil(m.games * scale))
     started = time.perf_counter()
@@ -147,8 +215,10 @@ def main() -> None:
     if args.list:
         for m in MATCHUPS:
             print(f"{m.name:30} {m.games:5} {'hands' if m.hands else 'games'}  {m.aim}")
+        for name, (_, count) in ENDGAMES.items():
+            print(f"{name:30} {count:5} positions  hard's regret against exact play")
         return
-    chosen = args.only or ["speed", *[m.name for m in MATCHUPS]]
+    chosen = args.only or ["speed", *[m.name for m in MATCHUPS], *ENDGAMES]
     report = json.loads(args.json.read_text()) if args.json.exists() else {}
     if "speed" in chosen:
         report["iterations_per_second"] = {g: iterations_per_second(g) for g in ("pasur",
@@ -163,6 +233,18 @@ def main() -> None:
         report.setdefault("matchups", {})[m.name] = data
         args.json.write_text(json.dumps(report, indent=1))
         print(describe(data), flush=True)
+    for name, (game, count) in ENDGAMES.items():
+        if name not in chosen:
+            continue
+        data = endgame_regret(game, positions=max(2, math.ceil(count * args.scale)),
+                              seed=args.seed)
+        report.setdefault("endgames", {})[name] = data
+        args.json.write_text(json.dumps(report, indent=1))
+        print(f"{name}: hard against the exact solution in {data['positions']} positions "
+              f"({data['skipped_over_budget']} left out, over budget): mean regret "
+              f"{data['mean_regret']:.3f} {[round(x, 3) for x in data['mean_regret_ci95']]}, "
+              f"worse than exact in {data['worse_rate']:.1%} "
+              f"{[round(x, 3) for x in data['worse_rate_ci95']]}", flush=True)
 
 
 if __name__ == "__main__":

@@ -268,8 +268,8 @@ MEASURES: dict[str, Callable[[GameState], tuple[tuple[int, ...] | None, int, int
 
 
 class _WithMoves:
-    """A finished state with the arena's own list of its moves, for ``record_of``: a
-    Pasur ``Match`` keeps no list of the moves of all its hands."""
+    """A finished state with the arena's own list of its moves, for ``record_of``: the
+    moves as played, whether or not the state keeps a list of every hand's moves."""
 
     def __init__(self, state: GameState, moves: list[str]) -> None:
         self._state = state
@@ -638,6 +638,20 @@ def run(game: str, bots: Sequence[str], *, games: int, rules: Any = None,
 
 # -- the command -------------------------------------------------------------------------------
 
+def _rule_options(pairs: list[str] | None) -> dict[str, Any]:
+    """``name=value`` pairs to rule options; values are read as JSON when they can be."""
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, eq, value = pair.partition("=")
+        if not eq:
+            raise ValueError(f"rule option {pair!r} must look like name=value")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value
+    return options
+
+
 def arena_command(
     game: Annotated[str, typer.Argument(help="pasur or durak")],
     bots: Annotated[str, typer.Option(
@@ -675,8 +689,6 @@ def arena_command(
         TimeRemainingColumn,
     )
 
-    from .cli import parse_options
-
     console = Console()
     try:
         spec = gamelib.get(game)
@@ -688,7 +700,7 @@ def arena_command(
             raise ValueError("play at least one game")
         if jobs < 1:
             raise ValueError("--jobs is 1 or more")
-        chosen = spec.rules(rules, parse_options(option))
+        chosen = spec.rules(rules, _rule_options(option))
         tasks = plan(game, names, games=count, rules=chosen, players=players, seed=seed,
                      hands=hands is not None, save_dir=save_games)
     except ValueError as error:

@@ -274,3 +274,13 @@ def test_a_durak_game_of_the_arena_is_a_real_game():
     result = arena.play_task(task)
     game = durak.Game.new(task.rules, players=2, seed=task.deal_seed)
     assert result.finished and result.moves > 6 and game.deck is not None
+
+
+
+def test_a_rule_option_must_be_a_name_and_a_value():
+    from typer.testing import CliRunner
+
+    result = CliRunner().invoke(command_app(), [
+        "arena", "durak", "--bots", "greedy", "--games", "2", "-o", "passport"])
+    text = " ".join(result.output.replace("│", " ").split())
+    assert result.exit_code == 2 and "must look like name=value" in text
