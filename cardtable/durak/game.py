@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 from typing import Any
 
 from ..cards import CARDS, Card, Suit, cards_of, pack, parse_cards
@@ -112,6 +113,16 @@ class Game:
     Build one with ``Game.new`` (a deal) or ``Game.from_position`` (a round about to
     start).  Seats are numbered clockwise: seat ``i + 1`` is seat ``i``'s left neighbour.
     """
+
+    # Slots, not a __dict__: a game has more attributes than CPython's shared-key instance
+    # dicts hold (30), so without them every attribute access on the hot path is slower.
+    __slots__ = ("_att", "_attacker", "_beaters", "_beats", "_cap_now", "_chunks", "_defender",
+                 "_discard", "_drawn", "_exchange", "_first_transfer", "_hands", "_known",
+                 "_late", "_legal", "_limit", "_loser", "_lowest", "_moves", "_nb_only", "_open",
+                 "_orig", "_out", "_pack", "_pack_mask", "_passed", "_passport", "_phase",
+                 "_prefix", "_round", "_shown", "_simple_throw", "_snaps", "_stock", "_team",
+                 "_teams", "_tmask", "_to_move", "_tranks", "_trump", "_trump_card", "dealer",
+                 "deck", "players", "previous_loser", "rules")
 
     # -- construction ----------------------------------------------------------------------
     def __init__(self, rules: Rules, players: int) -> None:
@@ -572,7 +583,8 @@ class Game:
     def copy(self, *, stack: bool = True) -> Game:
         """An independent game in the same state; without ``stack`` it cannot undo."""
         other = object.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        for name, value in zip(Game.__slots__, _ALL_STATE(self), strict=True):
+            setattr(other, name, value)
         other._moves = list(self._moves) if stack else []
         other._snaps = list(self._snaps) if stack else []
         return other
@@ -1092,6 +1104,9 @@ class Game:
         other._set_stock(stock)
         other._legal = None
         return other
+
+
+_ALL_STATE = attrgetter(*Game.__slots__)
 
 
 def _fits(move: Move, kind: MoveKind | None, shown: bool, cards: list[Card]) -> bool:
