@@ -196,24 +196,17 @@ def _sum_sets(table: int, total: int) -> list[int]:
 
 
 def _disjoint_unions(sets: list[int]) -> list[int]:
-    """Every union of one or more pairwise disjoint sets among ``sets``.
+    """Every union of one or more pairwise disjoint sets among ``sets`` (in no order).
 
-    Grown one set at a time, each union only once however many ways it splits into sets
-    (counting the ways instead would blow up on a table of many small cards).
+    Taken one set at a time: the unions reachable with the sets so far, each kept once
+    however many ways it splits into sets (counting the ways instead would blow up on a
+    table of many small cards).
     """
-    found: set[int] = set()
-    frontier = [0]
-    while frontier:
-        grown = []
-        for union in frontier:
-            for part in sets:
-                if not part & union:
-                    bigger = union | part
-                    if bigger not in found:
-                        found.add(bigger)
-                        grown.append(bigger)
-        frontier = grown
-    return list(found)
+    unions = {0}
+    for part in sets:
+        unions |= {union | part for union in unions if not union & part}
+    unions.discard(0)
+    return list(unions)
 
 
 def _singles(mask: int) -> list[int]:
