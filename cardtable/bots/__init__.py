@@ -125,8 +125,12 @@ def register(name: str, factory: Callable[..., Bot]) -> None:
 
 
 def specs() -> list[str]:
-    """The bot kinds and levels ``make`` knows."""
-    return list(_FACTORIES)
+    """The bot kinds and levels ``make`` knows, with those other packages offer."""
+    from importlib.metadata import entry_points
+
+    names = list(_FACTORIES)
+    names += [p.name for p in entry_points(group="cardtable.bots") if p.name not in names]
+    return names
 
 
 def make(spec: str, *, seed: int | random.Random | None = None) -> Bot:
