@@ -81,6 +81,8 @@ class DurakKit:
     """The Durak entry of the kit table (see ``cardtable.bots.kits``)."""
 
     name = "durak"
+    exploration = 1.0
+    """ISMCTS's UCB constant for rewards of +1 and -1."""
 
     # -- hidden cards ----------------------------------------------------------------------
 

@@ -61,7 +61,8 @@ def _random_policy(state: Any, rng: random.Random) -> Any:
 class ISMCTSBot:
     """ISMCTS with an iteration budget, a time budget, or both (whichever ends first).
 
-    ``c`` is the UCB exploration constant (rewards lie in [-1, 1]); ``playout`` is
+    ``c`` is the UCB exploration constant (rewards lie in [-1, 1]; by default each game's
+    own, ``kit.exploration``: Pasur's rewards differ less between moves); ``playout`` is
     ``"basic"`` (the game's cheap heuristic) or ``"random"``; ``solver`` turns on the exact
     endgame search with a budget of ``solver_nodes`` positions and ``solver_seconds``.
     A seeded bot with an iteration budget alone is reproducible.
@@ -69,7 +70,7 @@ class ISMCTSBot:
 
     def __init__(self, *, seed: int | random.Random | None = None,
                  iterations: int | None = None, seconds: float | None = None,
-                 c: float = 1.0, playout: str = "basic", solver: bool | int = False,
+                 c: float | None = None, playout: str = "basic", solver: bool | int = False,
                  solver_nodes: int = 200_000, solver_seconds: float | None = None,
                  name: str = "ismcts") -> None:
         if iterations is None and seconds is None:
@@ -85,7 +86,7 @@ class ISMCTSBot:
         self.rng = make_rng(seed)
         self.iterations = iterations
         self.seconds = seconds
-        self.c = float(c)
+        self.c = None if c is None else float(c)
         self.playout = playout
         self.solver = bool(solver)
         self.solver_nodes = int(solver_nodes)
@@ -139,7 +140,7 @@ class ISMCTSBot:
         cutoff = kit.cutoff
         policy = kit.playout if self.playout == "basic" else _random_policy
         rng = self.rng
-        c = self.c
+        c = self.c if self.c is not None else kit.exploration
         log, sqrt = math.log, math.sqrt
         root = _Node(None, -1)
         limit = self.iterations if self.iterations is not None else math.inf
