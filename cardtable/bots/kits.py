@@ -5,7 +5,8 @@ cards afresh), ``perfect(state, seat)`` (nothing is hidden any more), ``context`
 ``rewards`` (what a finished search position is worth to each seat), ``greedy`` and
 ``basic`` (the tactics player and the immediate-best player), ``playout`` and ``cutoff``
 (the search's playout policy and where a playout may stop), ``exploration`` (the search's
-UCB constant), and ``key``, ``order`` and ``side_of`` for the exact endgame search.  A third game adds one entry here.
+UCB constant), and ``key``, ``order`` and ``side_of`` for the exact endgame search.  A third
+game adds one entry here.
 
 >>> kit_for({"game": "durak"}).name
 'durak'
