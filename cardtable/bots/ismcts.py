@@ -10,7 +10,8 @@ copying per node.
 
 Once nothing is hidden any more, the solver option hands the decision to an exact
 alpha-beta search (``cardtable.bots.solver``) and falls back to sampling if the search
-runs out of budget.
+runs out of budget, or proves the game lost whatever it does (a fallible opponent may
+still let it through, and sampling plays for that).
 """
 
 from __future__ import annotations
@@ -123,6 +124,12 @@ class ISMCTSBot:
             value, move = solver.solve(position)
         except OutOfBudget:
             self.stats = {"solved": False, "solver_nodes": solver.nodes,
+                          "solver_seconds": time.perf_counter() - started}
+            return None
+        if value <= solver.bounds[0]:
+            # lost against perfect play: every move looks the same to the search, but an
+            # opponent who is not perfect may still let it through, so sample instead
+            self.stats = {"solved": False, "lost": True, "solver_nodes": solver.nodes,
                           "solver_seconds": time.perf_counter() - started}
             return None
         self.stats = {"iterations": 0, "solved": True, "value": value,

@@ -33,6 +33,8 @@ __all__ = ["KIT", "PasurKit"]
 
 _SUR_BY = {"number": NUMBER_MASK, "not_jack": ALL_MASK & ~JACK_MASK, "any": ALL_MASK}
 _HORIZON = [True]
+_SCALE = 50.0
+"""Points of difference that make a reward of 1: more than any hand is won by."""
 _POINTS_PER_HAND = 10.0
 """About what each of two sides scores in a hand (20 points of cards and bonus, shared)."""
 _SPREAD = 9.0
@@ -80,9 +82,10 @@ class PasurKit:
     """The Pasur entry of the kit table (see ``cardtable.bots.kits``)."""
 
     name = "pasur"
-    exploration = 0.5
-    """ISMCTS's UCB constant: rewards (points over 20) differ little between moves; 0.3 and
-    0.5 did better than 1.0 against greedy (+2.0 against +1.75 points a hand, 200 hands)."""
+    exploration = 0.2
+    """ISMCTS's UCB constant: rewards (points over 50) differ little between moves.  With
+    points over 20, 0.3 and 0.5 did better than 1.0 against greedy (+2.0 against +1.75
+    points a hand, 200 hands); 0.2 over 50 is 0.5 over 20."""
 
     # -- hidden cards ----------------------------------------------------------------------
 
@@ -245,9 +248,12 @@ class _Reward:
     """Hand points turned into a reward per seat in [-1, 1], shaped by the match score.
 
     A single hand (or a match of a fixed number of hands): the points difference to the
-    other sides' mean, over 20.  In a match to a target, a point matters more near the
-    target: the reward is mostly an estimate of the chance of winning the match from the
-    totals after this hand (a hand that ends the match scores +1 or -1).
+    other sides' mean, over 50 (no hand is won by that much, so a bigger win is always
+    worth more: a reward that saturated would leave the exact endgame search indifferent
+    between winning by 25 and by 30, and resigned when far behind).  In a match to a
+    target, a point matters more near the target: the reward is mostly an estimate of the
+    chance of winning the match from the totals after this hand (a hand that ends the
+    match scores +1 or -1).
     """
 
     __slots__ = ("horizon", "players", "rules", "sides", "target", "totals")
@@ -295,7 +301,7 @@ class _Reward:
         for side in range(sides):
             others = [p for s, p in enumerate(points) if s != side]
             diff = points[side] - sum(others) / len(others)
-            per_side.append(max(-1.0, min(1.0, diff / 20.0)))
+            per_side.append(max(-1.0, min(1.0, diff / _SCALE)))
         if self.target is not None and self.totals is not None:
             after = [t + p for t, p in zip(self.totals, points, strict=True)]
             shaped = []
