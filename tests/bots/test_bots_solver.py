@@ -154,3 +154,21 @@ def test_nothing_is_hidden_once_the_stock_is_out_and_one_other_hand_is_left():
     hand = pasur.Hand.from_position(hands=["5♣ K♠", "K♦ 3♥"], table="2♦ 4♠", to_move=0,
                                     deal_round=6)
     assert not PASUR.perfect(hand, 0)   # cards out of play: which ones is not known
+
+
+def test_the_expert_samples_when_the_endgame_is_lost_whatever_it_does():
+    # seat 0 must lead one of two plain cards; the ace of trumps beats it and seat 1 is out
+    game = durak.Game.from_position(hands=["6♥ 7♣", "A♠"], trump="♠", attacker=0)
+    value, mine = exact(DURAK, game, 0)
+    assert Solver(DURAK, value, mine).solve(game)[0] == -1.0
+    bot = bots.make("expert:iterations=20", seed=1)
+    assert bot.choose(game) in game.legal_moves()
+    assert bot.stats["iterations"] == 20 and not bot.stats["solved"]
+
+
+def test_a_bigger_pasur_win_is_always_worth_more():
+    # a reward that saturated would leave the exact search indifferent between these
+    hand = pasur.Hand.new(pasur.PRESETS["standard"], seed=1)
+    context = PASUR.context(hand, 0)
+    rewards = [context.of(points)[0] for points in ([45, 0], [30, 2], [20, 2], [5, 30])]
+    assert rewards == sorted(rewards, reverse=True) and len(set(rewards)) == 4
