@@ -57,6 +57,15 @@ class Player:
             if message["type"] == "state" and message["version"] >= at_least:
                 return message
 
+    def catch_up(self, version: int, timeout: float = 20) -> dict:
+        """The newest state at or after ``version``, reading only if this connection has not
+        received one yet.  A connection that joined later was sent fewer states, so a
+        plain read per move would wait for a message that never comes."""
+        states = self.states
+        if states and states[-1]["version"] >= version:
+            return states[-1]
+        return self.state(version, timeout)
+
     def next_of(self, kind: str, timeout: float = 20) -> dict:
         while True:
             message = self.receive(timeout)
@@ -114,9 +123,14 @@ def play_together(players: dict[int, Player], watchers: list[Player], rng: rando
             assert state["legal_moves"], "the seat to move was sent no legal moves"
             players[mover].move(state, rng.choice(state["legal_moves"]))
         for seat, player in players.items():
-            latest[seat] = player.state(version + 1)
+            latest[seat] = player.catch_up(version + 1)
+        # Bots may have moved on meanwhile: every seat reads up to the newest version seen,
+        # so the next mover chooses from the table as it is.
+        newest = max(state["version"] for state in latest.values())
+        for seat, player in players.items():
+            latest[seat] = player.catch_up(newest)
         for watcher in watchers:
-            watcher.state(version + 1)
+            watcher.catch_up(newest)
     raise AssertionError("the game did not end")
 
 
