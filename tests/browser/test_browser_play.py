@@ -8,6 +8,7 @@ to stop moving; the other browser tests run with the animations.
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -15,11 +16,13 @@ import pytest
 from browserkit import (
     DESKTOP,
     PHONE,
+    click_pasur_move,
     create_table,
     legal_moves,
     play_to_the_end,
     screenshot,
     table_root,
+    wait_for_next_version,
     wait_for_turn_or_end,
 )
 
@@ -56,6 +59,50 @@ def server_summary(page: Any, server_url: str, table: str) -> dict:
     info = answer.json()
     assert info["over"] is True
     return info["summary"]
+
+
+COVERED = """panel => {
+  const box = panel.getBoundingClientRect();
+  return [...document.querySelectorAll('.table-cards .card, .hand-cards .card')]
+    .filter(card => {
+      const r = card.getBoundingClientRect();
+      return r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom;
+    })
+    .map(card => card.dataset.card);
+}"""
+
+
+@pytest.mark.parametrize(("lang", "locale", "viewport", "device"), [
+    ("en", "en-US", DESKTOP, "desktop"),
+    ("fa", "fa-IR", PHONE, "phone"),
+])
+def test_the_points_between_hands_never_cover_a_card(open_page, lang, locale, viewport,
+                                                     device) -> None:
+    """After a hand the page shows its points until the next hand's first deal is played,
+    beside the cards: a player can capture from the table without closing it first."""
+    page = open_page("/", locale=locale, viewport=viewport, reduced_motion=True)
+    create_table(page, "pasur", seats=["human", "bot:random"], options={"fixed_hands": "2"})
+    page.click(".created .open-table")
+    rng = random.Random(11)
+    for _ in range(24):  # the first hand: 24 turns each
+        assert wait_for_turn_or_end(page)
+        version = table_root(page).get_attribute("data-version")
+        click_pasur_move(page, rng.choice(legal_moves(page)), via_table=False)
+        wait_for_next_version(page, version)
+    assert wait_for_turn_or_end(page)
+    panel = page.locator(".felt .hand-summary")
+    panel.wait_for()
+    assert panel.locator("tbody tr").count() == 2
+    screenshot(page, f"pasur-{lang}-{device}-between-hands")
+    assert panel.evaluate(COVERED) == []
+    # A capture clicked on the table card itself, with the panel still shown.
+    captures = [m for m in legal_moves(page) if " x " in m]
+    if captures:
+        version = table_root(page).get_attribute("data-version")
+        click_pasur_move(page, captures[0], via_table=True)
+        wait_for_next_version(page, version)
+    page.click(".felt .hand-summary button.close-hand-summary")
+    assert page.locator(".felt .hand-summary").count() == 0
 
 
 @pytest.mark.parametrize(("lang", "locale", "viewport", "device"), [
