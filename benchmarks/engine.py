@@ -6,7 +6,10 @@ actions, pick one at random, apply it, until the game ends.  Chance nodes (OpenS
 deals card by card) are sampled in the loop and count towards its time, as our
 shuffles and deals count towards ours.
 
-    python benchmarks/engine.py [--seconds 3] [--json FILE]
+    python benchmarks/engine.py [--seconds 3] [--rounds 3] [--json FILE]
+
+The hands and games are dealt from the benchmark's own generator (``seed=rng``), as
+OpenSpiel's chance nodes are sampled from it: neither side seeds a new generator per game.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import argparse
 import json
 import platform
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -75,7 +79,7 @@ def pasur_hand_player(players: int = 2, preset: str = "standard"):
     rules = pasur.PRESETS[preset]
 
     def play(rng: random.Random) -> int:
-        hand = pasur.Hand.new(rules, players=players, seed=rng.getrandbits(64))
+        hand = pasur.Hand.new(rules, players=players, seed=rng)
         decisions = 0
         while not hand.is_over():
             moves = hand.legal_moves()
@@ -93,7 +97,7 @@ def durak_game_player(players: int = 2, preset: str = "transfer"):
     rules = durak.PRESETS[preset]
 
     def play(rng: random.Random) -> int:
-        game = durak.Game.new(rules, players=players, seed=rng.getrandbits(64))
+        game = durak.Game.new(rules, players=players, seed=rng)
         decisions = 0
         while not game.is_over():
             moves = game.legal_moves()
@@ -106,33 +110,65 @@ def durak_game_player(players: int = 2, preset: str = "transfer"):
 
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per engine")
+    parser.add_argument("--seconds", type=float, default=3.0,
+                        help="time per engine, split over the rounds")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds; each measures every engine once, in turn, so a change "
+                             "in the machine's load falls on all of them")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
+    if args.rounds < 1 or args.seconds <= 0:
+        parser.error("--rounds must be 1 or more and --seconds more than 0")
 
-    rows: dict[str, dict] = {}
+    players: dict[str, Callable[[random.Random], int]] = {}
     for name in ("go_fish", "crazy_eights"):
         player = openspiel_player(name)
         if player is not None:
-            rows[f"openspiel {name}"] = measure(player, args.seconds)
-    ours = {
+            players[f"openspiel {name}"] = player
+    players.update({
         "pasur hand, 2 players": pasur_hand_player(2),
         "pasur hand, 4 players (teams)": pasur_hand_player(4, "multicapture"),
         "durak, 2 players": durak_game_player(2),
         "durak, 4 players": durak_game_player(4),
-    }
-    for label, player in ours.items():
-        rows[label] = measure(player, args.seconds)
+    })
+    peer_name = "openspiel go_fish"
+    per_round: dict[str, list[dict]] = {label: [] for label in players}
+    for _ in range(args.rounds):
+        for label, player in players.items():
+            per_round[label].append(measure(player, args.seconds / args.rounds))
 
-    peer = rows.get("openspiel go_fish")
+    rows: dict[str, dict] = {}
+    for label, runs in per_round.items():
+        seconds = sum(run["seconds"] for run in runs)
+        games = sum(run["games"] for run in runs)
+        decisions = sum(run["decisions"] for run in runs)
+        row = {"games": games, "decisions": decisions, "seconds": seconds,
+               "games_per_s": games / seconds, "decisions_per_s": decisions / seconds}
+        if peer_name in per_round:
+            # The ratio of each round (both measured minutes apart at most), then the median.
+            ratios = sorted(run["decisions_per_s"] / peer["decisions_per_s"]
+                            for run, peer in zip(runs, per_round[peer_name], strict=True))
+            row["ratio_per_round"] = ratios
+            row["ratio"] = statistics.median(ratios)
+        rows[label] = row
+
     print(f"Python {platform.python_version()} on {platform.machine()}, "
-          f"{args.seconds:g} s per engine, random play")
-    print(f"{'engine':34} {'games/s':>10} {'decisions/s':>13} {'vs go_fish':>11}")
+          f"{args.seconds:g} s per engine in {args.rounds} rounds, random play")
+    print(f"{'engine':34} {'games/s':>10} {'decisions/s':>13} {'vs go_fish':>11} "
+          f"{'(per round)':>20}")
     for label, row in rows.items():
-        ratio = f"{row['decisions_per_s'] / peer['decisions_per_s']:.2f}x" if peer else "n/a"
-        print(f"{label:34} {row['games_per_s']:10.0f} {row['decisions_per_s']:13.0f} {ratio:>11}")
-    if peer is None:
+        if "ratio" in row:
+            ratio = f"{row['ratio']:.2f}x"
+            spread = " ".join(f"{r:.2f}" for r in row["ratio_per_round"])
+        else:
+            ratio, spread = "n/a", ""
+        print(f"{label:34} {row['games_per_s']:10.0f} {row['decisions_per_s']:13.0f} "
+              f"{ratio:>11} {spread:>20}")
+    if peer_name not in rows:
         print("open-spiel is not installed: no peer to compare with (pip install open-spiel)")
+    else:
+        print("vs go_fish: the median over rounds of (our decisions/s) / (go_fish's), each "
+              "pair measured in the same round")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return rows
