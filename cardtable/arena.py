@@ -692,7 +692,7 @@ def arena_command(
     console = Console()
     try:
         spec = gamelib.get(game)
-        names = [b.strip() for b in bots.split(",") if b.strip()]
+        names = botlib.split_specs(bots)
         if hands is not None and games is not None:
             raise ValueError("give --games (whole games) or --hands (single hands), not both")
         count = hands if hands is not None else games if games is not None else 100

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import games
+from .bots import split_specs
 from .game import rule_options
 
 app = typer.Typer(
@@ -133,8 +134,8 @@ def play(
         if count not in spec.player_counts:
             raise ValueError(f"{spec.title} is for {', '.join(map(str, spec.player_counts))} "
                              f"players, not {count}")
-        plan = seat_plan(count, vs=[v for v in vs.split(",") if v] if vs else [],
-                         seats=seats.split(",") if seats else (), hotseat=hotseat)
+        plan = seat_plan(count, vs=split_specs(vs) if vs else [],
+                         seats=split_specs(seats) if seats else (), hotseat=hotseat)
         console = Console(no_color=no_color, highlight=False,
                           force_terminal=None if not no_color else False)
         session = Session(spec, chosen, players=count, plan=plan, seed=seed, console=console,
@@ -194,7 +195,7 @@ def demo(
     from .terminal import watch
 
     spec = _spec(game)
-    watch(spec, bots.split(","), seed=seed, console=Console(highlight=False))
+    watch(spec, split_specs(bots), seed=seed, console=Console(highlight=False))
 
 
 @app.command()

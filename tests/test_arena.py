@@ -228,10 +228,23 @@ def test_the_arena_command_plays_single_pasur_hands():
     assert "points/hand" in result.output
 
 
+def test_a_bot_spec_with_several_options_stays_one_bot(tmp_path):
+    from typer.testing import CliRunner
+
+    out = tmp_path / "figures.json"
+    result = CliRunner().invoke(command_app(), [
+        "arena", "pasur", "--bots", "ismcts:iterations=20,playout=random,greedy", "--hands",
+        "2", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert set(json.loads(out.read_text())["results"]) == {
+        "ismcts:iterations=20,playout=random", "greedy"}
+
+
 @pytest.mark.parametrize("args, words", [
     (["durak", "--bots", "greedy", "--hands", "2"], "not played in hands"),
     (["pasur", "--bots", "greedy", "--games", "2", "--hands", "2"], "not both"),
     (["durak", "--bots", "nobody", "--games", "2"], "no bot 'nobody'"),
+    (["durak", "--bots", "iterations=5,greedy", "--games", "2"], "follows no bot"),
 ])
 def test_the_arena_command_explains_bad_options(args, words):
     from typer.testing import CliRunner

@@ -30,7 +30,7 @@ from ..game import GameState, make_rng
 from .ismcts import ISMCTSBot, kit_of
 
 __all__ = ["LEVELS", "BasicBot", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "make",
-           "register", "specs"]
+           "register", "specs", "split_specs"]
 
 
 class Bot(Protocol):
@@ -131,6 +131,27 @@ def specs() -> list[str]:
     names = list(_FACTORIES)
     names += [p.name for p in entry_points(group="cardtable.bots") if p.name not in names]
     return names
+
+
+def split_specs(text: str) -> list[str]:
+    """Bot specs from a comma-separated list, where a spec's own options also use commas:
+    a piece with ``=`` and no ``:`` continues the spec before it.
+
+    >>> split_specs("hard:iterations=500,seconds=2,medium, greedy")
+    ['hard:iterations=500,seconds=2', 'medium', 'greedy']
+    """
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece:
+            if not specs or ":" not in specs[-1]:
+                raise ValueError(f"bot option {piece!r} follows no bot: write it as "
+                                 "kind:name=value, e.g. ismcts:iterations=500")
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
 
 
 def make(spec: str, *, seed: int | random.Random | None = None) -> Bot:
