@@ -27,6 +27,8 @@ CHANCE = -1
 """``current_player()`` at a chance node (a card is being dealt)."""
 TERMINAL = -4
 """``current_player()`` once the episode is over."""
+DEAL, PLAY, OVER = 0, 1, 2
+"""An episode's phases: cards being dealt by chance, seats deciding, over."""
 
 KINDS = ("observation", "information_state")
 """The two views of a seat: what it sees now, and everything it has seen (its recall)."""
@@ -100,9 +102,13 @@ class Episode:
     num_actions: ClassVar[int]
     max_chance_outcomes: ClassVar[int] = 52
     count_pieces: ClassVar[tuple[str, ...]] = ()
+    _lists: ClassVar[tuple[str, ...]] = ()
+    """The list attributes a copy gets its own of (besides ``history``)."""
 
     players: int
     history: list[int]
+    _phase: int
+    """``DEAL`` (a chance node deals a card), ``PLAY`` (a seat decides) or ``OVER``."""
     _layouts: dict[tuple[str, str], Layout]
 
     # -- to implement -----------------------------------------------------------------
@@ -112,7 +118,9 @@ class Episode:
         raise NotImplementedError
 
     def current_player(self) -> int:
-        raise NotImplementedError
+        if self._phase == PLAY:
+            return self._inner().to_move
+        return CHANCE if self._phase == DEAL else TERMINAL
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat to move, ascending (chance: the cards to deal)."""
@@ -132,6 +140,21 @@ class Episode:
         raise NotImplementedError
 
     def copy(self) -> Episode:
+        """An independent copy: the lists in ``_lists`` and the engine state are its own."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.history = self.history[:]
+        for name in self._lists:
+            setattr(other, name, getattr(self, name)[:])
+        self._copy_more(other)
+        return other
+
+    def _copy_more(self, other: Episode) -> None:
+        """Copy what ``copy`` leaves shared: the engine state (``_inner``) and the like."""
+        raise NotImplementedError
+
+    def _inner(self) -> Any:
+        """The engine's state being played (a Pasur hand, a Durak game)."""
         raise NotImplementedError
 
     def resample(self, seat: int, rng: random.Random) -> Episode:

@@ -43,6 +43,9 @@ from ..cards import CARDS, Card, Suit, cards_of, format_cards, mask_of, pack
 from ..durak import PHASES, Game, Move, MoveKind, Rules, strength
 from ..game import IllegalMove
 from .base import CHANCE, TERMINAL, Episode, Layout, bits, nth_card
+from .base import DEAL as _DEAL
+from .base import OVER as _OVER
+from .base import PLAY as _PLAY
 
 __all__ = ["ATTACK", "DEFEND", "EXCHANGE", "NUM_ACTIONS", "PASS", "SHOW", "TAKE", "TRANSFER",
            "DurakEpisode", "action_of", "move_of"]
@@ -50,7 +53,6 @@ __all__ = ["ATTACK", "DEFEND", "EXCHANGE", "NUM_ACTIONS", "PASS", "SHOW", "TAKE"
 TAKE, PASS, ATTACK, TRANSFER, SHOW, EXCHANGE, DEFEND = 0, 1, 2, 197, 392, 444, 496
 NUM_ACTIONS = DEFEND + 52 * 52
 _SPEC = games.get("durak")
-_DEAL, _PLAY, _OVER = 0, 1, 2
 _ACTIONS: dict[Move, int] = {}
 
 
@@ -176,25 +178,15 @@ class DurakEpisode(Episode):
             out["rules"] = self.custom
         return out
 
-    def copy(self) -> DurakEpisode:
-        other = object.__new__(DurakEpisode)
-        other.__dict__.update(self.__dict__)
-        other.history = self.history[:]
-        other._deck = self._deck[:]
-        other._log = self._log[:]
-        other._played = self._played[:]
-        other._taken = self._taken[:]
-        other._drawn = self._drawn[:]
-        other._hands = self._hands[:]
+    _lists = ("_deck", "_log", "_played", "_taken", "_drawn", "_hands")
+
+    def _copy_more(self, other: Episode) -> None:
         other._game = self._game.copy() if self._game is not None else None
-        return other
+
+    def _inner(self) -> Game | None:
+        return self._game
 
     # -- whose turn, and what they may do ---------------------------------------------
-
-    def current_player(self) -> int:
-        if self._phase == _PLAY:
-            return self._game.to_move
-        return CHANCE if self._phase == _DEAL else TERMINAL
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._phase != _DEAL:

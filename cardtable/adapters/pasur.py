@@ -45,6 +45,9 @@ from ..cards import CARDS, Card, cards_of, format_cards, mask_of
 from ..game import IllegalMove
 from ..pasur import Hand, Move, Rules
 from .base import CHANCE, TERMINAL, Episode, Layout, bits, nth_card
+from .base import DEAL as _DEAL
+from .base import OVER as _OVER
+from .base import PLAY as _PLAY
 
 __all__ = ["NUM_ACTIONS", "STOP", "TAKE", "PasurEpisode", "max_points"]
 
@@ -55,7 +58,6 @@ STOP = 104
 """Take exactly the cards named so far (none named: the card stays on the table)."""
 
 _ALL = (1 << 52) - 1
-_DEAL, _PLAY, _OVER = 0, 1, 2
 _OK, _REDEAL = -1, -2
 _SPEC = games.get("pasur")
 
@@ -135,23 +137,16 @@ class PasurEpisode(Episode):
             out["rules"] = self.custom
         return out
 
-    def copy(self) -> PasurEpisode:
-        other = object.__new__(PasurEpisode)
-        other.__dict__.update(self.__dict__)
-        other.history = self.history[:]
-        other._dealt = self._dealt[:]
+    _lists = ("_dealt", "_chance", "_plays")
+
+    def _copy_more(self, other: Episode) -> None:
         other._deals = [row[:] for row in self._deals]
-        other._chance = self._chance[:]
-        other._plays = self._plays[:]
         other._hand = self._hand.copy() if self._hand is not None else None
-        return other
+
+    def _inner(self) -> Hand | None:
+        return self._hand
 
     # -- whose turn, and what they may do ---------------------------------------------
-
-    def current_player(self) -> int:
-        if self._phase == _PLAY:
-            return self._hand.to_move
-        return CHANCE if self._phase == _DEAL else TERMINAL
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._phase != _DEAL:
