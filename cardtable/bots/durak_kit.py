@@ -86,7 +86,10 @@ class DurakKit:
 
     # -- hidden cards ----------------------------------------------------------------------
 
-    def sampler(self, state: Game, seat: int) -> Callable[[random.Random], Game]:
+    def sampler(self, state: Game, seat: int, *,
+                infer: bool = False) -> Callable[[random.Random], Game]:
+        """Deal the unseen cards afresh; the cards a player picked up and still holds stay
+        theirs (the game's ``determinize`` keeps them).  ``infer`` adds nothing here yet."""
         return lambda rng: state.determinize(seat, rng)
 
     def perfect(self, state: Game, seat: int) -> bool:

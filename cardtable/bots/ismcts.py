@@ -65,7 +65,9 @@ class ISMCTSBot:
     ``c`` is the UCB exploration constant (rewards lie in [-1, 1]; by default each game's
     own, ``kit.exploration``: Pasur's rewards differ less between moves); ``playout`` is
     ``"basic"`` (the game's cheap heuristic) or ``"random"``; ``solver`` turns on the exact
-    endgame search with a budget of ``solver_nodes`` positions and ``solver_seconds``.
+    endgame search with a budget of ``solver_nodes`` positions and ``solver_seconds``;
+    ``infer`` deals the hidden cards in the light of the other players' moves (the kit's
+    opponent model: Pasur weighs deals by how likely they make the captures let go by).
     A seeded bot with an iteration budget alone is reproducible.
     """
 
@@ -73,7 +75,7 @@ class ISMCTSBot:
                  iterations: int | None = None, seconds: float | None = None,
                  c: float | None = None, playout: str = "basic", solver: bool | int = False,
                  solver_nodes: int = 200_000, solver_seconds: float | None = None,
-                 name: str = "ismcts") -> None:
+                 infer: bool | int = False, name: str = "ismcts") -> None:
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -92,6 +94,7 @@ class ISMCTSBot:
         self.solver = bool(solver)
         self.solver_nodes = int(solver_nodes)
         self.solver_seconds = solver_seconds
+        self.infer = bool(infer)
         self.stats: dict[str, Any] = {}
         """What the last decision did: iterations, seconds, solved (and solver nodes)."""
 
@@ -141,7 +144,7 @@ class ISMCTSBot:
 
     def _search(self, kit: Any, state: GameState, seat: int, moves: list[Any]) -> Any:
         started = time.perf_counter()
-        sample = kit.sampler(state, seat)
+        sample = kit.sampler(state, seat, infer=True) if self.infer else kit.sampler(state, seat)
         context = kit.context(state, seat)
         rewards = kit.rewards
         cutoff = kit.cutoff

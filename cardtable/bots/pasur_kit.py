@@ -89,10 +89,20 @@ class PasurKit:
 
     # -- hidden cards ----------------------------------------------------------------------
 
-    def sampler(self, state: Any, seat: int) -> Callable[[random.Random], Hand]:
+    def sampler(self, state: Any, seat: int, *,
+                infer: bool = False) -> Callable[[random.Random], Hand]:
         """Deal the cards ``seat`` cannot see afresh, within the hand being played (the
-        search looks no further than this hand; the match score shapes its reward)."""
+        search looks no further than this hand; the match score shapes its reward).
+
+        With ``infer``, deals that make the other players' moves this round unlikely are
+        drawn less often (see ``_Evidence``): a player who let a big capture go by probably
+        could not make it.
+        """
         hand = state.hand if isinstance(state, Match) else state
+        if infer:
+            evidence = _Evidence(state, seat)
+            if evidence.moves:
+                return evidence.sample
         return lambda rng: hand.determinize(seat, rng)
 
     def perfect(self, state: Any, seat: int) -> bool:
@@ -242,6 +252,80 @@ class PasurKit:
 
     def side_of(self, position: Any, seat: int) -> int:
         return position.side_of(seat)
+
+
+class _Evidence:
+    """What the other players' moves this deal round say about the cards they still hold.
+
+    A player's hand at each of their moves this round was the cards they hold now and the
+    ones they played since, so a deal fixes it.  The model: a player passes up a capture
+    worth ``d`` points more than the move made with a chance falling as ``exp(-d / TEMPER)``
+    (the cards taken, clubs and surs, as the quick policies value them).  Deals are drawn
+    by rejection against that likelihood, a few at most, so the search is slowed little.
+    Earlier rounds tell nothing more: their hands were played out face up.
+    """
+
+    TEMPER = 1.5
+    TRIES = 24
+
+    __slots__ = ("base", "moves", "seat", "values")
+
+    def __init__(self, state: Any, seat: int) -> None:
+        hand = state.hand if isinstance(state, Match) else state
+        self.base = hand
+        self.seat = seat
+        view = hand.view(seat)
+        self.values = _basic_values(hand.rules)
+        played = 4 * view["players"] - sum(view["hand_sizes"])
+        entries = view["moves"][len(view["moves"]) - played:] if played else []
+        table = _mask(view["table"])
+        later: dict[int, int] = {}
+        moves = []
+        # walk back from the table as it is to the table each move was made on
+        for entry in reversed(entries):
+            move = Move.parse(entry["move"])
+            if move.taken:
+                table |= move.taken
+            else:
+                table &= ~move.bit
+            who = entry["seat"]
+            if who != seat:
+                moves.append((who, table, move, later.get(who, 0) | move.bit))
+            later[who] = later.get(who, 0) | move.bit
+        self.moves: list[tuple[int, int, Move, int]] = moves
+        """(seat, the table before, the move, the cards that seat played from it on)."""
+
+    def weight(self, deal: Hand) -> float:
+        """How likely the moves seen are with the hands ``deal`` gives (1 at most)."""
+        values = self.values
+        options = values.cap.options
+        gain = values.gain
+        shortfall = 0.0
+        for who, table, move, since in self.moves:
+            held = since | mask_of(deal.hands[who])
+            best = gain(move, table)
+            made = best
+            rest = held
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                for option in options(low.bit_length() - 1, table):
+                    value = gain(option, table)
+                    if value > best:
+                        best = value
+            shortfall += best - made
+        return math.exp(-shortfall / self.TEMPER)
+
+    def sample(self, rng: random.Random) -> Hand:
+        best, best_weight = None, -1.0
+        for _ in range(self.TRIES):
+            deal = self.base.determinize(self.seat, rng)
+            weight = self.weight(deal)
+            if rng.random() < weight:
+                return deal
+            if weight > best_weight:
+                best, best_weight = deal, weight
+        return best
 
 
 class _Reward:
