@@ -1,8 +1,9 @@
 """A game of Transfer Durak: the deal, the rounds, and every rule of the source.
 
 Card sets are 52-bit masks (``card.mask``); moves are interned and come from tables
-built at import; ``push`` saves a snapshot that ``pop`` restores; ``legal_moves`` is
-cached until the next ``push`` or ``pop``.  See ``docs/durak.md`` for the turn protocol.
+built at import; ``push`` saves nothing: each round's start is marked, and ``pop`` goes
+back to it and plays the round's earlier moves again; ``legal_moves`` is cached until the
+next ``push`` or ``pop``.  See ``docs/durak.md`` for the turn protocol.
 
 >>> from cardtable.durak import Game, Rules
 >>> game = Game.new(Rules(), players=3, seed=7)
@@ -117,11 +118,11 @@ class Game:
     # Slots, not a __dict__: a game has more attributes than CPython's shared-key instance
     # dicts hold (30), so without them every attribute access on the hot path is slower.
     __slots__ = ("_att", "_attacker", "_beaters", "_beats", "_cap_now", "_chunks", "_defender",
-                 "_discard", "_drawn", "_exchange", "_first_transfer", "_hands", "_known",
-                 "_late", "_legal", "_limit", "_loser", "_lowest", "_moves", "_nb_only", "_open",
+                 "_discard", "_drawn", "_exchange", "_first_transfer", "_hands", "_known", "_late",
+                 "_legal", "_limit", "_loser", "_lowest", "_marks", "_moves", "_nb_only", "_open",
                  "_orig", "_out", "_pack", "_pack_mask", "_passed", "_passport", "_phase",
-                 "_prefix", "_round", "_shown", "_simple_throw", "_snaps", "_stock", "_team",
-                 "_teams", "_tmask", "_to_move", "_tranks", "_trump", "_trump_card", "dealer",
+                 "_prefix", "_round", "_shown", "_simple_throw", "_stock", "_team", "_teams",
+                 "_tmask", "_to_move", "_tranks", "_trump", "_trump_card", "_undoing", "dealer",
                  "deck", "players", "previous_loser", "rules")
 
     # -- construction ----------------------------------------------------------------------
@@ -153,7 +154,8 @@ class Game:
         """The last game's durak, if this game was dealt after it: it dealt, its left
         neighbour led."""
         self._moves: list[Move] = []
-        self._snaps: list[tuple] = []
+        self._marks: list[tuple] = []
+        self._undoing = False
         self._legal: list[Move] | None = None
 
     @classmethod
@@ -278,7 +280,7 @@ class Game:
                round_number: int) -> None:
         self._trump = int(trump)
         self._beaters = _BEATERS[trump]
-        self._hands = tuple(hands)   # replaced, never changed in place: snapshots share it
+        self._hands = tuple(hands)   # replaced, never changed in place: marks share it
         self._known = tuple(known)
         self._set_stock(tuple(stock))
         self._trump_card = trump_card
@@ -298,9 +300,9 @@ class Game:
         self._phase = LEAD
         self._attacker = self._orig = self._to_move = leader
         self._defender = leader
-        if self._finished():
-            return
-        self._start_round(leader)
+        if not self._finished():
+            self._start_round(leader)
+        self._mark()
 
     # -- public state ----------------------------------------------------------------------
     @property
@@ -447,25 +449,20 @@ class Game:
     def push(self, move: Move | str, *, seat: int | None = None) -> None:
         """Play ``move`` (a ``Move`` or its text); with ``seat``, check it is that seat's
         turn.  An illegal move raises ``IllegalMove`` and changes nothing."""
-        if move.__class__ is not Move:
-            if isinstance(move, str):
-                move = self.parse_move(move)
-            else:
-                raise IllegalMove(f"{move!r} is not a Durak move")
-        if seat is not None and seat != self.to_move:
-            if self._phase == OVER:
-                raise IllegalMove("the game is over")
-            raise IllegalMove(f"it is seat {self._to_move}'s turn, not seat {seat}'s")
         legal = self._legal
         if legal is None:
             legal = self._generate()
-        if move not in legal:
-            raise IllegalMove(self._why_illegal(move))
+        if seat is not None or move not in legal:
+            move = self._checked(move, seat, legal)
+        if self._undoing:   # ``_mark(legal)``, inlined: a search pushes and pops a lot
+            self._marks.append((len(self._moves), self._hands, self._known, self._stock,
+                                self._prefix, self._drawn, self._trump_card, self._discard,
+                                self._round, self._out, self._loser, self._phase,
+                                self._attacker, self._defender, self._orig, self._to_move,
+                                self._cap_now, self._att, self._open, self._beats, self._tmask,
+                                self._tranks, self._limit, self._passed, self._shown,
+                                None if legal is _REPLAY else legal))
         hands = self._hands
-        self._snaps.append((
-            hands, self._known, self._att, self._open, self._beats, self._tmask, self._tranks,
-            self._phase, self._attacker, self._defender, self._orig, self._to_move,
-            self._limit, self._passed, self._shown, self._cap_now, legal))
         self._moves.append(move)
         self._legal = None
         kind = move.kind
@@ -546,7 +543,6 @@ class Game:
             self._passed |= 1 << seat
             self._to_move_thrower(seat + 1, self._phase)
         else:   # EXCHANGE_
-            self._save_deal()
             old = self._trump_card
             self._hands = (*hands[:seat], hands[seat] & ~mask | old.mask, *hands[seat + 1:])
             known = self._known
@@ -554,27 +550,89 @@ class Game:
             self._set_stock((*self._stock[self._drawn:-1], move.cards[0]))
             self._trump_card = move.cards[0]
 
-    def pop(self) -> Move:
-        """Undo the last move and return it."""
-        if not self._snaps:
-            raise IndexError("no move to undo")
-        snap = self._snaps.pop()
-        (self._hands, self._known, self._att, self._open, self._beats, self._tmask,
-         self._tranks, self._phase, self._attacker, self._defender, self._orig, self._to_move,
-         self._limit, self._passed, self._shown, self._cap_now, self._legal) = snap[:17]
-        if len(snap) > 17:
-            (self._stock, self._prefix, self._drawn, self._trump_card, self._discard,
-             self._round, self._out, self._loser) = snap[17]
-        return self._moves.pop()
+    def _checked(self, move: Move | str, seat: int | None, legal: Any) -> Move:
+        """``push``'s checks when the move is not simply a legal ``Move``: read a text,
+        check the seat, and explain why an illegal move is refused."""
+        if move.__class__ is not Move:
+            if isinstance(move, str):
+                move = self.parse_move(move)
+            else:
+                raise IllegalMove(f"{move!r} is not a Durak move")
+        if seat is not None and seat != self.to_move:
+            if self._phase == OVER:
+                raise IllegalMove("the game is over")
+            raise IllegalMove(f"it is seat {self._to_move}'s turn, not seat {seat}'s")
+        if move not in legal:
+            raise IllegalMove(self._why_illegal(move))
+        return move
 
-    def _save_deal(self) -> None:
-        """Add the rarely changing state (stock, discard, round, ...) to the snapshot of the
-        move being played, which is about to change it."""
-        snaps = self._snaps
-        if snaps and len(snaps[-1]) == 17:
-            snaps[-1] = (*snaps[-1], (self._stock, self._prefix, self._drawn,
-                                      self._trump_card, self._discard, self._round,
-                                      self._out, self._loser))
+    def pop(self) -> Move:
+        """Undo the last move and return it.
+
+        ``push`` saves nothing at first: each round's start is marked (``_marks``), and
+        ``pop`` goes back to the last mark before the move and plays the round's moves
+        again.  A game that has been undone once (a search) marks every move from then on,
+        so that each later ``pop`` only restores the mark."""
+        moves = self._moves
+        if not moves:
+            raise IndexError("no move to undo")
+        self._undoing = True
+        move = moves.pop()
+        marks = self._marks
+        at = len(moves)
+        mark = marks.pop()
+        while mark[0] > at:
+            mark = marks.pop()
+        if mark[0] == at:
+            # the state right before the move (every later push marks again)
+            if len(mark) == _FULL_MARK:
+                (_, self._hands, self._known, self._stock, self._prefix, self._drawn,
+                 self._trump_card, self._discard, self._round, self._out, self._loser,
+                 self._phase, self._attacker, self._defender, self._orig, self._to_move,
+                 self._cap_now, self._att, self._open, self._beats, self._tmask,
+                 self._tranks, self._limit, self._passed, self._shown, self._legal) = mark
+            else:
+                self._restore(mark)
+            return move
+        marks.append(mark)
+        self._restore(mark)
+        start = mark[0]
+        again = moves[start:]
+        del moves[start:]
+        for replayed in again:
+            self._legal = _REPLAY
+            self.push(replayed)
+        self._legal = None
+        return move
+
+    def _mark(self, legal: Any = None) -> None:
+        """Mark the whole state after the moves so far (and its legal moves, if known) for
+        ``pop`` to go back to."""
+        self._marks.append((len(self._moves), self._hands, self._known, self._stock,
+                            self._prefix, self._drawn, self._trump_card, self._discard,
+                            self._round, self._out, self._loser, self._phase, self._attacker,
+                            self._defender, self._orig, self._to_move, self._cap_now,
+                            self._att, self._open, self._beats, self._tmask, self._tranks,
+                            self._limit, self._passed, self._shown,
+                            None if legal is _REPLAY else legal))
+
+    def _restore(self, mark: tuple) -> None:
+        """Go back to a mark: a whole state (``_mark``) or a round's start (made in
+        ``_close_round``: the rest is the empty table of a new round)."""
+        (_, self._hands, self._known, self._stock, self._prefix, self._drawn,
+         self._trump_card, self._discard, self._round, self._out, self._loser, self._phase,
+         self._attacker, self._defender) = mark[:14]
+        if len(mark) > 14:
+            (self._orig, self._to_move, self._cap_now, self._att, self._open, self._beats,
+             self._tmask, self._tranks, self._limit, self._passed, self._shown,
+             self._legal) = mark[14:]
+        else:
+            self._orig = self._to_move = self._attacker
+            self._cap_now = ROUND_LIMIT
+            self._att = self._beats = ()
+            self._open = self._tmask = self._tranks = self._limit = 0
+            self._passed = self._shown = 0
+            self._legal = None
 
     def peek(self) -> Move | None:
         """The last move played, if any."""
@@ -585,8 +643,13 @@ class Game:
         other = object.__new__(Game)
         for name, value in zip(Game.__slots__, _ALL_STATE(self), strict=True):
             setattr(other, name, value)
-        other._moves = list(self._moves) if stack else []
-        other._snaps = list(self._snaps) if stack else []
+        if stack:
+            other._moves = list(self._moves)
+            other._marks = list(self._marks)
+        else:
+            other._moves = []
+            other._marks = []
+            other._mark()
         return other
 
     # -- the engine ------------------------------------------------------------------------
@@ -683,12 +746,8 @@ class Game:
         self._close_round(taken=phase == TAKING)
 
     def _close_round(self, *, taken: bool) -> None:
-        # Runs every few moves: ``_save_deal``, ``_finished`` and ``_start_round`` are
-        # inlined here (keep them in step).
-        snaps = self._snaps
-        if snaps and len(snaps[-1]) == 17:
-            snaps[-1] += ((self._stock, self._prefix, self._drawn, self._trump_card,
-                           self._discard, self._round, self._out, self._loser),)
+        # Runs every few moves: ``_finished`` and ``_start_round`` are inlined here (keep
+        # them in step).
         hands, known = list(self._hands), list(self._known)
         defender, orig = self._defender, self._orig
         tmask = self._tmask
@@ -757,9 +816,14 @@ class Game:
         for _ in range(n - 1):
             other = other + 1 if other + 1 < n else 0
             if hands[other] and team[other] != mine:
-                self._defender = other
-                return
-        self._defender = None
+                break
+        else:
+            other = None
+        self._defender = other
+        # the new round's mark for ``pop`` (``_restore`` fills in the empty table)
+        self._marks.append((len(self._moves), hands, self._known, self._stock, self._prefix,
+                            drawn, self._trump_card, self._discard, self._round, out, None,
+                            LEAD, leader, other))
 
     def _finished(self) -> bool:
         """End the game when no two sides hold cards: a durak, or a draw."""
@@ -1103,10 +1167,26 @@ class Game:
         other._hands = tuple(new_hands)
         other._set_stock(stock)
         other._legal = None
+        other._marks = []
+        other._mark()
         return other
 
 
 _ALL_STATE = attrgetter(*Game.__slots__)
+_FULL_MARK = 26
+"""The length of a whole state's mark (``Game._mark``); a round's start is shorter."""
+
+
+class _Replay:
+    """Stands for the legal moves while ``pop`` plays moves again: they were legal."""
+
+    __slots__ = ()
+
+    def __contains__(self, move: object) -> bool:
+        return True
+
+
+_REPLAY = _Replay()
 
 
 def _fits(move: Move, kind: MoveKind | None, shown: bool, cards: list[Card]) -> bool:
