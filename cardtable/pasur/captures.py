@@ -153,7 +153,8 @@ every such set is one card above 5 (or none) plus a set of these low cards."""
 _HIGH = NUMBER_MASK & ~_LOW
 _LOW_SUMS: dict[int, tuple[tuple[int, ...], ...]] = {}
 _KEEP = 200_000
-"""How many worked options the rows may hold before they are forgotten."""
+"""How many options the memories of all cards may keep together; past it, the card that
+keeps the most forgets its own."""
 
 
 def _low_sums(low: int) -> tuple[tuple[int, ...], ...]:
@@ -218,25 +219,53 @@ def _singles(mask: int) -> list[int]:
     return out
 
 
+class _Memory(dict):
+    """One card's options, by ``near`` (the table cards it could take).  A look-up that
+    misses works them out (``CaptureRules.work_out``), which keeps them here."""
+
+    __slots__ = ("cap", "index")
+
+    def __missing__(self, near: int) -> tuple[Move, ...]:
+        return self.cap.work_out(self.index, near)
+
+
+class _Sweeps(dict):
+    """A sweeping jack's options: the one move taking all it reaches (interned), in a new
+    tuple at each look-up: its tables vary too much for a memory of options to pay.  Only
+    the empty table's options are kept."""
+
+    __slots__ = ("forced", "index", "trail")
+
+    def __missing__(self, near: int) -> tuple[Move, ...]:
+        if not near:
+            found = self[0] = (self.trail,)
+            return found
+        index = self.index
+        move = _MOVES.get(near << 6 | index) or _move(index, near)
+        return (move,) if self.forced else (self.trail, move)
+
+
 class CaptureRules:
     """The capture part of a rule set, with its tables and a memory of worked options.
 
     ``reach[i]`` is every table card that card ``i`` could ever take, so its options
-    depend only on ``table & reach[i]``: ``known[i]`` maps that to the options, which makes
-    listing a hand's moves one dictionary look-up per card.
+    depend only on ``near = table & reach[i]``: ``known[i][near]`` is them, which makes
+    listing a hand's moves one dictionary look-up per card (a miss works them out).
+    Equal lists of options are kept once (``lists``), so that a new table seldom adds a
+    new object: most tables give a card options some earlier table gave it.
 
-    A new entry is put together from smaller pieces that recur far more often.  For the
-    number cards 6 to 10, ``reach`` is part of the table's low cards (A to 5).  The cards
+    A new entry is put together from smaller pieces that recur far more often.  The cards
     A to 5 reach up to 10, but a set making 11 with them holds at most one card above 5:
     their options are their sets among the low cards plus, for each high card near, the
-    sets that use it.  So ``rows[low cards][i]`` keeps card ``i``'s sets among those low
-    cards and, per high card, the sets that use it (``parts``).  What ``by_row[i]`` leaves
-    out (face cards, and the variations rows do not cover) is worked out afresh by
-    ``worked``.  All of it is forgotten now and then (``_KEEP``), to keep the memory small.
+    sets that use it.  So ``rows[i][low cards]`` keeps card ``i``'s sets among those low
+    cards and, per high card, the sets that use it (``parts``); with several sets at once
+    (multi_sets) they are worked out in one pass instead (``several``).  Everything else
+    is worked out from scratch (``worked``).  When more than ``_KEEP`` options are kept,
+    the card that keeps the most forgets them, to keep the memory bounded.
     """
 
-    __slots__ = ("by_row", "forced", "jack", "kept", "kids", "known", "multi", "reach", "rows",
-                 "sweeps", "take_all", "trails")
+    __slots__ = ("forced", "jack", "kept", "kids", "known", "lists", "multi", "reach", "rows",
+                 "take_all", "trails", "ways")
 
     _shared: ClassVar[dict[tuple, CaptureRules]] = {}
 
@@ -244,9 +273,6 @@ class CaptureRules:
                  kids: bool) -> None:
         self.forced, self.multi, self.take_all, self.jack, self.kids = (
             forced, multi, take_all, jack, kids)
-        self.rows: dict[int, list] = {}
-        self.known: tuple[dict[int, tuple[Move, ...]], ...] = tuple({} for _ in range(52))
-        self.kept = 0
         reach = []
         for card in CARDS:
             rank = card.rank
@@ -259,12 +285,26 @@ class CaptureRules:
                 reach.append(RANK_MASKS[rank])
         self.reach: tuple[int, ...] = tuple(reach)
         self.trails: tuple[tuple[Move, ...], ...] = tuple((_move(i, 0),) for i in range(52))
-        # Rows serve the number cards unless sums are off (kids); with several sets at
-        # once (multi_sets) the cards A to 5 can use more than one high card, so not them.
-        self.by_row: tuple[bool, ...] = tuple(
-            index < 40 and not kids and (index >= 20 or not multi) for index in range(52))
-        self.sweeps: tuple[bool, ...] = tuple(40 <= index < 44 and jack != "eleven"
-                                              for index in range(52))
+        self.rows: tuple[dict[int, tuple], ...] = tuple({} for _ in range(20))
+        self.lists: dict[tuple[Move, ...], tuple[Move, ...]] = {}
+        self.kept = 0
+        # How each card's options are worked out when not known: 0 from scratch, 1 from
+        # rows (A to 5 with sums to 11, one set at a time), 2 in one pass (A to 5 with
+        # several sets at once).
+        self.ways: tuple[int, ...] = tuple(
+            (2 if multi else 1) if index < 20 and not kids else 0 for index in range(52))
+        known: list[dict[int, tuple[Move, ...]]] = []
+        for index in range(52):
+            if 40 <= index < 44 and jack != "eleven":
+                sweeps = _Sweeps()
+                sweeps.index, sweeps.forced = index, forced
+                sweeps.trail = self.trails[index][0]
+                known.append(sweeps)
+            else:
+                memory = _Memory()
+                memory.cap, memory.index = self, index
+                known.append(memory)
+        self.known: tuple[dict[int, tuple[Move, ...]], ...] = tuple(known)
 
     @classmethod
     def of(cls, rules: Rules) -> CaptureRules:
@@ -302,105 +342,78 @@ class CaptureRules:
 
         ``Hand.legal_moves`` inlines this for speed: keep the two in step.
         """
-        return self.known[index].get(table & self.reach[index]) or self.work_out(index, table)
+        return self.known[index][table & self.reach[index]]
 
     def work_out(self, index: int, table: int) -> tuple[Move, ...]:
         """Work out card ``index``'s options on ``table``, and keep them."""
         near = table & self.reach[index]
-        if near and self.sweeps[index]:
-            # A sweeping jack takes all it reaches: one move, made faster than it is kept
-            # (its tables vary too much for a memory to pay).
-            move = _MOVES.get(near << 6 | index) or _move(index, near)
-            return (move,) if self.forced else (self.trails[index][0], move)
-        if self.by_row[index]:
-            low = table & _LOW
-            row = self.rows.get(low) or self.new_row(low)
-            parts = row[index] or self.parts(row, index)
-            rest = (near & _HIGH) >> 20
-            if rest:
-                found = list(parts[0])
-                per_high = parts[1]
-                while rest:
-                    bit = rest & -rest
-                    at = bit.bit_length() - 1
-                    with_it = per_high[at]
-                    if with_it is None:
-                        with_it = per_high[at] = self.with_high(parts, index, at)
-                    found += with_it
-                    rest ^= bit
-                # ``_options``, inlined
-                if not found:
-                    found = self.trails[index]
-                elif self.forced:
-                    found = tuple(found)
-                else:
-                    found = (self.trails[index][0], *found)
-            else:
-                found = parts[4]
-        elif index < 40 and not self.kids:
-            # A to 5 with several sets at once: ``captures`` and ``_moves`` in one place.
-            total = 10 - (index >> 2)
-            low = near & _LOW
-            sums = _LOW_SUMS.get(low) or _low_sums(low)
-            sets = list(sums[total])
-            high = near & _HIGH
-            while high:
-                bit = high & -high
-                value = (bit.bit_length() + 3) >> 2
-                if value == total:
-                    sets.append(bit)
-                else:
-                    sets += [subset | bit for subset in sums[total - value]]
-                high ^= bit
-            if not sets:
-                found = self.trails[index]
-            else:
-                if len(sets) > 1:
-                    if self.multi:
-                        sets = _disjoint_unions(sets)
-                    sets.sort()
-                get = _MOVES.get
-                moves = [get(mask << 6 | index) or _move(index, mask) for mask in sets]
-                found = tuple(moves) if self.forced else (self.trails[index][0], *moves)
+        memory = self.known[index]
+        if type(memory) is _Sweeps:
+            return memory.__missing__(near)
+        way = self.ways[index]
+        if way == 1:
+            found = self.from_rows(index, near)
+        elif way == 2:
+            found = self.several(index, near)
         else:
             found = self.worked(index, near)
-        self.known[index][near] = found
+        lists = self.lists
+        kept = lists.get(found)
+        if kept is None:
+            if len(lists) >= _KEEP // 2:
+                lists.clear()
+            kept = lists[found] = found
+        memory[near] = kept
         self.kept += 1
         if self.kept > _KEEP:
-            # Forget everything now and then, to keep the memory small.
-            for known in self.known:
-                known.clear()
-            self.rows.clear()
-            self.kept = 0
-        return found
+            self.forget()
+        return kept
 
-    def new_row(self, low: int) -> list:
-        """An empty row for a table whose low cards are ``low``."""
-        if len(self.rows) >= 20_000:
-            self.rows.clear()
-        row = self.rows[low] = [None] * 40 + [low]
-        return row
+    def forget(self) -> None:
+        """Forget the options of the card that keeps the most (the memory's bound)."""
+        most = max(self.known, key=len)
+        self.kept -= len(most)
+        most.clear()
 
-    def parts(self, row: list, index: int) -> tuple:
-        """What number card ``index``'s options on the row's low cards are made of: its
-        captures among them, a place for the captures that use each high card (filled in
-        by ``with_high``), the sum it needs, the sums of the low cards, and its options
-        when no high card is near."""
-        low = row[40]
-        if index >= 20:
-            # 6 to 10 reach only low cards.
-            get = _MOVES.get
-            base = tuple([get(mask << 6 | index) or _move(index, mask)
-                          for mask in self.captures(index, low)])
-            parts = (base, (), 0, (), self._options(index, base))
-        else:
-            total = 10 - index // 4
-            sums = _low_sums(low)
-            get = _MOVES.get
-            # (each list of ``_low_sums`` is in mask order already)
-            base = tuple([get(mask << 6 | index) or _move(index, mask) for mask in sums[total]])
-            parts = (base, [None] * 20, total, sums, self._options(index, base))
-        row[index] = parts
+    def from_rows(self, index: int, near: int) -> tuple[Move, ...]:
+        """The options of card ``index`` (A to 5, one set at a time) from its row."""
+        low = near & _LOW
+        parts = self.rows[index].get(low) or self.parts(index, low)
+        rest = (near & _HIGH) >> 20
+        if not rest:
+            return parts[4]
+        found = list(parts[0])
+        per_high = parts[1]
+        while rest:
+            bit = rest & -rest
+            at = bit.bit_length() - 1
+            with_it = per_high[at]
+            if with_it is None:
+                with_it = per_high[at] = self.with_high(parts, index, at)
+            found += with_it
+            rest ^= bit
+        # ``_options``, inlined
+        if not found:
+            return self.trails[index]
+        if self.forced:
+            return tuple(found)
+        return (self.trails[index][0], *found)
+
+    def parts(self, index: int, low: int) -> tuple:
+        """What card ``index``'s (A to 5) options with the low cards ``low`` near are made
+        of: its captures among them, a place for the captures that use each high card
+        (filled in by ``with_high``), the sum it needs, the sums of the low cards, and its
+        options when no high card is near."""
+        total = 10 - index // 4
+        sums = _low_sums(low)
+        get = _MOVES.get
+        # (each list of ``_low_sums`` is in mask order already)
+        base = tuple([get(mask << 6 | index) or _move(index, mask) for mask in sums[total]])
+        parts = (base, [None] * 20, total, sums, self._options(index, base))
+        rows = self.rows[index]
+        if len(rows) >= 4_000:
+            rows.clear()
+        rows[low] = parts
         return parts
 
     @staticmethod
@@ -417,8 +430,33 @@ class CaptureRules:
         return tuple([get((mask | card) << 6 | index) or _move(index, mask | card)
                       for mask in sums[total - value]])
 
+    def several(self, index: int, near: int) -> tuple[Move, ...]:
+        """The options of card ``index`` (A to 5) when it may take several sets at once:
+        ``captures`` and ``_moves`` in one place."""
+        total = 10 - (index >> 2)
+        low = near & _LOW
+        sums = _LOW_SUMS.get(low) or _low_sums(low)
+        sets = list(sums[total])
+        high = near & _HIGH
+        while high:
+            bit = high & -high
+            value = (bit.bit_length() + 3) >> 2
+            if value == total:
+                sets.append(bit)
+            else:
+                sets += [subset | bit for subset in sums[total - value]]
+            high ^= bit
+        if not sets:
+            return self.trails[index]
+        if len(sets) > 1:
+            sets = _disjoint_unions(sets)
+            sets.sort()
+        get = _MOVES.get
+        moves = [get(mask << 6 | index) or _move(index, mask) for mask in sets]
+        return tuple(moves) if self.forced else (self.trails[index][0], *moves)
+
     def worked(self, index: int, near: int) -> tuple[Move, ...]:
-        """The options of a card the rows leave out, from the table cards it reaches."""
+        """The options of a card from the table cards it reaches, from scratch."""
         if not near:
             return self.trails[index]
         if index >= 40 and ((index < 44 and self.jack != "eleven") or self.take_all
@@ -430,7 +468,9 @@ class CaptureRules:
 
     def _moves(self, index: int, captures: list[int]) -> tuple[Move, ...]:
         """Options from capture masks: see ``_options``."""
-        return self._options(index, [_move(index, mask) for mask in captures])
+        get = _MOVES.get
+        return self._options(index, [get(mask << 6 | index) or _move(index, mask)
+                                     for mask in captures])
 
     def _options(self, index: int, captures: list[Move] | tuple[Move, ...]) -> tuple[Move, ...]:
         """Options from captures: the trail when there is none, or when capturing is not

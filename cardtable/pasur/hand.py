@@ -359,7 +359,7 @@ class Hand:
             reach = cap.reach
             legal = []
             for index in self._held[seat]:
-                legal += known[index].get(table & reach[index]) or cap.work_out(index, table)
+                legal += known[index][table & reach[index]]
             self._legal = legal
         return legal[:]
 
