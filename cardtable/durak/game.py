@@ -280,8 +280,8 @@ class Game:
                round_number: int) -> None:
         self._trump = int(trump)
         self._beaters = _BEATERS[trump]
-        self._hands = tuple(hands)   # replaced, never changed in place: marks share it
-        self._known = tuple(known)
+        self._hands = list(hands)   # changed in place: marks hold tuples
+        self._known = list(known)
         self._set_stock(tuple(stock))
         self._trump_card = trump_card
         self._discard = discard
@@ -435,441 +435,17 @@ class Game:
     # -- moves -----------------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """Every move the seat to move may make (empty once the game is over)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        return list(legal)
-
-    def is_legal(self, move: Move) -> bool:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        return move in legal
-
-    def push(self, move: Move | str, *, seat: int | None = None) -> None:
-        """Play ``move`` (a ``Move`` or its text); with ``seat``, check it is that seat's
-        turn.  An illegal move raises ``IllegalMove`` and changes nothing."""
-        legal = self._legal
-        if legal is None:
-            legal = self._generate()
-        if seat is not None or move not in legal:
-            move = self._checked(move, seat, legal)
-        if self._undoing:   # ``_mark(legal)``, inlined: a search pushes and pops a lot
-            self._marks.append((len(self._moves), self._hands, self._known, self._stock,
-                                self._prefix, self._drawn, self._trump_card, self._discard,
-                                self._round, self._out, self._loser, self._phase,
-                                self._attacker, self._defender, self._orig, self._to_move,
-                                self._cap_now, self._att, self._open, self._beats, self._tmask,
-                                self._tranks, self._limit, self._passed, self._shown,
-                                None if legal is _REPLAY else legal))
-        hands = self._hands
-        self._moves.append(move)
-        self._legal = None
-        kind = move.kind
-        seat = self._to_move
-        mask = move.mask
-        if kind is DEFEND_:
-            attack, beater = move.cards
-            before = hands[seat]
-            if not self._limit:
-                # ``_fix_limit(before)``, inlined
-                limit = len(self._beats) + before.bit_count()
-                self._limit = limit if limit < self._cap_now else self._cap_now
-            new = list(hands)   # a list and back: faster than slicing a tuple
-            new[seat] = before & ~mask
-            self._hands = tuple(new)
-            known = self._known
-            if known[seat] & mask:
-                new = list(known)
-                new[seat] &= ~mask
-                self._known = tuple(new)
-            self._beats += ((attack, beater),)
-            self._open &= ~attack.mask
-            self._tmask |= beater.mask
-            self._tranks |= _GROUP[_RANK_SHIFT[beater.index] >> 2]
-            if not self._open:
-                self._phase = THROW
-                self._passed = 0
-                self._to_move_thrower(self._attacker, THROW)
-        elif kind is ATTACK_:
-            new = list(hands)
-            new[seat] &= ~mask
-            self._hands = hands = tuple(new)
-            known = self._known
-            if known[seat] & mask:
-                new = list(known)
-                new[seat] &= ~mask
-                self._known = tuple(new)
-            cards = move.cards
-            self._att += cards
-            self._open |= mask
-            self._tmask |= mask
-            self._tranks |= _GROUP[_RANK_SHIFT[cards[0].index] >> 2]
-            phase = self._phase
-            if phase == TAKING:
-                self._passed = 0
-                if hands[seat] and self._limit > len(self._att):
-                    pass   # the same thrower keeps the turn
-                else:
-                    self._to_move_thrower(seat + 1, TAKING)
-            else:
-                self._phase = DEFEND
-                self._to_move = self._defender
-        elif kind is TRANSFER_:
-            if move.shown:
-                self._shown |= mask
-                known = self._known
-                self._known = (*known[:seat], known[seat] | mask, *known[seat + 1:])
-            else:
-                new = list(hands)
-                new[seat] &= ~mask
-                self._hands = tuple(new)
-                if self._known[seat] & mask:
-                    self._forget(seat, mask)
-                cards = move.cards
-                self._att += cards
-                self._open |= mask
-                self._tmask |= mask
-            self._attacker = seat
-            self._defender = self._to_move = self._defender_after(seat)
-            self._limit = 0
-        elif kind is TAKE_:
-            if not self._limit:
-                self._fix_limit(hands[seat])
-            self._phase = TAKING
-            self._passed = 0
-            self._to_move_thrower(self._attacker, TAKING)
-        elif kind is PASS_:
-            self._passed |= 1 << seat
-            self._to_move_thrower(seat + 1, self._phase)
-        else:   # EXCHANGE_
-            old = self._trump_card
-            self._hands = (*hands[:seat], hands[seat] & ~mask | old.mask, *hands[seat + 1:])
-            known = self._known
-            self._known = (*known[:seat], known[seat] & ~mask | old.mask, *known[seat + 1:])
-            self._set_stock((*self._stock[self._drawn:-1], move.cards[0]))
-            self._trump_card = move.cards[0]
-
-    def _checked(self, move: Move | str, seat: int | None, legal: Any) -> Move:
-        """``push``'s checks when the move is not simply a legal ``Move``: read a text,
-        check the seat, and explain why an illegal move is refused."""
-        if move.__class__ is not Move:
-            if isinstance(move, str):
-                move = self.parse_move(move)
-            else:
-                raise IllegalMove(f"{move!r} is not a Durak move")
-        if seat is not None and seat != self.to_move:
-            if self._phase == OVER:
-                raise IllegalMove("the game is over")
-            raise IllegalMove(f"it is seat {self._to_move}'s turn, not seat {seat}'s")
-        if move not in legal:
-            raise IllegalMove(self._why_illegal(move))
-        return move
-
-    def pop(self) -> Move:
-        """Undo the last move and return it.
-
-        ``push`` saves nothing at first: each round's start is marked (``_marks``), and
-        ``pop`` goes back to the last mark before the move and plays the round's moves
-        again.  A game that has been undone once (a search) marks every move from then on,
-        so that each later ``pop`` only restores the mark."""
-        moves = self._moves
-        if not moves:
-            raise IndexError("no move to undo")
-        self._undoing = True
-        move = moves.pop()
-        marks = self._marks
-        at = len(moves)
-        mark = marks.pop()
-        while mark[0] > at:
-            mark = marks.pop()
-        if mark[0] == at:
-            # the state right before the move (every later push marks again)
-            if len(mark) == _FULL_MARK:
-                (_, self._hands, self._known, self._stock, self._prefix, self._drawn,
-                 self._trump_card, self._discard, self._round, self._out, self._loser,
-                 self._phase, self._attacker, self._defender, self._orig, self._to_move,
-                 self._cap_now, self._att, self._open, self._beats, self._tmask,
-                 self._tranks, self._limit, self._passed, self._shown, self._legal) = mark
-            else:
-                self._restore(mark)
-            return move
-        marks.append(mark)
-        self._restore(mark)
-        start = mark[0]
-        again = moves[start:]
-        del moves[start:]
-        for replayed in again:
-            self._legal = _REPLAY
-            self.push(replayed)
-        self._legal = None
-        return move
-
-    def _mark(self, legal: Any = None) -> None:
-        """Mark the whole state after the moves so far (and its legal moves, if known) for
-        ``pop`` to go back to."""
-        self._marks.append((len(self._moves), self._hands, self._known, self._stock,
-                            self._prefix, self._drawn, self._trump_card, self._discard,
-                            self._round, self._out, self._loser, self._phase, self._attacker,
-                            self._defender, self._orig, self._to_move, self._cap_now,
-                            self._att, self._open, self._beats, self._tmask, self._tranks,
-                            self._limit, self._passed, self._shown,
-                            None if legal is _REPLAY else legal))
-
-    def _restore(self, mark: tuple) -> None:
-        """Go back to a mark: a whole state (``_mark``) or a round's start (made in
-        ``_close_round``: the rest is the empty table of a new round)."""
-        (_, self._hands, self._known, self._stock, self._prefix, self._drawn,
-         self._trump_card, self._discard, self._round, self._out, self._loser, self._phase,
-         self._attacker, self._defender) = mark[:14]
-        if len(mark) > 14:
-            (self._orig, self._to_move, self._cap_now, self._att, self._open, self._beats,
-             self._tmask, self._tranks, self._limit, self._passed, self._shown,
-             self._legal) = mark[14:]
-        else:
-            self._orig = self._to_move = self._attacker
-            self._cap_now = ROUND_LIMIT
-            self._att = self._beats = ()
-            self._open = self._tmask = self._tranks = self._limit = 0
-            self._passed = self._shown = 0
-            self._legal = None
-
-    def peek(self) -> Move | None:
-        """The last move played, if any."""
-        return self._moves[-1] if self._moves else None
-
-    def copy(self, *, stack: bool = True) -> Game:
-        """An independent game in the same state; without ``stack`` it cannot undo."""
-        other = object.__new__(Game)
-        for name, value in zip(Game.__slots__, _ALL_STATE(self), strict=True):
-            setattr(other, name, value)
-        if stack:
-            other._moves = list(self._moves)
-            other._marks = list(self._marks)
-        else:
-            other._moves = []
-            other._marks = []
-            other._mark()
-        return other
-
-    # -- the engine ------------------------------------------------------------------------
-    def _round_cap(self) -> int:
-        """The most attack cards any round may hold: six (five in a first round, if so)."""
-        return self.rules.first_round_limit if self._round == 1 else ROUND_LIMIT
-
-    def _set_stock(self, stock: tuple[Card, ...]) -> None:
-        """A new stock (top first), with the masks of its prefixes for fast drawing."""
-        self._stock = stock
-        self._drawn = 0
-        prefix, mask = [0], 0
-        for card in stock:
-            mask |= card.mask
-            prefix.append(mask)
-        self._prefix = tuple(prefix)
-
-    def _forget(self, seat: int, mask: int) -> None:
-        """Cards known to be in a hand were played: they are no longer known there."""
-        known = list(self._known)
-        known[seat] &= ~mask
-        self._known = tuple(known)
-
-    def _fix_limit(self, defender_hand: int) -> None:
-        """The defence starts: the limit becomes min(cap, cards already beaten + hand)."""
-        beaten = len(self._beats)
-        self._limit = min(self._cap_now, beaten + defender_hand.bit_count())
-
-    def _defender_after(self, seat: int) -> int | None:
-        """The next player clockwise holding cards who is not ``seat``'s partner."""
-        hands, team = self._hands, self._team
-        mine = team[seat]
-        n = self.players
-        other = seat
-        for _ in range(n - 1):
-            other += 1
-            if other == n:
-                other = 0
-            if hands[other] and team[other] != mine:
-                return other
-        return None
-
-    def _throwers(self) -> int:
-        """Seats that may add cards now, on public grounds only (a mask)."""
-        hands, team = self._hands, self._team
-        defender = self._defender
-        dteam = team[defender]
-        n = self.players
-        allowed = 0
-        bit = 1
-        for seat in range(n):
-            if hands[seat] and team[seat] != dteam:
-                allowed |= bit
-            bit <<= 1
-        if self._nb_only:
-            near = 1 << self._attacker
-            out = self._out
-            for step in (1, -1):
-                seat = defender
-                for _ in range(n - 1):
-                    seat = (seat + step) % n
-                    if not out >> seat & 1:
-                        near |= 1 << seat
-                        break
-            allowed &= near
-        return allowed
-
-    def _to_move_thrower(self, start: int, phase: int) -> None:
-        """Give the turn to the next thrower clockwise from ``start`` who has not passed,
-        or close the round when there is none."""
-        if self._limit > len(self._att):
-            n = self.players
-            if self._simple_throw:
-                # anyone holding cards but the defender may add: one pass round the table
-                hands = self._hands
-                skip = self._passed | 1 << self._defender
-                seat = start % n
-                for _ in range(n):
-                    if hands[seat] and not skip >> seat & 1:
-                        self._to_move = seat
-                        return
-                    seat = seat + 1 if seat + 1 < n else 0
-            else:
-                allowed = self._throwers() & ~self._passed
-                if allowed:
-                    seat = start % n
-                    for _ in range(n):
-                        if allowed >> seat & 1:
-                            self._to_move = seat
-                            return
-                        seat += 1
-                        if seat == n:
-                            seat = 0
-        self._close_round(taken=phase == TAKING)
-
-    def _close_round(self, *, taken: bool) -> None:
-        # Runs every few moves: ``_finished`` and ``_start_round`` are inlined here (keep
-        # them in step).
-        hands, known = list(self._hands), list(self._known)
-        defender, orig = self._defender, self._orig
-        tmask = self._tmask
-        if taken:
-            hands[defender] |= tmask
-            known[defender] |= tmask
-        else:
-            self._discard |= tmask
-        self._att = self._beats = ()
-        self._open = self._tmask = self._tranks = self._limit = 0
-        self._passed = self._shown = 0
-        n = self.players
-        drawn, size = self._drawn, len(self._stock)
-        out = self._out
-        if drawn < size:
-            prefix = self._prefix
-            seat = orig
-            for step in range(n + 1):
-                if step == n:
-                    if defender == orig:
-                        break
-                    seat = defender
-                elif step and (seat == defender or out >> seat & 1):
-                    seat = seat + 1 if seat + 1 < n else 0
-                    continue
-                need = HAND_SIZE - hands[seat].bit_count()
-                if need > 0:
-                    end = drawn + need if drawn + need < size else size
-                    hands[seat] |= prefix[end] & ~prefix[drawn]
-                    if end == size:   # the face-up trump card, seen by all
-                        known[seat] |= prefix[size] & ~prefix[size - 1]
-                        drawn = end
-                        break
-                    drawn = end
-                seat = seat + 1 if seat + 1 < n else 0
-            self._drawn = drawn
-        holding = 0
-        bit = 1
-        for hand in hands:
-            if hand:
-                holding += 1
-            else:
-                out |= bit
-            bit <<= 1
-        self._out = out
-        self._hands = hands = tuple(hands)
-        self._known = tuple(known)
-        if (holding < 2 or self._teams != n) and self._finished():
-            return
-        if not taken and hands[defender]:
-            leader = defender
-        else:
-            leader = defender
-            for _ in range(n - 1):
-                leader = leader + 1 if leader + 1 < n else 0
-                if hands[leader]:
-                    break
-        self._round += 1
-        self._cap_now = ROUND_LIMIT
-        self._phase = LEAD
-        self._attacker = self._orig = self._to_move = leader
-        # the defender: as ``_defender_after(leader)``
-        team = self._team
-        mine = team[leader]
-        other = leader
-        for _ in range(n - 1):
-            other = other + 1 if other + 1 < n else 0
-            if hands[other] and team[other] != mine:
-                break
-        else:
-            other = None
-        self._defender = other
-        # the new round's mark for ``pop`` (``_restore`` fills in the empty table)
-        self._marks.append((len(self._moves), hands, self._known, self._stock, self._prefix,
-                            drawn, self._trump_card, self._discard, self._round, out, None,
-                            LEAD, leader, other))
-
-    def _finished(self) -> bool:
-        """End the game when no two sides hold cards: a durak, or a draw."""
-        hands, team = self._hands, self._team
-        if self._teams == self.players:
-            count = 0
-            for hand in hands:
-                if hand:
-                    count += 1
-            if count > 1:
-                return False
-        holding = [s for s in range(self.players) if hands[s]]
-        if len({team[s] for s in holding}) > 1:
-            return False
-        self._phase = OVER
-        if holding:
-            # the durak: the one left holding cards (partners: the one holding most)
-            self._loser = max(holding, key=lambda s: (hands[s].bit_count(), -s))
-        else:
-            self._loser = None
-        return True
-
-    def _start_round(self, leader: int) -> None:
-        self._phase = LEAD
-        self._attacker = self._orig = self._to_move = leader
-        self._defender = self._defender_after(leader)
-
-    def _transfer_rank(self) -> int:
-        """The rank (index into ``_GROUP``) a transfer must match, or -1 if none may."""
-        if self._round == 1 and not self.rules.first_round_transfer:
-            return -1
-        if not self._beats:
-            return _RANK_SHIFT[self._att[0].index] >> 2
-        open_ = self._open
-        if not self._late or not open_:
-            return -1
-        rank = (open_ & -open_).bit_length() - 1 >> 2
-        return rank if not open_ & ~_GROUP[rank] else -1
-
-    def _generate(self) -> list[Move]:
+        moves = self._legal
+        if moves is not None:
+            return moves[:]
+        # Worked out here, then cached until the next push or pop: a fresh copy each time.
         phase = self._phase
         if phase == OVER:
+            self._legal = []
             return []
         seat = self._to_move
         hand = self._hands[seat]
-        moves: list[Move] = []
+        moves = []
         if phase == DEFEND:
             beaters = self._beaters
             open_ = self._open
@@ -920,7 +496,8 @@ class Game:
             moves.append(_TAKE)
             if self._exchange:
                 self._add_exchange(moves, hand)
-            return moves
+            self._legal = moves
+            return moves[:]
         if phase == LEAD:
             room = self._hands[self._defender].bit_count()
             if room > self._cap_now:
@@ -941,7 +518,432 @@ class Game:
             moves.append(_PASS)
         if self._exchange:
             self._add_exchange(moves, hand)
-        return moves
+        self._legal = moves
+        return moves[:]
+
+    def _generate(self) -> list[Move]:
+        """The legal moves now (cached)."""
+        self.legal_moves()
+        return self._legal
+
+    def is_legal(self, move: Move) -> bool:
+        legal = self._legal
+        if legal is None:
+            legal = self._generate()
+        return move in legal
+
+    def push(self, move: Move | str, *, seat: int | None = None) -> None:
+        """Play ``move`` (a ``Move`` or its text); with ``seat``, check it is that seat's
+        turn.  An illegal move raises ``IllegalMove`` and changes nothing."""
+        legal = self._legal
+        if legal is None:
+            legal = self._generate()
+        if seat is not None or move not in legal:
+            move = self._checked(move, seat, legal)
+        if self._undoing:   # ``_mark(legal)``, inlined: a search pushes and pops a lot
+            self._marks.append((len(self._moves), tuple(self._hands), tuple(self._known),
+                                self._stock, self._prefix, self._drawn, self._trump_card,
+                                self._discard, self._round, self._out, self._loser,
+                                self._phase, self._attacker, self._defender, self._orig,
+                                self._to_move, self._cap_now, self._att, self._open,
+                                self._beats, self._tmask, self._tranks, self._limit,
+                                self._passed, self._shown, None if legal is _REPLAY else legal))
+        self._moves.append(move)
+        self._legal = None
+        kind = move.kind
+        seat = self._to_move
+        # The hands and known cards are lists changed in place (marks hold tuples).  The
+        # usual moves end with the next thrower to find (from ``start``): see below.
+        if kind is ATTACK_:
+            own = move._own
+            hands = self._hands
+            hands[seat] ^= own
+            known = self._known
+            if known[seat] & own:
+                known[seat] &= ~own
+            self._att += move.cards
+            self._open |= own
+            self._tmask |= own
+            self._tranks |= move._group
+            if self._phase != TAKING:
+                self._phase = DEFEND
+                self._to_move = self._defender
+                return
+            self._passed = 0
+            if hands[seat] and self._limit > len(self._att):
+                return   # the same thrower keeps the turn
+            start = seat + 1
+        elif kind is PASS_:
+            self._passed |= 1 << seat
+            start = seat + 1
+        elif kind is DEFEND_:
+            own = move._own
+            hands = self._hands
+            if not self._limit:
+                # ``_fix_limit``, inlined: the defence starts
+                limit = len(self._beats) + hands[seat].bit_count()
+                cap = self._cap_now
+                self._limit = limit if limit < cap else cap
+            hands[seat] ^= own
+            known = self._known
+            if known[seat] & own:
+                known[seat] &= ~own
+            self._beats += (move.cards,)
+            self._open ^= move._hit
+            self._tmask |= own
+            self._tranks |= move._group
+            if self._open:
+                return   # the defender goes on
+            self._phase = THROW
+            self._passed = 0
+            start = self._attacker
+        elif kind is TAKE_:
+            if not self._limit:
+                limit = len(self._beats) + self._hands[seat].bit_count()
+                cap = self._cap_now
+                self._limit = limit if limit < cap else cap
+            self._phase = TAKING
+            self._passed = 0
+            start = self._attacker
+        elif kind is TRANSFER_:
+            mask = move.mask
+            if move.shown:
+                self._shown |= mask
+                self._known[seat] |= mask
+            else:
+                self._hands[seat] ^= mask
+                known = self._known
+                if known[seat] & mask:
+                    known[seat] &= ~mask
+                self._att += move.cards
+                self._open |= mask
+                self._tmask |= mask
+            self._attacker = seat
+            self._defender = self._to_move = self._defender_after(seat)
+            self._limit = 0
+            return
+        else:   # EXCHANGE_
+            mask = move.mask
+            old = self._trump_card.mask
+            self._hands[seat] ^= mask | old
+            known = self._known
+            known[seat] = known[seat] & ~mask | old
+            self._set_stock((*self._stock[self._drawn:-1], move.cards[0]))
+            self._trump_card = move.cards[0]
+            return
+        # The next thrower clockwise from ``start`` who has not passed, or the round's close
+        # when there is none (``_to_move_thrower``, inlined).
+        if self._limit > len(self._att):
+            n = self.players
+            if start == n:
+                start = 0
+            seat = start
+            if self._simple_throw:
+                # anyone holding cards but the defender may add: one pass round the table
+                hands = self._hands
+                skip = self._passed | 1 << self._defender
+                while True:
+                    if hands[seat] and not skip >> seat & 1:
+                        self._to_move = seat
+                        return
+                    seat += 1
+                    if seat == n:
+                        seat = 0
+                    if seat == start:
+                        break
+            else:
+                allowed = self._throwers() & ~self._passed
+                if allowed:
+                    while not allowed >> seat & 1:
+                        seat += 1
+                        if seat == n:
+                            seat = 0
+                    self._to_move = seat
+                    return
+        self._close_round(self._phase == TAKING)
+
+    def _checked(self, move: Move | str, seat: int | None, legal: Any) -> Move:
+        """``push``'s checks when the move is not simply a legal ``Move``: read a text,
+        check the seat, and explain why an illegal move is refused."""
+        if move.__class__ is not Move:
+            if isinstance(move, str):
+                move = self.parse_move(move)
+            else:
+                raise IllegalMove(f"{move!r} is not a Durak move")
+        if seat is not None and seat != self.to_move:
+            if self._phase == OVER:
+                raise IllegalMove("the game is over")
+            raise IllegalMove(f"it is seat {self._to_move}'s turn, not seat {seat}'s")
+        if move not in legal:
+            raise IllegalMove(self._why_illegal(move))
+        return move
+
+    def pop(self) -> Move:
+        """Undo the last move and return it.
+
+        ``push`` saves nothing at first: each round's start is marked (``_marks``), and
+        ``pop`` goes back to the last mark before the move and plays the round's moves
+        again.  A game that has been undone once (a search) marks every move from then on,
+        so that each later ``pop`` only restores the mark."""
+        moves = self._moves
+        if not moves:
+            raise IndexError("no move to undo")
+        self._undoing = True
+        move = moves.pop()
+        marks = self._marks
+        at = len(moves)
+        mark = marks.pop()
+        while mark[0] > at:
+            mark = marks.pop()
+        if mark[0] == at:
+            # the state right before the move (every later push marks again)
+            if len(mark) == _FULL_MARK:
+                (_, hands, known, self._stock, self._prefix, self._drawn,
+                 self._trump_card, self._discard, self._round, self._out, self._loser,
+                 self._phase, self._attacker, self._defender, self._orig, self._to_move,
+                 self._cap_now, self._att, self._open, self._beats, self._tmask,
+                 self._tranks, self._limit, self._passed, self._shown, self._legal) = mark
+                self._hands = list(hands)
+                self._known = list(known)
+            else:
+                self._restore(mark)
+            return move
+        marks.append(mark)
+        self._restore(mark)
+        start = mark[0]
+        again = moves[start:]
+        del moves[start:]
+        for replayed in again:
+            self._legal = _REPLAY
+            self.push(replayed)
+        self._legal = None
+        return move
+
+    def _mark(self, legal: Any = None) -> None:
+        """Mark the whole state after the moves so far (and its legal moves, if known) for
+        ``pop`` to go back to."""
+        self._marks.append((len(self._moves), tuple(self._hands), tuple(self._known),
+                            self._stock, self._prefix, self._drawn, self._trump_card,
+                            self._discard, self._round, self._out, self._loser, self._phase,
+                            self._attacker, self._defender, self._orig, self._to_move,
+                            self._cap_now, self._att, self._open, self._beats, self._tmask,
+                            self._tranks, self._limit, self._passed, self._shown,
+                            None if legal is _REPLAY else legal))
+
+    def _restore(self, mark: tuple) -> None:
+        """Go back to a mark: a whole state (``_mark``) or a round's start (made in
+        ``_close_round``: the rest is the empty table of a new round)."""
+        (_, hands, known, self._stock, self._prefix, self._drawn,
+         self._trump_card, self._discard, self._round, self._out, self._loser, self._phase,
+         self._attacker, self._defender) = mark[:14]
+        self._hands = list(hands)
+        self._known = list(known)
+        if len(mark) > 14:
+            (self._orig, self._to_move, self._cap_now, self._att, self._open, self._beats,
+             self._tmask, self._tranks, self._limit, self._passed, self._shown,
+             self._legal) = mark[14:]
+        else:
+            self._orig = self._to_move = self._attacker
+            self._cap_now = ROUND_LIMIT
+            self._att = self._beats = ()
+            self._open = self._tmask = self._tranks = self._limit = 0
+            self._passed = self._shown = 0
+            self._legal = None
+
+    def peek(self) -> Move | None:
+        """The last move played, if any."""
+        return self._moves[-1] if self._moves else None
+
+    def copy(self, *, stack: bool = True) -> Game:
+        """An independent game in the same state; without ``stack`` it cannot undo."""
+        other = object.__new__(Game)
+        for name, value in zip(Game.__slots__, _ALL_STATE(self), strict=True):
+            setattr(other, name, value)
+        other._hands = list(self._hands)
+        other._known = list(self._known)
+        if stack:
+            other._moves = list(self._moves)
+            other._marks = list(self._marks)
+        else:
+            other._moves = []
+            other._marks = []
+            other._mark()
+        return other
+
+    # -- the engine ------------------------------------------------------------------------
+    def _round_cap(self) -> int:
+        """The most attack cards any round may hold: six (five in a first round, if so)."""
+        return self.rules.first_round_limit if self._round == 1 else ROUND_LIMIT
+
+    def _set_stock(self, stock: tuple[Card, ...]) -> None:
+        """A new stock (top first), with the masks of its prefixes for fast drawing."""
+        self._stock = stock
+        self._drawn = 0
+        prefix, mask = [0], 0
+        for card in stock:
+            mask |= card.mask
+            prefix.append(mask)
+        self._prefix = tuple(prefix)
+
+    def _defender_after(self, seat: int) -> int | None:
+        """The next player clockwise holding cards who is not ``seat``'s partner."""
+        hands, team = self._hands, self._team
+        mine = team[seat]
+        n = self.players
+        other = seat
+        for _ in range(n - 1):
+            other += 1
+            if other == n:
+                other = 0
+            if hands[other] and team[other] != mine:
+                return other
+        return None
+
+    def _throwers(self) -> int:
+        """Seats that may add cards now, on public grounds only (a mask)."""
+        hands, team = self._hands, self._team
+        defender = self._defender
+        dteam = team[defender]
+        n = self.players
+        allowed = 0
+        bit = 1
+        for seat in range(n):
+            if hands[seat] and team[seat] != dteam:
+                allowed |= bit
+            bit <<= 1
+        if self._nb_only:
+            near = 1 << self._attacker
+            out = self._out
+            for step in (1, -1):
+                seat = defender
+                for _ in range(n - 1):
+                    seat = (seat + step) % n
+                    if not out >> seat & 1:
+                        near |= 1 << seat
+                        break
+            allowed &= near
+        return allowed
+
+    def _close_round(self, taken: bool) -> None:
+        # Runs every few moves: ``_finished`` and ``_start_round`` are inlined here (keep
+        # them in step).
+        hands, known = self._hands, self._known   # lists, changed in place
+        defender, orig = self._defender, self._orig
+        tmask = self._tmask
+        if taken:
+            hands[defender] |= tmask
+            known[defender] |= tmask
+        else:
+            self._discard |= tmask
+        self._att = self._beats = ()
+        self._open = self._tmask = self._tranks = self._limit = 0
+        self._passed = self._shown = 0
+        n = self.players
+        drawn, size = self._drawn, len(self._stock)
+        out = self._out
+        if drawn < size:
+            prefix = self._prefix
+            seat = orig
+            for step in range(n + 1):
+                if step == n:
+                    if defender == orig:
+                        break
+                    seat = defender
+                elif step and (seat == defender or out >> seat & 1):
+                    seat = seat + 1 if seat + 1 < n else 0
+                    continue
+                need = HAND_SIZE - hands[seat].bit_count()
+                if need > 0:
+                    end = drawn + need if drawn + need < size else size
+                    hands[seat] |= prefix[end] & ~prefix[drawn]
+                    if end == size:   # the face-up trump card, seen by all
+                        known[seat] |= prefix[size] & ~prefix[size - 1]
+                        drawn = end
+                        break
+                    drawn = end
+                seat = seat + 1 if seat + 1 < n else 0
+            self._drawn = drawn
+        if drawn < size:
+            # the stock is not used up: everyone still in drew up to six
+            holding = n - out.bit_count()
+        else:
+            holding = 0
+            bit = 1
+            for hand in hands:
+                if hand:
+                    holding += 1
+                else:
+                    out |= bit
+                bit <<= 1
+            self._out = out
+        if (holding < 2 or self._teams != n) and self._finished():
+            return
+        if not taken and hands[defender]:
+            leader = defender
+        else:
+            leader = defender
+            while True:
+                leader = leader + 1 if leader + 1 < n else 0
+                if hands[leader] or leader == defender:
+                    break
+        self._round += 1
+        self._cap_now = ROUND_LIMIT
+        self._phase = LEAD
+        self._attacker = self._orig = self._to_move = leader
+        # the defender: as ``_defender_after(leader)``
+        team = self._team
+        mine = team[leader]
+        other = leader
+        while True:
+            other = other + 1 if other + 1 < n else 0
+            if other == leader:
+                other = None
+                break
+            if hands[other] and team[other] != mine:
+                break
+        self._defender = other
+        # the new round's mark for ``pop`` (``_restore`` fills in the empty table)
+        self._marks.append((len(self._moves), tuple(hands), tuple(known), self._stock,
+                            self._prefix, drawn, self._trump_card, self._discard, self._round,
+                            out, None, LEAD, leader, other))
+
+    def _finished(self) -> bool:
+        """End the game when no two sides hold cards: a durak, or a draw."""
+        hands, team = self._hands, self._team
+        if self._teams == self.players:
+            count = 0
+            for hand in hands:
+                if hand:
+                    count += 1
+            if count > 1:
+                return False
+        holding = [s for s in range(self.players) if hands[s]]
+        if len({team[s] for s in holding}) > 1:
+            return False
+        self._phase = OVER
+        if holding:
+            # the durak: the one left holding cards (partners: the one holding most)
+            self._loser = max(holding, key=lambda s: (hands[s].bit_count(), -s))
+        else:
+            self._loser = None
+        return True
+
+    def _start_round(self, leader: int) -> None:
+        self._phase = LEAD
+        self._attacker = self._orig = self._to_move = leader
+        self._defender = self._defender_after(leader)
+
+    def _transfer_rank(self) -> int:
+        """The rank (index into ``_GROUP``) a transfer must match, or -1 if none may."""
+        if self._round == 1 and not self.rules.first_round_transfer:
+            return -1
+        if not self._beats:
+            return _RANK_SHIFT[self._att[0].index] >> 2
+        open_ = self._open
+        if not self._late or not open_:
+            return -1
+        rank = (open_ & -open_).bit_length() - 1 >> 2
+        return rank if not open_ & ~_GROUP[rank] else -1
 
     def _add_exchange(self, moves: list[Move], hand: int) -> None:
         exchange = self._exchange_card()
@@ -1164,7 +1166,7 @@ class Game:
             stock = (*stock, bottom)
         if len(stock) != remaining:   # pragma: no cover - a broken invariant, not a state
             raise AssertionError("determinize lost track of the unseen cards")
-        other._hands = tuple(new_hands)
+        other._hands = new_hands
         other._set_stock(stock)
         other._legal = None
         other._marks = []

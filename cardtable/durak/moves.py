@@ -69,12 +69,18 @@ class Move:
     moves are the same object, so equality and hashing are by identity (and fast).
     """
 
-    __slots__ = ("_text", "cards", "kind", "mask", "shown")
+    __slots__ = ("_group", "_hit", "_own", "_text", "cards", "kind", "mask", "shown")
 
     kind: MoveKind
     cards: tuple[Card, ...]
     shown: bool
     mask: int
+    _own: int
+    """For the engine: the cards that leave the hand (a mask; none for a passport)."""
+    _hit: int
+    """For the engine: the attack card a defence beats (a mask; else 0)."""
+    _group: int
+    """For the engine: the four cards of the rank the move puts on the table (a mask)."""
 
     _interned: ClassVar[dict[tuple, Move]] = {}
 
@@ -99,8 +105,14 @@ class Move:
             text = f"transfer show {cards[0]}"
         else:
             text = " ".join([kind.value, *(card.text for card in cards)])
+        own, hit = mask, 0
+        if kind is MoveKind.DEFEND:
+            own, hit = cards[1].mask, cards[0].mask
+        elif shown or kind is MoveKind.TAKE or kind is MoveKind.PASS:
+            own = 0
+        group = 15 << (cards[-1].index & ~3) if cards else 0
         for attr, value in (("kind", kind), ("cards", cards), ("shown", shown), ("mask", mask),
-                            ("_text", text)):
+                            ("_text", text), ("_own", own), ("_hit", hit), ("_group", group)):
             object.__setattr__(move, attr, value)
         cls._interned[key] = move
         return move
