@@ -72,6 +72,10 @@ def _lists_by_room(by_group: tuple) -> tuple:
 
 _ATTACKS = _lists_by_room(_moves_by_group(ATTACK_))
 _TRANSFERS = _lists_by_room(_moves_by_group(TRANSFER_))
+_ATTACKS_OF = {group << (4 * r): _ATTACKS[r][group] for r in range(13) for group in range(1, 16)}
+"""The attacks with some cards of one rank (a mask), by room: ``[mask][room]``."""
+_TRANSFERS_OF = {group << (4 * r): _TRANSFERS[r][group] for r in range(13)
+                 for group in range(1, 16)}
 
 
 def _attack_chunks(ranks: Sequence[int]) -> tuple[tuple[int, tuple], ...]:
@@ -461,16 +465,16 @@ class Game:
                     m ^= low
             # once a card is beaten no transfer is possible (unless late transfers are on)
             if not self._beats:
-                # ``_transfer_rank``, inlined for the usual case: no card beaten yet
-                if self._round == 1 and not self._first_transfer:
-                    rank = -1
-                else:
-                    rank = _RANK_SHIFT[self._att[0].index] >> 2
+                # every card on the table has the lead's rank: the defender's cards of it
+                same = hand & self._tranks
+                if same and self._round == 1 and not self._first_transfer:
+                    same = 0
             elif self._late:
                 rank = self._transfer_rank()
+                same = hand & _GROUP[rank] if rank >= 0 else 0
             else:
-                rank = -1
-            if rank >= 0:
+                same = 0
+            if same:
                 # ``_defender_after(seat)``, inlined
                 hands, team = self._hands, self._team
                 mine = team[seat]
@@ -483,16 +487,16 @@ class Game:
                 else:
                     nd = None
                 if nd is not None:
-                    room = self._hands[nd].bit_count() - self._open.bit_count()
+                    room = hands[nd].bit_count() - self._open.bit_count()
                     cap_room = self._cap_now - len(self._att)
                     if cap_room < room:
                         room = cap_room
                     if room > 0:
-                        moves.extend(_TRANSFERS[rank][hand >> (4 * rank) & 15][room])
+                        moves.extend(_TRANSFERS_OF[same][room])
                     if self._passport and room >= 0:
-                        card = 4 * rank + self._trump
-                        if hand >> card & 1 and not self._shown >> card & 1:
-                            moves.append(_SHOWS[card])
+                        card = same & _SUIT_MASK[self._trump]
+                        if card and not self._shown & card:
+                            moves.append(_SHOWS[card.bit_length() - 1])
             moves.append(_TAKE)
             if self._exchange:
                 self._add_exchange(moves, hand)
@@ -506,6 +510,11 @@ class Game:
         else:
             room = self._limit - len(self._att)
             candidates = hand & self._tranks
+            if candidates:
+                single = _ATTACKS_OF.get(candidates)   # the usual case: cards of one rank
+                if single is not None:
+                    moves.extend(single[room])
+                    candidates = 0
         if candidates:
             for shift, table in self._chunks:
                 rest = candidates >> shift
