@@ -690,10 +690,10 @@ class Game:
     def pop(self) -> Move:
         """Undo the last move and return it.
 
-        ``push`` saves nothing at first: each round's start is marked (``_marks``), and
-        ``pop`` goes back to the last mark before the move and plays the round's moves
-        again.  A game that has been undone once (a search) marks every move from then on,
-        so that each later ``pop`` only restores the mark."""
+        ``push`` saves nothing at first: the state is marked when a game starts (or is
+        copied without its moves), and the first ``pop`` goes back to the last mark and
+        plays the moves since then again.  From then on (a search) every move is marked, so
+        that each later ``pop`` only restores its mark."""
         moves = self._moves
         if not moves:
             raise IndexError("no move to undo")
@@ -704,28 +704,23 @@ class Game:
         mark = marks.pop()
         while mark[0] > at:
             mark = marks.pop()
-        if mark[0] == at:
-            # the state right before the move (every later push marks again)
-            if len(mark) == _FULL_MARK:
-                (_, hands, known, self._stock, self._prefix, self._drawn,
-                 self._trump_card, self._discard, self._round, self._out, self._loser,
-                 self._phase, self._attacker, self._defender, self._orig, self._to_move,
-                 self._cap_now, self._att, self._open, self._beats, self._tmask,
-                 self._tranks, self._limit, self._passed, self._shown, self._legal) = mark
-                self._hands = list(hands)
-                self._known = list(known)
-            else:
-                self._restore(mark)
-            return move
-        marks.append(mark)
-        self._restore(mark)
+        if mark[0] < at:
+            marks.append(mark)   # kept: the state to play the moves again from
+        (_, hands, known, self._stock, self._prefix, self._drawn, self._trump_card,
+         self._discard, self._round, self._out, self._loser, self._phase, self._attacker,
+         self._defender, self._orig, self._to_move, self._cap_now, self._att, self._open,
+         self._beats, self._tmask, self._tranks, self._limit, self._passed, self._shown,
+         self._legal) = mark
+        self._hands = list(hands)
+        self._known = list(known)
         start = mark[0]
-        again = moves[start:]
-        del moves[start:]
-        for replayed in again:
-            self._legal = _REPLAY
-            self.push(replayed)
-        self._legal = None
+        if start < at:
+            again = moves[start:]
+            del moves[start:]
+            for replayed in again:   # each marked as it is pushed (``_undoing``)
+                self._legal = _REPLAY
+                self.push(replayed)
+            self._legal = None
         return move
 
     def _mark(self, legal: Any = None) -> None:
@@ -738,26 +733,6 @@ class Game:
                             self._cap_now, self._att, self._open, self._beats, self._tmask,
                             self._tranks, self._limit, self._passed, self._shown,
                             None if legal is _REPLAY else legal))
-
-    def _restore(self, mark: tuple) -> None:
-        """Go back to a mark: a whole state (``_mark``) or a round's start (made in
-        ``_close_round``: the rest is the empty table of a new round)."""
-        (_, hands, known, self._stock, self._prefix, self._drawn,
-         self._trump_card, self._discard, self._round, self._out, self._loser, self._phase,
-         self._attacker, self._defender) = mark[:14]
-        self._hands = list(hands)
-        self._known = list(known)
-        if len(mark) > 14:
-            (self._orig, self._to_move, self._cap_now, self._att, self._open, self._beats,
-             self._tmask, self._tranks, self._limit, self._passed, self._shown,
-             self._legal) = mark[14:]
-        else:
-            self._orig = self._to_move = self._attacker
-            self._cap_now = ROUND_LIMIT
-            self._att = self._beats = ()
-            self._open = self._tmask = self._tranks = self._limit = 0
-            self._passed = self._shown = 0
-            self._legal = None
 
     def peek(self) -> Move | None:
         """The last move played, if any."""
@@ -911,10 +886,6 @@ class Game:
             if hands[other] and team[other] != mine:
                 break
         self._defender = other
-        # the new round's mark for ``pop`` (``_restore`` fills in the empty table)
-        self._marks.append((len(self._moves), tuple(hands), tuple(known), self._stock,
-                            self._prefix, drawn, self._trump_card, self._discard, self._round,
-                            out, None, LEAD, leader, other))
 
     def _finished(self) -> bool:
         """End the game when no two sides hold cards: a durak, or a draw."""
@@ -1184,8 +1155,6 @@ class Game:
 
 
 _ALL_STATE = attrgetter(*Game.__slots__)
-_FULL_MARK = 26
-"""The length of a whole state's mark (``Game._mark``); a round's start is shorter."""
 
 
 class _Replay:

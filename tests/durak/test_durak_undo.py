@@ -1,5 +1,6 @@
 """Undo: ``push`` saves nothing until the game is first undone; ``pop`` then goes back to
-the round's start and plays the round again, and from then on every move is marked."""
+the game's start (or the copy's) and plays the moves again, and from then on every move
+is marked."""
 
 import random
 
@@ -24,14 +25,13 @@ def walk(game: Game, rng: random.Random, depth: int) -> None:
 def test_a_search_undoes_exactly_and_keeps_few_marks():
     rng = random.Random(3)
     game = Game.new(Rules(), players=3, seed=11)
-    for _ in range(25):   # some rounds played without undo: nothing is marked per move
+    for _ in range(25):   # some rounds played without undo: only the start is marked
         moves = game.legal_moves()
         game.push(moves[rng.randrange(len(moves))])
-    rounds = game.round_number
-    assert len(game._marks) <= rounds
+    assert len(game._marks) == 1
     walk(game, rng, 5)
-    marks = len(game._marks)   # the first undo marked the moves of this round
-    assert marks <= rounds + len(game.move_stack)
+    marks = len(game._marks)   # the first undo marked the moves played again
+    assert marks == 1 + len(game.move_stack)
     walk(game, rng, 5)
     assert len(game._marks) == marks   # searching again leaves no marks behind
     copied = game.copy(stack=False)
