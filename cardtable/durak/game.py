@@ -78,24 +78,23 @@ _TRANSFERS_OF = {group << (4 * r): _TRANSFERS[r][group] for r in range(13)
                  for group in range(1, 16)}
 
 
-def _attack_chunks(ranks: Sequence[int]) -> tuple[tuple[int, tuple], ...]:
-    """(shift, [byte][room]) tables covering ``ranks`` two at a time: one lookup gives the
-    attacks with the cards of two ranks, which is much faster than a loop over bits."""
-    chunks, ranks = [], sorted(ranks)
-    while ranks:
-        low = ranks.pop(0)
-        if ranks and ranks[0] == low + 1:
-            ranks.pop(0)
-        high = _ATTACKS[low + 1] if low < 12 else None
-        table = tuple(tuple(_ATTACKS[low][byte & 15][room]
-                            + (high[byte >> 4][room] if high else ())
-                            for room in range(7)) for byte in range(256))
-        chunks.append((4 * low, table))
-    return tuple(chunks)
+_BY_BYTE = tuple(tuple(tuple(_ATTACKS[2 * k][byte & 15][room]
+                             + (_ATTACKS[2 * k + 1][byte >> 4][room] if k < 6 else ())
+                             for byte in range(256)) for k in range(7)) for room in range(7))
+"""``_BY_BYTE[room][k][byte]``: the attacks with the cards of ``byte``, the ``k``-th byte of
+a mask (the ranks ``2k`` and ``2k + 1``, counted from 0), using at most ``room`` cards: the
+moves of a whole hand are seven lookups with no loop (``_attacks``)."""
+
+
+def _attacks(mask: int, room: int) -> list[Move]:
+    """Every attack with cards of ``mask`` (of one rank a move), using at most ``room``."""
+    b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
+    t0, t1, t2, t3, t4, t5, t6 = _BY_BYTE[room]
+    return [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6]]
 
 
 _PACKS: dict[int, tuple] = {}
-"""Per pack size: (cards, mask, lowest strength, attack chunks), built on first use."""
+"""Per pack size: (cards, mask, lowest strength), built on first use."""
 _SHOWS = tuple(Move(TRANSFER_, [c], shown=True) for c in CARDS)
 _EXCHANGES = tuple(Move(EXCHANGE_, [c]) for c in CARDS)
 _DEFENCES = tuple(tuple(Move(DEFEND_, [a, d]) if a is not d else None for d in CARDS)
@@ -121,7 +120,7 @@ class Game:
 
     # Slots, not a __dict__: a game has more attributes than CPython's shared-key instance
     # dicts hold (30), so without them every attribute access on the hot path is slower.
-    __slots__ = ("_att", "_attacker", "_beaters", "_beats", "_cap_now", "_chunks", "_defender",
+    __slots__ = ("_att", "_attacker", "_beaters", "_beats", "_cap_now", "_defender",
                  "_discard", "_drawn", "_exchange", "_first_transfer", "_hands", "_known", "_late",
                  "_legal", "_limit", "_loser", "_lowest", "_marks", "_moves", "_nb_only", "_open",
                  "_orig", "_out", "_pack", "_pack_mask", "_passed", "_passport", "_phase",
@@ -141,9 +140,8 @@ class Game:
         if info is None:
             cards = tuple(pack(rules.pack_size))
             info = _PACKS[rules.pack_size] = (
-                cards, sum(c.mask for c in cards), min(_STRENGTH[c.index] for c in cards),
-                _attack_chunks({c.rank - 1 for c in cards}))
-        self._pack, self._pack_mask, self._lowest, self._chunks = info
+                cards, sum(c.mask for c in cards), min(_STRENGTH[c.index] for c in cards))
+        self._pack, self._pack_mask, self._lowest = info
         self._nb_only = rules.neighbours_only
         self._passport = rules.passport
         self._late = rules.late_transfer
@@ -506,7 +504,10 @@ class Game:
             room = self._hands[self._defender].bit_count()
             if room > self._cap_now:
                 room = self._cap_now
-            candidates = hand
+            # ``_attacks(hand, room)``, inlined
+            b0, b1, b2, b3, b4, b5, b6 = hand.to_bytes(7, "little")
+            t0, t1, t2, t3, t4, t5, t6 = _BY_BYTE[room]
+            moves = [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6]]
         else:
             room = self._limit - len(self._att)
             candidates = hand & self._tranks
@@ -514,16 +515,8 @@ class Game:
                 single = _ATTACKS_OF.get(candidates)   # the usual case: cards of one rank
                 if single is not None:
                     moves.extend(single[room])
-                    candidates = 0
-        if candidates:
-            for shift, table in self._chunks:
-                rest = candidates >> shift
-                if not rest:
-                    break   # the chunks go up the ranks: no card is left above
-                byte = rest & 255
-                if byte:
-                    moves.extend(table[byte][room])
-        if phase != LEAD:
+                else:
+                    moves = _attacks(candidates, room)
             moves.append(_PASS)
         if self._exchange:
             self._add_exchange(moves, hand)
