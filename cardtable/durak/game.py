@@ -442,9 +442,6 @@ class Game:
             return moves[:]
         # Worked out here, then cached until the next push or pop: a fresh copy each time.
         phase = self._phase
-        if phase == OVER:
-            self._legal = []
-            return []
         seat = self._to_move
         hand = self._hands[seat]
         moves = []
@@ -508,6 +505,9 @@ class Game:
             b0, b1, b2, b3, b4, b5, b6 = hand.to_bytes(7, "little")
             t0, t1, t2, t3, t4, t5, t6 = _BY_BYTE[room]
             moves = [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6]]
+        elif phase == OVER:
+            self._legal = moves
+            return []
         else:
             room = self._limit - len(self._att)
             candidates = hand & self._tranks
@@ -640,7 +640,13 @@ class Game:
             if start == n:
                 start = 0
             seat = start
-            if self._simple_throw:
+            if n == 2 and self._simple_throw:
+                # the attacker is the only thrower (the defender never passes)
+                seat = 1 - self._defender
+                if self._hands[seat] and not self._passed:
+                    self._to_move = seat
+                    return
+            elif self._simple_throw:
                 # anyone holding cards but the defender may add: one pass round the table
                 hands = self._hands
                 skip = self._passed | 1 << self._defender
