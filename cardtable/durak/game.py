@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from operator import attrgetter
+from itertools import accumulate
+from operator import attrgetter, or_
 from typing import Any
 
 from ..cards import CARDS, Card, Suit, cards_of, pack, parse_cards
@@ -45,6 +46,10 @@ def strength(card: Card) -> int:
 
 # -- tables built once ---------------------------------------------------------------------
 _STRENGTH = tuple(strength(card) for card in CARDS)
+_MASK = attrgetter("mask")
+_NOT_ACES = sum(c.mask for c in CARDS if c.rank != 1)
+_TEAMS: dict[tuple[int, int], tuple[int, ...]] = {}
+"""``(players, teams)``: each seat's team."""
 _SUIT_MASK = tuple(sum(c.mask for c in CARDS if c.suit == s) for s in Suit)
 _HIGHER = tuple(sum(o.mask for o in CARDS if o.suit == c.suit and _STRENGTH[o.index]
                     > _STRENGTH[c.index]) for c in CARDS)
@@ -135,7 +140,10 @@ class Game:
         self.players = players
         teams = rules.teams(players)
         self._teams = teams
-        self._team = tuple(seat % teams for seat in range(players))
+        team = _TEAMS.get((players, teams))
+        if team is None:
+            team = _TEAMS[(players, teams)] = tuple(seat % teams for seat in range(players))
+        self._team = team
         info = _PACKS.get(rules.pack_size)
         if info is None:
             cards = tuple(pack(rules.pack_size))
@@ -197,10 +205,9 @@ class Game:
         game.dealer = dealer
         game.previous_loser = loser
         hands = [0] * players
-        for i in range(players):
-            seat = (dealer + 1 + i) % players
-            for card in order[HAND_SIZE * i:HAND_SIZE * (i + 1)]:
-                hands[seat] |= card.mask
+        for i in range(players):   # each card its own bit: the sum of the masks is the hand
+            hands[(dealer + 1 + i) % players] = sum(map(_MASK, order[HAND_SIZE * i:
+                                                                     HAND_SIZE * (i + 1)]))
         rest = order[HAND_SIZE * players:]
         known = [0] * players
         if rest:
@@ -214,15 +221,13 @@ class Game:
         if loser is not None:
             leader = (loser + 1) % players
         else:
-            leader, lowest = (dealer + 1) % players, None
-            trumps = _SUIT_MASK[trump]
-            for seat in range(players):
-                held = hands[seat] & trumps
-                for card in cards_of(held):
-                    if lowest is None or _STRENGTH[card.index] < _STRENGTH[lowest.index]:
-                        leader, lowest = seat, card
-            if lowest is not None:
-                known[leader] |= lowest.mask   # shown to claim the lead
+            leader = (dealer + 1) % players
+            held = sum(hands) & _SUIT_MASK[trump]   # every trump dealt
+            if held:
+                lowest = held & _NOT_ACES or held   # the ace is the highest
+                lowest &= -lowest
+                leader = next(seat for seat in range(players) if hands[seat] & lowest)
+                known[leader] |= lowest   # shown to claim the lead
         game._setup(hands, known, stock, trump, trump_card, 0, leader, round_number=1)
         return game
 
@@ -297,7 +302,8 @@ class Game:
         self._shown = 0
         self._round = round_number
         self._cap_now = self._round_cap()
-        self._out = sum(1 << s for s in range(self.players) if not hands[s])
+        self._out = 0 if all(hands) else sum(1 << s for s in range(self.players)
+                                             if not hands[s])
         self._loser: int | None = None
         self._phase = LEAD
         self._attacker = self._orig = self._to_move = leader
@@ -762,11 +768,7 @@ class Game:
         """A new stock (top first), with the masks of its prefixes for fast drawing."""
         self._stock = stock
         self._drawn = 0
-        prefix, mask = [0], 0
-        for card in stock:
-            mask |= card.mask
-            prefix.append(mask)
-        self._prefix = tuple(prefix)
+        self._prefix = (0, *accumulate(map(_MASK, stock), or_))
 
     def _defender_after(self, seat: int) -> int | None:
         """The next player clockwise holding cards who is not ``seat``'s partner."""
