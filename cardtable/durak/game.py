@@ -825,6 +825,37 @@ class Game:
         self._passed = self._shown = 0
         n = self.players
         drawn, size = self._drawn, len(self._stock)
+        if n == 2:
+            # Two players, written out: the one who led draws first, then the other; the
+            # defender leads next unless it took (or is out of cards).
+            if drawn < size:
+                prefix = self._prefix
+                seat = orig
+                for _ in (0, 1):
+                    need = HAND_SIZE - hands[seat].bit_count()
+                    if need > 0:
+                        end = drawn + need
+                        if end >= size:
+                            hands[seat] |= prefix[size] & ~prefix[drawn]
+                            # the face-up trump card, seen by all
+                            known[seat] |= prefix[size] & ~prefix[size - 1]
+                            drawn = size
+                            break
+                        hands[seat] |= prefix[end] & ~prefix[drawn]
+                        drawn = end
+                    seat = 1 - seat
+                self._drawn = drawn
+            if not (hands[0] and hands[1]):
+                self._out |= (0 if hands[0] else 1) | (0 if hands[1] else 2)
+                self._finished()
+                return
+            leader = defender if not taken else 1 - defender
+            self._round += 1
+            self._cap_now = ROUND_LIMIT
+            self._phase = LEAD
+            self._attacker = self._orig = self._to_move = leader
+            self._defender = 1 - leader
+            return
         out = self._out
         if drawn < size:
             prefix = self._prefix
