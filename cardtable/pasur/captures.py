@@ -219,53 +219,31 @@ def _singles(mask: int) -> list[int]:
     return out
 
 
-class _Memory(dict):
-    """One card's options, by ``near`` (the table cards it could take).  A look-up that
-    misses works them out (``CaptureRules.work_out``), which keeps them here."""
-
-    __slots__ = ("cap", "index")
-
-    def __missing__(self, near: int) -> tuple[Move, ...]:
-        return self.cap.work_out(self.index, near)
-
-
-class _Sweeps(dict):
-    """A sweeping jack's options: the one move taking all it reaches (interned), in a new
-    tuple at each look-up: its tables vary too much for a memory of options to pay.  Only
-    the empty table's options are kept."""
-
-    __slots__ = ("forced", "index", "trail")
-
-    def __missing__(self, near: int) -> tuple[Move, ...]:
-        if not near:
-            found = self[0] = (self.trail,)
-            return found
-        index = self.index
-        move = _MOVES.get(near << 6 | index) or _move(index, near)
-        return (move,) if self.forced else (self.trail, move)
-
-
 class CaptureRules:
     """The capture part of a rule set, with its tables and a memory of worked options.
 
     ``reach[i]`` is every table card that card ``i`` could ever take, so its options
-    depend only on ``near = table & reach[i]``: ``known[i][near]`` is them, which makes
-    listing a hand's moves one dictionary look-up per card (a miss works them out).
-    Equal lists of options are kept once (``lists``), so that a new table seldom adds a
-    new object: most tables give a card options some earlier table gave it.
+    depend only on ``near = table & reach[i]``: ``known[i]`` maps that to the options,
+    which makes listing a hand's moves one dictionary look-up per card.  Equal lists of
+    options are kept once (``lists``), so that a new table seldom adds an object: most
+    tables give a card options some earlier table gave it.  A sweeping jack's options
+    are not kept: it takes all it reaches, and its tables vary too much for a memory to
+    pay.
 
     A new entry is put together from smaller pieces that recur far more often.  The cards
     A to 5 reach up to 10, but a set making 11 with them holds at most one card above 5:
     their options are their sets among the low cards plus, for each high card near, the
     sets that use it.  So ``rows[i][low cards]`` keeps card ``i``'s sets among those low
-    cards and, per high card, the sets that use it (``parts``); with several sets at once
-    (multi_sets) they are worked out in one pass instead (``several``).  Everything else
+    cards, per high card the sets that use it, and the options per set of high cards near
+    that make a set with those low cards, all other high cards being of no account
+    (``parts``); with several sets at once (multi_sets) they are worked out in one pass
+    instead (``several``).  Everything else
     is worked out from scratch (``worked``).  When more than ``_KEEP`` options are kept,
     the card that keeps the most forgets them, to keep the memory bounded.
     """
 
     __slots__ = ("forced", "jack", "kept", "kids", "known", "lists", "multi", "reach", "rows",
-                 "take_all", "trails", "ways")
+                 "sweeps", "take_all", "trails", "ways")
 
     _shared: ClassVar[dict[tuple, CaptureRules]] = {}
 
@@ -293,18 +271,9 @@ class CaptureRules:
         # several sets at once).
         self.ways: tuple[int, ...] = tuple(
             (2 if multi else 1) if index < 20 and not kids else 0 for index in range(52))
-        known: list[dict[int, tuple[Move, ...]]] = []
-        for index in range(52):
-            if 40 <= index < 44 and jack != "eleven":
-                sweeps = _Sweeps()
-                sweeps.index, sweeps.forced = index, forced
-                sweeps.trail = self.trails[index][0]
-                known.append(sweeps)
-            else:
-                memory = _Memory()
-                memory.cap, memory.index = self, index
-                known.append(memory)
-        self.known: tuple[dict[int, tuple[Move, ...]], ...] = tuple(known)
+        self.sweeps: tuple[bool, ...] = tuple(40 <= index < 44 and jack != "eleven"
+                                              for index in range(52))
+        self.known: tuple[dict[int, tuple[Move, ...]], ...] = tuple({} for _ in range(52))
 
     @classmethod
     def of(cls, rules: Rules) -> CaptureRules:
@@ -342,32 +311,39 @@ class CaptureRules:
 
         ``Hand.legal_moves`` inlines this for speed: keep the two in step.
         """
-        return self.known[index][table & self.reach[index]]
+        return self.known[index].get(table & self.reach[index]) or self.work_out(index, table)
 
     def work_out(self, index: int, table: int) -> tuple[Move, ...]:
-        """Work out card ``index``'s options on ``table``, and keep them."""
+        """Work out card ``index``'s options on ``table``, and keep them (a sweeping
+        jack's are not kept)."""
         near = table & self.reach[index]
-        memory = self.known[index]
-        if type(memory) is _Sweeps:
-            return memory.__missing__(near)
+        if near and self.sweeps[index]:
+            move = _MOVES.get(near << 6 | index) or _move(index, near)
+            return (move,) if self.forced else (self.trails[index][0], move)
         way = self.ways[index]
         if way == 1:
-            found = self.from_rows(index, near)
-        elif way == 2:
-            found = self.several(index, near)
+            # A to 5, one set at a time: from the row of the low cards near, and the high
+            # cards near that make a set with some of them (the others change nothing).
+            low = near & _LOW
+            parts = self.rows[index].get(low) or self.parts(index, low)
+            high = near & parts[0]
+            found = parts[1].get(high) or self.with_highs(index, parts, high)
         else:
-            found = self.worked(index, near)
-        lists = self.lists
-        kept = lists.get(found)
-        if kept is None:
-            if len(lists) >= _KEEP // 2:
-                lists.clear()
-            kept = lists[found] = found
-        memory[near] = kept
+            found = self.several(index, near) if way == 2 else self.worked(index, near)
+            found = self.lists.get(found) or self.keep(found)
+        self.known[index][near] = found
         self.kept += 1
         if self.kept > _KEEP:
             self.forget()
-        return kept
+        return found
+
+    def keep(self, options: tuple[Move, ...]) -> tuple[Move, ...]:
+        """Keep a new list of options, to be shared by every table that gives it."""
+        lists = self.lists
+        if len(lists) >= _KEEP // 2:
+            lists.clear()
+        lists[options] = options
+        return options
 
     def forget(self) -> None:
         """Forget the options of the card that keeps the most (the memory's bound)."""
@@ -375,15 +351,36 @@ class CaptureRules:
         self.kept -= len(most)
         most.clear()
 
-    def from_rows(self, index: int, near: int) -> tuple[Move, ...]:
-        """The options of card ``index`` (A to 5, one set at a time) from its row."""
-        low = near & _LOW
-        parts = self.rows[index].get(low) or self.parts(index, low)
-        rest = (near & _HIGH) >> 20
-        if not rest:
-            return parts[4]
-        found = list(parts[0])
-        per_high = parts[1]
+    def parts(self, index: int, low: int) -> tuple:
+        """What card ``index``'s (A to 5) options with the low cards ``low`` near are made
+        of: the high cards that make a set with some of them (a mask), the options so far
+        by those high cards near (``with_highs``), its captures among the low cards, a
+        place for the captures that use each high card (filled in by ``with_high``), the
+        sum it needs and the sums of the low cards."""
+        total = 10 - index // 4
+        sums = _low_sums(low)
+        useful = 0
+        for value in range(6, min(total, 10) + 1):
+            if value == total or sums[total - value]:
+                useful |= RANK_MASKS[value]
+        get = _MOVES.get
+        # (each list of ``_low_sums`` is in mask order already)
+        base = tuple([get(mask << 6 | index) or _move(index, mask) for mask in sums[total]])
+        options = self._options(index, base)
+        parts = (useful, {0: self.lists.get(options) or self.keep(options)}, base,
+                 [None] * 20, total, sums)
+        rows = self.rows[index]
+        if len(rows) >= 4_000:
+            rows.clear()
+        rows[low] = parts
+        return parts
+
+    def with_highs(self, index: int, parts: tuple, high: int) -> tuple[Move, ...]:
+        """The options of card ``index`` (A to 5) with the low cards of ``parts`` and the
+        high cards ``high`` near, each of which makes a set with some of them."""
+        found = list(parts[2])
+        per_high = parts[3]
+        rest = high >> 20
         while rest:
             bit = rest & -rest
             at = bit.bit_length() - 1
@@ -392,36 +389,20 @@ class CaptureRules:
                 with_it = per_high[at] = self.with_high(parts, index, at)
             found += with_it
             rest ^= bit
-        # ``_options``, inlined
-        if not found:
-            return self.trails[index]
-        if self.forced:
-            return tuple(found)
-        return (self.trails[index][0], *found)
-
-    def parts(self, index: int, low: int) -> tuple:
-        """What card ``index``'s (A to 5) options with the low cards ``low`` near are made
-        of: its captures among them, a place for the captures that use each high card
-        (filled in by ``with_high``), the sum it needs, the sums of the low cards, and its
-        options when no high card is near."""
-        total = 10 - index // 4
-        sums = _low_sums(low)
-        get = _MOVES.get
-        # (each list of ``_low_sums`` is in mask order already)
-        base = tuple([get(mask << 6 | index) or _move(index, mask) for mask in sums[total]])
-        parts = (base, [None] * 20, total, sums, self._options(index, base))
-        rows = self.rows[index]
-        if len(rows) >= 4_000:
-            rows.clear()
-        rows[low] = parts
-        return parts
+        options = tuple(found) if self.forced else (self.trails[index][0], *found)
+        options = self.lists.get(options) or self.keep(options)
+        by_high = parts[1]
+        if len(by_high) >= 256:
+            by_high.clear()
+        by_high[high] = options
+        return options
 
     @staticmethod
     def with_high(parts: tuple, index: int, at: int) -> tuple[Move, ...]:
         """The captures of card ``index`` (A to 5) that use high card ``at`` (0 is 6♣)
         with the low cards of ``parts``: it alone, or it and low cards."""
         value, card = at // 4 + 6, 1 << (at + 20)
-        total, sums = parts[2], parts[3]
+        total, sums = parts[4], parts[5]
         if value > total:
             return ()
         if value == total:

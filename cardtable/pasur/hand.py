@@ -44,10 +44,10 @@ _FACE_MASK = JACK_MASK | QUEEN_MASK | KING_MASK
 _SUR_CARDS = {"number": NUMBER_MASK, "not_jack": ALL_MASK & ~JACK_MASK, "any": ALL_MASK}
 
 # A snapshot saved by push(): (move, seat, the seat's hand before, table before) for a card
-# left on the table; a capture adds (captured of the mover's side before, its surs before,
-# the last capturer before, whether it was a sur).  Whether the move also dealt the next
-# round or ended the hand pop() reads off the state: every hand full means it dealt,
-# nobody to move means it ended.
+# left on the table; a capture adds (captured of the mover's side before, the last capturer
+# before), and a sur one more item (True).  Whether the move also dealt the next round or
+# ended the hand pop() reads off the state: every hand full means it dealt, nobody to move
+# means it ended.
 
 _SETUPS: dict[tuple[int, int], tuple] = {}
 """Per (rules, players): what every hand under them shares, worked out once."""
@@ -136,8 +136,8 @@ class Hand:
     """
 
     __slots__ = (
-        "_cap", "_captured", "_deals", "_deck", "_held", "_history", "_last",
-        "_legal", "_next", "_round", "_rounds", "_side", "_snaps", "_sur_cards",
+        "_cap", "_captured", "_deals", "_deck", "_held", "_history", "_known", "_last",
+        "_legal", "_next", "_reach", "_round", "_rounds", "_side", "_snaps", "_sur_cards",
         "_sur_live", "_surs", "_swept", "_table", "_to_move", "_totals", "dealer", "leader",
         "players", "rules", "sides",
     )
@@ -185,6 +185,8 @@ class Hand:
         self.leader = leader
         self.dealer = leader if rules.dealer_leads else (leader - 1) % players
         self._cap = cap
+        self._known = cap.known
+        self._reach = cap.reach
         self._side = side
         self._next = following
         self._sur_cards = sur_cards
@@ -354,12 +356,12 @@ class Hand:
                 return []
             # CaptureRules.options, inlined for every card in hand: the engine's hot loop.
             table = self._table
+            known = self._known
+            reach = self._reach
             cap = self._cap
-            known = cap.known
-            reach = cap.reach
             legal = []
             for index in self._held[seat]:
-                legal += known[index][table & reach[index]]
+                legal += known[index].get(table & reach[index]) or cap.work_out(index, table)
             self._legal = legal
         return legal[:]
 
@@ -374,26 +376,30 @@ class Hand:
             move = self._vet(move, seat)
         index, taken, bit = move
         mover = self._to_move
-        held = self._held[mover]
-        self._held[mover] = held.replace(_ONE[index], b"")
+        hands = self._held
+        held = hands[mover]
+        hands[mover] = held.replace(_ONE[index], b"")
         table = self._table
         if taken:
+            rest = table ^ taken
             side = self._side[mover]
-            before = self._captured[side]
-            self._captured[side] = before | taken | bit
-            surs = self._surs[side]
-            sur = not table ^ taken and self._sur_live and self._sur_cards >> index & 1 == 1
-            if sur:
-                self._surs[side] = surs + 1
-            self._snaps.append((move, mover, held, table, before, surs, self._last, sur))
+            captured = self._captured
+            before = captured[side]
+            captured[side] = before | taken | bit
+            if rest or not self._sur_live or not self._sur_cards & bit:
+                self._snaps.append((move, mover, held, table, before, self._last))
+            else:
+                # A sur: the capture cleared the table.
+                self._surs[side] += 1
+                self._snaps.append((move, mover, held, table, before, self._last, True))
             self._last = mover
-            self._table = table ^ taken
+            self._table = rest
         else:
             self._snaps.append((move, mover, held, table))
             self._table = table | bit
         self._legal = None
         following = self._next[mover]
-        if self._held[following]:
+        if hands[following]:
             self._to_move = following
         else:
             # The next player has no card left, so nobody has: the deal round is over.
@@ -455,8 +461,9 @@ class Hand:
         if len(snap) > 4:
             side = self._side[mover]
             self._captured[side] = snap[4]
-            self._surs[side] = snap[5]
-            self._last = snap[6]
+            self._last = snap[5]
+            if len(snap) > 6:
+                self._surs[side] -= 1
         self._to_move = mover
         self._legal = None
         return move
@@ -557,7 +564,7 @@ class Hand:
 
     def history(self) -> list[tuple[int, Move, bool]]:
         """(seat, move, whether it was a sur) for every move played this hand."""
-        return list(self._history) + [(snap[1], snap[0], len(snap) > 4 and snap[7])
+        return list(self._history) + [(snap[1], snap[0], len(snap) > 6)
                                       for snap in self._snaps]
 
     @property
