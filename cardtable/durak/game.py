@@ -48,8 +48,9 @@ def strength(card: Card) -> int:
 _STRENGTH = tuple(strength(card) for card in CARDS)
 _MASK = attrgetter("mask")
 _NOT_ACES = sum(c.mask for c in CARDS if c.rank != 1)
-_TEAMS: dict[tuple[int, int], tuple[int, ...]] = {}
-"""``(players, teams)``: each seat's team."""
+_SEATING: dict[tuple[int, int], tuple[tuple, tuple]] = {}
+"""``(players, teams)``: each seat's team, and from each seat (or ``players``, the same as
+0) every seat in turn clockwise."""
 _SUIT_MASK = tuple(sum(c.mask for c in CARDS if c.suit == s) for s in Suit)
 _HIGHER = tuple(sum(o.mask for o in CARDS if o.suit == c.suit and _STRENGTH[o.index]
                     > _STRENGTH[c.index]) for c in CARDS)
@@ -125,7 +126,7 @@ class Game:
 
     # Slots, not a __dict__: a game has more attributes than CPython's shared-key instance
     # dicts hold (30), so without them every attribute access on the hot path is slower.
-    __slots__ = ("_att", "_attacker", "_beaters", "_beats", "_cap_now", "_defender",
+    __slots__ = ("_att", "_attacker", "_beaters", "_beats", "_cap_now", "_clockwise", "_defender",
                  "_discard", "_drawn", "_exchange", "_first_transfer", "_hands", "_known", "_late",
                  "_legal", "_limit", "_loser", "_lowest", "_marks", "_moves", "_nb_only", "_open",
                  "_orig", "_out", "_pack", "_pack_mask", "_passed", "_passport", "_phase",
@@ -140,10 +141,13 @@ class Game:
         self.players = players
         teams = rules.teams(players)
         self._teams = teams
-        team = _TEAMS.get((players, teams))
-        if team is None:
-            team = _TEAMS[(players, teams)] = tuple(seat % teams for seat in range(players))
-        self._team = team
+        seating = _SEATING.get((players, teams))
+        if seating is None:
+            seating = _SEATING[(players, teams)] = (
+                tuple(seat % teams for seat in range(players)),
+                tuple(tuple((start + k) % players for k in range(players))
+                      for start in range(players + 1)))
+        self._team, self._clockwise = seating
         info = _PACKS.get(rules.pack_size)
         if info is None:
             cards = tuple(pack(rules.pack_size))
@@ -479,14 +483,12 @@ class Game:
                 # ``_defender_after(seat)``, inlined
                 hands, team = self._hands, self._team
                 mine = team[seat]
-                n = self.players
-                nd = seat
-                for _ in range(n - 1):
-                    nd = nd + 1 if nd + 1 < n else 0
+                for nd in self._clockwise[seat + 1]:
+                    if nd == seat:
+                        nd = None
+                        break
                     if hands[nd] and team[nd] != mine:
                         break
-                else:
-                    nd = None
                 if nd is not None:
                     room = hands[nd].bit_count() - self._open.bit_count()
                     cap_room = self._cap_now - len(self._att)
@@ -642,12 +644,9 @@ class Game:
         # The next thrower clockwise from ``start`` who has not passed, or the round's close
         # when there is none (``_to_move_thrower``, inlined).
         if self._limit > len(self._att):
-            n = self.players
-            if start == n:
-                start = 0
-            seat = start
-            if n == 2 and self._simple_throw:
-                # the attacker is the only thrower (the defender never passes)
+            if self.players == 2:
+                # the attacker is the only thrower (the defender never passes), whatever
+                # the rules say about who may throw in
                 seat = 1 - self._defender
                 if self._hands[seat] and not self._passed:
                     self._to_move = seat
@@ -656,24 +655,17 @@ class Game:
                 # anyone holding cards but the defender may add: one pass round the table
                 hands = self._hands
                 skip = self._passed | 1 << self._defender
-                while True:
+                for seat in self._clockwise[start]:
                     if hands[seat] and not skip >> seat & 1:
                         self._to_move = seat
                         return
-                    seat += 1
-                    if seat == n:
-                        seat = 0
-                    if seat == start:
-                        break
             else:
                 allowed = self._throwers() & ~self._passed
                 if allowed:
-                    while not allowed >> seat & 1:
-                        seat += 1
-                        if seat == n:
-                            seat = 0
-                    self._to_move = seat
-                    return
+                    for seat in self._clockwise[start]:
+                        if allowed >> seat & 1:
+                            self._to_move = seat
+                            return
         self._close_round(self._phase == TAKING)
 
     def _checked(self, move: Move | str, seat: int | None, legal: Any) -> Move:
@@ -774,15 +766,12 @@ class Game:
         """The next player clockwise holding cards who is not ``seat``'s partner."""
         hands, team = self._hands, self._team
         mine = team[seat]
-        n = self.players
-        other = seat
-        for _ in range(n - 1):
-            other += 1
-            if other == n:
-                other = 0
+        for other in self._clockwise[seat + 1]:
+            if other == seat:
+                return None
             if hands[other] and team[other] != mine:
                 return other
-        return None
+        return None   # pragma: no cover - the loop always meets ``seat``
 
     def _throwers(self) -> int:
         """Seats that may add cards now, on public grounds only (a mask)."""
@@ -894,13 +883,12 @@ class Game:
             self._out = out
         if (holding < 2 or self._teams != n) and self._finished():
             return
+        clockwise = self._clockwise
         if not taken and hands[defender]:
             leader = defender
         else:
-            leader = defender
-            while True:
-                leader = leader + 1 if leader + 1 < n else 0
-                if hands[leader] or leader == defender:
+            for leader in clockwise[defender + 1]:   # someone else holds cards
+                if hands[leader]:
                     break
         self._round += 1
         self._cap_now = ROUND_LIMIT
@@ -909,9 +897,7 @@ class Game:
         # the defender: as ``_defender_after(leader)``
         team = self._team
         mine = team[leader]
-        other = leader
-        while True:
-            other = other + 1 if other + 1 < n else 0
+        for other in clockwise[leader + 1]:
             if other == leader:
                 other = None
                 break
