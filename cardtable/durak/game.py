@@ -49,8 +49,8 @@ _STRENGTH = tuple(strength(card) for card in CARDS)
 _MASK = attrgetter("mask")
 _NOT_ACES = sum(c.mask for c in CARDS if c.rank != 1)
 _SEATING: dict[tuple[int, int], tuple[tuple, tuple]] = {}
-"""``(players, teams)``: each seat's team, and from each seat (or ``players``, the same as
-0) every seat in turn clockwise."""
+"""``(players, teams)``: each seat's team, and ``[start][skip]``: from seat ``start`` (or
+``players``, the same as 0) the seats in turn clockwise, but those in the mask ``skip``."""
 _SUIT_MASK = tuple(sum(c.mask for c in CARDS if c.suit == s) for s in Suit)
 _HIGHER = tuple(sum(o.mask for o in CARDS if o.suit == c.suit and _STRENGTH[o.index]
                     > _STRENGTH[c.index]) for c in CARDS)
@@ -145,7 +145,9 @@ class Game:
         if seating is None:
             seating = _SEATING[(players, teams)] = (
                 tuple(seat % teams for seat in range(players)),
-                tuple(tuple((start + k) % players for k in range(players))
+                tuple(tuple(tuple(seat for seat in ((start + k) % players
+                                                    for k in range(players))
+                                  if not skip >> seat & 1) for skip in range(1 << players))
                       for start in range(players + 1)))
         self._team, self._clockwise = seating
         info = _PACKS.get(rules.pack_size)
@@ -483,12 +485,11 @@ class Game:
                 # ``_defender_after(seat)``, inlined
                 hands, team = self._hands, self._team
                 mine = team[seat]
-                for nd in self._clockwise[seat + 1]:
-                    if nd == seat:
-                        nd = None
-                        break
+                for nd in self._clockwise[seat + 1][1 << seat]:
                     if hands[nd] and team[nd] != mine:
                         break
+                else:
+                    nd = None
                 if nd is not None:
                     room = hands[nd].bit_count() - self._open.bit_count()
                     cap_room = self._cap_now - len(self._att)
@@ -654,15 +655,14 @@ class Game:
             elif self._simple_throw:
                 # anyone holding cards but the defender may add: one pass round the table
                 hands = self._hands
-                skip = self._passed | 1 << self._defender
-                for seat in self._clockwise[start]:
-                    if hands[seat] and not skip >> seat & 1:
+                for seat in self._clockwise[start][self._passed | 1 << self._defender]:
+                    if hands[seat]:
                         self._to_move = seat
                         return
             else:
                 allowed = self._throwers() & ~self._passed
                 if allowed:
-                    for seat in self._clockwise[start]:
+                    for seat in self._clockwise[start][0]:
                         if allowed >> seat & 1:
                             self._to_move = seat
                             return
@@ -766,12 +766,10 @@ class Game:
         """The next player clockwise holding cards who is not ``seat``'s partner."""
         hands, team = self._hands, self._team
         mine = team[seat]
-        for other in self._clockwise[seat + 1]:
-            if other == seat:
-                return None
+        for other in self._clockwise[seat + 1][1 << seat]:
             if hands[other] and team[other] != mine:
                 return other
-        return None   # pragma: no cover - the loop always meets ``seat``
+        return None
 
     def _throwers(self) -> int:
         """Seats that may add cards now, on public grounds only (a mask)."""
@@ -887,7 +885,7 @@ class Game:
         if not taken and hands[defender]:
             leader = defender
         else:
-            for leader in clockwise[defender + 1]:   # someone else holds cards
+            for leader in clockwise[defender + 1][1 << defender]:   # someone else holds cards
                 if hands[leader]:
                     break
         self._round += 1
@@ -897,12 +895,11 @@ class Game:
         # the defender: as ``_defender_after(leader)``
         team = self._team
         mine = team[leader]
-        for other in clockwise[leader + 1]:
-            if other == leader:
-                other = None
-                break
+        for other in clockwise[leader + 1][1 << leader]:
             if hands[other] and team[other] != mine:
                 break
+        else:
+            other = None
         self._defender = other
 
     def _finished(self) -> bool:
