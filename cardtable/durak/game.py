@@ -572,11 +572,19 @@ class Game:
             known = self._known
             if known[seat] & own:
                 known[seat] &= ~own
+            phase = self._phase
+            if phase == LEAD:   # the table is empty
+                self._att = move.cards
+                self._open = self._tmask = own
+                self._tranks = move._group
+                self._phase = DEFEND
+                self._to_move = self._defender
+                return
             self._att += move.cards
             self._open |= own
             self._tmask |= own
             self._tranks |= move._group
-            if self._phase != TAKING:
+            if phase == THROW:
                 self._phase = DEFEND
                 self._to_move = self._defender
                 return
