@@ -518,9 +518,9 @@ class Game:
             self._legal = moves
             return []
         else:
-            room = self._limit - len(self._att)
             candidates = hand & self._tranks
             if candidates:
+                room = self._limit - len(self._att)
                 single = _ATTACKS_OF.get(candidates)   # the usual case: cards of one rank
                 if single is not None:
                     moves.extend(single[room])
@@ -593,6 +593,9 @@ class Game:
                 return   # the same thrower keeps the turn
             start = seat + 1
         elif kind is PASS_:
+            if self.players == 2:   # the only thrower passed: the round is over
+                self._close_round(self._phase == TAKING)
+                return
             self._passed |= 1 << seat
             start = seat + 1
         elif kind is DEFEND_:
