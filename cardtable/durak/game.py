@@ -510,10 +510,7 @@ class Game:
             room = self._hands[self._defender].bit_count()
             if room > self._cap_now:
                 room = self._cap_now
-            # ``_attacks(hand, room)``, inlined
-            b0, b1, b2, b3, b4, b5, b6 = hand.to_bytes(7, "little")
-            t0, t1, t2, t3, t4, t5, t6 = _BY_BYTE[room]
-            moves = [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6]]
+            moves = _attacks(hand, room)
         elif phase == OVER:
             self._legal = moves
             return []
