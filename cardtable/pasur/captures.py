@@ -151,14 +151,16 @@ _LOW = _UP_TO_RANK[5]
 """A to 5.  A set of number cards summing to 11 or less holds at most one card above 5, so
 every such set is one card above 5 (or none) plus a set of these low cards."""
 _HIGH = NUMBER_MASK & ~_LOW
-_LOW_SUMS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_LOW_SUMS: dict[int, tuple] = {}
 _KEEP = 200_000
 """How many options the memories of all cards may keep together; past it, the card that
 keeps the most forgets its own."""
 
 
-def _low_sums(low: int) -> tuple[tuple[int, ...], ...]:
-    """For a mask of low cards, the subsets (masks) summing to each total 0..11 (remembered).
+def _low_sums(low: int) -> tuple:
+    """For a mask of low cards, the subsets (masks) summing to each total 0..11, then for
+    each total 0..11 the mask of the high cards (6 to 10) that make that total alone or
+    with some of these low cards (remembered).
 
     Each list comes out in mask order: a subset is added when its highest card is.
     """
@@ -174,9 +176,14 @@ def _low_sums(low: int) -> tuple[tuple[int, ...], ...]:
                 if below:
                     sums[total] += [subset | bit for subset in below]
             rest ^= bit
+        useful = [0] * 12
+        for total in range(6, 12):
+            for value in range(6, min(total, 10) + 1):
+                if value == total or sums[total - value]:
+                    useful[total] |= RANK_MASKS[value]
         if len(_LOW_SUMS) >= 20_000:
             _LOW_SUMS.clear()
-        found = _LOW_SUMS[low] = tuple(tuple(subsets) for subsets in sums)
+        found = _LOW_SUMS[low] = (*(tuple(subsets) for subsets in sums), *useful)
     return found
 
 
@@ -204,8 +211,11 @@ def _disjoint_unions(sets: list[int]) -> list[int]:
     table of many small cards).
     """
     unions = {0}
+    add = unions.add
     for part in sets:
-        unions |= {union | part for union in unions if not union & part}
+        for union in tuple(unions):
+            if not union & part:
+                add(union | part)
     unions.discard(0)
     return list(unions)
 
@@ -230,20 +240,17 @@ class CaptureRules:
     are not kept: it takes all it reaches, and its tables vary too much for a memory to
     pay.
 
-    A new entry is put together from smaller pieces that recur far more often.  The cards
-    A to 5 reach up to 10, but a set making 11 with them holds at most one card above 5:
-    their options are their sets among the low cards plus, for each high card near, the
-    sets that use it.  So ``rows[i][low cards]`` keeps card ``i``'s sets among those low
-    cards, per high card the sets that use it, and the options per set of high cards near
-    that make a set with those low cards, all other high cards being of no account
-    (``parts``); with several sets at once (multi_sets) they are worked out in one pass
-    instead (``several``).  Everything else
-    is worked out from scratch (``worked``).  When more than ``_KEEP`` options are kept,
-    the card that keeps the most forgets them, to keep the memory bounded.
+    The cards A to 5 reach up to 10, but a set making 11 with them holds at most one card
+    above 5, and a high card (6 to 10) that makes no set with the low cards (A to 5) near
+    changes nothing: so their options are kept a second time by their plain table, the
+    table cards they reach less those high cards (``plains[i]``), which recurs far more
+    often, and are worked out from it (``plain_options``).  When more than ``_KEEP``
+    options are kept by table (or half as many by plain table), the card that keeps the
+    most forgets them, to keep the memory bounded.
     """
 
-    __slots__ = ("forced", "jack", "kept", "kids", "known", "lists", "multi", "reach", "rows",
-                 "sweeps", "take_all", "trails", "ways")
+    __slots__ = ("forced", "jack", "kept", "kids", "known", "lists", "multi", "plain_kept",
+                 "plains", "reach", "sweeps", "take_all", "trails", "ways")
 
     _shared: ClassVar[dict[tuple, CaptureRules]] = {}
 
@@ -263,12 +270,12 @@ class CaptureRules:
                 reach.append(RANK_MASKS[rank])
         self.reach: tuple[int, ...] = tuple(reach)
         self.trails: tuple[tuple[Move, ...], ...] = tuple((_move(i, 0),) for i in range(52))
-        self.rows: tuple[dict[int, tuple], ...] = tuple({} for _ in range(20))
+        self.plains: tuple[dict[int, tuple[Move, ...]], ...] = tuple({} for _ in range(20))
         self.lists: dict[tuple[Move, ...], tuple[Move, ...]] = {}
-        self.kept = 0
-        # How each card's options are worked out when not known: 0 from scratch, 1 from
-        # rows (A to 5 with sums to 11, one set at a time), 2 in one pass (A to 5 with
-        # several sets at once).
+        self.kept = self.plain_kept = 0
+        # How each card's options are worked out when not known: 0 from scratch, 1 by
+        # plain tables (A to 5 with sums to 11, one set at a time), 2 by plain tables with
+        # several sets at once.
         self.ways: tuple[int, ...] = tuple(
             (2 if multi else 1) if index < 20 and not kids else 0 for index in range(52))
         self.sweeps: tuple[bool, ...] = tuple(40 <= index < 44 and jack != "eleven"
@@ -321,15 +328,25 @@ class CaptureRules:
             move = _MOVES.get(near << 6 | index) or _move(index, near)
             return (move,) if self.forced else (self.trails[index][0], move)
         way = self.ways[index]
-        if way == 1:
-            # A to 5, one set at a time: from the row of the low cards near, and the high
-            # cards near that make a set with some of them (the others change nothing).
+        if way:
+            # A to 5: only the high cards near that make a set with some low cards near
+            # count (``plain``).
             low = near & _LOW
-            parts = self.rows[index].get(low) or self.parts(index, low)
-            high = near & parts[0]
-            found = parts[1].get(high) or self.with_highs(index, parts, high)
+            sums = _LOW_SUMS.get(low) or _low_sums(low)
+            plain = near & (_LOW | sums[22 - (index >> 2)])
+            plains = self.plains[index]
+            found = plains.get(plain)
+            if found is None:
+                found = self.plain_options(index, plain, sums)
+                found = self.lists.get(found) or self.keep(found)
+                plains[plain] = found
+                self.plain_kept += 1
+                if self.plain_kept > _KEEP // 2:
+                    most = max(self.plains, key=len)
+                    self.plain_kept -= len(most)
+                    most.clear()
         else:
-            found = self.several(index, near) if way == 2 else self.worked(index, near)
+            found = self.worked(index, near)
             found = self.lists.get(found) or self.keep(found)
         self.known[index][near] = found
         self.kept += 1
@@ -351,89 +368,34 @@ class CaptureRules:
         self.kept -= len(most)
         most.clear()
 
-    def parts(self, index: int, low: int) -> tuple:
-        """What card ``index``'s (A to 5) options with the low cards ``low`` near are made
-        of: the high cards that make a set with some of them (a mask), the options so far
-        by those high cards near (``with_highs``), its captures among the low cards, a
-        place for the captures that use each high card (filled in by ``with_high``), the
-        sum it needs and the sums of the low cards."""
-        total = 10 - index // 4
-        sums = _low_sums(low)
-        useful = 0
-        for value in range(6, min(total, 10) + 1):
-            if value == total or sums[total - value]:
-                useful |= RANK_MASKS[value]
-        get = _MOVES.get
-        # (each list of ``_low_sums`` is in mask order already)
-        base = tuple([get(mask << 6 | index) or _move(index, mask) for mask in sums[total]])
-        options = self._options(index, base)
-        parts = (useful, {0: self.lists.get(options) or self.keep(options)}, base,
-                 [None] * 20, total, sums)
-        rows = self.rows[index]
-        if len(rows) >= 4_000:
-            rows.clear()
-        rows[low] = parts
-        return parts
-
-    def with_highs(self, index: int, parts: tuple, high: int) -> tuple[Move, ...]:
-        """The options of card ``index`` (A to 5) with the low cards of ``parts`` and the
-        high cards ``high`` near, each of which makes a set with some of them."""
-        found = list(parts[2])
-        per_high = parts[3]
-        rest = high >> 20
-        while rest:
-            bit = rest & -rest
-            at = bit.bit_length() - 1
-            with_it = per_high[at]
-            if with_it is None:
-                with_it = per_high[at] = self.with_high(parts, index, at)
-            found += with_it
-            rest ^= bit
-        options = tuple(found) if self.forced else (self.trails[index][0], *found)
-        options = self.lists.get(options) or self.keep(options)
-        by_high = parts[1]
-        if len(by_high) >= 256:
-            by_high.clear()
-        by_high[high] = options
-        return options
-
-    @staticmethod
-    def with_high(parts: tuple, index: int, at: int) -> tuple[Move, ...]:
-        """The captures of card ``index`` (A to 5) that use high card ``at`` (0 is 6♣)
-        with the low cards of ``parts``: it alone, or it and low cards."""
-        value, card = at // 4 + 6, 1 << (at + 20)
-        total, sums = parts[4], parts[5]
-        if value > total:
-            return ()
-        if value == total:
-            return (_move(index, card),)
-        get = _MOVES.get
-        return tuple([get((mask | card) << 6 | index) or _move(index, mask | card)
-                      for mask in sums[total - value]])
-
-    def several(self, index: int, near: int) -> tuple[Move, ...]:
-        """The options of card ``index`` (A to 5) when it may take several sets at once:
-        ``captures`` and ``_moves`` in one place."""
+    def plain_options(self, index: int, plain: int, sums: tuple) -> tuple[Move, ...]:
+        """The options of card ``index`` (A to 5) on its plain table ``plain``, whose low
+        cards have the sums ``sums`` (``_low_sums``): its sets among the low cards, then
+        for each high card near (in card order) the sets it makes with them; with several
+        sets at once (multi_sets), every union of disjoint sets.  (Loops, not
+        comprehensions: each of those makes a function.)"""
         total = 10 - (index >> 2)
-        low = near & _LOW
-        sums = _LOW_SUMS.get(low) or _low_sums(low)
         sets = list(sums[total])
-        high = near & _HIGH
+        high = plain >> 20
         while high:
             bit = high & -high
-            value = (bit.bit_length() + 3) >> 2
+            card = bit << 20
+            value = (bit.bit_length() + 23) >> 2
             if value == total:
-                sets.append(bit)
+                sets.append(card)
             else:
-                sets += [subset | bit for subset in sums[total - value]]
+                for subset in sums[total - value]:
+                    sets.append(subset | card)
             high ^= bit
         if not sets:
             return self.trails[index]
-        if len(sets) > 1:
+        if self.multi and len(sets) > 1:
             sets = _disjoint_unions(sets)
             sets.sort()
         get = _MOVES.get
-        moves = [get(mask << 6 | index) or _move(index, mask) for mask in sets]
+        moves = []
+        for mask in sets:
+            moves.append(get(mask << 6 | index) or _move(index, mask))
         return tuple(moves) if self.forced else (self.trails[index][0], *moves)
 
     def worked(self, index: int, near: int) -> tuple[Move, ...]:
