@@ -548,6 +548,10 @@ class Game:
             legal = self._generate()
         if seat is not None or move not in legal:
             move = self._checked(move, seat, legal)
+        try:
+            kind = move.kind
+        except AttributeError:   # an object that says it equals anything is not a move
+            raise IllegalMove(f"{move!r} is not a Durak move") from None
         if self._undoing:   # ``_mark(legal)``, inlined: a search pushes and pops a lot
             self._marks.append((len(self._moves), tuple(self._hands), tuple(self._known),
                                 self._stock, self._prefix, self._drawn, self._trump_card,
@@ -558,7 +562,6 @@ class Game:
                                 self._passed, self._shown, None if legal is _REPLAY else legal))
         self._moves.append(move)
         self._legal = None
-        kind = move.kind
         seat = self._to_move
         # The hands and known cards are lists changed in place (marks hold tuples).  The
         # usual moves end with the next thrower to find (from ``start``): see below.
@@ -599,7 +602,7 @@ class Game:
             own = move._own
             hands = self._hands
             if not self._limit:
-                # ``_fix_limit``, inlined: the defence starts
+                # the defence starts: the limit becomes min(cap, cards beaten + hand)
                 limit = len(self._beats) + hands[seat].bit_count()
                 cap = self._cap_now
                 self._limit = limit if limit < cap else cap
@@ -651,7 +654,7 @@ class Game:
             self._trump_card = move.cards[0]
             return
         # The next thrower clockwise from ``start`` who has not passed, or the round's close
-        # when there is none (``_to_move_thrower``, inlined).
+        # when there is none.
         if self._limit > len(self._att):
             if self.players == 2:
                 # the attacker is the only thrower (the defender never passes), whatever
