@@ -1,9 +1,11 @@
 """A game of Transfer Durak: the deal, the rounds, and every rule of the source.
 
 Card sets are 52-bit masks (``card.mask``); moves are interned and come from tables
-built at import; ``push`` saves nothing: each round's start is marked, and ``pop`` goes
-back to it and plays the round's earlier moves again; ``legal_moves`` is cached until the
-next ``push`` or ``pop``.  See ``docs/durak.md`` for the turn protocol.
+built at import; hands are lists changed in place; ``push`` saves nothing until the game
+is first undone: ``pop`` then plays the moves again from the start (or the copy's) and
+every later move is marked, so that each later ``pop`` restores its mark; ``legal_moves``
+is cached until the next ``push`` or ``pop``.  See ``docs/durak.md`` for the turn
+protocol.
 
 >>> from cardtable.durak import Game, Rules
 >>> game = Game.new(Rules(), players=3, seed=7)
