@@ -19,7 +19,7 @@ Move.parse('7♣ x 2♠ 4♦')
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from ..cards import CARDS, Card, CardError, cards_of, format_cards, mask_of
@@ -249,8 +249,8 @@ class CaptureRules:
     most forgets them, to keep the memory bounded.
     """
 
-    __slots__ = ("forced", "jack", "kept", "kids", "known", "lists", "multi", "plain_kept",
-                 "plains", "reach", "sweeps", "take_all", "trails", "ways")
+    __slots__ = ("forced", "jack", "kept", "kids", "known", "lists", "looks", "multi",
+                 "plain_kept", "plains", "reach", "sweeps", "take_all", "trails", "ways")
 
     _shared: ClassVar[dict[tuple, CaptureRules]] = {}
 
@@ -281,6 +281,10 @@ class CaptureRules:
         self.sweeps: tuple[bool, ...] = tuple(40 <= index < 44 and jack != "eleven"
                                               for index in range(52))
         self.known: tuple[dict[int, tuple[Move, ...]], ...] = tuple({} for _ in range(52))
+        # Their ``get`` methods, for ``Hand.legal_moves`` (the memories are only ever
+        # cleared, never replaced).
+        self.looks: tuple[Callable[[int], tuple[Move, ...] | None], ...] = tuple(
+            known.get for known in self.known)
 
     @classmethod
     def of(cls, rules: Rules) -> CaptureRules:

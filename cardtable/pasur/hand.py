@@ -158,8 +158,8 @@ class Hand:
     """
 
     __slots__ = (
-        "_cap", "_captured", "_deals", "_deck", "_held", "_history", "_known", "_last",
-        "_legal", "_next", "_reach", "_round", "_rounds", "_side", "_snaps", "_sur_cards",
+        "_cap", "_captured", "_deals", "_deck", "_held", "_history", "_last", "_legal",
+        "_looks", "_next", "_reach", "_round", "_rounds", "_side", "_snaps", "_sur_cards",
         "_sur_live", "_surs", "_swept", "_table", "_to_move", "_totals", "dealer", "leader",
         "players", "rules", "sides",
     )
@@ -207,7 +207,7 @@ class Hand:
         self.leader = leader
         self.dealer = leader if rules.dealer_leads else (leader - 1) % players
         self._cap = cap
-        self._known = cap.known
+        self._looks = cap.looks
         self._reach = cap.reach
         self._side = side
         self._next = following
@@ -381,16 +381,17 @@ class Hand:
             seat = self._to_move
             if seat is None:
                 return []
-            # CaptureRules.options, inlined for every card in hand: the engine's hot loop.
+            # CaptureRules.options, inlined for every card in hand: the engine's hot loop
+            # (``looks`` are the ``get`` methods of the cards' memories).
             table = self._table
-            known = self._known
+            looks = self._looks
             reach = self._reach
             cap = self._cap
             legal = []
             for index in self._held[seat]:
-                legal += known[index].get(table & reach[index]) or cap.work_out(index, table)
+                legal += looks[index](table & reach[index]) or cap.work_out(index, table)
             self._legal = legal
-        return legal[:]
+        return legal.copy()
 
     def push(self, move: Move | str, seat: int | None = None) -> None:
         """Play ``move`` (a Move, or its text) for the seat to move.

@@ -71,13 +71,17 @@ def sur_points(surs: Sequence[int], rules: Rules,
     """
     if rules.sur_scoring == "net":
         most = max(surs)
-        counted = [0] * len(surs)
+        points = [0] * len(surs)
         if surs.count(most) == 1:
             side = surs.index(most)
-            counted[side] = most - max(n for k, n in enumerate(surs) if k != side)
+            others = list(surs)
+            del others[side]
+            points[side] = (most - max(others)) * rules.sur_points
     else:
-        counted = list(surs)
-    points = [n * rules.sur_points for n in counted]
+        value = rules.sur_points
+        points = list(surs)
+        for side in range(len(points)):
+            points[side] *= value
     if rules.sur_cap is not None and totals is not None:
         points = [0 if total >= rules.sur_cap else p
                   for p, total in zip(points, totals, strict=True)]
@@ -112,11 +116,27 @@ def score_sheet(captured: Sequence[int], surs: Sequence[int], rules: Rules,
 
 def hand_points(captured: Sequence[int], surs: Sequence[int], rules: Rules,
                 totals: Sequence[int] | None = None) -> list[int]:
-    """Points per side for a hand: counting cards, the bonus and surs."""
-    bonus = bonus_side(captured, rules)
+    """Points per side for a hand: counting cards, the bonus and surs.
+
+    (``card_points`` and ``bonus_side`` in one pass: every finished hand is scored.)
+    """
     points = sur_points(surs, rules, totals) if any(surs) else [0] * len(surs)
+    aces, jacks = rules.ace_points, rules.jack_points
+    two_clubs, ten_diamonds = rules.two_clubs_points, rules.ten_diamonds_points
+    seven_diamonds = rules.seven_diamonds_points
+    counted = CLUBS_MASK if rules.bonus == "clubs" else -1
+    best, top, ties = -1, 0, 0
     for side, mask in enumerate(captured):
-        points[side] += card_points(mask, rules)
-    if bonus is not None:
-        points[bonus] += rules.bonus_points
+        points[side] += ((mask & ACE_MASK).bit_count() * aces
+                         + (mask & JACK_MASK).bit_count() * jacks
+                         + (two_clubs if mask & TWO_CLUBS else 0)
+                         + (ten_diamonds if mask & TEN_DIAMONDS else 0)
+                         + (seven_diamonds if mask & SEVEN_DIAMONDS else 0))
+        count = (mask & counted).bit_count()
+        if count > best:
+            best, top, ties = count, side, 1
+        elif count == best:
+            ties += 1
+    if ties == 1 and best >= rules.bonus_minimum and best:
+        points[top] += rules.bonus_points
     return points
