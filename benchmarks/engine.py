@@ -8,7 +8,9 @@ shuffles and deals count towards ours.
 
     python benchmarks/engine.py [--seconds 3] [--rounds 3] [--json FILE]
 
-The hands and games are dealt from the benchmark's own generator (``seed=rng``), as
+Times are CPU seconds of this process (``time.process_time``), so the machine's other work
+weighs on neither side; caches shared with other processes still can.  The hands and games
+are dealt from the benchmark's own generator (``seed=rng``), as
 OpenSpiel's chance nodes are sampled from it: neither side seeds a new generator per game.
 """
 
@@ -28,15 +30,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def measure(play_one: Callable[[random.Random], int], seconds: float) -> dict:
-    """Play games until ``seconds`` pass; return games/s and decisions/s."""
+    """Play games until ``seconds`` of this process's CPU time pass; return games/s and
+    decisions/s per CPU second (so other work on the machine counts against neither side;
+    both sides run single-threaded in this process)."""
     rng = random.Random(2026)
     play_one(rng)  # warm caches, as the peers' first game warms theirs
     games = decisions = 0
-    start = time.perf_counter()
+    clock = time.process_time
+    start = clock()
     while True:
         decisions += play_one(rng)
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= seconds:
             break
     return {"games": games, "decisions": decisions, "seconds": elapsed,
