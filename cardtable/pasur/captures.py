@@ -234,22 +234,23 @@ class CaptureRules:
 
     ``reach[i]`` is every table card that card ``i`` could ever take, so its options
     depend only on ``near = table & reach[i]``: ``known[i]`` maps that to the options,
-    which makes listing a hand's moves one dictionary look-up per card.  Equal lists of
-    options are kept once (``lists``), so that a new table seldom adds an object: most
-    tables give a card options some earlier table gave it.  A sweeping jack's options
-    are not kept: it takes all it reaches, and its tables vary too much for a memory to
-    pay.
+    which makes listing a hand's moves one dictionary look-up per card.  A sweeping jack's
+    options are not kept: it takes all it reaches, and its tables vary too much for a
+    memory to pay.
 
-    The cards A to 5 reach up to 10, but a set making 11 with them holds at most one card
-    above 5, and a high card (6 to 10) that makes no set with the low cards (A to 5) near
-    changes nothing: so their options are kept a second time by their plain table, the
-    table cards they reach less those high cards (``plains[i]``), which recurs far more
-    often, and are worked out from it (``plain_options``).  When more than ``_KEEP``
-    options are kept by table (or half as many by plain table), the card that keeps the
-    most forgets them, to keep the memory bounded.
+    Tables far outnumber the lists of options they give, so a list is made once and
+    shared by every table that gives it: a new table seldom adds an object.  The cards A
+    to 5 reach up to 10, but a set making 11 with them holds at most one card above 5,
+    and a high card (6 to 10) that makes no set with the low cards (A to 5) near changes
+    nothing: so their options are also kept by their plain table, the cards they reach
+    less those high cards (``plains[i]``), and by the cards found in some set
+    (``by_union[i]``), which both recur far more often (see ``plain_options``).  Other
+    cards' lists are shared through ``lists``.  When more than ``_KEEP`` options are kept
+    by table (or half as many by plain table or union), the card that keeps the most
+    forgets them, to keep the memory bounded.
     """
 
-    __slots__ = ("forced", "jack", "kept", "kids", "known", "lists", "looks", "multi",
+    __slots__ = ("by_union", "forced", "jack", "kept", "kids", "known", "lists", "looks", "multi",
                  "plain_kept", "plains", "reach", "sweeps", "take_all", "trails", "ways")
 
     _shared: ClassVar[dict[tuple, CaptureRules]] = {}
@@ -271,6 +272,7 @@ class CaptureRules:
         self.reach: tuple[int, ...] = tuple(reach)
         self.trails: tuple[tuple[Move, ...], ...] = tuple((_move(i, 0),) for i in range(52))
         self.plains: tuple[dict[int, tuple[Move, ...]], ...] = tuple({} for _ in range(20))
+        self.by_union: tuple[dict[int, tuple[Move, ...]], ...] = tuple({} for _ in range(20))
         self.lists: dict[tuple[Move, ...], tuple[Move, ...]] = {}
         self.kept = self.plain_kept = 0
         # How each card's options are worked out when not known: 0 from scratch, 1 by
@@ -341,12 +343,10 @@ class CaptureRules:
             plains = self.plains[index]
             found = plains.get(plain)
             if found is None:
-                found = self.plain_options(index, plain, sums)
-                found = self.lists.get(found) or self.keep(found)
-                plains[plain] = found
+                found = plains[plain] = self.plain_options(index, plain, sums)
                 self.plain_kept += 1
                 if self.plain_kept > _KEEP // 2:
-                    most = max(self.plains, key=len)
+                    most = max(self.plains + self.by_union, key=len)
                     self.plain_kept -= len(most)
                     most.clear()
         else:
@@ -376,8 +376,12 @@ class CaptureRules:
         """The options of card ``index`` (A to 5) on its plain table ``plain``, whose low
         cards have the sums ``sums`` (``_low_sums``): its sets among the low cards, then
         for each high card near (in card order) the sets it makes with them; with several
-        sets at once (multi_sets), every union of disjoint sets.  (Loops, not
-        comprehensions: each of those makes a function.)"""
+        sets at once (multi_sets), every union of disjoint sets.
+
+        They depend only on the cards found in some set, so they are kept by those too
+        (``by_union``): a table seen before with other cards that make no set costs only
+        the sets.  (Loops, not comprehensions: each of those makes a function.)
+        """
         total = 10 - (index >> 2)
         sets = list(sums[total])
         high = plain >> 20
@@ -393,14 +397,23 @@ class CaptureRules:
             high ^= bit
         if not sets:
             return self.trails[index]
-        if self.multi and len(sets) > 1:
-            sets = _disjoint_unions(sets)
-            sets.sort()
-        get = _MOVES.get
-        moves = []
+        union = 0
         for mask in sets:
-            moves.append(get(mask << 6 | index) or _move(index, mask))
-        return tuple(moves) if self.forced else (self.trails[index][0], *moves)
+            union |= mask
+        by_union = self.by_union[index]
+        found = by_union.get(union)
+        if found is None:
+            if self.multi and len(sets) > 1:
+                sets = _disjoint_unions(sets)
+                sets.sort()
+            get = _MOVES.get
+            moves = []
+            for mask in sets:
+                moves.append(get(mask << 6 | index) or _move(index, mask))
+            found = by_union[union] = (
+                tuple(moves) if self.forced else (self.trails[index][0], *moves))
+            self.plain_kept += 1
+        return found
 
     def worked(self, index: int, near: int) -> tuple[Move, ...]:
         """The options of a card from the table cards it reaches, from scratch."""
