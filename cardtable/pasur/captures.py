@@ -152,6 +152,12 @@ _LOW = _UP_TO_RANK[5]
 every such set is one card above 5 (or none) plus a set of these low cards."""
 _HIGH = NUMBER_MASK & ~_LOW
 _LOW_SUMS: dict[int, tuple] = {}
+_CROWD = 3
+"""The most table cards near that a card's options are kept by (``CaptureRules.known``):
+tables with more seldom come back (in random play, 4 cards near are found kept about
+one time in two, 5 cards one time in six, against all but always for 3 or fewer), and
+keeping them costs memory and pushes out those that do.  Their options are still kept
+by plain table."""
 _KEEP = 200_000
 """How many options the memories of all cards may keep together; past it, the card that
 keeps the most forgets its own."""
@@ -159,8 +165,8 @@ keeps the most forgets its own."""
 
 def _low_sums(low: int) -> tuple:
     """For a mask of low cards, the subsets (masks) summing to each total 0..11, then for
-    each total 0..11 the mask of the high cards (6 to 10) that make that total alone or
-    with some of these low cards (remembered).
+    each total 0..11 the mask of the low cards (A to 5) and the high cards (6 to 10) that
+    make that total alone or with some of these low cards (remembered).
 
     Each list comes out in mask order: a subset is added when its highest card is.
     """
@@ -176,7 +182,7 @@ def _low_sums(low: int) -> tuple:
                 if below:
                     sums[total] += [subset | bit for subset in below]
             rest ^= bit
-        useful = [0] * 12
+        useful = [_LOW] * 12
         for total in range(6, 12):
             for value in range(6, min(total, 10) + 1):
                 if value == total or sums[total - value]:
@@ -229,14 +235,26 @@ def _singles(mask: int) -> list[int]:
     return out
 
 
+def _sweeper(index: int, forced: bool,
+             trail: tuple[Move]) -> Callable[[int], tuple[Move, ...]]:
+    """The options of a sweeping jack (card ``index``) from ``near``: one move taking all
+    it reaches (interned), in a new tuple."""
+    def sweep(near: int) -> tuple[Move, ...]:
+        if not near:
+            return trail
+        move = _MOVES.get(near << 6 | index) or _move(index, near)
+        return (move,) if forced else (trail[0], move)
+    return sweep
+
+
 class CaptureRules:
     """The capture part of a rule set, with its tables and a memory of worked options.
 
     ``reach[i]`` is every table card that card ``i`` could ever take, so its options
-    depend only on ``near = table & reach[i]``: ``known[i]`` maps that to the options,
-    which makes listing a hand's moves one dictionary look-up per card.  A sweeping jack's
-    options are not kept: it takes all it reaches, and its tables vary too much for a
-    memory to pay.
+    depend only on ``near = table & reach[i]``: ``known[i]`` maps that to the options
+    (when at most ``_CROWD`` cards are near), which makes listing a hand's moves one
+    dictionary look-up per card.  A sweeping jack's options are not kept: it takes all
+    it reaches, and its tables vary too much for a memory to pay.
 
     Tables far outnumber the lists of options they give, so a list is made once and
     shared by every table that gives it: a new table seldom adds an object.  The cards A
@@ -283,10 +301,12 @@ class CaptureRules:
         self.sweeps: tuple[bool, ...] = tuple(40 <= index < 44 and jack != "eleven"
                                               for index in range(52))
         self.known: tuple[dict[int, tuple[Move, ...]], ...] = tuple({} for _ in range(52))
-        # Their ``get`` methods, for ``Hand.legal_moves`` (the memories are only ever
-        # cleared, never replaced).
+        # How ``Hand.legal_moves`` finds each card's options from ``near``: its memory's
+        # ``get`` (the memories are only ever cleared, never replaced), or for a sweeping
+        # jack, a function that makes them at once (``None``: work them out).
         self.looks: tuple[Callable[[int], tuple[Move, ...] | None], ...] = tuple(
-            known.get for known in self.known)
+            _sweeper(index, forced, self.trails[index]) if self.sweeps[index]
+            else self.known[index].get for index in range(52))
 
     @classmethod
     def of(cls, rules: Rules) -> CaptureRules:
@@ -330,16 +350,13 @@ class CaptureRules:
         """Work out card ``index``'s options on ``table``, and keep them (a sweeping
         jack's are not kept)."""
         near = table & self.reach[index]
-        if near and self.sweeps[index]:
-            move = _MOVES.get(near << 6 | index) or _move(index, near)
-            return (move,) if self.forced else (self.trails[index][0], move)
         way = self.ways[index]
         if way:
             # A to 5: only the high cards near that make a set with some low cards near
             # count (``plain``).
             low = near & _LOW
             sums = _LOW_SUMS.get(low) or _low_sums(low)
-            plain = near & (_LOW | sums[22 - (index >> 2)])
+            plain = near & sums[22 - (index >> 2)]
             plains = self.plains[index]
             found = plains.get(plain)
             if found is None:
@@ -349,13 +366,16 @@ class CaptureRules:
                     most = max(self.plains + self.by_union, key=len)
                     self.plain_kept -= len(most)
                     most.clear()
+        elif near and self.sweeps[index]:
+            return self.looks[index](near)
         else:
             found = self.worked(index, near)
             found = self.lists.get(found) or self.keep(found)
-        self.known[index][near] = found
-        self.kept += 1
-        if self.kept > _KEEP:
-            self.forget()
+        if near.bit_count() <= _CROWD:
+            self.known[index][near] = found
+            self.kept += 1
+            if self.kept > _KEEP:
+                self.forget()
         return found
 
     def keep(self, options: tuple[Move, ...]) -> tuple[Move, ...]:
