@@ -133,11 +133,22 @@ class Move(namedtuple("_MoveKey", "index taken bit")):
 
 
 _MOVES: dict[int, Move] = {}
+"""The interned moves of every card but the jacks, by ``taken << 6 | index``."""
+_JACK_MOVES: tuple[dict[int, Move], ...] = ({}, {}, {}, {})
+"""The interned moves of each jack, by the mask taken (a sweeping jack makes many)."""
 _new_key = tuple.__new__
 
 
 def _move(index: int, taken: int) -> Move:
     """The interned Move for a card index and a taken mask."""
+    if 40 <= index < 44:
+        moves = _JACK_MOVES[index - 40]
+        move = moves.get(taken)
+        if move is None:
+            if len(moves) >= 50_000:
+                moves.clear()
+            move = moves[taken] = _new_key(Move, (index, taken, 1 << index))
+        return move
     key = taken << 6 | index
     move = _MOVES.get(key)
     if move is None:
@@ -239,10 +250,12 @@ def _sweeper(index: int, forced: bool,
              trail: tuple[Move]) -> Callable[[int], tuple[Move, ...]]:
     """The options of a sweeping jack (card ``index``) from ``near``: one move taking all
     it reaches (interned), in a new tuple."""
+    moves = _JACK_MOVES[index - 40]
+
     def sweep(near: int) -> tuple[Move, ...]:
         if not near:
             return trail
-        move = _MOVES.get(near << 6 | index) or _move(index, near)
+        move = moves.get(near) or _move(index, near)
         return (move,) if forced else (trail[0], move)
     return sweep
 
