@@ -50,8 +50,9 @@ _SUR_CARDS = {"number": NUMBER_MASK, "not_jack": ALL_MASK & ~JACK_MASK, "any": A
 # ended the hand pop() reads off the state: every hand full means it dealt, nobody to move
 # means it ended.
 
-_SETUPS: dict[tuple[int, int], tuple] = {}
-"""Per (rules, players): what every hand under them shares, worked out once."""
+_SETUPS: dict[int, tuple] = {}
+"""Per rules and players (``id(rules) << 3 | players``): what every hand under them
+shares, worked out once."""
 
 
 def _cards(value: str | Iterable[Card]) -> list[Card]:
@@ -65,6 +66,7 @@ def _indexes(cards: Iterable[Card]) -> bytes:
 
 
 _ONE = tuple(bytes([index]) for index in range(52))
+_BITS = tuple(1 << index for index in range(52))
 
 
 def _shuffled(rng: random.Random) -> list[int]:
@@ -178,22 +180,29 @@ class Hand:
     @classmethod
     def _blank(cls, rules: Rules, players: int, leader: int,
                totals: Sequence[int] | None) -> Hand:
-        setup = _SETUPS.get((id(rules), players))
+        setup = _SETUPS.get(id(rules) << 3 | players)
         if setup is None or setup[0] is not rules:
             if not isinstance(rules, Rules):
                 raise TypeError(f"rules must be a pasur Rules, not {rules!r}")
             rules.check_players(players)
             sides = rules.sides(players)
+            if rules.opening_any_face_redeal or rules.opening_same_face_redeal:
+                opening = _FACE_MASK
+            else:
+                opening = 0 if rules.opening_jacks == "stay" else JACK_MASK
             setup = (rules, sides, CaptureRules.of(rules),
                      tuple(seat % sides for seat in range(players)),
                      tuple((seat + 1) % players for seat in range(players)),
-                     _SUR_CARDS[rules.sur_by])
+                     _SUR_CARDS[rules.sur_by], opening,
+                     tuple(seat if rules.dealer_leads else (seat - 1) % players
+                           for seat in range(players)))
             if len(_SETUPS) > 64:
                 _SETUPS.clear()
-            _SETUPS[(id(rules), players)] = setup
-        _, sides, cap, side, following, sur_cards = setup
+            _SETUPS[id(rules) << 3 | players] = setup
+        _, sides, cap, side, following, sur_cards, _, dealers = setup
         if type(leader) is not int or not 0 <= leader < players:
             raise ValueError(f"leader must be a seat from 0 to {players - 1}, not {leader!r}")
+        dealer = dealers[leader]
         if totals is not None:
             totals = tuple(totals)
             if len(totals) != sides or any(type(t) is not int for t in totals):
@@ -205,7 +214,7 @@ class Hand:
         self.sides = sides
         self._totals = totals
         self.leader = leader
-        self.dealer = leader if rules.dealer_leads else (leader - 1) % players
+        self.dealer = dealer
         self._cap = cap
         self._looks = cap.looks
         self._reach = cap.reach
@@ -251,12 +260,14 @@ class Hand:
             rng = make_rng(seed if seed is not None else " ".join(c.text for c in cards))
             order = [card.index for card in cards]
         start = 4 * players
-        table = (1 << order[start] | 1 << order[start + 1] | 1 << order[start + 2]
-                 | 1 << order[start + 3])
-        if table & _FACE_MASK:
+        bits = _BITS
+        table = (bits[order[start]] | bits[order[start + 1]] | bits[order[start + 2]]
+                 | bits[order[start + 3]])
+        if table & _SETUPS[id(rules) << 3 | players][6]:
+            # (the opening-table rule may change this deal: a jack, or a face that redeals)
             order = _fix_opening(order, players, rules, rng)
-            table = (1 << order[start] | 1 << order[start + 1] | 1 << order[start + 2]
-                     | 1 << order[start + 3])
+            table = (bits[order[start]] | bits[order[start + 1]] | bits[order[start + 2]]
+                     | bits[order[start + 3]])
         self._deck = bytes(order)
         blocks = _sort_blocks(order)
         deals: list[tuple[bytes, ...] | None] = [None]
