@@ -452,9 +452,10 @@ class CaptureRules:
         """The options of a card from the table cards it reaches, from scratch."""
         if not near:
             return self.trails[index]
-        if index >= 40 and ((index < 44 and self.jack != "eleven") or self.take_all
-                            or not near & (near - 1)):
+        if ((index >= 44 and (self.take_all or not near & (near - 1)))
+                or (40 <= index < 44 and self.jack != "eleven")):
             # A sweeping jack, or a king or queen taking all (or the only one) of its rank.
+            # (A jack that counts eleven takes one jack or a sum, like the number cards.)
             move = _move(index, near)
             return (move,) if self.forced else (self.trails[index][0], move)
         return self._moves(index, self.captures(index, near))

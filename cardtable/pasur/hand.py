@@ -393,7 +393,7 @@ class Hand:
             if seat is None:
                 return []
             # CaptureRules.options, inlined for every card in hand: the engine's hot loop
-            # (``looks`` are the ``get`` methods of the cards' memories).
+            # (``looks``: how each card's options are found, see ``CaptureRules``).
             table = self._table
             looks = self._looks
             reach = self._reach
