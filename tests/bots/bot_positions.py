@@ -104,6 +104,7 @@ def bot_specs_small() -> list[str]:
     """Every kind and level, at budgets small enough for tests."""
     return ["random", "basic", "greedy", "ismcts:iterations=40",
             "ismcts:iterations=30,playout=random", "ismcts:iterations=30,infer=1",
+            "ismcts:iterations=30,paired=1",
             "beginner", "easy",
             "medium:iterations=30", "hard:iterations=40",
             "expert:iterations=30,solver_nodes=3000"]

@@ -62,6 +62,7 @@ def test_every_bot_plays_legal_moves_to_the_end(game, preset, players):
 
 @pytest.mark.parametrize("game", ["pasur", "durak"])
 @pytest.mark.parametrize("kind", ["random", "greedy", "ismcts:iterations=25",
+                                  "ismcts:iterations=24,paired=1",
                                   "expert:iterations=25,solver_nodes=4000"])
 def test_a_seeded_bot_plays_the_same_game_again(game, kind):
     spec = games.get(game)
