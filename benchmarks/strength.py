@@ -60,11 +60,13 @@ MATCHUPS = [
             aim="medium is the durak less often than any greedy seat"),
     Matchup("durak4-medium-greedy", "durak", ("medium", "greedy", "greedy", "greedy"), 120,
             players=4, aim="medium is the durak less often than any greedy seat"),
-    Matchup("pasur-hard-medium", "pasur", ("hard", "medium"), 100, hands=True,
-            aim="hard beats medium"),
+    # the levels' time caps lifted, so their iteration budgets decide whatever the load
+    Matchup("pasur-hard-medium", "pasur", ("hard:seconds=60", "medium:seconds=60"), 300,
+            hands=True, aim="hard beats medium"),
     Matchup("pasur-expert-hard", "pasur", ("expert", "hard"), 100, hands=True,
             aim="expert beats hard"),
-    Matchup("durak-hard-medium", "durak", ("hard", "medium"), 60, aim="hard beats medium"),
+    Matchup("durak-hard-medium", "durak", ("hard:seconds=60", "medium:seconds=60"), 80,
+            aim="hard beats medium"),
     Matchup("durak-expert-hard", "durak", ("expert", "hard"), 60, aim="expert beats hard"),
 ]
 

@@ -91,8 +91,9 @@ LEVELS: dict[str, tuple[str, dict[str, Any], str]] = {
     "easy": ("greedy", {}, "the greedy tactics player"),
     "medium": ("ismcts", {"iterations": 1000, "seconds": 0.5},
                "ISMCTS, 1000 iterations (at most 0.5 s a move)"),
-    "hard": ("ismcts", {"iterations": 3000, "seconds": 1.5},
-             "ISMCTS, 3000 iterations (at most 1.5 s a move)"),
+    "hard": ("ismcts", {"iterations": 3000, "seconds": 1.5, "infer": True},
+             "ISMCTS, 3000 iterations (at most 1.5 s a move), reading the other players' "
+             "moves (infer)"),
     "expert": ("ismcts", {"iterations": 3000, "seconds": 1.5, "solver": True,
                           "solver_nodes": 50_000, "solver_seconds": 1.5},
                "hard, and an exact alpha-beta search once nothing is hidden"),
