@@ -94,9 +94,11 @@ LEVELS: dict[str, tuple[str, dict[str, Any], str]] = {
     "hard": ("ismcts", {"iterations": 3000, "seconds": 1.5, "infer": True},
              "ISMCTS, 3000 iterations (at most 1.5 s a move), reading the other players' "
              "moves (infer)"),
-    "expert": ("ismcts", {"iterations": 3000, "seconds": 1.5, "solver": True,
-                          "solver_nodes": 50_000, "solver_seconds": 1.5},
-               "hard, and an exact alpha-beta search once nothing is hidden"),
+    "expert": ("ismcts", {"iterations": 8000, "seconds": 4.0, "infer": True, "paired": True,
+                          "solver": True, "solver_nodes": 50_000, "solver_seconds": 1.5},
+               "ISMCTS, 8000 iterations (at most 4 s a move), reading the other players' "
+               "moves, every root move tried on the same deals (paired), and an exact "
+               "alpha-beta search once nothing is hidden"),
 }
 """Each level: (the bot kind, its options, what it is)."""
 
