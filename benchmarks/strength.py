@@ -63,11 +63,14 @@ MATCHUPS = [
     # the levels' time caps lifted, so their iteration budgets decide whatever the load
     Matchup("pasur-hard-medium", "pasur", ("hard:seconds=60", "medium:seconds=60"), 300,
             hands=True, aim="hard beats medium"),
-    Matchup("pasur-expert-hard", "pasur", ("expert", "hard"), 100, hands=True,
+    Matchup("pasur-expert-hard", "pasur",
+            ("expert:seconds=60,solver_seconds=60", "hard:seconds=60"), 200, hands=True,
             aim="expert beats hard"),
     Matchup("durak-hard-medium", "durak", ("hard:seconds=60", "medium:seconds=60"), 80,
             aim="hard beats medium"),
-    Matchup("durak-expert-hard", "durak", ("expert", "hard"), 60, aim="expert beats hard"),
+    Matchup("durak-expert-hard", "durak",
+            ("expert:seconds=60,solver_seconds=60", "hard:seconds=60"), 60,
+            aim="expert beats hard"),
 ]
 
 
