@@ -143,18 +143,16 @@ def _move(index: int, taken: int) -> Move:
     """The interned Move for a card index and a taken mask."""
     if 40 <= index < 44:
         moves = _JACK_MOVES[index - 40]
-        move = moves.get(taken)
-        if move is None:
-            if len(moves) >= 50_000:
-                moves.clear()
-            move = moves[taken] = _new_key(Move, (index, taken, 1 << index))
-        return move
+        return moves.get(taken) or _intern(moves, taken, 50_000, index, taken)
     key = taken << 6 | index
-    move = _MOVES.get(key)
-    if move is None:
-        if len(_MOVES) >= 100_000:
-            _MOVES.clear()
-        move = _MOVES[key] = _new_key(Move, (index, taken, 1 << index))
+    return _MOVES.get(key) or _intern(_MOVES, key, 100_000, index, taken)
+
+
+def _intern(memory: dict[int, Move], key: int, limit: int, index: int, taken: int) -> Move:
+    """Make a Move and keep it under ``key``, forgetting them all once ``limit`` are kept."""
+    if len(memory) >= limit:
+        memory.clear()
+    move = memory[key] = _new_key(Move, (index, taken, 1 << index))
     return move
 
 
