@@ -13,7 +13,7 @@ from cardtable.adapters.durak import DurakEpisode
 from cardtable.adapters.pasur import PasurEpisode
 
 
-def _same_view(a, b, seat: int) -> None:
+def assert_same_view(a, b, seat: int) -> None:
     for kind in KINDS:
         assert np.array_equal(a.tensor(seat, kind), b.tensor(seat, kind)), kind
         assert a.string(seat, kind) == b.string(seat, kind), kind
@@ -21,7 +21,7 @@ def _same_view(a, b, seat: int) -> None:
                               b.tensor(seat, kind, private="none")), kind
 
 
-def _different_view(a, b, seat: int) -> None:
+def assert_different_view(a, b, seat: int) -> None:
     for kind in KINDS:
         assert not np.array_equal(a.tensor(seat, kind), b.tensor(seat, kind)), kind
         assert a.string(seat, kind) != b.string(seat, kind), kind
@@ -38,13 +38,13 @@ def test_pasur_tensors_do_not_change_with_an_opponents_hidden_cards():
     first = deck("7♣ 3♦ 9♠ K♥", "5♣ 6♦ 8♠ Q♥", "2♠ 2♥ 4♦ K♣")
     second = _swapped(first, "8♠", "A♠")          # seat 1 holds A♠ instead of 8♠
     a, b = deal(PasurEpisode(), first), deal(PasurEpisode(), second)
-    _same_view(a, b, seat=0)
-    _different_view(a, b, seat=1)
+    assert_same_view(a, b, seat=0)
+    assert_different_view(a, b, seat=1)
     for episode in (a, b):                        # the same moves, seen by seat 0
         episode.apply(card("3♦").index)
         episode.apply(card("5♣").index)
-    _same_view(a, b, seat=0)
-    _different_view(a, b, seat=1)
+    assert_same_view(a, b, seat=0)
+    assert_different_view(a, b, seat=1)
 
 
 def test_pasur_tensors_do_not_change_with_the_stock():
@@ -56,8 +56,8 @@ def test_pasur_tensors_do_not_change_with_the_stock():
         for text in ("3♦", "5♣"):
             episode.apply(card(text).index)
         advance(episode, rng, 0)
-    _same_view(a, b, seat=0)
-    _same_view(a, b, seat=1)
+    assert_same_view(a, b, seat=0)
+    assert_same_view(a, b, seat=1)
 
 
 def test_durak_tensors_do_not_change_with_an_opponents_hidden_cards_or_the_stock():
@@ -65,10 +65,10 @@ def test_durak_tensors_do_not_change_with_an_opponents_hidden_cards_or_the_stock
     second = _swapped(first, "10♦", "A♥")          # seat 1's 10♦ and the stock's top card
     third = _swapped(first, "A♥", "K♥")            # only the stock's order differs
     a, b, c = (deal(DurakEpisode(), cards) for cards in (first, second, third))
-    _same_view(a, b, seat=0)
-    _different_view(a, b, seat=1)
-    _same_view(a, c, seat=0)
-    _same_view(a, c, seat=1)
+    assert_same_view(a, b, seat=0)
+    assert_different_view(a, b, seat=1)
+    assert_same_view(a, c, seat=0)
+    assert_same_view(a, c, seat=1)
 
 
 @pytest.mark.parametrize("make", [
@@ -85,7 +85,7 @@ def test_resampling_keeps_the_seats_information_and_deals_the_rest_afresh(make):
             continue
         seat = trial % episode.players
         other = episode.resample(seat, random.Random(trial))
-        _same_view(episode, other, seat)
+        assert_same_view(episode, other, seat)
         if seat == episode.current_player():
             assert other.legal_actions() == episode.legal_actions()
         assert other.hidden_from(seat) == episode.hidden_from(seat)   # the same unseen set

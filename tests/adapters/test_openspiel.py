@@ -50,7 +50,8 @@ def _random_state(game, rng: np.random.RandomState, steps: int):
 @pytest.mark.parametrize(("name", "params"), GAMES[::2], ids=lambda v: str(v))
 def test_openspiels_python_game_simulation_test_passes(name, params):
     """open_spiel.python.tests.games_sim_test's sim_game: pickling the game, its type and
-    states, pyspiel serialization, clones compared at every move, returns in range."""
+    states, pyspiel serialization, clones compared at every move, returns in range.  It
+    raises AssertionError on the first check that fails."""
     from open_spiel.python.tests import games_sim_test
 
     games_sim_test.GamesSimTest("sim_game").sim_game(pyspiel.load_game(name, params))

@@ -16,6 +16,7 @@ ENVS = [(pasur_v0, {}), (pasur_v0, {"preset": "multicapture", "players": 3}),
 
 @pytest.mark.parametrize(("module", "kwargs"), ENVS, ids=lambda v: getattr(v, "__name__", str(v)))
 def test_api_test_and_seed_test_pass(module, kwargs):
+    # PettingZoo's own checkers: each raises AssertionError on the first rule it finds broken
     with warnings.catch_warnings():
         # api_test's generic notes for dict observations of games outside its own list
         warnings.filterwarnings("ignore", message="Observation space for each agent probably")
