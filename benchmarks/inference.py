@@ -42,10 +42,10 @@ def score(found: list[tuple[pasur.Hand, int]], temper: float | None,
           samples: int) -> tuple[float, float]:
     """Mean share of samples' cards that are right, and mean log-chance of each true card."""
     share = loglik = 0.0
+    if temper is not None:
+        _Evidence.TEMPER = temper
     for i, (hand, seat) in enumerate(found):
         rng = random.Random(i)
-        if temper is not None:
-            _Evidence.TEMPER = temper
         sample = KIT.sampler(hand, seat, infer=temper is not None)
         other = 1 - seat
         true = set(hand.hands[other])
