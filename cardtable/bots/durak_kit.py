@@ -102,7 +102,8 @@ class DurakKit:
 
     # -- rewards ---------------------------------------------------------------------------
 
-    def context(self, state: Game, seat: int) -> None:
+    def context(self, state: Game, seat: int, *, horizon: int | None = None) -> None:
+        """Nothing: a Durak playout goes to the end, so ``horizon`` does not apply."""
         return None
 
     def cutoff(self, position: Game, context: None) -> bool:

@@ -70,7 +70,9 @@ class ISMCTSBot:
     opponent model: Pasur weighs deals by how likely they make the captures let go by);
     ``paired`` tries every move of the root on the same deal with the same random numbers
     (duplicate deals inside the search: the luck of the cards falls alike on every move,
-    so their differences show with far fewer iterations) and plays the best on average.
+    so their differences show with far fewer iterations) and plays the best on average;
+    ``horizon`` (Pasur) is how many deal rounds past the current one a playout runs before
+    the hand is estimated (1 by default; 0 stops at the end of this round).
     A seeded bot with an iteration budget alone is reproducible.
     """
 
@@ -79,7 +81,7 @@ class ISMCTSBot:
                  c: float | None = None, playout: str = "basic", solver: bool | int = False,
                  solver_nodes: int = 200_000, solver_seconds: float | None = None,
                  infer: bool | int = False, paired: bool | int = False,
-                 name: str = "ismcts") -> None:
+                 horizon: int | None = None, name: str = "ismcts") -> None:
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -87,6 +89,8 @@ class ISMCTSBot:
                              f"not {iterations!r}")
         if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
             raise ValueError(f"seconds must be a number above 0, not {seconds!r}")
+        if horizon is not None and (not isinstance(horizon, int) or horizon < 0):
+            raise ValueError(f"horizon must be a whole number of 0 or more, not {horizon!r}")
         if playout not in ("basic", "random"):
             raise ValueError(f"playout is 'basic' or 'random', not {playout!r}")
         self.name = name
@@ -100,6 +104,7 @@ class ISMCTSBot:
         self.solver_seconds = solver_seconds
         self.infer = bool(infer)
         self.paired = bool(paired)
+        self.horizon = horizon
         self.stats: dict[str, Any] = {}
         """What the last decision did: iterations, seconds, solved (and solver nodes), and
         after a search each root move's visits and mean reward (``moves``)."""
@@ -151,7 +156,7 @@ class ISMCTSBot:
     def _search(self, kit: Any, state: GameState, seat: int, moves: list[Any]) -> Any:
         started = time.perf_counter()
         sample = kit.sampler(state, seat, infer=True) if self.infer else kit.sampler(state, seat)
-        context = kit.context(state, seat)
+        context = kit.context(state, seat, horizon=self.horizon)
         rewards = kit.rewards
         cutoff = kit.cutoff
         policy = kit.playout if self.playout == "basic" else _random_policy

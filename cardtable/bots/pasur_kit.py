@@ -32,7 +32,6 @@ from ..pasur.scoring import CLUBS_MASK, card_points, sur_points
 __all__ = ["KIT", "PasurKit"]
 
 _SUR_BY = {"number": NUMBER_MASK, "not_jack": ALL_MASK & ~JACK_MASK, "any": ALL_MASK}
-_HORIZON = [True]
 _SCALE = 50.0
 """Points of difference that make a reward of 1: more than any hand is won by."""
 _POINTS_PER_HAND = 10.0
@@ -116,7 +115,9 @@ class PasurKit:
 
     # -- rewards ---------------------------------------------------------------------------
 
-    def context(self, state: Any, seat: int) -> _Reward:
+    def context(self, state: Any, seat: int, *, horizon: int | None = None) -> _Reward:
+        """What the reward needs: the match score, and how many deal rounds past the
+        current one a playout runs (``horizon``, 1 by default) before it is estimated."""
         view = state.view(seat)
         match = view.get("match")
         rules: Rules = state.rules
@@ -125,8 +126,9 @@ class PasurKit:
         if match and rules.fixed_hands is None:
             target = rules.target
             totals = list(match["totals"])
-        horizon = view["deal_round"] + 1 if _HORIZON[0] else 99
-        return _Reward(view["players"], view["sides"], target, totals, rules, horizon)
+        ahead = 1 if horizon is None else horizon
+        return _Reward(view["players"], view["sides"], target, totals, rules,
+                       view["deal_round"] + ahead)
 
     def cutoff(self, position: Hand, context: _Reward) -> bool:
         """Stop a playout after the next deal round: what the move decides is played out,

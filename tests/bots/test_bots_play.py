@@ -112,10 +112,25 @@ def test_ismcts_with_a_time_budget_stops_in_time_and_says_how_far_it_got():
     ("ismcts:iterations=0", "iterations must be a whole number of 1 or more"),
     ("ismcts:seconds=-1", "seconds must be a number above 0"),
     ("ismcts:playout=smart", "playout is 'basic' or 'random'"),
+    ("ismcts:horizon=-1", "horizon must be a whole number of 0 or more"),
 ])
 def test_a_bad_bot_spec_says_what_is_wrong(spec, words):
     with pytest.raises(ValueError, match=words):
         bots.make(spec)
+
+
+@pytest.mark.parametrize("horizon, stops_at", [(None, 3), (0, 2), (1, 3), (2, 4), (9, None)])
+def test_a_pasur_playout_stops_after_horizon_more_deal_rounds(horizon, stops_at):
+    """The estimate takes over once the deal round after the horizon is dealt; a horizon
+    past the last round plays the hand to its end."""
+    from cardtable import pasur
+    from cardtable.bots.pasur_kit import KIT
+
+    hand = pasur.Hand.new(pasur.PRESETS["standard"], seed=5)
+    context = KIT.context(hand, hand.to_move, horizon=horizon)
+    while not hand.is_over() and not KIT.cutoff(hand, context):
+        hand.push(hand.legal_moves()[0])
+    assert (None if hand.is_over() else hand.deal_round) == stops_at
 
 
 def test_a_bot_refuses_a_finished_game():
