@@ -100,6 +100,10 @@ class DurakKit:
         return (view["stock"] == 0 and len(holding) <= 1 and view["teams"] is None
                 and view["to_move"] is not None)
 
+    def near_end(self, state: Game, seat: int) -> bool:
+        """Never: a Durak game near its end is left to the search and the exact endgame."""
+        return False
+
     # -- rewards ---------------------------------------------------------------------------
 
     def context(self, state: Game, seat: int, *, horizon: int | None = None) -> None:

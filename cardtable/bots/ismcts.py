@@ -81,7 +81,8 @@ class ISMCTSBot:
                  c: float | None = None, playout: str = "basic", solver: bool | int = False,
                  solver_nodes: int = 200_000, solver_seconds: float | None = None,
                  infer: bool | int = False, paired: bool | int = False,
-                 horizon: int | None = None, name: str = "ismcts") -> None:
+                 horizon: int | None = None, pimc: int = 0,
+                 name: str = "ismcts") -> None:
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -91,6 +92,8 @@ class ISMCTSBot:
             raise ValueError(f"seconds must be a number above 0, not {seconds!r}")
         if horizon is not None and (not isinstance(horizon, int) or horizon < 0):
             raise ValueError(f"horizon must be a whole number of 0 or more, not {horizon!r}")
+        if not isinstance(pimc, int) or pimc < 0:
+            raise ValueError(f"pimc must be a whole number of 0 or more, not {pimc!r}")
         if playout not in ("basic", "random"):
             raise ValueError(f"playout is 'basic' or 'random', not {playout!r}")
         self.name = name
@@ -105,6 +108,7 @@ class ISMCTSBot:
         self.infer = bool(infer)
         self.paired = bool(paired)
         self.horizon = horizon
+        self.pimc = pimc
         self.stats: dict[str, Any] = {}
         """What the last decision did: iterations, seconds, solved (and solver nodes), and
         after a search each root move's visits and mean reward (``moves``)."""
@@ -120,6 +124,10 @@ class ISMCTSBot:
         kit = kit_of(state)
         if self.solver and kit.perfect(state, seat):
             move = self._solve(kit, state, seat)
+            if move is not None:
+                return move
+        if self.pimc and kit.near_end(state, seat):
+            move = self._sample_and_solve(kit, state, seat, moves)
             if move is not None:
                 return move
         return self._search(kit, state, seat, moves)
@@ -150,6 +158,49 @@ class ISMCTSBot:
                       "solver_nodes": solver.nodes,
                       "seconds": time.perf_counter() - started}
         return move
+
+    def _sample_and_solve(self, kit: Any, state: GameState, seat: int,
+                          moves: list[Any]) -> Any:
+        """Deal the hidden cards afresh ``pimc`` times, value every move exactly on each
+        deal, and play the best on average (None if a deal runs over the solver's budget).
+
+        Each deal is solved as if every card were known, which flatters both sides alike;
+        what the average keeps is how each move fares over the deals the seat thinks likely.
+        """
+        started = time.perf_counter()
+        sample = kit.sampler(state, seat, infer=True) if self.infer else kit.sampler(state, seat)
+        context = kit.context(state, seat)
+        deadline = started + self.seconds if self.seconds is not None else math.inf
+        totals = dict.fromkeys(moves, 0.0)
+        done = nodes = 0
+        while done < self.pimc and (done == 0 or time.perf_counter() < deadline):
+            position = sample(self.rng)
+            side = kit.side_of(position, seat)
+            # a fresh solver per deal: the stock still to come is not in the position's key
+            solver = Solver(kit, lambda final: kit.rewards(final, context)[seat],
+                            lambda s, p=position, side=side: kit.side_of(p, s) == side,
+                            max_nodes=self.solver_nodes, seconds=self.solver_seconds)
+            for move in moves:
+                position.push(move)
+                try:
+                    if position.is_over():
+                        value = kit.rewards(position, context)[seat]
+                    else:
+                        value, _ = solver.solve(position)
+                        nodes += solver.nodes
+                except OutOfBudget:
+                    self.stats = {"solved": False, "pimc": done, "solver_nodes": nodes,
+                                  "seconds": time.perf_counter() - started}
+                    return None
+                finally:
+                    position.pop()
+                totals[move] += value
+            done += 1
+        best = max(moves, key=totals.__getitem__)
+        self.stats = {"iterations": 0, "solved": False, "pimc": done, "solver_nodes": nodes,
+                      "seconds": time.perf_counter() - started,
+                      "moves": {str(move): (done, total / done) for move, total in totals.items()}}
+        return best
 
     # -- sampling --------------------------------------------------------------------------
 

@@ -113,6 +113,13 @@ class PasurKit:
         return (know.stock_size == 0 and len(holding) <= 1 and know.view["to_move"] is not None
                 and know.unseen.bit_count() == sum(sizes[s] for s in holding))
 
+    def near_end(self, state: Any, seat: int) -> bool:
+        """One deal is left to come in a 2-player hand: a sampled deal of the other hand
+        and the last cards is small enough to solve to the end (a few thousand positions)."""
+        know = _Knowledge(state, seat)
+        return (know.players == 2 and know.view["to_move"] is not None
+                and 0 < know.stock_size <= 4 * know.players)
+
     # -- rewards ---------------------------------------------------------------------------
 
     def context(self, state: Any, seat: int, *, horizon: int | None = None) -> _Reward:
