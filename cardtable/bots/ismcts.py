@@ -134,14 +134,17 @@ class ISMCTSBot:
 
     # -- the exact endgame -----------------------------------------------------------------
 
+    def _solver(self, kit: Any, position: Any, seat: int, context: Any) -> Solver:
+        """An exact search of ``position`` for ``seat``: its reward, its side maximising."""
+        side = kit.side_of(position, seat)
+        return Solver(kit, lambda final: kit.rewards(final, context)[seat],
+                      lambda s: kit.side_of(position, s) == side,
+                      max_nodes=self.solver_nodes, seconds=self.solver_seconds)
+
     def _solve(self, kit: Any, state: GameState, seat: int) -> Any:
         started = time.perf_counter()
         position = kit.sampler(state, seat)(self.rng)   # the only deal left: the truth
-        context = kit.context(state, seat)
-        side = kit.side_of(position, seat)
-        solver = Solver(kit, lambda final: kit.rewards(final, context)[seat],
-                        lambda s: kit.side_of(position, s) == side,
-                        max_nodes=self.solver_nodes, seconds=self.solver_seconds)
+        solver = self._solver(kit, position, seat, kit.context(state, seat))
         try:
             value, move = solver.solve(position)
         except OutOfBudget:
@@ -168,18 +171,15 @@ class ISMCTSBot:
         what the average keeps is how each move fares over the deals the seat thinks likely.
         """
         started = time.perf_counter()
-        sample = kit.sampler(state, seat, infer=True) if self.infer else kit.sampler(state, seat)
+        sample = kit.sampler(state, seat, infer=self.infer)
         context = kit.context(state, seat)
         deadline = started + self.seconds if self.seconds is not None else math.inf
         totals = dict.fromkeys(moves, 0.0)
         done = nodes = 0
         while done < self.pimc and (done == 0 or time.perf_counter() < deadline):
             position = sample(self.rng)
-            side = kit.side_of(position, seat)
             # a fresh solver per deal: the stock still to come is not in the position's key
-            solver = Solver(kit, lambda final: kit.rewards(final, context)[seat],
-                            lambda s, p=position, side=side: kit.side_of(p, s) == side,
-                            max_nodes=self.solver_nodes, seconds=self.solver_seconds)
+            solver = self._solver(kit, position, seat, context)
             for move in moves:
                 position.push(move)
                 try:
@@ -206,7 +206,7 @@ class ISMCTSBot:
 
     def _search(self, kit: Any, state: GameState, seat: int, moves: list[Any]) -> Any:
         started = time.perf_counter()
-        sample = kit.sampler(state, seat, infer=True) if self.infer else kit.sampler(state, seat)
+        sample = kit.sampler(state, seat, infer=self.infer)
         context = kit.context(state, seat, horizon=self.horizon)
         rewards = kit.rewards
         cutoff = kit.cutoff

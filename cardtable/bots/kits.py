@@ -1,7 +1,8 @@
 """One kit per game: what the bots know of that game, looked up by the view's "game" key.
 
 A kit offers ``sampler(state, seat)`` (a function of a generator that deals the hidden
-cards afresh), ``perfect(state, seat)`` (nothing is hidden any more), ``context`` and
+cards afresh), ``perfect(state, seat)`` (nothing is hidden any more), ``near_end(state,
+seat)`` (few enough cards are hidden that each sample can be solved exactly), ``context`` and
 ``rewards`` (what a finished search position is worth to each seat), ``greedy`` and
 ``basic`` (the tactics player and the immediate-best player), ``playout`` and ``cutoff``
 (the search's playout policy and where a playout may stop), ``exploration`` (the search's
