@@ -72,7 +72,11 @@ class ISMCTSBot:
     (duplicate deals inside the search: the luck of the cards falls alike on every move,
     so their differences show with far fewer iterations) and plays the best on average;
     ``horizon`` (Pasur) is how many deal rounds past the current one a playout runs before
-    the hand is estimated (1 by default; 0 stops at the end of this round).
+    the hand is estimated (1 by default; 0 stops at the end of this round);
+    ``depth`` is how many moves deep the tree grows (0: no limit; 1 is flat Monte Carlo:
+    only the root's moves get statistics, and every reply is the playout policy's, which
+    reads the sampled hands, where a shallow tree's rarely visited nodes choose replies
+    almost at random).
     A seeded bot with an iteration budget alone is reproducible.
     """
 
@@ -81,7 +85,7 @@ class ISMCTSBot:
                  c: float | None = None, playout: str = "basic", solver: bool | int = False,
                  solver_nodes: int = 200_000, solver_seconds: float | None = None,
                  infer: bool | int = False, paired: bool | int = False,
-                 horizon: int | None = None, pimc: int = 0,
+                 horizon: int | None = None, pimc: int = 0, depth: int = 0,
                  name: str = "ismcts") -> None:
         if iterations is None and seconds is None:
             iterations = 1000
@@ -92,6 +96,9 @@ class ISMCTSBot:
             raise ValueError(f"seconds must be a number above 0, not {seconds!r}")
         if horizon is not None and (not isinstance(horizon, int) or horizon < 0):
             raise ValueError(f"horizon must be a whole number of 0 or more, not {horizon!r}")
+        if not isinstance(depth, int) or depth < 0:
+            raise ValueError(f"depth must be a whole number of 0 or more (0: no limit), "
+                             f"not {depth!r}")
         if not isinstance(pimc, int) or pimc < 0:
             raise ValueError(f"pimc must be a whole number of 0 or more, not {pimc!r}")
         if playout not in ("basic", "random"):
@@ -109,9 +116,11 @@ class ISMCTSBot:
         self.paired = bool(paired)
         self.horizon = horizon
         self.pimc = pimc
+        self.depth = depth
         self.stats: dict[str, Any] = {}
         """What the last decision did: iterations, seconds, solved (and solver nodes), and
-        after a search each root move's visits and mean reward (``moves``)."""
+        after a search the tree's size (``nodes``) and each root move's visits and mean
+        reward (``moves``)."""
 
     def choose(self, state: GameState) -> Any:
         seat = state.to_move
@@ -221,6 +230,8 @@ class ISMCTSBot:
         rng = self.rng
         luck = random.Random() if paired else rng
         group: list[Any] = []
+        depth = self.depth or _PLAYOUT_LIMIT
+        nodes = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             node = root
             path = []
@@ -236,11 +247,12 @@ class ISMCTSBot:
                 node = root.children.get(first)
                 if node is None:
                     node = root.children[first] = _Node(first, seat)
+                    nodes += 1
                 position.push(first)
                 path.append(node)
             else:
                 position = sample(rng)
-            while True:
+            while len(path) < depth:
                 mover = position.to_move
                 if mover is None:
                     break
@@ -256,6 +268,7 @@ class ISMCTSBot:
                 if fresh:
                     move = fresh[luck.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
                     child = children[move] = _Node(move, mover)
+                    nodes += 1
                     child.avail = 1
                     position.push(move)
                     path.append(child)
@@ -290,7 +303,7 @@ class ISMCTSBot:
                 if key > best_key:
                     best_move, best_key = move, key
         self.stats = {"iterations": done, "seconds": time.perf_counter() - started,
-                      "solved": False,
+                      "solved": False, "nodes": nodes,
                       "moves": {str(move): (child.visits, child.total / max(child.visits, 1))
                                 for move, child in root.children.items()}}
         return best_move

@@ -108,11 +108,12 @@ def test_ismcts_with_a_time_budget_stops_in_time_and_says_how_far_it_got():
 @pytest.mark.parametrize("spec, words", [
     ("alphazero", "no bot 'alphazero'"),
     ("ismcts:iterations", "must look like name=value"),
-    ("ismcts:depth=3", "does not take those options"),
+    ("ismcts:width=3", "does not take those options"),
     ("ismcts:iterations=0", "iterations must be a whole number of 1 or more"),
     ("ismcts:seconds=-1", "seconds must be a number above 0"),
     ("ismcts:playout=smart", "playout is 'basic' or 'random'"),
     ("ismcts:horizon=-1", "horizon must be a whole number of 0 or more"),
+    ("ismcts:depth=-1", "depth must be a whole number of 0 or more"),
 ])
 def test_a_bad_bot_spec_says_what_is_wrong(spec, words):
     with pytest.raises(ValueError, match=words):
@@ -131,6 +132,25 @@ def test_a_pasur_playout_stops_after_horizon_more_deal_rounds(horizon, stops_at)
     while not hand.is_over() and not KIT.cutoff(hand, context):
         hand.push(hand.legal_moves()[0])
     assert (None if hand.is_over() else hand.deal_round) == stops_at
+
+
+@pytest.mark.parametrize("game", ["pasur", "durak"])
+@pytest.mark.parametrize("paired", [0, 1])
+def test_a_search_of_depth_one_keeps_statistics_for_the_roots_moves_alone(game, paired):
+    """depth=1 is flat Monte Carlo: one node per root move, every reply the playout's;
+    depth=2 also grows the replies, and no limit grows more still."""
+    spec = games.get(game)
+    state = spec.start(next(iter(spec.presets.values())), players=2, seed=4)
+    while len(state.legal_moves()) < 2:
+        state.push(state.legal_moves()[0])
+    sizes = {}
+    for depth in (1, 2, 0):
+        bot = bots.make(f"ismcts:iterations=120,depth={depth},paired={paired}", seed=3)
+        assert bot.choose(state) in state.legal_moves()
+        sizes[depth] = bot.stats["nodes"]
+        if depth == 1:
+            assert sizes[1] == len(bot.stats["moves"]) <= len(state.legal_moves())
+    assert sizes[1] < sizes[2] <= sizes[0]
 
 
 def test_a_bot_refuses_a_finished_game():
