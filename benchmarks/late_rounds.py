@@ -10,6 +10,12 @@ cancel, so the spread is that of the rounds played, and the cost is theirs alone
 
     python benchmarks/late_rounds.py A B [--deals 30] [--round 5] [--seed 1] [--jobs 2]
     python benchmarks/late_rounds.py "expert:seconds=60" "hard:seconds=60" --round 5
+    python benchmarks/late_rounds.py "expert:seconds=60,solver_seconds=60" "hard:seconds=60" \
+        --round 1 --deals 300 --seed 2031 --log expert-hard.jsonl
+
+``--round 1`` plays whole hands: the same duplicate deals as ``cardtable arena --hands``.
+``--log FILE`` appends a JSON line per deal as it ends (deal, margin, the bots), so a long
+run stopped part way still counts, and runs of the same pair can be pooled deal by deal.
 """
 
 from __future__ import annotations
@@ -60,12 +66,20 @@ def main() -> None:
     parser.add_argument("--lead", default="greedy", help="the bot that plays the rounds before")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--log", type=Path, help="append a JSON line per deal here")
     args = parser.parse_args()
     started = time.perf_counter()
     jobs = [(args.a, args.b, args.seed * 100_000 + k, args.round_, args.lead)
             for k in range(args.deals)]
+    margins = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        margins = list(pool.map(_one, jobs))
+        for (_, _, deal, _, _), margin in zip(jobs, pool.map(_one, jobs), strict=True):
+            margins.append(margin)
+            if args.log:
+                with args.log.open("a") as log:
+                    log.write(json.dumps({"a": args.a, "b": args.b, "round": args.round_,
+                                          "lead": args.lead, "deal": deal,
+                                          "margin": margin}) + "\n")
     mean, (lo, hi) = arena.mean_ci(margins)
     spread = (sum((m - mean) ** 2 for m in margins) / max(1, len(margins) - 1)) ** 0.5
     print(json.dumps({"a": args.a, "b": args.b, "round": args.round_, "lead": args.lead,
