@@ -7,7 +7,8 @@ every rule preset and every player count.
 The kinds: ``random``; ``basic`` (the immediate best, the search's playout policy);
 ``greedy`` (one per game, from the tactics players use); ``ismcts`` (information-set
 Monte Carlo tree search; options ``iterations``, ``seconds``, ``c``, ``playout``,
-``solver``, ``solver_nodes``, ``solver_seconds``, ``infer``, ``paired``).  The levels
+``solver``, ``solver_nodes``, ``solver_seconds``, ``infer``, ``paired``, ``horizon``,
+``pimc``, ``depth``).  The levels
 are named configurations of those (see ``LEVELS`` and docs/bots.md); a level takes the
 same options as its kind.
 
