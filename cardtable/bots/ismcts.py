@@ -74,9 +74,8 @@ class ISMCTSBot:
     ``horizon`` (Pasur) is how many deal rounds past the current one a playout runs before
     the hand is estimated (1 by default; 0 stops at the end of this round);
     ``depth`` is how many moves deep the tree grows (0: no limit; 1 is flat Monte Carlo:
-    only the root's moves get statistics, and every reply is the playout policy's, which
-    reads the sampled hands, where a shallow tree's rarely visited nodes choose replies
-    almost at random).
+    only the root's moves keep statistics and every reply is the playout policy's, which
+    sees the sampled hands, where rarely visited tree nodes reply almost at random).
     A seeded bot with an iteration budget alone is reproducible.
     """
 
@@ -230,7 +229,7 @@ class ISMCTSBot:
         rng = self.rng
         luck = random.Random() if paired else rng
         group: list[Any] = []
-        depth = self.depth or _PLAYOUT_LIMIT
+        depth = self.depth or math.inf
         nodes = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             node = root
