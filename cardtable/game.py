@@ -9,26 +9,46 @@ rules of its own.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 __all__ = [
+    "MOVE_ERRORS",
+    "AmbiguousMove",
+    "GameRules",
     "GameSpec",
     "GameState",
     "IllegalMove",
+    "InvalidMove",
+    "Measure",
     "MoveLike",
     "Outcome",
     "RuleOption",
+    "SingleHand",
+    "load_path",
     "make_rng",
     "rule_options",
     "rules_with",
 ]
 
 
+class InvalidMove(ValueError):
+    """Text that is not a move at all (no such card, no such word).  Nothing changes."""
+
+
 class IllegalMove(ValueError):
     """A move the rules do not allow now.  The message says why; the state is unchanged."""
+
+
+class AmbiguousMove(ValueError):
+    """Text that names more than one legal move; the message lists them.  Nothing changes."""
+
+
+MOVE_ERRORS: tuple[type[ValueError], ...] = (InvalidMove, IllegalMove, AmbiguousMove)
+"""Everything a player's move can be refused with: catch these, not every ``ValueError``."""
 
 
 @dataclass(frozen=True)
@@ -57,38 +77,112 @@ class MoveLike(Protocol):
     def __str__(self) -> str: ...
 
 
+M = TypeVar("M")
+S = TypeVar("S", bound="GameState[Any]")
+
+
+class GameRules(Protocol):
+    """What every game's ``Rules`` offers besides its own options (a frozen dataclass)."""
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The numbers of players these rules can deal for."""
+        ...
+
+    def check_players(self, players: int) -> None:
+        """Raise ``ValueError`` saying why if these rules cannot deal for ``players``."""
+        ...
+
+
 @runtime_checkable
-class GameState(Protocol):
-    """The shape every game state has (a Pasur hand or match, a Durak game)."""
+class GameState(Protocol[M]):
+    """The shape every game state has (a Pasur hand or match, a Durak game).
+
+    Generic over the game's move type ``M``; every method below is kept by every game,
+    and ``tests/test_contract.py`` checks each registered game against it.
+    """
 
     players: int
 
     @property
+    def rules(self) -> Any:
+        """The rules in force (the game's ``Rules``)."""
+        ...
+
+    @property
     def to_move(self) -> int | None:
         """The seat that decides now; ``None`` once the game is over."""
+        ...
 
-    def legal_moves(self) -> list[Any]: ...
+    @property
+    def move_stack(self) -> Sequence[M]:
+        """Every move pushed and not popped, oldest first."""
+        ...
 
-    def push(self, move: Any) -> None:
-        """Play ``move``; raise ``IllegalMove`` (state unchanged) if it is not legal now."""
+    def legal_moves(self) -> list[M]: ...
 
-    def pop(self) -> Any:
+    def push(self, move: M | str, *, seat: int | None = None) -> None:
+        """Play ``move`` (a legal move object or its text); with ``seat``, only if that
+        seat is to move.  Raise ``InvalidMove``, ``IllegalMove`` or ``AmbiguousMove``
+        (state unchanged) if it cannot be played now."""
+        ...
+
+    def pop(self) -> M:
         """Undo the last move and return it."""
+        ...
 
-    def copy(self) -> GameState: ...
+    def copy(self: S, *, stack: bool = True) -> S:
+        """An independent state; ``stack=False`` drops the undo history (faster)."""
+        ...
 
     def is_over(self) -> bool: ...
 
     def outcome(self) -> Outcome | None: ...
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator), as plain JSON-able data."""
+        ...
 
-    def determinize(self, seat: int, rng: random.Random) -> GameState:
-        """A full state consistent with everything ``seat`` has seen."""
+    def determinize(self: S, seat: int, rng: random.Random) -> S:
+        """A full state consistent with everything ``seat`` has seen; the hidden cards
+        are dealt afresh from ``rng`` (required: a search must be repeatable)."""
+        ...
 
-    def parse_move(self, text: str) -> Any:
+    def parse_move(self, text: str) -> M:
         """Read a move in text form, in the context of this state."""
+        ...
+
+
+Measure = tuple[tuple[int, ...] | None, int, int | None]
+"""What the arena counts of a finished game: (points per seat or ``None``, hands played,
+the losing seat or ``None``)."""
+
+
+def _wins_only(state: Any) -> Measure:
+    return None, 1, None
+
+
+def _no_setup(state: Any) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class SingleHand:
+    """A game that can also be played one hand at a time (the arena's ``--hands``)."""
+
+    start: Callable[..., GameState[Any]]
+    """``start(rules, players=, seed=)``: one hand, dealt as a match's first hand."""
+    measure: Callable[[Any], Measure]
+    deals: Callable[[Any], list[list[Any]]]
+    """The hand's deck, in the form ``GameSpec.start(decks=...)`` takes (a match whose
+    first hand is this one)."""
+
+
+def load_path(path: str) -> Any:
+    """The object a dotted path names: ``"package.module:NAME"`` or ``"package.module"``."""
+    module, _, name = path.partition(":")
+    target = importlib.import_module(module)
+    return getattr(target, name) if name else target
 
 
 @dataclass(frozen=True)
@@ -177,9 +271,48 @@ class GameSpec:
     summary: Callable[[Any], dict]
     """A JSON-able result of a finished (or unfinished) game, for records and the page."""
     move_type: type
-    setup: Callable[[Any], dict] = lambda state: {}
+    setup: Callable[[Any], dict] = _no_setup
     """Keyword arguments of ``start`` besides the decks that a replay needs (e.g. who
     dealt a Durak game after the first); JSON-able."""
+
+    # -- the outer layers' plug-ins: dotted paths, imported only when a layer asks ------
+    kit: str | None = None
+    """The bots' kit (``cardtable.bots.Kit``): ``"module:KIT"``; ``None``: only the
+    bots that need no kit (random, the scripted ones) play this game."""
+    screen: str | None = None
+    """The terminal's drawing module for this game (``screen`` and ``final``)."""
+    episode: str | None = None
+    """The research adapters' episode class (``cardtable.adapters.base.Episode``)."""
+    openspiel_name: str | None = None
+    """The short name the game is registered under in pyspiel."""
+    pettingzoo_name: str | None = None
+    """The PettingZoo environment's name (``metadata["name"]``)."""
+
+    # -- what the arena counts -----------------------------------------------------------
+    measure: Callable[[Any], Measure] = _wins_only
+    """Per finished game: points per seat, hands played, the losing seat."""
+    has_loser: bool = False
+    """One seat loses (the durak): the arena reports each bot's rate of losing."""
+    single_hand: SingleHand | None = None
+    """One hand at a time, for games made of hands."""
+
+    def plugin(self, name: str) -> Any:
+        """The object one of the outer layers' plug-ins names (``"kit"``, ``"screen"``,
+        ``"episode"``), imported now; a game without it says so."""
+        path = getattr(self, name)
+        if path is None:
+            raise ValueError(f"{self.title} has no {name}")
+        return load_path(path)
+
+    def check_players(self, rules: Any, players: int) -> None:
+        """Refuse a player count the game or these rules cannot deal for, saying why."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"players must be a whole number, not {players!r}")
+        if players not in self.player_counts:
+            raise ValueError(f"{self.title} is for "
+                             f"{', '.join(map(str, self.player_counts))} players, "
+                             f"not {players}")
+        rules.check_players(players)
 
     def rules(self, preset: str | None = None, options: dict[str, Any] | None = None) -> Any:
         """The rules of a preset with some options changed."""

@@ -1,8 +1,8 @@
 """What the bots know about Transfer Durak: tactics, playouts, rewards, endgames.
 
 Hidden cards are sampled with the engine's own ``Game.determinize`` (cards known to be in a
-hand, such as cards a defender took, stay there).  The module is one entry of
-``cardtable.bots.kits.KITS``.
+hand, such as cards a defender took, stay there).  The game's ``SPEC.kit``
+names this module's ``KIT``.
 
 The greedy player follows the tactics players teach: attack with the lowest card, in
 pairs when it can, and keep trumps for the end; transfer when a plain card of the attacked

@@ -1,4 +1,4 @@
-"""One kit per game: what the bots know of that game, looked up by the view's "game" key.
+"""What the bots know of one game: a ``Kit``, named by the game's ``SPEC.kit``.
 
 A kit offers ``sampler(state, seat)`` (a function of a generator that deals the hidden
 cards afresh), ``perfect(state, seat)`` (nothing is hidden any more), ``near_end(state,
@@ -6,8 +6,8 @@ seat)`` (few enough cards are hidden that each sample can be solved exactly), ``
 ``rewards`` (what a finished search position is worth to each seat), ``greedy`` and
 ``basic`` (the tactics player and the immediate-best player), ``playout`` and ``cutoff``
 (the search's playout policy and where a playout may stop), ``exploration`` (the search's
-UCB constant), and ``key``, ``order`` and ``side_of`` for the exact endgame search.  A third
-game adds one entry here.
+UCB constant), and ``key``, ``order`` and ``side_of`` for the exact endgame search.  A new
+game names its kit in its ``GameSpec``; nothing here changes.
 
 >>> kit_for({"game": "durak"}).name
 'durak'
@@ -15,21 +15,81 @@ game adds one entry here.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+import random
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Protocol
 
-__all__ = ["KITS", "kit_for"]
+from .. import games
 
-KITS: dict[str, str] = {
-    "pasur": "cardtable.bots.pasur_kit",
-    "durak": "cardtable.bots.durak_kit",
-}
+__all__ = ["Kit", "kit_for"]
 
 
-def kit_for(view: dict) -> Any:
+class Kit(Protocol):
+    """The game-specific half of every bot; the search and the solver are the other half."""
+
+    name: str
+    exploration: float
+    """ISMCTS's UCB constant for this game's rewards."""
+
+    def sampler(self, state: Any, seat: int, *,
+                infer: bool = False) -> Callable[[random.Random], Any]:
+        """A function of a generator that deals the cards ``seat`` cannot see afresh."""
+        ...
+
+    def perfect(self, state: Any, seat: int) -> bool:
+        """Nothing is hidden from ``seat`` any more."""
+        ...
+
+    def near_end(self, state: Any, seat: int) -> bool:
+        """Few enough cards are hidden that each sample can be solved exactly."""
+        ...
+
+    def context(self, state: Any, seat: int, *, horizon: int | None = None) -> Any:
+        """What ``rewards`` and ``cutoff`` need to know of the search's root."""
+        ...
+
+    def cutoff(self, position: Any, context: Any) -> bool:
+        """A playout may stop here and be valued by ``rewards``."""
+        ...
+
+    def rewards(self, final: Any, context: Any) -> Sequence[float]:
+        """What ``final`` is worth to each seat."""
+        ...
+
+    def greedy(self, state: Any, seat: int) -> Any:
+        """The tactics players use."""
+        ...
+
+    def basic(self, state: Any, rng: random.Random | None = None) -> Any:
+        """The immediate best move."""
+        ...
+
+    def playout(self, position: Any, rng: random.Random) -> Any:
+        """The search's playout policy."""
+        ...
+
+    def key(self, position: Any) -> Hashable:
+        """A position's identity for the exact solver's memory."""
+        ...
+
+    def order(self, position: Any, moves: list[Any]) -> list[Any]:
+        """Moves in the order the exact solver tries them (best first)."""
+        ...
+
+    def side_of(self, position: Any, seat: int) -> int:
+        """The side (team) a seat scores for."""
+        ...
+
+
+def kit_for(view: dict[str, Any]) -> Kit:
     """The kit of the game a view belongs to."""
-    module = KITS.get(view.get("game"))
-    if module is None:
-        raise ValueError(f"the bots do not know the game {view.get('game')!r}; they know: "
-                         + ", ".join(KITS))
-    return importlib.import_module(module).KIT
+    name = view.get("game")
+    try:
+        spec = games.get(name)  # type: ignore[arg-type]
+    except ValueError:
+        raise ValueError(f"the bots do not know the game {name!r}; they know: "
+                         + ", ".join(games.names())) from None
+    if spec.kit is None:
+        raise ValueError(f"the bots have no kit for {spec.title}: only random plays it")
+    kit: Kit = spec.plugin("kit")
+    return kit

@@ -1,7 +1,7 @@
 """What the bots know about Pasur: sampling the hidden cards, tactics, rewards, endgames.
 
 Everything a seat decides from is read from ``state.view(seat)`` and the rules (which
-every player knows).  The module is one entry of ``cardtable.bots.kits.KITS``.
+every player knows).  The game's ``SPEC.kit`` names it.
 
 The greedy player scores each legal move by the points and clubs it takes now, a sur
 made, the cards it leaves on the table for the next player (their best capture with any

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import Card
-from ..game import GameSpec
+from ..game import GameSpec, Measure
 from .game import PHASES, Game, strength
 from .moves import Move, MoveError, MoveKind
 from .rules import DEFAULT_PRESET, PRESETS, Rules
@@ -56,6 +56,11 @@ def summary(game: Game) -> dict[str, Any]:
     }
 
 
+def measure(game: Game) -> Measure:
+    """Durak scores no points: who was the durak."""
+    return None, 1, game.loser
+
+
 SPEC = GameSpec(
     name="durak",
     title="Transfer Durak",
@@ -69,4 +74,11 @@ SPEC = GameSpec(
     summary=summary,
     move_type=Move,
     setup=setup,
+    kit="cardtable.bots.durak_kit:KIT",
+    screen="cardtable.terminal.durak",
+    episode="cardtable.adapters.durak:DurakEpisode",
+    openspiel_name="python_transfer_durak",
+    pettingzoo_name="transfer_durak_v0",
+    measure=measure,
+    has_loser=True,
 )

@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
-from ..game import GameSpec
+from typing import Any
+
+from ..game import GameSpec, Measure, SingleHand
 from .captures import Move, capture_options
 from .hand import Hand
 from .match import Match, deals, summary
@@ -31,6 +33,26 @@ __all__ = [
     "sur_points",
 ]
 
+def measure(match: Match) -> Measure:
+    """Each seat's side's points over the match, and the hands it took."""
+    totals = match.totals
+    return (tuple(totals[match.side_of(s)] for s in range(match.players)),
+            max(1, len(match.hands)), None)
+
+
+def _hand_measure(hand: Hand) -> Measure:
+    points = hand.outcome().points
+    return tuple(points[hand.side_of(s)] for s in range(hand.players)), 1, None
+
+
+def _single_hand(rules: Rules, *, players: int, seed: Any = None) -> Hand:
+    return Hand.new(rules, players=players, seed=seed)
+
+
+def _hand_deals(hand: Hand) -> list[list[Any]]:
+    return [list(hand.deck)] if hand.deck is not None else []
+
+
 SPEC = GameSpec(
     name="pasur",
     title="Pasur",
@@ -43,4 +65,11 @@ SPEC = GameSpec(
     deals=deals,
     summary=summary,
     move_type=Move,
+    kit="cardtable.bots.pasur_kit:KIT",
+    screen="cardtable.terminal.pasur",
+    episode="cardtable.adapters.pasur:PasurEpisode",
+    openspiel_name="python_pasur",
+    pettingzoo_name="pasur_v0",
+    measure=measure,
+    single_hand=SingleHand(start=_single_hand, measure=_hand_measure, deals=_hand_deals),
 )
