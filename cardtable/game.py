@@ -81,6 +81,7 @@ M = TypeVar("M")
 S = TypeVar("S", bound="GameState[Any]")
 
 
+@runtime_checkable
 class GameRules(Protocol):
     """What every game's ``Rules`` offers besides its own options (a frozen dataclass)."""
 
