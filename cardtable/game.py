@@ -263,16 +263,16 @@ class GameSpec:
     default_preset: str
     player_counts: tuple[int, ...]
     default_players: int
-    start: Callable[..., GameState]
+    start: Callable[..., GameState[Any]]
     """``start(rules, *, players, seed=None, decks=None, **setup)``: the whole game a table
     plays (a Pasur match, a Durak game).  ``decks`` is what ``deals`` returned for a game,
     and with ``setup(game)`` replays its deals exactly."""
     deals: Callable[[Any], list[list[Any]]]
     """The decks actually dealt so far, in the order ``start(decks=...)`` takes them."""
-    summary: Callable[[Any], dict]
+    summary: Callable[[Any], dict[str, Any]]
     """A JSON-able result of a finished (or unfinished) game, for records and the page."""
     move_type: type
-    setup: Callable[[Any], dict] = _no_setup
+    setup: Callable[[Any], dict[str, Any]] = _no_setup
     """Keyword arguments of ``start`` besides the decks that a replay needs (e.g. who
     dealt a Durak game after the first); JSON-able."""
 

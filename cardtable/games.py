@@ -27,4 +27,5 @@ def get(name: str) -> GameSpec:
     module = GAMES.get(name)
     if module is None:
         raise ValueError(f"no game {name!r}; the games are: {', '.join(GAMES)}")
-    return importlib.import_module(module).SPEC
+    spec: GameSpec = importlib.import_module(module).SPEC
+    return spec

@@ -40,7 +40,7 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, state: GameState) -> Any: ...
+    def choose(self, state: GameState[Any]) -> Any: ...
 
 
 class RandomBot:
@@ -50,7 +50,7 @@ class RandomBot:
         self.name = name
         self.rng = make_rng(seed)
 
-    def choose(self, state: GameState) -> Any:
+    def choose(self, state: GameState[Any]) -> Any:
         moves = state.legal_moves()
         if not moves:
             raise ValueError("there is no move to choose: the game is over")
@@ -64,7 +64,7 @@ class GreedyBot:
         self.name = name
         self.rng = make_rng(seed)
 
-    def choose(self, state: GameState) -> Any:
+    def choose(self, state: GameState[Any]) -> Any:
         seat = state.to_move
         if seat is None:
             raise ValueError("there is no move to choose: the game is over")
@@ -82,7 +82,7 @@ class BasicBot:
         self.name = name
         self.rng = make_rng(seed)
 
-    def choose(self, state: GameState) -> Any:
+    def choose(self, state: GameState[Any]) -> Any:
         if state.to_move is None:
             raise ValueError("there is no move to choose: the game is over")
         return kit_of(state).basic(state, None)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from ..cards import CARDS, Card, Suit
@@ -198,7 +198,7 @@ class DurakKit:
 
     # -- exact endgames --------------------------------------------------------------------
 
-    def key(self, position: Game) -> tuple:
+    def key(self, position: Game) -> Hashable:
         """What decides the rest of the game once the stock is empty.
 
         Who has passed this round is left out: with two players holding cards, only the
@@ -263,7 +263,7 @@ def _lead(moves: list[Move], value: tuple[int, ...], trump: Suit, stock: int) ->
     return best
 
 
-def _defend(moves: list[Move], view: dict, hand: list[Card], value: tuple[int, ...],
+def _defend(moves: list[Move], view: dict[str, Any], hand: list[Card], value: tuple[int, ...],
             trump: Suit, stock: int) -> Move:
     """Transfer with a plain card if one fits; else beat every attack card as cheaply as
     possible; but take when that would cost a trump above ``_DEAR`` while the stock lasts
@@ -288,7 +288,7 @@ def _defend(moves: list[Move], view: dict, hand: list[Card], value: tuple[int, .
                 and m.cards[1] is beater)
 
 
-def _throw(moves: list[Move], view: dict, value: tuple[int, ...], trump: Suit, stock: int,
+def _throw(moves: list[Move], view: dict[str, Any], value: tuple[int, ...], trump: Suit, stock: int,
            held: int) -> Move:
     """Throw in low plain cards (more freely as the stock runs out), else pass."""
     limit = 10 if stock > 10 else 12 if stock else 14

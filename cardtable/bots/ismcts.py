@@ -32,7 +32,7 @@ _PLAYOUT_LIMIT = 2000
 """Moves after which a playout stops (a Durak game can go round in circles)."""
 
 
-def kit_of(state: GameState) -> Any:
+def kit_of(state: GameState[Any]) -> Any:
     """The kit of a state's game, found by its view's "game" key (remembered per type)."""
     kit = _KIT_BY_TYPE.get(type(state))
     if kit is None:
@@ -121,7 +121,7 @@ class ISMCTSBot:
         after a search the tree's size (``nodes``) and each root move's visits and mean
         reward (``moves``)."""
 
-    def choose(self, state: GameState) -> Any:
+    def choose(self, state: GameState[Any]) -> Any:
         seat = state.to_move
         if seat is None:
             raise ValueError("there is no move to choose: the game is over")
@@ -149,7 +149,7 @@ class ISMCTSBot:
                       lambda s: kit.side_of(position, s) == side,
                       max_nodes=self.solver_nodes, seconds=self.solver_seconds)
 
-    def _solve(self, kit: Any, state: GameState, seat: int) -> Any:
+    def _solve(self, kit: Any, state: GameState[Any], seat: int) -> Any:
         started = time.perf_counter()
         position = kit.sampler(state, seat)(self.rng)   # the only deal left: the truth
         solver = self._solver(kit, position, seat, kit.context(state, seat))
@@ -170,7 +170,7 @@ class ISMCTSBot:
                       "seconds": time.perf_counter() - started}
         return move
 
-    def _sample_and_solve(self, kit: Any, state: GameState, seat: int,
+    def _sample_and_solve(self, kit: Any, state: GameState[Any], seat: int,
                           moves: list[Any]) -> Any:
         """Deal the hidden cards afresh ``pimc`` times, value every move exactly on each
         deal, and play the best on average (None if a deal runs over the solver's budget).
@@ -212,7 +212,7 @@ class ISMCTSBot:
 
     # -- sampling --------------------------------------------------------------------------
 
-    def _search(self, kit: Any, state: GameState, seat: int, moves: list[Any]) -> Any:
+    def _search(self, kit: Any, state: GameState[Any], seat: int, moves: list[Any]) -> Any:
         started = time.perf_counter()
         sample = kit.sampler(state, seat, infer=self.infer)
         context = kit.context(state, seat, horizon=self.horizon)
@@ -233,7 +233,7 @@ class ISMCTSBot:
         nodes = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             node = root
-            path = []
+            path: list[_Node] = []
             if paired:
                 # one deal and one stream of random numbers for every move of the root
                 if not group:
@@ -243,10 +243,11 @@ class ISMCTSBot:
                 first = group.pop()
                 position = deal.copy() if group else deal
                 luck.seed(draw)
-                node = root.children.get(first)
-                if node is None:
-                    node = root.children[first] = _Node(first, seat)
+                found = root.children.get(first)
+                if found is None:
+                    found = root.children[first] = _Node(first, seat)
                     nodes += 1
+                node = found
                 position.push(first)
                 path.append(node)
             else:
@@ -272,7 +273,7 @@ class ISMCTSBot:
                     position.push(move)
                     path.append(child)
                     break
-                best, best_score = None, -math.inf
+                best, best_score = children[legal[0]], -math.inf
                 for move in legal:
                     child = children[move]
                     score = (child.total / child.visits

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 __all__ = ["OutOfBudget", "Solver", "minimax"]
@@ -44,13 +44,13 @@ class Solver:
         self.kit = kit
         self.repeat = repeat
         self.bounds = bounds
-        self._line: set[tuple] = set()
+        self._line: set[Hashable] = set()
         self.value = value
         self.mine = mine
         self.max_nodes = max_nodes
         self.seconds = seconds
         self.nodes = 0
-        self.table: dict[tuple, tuple[float, float, Any]] = {}
+        self.table: dict[Hashable, tuple[float, float, Any]] = {}
         self._deadline = math.inf
 
     def solve(self, position: Any) -> tuple[float, Any]:
@@ -124,8 +124,8 @@ class Solver:
 
 
 def minimax(position: Any, value: Callable[[Any], float], mine: Callable[[int], bool],
-            key: Callable[[Any], tuple], *, repeat: float = 0.0,
-            _line: frozenset = frozenset()) -> float:
+            key: Callable[[Any], Hashable], *, repeat: float = 0.0,
+            _line: frozenset[Hashable] = frozenset()) -> float:
     """Plain minimax over every move, with no pruning and no memory (a position met again
     on the line is a draw, as in the solver): the slow, obvious answer the solver is
     checked against in the tests."""
