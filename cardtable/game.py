@@ -28,6 +28,7 @@ __all__ = [
     "Outcome",
     "RuleOption",
     "SingleHand",
+    "check_options",
     "load_path",
     "make_rng",
     "rule_options",
@@ -213,27 +214,49 @@ def rule_options(rules_type: type) -> list[RuleOption]:
     return out
 
 
+def check_options(rules: Any) -> None:
+    """Refuse a ``Rules`` value whose options are not of their kind, saying which: a value
+    outside an option's ``choices``, a yes/no option that is not ``True`` or ``False``, a
+    count that is not a whole number 0 or more (``None`` where the option allows it).
+
+    Each game's ``Rules.__post_init__`` calls this, so every way of making rules (a
+    preset, ``rules_with``, a record, the lobby's form) is checked in one place.
+    """
+    for option in dataclasses.fields(rules):
+        value = getattr(rules, option.name)
+        choices = option.metadata.get("choices")
+        if choices is not None:
+            if (isinstance(value, bool) and not all(isinstance(c, bool) for c in choices)) \
+                    or value not in choices:
+                raise ValueError(f"rule option {option.name!r} must be one of "
+                                 f"{list(choices)}, not {value!r}")
+            continue
+        if isinstance(option.default, bool):
+            if type(value) is not bool:
+                raise ValueError(f"rule option {option.name!r} is true or false, "
+                                 f"not {value!r}")
+        elif option.type in ("int", "int | None"):
+            if value is None and option.type == "int | None":
+                continue
+            if type(value) is not int or value < 0:
+                raise ValueError(f"rule option {option.name!r} is a whole number "
+                                 f"0 or more, not {value!r}")
+
+
 def rules_with(base: Any, options: dict[str, Any] | None) -> Any:
-    """``base`` with some options changed; an unknown option or a bad value says which."""
+    """``base`` with some options changed; an unknown option or a bad value says which
+    (the values are checked by the ``Rules`` itself, with ``check_options``)."""
     if not options:
         return base
-    known = {f.name: f for f in dataclasses.fields(base)}
-    for name, value in options.items():
+    known = {f.name for f in dataclasses.fields(base)}
+    for name in options:
         if name not in known:
             raise ValueError(f"unknown rule option {name!r}; the options are: "
                              + ", ".join(sorted(known)))
-        current = getattr(base, name)
-        choices = known[name].metadata.get("choices")
-        if choices is not None and value not in choices:
-            raise ValueError(f"rule option {name!r} must be one of {list(choices)}, "
-                             f"not {value!r}")
-        if isinstance(current, bool) and not isinstance(value, bool):
-            raise ValueError(f"rule option {name!r} is true or false, not {value!r}")
-        if (isinstance(current, int) and not isinstance(current, bool)
-                and (isinstance(value, bool) or not isinstance(value, int))
-                and value is not None):
-            raise ValueError(f"rule option {name!r} is a whole number, not {value!r}")
-    return dataclasses.replace(base, **options)
+    try:
+        return dataclasses.replace(base, **options)
+    except TypeError as error:   # a value the Rules' own checks trip over
+        raise ValueError(f"these rule options cannot be used: {error}") from None
 
 
 def make_rng(seed: int | random.Random | None) -> random.Random:
