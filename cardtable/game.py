@@ -315,10 +315,16 @@ class GameSpec:
     # -- what the arena counts -----------------------------------------------------------
     measure: Callable[[Any], Measure] = _wins_only
     """Per finished game: points per seat, hands played, the losing seat."""
-    has_loser: bool = False
-    """One seat loses (the durak): the arena reports each bot's rate of losing."""
+    loser: str | None = None
+    """What the game calls the one seat that loses, where it has one ("durak"): the arena
+    reports each bot's rate of being it, under that name."""
     single_hand: SingleHand | None = None
     """One hand at a time, for games made of hands."""
+
+    @property
+    def has_loser(self) -> bool:
+        """One seat loses the game (the durak), rather than the best winning."""
+        return self.loser is not None
 
     def plugin(self, name: str) -> Any:
         """The object one of the outer layers' plug-ins names (``"kit"``, ``"screen"``,

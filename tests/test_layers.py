@@ -68,3 +68,65 @@ def test_importing_the_engine_loads_no_third_party_package():
     third_party = {m for m in loaded if m not in sys.stdlib_module_names
                    and m not in {"cardtable", "__main__"} and not m.startswith("_")}
     assert third_party == set()
+
+
+# -- one plug-in per game ----------------------------------------------------------------
+
+def _plugin_modules() -> set[Path]:
+    """The per-game modules of the outer layers, each named by its game's SPEC."""
+    from cardtable import games
+
+    found = set()
+    for name in games.names():
+        spec = games.get(name)
+        for path in (spec.kit, spec.screen, spec.episode):
+            if path:
+                module = path.partition(":")[0].split(".")[1:]
+                found.add(ROOT.joinpath(*module).with_suffix(".py"))
+        if spec.pettingzoo_name:   # the environment's own entry module
+            found.add(ROOT / "adapters" / "pettingzoo" / f"{spec.pettingzoo_name}.py")
+    return found
+
+
+def _names_a_game(path: Path, names: set[str]) -> list[str]:
+    """Where a module names a game: a string (not a docstring) or an import of its package."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
+                                | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    found = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and id(node) not in docstrings
+                and any(name in node.value.lower().split("_") or name == node.value.lower()
+                        for name in names)):
+            found.append(f"line {node.lineno}: {node.value!r}")
+        elif isinstance(node, ast.ImportFrom) and node.module and any(
+                name in node.module.split(".") for name in names):
+            found.append(f"line {node.lineno}: imports {node.module}")
+    return found
+
+
+def test_no_module_outside_the_game_packages_names_a_game():
+    from cardtable import games
+
+    names = set(games.names())
+    allowed = _plugin_modules() | {ROOT / "games.py"}
+    offenders = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        part = path.relative_to(ROOT).parts[0]
+        if part in names or path in allowed:
+            continue
+        where = _names_a_game(path, names)
+        if where:
+            offenders[str(path.relative_to(ROOT))] = where
+    assert offenders == {}
+
+
+def test_no_source_file_is_over_seven_hundred_lines():
+    long = {str(path.relative_to(ROOT)): n for path in ROOT.rglob("*")
+            if path.suffix in (".py", ".js")
+            and (n := len(path.read_text().splitlines())) > 700}
+    assert long == {}

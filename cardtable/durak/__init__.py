@@ -80,5 +80,5 @@ SPEC = GameSpec(
     openspiel_name="python_transfer_durak",
     pettingzoo_name="transfer_durak_v0",
     measure=measure,
-    has_loser=True,
+    loser="durak",
 )
