@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import enum
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -16,9 +17,21 @@ from typing import Any
 
 from . import games
 from .cards import Card, CardError
-from .game import GameSpec, GameState, IllegalMove
+from .game import GameSpec, GameState, IllegalMove, rules_with
 
-__all__ = ["FORMAT", "VERSION", "Record", "RecordError", "load", "loads", "record_of"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Record",
+    "RecordError",
+    "jsonable",
+    "load",
+    "loads",
+    "options_from_json",
+    "record_of",
+    "rules_from_dict",
+    "rules_to_dict",
+]
 
 FORMAT = "cardtable-record"
 VERSION = 1
@@ -87,7 +100,7 @@ class Record:
         """Play every move again; with ``check``, the result must match the stored one."""
         *_, (_, _, state) = self.states()
         if check and self.result is not None:
-            result = _jsonable(self.spec.summary(state))
+            result = jsonable(self.spec.summary(state))
             if result != self.result:
                 raise RecordError(f"the replayed result {result} differs from the "
                                   f"recorded result {self.result}")
@@ -130,26 +143,44 @@ class Record:
 
 def rules_to_dict(rules: Any) -> dict[str, Any]:
     """Every option of a ``Rules`` value as JSON-able data."""
-    return _jsonable(dataclasses.asdict(rules))
+    return jsonable(dataclasses.asdict(rules))
 
 
 def rules_from_dict(spec: GameSpec, data: dict[str, Any]) -> Any:
-    """A ``Rules`` value from its JSON form; tuples come back as tuples."""
+    """A ``Rules`` value from its JSON form; tuples come back as tuples.
+
+    >>> from cardtable import games
+    >>> spec = games.get("durak")
+    >>> rules = spec.presets[spec.default_preset]
+    >>> rules_from_dict(spec, rules_to_dict(rules)) == rules
+    True
+    """
     base = spec.presets[spec.default_preset]
-    options = {}
-    for f in dataclasses.fields(base):
-        if f.name in data:
-            value = data[f.name]
-            if isinstance(getattr(base, f.name), tuple | frozenset) and isinstance(value, list):
-                value = type(getattr(base, f.name))(value)
-            options[f.name] = value
     unknown = set(data) - {f.name for f in dataclasses.fields(base)}
     if unknown:
         raise RecordError(f"unknown rule options for {spec.title}: {', '.join(sorted(unknown))}")
     try:
-        return dataclasses.replace(base, **options)
+        return rules_with(base, options_from_json(base, data))
     except (TypeError, ValueError) as error:
         raise RecordError(f"the rules cannot be used: {error}") from None
+
+
+def options_from_json(base: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """Rule options as JSON gives them, in the types of ``base``: JSON has no tuples, so a
+    list becomes a tuple (or frozenset) where ``base`` holds one.
+
+    >>> from cardtable import games
+    >>> base = games.get("pasur").presets["standard"]
+    >>> options_from_json(base, {"player_counts": [2, 4], "target": 62})
+    {'player_counts': (2, 4), 'target': 62}
+    """
+    out = {}
+    for name, value in options.items():
+        current = getattr(base, name, None)
+        if isinstance(current, tuple | frozenset) and isinstance(value, list):
+            value = type(current)(value)
+        out[name] = value
+    return out
 
 
 def record_of(state: GameState, game: str, *, seats: Sequence[dict[str, Any]] = (),
@@ -166,9 +197,9 @@ def record_of(state: GameState, game: str, *, seats: Sequence[dict[str, Any]] = 
         players=state.players,
         seats=list(seats),
         decks=[[card.text for card in deck] for deck in spec.deals(state)],
-        setup=_jsonable(spec.setup(state)),
+        setup=jsonable(spec.setup(state)),
         moves=moves,
-        result=_jsonable(spec.summary(state)) if over else None,
+        result=jsonable(spec.summary(state)) if over else None,
         started=started,
         finished=_now() if over else None,
         extra=dict(extra),
@@ -277,7 +308,7 @@ def _item_lines(text: str, key: str) -> list[int]:
     if at is None or text[at:at + 1] != "[":
         return []
     decoder = json.JSONDecoder()
-    lines = []
+    lines: list[int] = []
     pos = at + 1
     while True:
         pos = _skip(text, pos, " \t\r\n,")
@@ -290,16 +321,25 @@ def _item_lines(text: str, key: str) -> list[int]:
             return lines
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """Plain JSON data: cards as their text, enums as their value, tuples and sets as
+    lists, and anything else JSON cannot hold as its text.
+
+    >>> from cardtable.cards import Card
+    >>> jsonable({"hand": (Card.parse("10D"),), 3: frozenset()})
+    {'hand': ['10♦'], '3': []}
+    """
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | frozenset | set):
-        return [_jsonable(v) for v in value]
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [jsonable(item) for item in value]
     if isinstance(value, Card):
         return value.text
-    if hasattr(value, "value") and not isinstance(value, int | float | str | bool):
-        return value.value
-    return value
+    if isinstance(value, enum.Enum):
+        return jsonable(value.value)
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
 
 
 def _now() -> str:

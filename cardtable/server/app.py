@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -50,6 +50,7 @@ from .schemas import (
 )
 from .storage import SeatRow, Storage, TableRow, hash_token, sqlite_url
 from .tables import Connection, LiveTable, NotHere, Outbox, Settings, TableError, Tables
+from .wire import encode, plain
 
 __all__ = ["create_app", "serve"]
 
@@ -107,8 +108,13 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
             storage.close()
 
     app = FastAPI(title="cardtable", version=__version__, lifespan=lifespan,
-                  description="Pasur and Transfer Durak at a web table: lobby, tables with "
+                  description=f"{_titles()} at a web table: lobby, tables with "
                               "friends and bots, live play over a WebSocket, records.")
+
+    @app.exception_handler(TableError)
+    async def _refused(request: Request, error: TableError) -> JSONResponse:
+        """Every refusal about a table, from any endpoint: its status and its reason."""
+        return JSONResponse(status_code=error.status, content={"detail": error.reason})
 
     @app.exception_handler(RequestValidationError)
     async def _unreadable(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -122,15 +128,6 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
 
     def tables_of(request: Request | WebSocket) -> Tables:
         return request.app.state.tables
-
-    async def table_or_404(request: Request, table_id: str) -> LiveTable:
-        try:
-            table = await tables_of(request).snapshot(table_id)
-        except TableError as error:
-            raise HTTPException(error.status, error.reason) from None
-        if table is None:
-            raise HTTPException(404, f"there is no table {table_id!r}")
-        return table
 
     @app.get("/api/health", response_model=Health)
     async def health(request: Request) -> Health:
@@ -149,23 +146,18 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                 name=spec.name, title=spec.title, default_preset=spec.default_preset,
                 presets={preset: rules_to_dict(rules) for preset, rules in spec.presets.items()},
                 player_counts=list(spec.player_counts), default_players=spec.default_players,
-                options=[OptionInfo(name=o.name, type=o.type, default=_plain(o.default),
+                options=[OptionInfo(name=o.name, type=o.type, default=plain(o.default),
                                     doc=o.doc,
-                                    choices=None if o.choices is None else _plain(o.choices))
+                                    choices=None if o.choices is None else plain(o.choices))
                          for o in rule_options(spec.rules_type)],
                 bots=bots.specs()))
         return out
 
     @app.post("/api/tables", response_model=Seated, status_code=201)
     async def create_table(body: CreateTable, request: Request) -> Seated:
-        try:
-            table, seat, token = await tables_of(request).create(
-                body.game, preset=body.preset, options=body.options, players=body.players,
-                seats=body.seats, takeover=body.takeover, name=body.name)
-        except TableError as error:
-            raise HTTPException(error.status, error.reason) from None
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
+        table, seat, token = await tables_of(request).seating.create(
+            body.game, preset=body.preset, options=body.options, players=body.players,
+            seats=body.seats, takeover=body.takeover, name=body.name)
         return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
 
     @app.get("/api/tables", response_model=list[TableListing])
@@ -179,28 +171,22 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo)
     async def table_info(table_id: str, request: Request) -> dict[str, Any]:
-        table = await table_or_404(request, table_id)
+        table = await tables_of(request).find(table_id)
         async with table.lock:
             return table.describe()
 
     @app.post("/api/tables/{table_id}/join", response_model=Seated)
     async def join_table(table_id: str, request: Request,
                          body: JoinTable | None = None) -> Seated:
-        try:
-            table, seat, token = await tables_of(request).join(
-                table_id, body.name if body else None)
-        except TableError as error:
-            raise HTTPException(error.status, error.reason) from None
+        table, seat, token = await tables_of(request).seating.join(
+            table_id, body.name if body else None)
         return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str, request: Request) -> Response:
-        table = await table_or_404(request, table_id)
+        table = await tables_of(request).find(table_id)
         async with table.lock:
-            try:
-                record = table.record()
-            except TableError as error:
-                raise HTTPException(error.status, error.reason) from None
+            record = table.record()
         return Response(record.dumps(), media_type="application/json")
 
     @app.get("/api/tables/{table_id}/replay", response_model=Replay,
@@ -208,18 +194,18 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     async def table_replay(table_id: str, request: Request) -> Response:
         """The finished game step by step: the deal, then the table after every move,
         with every hand face up (so only once the game is over)."""
-        table = await table_or_404(request, table_id)
+        table = await tables_of(request).find(table_id)
         async with table.lock:
             if not table.over:
-                raise HTTPException(409, "the game is not over yet: its replay shows every "
-                                         "hand, so it is given once the game has ended")
+                raise TableError("the game is not over yet: its replay shows every hand, so "
+                                 "it is given once the game has ended")
             record = table.record()
         gzipped = "gzip" in request.headers.get("accept-encoding", "")
         try:
             body = await asyncio.to_thread(_replay_body, table.id, record, gzipped)
         except RecordError as error:
             log.error("table %s cannot be replayed: %s", table.id, error)
-            raise HTTPException(500, f"this game cannot be replayed: {error}") from None
+            raise TableError(f"this game cannot be replayed: {error}", 500) from None
         headers = {"Vary": "Accept-Encoding"}
         if gzipped:
             headers["Content-Encoding"] = "gzip"
@@ -308,6 +294,7 @@ async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
                  token: str | None) -> None:
     """A player at a table another process plays: pass messages both ways through Redis."""
     table_id, owner, cluster = elsewhere.table_id, elsewhere.owner, tables.cluster
+    assert cluster is not None, "only a process of a cluster finds a table elsewhere"
     if owner is None:
         await _close(websocket, "the table is changing servers; connect again", 1012)
         return
@@ -341,8 +328,6 @@ async def _send(websocket: WebSocket, connection: Connection) -> None:
 
 
 async def _close(websocket: WebSocket, reason: str, code: int) -> None:
-    from .wire import encode
-
     await websocket.send_text(encode({"type": "error", "reason": reason}))
     await websocket.close(code=code, reason=reason[:120])
 
@@ -355,6 +340,12 @@ def _page(static: Path) -> Response:
     return FileResponse(index, media_type="text/html")
 
 
+def _titles() -> str:
+    """The games' titles as one phrase ("A, B and C"), for the API's description."""
+    titles = [spec.title for spec in _playable()]
+    return " and ".join(filter(None, [", ".join(titles[:-1]), *titles[-1:]])) or "Card games"
+
+
 def _playable() -> list[Any]:
     """The games whose engines load; one that fails is logged and left out of the lobby."""
     specs = []
@@ -364,12 +355,6 @@ def _playable() -> list[Any]:
         except (ImportError, AttributeError) as error:
             log.error("game %s cannot be loaded: %s", name, error)
     return specs
-
-
-def _plain(value: Any) -> Any:
-    from .wire import plain
-
-    return plain(value)
 
 
 def _replay_body(table_id: str, record: Record, gzipped: bool) -> bytes:

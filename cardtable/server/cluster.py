@@ -8,6 +8,8 @@ its own Redis channel.  When an owner dies its leases run out, and another proce
 its tables (dealing the stored decks and replaying the stored moves, as after a restart);
 relayed players are disconnected and reconnect to the new owner.
 
+The messages between processes are typed in ``cluster_messages``.
+
 Two owners can never both write move N of a table: the moves table's primary key refuses
 the second, and the process that lost drops the table.
 """
@@ -16,16 +18,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .cluster_messages import (
+    Bye,
+    ClusterMessage,
+    Deliver,
+    Gone,
+    Hello,
+    Intent,
+    Seats,
+    decode,
+    encode,
+)
+from .live import Connection, Outbox
+
 if TYPE_CHECKING:
     from .tables import Tables
-
-from .tables import Connection, Outbox
 
 __all__ = ["Cluster", "RemoteConnection"]
 
@@ -52,7 +64,7 @@ class RemoteConnection(Connection):
     origin: str = ""
     conn: str = ""
     table: str = ""
-    pump: asyncio.Task | None = field(default=None, repr=False)
+    pump: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
 class Cluster:
@@ -72,7 +84,7 @@ class Cluster:
         """Connections to this process whose table another process owns, by id."""
         self.remote: dict[str, RemoteConnection] = {}
         """Connections to other processes at tables this process owns, by id."""
-        self._tasks: list[asyncio.Task] = []
+        self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
 
     # -- names ----------------------------------------------------------------------------
@@ -120,7 +132,7 @@ class Cluster:
         return False
 
     async def owner(self, table_id: str) -> str | None:
-        return await self.redis.get(self._owner_key(table_id))
+        return await self.redis.get(self._owner_key(table_id))  # type: ignore[return-value]
 
     async def release(self, table_id: str) -> None:
         self.owned.discard(table_id)
@@ -167,57 +179,54 @@ class Cluster:
                     await self.tables.get(table_id)
 
     # -- messages between processes -------------------------------------------------------
-    async def send(self, process: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(self._channel(process), json.dumps(message,
-                                                                    ensure_ascii=False))
+    async def send(self, process: str, message: ClusterMessage) -> None:
+        await self.redis.publish(self._channel(process), encode(message))
 
     async def _listen(self) -> None:
         async for item in self._pubsub.listen():
             if item.get("type") != "message":
                 continue
             try:
-                await self._handle(json.loads(item["data"]))
+                await self._handle(decode(item["data"]))
             except Exception:
                 log.exception("cannot handle a message from another process")
 
-    async def _handle(self, message: dict[str, Any]) -> None:
-        kind = message.get("kind")
-        if kind == "deliver":  # to a player connected here
-            connection = self.relayed.get(message["conn"])
-            if connection is not None:
-                connection.outbox.put(message.get("as", "state"), message["text"])
-        elif kind == "gone":
-            connection = self.relayed.get(message["conn"])
-            if connection is not None:
-                connection.outbox.put("close", message.get("reason", "the table moved"))
-        elif kind == "hello":  # a player connected elsewhere, at a table owned here
-            await self._hello(message)
-        elif kind == "intent":
-            connection = self.remote.get(message["conn"])
-            table = self.tables.live.get(message["table"])
-            if connection is not None and table is not None:
-                await self.tables.receive(table, connection, message["text"])
-        elif kind == "bye":
-            connection = self.remote.pop(message["conn"], None)
-            table = self.tables.live.get(message["table"])
-            if connection is not None:
-                if connection.pump is not None:
-                    connection.pump.cancel()
-                if table is not None:
-                    await self.tables.disconnect(table, connection)
-        elif kind == "seats":
-            await self.tables.reload_seats(message["table"])
+    async def _handle(self, message: ClusterMessage) -> None:
+        match message:
+            case Deliver(conn=conn, text=text, outbox_kind=kind):  # to a player connected here
+                connection = self.relayed.get(conn)
+                if connection is not None:
+                    connection.outbox.put(kind, text)
+            case Gone(conn=conn, reason=reason):
+                connection = self.relayed.get(conn)
+                if connection is not None:
+                    connection.outbox.put("close", reason)
+            case Hello():  # a player connected elsewhere, at a table owned here
+                await self._hello(message)
+            case Intent(table=table_id, conn=conn, text=text):
+                remote = self.remote.get(conn)
+                table = self.tables.live.get(table_id)
+                if remote is not None and table is not None:
+                    await self.tables.receive(table, remote, text)
+            case Bye(table=table_id, conn=conn):
+                remote = self.remote.pop(conn, None)
+                table = self.tables.live.get(table_id)
+                if remote is not None:
+                    if remote.pump is not None:
+                        remote.pump.cancel()
+                    if table is not None:
+                        await self.tables.disconnect(table, remote)
+            case Seats(table=table_id):
+                await self.tables.seating.reload_seats(table_id)
 
-    async def _hello(self, message: dict[str, Any]) -> None:
-        table_id = message["table"]
-        table = self.tables.live.get(table_id)
-        if table is None or table_id not in self.owned:
-            await self.send(message["origin"], {"kind": "gone", "conn": message["conn"],
-                                                "reason": "the table moved"})
+    async def _hello(self, message: Hello) -> None:
+        table = self.tables.live.get(message.table)
+        if table is None or message.table not in self.owned:
+            await self.send(message.origin, Gone(conn=message.conn, reason="the table moved"))
             return
         connection = RemoteConnection(
-            seat=message.get("seat"), outbox=Outbox(self.tables.settings.queue_limit),
-            origin=message["origin"], conn=message["conn"], table=table_id)
+            seat=message.seat, outbox=Outbox(self.tables.settings.queue_limit),
+            origin=message.origin, conn=message.conn, table=message.table)
         connection.pump = asyncio.get_running_loop().create_task(self._pump(connection))
         self.remote[connection.conn] = connection
         await self.tables.connect(table, connection)
@@ -227,32 +236,29 @@ class Cluster:
         while True:
             kind, text = await connection.outbox.get_item()
             if kind == "close":
-                await self.send(connection.origin, {"kind": "gone", "conn": connection.conn,
-                                                    "reason": text})
+                await self.send(connection.origin, Gone(conn=connection.conn, reason=text))
                 return
-            await self.send(connection.origin, {"kind": "deliver", "conn": connection.conn,
-                                                "as": kind, "text": text})
+            await self.send(connection.origin,
+                            Deliver(conn=connection.conn, text=text, outbox_kind=kind))
 
     # -- relaying a player connected here -------------------------------------------------
     async def relay_open(self, owner: str, table_id: str, seat: int | None,
                          connection: Connection) -> str:
         conn = secrets.token_hex(8)
         self.relayed[conn] = connection
-        await self.send(owner, {"kind": "hello", "table": table_id, "conn": conn,
-                                "origin": self.process, "seat": seat})
+        await self.send(owner, Hello(table=table_id, conn=conn, origin=self.process, seat=seat))
         return conn
 
     async def relay_message(self, owner: str, table_id: str, conn: str,
                             text: str | bytes) -> None:
         if isinstance(text, bytes):
             text = text.decode("utf-8", errors="replace")
-        await self.send(owner, {"kind": "intent", "table": table_id, "conn": conn,
-                                "text": text})
+        await self.send(owner, Intent(table=table_id, conn=conn, text=text))
 
     async def relay_close(self, owner: str, table_id: str, conn: str) -> None:
         self.relayed.pop(conn, None)
         with contextlib.suppress(Exception):
-            await self.send(owner, {"kind": "bye", "table": table_id, "conn": conn})
+            await self.send(owner, Bye(table=table_id, conn=conn))
 
     async def watch_owner(self, table_id: str, owner: str, connection: Connection) -> None:
         """Close a relayed player's socket when the owner changes, so they reconnect."""

@@ -1,8 +1,10 @@
-"""The messages of the table's WebSocket, and how server data becomes plain JSON.
+"""The messages of the table's WebSocket; ``plain`` (``records.jsonable``) makes server
+data plain JSON.
 
 Server to client::
 
-    {"type": "state", "table": ID, "version": N, "status": "waiting"|"playing"|"over",
+    {"type": "state", "table": ID, "game": NAME, "version": N,
+     "status": "waiting"|"playing"|"over",
      "over": bool, "to_move": SEAT|null, "seat": YOUR_SEAT|null, "view": {...},
      "legal_moves": [TEXT, ...], "last_move": {"index", "seat", "move"}|null,
      "seats": [...], "summary": {...} (once over), "rematch": ID|null}
@@ -19,11 +21,10 @@ Client to server::
 
 from __future__ import annotations
 
-import enum
 import json
 from typing import Any
 
-from ..cards import Card
+from ..records import jsonable as plain
 
 __all__ = ["MessageError", "decode", "encode", "plain"]
 
@@ -33,21 +34,6 @@ MAX_MOVE = 200
 
 class MessageError(ValueError):
     """A client message the server cannot read; the text says what was expected."""
-
-
-def plain(value: Any) -> Any:
-    """JSON-able data: cards as their text, enums as their value, tuples and sets as lists."""
-    if isinstance(value, dict):
-        return {str(key): plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [plain(item) for item in value]
-    if isinstance(value, Card):
-        return value.text
-    if isinstance(value, enum.Enum):
-        return plain(value.value)
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return str(value)
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -166,6 +166,7 @@ MALFORMED = [
     ({"game": "durak", "preset": "nonsense"}, "no preset"),
     ({"game": "durak", "options": {"no_such_option": True}}, "unknown rule option"),
     ({"game": "durak", "players": 9}, "players"),
+    ({"game": "pasur", "preset": "standard", "players": 4}, "the standard rules are for 2"),
     ({"game": "durak", "players": "two"}, "players"),
     ({"game": "durak", "players": 2, "seats": ["human"]}, "seats"),
     ({"game": "durak", "players": 2, "seats": ["human", "bot:no_such_bot"]}, "no bot"),

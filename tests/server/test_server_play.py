@@ -514,8 +514,8 @@ def test_two_copies_of_a_finished_table_asking_for_a_rematch_get_the_same_one(
     tables = client.app.state.tables
     stored = tables.storage.load(seated["table"])
     first, second = tables._rebuild(stored), tables._rebuild(stored)
-    one = client.portal.call(tables.rematch, first, None)
-    two = client.portal.call(tables.rematch, second, None)
+    one = client.portal.call(tables.seating.rematch, first, None)
+    two = client.portal.call(tables.seating.rematch, second, None)
     assert one == two
     assert client.get(f"/api/tables/{seated['table']}").json()["rematch"] == one
 
@@ -569,4 +569,4 @@ def test_bots_can_think_in_their_own_processes(make_client: object,
     assert any(s["last_move"] and s["last_move"]["seat"] == 1 for s in player.states)
     assert not [r for r in caplog.records if "random move" in r.getMessage()], (
         "a bot process failed and a random move was played instead")
-    assert client.app.state.tables._pool is not None
+    assert client.app.state.tables.runner._pool is not None

@@ -1,7 +1,8 @@
 // Cards drawn by the page as SVG: corner indices, pips, framed court cards and a back.
 // The suit shapes are paths (not font glyphs), so every machine draws them the same.
 
-import { cardName, t } from "./i18n.js";
+import { cardName, t, hasKey } from "./i18n.js";
+import { h } from "./dom.js";
 
 const SUIT_OF_SYMBOL = { "♣": "C", "♦": "D", "♥": "H", "♠": "S",
                          "♧": "C", "♢": "D", "♡": "H", "♤": "S" };
@@ -170,4 +171,18 @@ export function openHand(cards, { label = "", classesOf = () => [] } = {}) {
     row.appendChild(cardElement(text, { classes: ["small", "open", ...classesOf(cardKey(text))] }));
   }
   return row;
+}
+
+/** Render a move text with its cards as small pictures ("9♣ x 2♦" -> cards and words). */
+export function moveText(text) {
+  const out = h("span", { class: "move-text" });
+  for (const word of String(text).split(/\s+/)) {
+    if (!word) continue;
+    if (isCardText(word)) out.appendChild(cardElement(word, { classes: ["mini"] }));
+    else {
+      const key = `move.${word.toLowerCase()}`;
+      out.appendChild(h("span", { class: "word" }, hasKey(key) ? t(key) : word));
+    }
+  }
+  return out;
 }

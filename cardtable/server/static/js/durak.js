@@ -290,6 +290,12 @@ export function render(ctx) {
   return { opponents, felt, info: [facts], hand, choices, actions, prompt, focus };
 }
 
+/** One line of a finished game for the history: who was the durak, if anyone. */
+export function resultLine(summary, seatName) {
+  if (summary.loser === null || summary.loser === undefined || summary.draw) return t("durak.noDurak");
+  return t("durak.durak", { name: seatName(summary.loser) });
+}
+
 export function summary(state, { mySeat, seatName }) {
   if (!state.over) return null;
   const result = state.summary || {};

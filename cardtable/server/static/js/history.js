@@ -6,7 +6,9 @@ import { getHistory, getReplay } from "./api.js";
 import { h, clear, replaceKeepingFocus } from "./dom.js";
 import { t, num, joinList } from "./i18n.js";
 import { gameTitle, kindLabel } from "./names.js";
-import { gameModule, lastMoveParts, moveText } from "./table.js";
+import { moveText } from "./cards.js";
+import { gameModule } from "./games.js";
+import { lastMoveParts } from "./table.js";
 import { navigate } from "./router.js";
 
 function seatLabel(seat, index) {
@@ -23,17 +25,9 @@ function when(text) {
   try { return date.toLocaleString(document.documentElement.lang || undefined); } catch { return text; }
 }
 
+/** One line of a finished game's result, in the words of its game's module. */
 function resultLine(game, summary, seatName) {
-  if (!summary) return "";
-  if (game === "durak") {
-    if (summary.loser === null || summary.loser === undefined || summary.draw) return t("durak.noDurak");
-    return t("durak.durak", { name: seatName(summary.loser) });
-  }
-  const winners = summary.winners || [];
-  const totals = (summary.totals || []).map((x) => num(x)).join(" : ");
-  const who = winners.length ? t("table.winner", { names: joinList(winners.map(seatName), { and: true }) })
-    : t("table.draw");
-  return totals ? `${who} (${totals})` : who;
+  return summary ? gameModule(game).resultLine(summary, seatName) : "";
 }
 
 export class History {
@@ -84,7 +78,7 @@ export class History {
 /**
  * One finished game, step by step: the server replays the record and sends, after the deal
  * and after every move, the watcher's view and every hand; the page draws each step with
- * the live table's own drawing code (pasur.js, durak.js), every hand face up.
+ * the live table's own drawing code (its game's module in games.js), every hand face up.
  */
 /** A direction glyph of the replay's buttons; right to left, the page mirrors it. */
 function arrow(glyph) { return h("span", { class: "arrow", "aria-hidden": "true" }, glyph); }

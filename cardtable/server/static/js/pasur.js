@@ -278,6 +278,15 @@ function handOverPanel(ctx) {
       onclick: () => { dismissedHands.add(key); ctx.rerender(); } }, t("table.close")));
 }
 
+/** One line of a finished match for the history: the winners and the totals. */
+export function resultLine(summary, seatName) {
+  const winners = summary.winners || [];
+  const totals = (summary.totals || []).map((x) => num(x)).join(" : ");
+  const who = winners.length ? t("table.winner", { names: joinList(winners.map(seatName), { and: true }) })
+    : t("table.draw");
+  return totals ? `${who} (${totals})` : who;
+}
+
 /** The end of the match. */
 export function summary(state, { seatName }) {
   return state.over ? finalSummary(state, seatName) : null;

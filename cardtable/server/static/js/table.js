@@ -1,28 +1,14 @@
 // The live table: the socket, whose turn, seats, the last move, the end summary and
-// rematch.  What lies on the felt is drawn by the game's own module (pasur.js, durak.js).
+// rematch.  What lies on the felt is drawn by the game's own module, found in games.js
+// by the game the server names in every state.
 
 import { TableSocket, joinTable, seats as seatStore } from "./api.js";
 import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
-import { t, hasKey, onLanguageChange } from "./i18n.js";
+import { t, onLanguageChange } from "./i18n.js";
 import { kindLabel, gameTitle, normalizeSeats } from "./names.js";
-import { cardElement, isCardText } from "./cards.js";
+import { moveText } from "./cards.js";
+import { gameModule } from "./games.js";
 import { navigate } from "./router.js";
-import * as pasur from "./pasur.js";
-import * as durak from "./durak.js";
-
-const GAMES = { pasur, durak };
-
-/** The module that draws a game's table (render, summary), by the game's name. */
-export function gameModule(name) { return GAMES[name] ?? null; }
-
-/** Which game a state message belongs to, from the message or the view's own fields. */
-export function gameOf(state) {
-  const named = state.game ?? state.view?.game;
-  if (named && GAMES[named]) return named;
-  const view = state.view || {};
-  if ("trump" in view || "attacker" in view || "defender" in view) return "durak";
-  return "pasur";
-}
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -42,20 +28,6 @@ export function lastMoveParts(last, seatName) {
       who ? h("strong", {}, `${who}: `) : null, moveText(last.text)));
   }
   return parts;
-}
-
-/** Render a move text with its cards as small pictures ("9♣ x 2♦" -> cards and words). */
-export function moveText(text) {
-  const out = h("span", { class: "move-text" });
-  for (const word of String(text).split(/\s+/)) {
-    if (!word) continue;
-    if (isCardText(word)) out.appendChild(cardElement(word, { classes: ["mini"] }));
-    else {
-      const key = `move.${word.toLowerCase()}`;
-      out.appendChild(h("span", { class: "word" }, hasKey(key) ? t(key) : word));
-    }
-  }
-  return out;
 }
 
 export class TableView {
@@ -241,8 +213,8 @@ export class TableView {
     const main = this.el.main;
     main.classList.remove("sent");
     if (!s) return;
-    const game = gameOf(s);
-    const module = GAMES[game];
+    const game = s.game;
+    const module = gameModule(game);
     main.dataset.game = game;
     main.dataset.version = String(s.version);
     main.dataset.over = String(!!s.over);
@@ -288,7 +260,7 @@ export class TableView {
     this.el.hand.hidden = this.mySeat === null;
     this.el.mine.hidden = !!s.over || this.mySeat === null;
     this.el.turn.textContent = this.myTurn() ? t("table.yourTurn") : "";
-    this.renderLastMove(game);
+    this.renderLastMove();
     this.renderSummary(module);
     if (animate || !this.seenReady) { this.seen = seen; this.seenReady = true; }
     if (parts.focus) {
@@ -329,7 +301,7 @@ export class TableView {
     replaceKeepingFocus(this.el.banner, parts);
   }
 
-  renderLastMove(game) {
+  renderLastMove() {
     const box = this.el.last;
     replaceKeepingFocus(box, lastMoveParts(lastMoveOf(this.state), (seat) => this.seatName(seat)));
     // The last move sits with the game's info panel.

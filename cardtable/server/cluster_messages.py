@@ -1,0 +1,126 @@
+"""The messages between server processes (over Redis pub/sub), typed.
+
+Each message is a small frozen dataclass; ``encode`` and ``decode`` are the one place
+that turns them into the JSON objects on the wire, ``{"kind": KIND, ...fields}``.
+A process that owns a table talks to the processes that relay its players:
+
+>>> text = encode(Deliver(conn="c1", text="...", outbox_kind="error"))
+>>> text
+'{"kind": "deliver", "conn": "c1", "text": "...", "as": "error"}'
+>>> decode(text)
+Deliver(conn='c1', text='...', outbox_kind='error')
+>>> decode('{"kind": "seats", "table": "t1"}')
+Seats(table='t1')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+__all__ = [
+    "Bye",
+    "ClusterMessage",
+    "Deliver",
+    "Gone",
+    "Hello",
+    "Intent",
+    "Seats",
+    "decode",
+    "encode",
+]
+
+
+# -- owner to relay -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Deliver:
+    """A message of the table for a player connected to the receiving process."""
+
+    KIND: ClassVar[str] = "deliver"
+    conn: str
+    text: str
+    outbox_kind: str = "state"
+    """The outbox's kind of ``text`` ("state", "error", ...); on the wire: ``"as"``."""
+
+
+@dataclass(frozen=True)
+class Gone:
+    """The owner will not (or no longer) serve this relayed player: close its socket."""
+
+    KIND: ClassVar[str] = "gone"
+    conn: str
+    reason: str = "the table moved"
+
+
+# -- relay to owner -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Hello:
+    """A player connected to process ``origin``, at a table the receiving process owns."""
+
+    KIND: ClassVar[str] = "hello"
+    table: str
+    conn: str
+    origin: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Intent:
+    """A relayed player's WebSocket message, as the player sent it."""
+
+    KIND: ClassVar[str] = "intent"
+    table: str
+    conn: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Bye:
+    """A relayed player's socket closed."""
+
+    KIND: ClassVar[str] = "bye"
+    table: str
+    conn: str
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Someone took a seat at this table through another process: read the seats again."""
+
+    KIND: ClassVar[str] = "seats"
+    table: str
+
+
+ClusterMessage = Deliver | Gone | Hello | Intent | Bye | Seats
+
+_TYPES: dict[str, type[ClusterMessage]] = {
+    kind.KIND: kind for kind in (Deliver, Gone, Hello, Intent, Bye, Seats)}
+_WIRE_NAMES = {"outbox_kind": "as"}
+"""Fields whose wire key is not their name (``as`` is a Python keyword)."""
+_FIELD_NAMES = {wire: name for name, wire in _WIRE_NAMES.items()}
+
+
+def encode(message: ClusterMessage) -> str:
+    """The message as the JSON text published on a process's channel."""
+    data: dict[str, Any] = {"kind": message.KIND}
+    for field in dataclasses.fields(message):
+        data[_WIRE_NAMES.get(field.name, field.name)] = getattr(message, field.name)
+    return json.dumps(data, ensure_ascii=False)
+
+
+def decode(text: str | bytes) -> ClusterMessage:
+    """A message from its JSON text; ``ValueError`` for one no process sends."""
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"a message between processes is a JSON object, not {data!r}")
+    kind = _TYPES.get(data.get("kind"))  # type: ignore[arg-type]
+    if kind is None:
+        raise ValueError(f"unknown message kind {data.get('kind')!r}")
+    fields = {f.name for f in dataclasses.fields(kind)}
+    values = {_FIELD_NAMES.get(key, key): value for key, value in data.items() if key != "kind"}
+    try:
+        return kind(**{name: value for name, value in values.items() if name in fields})
+    except TypeError as error:
+        raise ValueError(f"a {kind.KIND!r} message without what it needs: {error}") from None

@@ -1,0 +1,321 @@
+"""A live table: its authoritative game, its seats and connections, and what each is sent.
+
+Each connection has its own bounded outbox, so a slow client can fall behind (and skip
+to the newest state) without holding up the table.  Everything here is changed under
+the table's asyncio lock; ``cardtable.server.tables`` does the changing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..game import GameSpec, GameState
+from ..records import Record, record_of, rules_to_dict
+from .storage import hash_token
+from .wire import encode, plain
+
+__all__ = [
+    "OVER",
+    "PLAYING",
+    "WAITING",
+    "Connection",
+    "LiveSeat",
+    "LiveTable",
+    "NotHere",
+    "Outbox",
+    "SecureRandom",
+    "Settings",
+    "TableError",
+]
+
+WAITING, PLAYING, OVER = "waiting", "playing", "over"
+
+
+class NotHere(Exception):
+    """The table is owned by another server process (see ``cluster``)."""
+
+    def __init__(self, table_id: str, owner: str | None) -> None:
+        super().__init__(f"table {table_id} is played by server process {owner}")
+        self.table_id = table_id
+        self.owner = owner
+
+
+class TableError(ValueError):
+    """A request about a table that cannot be granted; ``status`` is the HTTP status.
+
+    The app answers every one the same way, ``{"detail": reason}`` with that status.
+    """
+
+    def __init__(self, reason: str, status: int = 409) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+
+
+@dataclass
+class Settings:
+    """How the live tables behave; the tests set the delays to zero."""
+
+    bot_delay: float = 0.8
+    """Seconds a bot waits before it plays, so people can follow the game."""
+    bot_time_limit: float = 30.0
+    """A bot that thinks longer than this plays a random legal move instead."""
+    grace: float = 60.0
+    """Seconds a dropped player keeps the seat before a takeover bot may play for them."""
+    queue_limit: int = 64
+    """Messages waiting for one connection; past this the oldest state is dropped."""
+    bot_processes: int = 0
+    """Processes bots think in (0: threads of the server process)."""
+
+
+class SecureRandom(random.SystemRandom):
+    """Shuffles from the operating system's secure source.
+
+    It has no state: copies share it, and an engine that copies a state by
+    ``Random().setstate(rng.getstate())`` gets a generator seeded from the secure source
+    (a copy is for thinking ahead, and must not know the real future deals anyway).
+    """
+
+    def getstate(self) -> tuple[Any, ...]:  # type: ignore[override]
+        return random.Random(secrets.randbits(256)).getstate()
+
+    def setstate(self, state: object) -> None:  # type: ignore[override]
+        """Nothing to restore: every draw comes from the operating system."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SecureRandom:
+        return self
+
+    def __copy__(self) -> SecureRandom:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SecureRandom, ())
+
+
+class Outbox:
+    """A bounded queue of encoded messages for one connection.
+
+    State messages are whole snapshots, so when the queue is full the oldest state is
+    dropped: the client still ends at the newest state.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(2, limit)
+        self.items: collections.deque[tuple[str, str]] = collections.deque()
+        self.ready = asyncio.Event()
+        self.dropped = 0
+
+    def put(self, kind: str, text: str) -> None:
+        if len(self.items) >= self.limit:
+            for position, (queued_kind, _) in enumerate(self.items):
+                if queued_kind == "state":
+                    del self.items[position]
+                    break
+            else:
+                self.items.popleft()
+            self.dropped += 1
+        self.items.append((kind, text))
+        self.ready.set()
+
+    async def get_item(self) -> tuple[str, str]:
+        """The next (kind, text); kind "close" asks the connection to close."""
+        while not self.items:
+            self.ready.clear()
+            await self.ready.wait()
+        return self.items.popleft()
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open WebSocket: the seat it plays (``None``: watching) and its outbox."""
+
+    seat: int | None
+    outbox: Outbox
+
+
+@dataclass(eq=False)
+class LiveSeat:
+    index: int
+    kind: str
+    bot_spec: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    bot: Any = None
+    """The bot playing this seat: its own bot, or a takeover bot for a dropped player."""
+    bot_playing: str | None = None
+    """The spec of ``bot`` (what a bot process makes its own copy from)."""
+    connections: int = 0
+    grace_task: asyncio.Task[None] | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.bot is not None
+
+    def public(self) -> dict[str, Any]:
+        return {"seat": self.index, "kind": self.kind, "bot": self.bot_spec, "name": self.name,
+                "taken": self.taken, "connected": self.kind == "human" and self.connections > 0,
+                "bot_playing": self.kind == "human" and self.bot is not None}
+
+    def record_entry(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"seat": self.index, "kind": self.kind}
+        if self.bot_spec:
+            entry["bot"] = self.bot_spec
+        if self.name:
+            entry["name"] = self.name
+        return entry
+
+
+@dataclass(eq=False)
+class LiveTable:
+    id: str
+    game: str
+    spec: GameSpec
+    preset: str | None
+    rules: Any
+    players: int
+    state: GameState[Any]
+    seats: list[LiveSeat]
+    status: str
+    created: str
+    takeover: str | None = None
+    finished: str | None = None
+    summary: dict[str, Any] | None = None
+    rematch_of: str | None = None
+    rematch: str | None = None
+    version: int = 0
+    decks_stored: int = 0
+    last_move: dict[str, Any] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.status == OVER
+
+    def seat_of_token(self, token: str) -> int | None:
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return seat.index
+        return None
+
+    def free_seats(self) -> list[LiveSeat]:
+        return [seat for seat in self.seats if not seat.taken]
+
+    def bot_to_move(self) -> int | None:
+        """The seat a bot must play now, if any."""
+        if self.status != PLAYING:
+            return None
+        seat = self.state.to_move
+        if seat is None or not self.seats[seat].played_by_bot:
+            return None
+        return seat
+
+    def refusal(self, seat: int, version: int, by_bot: bool) -> str | None:
+        """Why ``seat`` may not move now at ``version`` (``None``: it may)."""
+        if self.over:
+            return "the game is over"
+        if self.status == WAITING:
+            free = len(self.free_seats())
+            return (f"the game starts when every seat is taken ({free} still free: share the "
+                    f"invite link /table/{self.id})")
+        if version != self.version:
+            return (f"your move was chosen at version {version}, but the table is at version "
+                    f"{self.version}: here is the current state")
+        if self.state.to_move != seat:
+            return f"it is not your turn: seat {self.state.to_move} is to move"
+        if self.seats[seat].played_by_bot != by_bot:
+            return "a bot plays this seat now" if not by_bot else "the player is back"
+        return None
+
+    # -- what is sent ---------------------------------------------------------------------
+    def state_message(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know now (``None``: a watcher).  Call under the lock."""
+        to_move = self.state.to_move
+        legal: list[str] = []
+        if (seat is not None and seat == to_move and self.status == PLAYING
+                and not self.seats[seat].played_by_bot):
+            legal = [str(move) for move in self.state.legal_moves()]
+        message: dict[str, Any] = {
+            "type": "state",
+            "table": self.id,
+            "game": self.game,
+            "version": self.version,
+            "status": self.status,
+            "over": self.over,
+            "to_move": to_move,
+            "seat": seat,
+            "view": plain(self.state.view(seat)),
+            "legal_moves": legal,
+            "last_move": self.last_move,
+            "seats": [s.public() for s in self.seats],
+        }
+        if self.over:
+            message["summary"] = self.summary
+            message["rematch"] = self.rematch
+        return message
+
+    def broadcast(self) -> None:
+        """The new state to every connection, each seat its own view.  Call under the lock."""
+        texts: dict[int | None, str] = {}
+        for connection in list(self.connections):
+            text = texts.get(connection.seat)
+            if text is None:
+                text = texts[connection.seat] = encode(self.state_message(connection.seat))
+            connection.outbox.put("state", text)
+
+    def refuse(self, connection: Connection, reason: str) -> None:
+        """An error for one connection, then a fresh state.  Call under the lock."""
+        connection.outbox.put("error", encode({"type": "error", "reason": reason}))
+        connection.outbox.put("state", encode(self.state_message(connection.seat)))
+
+    def close_all(self, reason: str) -> None:
+        """Ask every connection to close (and reconnect, to wherever the table is now)."""
+        for connection in list(self.connections):
+            connection.outbox.put("close", reason)
+
+    def describe(self) -> dict[str, Any]:
+        """The public summary of the table (the GET endpoints)."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "game": self.game,
+            "title": self.spec.title,
+            "preset": self.preset,
+            "rules": rules_to_dict(self.rules),
+            "players": self.players,
+            "status": self.status,
+            "over": self.over,
+            "version": self.version,
+            "to_move": self.state.to_move if self.status == PLAYING else None,
+            "seats": [s.public() for s in self.seats],
+            "free_seats": len(self.free_seats()),
+            "takeover": self.takeover,
+            "created": self.created,
+            "finished": self.finished,
+            "invite": f"/table/{self.id}",
+            "rematch_of": self.rematch_of,
+            "rematch": self.rematch,
+        }
+        if self.over:
+            out["summary"] = self.summary
+        return out
+
+    def record(self) -> Record:
+        """The game record; the decks are in it, so only once the game is over."""
+        if not self.over:
+            raise TableError("the game is not over yet: its record (which holds the decks) "
+                             "is given once it has ended")
+        record = record_of(self.state, self.game, seats=[s.record_entry() for s in self.seats],
+                           started=self.created, table=self.id)
+        record.finished = self.finished
+        return record

@@ -1,0 +1,297 @@
+"""Seating: new tables (created, or a rematch) and people taking their seats.
+
+Creating a table and making a rematch differ only in where the seats come from (the
+request, or the finished table); ``Seating.open`` deals, stores, owns and starts a table
+for both.  Taking a seat, here or through another process, ends in ``Seating.seated``:
+the game starts once every seat is taken, and everyone at the table hears of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .. import bots, games
+from ..game import GameSpec
+from ..records import options_from_json, rules_to_dict
+from .bot_runner import default_bot, make_bot
+from .cluster_messages import Seats
+from .live import PLAYING, WAITING, LiveSeat, LiveTable, NotHere, SecureRandom, TableError
+from .storage import RematchExists, SeatRow, TableRow, hash_token, now
+from .wire import encode
+
+if TYPE_CHECKING:
+    from .tables import Tables
+
+__all__ = ["NewSeat", "NewTable", "Seating", "live_seat", "new_id", "parse_seat", "plan_table"]
+
+ID_LETTERS = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+def new_id() -> str:
+    """A table id for invite links: 10 letters and digits, none that look alike."""
+    return "".join(secrets.choice(ID_LETTERS) for _ in range(10))
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def parse_seat(text: str) -> tuple[str, str | None]:
+    """``"human"`` or ``"bot:SPEC"`` (the spec as ``bots.make`` reads it).
+
+    >>> parse_seat("human"), parse_seat("bot:random")
+    (('human', None), ('bot', 'random'))
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"a seat is \"human\" or \"bot:NAME\", not {text!r}")
+    word = text.strip()
+    if word == "human":
+        return "human", None
+    kind, colon, bot_spec = word.partition(":")
+    if kind != "bot":
+        raise ValueError(f"a seat is \"human\" or \"bot:NAME\" (the bots are: "
+                         f"{', '.join(bots.specs())}), not {text!r}")
+    bot_spec = bot_spec.strip() if colon else ""
+    if not bot_spec:
+        bot_spec = default_bot()
+    try:
+        bots.make(bot_spec, seed=0)
+    except ValueError as error:
+        raise ValueError(f"seat {text!r}: {error}") from None
+    return "bot", bot_spec
+
+
+def live_seat(row: SeatRow) -> LiveSeat:
+    """A stored seat at a live table; a bot's seat gets its bot."""
+    seat = LiveSeat(index=row.seat, kind=row.kind, bot_spec=row.bot, name=row.name,
+                    token_hash=row.token_hash)
+    if row.kind == "bot":
+        seat.bot_playing = row.bot or default_bot()
+        seat.bot = make_bot(seat.bot_playing)
+    return seat
+
+
+@dataclass(frozen=True)
+class NewSeat:
+    """A seat of a table about to be made: a person (holding a token or not) or a bot."""
+
+    kind: str
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A table about to be made, its settings checked (``plan_table``) or copied."""
+
+    spec: GameSpec
+    rules: Any
+    players: int
+    seats: tuple[NewSeat, ...]
+    preset: str | None
+    takeover: str | None = None
+    rematch_of: str | None = None
+
+
+def plan_table(game: str, preset: str | None = None, options: dict[str, Any] | None = None,
+               players: int | None = None, seats: list[str] | None = None,
+               takeover: str | None = None) -> NewTable:
+    """Check a new table's settings; a ``ValueError`` says what is wrong.
+
+    >>> plan = plan_table("durak", seats=["human", "bot:random"])
+    >>> plan.players, [seat.kind for seat in plan.seats], plan.preset
+    (2, ['human', 'bot'], 'transfer')
+    """
+    spec = games.get(game)
+    rules = spec.rules(preset, options_from_json(spec.rules(preset), options or {}))
+    if players is None:
+        players = len(seats) if seats else spec.default_players
+    spec.check_players(rules, players)
+    if seats is None:
+        seats = ["human"] + [f"bot:{default_bot()}"] * (players - 1)
+    if len(seats) != players:
+        raise ValueError(f"the seats list has {len(seats)} entries for {players} players: "
+                         "give one per player (\"human\" or \"bot:NAME\")")
+    parsed = [parse_seat(seat) for seat in seats]
+    takeover_spec = None
+    if takeover is not None:
+        kind, takeover_spec = parse_seat(takeover)
+        if kind != "bot":
+            raise ValueError("takeover must name a bot, such as \"bot:easy\"")
+    return NewTable(spec=spec, rules=rules, players=players,
+                    seats=tuple(NewSeat(kind, bot) for kind, bot in parsed),
+                    preset=spec.preset_of(rules), takeover=takeover_spec)
+
+
+class Seating:
+    """Making tables and giving their seats, for the live tables of this process."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    async def create(self, game: str, *, preset: str | None = None,
+                     options: dict[str, Any] | None = None, players: int | None = None,
+                     seats: list[str] | None = None, takeover: str | None = None,
+                     name: str | None = None) -> tuple[LiveTable, int | None, str | None]:
+        """A new table; the creator takes the first human seat (none: a table to watch).
+
+        Settings that cannot be played are refused with ``TableError`` (422).
+        """
+        try:
+            plan = plan_table(game, preset, options, players, seats, takeover)
+        except ValueError as error:
+            raise TableError(str(error), 422) from None
+        creator = next((i for i, seat in enumerate(plan.seats) if seat.kind == "human"), None)
+        token = None
+        if creator is not None:
+            token = new_token()
+            given = list(plan.seats)
+            given[creator] = dataclasses.replace(given[creator], name=name,
+                                                 token_hash=hash_token(token))
+            plan = dataclasses.replace(plan, seats=tuple(given))
+        table = await self.open(plan)
+        return table, creator, token
+
+    async def open(self, plan: NewTable) -> LiveTable:
+        """Deal a new table, store it with its seats and first decks, own it and start it.
+
+        A rematch whose old table already has one raises ``RematchExists`` (from storage).
+        """
+        tables, spec = self.tables, plan.spec
+        try:
+            state = spec.start(plan.rules, players=plan.players, seed=SecureRandom())
+        except (ValueError, TypeError) as error:
+            raise TableError(f"these rules cannot be played: {error}", 422) from None
+        table_id = new_id()
+        rows = [SeatRow(table_id=table_id, seat=index, kind=seat.kind, bot=seat.bot,
+                        name=seat.name, token_hash=seat.token_hash)
+                for index, seat in enumerate(plan.seats)]
+        free = sum(1 for row in rows if row.kind == "human" and row.token_hash is None)
+        status = WAITING if free else PLAYING
+        created = now()
+        decks = [[card.text for card in deck] for deck in spec.deals(state)]
+        row = TableRow(id=table_id, game=spec.name, preset=plan.preset,
+                       rules=rules_to_dict(plan.rules), players=plan.players,
+                       takeover=plan.takeover, status=status, created=created,
+                       rematch_of=plan.rematch_of)
+        await asyncio.to_thread(tables.storage.create_table, row, rows, decks, plan.rematch_of)
+        if tables.cluster is not None:
+            await tables.cluster.claim(table_id)
+        table = LiveTable(
+            id=table_id, game=spec.name, spec=spec, preset=plan.preset, rules=plan.rules,
+            players=plan.players, state=state, seats=[live_seat(row) for row in rows],
+            status=status, created=created, takeover=plan.takeover,
+            rematch_of=plan.rematch_of, decks_stored=len(decks))
+        tables.live[table_id] = table
+        tables.runner.start_graces(table)
+        tables.runner.kick(table)
+        return table
+
+    # -- taking a seat --------------------------------------------------------------------
+    async def join(self, table_id: str, name: str | None = None) -> tuple[LiveTable, int, str]:
+        """Give the first free human seat to a new player."""
+        try:
+            table = await self.tables.get(table_id)
+        except NotHere as elsewhere:
+            return await self._join_elsewhere(elsewhere, name)
+        if table is None:
+            raise TableError(f"there is no table {table_id!r}", 404)
+        async with table.lock:
+            if table.over:
+                raise TableError("this game is over: there is no seat to take")
+            free = table.free_seats()
+            if not free:
+                raise TableError("every seat at this table is taken; you can still watch")
+            seat = free[0]
+            token = new_token()
+            digest = hash_token(token)
+            if not await asyncio.to_thread(self.tables.storage.take_seat, table.id, seat.index,
+                                           digest, name):
+                raise TableError("that seat was just taken by someone else; try again")
+            seat.token_hash = digest
+            seat.name = name
+            await self.seated(table)
+        self.tables.runner.kick(table)
+        return table, seat.index, token
+
+    async def _join_elsewhere(self, elsewhere: NotHere,
+                              name: str | None) -> tuple[LiveTable, int, str]:
+        """Take a seat in the database and tell the owning process to read the seats."""
+        tables = self.tables
+        table = await tables.snapshot(elsewhere.table_id)
+        if table is None:
+            raise TableError(f"there is no table {elsewhere.table_id!r}", 404)
+        if table.over:
+            raise TableError("this game is over: there is no seat to take")
+        for seat in table.free_seats():
+            token = new_token()
+            if await asyncio.to_thread(tables.storage.take_seat, table.id, seat.index,
+                                       hash_token(token), name):
+                if len(table.free_seats()) == 1:
+                    await asyncio.to_thread(tables.storage.set_status, table.id, PLAYING)
+                if elsewhere.owner is not None and tables.cluster is not None:
+                    await tables.cluster.send(elsewhere.owner, Seats(table=table.id))
+                return table, seat.index, token
+        raise TableError("every seat at this table is taken; you can still watch")
+
+    async def reload_seats(self, table_id: str) -> None:
+        """Someone took a seat through another process: read the seats again."""
+        table = self.tables.live.get(table_id)
+        if table is None:
+            return
+        rows = await asyncio.to_thread(self.tables.storage.seats_of, table_id)
+        async with table.lock:
+            for row in rows:
+                seat = table.seats[row.seat]
+                seat.token_hash, seat.name = row.token_hash, row.name
+            await self.seated(table)
+        self.tables.runner.kick(table)
+
+    async def seated(self, table: LiveTable) -> None:
+        """A seat was taken (call under the lock): once every seat is, the game starts;
+        everyone at the table is sent the new seats.  The caller kicks the bots after."""
+        if table.status == WAITING and not table.free_seats():
+            table.status = PLAYING
+            await asyncio.to_thread(self.tables.storage.set_status, table.id, PLAYING)
+            self.tables.runner.start_graces(table)
+        table.broadcast()
+
+    # -- rematch --------------------------------------------------------------------------
+    async def rematch(self, table: LiveTable, seat: int | None) -> str:
+        """A new table with the same rules and the same people in the same seats.
+
+        Each person's token works at the new table too (the seat keeps its token hash),
+        so a client only has to connect to the new table with the token it holds.
+        """
+        async with table.lock:
+            if not table.over:
+                raise TableError("a rematch can be asked for once the game is over")
+            humans = [s for s in table.seats if s.kind == "human"]
+            if humans and seat is None:
+                raise TableError("only the players at this table can ask for a rematch")
+            if table.rematch is None:
+                table.rematch = await self._open_rematch(table)
+            for connection in list(table.connections):
+                connection.outbox.put("rematch", encode(
+                    {"type": "rematch", "table": table.rematch, "seat": connection.seat}))
+            table.broadcast()
+            return table.rematch
+
+    async def _open_rematch(self, old: LiveTable) -> str:
+        seats = tuple(NewSeat(kind=s.kind, bot=s.bot_spec, name=s.name, token_hash=s.token_hash)
+                      for s in old.seats)
+        plan = NewTable(spec=old.spec, rules=old.rules, players=old.players, seats=seats,
+                        preset=old.preset, takeover=old.takeover, rematch_of=old.id)
+        try:
+            return (await self.open(plan)).id
+        except RematchExists:
+            # another server process made the rematch first: use that one
+            stored = await asyncio.to_thread(self.tables.storage.load, old.id)
+            if stored is None or stored.row.rematch is None:
+                raise TableError("the rematch could not be made; ask again") from None
+            return stored.row.rematch

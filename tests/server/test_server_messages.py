@@ -1,0 +1,71 @@
+"""The messages between server processes: typed, and the same JSON on Redis as before."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardtable.server.cluster_messages import (
+    Bye,
+    Deliver,
+    Gone,
+    Hello,
+    Intent,
+    Seats,
+    decode,
+    encode,
+)
+
+ids = st.text(min_size=1, max_size=12)
+texts = st.text(max_size=200)
+MESSAGES = st.one_of(
+    st.builds(Deliver, conn=ids, text=texts, outbox_kind=st.sampled_from(
+        ["state", "error", "rematch", "pong"])),
+    st.builds(Gone, conn=ids, reason=texts),
+    st.builds(Hello, table=ids, conn=ids, origin=ids, seat=st.none() | st.integers(0, 5)),
+    st.builds(Intent, table=ids, conn=ids, text=texts),
+    st.builds(Bye, table=ids, conn=ids),
+    st.builds(Seats, table=ids),
+)
+
+
+@given(MESSAGES)
+def test_every_message_reads_back_as_itself(message: object) -> None:
+    assert decode(encode(message)) == message  # type: ignore[arg-type]
+
+
+# The objects the processes published before the messages had types.
+WIRE = [
+    (Deliver(conn="c", text="{}", outbox_kind="error"),
+     {"kind": "deliver", "conn": "c", "as": "error", "text": "{}"}),
+    (Gone(conn="c", reason="the table moved"),
+     {"kind": "gone", "conn": "c", "reason": "the table moved"}),
+    (Hello(table="t", conn="c", origin="p", seat=1),
+     {"kind": "hello", "table": "t", "conn": "c", "origin": "p", "seat": 1}),
+    (Intent(table="t", conn="c", text='{"type":"ping"}'),
+     {"kind": "intent", "table": "t", "conn": "c", "text": '{"type":"ping"}'}),
+    (Bye(table="t", conn="c"), {"kind": "bye", "table": "t", "conn": "c"}),
+    (Seats(table="t"), {"kind": "seats", "table": "t"}),
+]
+
+
+@pytest.mark.parametrize(("message", "wire"), WIRE, ids=[m.KIND for m, _ in WIRE])
+def test_the_json_on_redis_is_unchanged(message: object, wire: dict) -> None:
+    assert json.loads(encode(message)) == wire  # type: ignore[arg-type]
+    assert decode(json.dumps(wire)) == message
+
+
+def test_what_an_older_sender_left_out_has_its_default() -> None:
+    assert decode('{"kind": "deliver", "conn": "c", "text": "{}"}').outbox_kind == "state"
+    assert decode('{"kind": "gone", "conn": "c"}').reason == "the table moved"
+    assert decode('{"kind": "hello", "table": "t", "conn": "c", "origin": "p"}').seat is None
+
+
+@pytest.mark.parametrize("text", ['{"kind": "dance"}', '["deliver"]',
+                                  '{"kind": "deliver", "text": "no conn"}'])
+def test_a_message_no_process_sends_is_refused(text: str) -> None:
+    with pytest.raises(ValueError):
+        decode(text)
