@@ -13,7 +13,7 @@ from rich.table import Table
 
 from . import games as gamelib
 from .bots import split_specs
-from .game import rule_options
+from .game import GameSpec, rule_options
 
 app = typer.Typer(
     name="cardtable",
@@ -23,10 +23,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-GameName = Annotated[str, typer.Argument(help="pasur or durak")]
+_GAMES_HELP = " or ".join(gamelib.names())
+GameName = Annotated[str, typer.Argument(help=_GAMES_HELP)]
 
 
-def _spec(name: str):
+def _spec(name: str) -> GameSpec:
     try:
         return gamelib.get(name)
     except ValueError as error:
@@ -189,7 +190,7 @@ def replay(
 
 @app.command()
 def demo(
-    game: Annotated[str, typer.Argument(help="pasur or durak")] = "pasur",
+    game: Annotated[str, typer.Argument(help=_GAMES_HELP)] = gamelib.names()[0],
     bots: Annotated[str, typer.Option(help="the two bots, comma separated")] = "greedy,greedy",
     seed: Annotated[int | None, typer.Option(help="seed for the deal")] = None,
 ) -> None:
