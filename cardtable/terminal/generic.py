@@ -104,10 +104,10 @@ def screen(view: dict[str, Any], names: Sequence[str], spec: Any, *,
     out.extend(_fields(view))
     for seat, move in list(log)[-3:]:
         out.append(Text.assemble(f"  {names[seat]}: ", move_text(move)))
-    seat = view.get("seat")
-    if view.get("hand") is not None and seat is not None:
-        mine = Text.assemble((f"{names[seat]}: ", "bold"), cards_line(view["hand"]))
-        if to_move == seat and not view.get("over"):
+    me = view.get("seat")
+    if view.get("hand") is not None and me is not None:
+        mine = Text.assemble((f"{names[me]}: ", "bold"), cards_line(view["hand"]))
+        if to_move == me and not view.get("over"):
             mine.append("   your turn", style="yellow")
         out.append(mine)
     return out
