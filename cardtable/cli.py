@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from . import games
+from . import games as gamelib
 from .bots import split_specs
-from .game import rule_options
+from .game import GameSpec, rule_options
 
 app = typer.Typer(
     name="cardtable",
@@ -23,23 +23,28 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-GameName = Annotated[str, typer.Argument(help="pasur or durak")]
+_GAMES_HELP = " or ".join(gamelib.names())
+GameName = Annotated[str, typer.Argument(help=_GAMES_HELP)]
 
 
-def _spec(name: str):
+def _spec(name: str) -> GameSpec:
     try:
-        return games.get(name)
+        return gamelib.get(name)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
 
 
-def parse_options(pairs: list[str] | None) -> dict:
-    """``name=value`` pairs to a dict; values are read as JSON when they can be."""
-    options = {}
+def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    """``name=value`` rule options to a dict; values are read as JSON when they can be.
+
+    >>> parse_options(["target=62", "sur_by=any", "forced_capture=false"])
+    {'target': 62, 'sur_by': 'any', 'forced_capture': False}
+    """
+    options: dict[str, Any] = {}
     for pair in pairs or []:
         key, eq, value = pair.partition("=")
         if not eq:
-            raise typer.BadParameter(f"option {pair!r} must look like name=value")
+            raise ValueError(f"rule option {pair!r} must look like name=value")
         try:
             options[key.strip()] = json.loads(value)
         except json.JSONDecodeError:
@@ -131,9 +136,7 @@ def play(
     try:
         chosen = spec.rules(rules, parse_options(option))
         count = players or spec.default_players
-        if count not in spec.player_counts:
-            raise ValueError(f"{spec.title} is for {', '.join(map(str, spec.player_counts))} "
-                             f"players, not {count}")
+        spec.check_players(chosen, count)
         plan = seat_plan(count, vs=split_specs(vs) if vs else [],
                          seats=split_specs(seats) if seats else (), hotseat=hotseat)
         console = Console(no_color=no_color, highlight=False,
@@ -187,7 +190,7 @@ def replay(
 
 @app.command()
 def demo(
-    game: Annotated[str, typer.Argument(help="pasur or durak")] = "pasur",
+    game: Annotated[str, typer.Argument(help=_GAMES_HELP)] = gamelib.names()[0],
     bots: Annotated[str, typer.Option(help="the two bots, comma separated")] = "greedy,greedy",
     seed: Annotated[int | None, typer.Option(help="seed for the deal")] = None,
 ) -> None:
@@ -213,14 +216,80 @@ def bench(
     runpy.run_path(str(root), run_name="__main__")
 
 
-def _register_arena() -> None:
-    """``cardtable arena`` lives in cardtable.arena beside the code it drives."""
-    from .arena import arena_command
+@app.command("arena")
+def arena(
+    game: GameName,
+    bots: Annotated[str, typer.Option(
+        "--bots", help="the bots, comma separated, e.g. greedy,medium")],
+    games: Annotated[int | None, typer.Option(
+        "--games", help="games to play, rounded up to whole duplicate deals (default 100)")
+    ] = None,
+    rules: Annotated[str | None, typer.Option("--rules", help="rule preset")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="override one rule option: name=value (repeatable)")] = None,
+    players: Annotated[int | None, typer.Option("--players", help="players per game")] = None,
+    hands: Annotated[int | None, typer.Option(
+        "--hands", help="play this many single hands instead of whole games (Pasur)")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="parallel processes")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="seed for the deals and the bots")] = 0,
+    json_path: Annotated[Path | None, typer.Option(
+        "--json", help="write the figures here")] = None,
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", help="write a PNG of win rates here")] = None,
+    save_games: Annotated[Path | None, typer.Option(
+        "--save-games", help="write every game's record into this folder")] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="ADDRESS",
+        help="run on Ray: 'local' (a Ray started here), 'auto' or a cluster's host:port")
+    ] = None,
+) -> None:
+    """Bots against bots on duplicate deals: win rates, points, durak rates, ratings."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
-    app.command("arena", help=arena_command.__doc__)(arena_command)
+    from . import arena as arenalib
 
-
-_register_arena()
+    console = Console()
+    try:
+        spec = gamelib.get(game)
+        names = split_specs(bots)
+        if hands is not None and games is not None:
+            raise ValueError("give --games (whole games) or --hands (single hands), not both")
+        count = hands if hands is not None else games if games is not None else 100
+        if count < 1:
+            raise ValueError("play at least one game")
+        if jobs < 1:
+            raise ValueError("--jobs is 1 or more")
+        chosen = spec.rules(rules, parse_options(option))
+        tasks = arenalib.plan(game, names, games=count, rules=chosen, players=players,
+                              seed=seed, hands=hands is not None, save_dir=save_games)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=False) as progress:
+        bar = progress.add_task(f"{spec.title}: {', '.join(names)}", total=len(tasks))
+        try:
+            outcome = arenalib.play_plan(tasks, names, seed=seed, jobs=jobs, ray=ray,
+                                         on_result=lambda _: progress.advance(bar))
+        except RuntimeError as error:
+            console.print(f"[red]{error}[/red]")
+            raise typer.Exit(2) from None
+    console.print(outcome.table())
+    if json_path is not None:
+        json_path.write_text(json.dumps(outcome.to_json(), indent=1), encoding="utf-8")
+        console.print(f"Wrote the figures to {json_path}")
+    if plot is not None:
+        outcome.plot(plot)
+        console.print(f"Wrote the plot to {plot}")
+    if save_games is not None:
+        console.print(f"Wrote {len(outcome.results)} game records to {save_games}")
 
 
 def main() -> None:

@@ -189,7 +189,7 @@ def test_a_saved_single_hand_replays_as_the_first_hand_of_a_match(tmp_path):
 
 
 def test_a_game_going_round_in_circles_is_stopped_as_a_draw(monkeypatch):
-    monkeypatch.setattr(arena, "MAX_MOVES", 10)
+    monkeypatch.setattr(arena.running, "MAX_MOVES", 10)
     result = arena.play_task(arena.plan("durak", ["random"], games=1)[0])
     assert not result.finished and result.winners == () and result.moves == 10
 
@@ -197,11 +197,8 @@ def test_a_game_going_round_in_circles_is_stopped_as_a_draw(monkeypatch):
 # -- the command -----------------------------------------------------------------------------
 
 def command_app():
-    import typer
+    from cardtable.cli import app
 
-    app = typer.Typer()
-    app.command("arena")(arena.arena_command)
-    app.command("other")(lambda: None)
     return app
 
 
@@ -297,3 +294,13 @@ def test_a_rule_option_must_be_a_name_and_a_value():
         "arena", "durak", "--bots", "greedy", "--games", "2", "-o", "passport"])
     text = " ".join(result.output.replace("│", " ").split())
     assert result.exit_code == 2 and "must look like name=value" in text
+
+
+def test_the_arena_runs_without_the_command_line_library():
+    import subprocess
+    import sys
+
+    code = "import sys, cardtable.arena; print('typer' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"

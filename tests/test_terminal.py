@@ -159,3 +159,63 @@ def test_the_screen_fits_80x24_and_is_redrawn_not_scrolled(tmp_path):
         assert "You: " in screen
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+
+
+# -- a game that names no screen of its own ---------------------------------------------------
+
+def screenless(name):
+    import dataclasses
+
+    from cardtable import games
+
+    return dataclasses.replace(games.get(name), screen=None)
+
+
+def test_a_game_without_a_screen_is_drawn_by_the_generic_one():
+    from cardtable import games
+    from cardtable.terminal import durak, generic, screen_module
+
+    assert screen_module(screenless("durak")) is generic
+    assert screen_module(games.get("durak")) is durak
+
+
+def test_a_whole_game_plays_on_the_generic_screen_with_moves_by_number():
+    import io
+
+    from rich.console import Console
+
+    from cardtable.terminal import Session
+
+    spec = screenless("durak")
+    out = io.StringIO()
+    session = Session(spec, spec.rules(), players=2, plan=["human", "random"], seed=3,
+                      console=Console(file=out, width=80, color_system=None),
+                      read=lambda prompt: "1")
+    state = session.run()
+    text = out.getvalue()
+    assert state.is_over()
+    assert "Transfer Durak · You to play" in text and "Table: " in text
+    assert "You: " in text and "your turn" in text
+    assert " 1 " in text                                   # the moves, numbered
+    assert "Transfer Durak: the game is over." in text and "loser: " in text
+    # every human move was the first legal move listed at the time
+    assert [move for seat, move in session.log if seat == 0]
+
+
+def test_the_generic_screen_shows_the_views_fields_and_hides_nothing_it_is_not_given():
+    from rich.console import Console
+
+    from cardtable import durak
+    from cardtable.terminal import generic
+
+    game = durak.Game.new(durak.PRESETS["transfer"], players=2, seed=8)
+    view = game.view(0)
+    console = Console(width=80, color_system=None)
+    with console.capture() as captured:
+        for part in generic.screen(view, ["You", "Bot"], screenless("durak")):
+            console.print(part)
+    text = captured.get()
+    assert f"trump: {view['trump']}" in text and f"stock: {view['stock']}" in text
+    assert "You: " + " ".join(view["hand"]) in text
+    hidden = set(game.view(1)["hand"])
+    assert not any(card in text.split() for card in hidden - set(view["hand"]))

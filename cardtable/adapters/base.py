@@ -99,8 +99,13 @@ class Episode:
     """
 
     game: ClassVar[str]
+    """The cardtable game's name (``cardtable.games``)."""
     num_actions: ClassVar[int]
     max_chance_outcomes: ClassVar[int] = 52
+    uct_c: ClassVar[float]
+    """OpenSpiel's ISMCTS exploration constant by default: on the scale of the returns."""
+    openspiel_parameters: ClassVar[dict[str, Any]]
+    """The pyspiel game's parameters with their defaults (what ``from_openspiel`` reads)."""
     count_pieces: ClassVar[tuple[str, ...]] = ()
     _lists: ClassVar[tuple[str, ...]] = ()
     """The list attributes a copy gets its own of (besides ``history``)."""
@@ -161,6 +166,21 @@ class Episode:
         """An episode ``seat`` cannot tell from this one, its hidden cards dealt afresh."""
         raise NotImplementedError
 
+    @classmethod
+    def from_state(cls, state: Any) -> Episode:
+        """The episode of a cardtable game in play: its deal replayed card by card and its
+        moves as actions (what the OpenSpiel bot searches from)."""
+        raise NotImplementedError
+
+    def utility_range(self) -> tuple[float, float]:
+        """The lowest and the highest return a seat can get (OpenSpiel's utility range;
+        the lowest is the default penalty for an illegal action)."""
+        raise NotImplementedError
+
+    def max_game_length(self) -> int:
+        """A bound on the decisions in one episode (OpenSpiel's ``max_game_length``)."""
+        raise NotImplementedError
+
     def action_text(self, action: int, player: int | None = None) -> str:
         raise NotImplementedError
 
@@ -210,6 +230,15 @@ class Episode:
         """Deal at chance nodes with ``rng`` until a seat has to decide (or the end)."""
         while self.current_player() == CHANCE:
             self.apply(self.sample_chance(rng))
+
+    @classmethod
+    def from_openspiel(cls, params: dict[str, Any]) -> Episode:
+        """A fresh episode from the pyspiel game's parameters (``openspiel_parameters``)."""
+        return cls(**params)
+
+    def openspiel_params(self) -> dict[str, Any]:
+        """This episode's parameters as the pyspiel game takes them."""
+        return dict(self.params())
 
     @classmethod
     def replay(cls, params: dict[str, Any], actions: Sequence[int]) -> Episode:

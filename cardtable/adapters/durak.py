@@ -34,7 +34,7 @@ after ``max_moves`` decisions ends there as a draw, with ``truncated`` true.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -625,3 +625,58 @@ class DurakEpisode(Episode):
         else:
             lines.append(f"dealt: {len(self._deck)}")
         return "\n".join(lines)
+
+    # -- what the research frameworks need to know of this game ---------------------------
+
+    uct_c = 1.5
+    """OpenSpiel's ISMCTS exploration by default: returns are about 1."""
+    openspiel_parameters: ClassVar[dict[str, Any]] = {
+        "preset": "transfer", "players": 2, "dealer": 0, "loser": -1, "max_moves": 1000}
+    """``python_transfer_durak``'s parameters: ``preset`` ("transfer"), ``players`` (2 to
+    6), ``dealer``, ``loser`` (the previous game's durak, who deals while its left neighbour
+    leads; -1 for a first game, led by the lowest trump) and ``max_moves`` (a game still
+    going after that many decisions ends as a draw)."""
+
+    @classmethod
+    def from_openspiel(cls, params: dict[str, Any]) -> DurakEpisode:
+        loser = params["loser"]
+        return cls(params["preset"], params["players"], params["dealer"],
+                   None if loser == -1 else loser, params["max_moves"])
+
+    def openspiel_params(self) -> dict[str, Any]:
+        params = dict(self.params())
+        params["loser"] = -1 if params["loser"] is None else params["loser"]
+        return params
+
+    def utility_range(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
+    def max_game_length(self) -> int:
+        return self.max_moves
+
+    @classmethod
+    def from_state(cls, state: Any) -> DurakEpisode:
+        """Replay a Durak game as an episode: its deck and its moves."""
+        if state.deck is None:
+            raise ValueError("this Durak game has no deck to replay (it was built from a "
+                             "position or determinized); the OpenSpiel bot plays dealt games")
+        preset = _SPEC.preset_of(state.rules)
+        if preset is None:
+            raise ValueError("python_transfer_durak is loaded by preset, and these rules are "
+                             "not one of the presets")
+        problem = "no replay tried"
+        for loser in (None, state.dealer):
+            episode = cls(preset, state.players, state.dealer, loser,
+                          max(1000, 2 * len(state.move_stack) + 1))
+            try:
+                for card in state.deck:
+                    episode.apply(card.index)
+                for move in state.move_stack:
+                    episode.apply(episode.actions_for(move)[0])
+            except IllegalMove as error:
+                problem = str(error)
+                continue
+            if episode.engine.view(None) == state.view(None):
+                return episode
+            problem = "the replayed game differs from the real one"
+        raise ValueError(f"could not replay this Durak game: {problem}")

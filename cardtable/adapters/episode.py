@@ -1,4 +1,4 @@
-"""The episodes of every game, by name.
+"""The episode of any game by name: the class its ``GameSpec.episode`` names.
 
 >>> episode = make("pasur", preset="turkish", players=3)
 >>> episode.num_actions, episode.players
@@ -11,19 +11,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import games
 from .base import CHANCE, TERMINAL, Episode, Layout
-from .durak import DurakEpisode
-from .pasur import PasurEpisode
 
-__all__ = ["CHANCE", "EPISODES", "TERMINAL", "DurakEpisode", "Episode", "Layout",
-           "PasurEpisode", "make"]
+__all__ = ["CHANCE", "TERMINAL", "Episode", "Layout", "episode_class", "make"]
 
-EPISODES: dict[str, type[Episode]] = {"pasur": PasurEpisode, "durak": DurakEpisode}
+
+def episode_class(game: str) -> type[Episode]:
+    """The episode class of ``game``; a game without one (or no such game) says which
+    games have one."""
+    try:
+        spec = games.get(game)
+    except ValueError:
+        spec = None
+    if spec is None or spec.episode is None:
+        having = [name for name in games.names() if games.get(name).episode is not None]
+        raise ValueError(f"no episode for {game!r}; the games are: {', '.join(having)}")
+    cls: type[Episode] = spec.plugin("episode")
+    return cls
 
 
 def make(game: str, **params: Any) -> Episode:
-    """A fresh episode of ``game`` ("pasur" or "durak") with its own parameters."""
-    cls = EPISODES.get(game)
-    if cls is None:
-        raise ValueError(f"no episode for {game!r}; the games are: {', '.join(EPISODES)}")
-    return cls(**params)
+    """A fresh episode of ``game`` (a name in ``cardtable.games``) with its own parameters."""
+    return episode_class(game)(**params)

@@ -1,18 +1,11 @@
-"""Pasur and Transfer Durak as OpenSpiel games, and OpenSpiel's ISMCTS as a cardtable bot.
+"""cardtable's games as OpenSpiel games, and OpenSpiel's ISMCTS as a cardtable bot.
 
-Importing this module registers two Python games with ``pyspiel``:
-
-- ``python_pasur``: one hand of Pasur; parameters ``preset`` ("standard", "wikipedia",
-  "turkish", "multicapture"), ``players`` (2 to 4, as the preset allows) and ``leader``
-  (the seat that is dealt and plays first, default 0);
-- ``python_transfer_durak``: one game of Transfer Durak; parameters ``preset``
-  ("transfer"), ``players`` (2 to 6), ``dealer`` (default 0), ``loser`` (the previous
-  game's durak, who deals while its left neighbour leads; -1, the default, for a first
-  game led by the lowest trump) and ``max_moves`` (default 1000: a game still going after
-  that many decisions ends as a draw).
-
-Both deal at chance nodes card by card and number their actions as docs/research.md says
-(``cardtable.adapters.pasur``, ``cardtable.adapters.durak``).
+Importing this module registers with ``pyspiel`` every cardtable game whose ``GameSpec``
+names a research episode and an OpenSpiel name: ``python_pasur`` (one hand of Pasur) and
+``python_transfer_durak`` (one game of Transfer Durak).  Each game's parameters and their
+defaults are its episode's ``openspiel_parameters`` (``cardtable.adapters.pasur``,
+``cardtable.adapters.durak``; docs/research.md lists them).  The deal is played at chance
+nodes card by card and the actions are numbered as docs/research.md says.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_pasur", {"players": 2})
@@ -36,59 +29,61 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from .. import bots, games
-from ..game import GameState, IllegalMove, make_rng
+from ..game import GameSpec, GameState, make_rng
 from .base import Episode
-from .durak import NUM_ACTIONS as DURAK_ACTIONS
-from .durak import DurakEpisode
-from .pasur import NUM_ACTIONS as PASUR_ACTIONS
-from .pasur import PasurEpisode, max_points
 
-__all__ = ["DURAK", "PASUR", "CardtableGame", "CardtableState", "OpenSpielISMCTSBot",
-           "load", "state_of"]
-
-PASUR = "python_pasur"
-DURAK = "python_transfer_durak"
+__all__ = ["CardtableGame", "CardtableState", "OpenSpielISMCTSBot", "game_type", "load",
+           "state_of"]
 
 _PRIVATE = {pyspiel.PrivateInfoType.SINGLE_PLAYER: "single",
             pyspiel.PrivateInfoType.NONE: "none",
             pyspiel.PrivateInfoType.ALL_PLAYERS: "all"}
 
 
-def _game_type(short_name: str, long_name: str, players: tuple[int, int],
-               parameters: dict[str, Any]) -> pyspiel.GameType:
+def game_type(spec: GameSpec, episode: type[Episode]) -> pyspiel.GameType:
+    """The pyspiel game type of a cardtable game: its facts from the spec and episode."""
+    assert spec.openspiel_name is not None
     return pyspiel.GameType(
-        short_name=short_name,
-        long_name=long_name,
+        short_name=spec.openspiel_name,
+        long_name=f"{spec.title} (cardtable)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        min_num_players=players[0],
-        max_num_players=players[1],
+        min_num_players=min(spec.player_counts),
+        max_num_players=max(spec.player_counts),
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=parameters)
-
-
-_PASUR_TYPE = _game_type(PASUR, "Pasur (cardtable)", (2, 4),
-                         {"preset": "standard", "players": 2, "leader": 0})
-_DURAK_TYPE = _game_type(DURAK, "Transfer Durak (cardtable)", (2, 6),
-                         {"preset": "transfer", "players": 2, "dealer": 0, "loser": -1,
-                          "max_moves": 1000})
-
-_PASUR_DECISIONS_PER_PLAY = 43
-"""A play is a card, at most 41 cards named and a stop: a bound, far above real plays."""
+        parameter_specification=dict(episode.openspiel_parameters))
 
 
 class CardtableGame(pyspiel.Game):
-    """A pyspiel game whose states wrap a cardtable episode."""
+    """A pyspiel game whose states wrap a cardtable episode.
 
-    def __init__(self, game_type: pyspiel.GameType, info: pyspiel.GameInfo,
-                 params: dict[str, Any], template: Episode) -> None:
-        super().__init__(game_type, info, params)
+    Each registered game is a subclass made by ``_register`` with its ``game_type`` and
+    ``episode`` class; its static facts come from a template episode built from the
+    parameters.
+    """
+
+    game_type: pyspiel.GameType
+    episode: type[Episode]
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**self.game_type.parameter_specification, **(params or {})}
+        template = self.episode.from_openspiel(params)
+        low, high = template.utility_range()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.episode.num_actions,
+            max_chance_outcomes=self.episode.max_chance_outcomes,
+            num_players=template.players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=0.0,
+            max_game_length=template.max_game_length())
+        super().__init__(self.game_type, info, params)
         self._template = template
 
     def new_initial_state(self) -> CardtableState:
@@ -97,42 +92,9 @@ class CardtableGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> EpisodeObserver:
         return EpisodeObserver(self._template, iig_obs_type, params)
 
-
-class PasurGame(CardtableGame):
-    """``python_pasur``: one hand of Pasur (see the module docstring)."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = {**_PASUR_TYPE.parameter_specification, **(params or {})}
-        template = PasurEpisode(params["preset"], params["players"], params["leader"])
-        bound = float(max_points(template.rules, template.sides))
-        info = pyspiel.GameInfo(
-            num_distinct_actions=PASUR_ACTIONS,
-            max_chance_outcomes=52,
-            num_players=template.players,
-            min_utility=-bound,
-            max_utility=bound,
-            utility_sum=0.0,
-            max_game_length=48 * _PASUR_DECISIONS_PER_PLAY)
-        super().__init__(_PASUR_TYPE, info, params, template)
-
-
-class DurakGame(CardtableGame):
-    """``python_transfer_durak``: one game of Transfer Durak (see the module docstring)."""
-
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = {**_DURAK_TYPE.parameter_specification, **(params or {})}
-        loser = params["loser"]
-        template = DurakEpisode(params["preset"], params["players"], params["dealer"],
-                                None if loser == -1 else loser, params["max_moves"])
-        info = pyspiel.GameInfo(
-            num_distinct_actions=DURAK_ACTIONS,
-            max_chance_outcomes=52,
-            num_players=template.players,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
-            max_game_length=template.max_moves)
-        super().__init__(_DURAK_TYPE, info, params, template)
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Unpickled by loading the game again from its name and parameters."""
+        return pyspiel.load_game, (str(self),)
 
 
 class CardtableState(pyspiel.State):
@@ -216,93 +178,53 @@ class EpisodeObserver:
         return state.episode.string(player, self.kind, self.private)
 
 
-pyspiel.register_game(_PASUR_TYPE, PasurGame)
-pyspiel.register_game(_DURAK_TYPE, DurakGame)
+def _register(spec: GameSpec) -> None:
+    """Register ``spec``'s game with pyspiel, as a subclass of ``CardtableGame`` (pyspiel
+    keeps the class to the end of the process; a class, unlike a plain function, outlives
+    the interpreter's teardown safely)."""
+    episode = spec.plugin("episode")
+    kind = game_type(spec, episode)
+    game_class = type(f"CardtableGame_{spec.name}", (CardtableGame,),
+                      {"game_type": kind, "episode": episode, "__module__": __name__,
+                       "__doc__": f"``{kind.short_name}``: {spec.title} as a pyspiel game."})
+    pyspiel.register_game(kind, game_class)
+
+
+def _research_games() -> list[GameSpec]:
+    """Every registered game that names an episode and an OpenSpiel name."""
+    specs = [games.get(name) for name in games.names()]
+    return [spec for spec in specs if spec.episode and spec.openspiel_name]
+
+
+for _spec in _research_games():
+    _register(_spec)
 
 
 def load(game: str, **params: Any) -> pyspiel.Game:
-    """``load("pasur", players=3, preset="wikipedia")``: a pyspiel game by cardtable name.
+    """``load("pasur", players=3, preset="wikipedia")``: a pyspiel game by cardtable name
+    (or by its pyspiel name, with or without ``python_``).
 
     >>> load("durak", players=4).num_players()
     4
     """
-    names = {"pasur": PASUR, "durak": DURAK, PASUR: PASUR, DURAK: DURAK,
-             "transfer_durak": DURAK}
-    if game not in names:
-        raise ValueError(f"no OpenSpiel game {game!r}; the games are: pasur, durak")
-    return pyspiel.load_game(names[game], params)
+    for spec in _research_games():
+        short = spec.openspiel_name
+        assert short is not None
+        if game in (spec.name, short, short.removeprefix("python_")):
+            return pyspiel.load_game(short, params)
+    raise ValueError(f"no OpenSpiel game {game!r}; the games are: "
+                     + ", ".join(spec.name for spec in _research_games()))
 
 
 # -- mirroring a cardtable state into pyspiel --------------------------------------------
 
 
-def _pasur_episode(state: GameState) -> PasurEpisode:
-    """Replay a Pasur hand (or a match's current hand) as an episode: its deck, card by
-    card, and its moves as actions."""
-    hand = getattr(state, "hand", state)
-    if hand.deck is None:
-        raise ValueError("this Pasur hand was built from a position and has no deal to "
-                         "replay; the OpenSpiel bot plays hands dealt with Hand.new or a Match")
-    preset = games.get("pasur").preset_of(hand.rules)
-    if preset is None:
-        raise ValueError("python_pasur is loaded by preset, and these rules are not one of "
-                         "the presets")
-    episode = PasurEpisode(preset, hand.players, hand.leader)
-    deck = [card.index for card in hand.deck]
-    four = 4 * hand.players
-    for action in deck[:four + 4]:
-        episode.apply(action)
-    at = four + 4
-    for move in hand.move_stack:
-        for action in episode.actions_for(move):
-            episode.apply(action)
-        if episode.is_chance_node():
-            for action in deck[at:at + four]:
-                episode.apply(action)
-            at += four
-    return episode
-
-
-def _durak_episode(state: GameState) -> DurakEpisode:
-    """Replay a Durak game as an episode: its deck and its moves."""
-    if state.deck is None:
-        raise ValueError("this Durak game has no deck to replay (it was built from a "
-                         "position or determinized); the OpenSpiel bot plays dealt games")
-    preset = games.get("durak").preset_of(state.rules)
-    if preset is None:
-        raise ValueError("python_transfer_durak is loaded by preset, and these rules are not "
-                         "one of the presets")
-    problem = "no replay tried"
-    for loser in (None, state.dealer):
-        episode = DurakEpisode(preset, state.players, state.dealer, loser,
-                               max(1000, 2 * len(state.move_stack) + 1))
-        try:
-            for card in state.deck:
-                episode.apply(card.index)
-            for move in state.move_stack:
-                episode.apply(episode.actions_for(move)[0])
-        except IllegalMove as error:
-            problem = str(error)
-            continue
-        if episode.engine.view(None) == state.view(None):
-            return episode
-        problem = "the replayed game differs from the real one"
-    raise ValueError(f"could not replay this Durak game: {problem}")
-
-
-_MIRRORS = {"pasur": (_pasur_episode, PASUR), "durak": (_durak_episode, DURAK)}
-
-
 def state_of(state: GameState) -> CardtableState:
     """A pyspiel state mirroring a cardtable game in play (a Pasur ``Match`` or ``Hand``
     dealt from a deck, or a Durak ``Game``), built by replaying its deal and its moves."""
-    name = state.view(None)["game"]
-    mirror, short_name = _MIRRORS[name]
-    episode = mirror(state)
-    params = dict(episode.params())
-    if short_name == DURAK:
-        params["loser"] = -1 if params["loser"] is None else params["loser"]
-    out = pyspiel.load_game(short_name, params).new_initial_state()
+    spec = games.get(state.view(None)["game"])
+    episode = spec.plugin("episode").from_state(state)
+    out = pyspiel.load_game(spec.openspiel_name, episode.openspiel_params()).new_initial_state()
     for action in episode.history:
         out.apply_action(action)
     return out
@@ -314,9 +236,10 @@ class OpenSpielISMCTSBot:
 
     ``choose(state)`` mirrors the cardtable state into a pyspiel state, searches
     ``simulations`` times (each from a fresh resampling of the cards the seat cannot see:
-    the true hidden cards are never used), and returns the engine's move.  A Pasur move
-    that needs a capture choice is searched again for each step.  ``uct_c`` defaults to
-    10 for Pasur (returns in points) and 1.5 for Durak (returns of about 1).
+    the true hidden cards are never used), and returns the engine's move.  A move made of
+    several actions (a Pasur capture choice) is searched again for each step.  ``uct_c``
+    defaults to the episode's (``Episode.uct_c``: 10 for Pasur's returns in points, 1.5 for
+    Durak's returns of about 1).
     """
 
     def __init__(self, *, simulations: int = 100, uct_c: float | None = None,
@@ -335,8 +258,7 @@ class OpenSpielISMCTSBot:
             raise ValueError("there is no move to choose: the game is over")
         mirror = state_of(state)
         game = mirror.get_game()
-        name = state.view(None)["game"]
-        uct_c = self.uct_c if self.uct_c is not None else (10.0 if name == "pasur" else 1.5)
+        uct_c = self.uct_c if self.uct_c is not None else type(mirror.episode).uct_c
         numpy_rng = np.random.RandomState(self.rng.getrandbits(32))
         resample_rng = random.Random(self.rng.getrandbits(64))
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts,

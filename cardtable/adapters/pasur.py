@@ -36,7 +36,7 @@ sides (two players: the points difference).  Zero-sum.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -639,3 +639,52 @@ class PasurEpisode(Episode):
                   for side, mask in enumerate(self._cmasks)]
         lines.append(f"stock: {self._stock_size()} cards")
         return "\n".join(lines) + self._pending_text()
+
+    # -- what the research frameworks need to know of this game ---------------------------
+
+    uct_c = 10.0
+    """OpenSpiel's ISMCTS exploration by default: returns are points, a few tens a hand."""
+    openspiel_parameters: ClassVar[dict[str, Any]] = {
+        "preset": "standard", "players": 2, "leader": 0}
+    """``python_pasur``'s parameters: ``preset`` (a name in ``cardtable.pasur.PRESETS``),
+    ``players`` (2 to 4, as the preset allows) and ``leader`` (the seat dealt and playing
+    first)."""
+
+    def utility_range(self) -> tuple[float, float]:
+        bound = float(max_points(self.rules, self.sides))
+        return -bound, bound
+
+    def max_game_length(self) -> int:
+        return 48 * _DECISIONS_PER_PLAY
+
+    @classmethod
+    def from_state(cls, state: Any) -> PasurEpisode:
+        """Replay a Pasur hand (or a match's current hand) as an episode: its deck, card by
+        card, and its moves as actions."""
+        hand = getattr(state, "hand", state)
+        if hand.deck is None:
+            raise ValueError("this Pasur hand was built from a position and has no deal to "
+                             "replay; the OpenSpiel bot plays hands dealt with Hand.new or a "
+                             "Match")
+        preset = _SPEC.preset_of(hand.rules)
+        if preset is None:
+            raise ValueError("python_pasur is loaded by preset, and these rules are not one "
+                             "of the presets")
+        episode = cls(preset, hand.players, hand.leader)
+        deck = [card.index for card in hand.deck]
+        four = 4 * hand.players
+        for action in deck[:four + 4]:
+            episode.apply(action)
+        at = four + 4
+        for move in hand.move_stack:
+            for action in episode.actions_for(move):
+                episode.apply(action)
+            if episode.is_chance_node():
+                for action in deck[at:at + four]:
+                    episode.apply(action)
+                at += four
+        return episode
+
+
+_DECISIONS_PER_PLAY = 43
+"""A play is a card, at most 41 cards named and a stop: a bound, far above real plays."""

@@ -1,15 +1,17 @@
 """The terminal game: ``cardtable play`` and ``cardtable replay``.
 
 The screen is drawn from ``state.view(seat)`` of the seat whose turn it is, so a human
-sees exactly what the engine lets that seat see.  Each game has a module beside this one
-(named like the game) with ``screen(view, names, rules) -> list of Rich renderables``,
-``summary`` helpers and its move hints; this module holds what both games share.
+sees exactly what the engine lets that seat see.  A game's ``GameSpec.screen`` names its
+drawing module: ``screen(view, names, spec, *, log) -> list of Rich renderables`` and
+``final(view, names, spec)``, and optionally ``hand_marker`` and ``finished_part`` for a
+game made of hands.  A game that names none is drawn by ``cardtable.terminal.generic``
+(its hand, its table and the view's other fields); this module holds what every game
+shares, and the moves are always listed by number.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -57,8 +59,12 @@ def move_text(move: str) -> Text:
 
 
 def screen_module(spec: GameSpec) -> Any:
-    """The drawing module of a game, found by its name (a third game adds one module)."""
-    return importlib.import_module(f"{__name__}.{spec.name}")
+    """The drawing module a game's spec names, or the generic screen if it names none."""
+    if spec.screen is None:
+        from . import generic
+
+        return generic
+    return spec.plugin("screen")
 
 
 @dataclasses.dataclass
@@ -207,7 +213,11 @@ class Session:
         if word in ("q", "quit"):
             raise Quit
         if word in ("h", "hint"):
-            move = self.hint_bot.choose(self.state)
+            try:
+                move = self.hint_bot.choose(self.state)
+            except ValueError as error:   # e.g. a game the hint bot has no kit for
+                self.message = Text(f"No hint: {error}", style="yellow")
+                return True
             self.message = Text.assemble(("Hint: ", "bold"), move_text(str(move)),
                                          f"  (from the {self.hint_bot.name} bot)")
             return True
@@ -275,7 +285,8 @@ class Session:
         view = self.state.view(seat)
         parts = self.screen.screen(view, self.names, self.spec, log=self.log)
         if seat is not None and self.state.to_move == seat and not self.state.is_over():
-            parts.append(moves_table(view.get("legal_moves") or []))
+            # numbered as ``_understand`` reads a number: the state's own list
+            parts.append(moves_table([str(move) for move in self.state.legal_moves()]))
         if self.message is not None:
             parts.append(self.message)
         elif seat is not None and self.state.to_move == seat:
@@ -337,9 +348,7 @@ def play(game: str, *, preset: str | None = None, options: dict | None = None,
     spec = games.get(game)
     rules = spec.rules(preset, options)
     players = players or spec.default_players
-    if players not in spec.player_counts:
-        raise ValueError(f"{spec.title} is for {', '.join(map(str, spec.player_counts))} "
-                         f"players, not {players}")
+    spec.check_players(rules, players)
     plan = seat_plan(players, vs=vs, seats=seats, hotseat=hotseat)
     session = Session(spec, rules, players=players, plan=plan, seed=seed, console=console,
                       read=read, hint=hint)

@@ -10,13 +10,17 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ... import games
 from ..base import Episode
 from ..episode import make as make_episode
 from ..spaces import action_space, observation_space, observe
 
-__all__ = ["ENV_NAMES", "CardtableAECEnv", "make_env"]
+__all__ = ["CardtableAECEnv", "env_name", "lowest_return", "make_env"]
 
-ENV_NAMES = {"pasur": "pasur_v0", "durak": "transfer_durak_v0"}
+
+def env_name(game: str) -> str:
+    """The environment's PettingZoo name: the one the game's spec gives, else ``game_v0``."""
+    return games.get(game).pettingzoo_name or f"{game}_v0"
 
 
 class CardtableAECEnv(AECEnv, EzPickle):
@@ -46,7 +50,7 @@ class CardtableAECEnv(AECEnv, EzPickle):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self._template = make_episode(game, **params)
         self._template.layout(observation)   # checks the kind
-        self.metadata = {**self.metadata, "name": ENV_NAMES.get(game, f"{game}_v0")}
+        self.metadata = {**self.metadata, "name": env_name(game)}
         self.possible_agents = [f"player_{seat}" for seat in range(self._template.players)]
         obs_space = observation_space(self._template, observation)
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
@@ -129,7 +133,4 @@ def make_env(game: str, illegal_reward: float | None = None, **kwargs: Any) -> A
 
 def lowest_return(episode: Episode) -> float:
     """The lowest return a seat can get in one episode of this game."""
-    if episode.game == "pasur":
-        from ..pasur import max_points
-        return -float(max_points(episode.rules, episode.sides))
-    return -1.0
+    return episode.utility_range()[0]
