@@ -106,6 +106,9 @@ class Episode:
     """OpenSpiel's ISMCTS exploration constant by default: on the scale of the returns."""
     openspiel_parameters: ClassVar[dict[str, Any]]
     """The pyspiel game's parameters with their defaults (what ``from_openspiel`` reads)."""
+    gymnasium_env: ClassVar[tuple[str, str, str] | None] = None
+    """The Gymnasium environment of this game: its class name in
+    ``cardtable.adapters.gymnasium``, its registered id, and what one episode is."""
     count_pieces: ClassVar[tuple[str, ...]] = ()
     _lists: ClassVar[tuple[str, ...]] = ()
     """The list attributes a copy gets its own of (besides ``history``)."""

@@ -628,6 +628,7 @@ class DurakEpisode(Episode):
 
     # -- what the research frameworks need to know of this game ---------------------------
 
+    gymnasium_env = ("DurakEnv", "cardtable/TransferDurak-v0", "one game of Transfer Durak")
     uct_c = 1.5
     """OpenSpiel's ISMCTS exploration by default: returns are about 1."""
     openspiel_parameters: ClassVar[dict[str, Any]] = {

@@ -29,29 +29,31 @@ from typing import Any, ClassVar
 import gymnasium
 import numpy as np
 
-from .. import bots
+from .. import bots, games
 from ..game import IllegalMove
 from .base import Episode
 from .episode import make as make_episode
 from .pettingzoo.env import lowest_return
 from .spaces import action_space, observation_space, observe
 
-__all__ = ["CardtableEnv", "DurakEnv", "PasurEnv"]
+__all__ = ["ENVIRONMENTS", "CardtableEnv"]   # and each game's class, below
 
 
 class CardtableEnv(gymnasium.Env):
     """One seat of a cardtable game against bots (see the module docstring).
 
-    ``game`` is "pasur" or "durak"; ``seat`` is the learner's seat; ``opponent`` is a
-    bot spec for every other seat; ``observation`` is "observation" or
-    "information_state"; other keywords go to the episode (``preset``, ``players``...).
+    ``game`` is a name in ``cardtable.games`` (the first one by default); ``seat`` is the
+    learner's seat; ``opponent`` is a bot spec for every other seat; ``observation`` is
+    "observation" or "information_state"; other keywords go to the episode (``preset``,
+    ``players``...).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, game: str = "pasur", *, seat: int = 0, opponent: str = "random",
+    def __init__(self, game: str | None = None, *, seat: int = 0, opponent: str = "random",
                  observation: str = "observation", illegal_reward: float | None = None,
                  render_mode: str | None = None, **params: Any) -> None:
+        game = game or games.names()[0]
         self.game = game
         self.params = params
         self._template: Episode = make_episode(game, **params)
@@ -120,21 +122,31 @@ class CardtableEnv(gymnasium.Env):
         return None
 
 
-class PasurEnv(CardtableEnv):
-    """One hand of Pasur against bots: ``PasurEnv(preset="standard", players=2, ...)``."""
+def _env_class(game: str, class_name: str, what: str) -> type[CardtableEnv]:
+    """The environment class of one game, named as its episode says."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__("pasur", **kwargs)
+    def __init__(self: CardtableEnv, **kwargs: Any) -> None:
+        CardtableEnv.__init__(self, game, **kwargs)
 
-
-class DurakEnv(CardtableEnv):
-    """One game of Transfer Durak against bots: ``DurakEnv(players=2, ...)``."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__("durak", **kwargs)
+    return type(class_name, (CardtableEnv,), {
+        "__init__": __init__, "__module__": __name__, "__qualname__": class_name,
+        "__doc__": f"{what[0].upper()}{what[1:]} against bots: ``{class_name}(...)``."})
 
 
-for _id, _entry in (("cardtable/Pasur-v0", "cardtable.adapters.gymnasium:PasurEnv"),
-                    ("cardtable/TransferDurak-v0", "cardtable.adapters.gymnasium:DurakEnv")):
+ENVIRONMENTS: dict[str, type[CardtableEnv]] = {}
+"""Each game's environment class by its name (``PasurEnv``...), registered with Gymnasium
+under its episode's id."""
+
+for _game in games.names():
+    _spec = games.get(_game)
+    if _spec.episode is None:
+        continue
+    _facts = _spec.plugin("episode").gymnasium_env
+    if _facts is None:
+        continue
+    _class_name, _id, _what = _facts
+    ENVIRONMENTS[_class_name] = _env_class(_game, _class_name, _what)
     if _id not in gymnasium.registry:
-        gymnasium.register(id=_id, entry_point=_entry)
+        gymnasium.register(id=_id, entry_point=f"{__name__}:{_class_name}")
+globals().update(ENVIRONMENTS)
+__all__ += list(ENVIRONMENTS)

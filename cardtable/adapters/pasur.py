@@ -642,6 +642,7 @@ class PasurEpisode(Episode):
 
     # -- what the research frameworks need to know of this game ---------------------------
 
+    gymnasium_env = ("PasurEnv", "cardtable/Pasur-v0", "one hand of Pasur")
     uct_c = 10.0
     """OpenSpiel's ISMCTS exploration by default: returns are points, a few tens a hand."""
     openspiel_parameters: ClassVar[dict[str, Any]] = {

@@ -26,12 +26,19 @@ if TYPE_CHECKING:
 __all__ = ["ArenaRun", "margin", "summarize"]
 
 
+def _loser_names() -> list[str]:
+    """What the registered games call their one loser ("durak"): the figures keep a rate
+    for each, so that every game's figures have the same keys."""
+    names = (gamelib.get(name).loser for name in gamelib.names())
+    return list(dict.fromkeys(name for name in names if name))
+
+
 def summarize(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> dict[str, Any]:
     """The figures of every bot (by label, in the order given), from finished games."""
     labels = _labels(bots)
     figures: dict[str, dict[str, Any]] = {}
     has_points = any(r.points is not None for r in results)
-    has_loser = gamelib.get(game).has_loser
+    loser = gamelib.get(game).loser
     for label in labels:
         seats = [(r, seat) for r in results for seat, who in enumerate(r.lineup)
                  if who == label]
@@ -44,9 +51,9 @@ def summarize(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> 
             "ci95": list(wilson(wins, n)) if n else None,
             "mean_points": None,
             "mean_points_ci95": None,
-            "durak_rate": None,     # the rate of losing; the documented JSON keys
-            "durak_ci95": None,     # keep the name of the first game with a loser
         }
+        for name in _loser_names():          # e.g. "durak_rate", "durak_ci95"
+            entry[f"{name}_rate"] = entry[f"{name}_ci95"] = None
         scored = [(r, seat) for r, seat in seats if r.points is not None]
         if has_points and scored:
             # points over hands played; the interval from per-deal means (a deal's
@@ -57,10 +64,10 @@ def summarize(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> 
             per_deal = _per_deal(scored, lambda r, seat: r.points[seat] / r.hands)
             _, ci = mean_ci(list(per_deal.values()))
             entry["mean_points_ci95"] = None if math.isnan(ci[0]) else list(ci)
-        if has_loser and n:
+        if loser and n:
             losses = sum(1 for r, seat in seats if r.loser == seat)
-            entry["durak_rate"] = losses / n
-            entry["durak_ci95"] = list(wilson(losses, n))
+            entry[f"{loser}_rate"] = losses / n
+            entry[f"{loser}_ci95"] = list(wilson(losses, n))
         figures[label] = entry
     _rate(labels, results, figures)
     return figures
@@ -90,7 +97,7 @@ def margin(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> dic
         def value(r: GameResult, seat: int) -> float:
             return r.points[seat] / r.hands
     elif gamelib.get(game).has_loser:
-        what = "durak rate of the second minus the first"
+        what = f"{gamelib.get(game).loser} rate of the second minus the first"
 
         def value(r: GameResult, seat: int) -> float:
             return -1.0 if r.loser == seat else 0.0
@@ -188,18 +195,20 @@ class ArenaRun:
         table.add_column("wins", justify="right")
         table.add_column("win rate (95% CI)", justify="right")
         has_points = any(f["mean_points"] is not None for f in self.figures.values())
-        has_loser = any(f["durak_rate"] is not None for f in self.figures.values())
+        loser = spec.loser
+        has_loser = loser is not None and any(f.get(f"{loser}_rate") is not None
+                                              for f in self.figures.values())
         if has_points:
             table.add_column("points/hand (95% CI)", justify="right")
         if has_loser:
-            table.add_column("durak rate (95% CI)", justify="right")
+            table.add_column(f"{loser} rate (95% CI)", justify="right")
         table.add_column("rating μ±σ", justify="right")
         for label, f in self.figures.items():
             row = [label, str(f["games"]), str(f["wins"]), _rate_text(f["win_rate"], f["ci95"])]
             if has_points:
                 row.append(_points_text(f["mean_points"], f["mean_points_ci95"]))
             if has_loser:
-                row.append(_rate_text(f["durak_rate"], f["durak_ci95"]))
+                row.append(_rate_text(f[f"{loser}_rate"], f[f"{loser}_ci95"]))
             rating = f.get("rating")
             row.append(f"{rating['mu']:.1f}±{rating['sigma']:.1f}" if rating else "—")
             table.add_row(*row)

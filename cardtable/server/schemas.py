@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from .. import games
+
 __all__ = [
     "CreateTable",
     "GameInfo",
@@ -26,7 +28,7 @@ class CreateTable(BaseModel):
     """A new table.  The creator takes the first human seat; only bots: a table to watch."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
-        {"game": "durak", "players": 2, "seats": ["human", "bot:random"]}]})
+        {"game": games.names()[-1], "players": 2, "seats": ["human", "bot:random"]}]})
 
     game: str = Field(description="a game name from GET /api/games")
     preset: str | None = Field(None, description="a preset of that game; none: its default")

@@ -12,7 +12,17 @@
 
 from __future__ import annotations
 
-from . import pasur_v0, transfer_durak_v0
+import importlib
+from types import ModuleType
+
+from ... import games
 from .env import CardtableAECEnv
 
-__all__ = ["CardtableAECEnv", "pasur_v0", "transfer_durak_v0"]
+__all__ = ["CardtableAECEnv", "environments"]
+
+
+def environments() -> dict[str, ModuleType]:
+    """Each game's environment module (``env()``, ``raw_env()``) by its PettingZoo name,
+    from the games' specs; ``from cardtable.adapters.pettingzoo import NAME`` imports one."""
+    names = (games.get(game).pettingzoo_name for game in games.names())
+    return {name: importlib.import_module(f"{__name__}.{name}") for name in names if name}

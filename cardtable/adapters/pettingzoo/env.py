@@ -37,8 +37,9 @@ class CardtableAECEnv(AECEnv, EzPickle):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "cardtable",
                                           "is_parallelizable": False}
 
-    def __init__(self, game: str = "pasur", *, render_mode: str | None = None,
+    def __init__(self, game: str | None = None, *, render_mode: str | None = None,
                  observation: str = "observation", **params: Any) -> None:
+        game = game or games.names()[0]
         EzPickle.__init__(self, game, render_mode=render_mode, observation=observation,
                           **params)
         super().__init__()
