@@ -16,13 +16,14 @@ from typing import Any
 
 from ..cards import Card
 from ..game import GameSpec, Measure
-from .game import PHASES, Game, strength
-from .moves import Move, MoveError, MoveKind
+from .game import Game
+from .moves import Move, MoveKind
 from .rules import DEFAULT_PRESET, PRESETS, Rules
 from .series import Series
+from .tables import PHASES, strength
 
-__all__ = ["DEFAULT_PRESET", "PHASES", "PRESETS", "SPEC", "Game", "Move", "MoveError",
-           "MoveKind", "Rules", "Series", "strength"]
+__all__ = ["DEFAULT_PRESET", "PHASES", "PRESETS", "SPEC", "Game", "Move", "MoveKind", "Rules",
+           "Series", "strength"]
 
 
 def start(rules: Rules, *, players: int, seed: int | random.Random | None = None,

@@ -1,4 +1,5 @@
-"""Durak moves: small interned values with a text form that round-trips.
+"""Durak moves: small interned values with a text form that round-trips, and reading a
+move's text (in full, or a short form in the context of the legal moves).
 
 There is exactly one object per move, so the engine keeps them in tables and compares
 them by identity.
@@ -12,18 +13,23 @@ them by identity.
 ('defend 9♣ with J♣', 'transfer show 9♠', 'take')
 >>> Move.parse(str(move)) is move
 True
+>>> Move.parse("attack 9♣ 10♦")
+Traceback (most recent call last):
+...
+cardtable.game.InvalidMove: 'attack 9♣ 10♦' is not a move: the cards of one attack share one rank...
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
 from ..cards import CARDS, Card, CardError
+from ..game import AmbiguousMove, InvalidMove
 
-__all__ = ["Move", "MoveError", "MoveKind"]
+__all__ = ["Move", "MoveKind", "read_move", "split_move_text"]
 
 
 class MoveKind(enum.StrEnum):
@@ -41,10 +47,6 @@ class MoveKind(enum.StrEnum):
     """A thrower adds nothing (now)."""
     EXCHANGE = "exchange"
     """The lowest trump is swapped for the face-up trump card (an option)."""
-
-
-class MoveError(ValueError):
-    """A text that does not spell a Durak move, with the reason why."""
 
 
 _WORDS: dict[str, tuple[MoveKind, bool]] = {}
@@ -75,6 +77,7 @@ class Move:
     cards: tuple[Card, ...]
     shown: bool
     mask: int
+    _text: str
     _own: int
     """For the engine: the cards that leave the hand (a mask; none for a passport)."""
     _hit: int
@@ -82,11 +85,14 @@ class Move:
     _group: int
     """For the engine: the four cards of the rank the move puts on the table (a mask)."""
 
-    _interned: ClassVar[dict[tuple, Move]] = {}
+    _interned: ClassVar[dict[tuple[MoveKind, tuple[int, ...], bool], Move]] = {}
 
     def __new__(cls, kind: MoveKind | str, cards: Iterable[Card] = (), *,
                 shown: bool = False) -> Move:
-        kind = MoveKind(kind)
+        try:
+            kind = MoveKind(kind)
+        except ValueError:
+            raise InvalidMove(f"{kind!r} is not a kind of Durak move") from None
         cards = tuple(cards)
         if kind is not MoveKind.DEFEND:
             cards = tuple(sorted(set(cards)))
@@ -120,13 +126,14 @@ class Move:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("moves are immutable")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[str, tuple[int, ...], bool], Move],
+                                  tuple[str, tuple[int, ...], bool]]:
         return (_rebuild, (self.kind.value, tuple(c.index for c in self.cards), self.shown))
 
     def __copy__(self) -> Move:
         return self
 
-    def __deepcopy__(self, memo: dict) -> Move:
+    def __deepcopy__(self, memo: dict[int, object]) -> Move:
         return self
 
     def __str__(self) -> str:
@@ -146,21 +153,21 @@ class Move:
         ``transfer 9♠``, ``transfer show 9♠``, ``take``, ``pass``, ``exchange 6♠``."""
         kind, shown, cards = split_move_text(text)
         if kind is None:
-            raise MoveError(f"{text!r} is not a move: start with attack, defend, transfer, "
+            raise InvalidMove(f"{text!r} is not a move: start with attack, defend, transfer, "
                             "take or pass (e.g. 'attack 9♣', 'defend 9♣ with J♣')")
         try:
             return cls(kind, cards, shown=shown)
-        except MoveError as error:
-            raise MoveError(f"{text!r} is not a move: {error}") from None
+        except InvalidMove as error:
+            raise InvalidMove(f"{text!r} is not a move: {error}") from None
 
 
 def split_move_text(text: str) -> tuple[MoveKind | None, bool, list[Card]]:
     """The keyword (if any), the passport mark and the cards of a move's text."""
     if not isinstance(text, str):
-        raise MoveError(f"{text!r} is not a move: expected text such as 'attack 9♣'")
+        raise InvalidMove(f"{text!r} is not a move: expected text such as 'attack 9♣'")
     words = [w for w in re.split(r"[\s,]+", text.strip().lower()) if w]
     if not words:
-        raise MoveError("an empty text is not a move")
+        raise InvalidMove("an empty text is not a move")
     kind: MoveKind | None = None
     shown = False
     if words[0] == "pick" and len(words) > 1 and words[1] == "up":
@@ -177,33 +184,74 @@ def split_move_text(text: str) -> tuple[MoveKind | None, bool, list[Card]]:
         try:
             cards.append(Card.parse(word))
         except CardError as error:
-            raise MoveError(f"{text!r} is not a move: {error}") from None
+            raise InvalidMove(f"{text!r} is not a move: {error}") from None
     return kind, shown, cards
 
 
 def _check_shape(kind: MoveKind, cards: tuple[Card, ...], shown: bool) -> None:
     if shown and kind is not MoveKind.TRANSFER:
-        raise MoveError("only a transfer can be made by showing a card")
+        raise InvalidMove("only a transfer can be made by showing a card")
     if kind in (MoveKind.TAKE, MoveKind.PASS):
         if cards:
-            raise MoveError(f"{kind.value} names no cards")
+            raise InvalidMove(f"{kind.value} names no cards")
     elif kind is MoveKind.DEFEND:
         if len(cards) != 2:
-            raise MoveError("a defence names the attack card and the card that beats it, "
+            raise InvalidMove("a defence names the attack card and the card that beats it, "
                             "e.g. 'defend 9♣ with J♣'")
         if cards[0] is cards[1]:
-            raise MoveError(f"{cards[0]} cannot beat itself")
+            raise InvalidMove(f"{cards[0]} cannot beat itself")
     elif kind is MoveKind.EXCHANGE or shown:
         if len(cards) != 1:
-            raise MoveError(f"{'a passport transfer' if shown else 'an exchange'} "
+            raise InvalidMove(f"{'a passport transfer' if shown else 'an exchange'} "
                             "names exactly one card")
     else:
         if not cards:
-            raise MoveError(f"{kind.value} needs at least one card")
+            raise InvalidMove(f"{kind.value} needs at least one card")
         if len({card.rank for card in cards}) != 1:
-            raise MoveError(f"the cards of one {kind.value} share one rank, not "
+            raise InvalidMove(f"the cards of one {kind.value} share one rank, not "
                             + " ".join(card.text for card in cards))
 
 
 def _rebuild(kind: str, indexes: tuple[int, ...], shown: bool) -> Move:
     return Move(kind, [CARDS[i] for i in indexes], shown=shown)
+
+
+def read_move(text: str, legal: Sequence[Move]) -> Move | None:
+    """The move ``text`` names: a full form names one move, legal or not (the game says
+    why not); a short form (a bare ``9d``, ``beat J♣``, ``defend 9♣``) names the one legal
+    move it fits, or ``None`` if none fits.
+
+    Raises ``InvalidMove`` if the text is not a move and ``AmbiguousMove`` if a short form
+    fits several legal moves.
+
+    >>> legal = [Move.parse(t) for t in ("defend 9♣ with J♣", "defend 9♣ with Q♣", "take")]
+    >>> read_move("Q♣", legal), read_move("pass", legal), read_move("K♣", legal)
+    (Move.parse('defend 9♣ with Q♣'), Move.parse('pass'), None)
+    >>> read_move("defend 9♣", legal)
+    Traceback (most recent call last):
+    ...
+    cardtable.game.AmbiguousMove: 'defend 9♣' could mean defend 9♣ with J♣, defend 9♣ with Q♣: ...
+    """
+    kind, shown, cards = split_move_text(text)
+    if kind is not None and not (kind is MoveKind.DEFEND and len(cards) < 2) and (
+            cards or kind not in (MoveKind.ATTACK, MoveKind.TRANSFER, MoveKind.EXCHANGE)):
+        return Move(kind, cards, shown=shown)   # a full form
+    fits = [move for move in legal if _fits(move, kind, shown, cards)]
+    if len(fits) > 1:
+        raise AmbiguousMove(f"{text!r} could mean " + ", ".join(map(str, fits))
+                            + ": say which")
+    return fits[0] if fits else None
+
+
+def _fits(move: Move, kind: MoveKind | None, shown: bool, cards: list[Card]) -> bool:
+    """Whether a short text (keyword and/or some cards) describes ``move``."""
+    if kind is not None and (move.kind is not kind or move.shown != shown):
+        return False
+    if not cards:
+        return kind is not None
+    if move.kind is MoveKind.DEFEND:
+        if len(cards) == 2:
+            return tuple(cards) == move.cards
+        return len(cards) == 1 and (cards[0] is move.cards[1]
+                                    or (kind is MoveKind.DEFEND and cards[0] is move.cards[0]))
+    return set(cards) == set(move.cards)

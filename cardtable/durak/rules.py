@@ -63,18 +63,18 @@ class Rules:
             if choices is None and not isinstance(value, bool):
                 raise ValueError(f"rule option {f.name!r} is true or false, not {value!r}")
 
+    @property
     def player_counts(self) -> tuple[int, ...]:
-        """The numbers of players these rules allow."""
-        counts = range(2, 7) if self.pack_size != 24 else range(2, 5)
-        if self.partners:
-            counts = [n for n in counts if n in (4, 6)]
-        return tuple(counts)
+        """The numbers of players these rules allow: read from the pack and ``partners``
+        (not an option of its own, unlike Pasur's)."""
+        most = 6 if self.pack_size != 24 else 4
+        return tuple(n for n in range(2, most + 1) if not self.partners or n in (4, 6))
 
     def check_players(self, players: int) -> None:
         """Refuse a number of players these rules cannot deal for, saying why."""
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players must be a whole number, not {players!r}")
-        allowed = self.player_counts()
+        allowed = self.player_counts
         if players not in allowed:
             why = ""
             if self.partners:

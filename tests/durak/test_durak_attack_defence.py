@@ -5,7 +5,7 @@ from durak_helpers import legal, play
 
 from cardtable.cards import Card
 from cardtable.durak import Game, Rules
-from cardtable.game import IllegalMove
+from cardtable.game import IllegalMove, InvalidMove
 
 
 def position(hands, trump="♠", stock="", attacker=0, **options):
@@ -22,7 +22,7 @@ def test_the_defender_is_the_next_active_player_clockwise():
 def test_attack_with_one_card_or_several_of_one_rank():
     game = position(["9♣ 9♦ 10♥", "6♠ 7♠ 8♠ A♥"])
     assert legal(game) == {"attack 9♣", "attack 9♦", "attack 10♥", "attack 9♣ 9♦"}
-    with pytest.raises(IllegalMove, match="share one rank"):
+    with pytest.raises(InvalidMove, match="share one rank"):   # no such move at all
         game.parse_move("attack 9♣ 10♥")
 
 

@@ -7,8 +7,8 @@ import pytest
 from durak_helpers import legal, play, state
 
 from cardtable.cards import Card
-from cardtable.durak import Game, Move, MoveError, MoveKind, Rules
-from cardtable.game import IllegalMove
+from cardtable.durak import Game, Move, MoveKind, Rules
+from cardtable.game import MOVE_ERRORS, AmbiguousMove, IllegalMove, InvalidMove
 
 C = Card.parse
 
@@ -73,7 +73,7 @@ def test_moves_are_immutable_and_survive_copy_and_pickle():
     ("9♣ 9♦", "start with attack"),
 ])
 def test_bad_text_says_what_is_wrong(text, reason):
-    with pytest.raises(MoveError, match=reason):
+    with pytest.raises(InvalidMove, match=reason):
         Move.parse(text)
 
 
@@ -93,7 +93,7 @@ def test_parse_move_reads_short_forms_in_context():
 
 def test_parse_move_says_when_a_short_form_is_ambiguous():
     game = game_at_defence()
-    with pytest.raises(IllegalMove, match="could mean defend 9♣ with 6♠, defend 9♣ with 8♠, "
+    with pytest.raises(AmbiguousMove, match="could mean defend 9♣ with 6♠, defend 9♣ with 8♠, "
                                           "defend 9♣ with 10♣, defend 9♣ with J♣: say which"):
         game.parse_move("defend 9♣")
 
@@ -124,8 +124,55 @@ def test_a_move_at_the_wrong_turn_names_whose_turn_it_is():
 
 def test_a_move_from_elsewhere_is_refused():
     game = game_at_defence()
-    with pytest.raises(IllegalMove, match="not a Durak move"):
+    with pytest.raises(InvalidMove, match="not a Durak move"):
         game.push(42)
+
+
+# -- the three refusals, as python-chess splits them (all ValueErrors) ------------------------
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("", "an empty text is not a move"),
+    ("hello", "'hello' is not a card"),
+    ("defend 9♣ with 1x", "'1x' is not a card"),
+    ("take 9♣", "take names no cards"),
+    ("attack 9♣ 10♦", "the cards of one attack share one rank"),
+])
+def test_text_that_is_no_move_is_invalid_and_changes_nothing(text, reason):
+    game = game_at_defence()
+    before = state(game)
+    with pytest.raises(InvalidMove, match=reason):
+        game.push(text)
+    with pytest.raises(InvalidMove, match=reason):
+        game.parse_move(text)
+    assert state(game) == before
+
+
+def test_a_move_not_legal_now_is_illegal_and_says_why():
+    game = game_at_defence()
+    before = state(game)
+    with pytest.raises(IllegalMove, match="seat 1 does not hold 8♦"):
+        game.push("defend 9♣ with 8♦")
+    with pytest.raises(IllegalMove, match="seat 1 does not hold 8♦"):
+        game.push(Move.parse("defend 9♣ with 8♦"))
+    with pytest.raises(IllegalMove, match="no legal move fits 'K♥'"):
+        game.parse_move("K♥")
+    assert state(game) == before
+
+
+def test_text_that_fits_several_legal_moves_is_ambiguous_and_lists_them():
+    game = game_at_defence()
+    before = state(game)
+    with pytest.raises(AmbiguousMove, match="'beat 9♣' could mean defend 9♣ with 6♠, "
+                                            "defend 9♣ with 8♠, defend 9♣ with 10♣"):
+        game.push("beat 9♣")
+    assert state(game) == before
+    assert str(game.parse_move("beat 9♣ with 10♣")) == "defend 9♣ with 10♣"
+
+
+def test_every_refusal_is_a_value_error_of_its_own_kind():
+    assert all(issubclass(error, ValueError) for error in MOVE_ERRORS)
+    assert len(set(MOVE_ERRORS)) == 3
+    assert not issubclass(InvalidMove, IllegalMove) and not issubclass(AmbiguousMove, IllegalMove)
 
 
 def test_reasons_for_refused_moves_read_like_the_rules():

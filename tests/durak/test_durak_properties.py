@@ -28,7 +28,7 @@ RULES = st.builds(
 def games(draw):
     """A dealt game under any rules, and a seed for the random player."""
     rules = draw(RULES)
-    players = draw(st.sampled_from(rules.player_counts()))
+    players = draw(st.sampled_from(rules.player_counts))
     seed = draw(st.integers(0, 2**32))
     return Game.new(rules, players=players, seed=seed), draw(st.integers(0, 2**32))
 

@@ -5,8 +5,11 @@ is marked."""
 import random
 
 from durak_helpers import state
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardtable.durak import Game, Rules
+from cardtable.durak.state import State
 
 
 def walk(game: Game, rng: random.Random, depth: int) -> None:
@@ -52,3 +55,45 @@ def test_pop_replays_the_round_after_a_trump_exchange():
         while history:
             game.pop()
             assert state(game) == history.pop()
+
+
+HISTORY = {"_moves", "_marks", "_undoing", "_legal", "_between"}
+"""The fields that are not the position: the moves, the snapshots, and caches."""
+
+
+def every_field(game: Game) -> dict:
+    """Every field of the state but the history, as values (hands are lists changed in
+    place, so they are copied)."""
+    fields = {}
+    for name in State.__slots__:
+        if name not in HISTORY:
+            value = getattr(game, name)
+            fields[name] = tuple(value) if isinstance(value, list) else value
+    return fields
+
+
+def search(game: Game, rng: random.Random, depth: int) -> None:
+    if depth == 0 or game.is_over():
+        return
+    before = every_field(game)
+    moves = game.legal_moves()
+    for move in rng.sample(moves, min(2, len(moves))):
+        game.push(move)
+        search(game, rng, depth - 1)
+        game.pop()
+        assert every_field(game) == before
+        assert game.legal_moves() == moves
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=st.builds(Rules, pack_size=st.sampled_from([24, 36]), passport=st.booleans(),
+                       late_transfer=st.booleans(), partners=st.booleans(),
+                       trump_six_exchange=st.booleans()),
+       seed=st.integers(0, 2**32), depth=st.integers(2, 4))
+def test_a_snapshot_restores_every_field_a_move_changes(rules, seed, depth):
+    rng = random.Random(seed)
+    game = Game.new(rules, players=rng.choice(rules.player_counts), seed=seed)
+    while not game.is_over():   # rounds end, stocks run out and trumps change in the search
+        search(game, rng, depth)
+        moves = game.legal_moves()
+        game.push(moves[rng.randrange(len(moves))])

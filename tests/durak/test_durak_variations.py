@@ -5,7 +5,7 @@ from durak_helpers import legal, play
 
 from cardtable.cards import Card, Suit, pack
 from cardtable.durak import PRESETS, Game, Rules
-from cardtable.game import IllegalMove
+from cardtable.game import IllegalMove, rule_options
 
 C = Card.parse
 
@@ -21,7 +21,16 @@ def test_the_preset_is_the_sources_agreements():
     assert rules.first_round_transfer and not rules.trump_six_exchange
     assert not rules.passport and not rules.late_transfer
     assert not rules.neighbours_only and not rules.partners
-    assert rules.player_counts() == (2, 3, 4, 5, 6)
+    assert rules.player_counts == (2, 3, 4, 5, 6)
+
+
+def test_the_player_counts_follow_the_pack_and_partners_and_are_no_option():
+    assert Rules(pack_size=24).player_counts == (2, 3, 4)
+    assert Rules(partners=True).player_counts == (4, 6)
+    assert Rules(pack_size=24, partners=True).player_counts == (4,)
+    assert "player_counts" not in {option.name for option in rule_options(Rules)}
+    with pytest.raises(AttributeError):
+        Rules().player_counts = (2, 3)   # read from the options, never set
 
 
 # -- passport: transfer by showing a trump ----------------------------------------------------

@@ -110,10 +110,21 @@ def test_determinize_does_not_depend_on_what_the_seat_cannot_see():
                 == two.determinize(0, random.Random(seed)).hands)
 
 
-def test_a_spectator_world_keeps_only_public_cards():
+def test_every_seats_world_keeps_the_public_cards():
     game = play(Game.from_position(Rules(), hands=["9♣ 7♣ K♦", "6♠ 8♠ 10♦"], trump="♥",
                                    stock="J♣ Q♣ 7♥ 8♥ 10♥ J♥ 6♥", attacker=0), "attack 9♣", "take",
                 "pass")
-    world = game.determinize(None, random.Random(3))
-    assert C("9♣") in world.hand(1)
-    assert world.stock[-1] == C("6♥") and world.view(None) == game.view(None)
+    for seat in (0, 1):
+        world = game.determinize(seat, random.Random(3))
+        assert C("9♣") in world.hand(1)   # taken from the table: seen by everyone
+        assert world.stock[-1] == C("6♥") and world.view(None) == game.view(None)
+
+
+@pytest.mark.parametrize(("seat", "rng", "error"), [
+    (None, random.Random(1), ValueError), (2, random.Random(1), ValueError),
+    (True, random.Random(1), ValueError), (0, 1, TypeError), (0, None, TypeError),
+])
+def test_determinize_needs_a_seat_and_a_random_generator(seat, rng, error):
+    game = Game.new(Rules(), players=2, seed=4)
+    with pytest.raises(error):
+        game.determinize(seat, rng)
