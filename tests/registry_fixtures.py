@@ -1,4 +1,5 @@
-"""Fixtures for every test: the third game, registered as a new game would be."""
+"""Fixtures for every test (loaded as a plugin, see pyproject.toml): the third game,
+registered as a new game would be."""
 
 from __future__ import annotations
 
