@@ -15,7 +15,9 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
+
+from ..game import check_options
 
 __all__ = ["DEFAULT_PRESET", "HAND_SIZE", "PRESETS", "ROUND_LIMIT", "Rules"]
 
@@ -54,14 +56,7 @@ class Rules:
                "while another card lies on it"})
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            choices = f.metadata.get("choices")
-            if choices is not None and (isinstance(value, bool) or value not in choices):
-                raise ValueError(f"rule option {f.name!r} must be one of {list(choices)}, "
-                                 f"not {value!r}")
-            if choices is None and not isinstance(value, bool):
-                raise ValueError(f"rule option {f.name!r} is true or false, not {value!r}")
+        check_options(self)
 
     @property
     def player_counts(self) -> tuple[int, ...]:
