@@ -253,7 +253,7 @@ SINGLE_HANDS: dict[str, _SingleHands] = {
 def _pasur_measure(match: Any) -> tuple[tuple[int, ...], int, None]:
     totals = match.totals
     return (tuple(totals[match.side_of(s)] for s in range(match.players)),
-            max(1, len(match.hands)), None)
+            max(1, len(match.finished_hands)), None)
 
 
 def _durak_measure(game: Any) -> tuple[None, int, int | None]:

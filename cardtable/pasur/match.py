@@ -21,8 +21,8 @@ from collections.abc import Iterable, Sequence
 
 from ..cards import Card
 from ..game import IllegalMove, Outcome, make_rng
-from .captures import Move
 from .hand import Hand
+from .moves import Move
 from .rules import PRESETS, Rules
 
 __all__ = ["Match", "deals", "summary"]
@@ -74,7 +74,9 @@ class Match:
         self._decks[number] = hand.deck
         return hand
 
-    def copy(self) -> Match:
+    def copy(self, *, stack: bool = True) -> Match:
+        """An independent copy; without ``stack`` the moves of the hand in play cannot be
+        undone on it (``Hand.copy``)."""
         other = object.__new__(Match)
         for name in Match.__slots__:
             setattr(other, name, getattr(self, name))
@@ -83,7 +85,7 @@ class Match:
         other._decks = self._decks[:]
         other._finished = self._finished[:]
         other._totals = self._totals[:]
-        other._hand = self._hand.copy()
+        other._hand = self._hand.copy(stack=stack)
         return other
 
     # -- playing ------------------------------------------------------------------------
@@ -98,12 +100,12 @@ class Match:
     def legal_moves(self) -> list[Move]:
         return [] if self._winner is not None else self._hand.legal_moves()
 
-    def push(self, move: Move | str, seat: int | None = None) -> None:
+    def push(self, move: Move | str, *, seat: int | None = None) -> None:
         """Play a move in the current hand; a finished hand is scored and the next dealt."""
         if self._winner is not None:
             raise IllegalMove(f"the match is over: side {self._winner} won")
         hand = self._hand
-        hand.push(move, seat)
+        hand.push(move, seat=seat)
         if hand._to_move is None:
             self._finish(hand)
 
@@ -156,8 +158,8 @@ class Match:
         return self._finished[-1] if self._winner is not None else self._hand
 
     @property
-    def hands(self) -> list[Hand]:
-        """The finished hands, in order."""
+    def finished_hands(self) -> list[Hand]:
+        """The hands played to the end, in order (``hand`` is the one in play)."""
         return self._finished[:]
 
     @property
@@ -259,5 +261,5 @@ def summary(match: Match) -> dict:
         "over": match.is_over(),
         "hands": [{"leader": hand.leader, "dealer": hand.dealer, "points": hand.score(),
                    "surs": hand.surs, "sheet": hand.score_sheet()}
-                  for hand in match.hands],
+                  for hand in match.finished_hands],
     }

@@ -9,7 +9,7 @@ import pytest
 from pasur_helpers import PRESET_NAMES, deck, rules, state
 
 from cardtable.cards import Card, parse_cards
-from cardtable.game import IllegalMove
+from cardtable.game import MOVE_ERRORS, AmbiguousMove, IllegalMove, InvalidMove
 from cardtable.pasur import PRESETS, Hand, Move
 
 CLEAN = deck("A♣ 2♣ 3♣ 4♣", "A♦ 2♦ 3♦ 4♦", "5♣ 6♣ 7♣ 8♣")
@@ -365,7 +365,7 @@ def test_playing_out_of_turn_or_after_the_end_is_refused(position):
     before = state(position)
     with pytest.raises(IllegalMove, match="it is seat 0's turn"):
         position.push(Move.parse("2♣"), seat=1)
-    with pytest.raises(IllegalMove, match="is not a move"):
+    with pytest.raises(InvalidMove, match="is not a move"):
         position.push(42)
     assert state(position) == before
     over = Hand.from_position(PRESETS["standard"], hands=["K♣", "Q♦"], table="")
@@ -381,13 +381,74 @@ def test_a_bare_card_is_read_as_the_one_move_it_can_make(position):
     assert str(position.parse_move("KC")) == "K♣"
     hand = Hand.from_position(PRESETS["standard"], hands=["9♦ 2♣", "3♣ 5♣"],
                               table="2♦ 2♠ A♥")
-    with pytest.raises(IllegalMove, match="9♦ can capture in 2 ways; say which: "
-                                          "9♦ x 2♦; 9♦ x 2♠"):
+    with pytest.raises(AmbiguousMove, match="9♦ can capture in 2 ways; say which: "
+                                            "9♦ x 2♦; 9♦ x 2♠"):
         hand.parse_move("9d")
     turkish = Hand.from_position(PRESETS["turkish"], hands=["7♥ 2♣", "3♣ 5♣"], table="4♠")
     assert str(turkish.parse_move("7h")) == "7♥"  # leaving it is legal there
     for move in turkish.legal_moves():
         assert turkish.parse_move(str(move)) == move
+
+
+@pytest.mark.parametrize("text, error, reason", [
+    ("7z", InvalidMove, "'7z' is not a move"),
+    ("7h x", InvalidMove, "name the cards after 'x'"),
+    ("Q♠", IllegalMove, "you do not hold Q♠"),
+    ("7h x 2d", IllegalMove, r"7 \+ 2 = 9, not 11"),
+])
+def test_text_that_is_no_move_or_no_legal_move_says_which(position, text, error, reason):
+    before = state(position)
+    for cache in ("cold", "warm"):
+        if cache == "warm":
+            position.legal_moves()
+        with pytest.raises(error, match=reason):
+            position.push(text)
+        with pytest.raises(error, match=reason):
+            position.parse_move(text)
+        assert state(position) == before
+
+
+def test_text_naming_several_legal_moves_is_ambiguous():
+    hand = Hand.from_position(PRESETS["standard"], hands=["9♦ 2♣", "3♣ 5♣"],
+                              table="2♦ 2♠ A♥")
+    before = state(hand)
+    with pytest.raises(AmbiguousMove, match="say which: 9♦ x 2♦; 9♦ x 2♠"):
+        hand.push("9d")
+    assert state(hand) == before
+    assert issubclass(AmbiguousMove, ValueError) and AmbiguousMove in MOVE_ERRORS
+
+
+def fresh(position: Hand, cache: str) -> Hand:
+    """A copy of ``position`` whose legal moves are not yet listed (cold) or are (warm)."""
+    hand = position.copy()   # (a copy lists its legal moves afresh)
+    if cache == "warm":
+        hand.legal_moves()
+    return hand
+
+
+@pytest.mark.parametrize("cache", ["cold", "warm"])
+def test_a_tuple_of_a_move_s_numbers_is_no_move(position, cache):
+    before = state(position)
+    move = position.legal_moves()[0]
+    assert not isinstance(move, tuple)
+    hand = fresh(position, cache)
+    with pytest.raises(InvalidMove, match="is not a move"):
+        hand.push((move.index, move.taken, move.bit))
+    assert state(hand) == before
+    hand.push(move)
+    assert all(type(m) is Move for m in hand.move_stack)
+
+
+@pytest.mark.parametrize("cache", ["cold", "warm"])
+def test_a_move_that_is_not_one_of_the_legal_moves_is_refused(position, cache):
+    # 7♥ must take the 4♠; leaving it, or taking what makes no 11, is no legal move.
+    before = state(position)
+    for move in (Move.parse("7♥"), Move.parse("7♥ x 2♦ A♥"), Move.parse("2♣")):
+        assert move not in position.legal_moves()
+        hand = fresh(position, cache)
+        with pytest.raises(IllegalMove):
+            hand.push(move)
+        assert state(hand) == before
 
 
 def test_legal_moves_are_a_fresh_list_each_time(position):
