@@ -150,7 +150,7 @@ class PasurKit:
     def greedy(self, state: Any, seat: int) -> Move:
         """The best move by the tactics players use (see the module's docstring)."""
         know = _Knowledge(state, seat)
-        moves = state.legal_moves()
+        moves: list[Move] = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
         rules = know.rules
@@ -198,7 +198,7 @@ class PasurKit:
 
         It reads only the legal moves and the table, so it sees nothing hidden.
         """
-        moves = state.legal_moves()
+        moves: list[Move] = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
         values = _basic_values(state.rules)
@@ -227,6 +227,7 @@ class PasurKit:
         for card in position.table:
             table |= card.mask
         mover = position.to_move
+        assert mover is not None   # (a playout moves only while the hand is on)
         nxt = (mover + 1) % position.players
         reply_hand = 0
         for card in position.hands[nxt]:
@@ -246,7 +247,7 @@ class PasurKit:
 
     # -- exact endgames --------------------------------------------------------------------
 
-    def key(self, position: Hand) -> tuple:
+    def key(self, position: Hand) -> tuple[Any, ...]:
         """What decides the rest of a hand: cards in every place, surs, the last capturer."""
         return (tuple(tuple(cards) for cards in position.hands), tuple(position.table),
                 tuple(tuple(cards) for cards in position.captured), tuple(position.surs),
@@ -258,7 +259,8 @@ class PasurKit:
         return sorted(moves, key=values.score, reverse=True)
 
     def side_of(self, position: Any, seat: int) -> int:
-        return position.side_of(seat)
+        side: int = position.side_of(seat)
+        return side
 
 
 class _Evidence:
@@ -332,6 +334,7 @@ class _Evidence:
                 return deal
             if weight > best_weight:
                 best, best_weight = deal, weight
+        assert best is not None   # (TRIES draws at least one deal)
         return best
 
 
@@ -386,7 +389,7 @@ class _Reward:
                 points[side] += rules.bonus_points / len(leaders) * 0.5
         return points
 
-    def of(self, points: Sequence[int]) -> list[float]:
+    def of(self, points: Sequence[float]) -> list[float]:
         sides = self.sides
         per_side = []
         for side in range(sides):

@@ -49,7 +49,7 @@ def measure(match: Match) -> Measure:
 
 
 def _hand_measure(hand: Hand) -> Measure:
-    points = hand.outcome().points
+    points = hand.score()
     return tuple(points[hand.side_of(s)] for s in range(hand.players)), 1, None
 
 

@@ -96,14 +96,14 @@ def _sets_making(total: int, numbers: Sequence[Card]) -> list[frozenset[Card]]:
     return found
 
 
-def _disjoint_unions(sets: Iterable[frozenset[Card]]) -> set[frozenset[Card]]:
+def _disjoint_unions(sets: Iterable[frozenset[Card]]) -> list[frozenset[Card]]:
     """Every union of one or more pairwise disjoint sets among ``sets`` (several sets taken
     at once, each making 11 with the played card)."""
     unions: set[frozenset[Card]] = {frozenset()}
     for part in sets:
         unions |= {union | part for union in unions if not union & part}
     unions.discard(frozenset())
-    return unions
+    return list(unions)
 
 
 def _ordered(sets: Iterable[frozenset[Card]]) -> list[frozenset[Card]]:

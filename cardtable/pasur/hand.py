@@ -168,7 +168,9 @@ class Hand:
                 missing = format_cards(cards_of(ALL_MASK & ~have)) or "none"
                 raise ValueError(f"a deck has each of the 52 cards once; this one has "
                                  f"{len(cards)} cards (missing: {missing})")
-            rng = make_rng(seed if seed is not None else " ".join(c.text for c in cards))
+            # (seeded from the deck's text when no seed is given: the same deck deals alike)
+            rng = (make_rng(seed) if seed is not None
+                   else random.Random(" ".join(c.text for c in cards)))
             order = [card.index for card in cards]
         start = 4 * players
         bits = _BITS
@@ -181,11 +183,13 @@ class Hand:
                      | bits[order[start + 3]])
         self._deck = bytes(order)
         blocks = sort_blocks(order)
-        deals: list[tuple[bytes, ...] | None] = [None]
-        for pick in deal_getters(players, leader):
+        getters = deal_getters(players, leader)
+        first: tuple[bytes, ...] = getters[0](blocks)
+        deals: list[tuple[bytes, ...] | None] = [None, first]
+        for pick in getters[1:]:
             deals.append(pick(blocks))
         self._deals = deals
-        self._held = list(deals[1])
+        self._held = list(first)
         self._table = table
         rounds = 48 // (4 * players)
         self._round, self._rounds = 1, rounds
@@ -244,8 +248,10 @@ class Hand:
             raise ValueError("positions are made of Cards (or card text)")
         if mask_of(everything).bit_count() != len(everything):
             seen: set[Card] = set()
-            twice = sorted({c for c in everything if c in seen or seen.add(c)})
-            raise ValueError(f"{format_cards(twice)} appear(s) in two places")
+            twice: set[Card] = set()
+            for card in everything:
+                (twice if card in seen else seen).add(card)
+            raise ValueError(f"{format_cards(sorted(twice))} appear(s) in two places")
         stock_rounds = len(stock_cards) // (4 * players)
         if deal_round is None:
             deal_round = max(1, 48 // (4 * players) - stock_rounds)
@@ -681,12 +687,12 @@ class Hand:
                  for index in held]
         pool.sort()
         rng.shuffle(pool)
-        cards = iter(pool)
+        unseen = iter(pool)
         for s in hidden:
-            other._held[s] = _indexes([next(cards) for _ in self._held[s]])
+            other._held[s] = _indexes([next(unseen) for _ in self._held[s]])
         deals = list(self._deals)
         for number in future:
-            deals[number] = tuple(_indexes([next(cards) for _ in range(4)])
+            deals[number] = tuple(_indexes([next(unseen) for _ in range(4)])
                                   for _ in range(self.players))
         other._deals = deals
         return other

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..cards import Card
 from ..game import IllegalMove, Outcome, make_rng
@@ -38,6 +39,17 @@ class Match:
     __slots__ = ("_decks", "_finished", "_hand", "_rng", "_totals", "_winner", "players",
                  "rules", "sides")
 
+    rules: Rules
+    players: int
+    sides: int
+    _rng: random.Random
+    _decks: list[Sequence[Card]]
+    """The deck of each hand dealt (or given) so far."""
+    _finished: list[Hand]
+    _hand: Hand
+    _totals: list[int]
+    _winner: int | None
+
     def __init__(self) -> None:
         raise TypeError("start a match with Match.new(rules, ...)")
 
@@ -53,10 +65,10 @@ class Match:
         self.players = players
         self.sides = rules.sides(players)
         self._rng = make_rng(seed)
-        self._decks: list[tuple[Card, ...] | list[Card]] = [list(deck) for deck in decks or ()]
-        self._finished: list[Hand] = []
+        self._decks = [list(deck) for deck in decks or ()]
+        self._finished = []
         self._totals = [0] * self.sides
-        self._winner: int | None = None
+        self._winner = None
         self._hand = self._deal(0)
         return self
 
@@ -64,14 +76,19 @@ class Match:
         """Deal hand ``number`` (from 0): its known deck if any, else the generator."""
         leader = number % self.players
         totals = tuple(self._totals)
-        if number < len(self._decks):
+        known = number < len(self._decks)
+        if known:
             hand = Hand.new(self.rules, players=self.players, deck=self._decks[number],
                             leader=leader, totals=totals)
         else:
             hand = Hand.new(self.rules, players=self.players,
                             seed=self._rng.getrandbits(64), leader=leader, totals=totals)
-            self._decks.append(hand.deck)
-        self._decks[number] = hand.deck
+        deck = hand.deck
+        assert deck is not None   # (a dealt hand keeps its deck)
+        if known:
+            self._decks[number] = deck
+        else:
+            self._decks.append(deck)
         return hand
 
     def copy(self, *, stack: bool = True) -> Match:
@@ -206,7 +223,7 @@ class Match:
 
     # -- hidden information -------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """The current hand's view, with the match's totals and finished hands' points."""
         out = self.hand.view(seat)
         out.update({
@@ -233,7 +250,9 @@ class Match:
         dealt = len(self._finished) + (0 if self._winner is not None else 1)
         if self._winner is None:
             other._hand = self._hand.determinize(seat, rng)
-            other._decks = [*self._decks[:dealt - 1], other._hand.deck]
+            deck = other._hand.deck
+            assert deck is not None   # (a match's hands are dealt, not set up)
+            other._decks = [*self._decks[:dealt - 1], deck]
         else:
             other._decks = self._decks[:dealt]
         return other
@@ -249,15 +268,16 @@ def deals(match: Match) -> list[list[Card]]:
     return [list(deck) for deck in match.decks]
 
 
-def summary(match: Match) -> dict:
+def summary(match: Match) -> dict[str, Any]:
     """A JSON-able result: totals, winner, and each hand's points and score sheet."""
+    outcome = match.outcome()
     return {
         "game": "pasur",
         "players": match.players,
         "sides": match.sides,
         "totals": match.totals,
         "winner": match.winner,
-        "winners": list(match.outcome().winners) if match.is_over() else [],
+        "winners": list(outcome.winners) if outcome is not None else [],
         "over": match.is_over(),
         "hands": [{"leader": hand.leader, "dealer": hand.dealer, "points": hand.score(),
                    "surs": hand.surs, "sheet": hand.score_sheet()}

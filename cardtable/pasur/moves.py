@@ -192,6 +192,7 @@ def _intern(memory: dict[int, Move], key: int, limit: int, index: int, taken: in
     fields.taken = taken
     fields.bit = 1 << index
     fields.__class__ = Move
-    memory[key] = fields
-    return fields
+    move: Move = fields
+    memory[key] = move
+    return move
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["DEFAULT_PRESET", "PRESETS", "Rules"]
 
 
-def _option(default: object, doc: str, choices: tuple | None = None) -> object:
-    metadata: dict = {"doc": doc}
+def _option(default: Any, doc: str, choices: tuple[Any, ...] | None = None) -> Any:
+    metadata: dict[str, Any] = {"doc": doc}
     if choices is not None:
         metadata["choices"] = choices
     return field(default=default, metadata=metadata)

@@ -15,6 +15,7 @@ puzzle position or a UI's score sheet can all use it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..cards import Card, Suit
 from .captures import ALL_MASK, JACK_MASK, NUMBER_MASK, RANK_MASKS
@@ -106,7 +107,7 @@ def sur_points(surs: Sequence[int], rules: Rules,
 
 
 def score_sheet(captured: Sequence[int], surs: Sequence[int], rules: Rules,
-                totals: Sequence[int] | None = None) -> list[dict]:
+                totals: Sequence[int] | None = None) -> list[dict[str, Any]]:
     """A line per side: what it took and what each part is worth (JSON-able)."""
     bonus = bonus_side(captured, rules)
     surs_scored = sur_points(surs, rules, totals)

@@ -10,7 +10,7 @@ from pasur_helpers import PRESET_NAMES, deck, rules, state
 
 from cardtable.cards import Card, parse_cards
 from cardtable.game import MOVE_ERRORS, AmbiguousMove, IllegalMove, InvalidMove
-from cardtable.pasur import PRESETS, Hand, Move
+from cardtable.pasur import PRESETS, Hand, Move, opening_step
 
 CLEAN = deck("A♣ 2♣ 3♣ 4♣", "A♦ 2♦ 3♦ 4♦", "5♣ 6♣ 7♣ 8♣")
 """Seat 0 holds A-4 of clubs, seat 1 A-4 of diamonds, the table 5-8 of clubs."""
@@ -101,6 +101,25 @@ def assert_redealt(hand: Hand, given: list) -> None:
     assert sorted(hand.deck) == sorted(given)
 
 
+@pytest.mark.parametrize("preset, table, replaced, changes, action, slot", [
+    ("standard", "5♣ 6♣ 7♣ 8♣", False, {}, "keep", None),
+    ("standard", "5♣ J♠ 7♣ J♥", False, {}, "replace", 1),       # the first jack dealt
+    ("standard", "5♣ J♠ 7♣ 8♣", True, {}, "replace", 1),        # as often as needed
+    ("wikipedia", "5♣ J♠ 7♣ 8♣", True, {}, "redeal", None),     # a jack replaced a jack
+    ("wikipedia", "J♣ 6♣ J♠ 8♣", False, {}, "redeal", None),    # two jacks
+    ("turkish", "Q♣ Q♠ Q♥ 8♣", False, {}, "redeal", None),      # three queens
+    ("turkish", "Q♣ Q♠ 7♣ 8♣", False, {}, "keep", None),
+    ("standard", "5♣ Q♠ 7♣ 8♣", False, {"opening_any_face_redeal": True}, "redeal", None),
+    ("standard", "5♣ J♠ 7♣ 8♣", False, {"opening_jacks": "redeal_table"}, "redeal_table",
+     None),
+    ("standard", "5♣ J♠ 7♣ 8♣", False, {"opening_jacks": "stay"}, "keep", None),
+])
+def test_the_opening_table_rule_says_what_to_do(preset, table, replaced, changes, action,
+                                                slot):
+    step = opening_step(rules(preset, **changes), parse_cards(table), replaced=replaced)
+    assert (step.action, step.slot) == (action, slot)
+
+
 @pytest.mark.parametrize("preset", ["standard", "wikipedia", "multicapture"])
 def test_a_single_opening_jack_is_put_back_and_replaced(preset):
     hand, given = opening(preset, "5♣ J♠ 7♣ 8♣", "9♥")
@@ -157,6 +176,40 @@ def test_family_variations_of_the_opening_table():
     assert_redealt(hand, given)
     hand, given = opening("standard", "5♣ J♠ 7♣ 8♣", opening_jacks="stay")
     assert hand.deck == tuple(given)
+
+
+def test_some_families_deal_the_table_again_and_the_hands_stay():
+    # playpasur: "some families deal the whole table again" when a jack opens it.
+    hand, given = opening("standard", "5♣ J♠ 7♣ 8♣", "J♥ 9♥", opening_jacks="redeal_table")
+    assert hand.deck[:8] == tuple(given[:8])              # both hands as dealt
+    assert hand.deck[8:12] != tuple(given[8:12])          # a new table ...
+    assert not [card for card in hand.table if card.rank == 11]   # ... with no jack
+    assert sorted(hand.deck) == sorted(given)
+    # the old table went back into the stock: its cards are on the table or still to come
+    rest = set(hand.table) | set(hand.stock)
+    assert set(parse_cards("5♣ J♠ 7♣ 8♣")) <= rest
+
+
+def test_the_table_is_dealt_again_from_the_hand_s_generator():
+    table_again = rules("standard", opening_jacks="redeal_table")
+    given = deck("A♣ 2♣ 3♣ 4♣", "A♦ 2♦ 3♦ 4♦", "5♣ J♠ 7♣ 8♣")
+    first = Hand.new(table_again, deck=given, seed=3)
+    assert Hand.new(table_again, deck=given, seed=3).deck == first.deck
+    tables = {Hand.new(table_again, deck=given, seed=seed).deck[8:12] for seed in range(20)}
+    assert len(tables) > 10
+
+
+@pytest.mark.parametrize("table", ["5♣ Q♠ 7♣ 8♣", "5♣ 6♣ 7♣ 8♣"])
+def test_the_table_is_dealt_again_only_for_a_jack(table):
+    hand, given = opening("standard", table, opening_jacks="redeal_table")
+    assert hand.deck == tuple(given)
+
+
+def test_faces_that_redeal_still_redeal_the_pack_when_jacks_deal_the_table_again():
+    # Three queens under the turkish count redeal everything, whatever a jack would do.
+    hand, given = opening("turkish", "Q♣ Q♦ Q♥ J♠", opening_jacks="redeal_table")
+    assert_redealt(hand, given)
+    assert hand.deck[:8] != tuple(given[:8])
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -236,11 +289,12 @@ def test_turns_go_round_in_seat_order():
 
 # -- surs -------------------------------------------------------------------------------
 
-def sur_after(preset: str, hand_text: str, table: str, *, last_deal: bool = False) -> int:
+def sur_after(preset: str, hand_text: str, table: str, *, last_deal: bool = False,
+              **changes: object) -> int:
     """Seat 0 plays its first legal capture; how many surs does its side have after?"""
     stock = "" if last_deal else "6♥ 6♠ 6♦ 6♣ 8♥ 8♠ 8♦ 8♣"
-    hand = Hand.from_position(PRESETS[preset], hands=[hand_text, "9♣ 9♦"], table=table,
-                              stock=stock)
+    hand = Hand.from_position(rules(preset, **changes), hands=[hand_text, "9♣ 9♦"],
+                              table=table, stock=stock)
     capture = next(move for move in hand.legal_moves() if move.taken)
     hand.push(capture)
     assert hand.table == []
@@ -271,6 +325,25 @@ def test_a_jack_sur_counts_as_a_family_variation():
                               table="3♦ 5♣", stock="6♥ 6♠ 6♦ 6♣ 8♥ 8♠ 8♦ 8♣")
     hand.push(hand.parse_move("jh"))
     assert hand.surs == [1, 0]
+
+
+@pytest.mark.parametrize("hand_text, table, counts", [
+    ("J♥ 2♣", "3♦ 5♣", True),    # a jack sweeps the table
+    ("7♥ 2♣", "4♠", True),       # a number card makes 11 with the last card
+    ("K♥ 2♣", "K♠", False),      # a king takes the last king
+    ("Q♥ 2♣", "Q♠", False),      # a queen takes the last queen
+])
+def test_some_tables_count_a_jack_s_sur_but_never_a_king_s_or_queen_s(hand_text, table, counts):
+    # playpasur: "a sur with a jack ... is no sur in the common rule, though some tables
+    # count it"; the capture must otherwise be made with a number card.
+    assert sur_after("standard", hand_text, table, sur_by="number_or_jack") == int(counts)
+
+
+def test_a_jack_s_sur_under_number_or_jack_still_waits_for_the_last_deal_rule():
+    assert sur_after("standard", "J♥ 2♣", "3♦ 5♣", last_deal=True,
+                     sur_by="number_or_jack") == 0
+    assert sur_after("standard", "J♥ 2♣", "3♦ 5♣", last_deal=True, sur_by="number_or_jack",
+                     sur_in_last_deal=True) == 1
 
 
 @pytest.mark.parametrize("preset, counts", [

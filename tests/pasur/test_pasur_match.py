@@ -8,7 +8,8 @@ import random
 import pytest
 from pasur_helpers import PRESET_NAMES, rules
 
-from cardtable.game import IllegalMove
+from cardtable import records
+from cardtable.game import IllegalMove, rules_with
 from cardtable.pasur import PRESETS, SPEC, Match
 
 
@@ -196,3 +197,20 @@ def test_the_spec_starts_a_match():
     match = SPEC.start(PRESETS["turkish"], players=2, seed=3, decks=None)
     assert isinstance(match, Match) and match.rules == PRESETS["turkish"]
     assert SPEC.move_type is type(match.legal_moves()[0])
+
+
+def test_a_table_dealt_again_replays_from_the_decks_a_record_keeps():
+    table_again = rules_with(PRESETS["standard"], {"opening_jacks": "redeal_table"})
+    # a seed whose first deal opens with a jack (the standard rules replace it)
+    seed = next(s for s in range(100) if Match.new(table_again, seed=s).decks[0]
+                != Match.new(PRESETS["standard"], seed=s).decks[0])
+    match = Match.new(table_again, seed=seed)
+    first = match.hand
+    assert first.deck[:8] == Match.new(PRESETS["standard"], seed=seed).hand.deck[:8]
+    rng = random.Random(seed)
+    while not match.is_over():
+        match.push(rng.choice(match.legal_moves()))
+    record = records.loads(records.record_of(match, "pasur").dumps())
+    again = record.replay()   # (checks the replayed result against the recorded one)
+    assert again.decks == match.decks and again.move_stack == match.move_stack
+    assert again.finished_hands[0].deck == first.deck
