@@ -590,9 +590,9 @@ class PasurEpisode(Episode):
         # Only the current deal round's cards can be hidden in hands (every earlier card has
         # been played face up).  Deals thrown in for a redeal keep their cards: they were
         # shuffled back and tell nothing about this deal.
-        slots = [entry[0] for entry in self._chance
-                 if entry[2] == self._round and entry[3] == self._redeals
-                 and entry[1] not in (-1, seat) and hidden >> self.history[entry[0]] & 1]
+        slots = [at for at, dealt_to, number, attempt in self._chance
+                 if number == self._round and attempt == self._redeals
+                 and dealt_to not in (-1, seat) and hidden >> self.history[at] & 1]
         # A card sent back from the opening table (a jack, or a table dealt again) went
         # into the stock after the hands were dealt, so it cannot be in a hand of the
         # first deal round.

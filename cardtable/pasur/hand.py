@@ -1,9 +1,9 @@
 """One hand of Pasur: a single pass through the pack, scored at its end.
 
 The hand is a mutable board in the style of python-chess: ``push`` plays a move and saves
-a small snapshot, ``pop`` restores it.  The table and the captures are 52-bit masks and
-each player's hand a short tuple of card indexes; the public attributes (``hands``,
-``table``, ``captured``...) build card lists on demand.
+a small named record (``_snapshots``), ``pop`` restores it.  The table and the captures
+are 52-bit masks and each player's hand the bytes of its card indexes; the public
+attributes (``hands``, ``table``, ``captured``...) build card lists on demand.
 
 >>> hand = Hand.new(PRESETS["standard"], seed=7)
 >>> hand.players, hand.to_move, hand.deal_round, hand.deal_rounds
@@ -69,19 +69,13 @@ class Hand:
     sides: int
     leader: int
     dealer: int
-    _captured: list[int]
-    """The cards each side has taken (a mask per side)."""
-    _deals: list[tuple[bytes, ...] | None]
-    """Per deal round (from 1): each seat's cards, as the bytes of their indexes."""
-    _deck: bytes | None
-    """The effective deal order (None: a hand built from a position)."""
-    _held: list[bytes]
-    """Each seat's cards now, as the bytes of their indexes in card order."""
-    _history: tuple[tuple[int, Move, bool], ...]
-    """(seat, move, sur) of the moves made before a determinize (they cannot be undone)."""
+    _captured: list[int]          # each side's captured cards, a mask per side
+    _deals: list[tuple[bytes, ...] | None]   # per deal round (from 1): each seat's cards
+    _deck: bytes | None           # the effective deal order (None: built from a position)
+    _held: list[bytes]            # each seat's cards now: the bytes of their indexes, sorted
+    _history: tuple[tuple[int, Move, bool], ...]   # (seat, move, sur) that cannot be undone
     _last: int | None
-    _legal: list[Move] | None
-    """The legal moves, until the next push or pop."""
+    _legal: list[Move] | None     # the legal moves, until the next push or pop
     _looks: tuple[Callable[[int], Options | None], ...]
     _memory: OptionMemory
     _next: tuple[int, ...]
@@ -403,8 +397,8 @@ class Hand:
         if type(move) is not Move:
             if not isinstance(move, str):
                 # (a tuple of a move's numbers is not a move either)
-                raise InvalidMove(f"{move!r} is not a move: give one of the legal moves or "
-                                  "its text, e.g. 7♣ x 4♦")
+                raise InvalidMove(f"{move!r} is not a move: give a Move or its text, "
+                                  "e.g. 7♣ x 4♦")
             return self.parse_move(move)
         if move.index not in self._held[mover]:
             raise IllegalMove(f"you do not hold {move.card}")

@@ -524,6 +524,18 @@ def test_a_move_that_is_not_one_of_the_legal_moves_is_refused(position, cache):
         assert state(hand) == before
 
 
+def test_a_copy_without_its_stack_plays_on_alike_but_cannot_undo(position):
+    position.push(position.parse_move("7h"))
+    light = position.copy(stack=False)
+    assert state(light) == state(position) and light.history() == position.history()
+    with pytest.raises(IndexError, match="no move to undo"):
+        light.pop()
+    move = light.legal_moves()[0]
+    light.push(move)
+    assert light.pop() == move and state(light) == state(position)
+    assert position.pop() == Move.parse("7♥ x 4♠")   # the original keeps its own stack
+
+
 def test_legal_moves_are_a_fresh_list_each_time(position):
     first = position.legal_moves()
     first.clear()
