@@ -34,6 +34,7 @@ def test_a_jack_on_the_opening_table_deals_the_table_again_and_the_hands_stay():
     views = episode.layout("information_state").views(episode.tensor(1, "information_state"))
     assert all(views["returned"][c.index] == 1.0 for c in parse_cards("J♦ 2♥ 4♦ K♣"))
 
+
 def test_a_table_dealt_again_may_hold_a_jack_again_and_is_dealt_again():
     episode = deal(PasurEpisode(rules=TABLE_AGAIN), deck(*HANDS, "J♦ 2♥ 4♦ K♣")[:12])
     deal(episode, parse_cards("J♠ 5♥ 6♠ K♠"))
