@@ -184,8 +184,8 @@ def test_a_saved_single_hand_replays_as_the_first_hand_of_a_match(tmp_path):
     run = arena.run("pasur", ["greedy", "random"], games=1, hands=True, save_dir=tmp_path)
     record = records.load(run.results[0].record)
     state = record.replay()
-    assert record.extra["single_hand"] and len(state.hands) == 1
-    assert state.hands[0].score() == record.extra["hand_points"]
+    assert record.extra["single_hand"] and len(state.finished_hands) == 1
+    assert state.finished_hands[0].score() == record.extra["hand_points"]
 
 
 def test_a_game_going_round_in_circles_is_stopped_as_a_draw(monkeypatch):

@@ -2,9 +2,11 @@
 
 The deal is a run of chance nodes, one card each, in the engine's deal order: the
 leader's 4 cards, each following seat's 4, then the 4 opening table cards.  The opening
-table rule of the preset then applies: a jack that must go back is returned to the stock
-(everyone sees it go) and a chance node deals its replacement from the rest of the stock;
-a redeal starts the deal over.  Each later deal round is dealt the same way, card by card,
+table rule of the preset then applies (``cardtable.pasur.opening_step``, the engine's
+rule): a jack that must go back is returned to the stock (everyone sees it go) and a chance
+node deals its replacement from the rest of the stock; a redeal starts the deal over; a
+table redeal sends the 4 table cards back into the stock (everyone sees them go) and deals
+the table again, card by card.  Each later deal round is dealt the same way, card by card,
 when the hands run out, so the stock's order is never drawn before it is dealt.
 
 Actions (``NUM_ACTIONS`` = 105):
@@ -43,7 +45,7 @@ import numpy as np
 from .. import games
 from ..cards import CARDS, Card, cards_of, format_cards, mask_of
 from ..game import IllegalMove
-from ..pasur import Hand, Move, Rules
+from ..pasur import Hand, Move, Rules, opening_step
 from .base import CHANCE, TERMINAL, Episode, Layout, bits, nth_card
 from .base import DEAL as _DEAL
 from .base import OVER as _OVER
@@ -58,7 +60,6 @@ STOP = 104
 """Take exactly the cards named so far (none named: the card stays on the table)."""
 
 _ALL = (1 << 52) - 1
-_OK, _REDEAL = -1, -2
 _SPEC = games.get("pasur")
 
 
@@ -113,8 +114,9 @@ class PasurEpisode(Episode):
         self._exclude = 0                # a returned jack its own replacement cannot be
         self._slot = -1                  # the opening table slot being refilled, if any
         self._replaced = False
-        self._returned = 0               # jacks seen going back into the stock
+        self._returned = 0               # cards seen going back into the stock
         self._redeals = 0
+        self._tables: list[int] = []     # opening tables dealt again (table redeals)
         self._opening = 0
         self._deals = [[0] * self.rounds for _ in range(players)]
         self._chance: list[tuple[int, int, int, int]] = []   # (history index, seat, round,
@@ -124,11 +126,6 @@ class PasurEpisode(Episode):
         self._pending = -1
         self._picked = 0
         self._plays: list[tuple[int, Move]] = []
-        self._hmasks = [0] * players
-        self._tmask = 0
-        self._cmasks = [0] * self.sides
-        self._surs = [0] * self.sides
-        self._last: int | None = None
 
     def params(self) -> dict[str, Any]:
         out: dict[str, Any] = {"preset": self.preset, "players": self.players,
@@ -137,7 +134,7 @@ class PasurEpisode(Episode):
             out["rules"] = self.custom
         return out
 
-    _lists = ("_dealt", "_chance", "_plays")
+    _lists = ("_dealt", "_chance", "_plays", "_tables")
 
     def _copy_more(self, other: Episode) -> None:
         other._deals = [row[:] for row in self._deals]
@@ -217,40 +214,32 @@ class PasurEpisode(Episode):
         elif self._round > 1 and len(self._dealt) == four:
             self._start_round()
 
-    def _opening_verdict(self, table: list[Card]) -> int:
-        """``_OK``, ``_REDEAL``, or the slot of the jack to send back (the engine's rule)."""
-        rules = self.rules
-        ranks = [card.rank for card in table]
-        jacks, queens, kings = ranks.count(11), ranks.count(12), ranks.count(13)
-        same = rules.opening_same_face_redeal
-        if ((same and (queens >= same or kings >= same))
-                or (rules.opening_any_face_redeal and jacks + queens + kings)
-                or (jacks and rules.opening_jacks == "redeal")
-                or (jacks and rules.opening_jacks == "replace_one"
-                    and (jacks > 1 or self._replaced))):
-            return _REDEAL
-        if not jacks or rules.opening_jacks == "stay":
-            return _OK
-        return ranks.index(11)
-
     def _check_opening(self) -> None:
         four = 4 * self.players
         table = self._dealt[four:]
-        verdict = self._opening_verdict(table)
-        if verdict == _REDEAL:
+        step = opening_step(self.rules, table, replaced=self._replaced)
+        if step.action == "redeal":
             self._redeals += 1
             self._pool, self._dealt, self._replaced, self._returned = _ALL, [], False, 0
+            self._tables = []
             for row in self._deals:
                 row[0] = 0
-        elif verdict == _OK:
+        elif step.action == "redeal_table":
+            back = mask_of(table)
+            self._tables.append(back)
+            self._pool |= back
+            self._returned |= back
+            self._dealt = self._dealt[:four]
+        elif step.action == "keep":
             self._opening = mask_of(table)
             self._start_round()
         else:
-            jack = table[verdict]
+            assert step.slot is not None
+            jack = table[step.slot]
             self._pool |= jack.mask
             self._exclude = jack.mask
             self._returned |= jack.mask
-            self._slot = verdict
+            self._slot = step.slot
 
     def _start_round(self) -> None:
         """The deal round is complete: build the engine's hand from the position."""
@@ -270,7 +259,6 @@ class PasurEpisode(Episode):
                 deal_round=self._round)
         self._dealt = []
         self._phase = _PLAY
-        self._read()
         self._refresh()
 
     def _refresh(self) -> None:
@@ -279,16 +267,6 @@ class PasurEpisode(Episode):
             by_card.setdefault(move.index, []).append(move)
         self._by_card = {index: tuple(sorted(moves, key=lambda m: m.taken))
                          for index, moves in by_card.items()}
-
-    def _read(self) -> None:
-        """Read hands, table, captures and surs from the engine (at a deal and at the end;
-        in between ``_push`` follows each move)."""
-        hand = self._hand
-        self._hmasks = [mask_of(cards) for cards in hand.hands]
-        self._tmask = mask_of(hand.table)
-        self._cmasks = [mask_of(cards) for cards in hand.captured]
-        self._surs = hand.surs
-        self._last = hand.last_capturer
 
     def _decide(self, action: int) -> None:
         seat = self._hand.to_move
@@ -337,23 +315,8 @@ class PasurEpisode(Episode):
         hand.push(move)
         self._plays.append((seat, move))
         self._pending, self._picked = -1, 0
-        # what a move does: the card leaves the hand; it takes its cards off the table
-        # into its side's pile, or else it stays on the table
-        hands = self._hmasks[:]
-        hands[seat] ^= move.bit
-        self._hmasks = hands
-        if move.taken:
-            self._tmask ^= move.taken
-            piles = self._cmasks[:]
-            piles[seat % self.sides] |= move.taken | move.bit
-            self._cmasks = piles
-            self._last = seat
-        else:
-            self._tmask |= move.bit
-        self._surs = hand.surs
         if hand.is_over():
             self._phase = _OVER
-            self._read()   # the last capturer sweeps the table
         elif hand.deal_round != before:
             self._phase = _DEAL
             self._round += 1
@@ -439,7 +402,7 @@ class PasurEpisode(Episode):
 
     def _hands_now(self) -> list[int]:
         if self._phase == _PLAY:
-            return self._hmasks
+            return self._hand.hand_masks
         masks = [0] * self.players
         if self._phase == _DEAL:
             for k, card in enumerate(self._dealt[:4 * self.players]):
@@ -449,7 +412,19 @@ class PasurEpisode(Episode):
     def _table_now(self) -> int:
         if self._phase == _DEAL and self._round == 1:
             return mask_of(self._dealt[4 * self.players:])
-        return self._tmask
+        return self._hand.table_mask
+
+    # The engine's hand holds the piles, surs and last capturer from the first deal on
+    # (while a later round is dealt, its table and piles are still right).
+
+    def _piles(self) -> list[int]:
+        return self._hand.captured_masks if self._hand is not None else [0] * self.sides
+
+    def _sur_counts(self) -> list[int]:
+        return self._hand.surs if self._hand is not None else [0] * self.sides
+
+    def _last_capturer(self) -> int | None:
+        return self._hand.last_capturer if self._hand is not None else None
 
     def _stock_size(self) -> int:
         return self._pool.bit_count()
@@ -495,14 +470,15 @@ class PasurEpisode(Episode):
                 for other, mask in enumerate(hands):
                     bits(views["hands"][other], mask)
             bits(views["table"], self._table_now())
-            for side, mask in enumerate(self._cmasks):
+            for side, mask in enumerate(self._piles()):
                 bits(views["captured"][side], mask)
-            views["surs"][:] = self._surs
+            views["surs"][:] = self._sur_counts()
             views["hand_sizes"][:] = [mask.bit_count() for mask in hands]
             views["round"][self._round - 1] = 1.0
             views["stock"][0] = self._stock_size()
-            if self._last is not None:
-                views["last_capturer"][self._last] = 1.0
+            last = self._last_capturer()
+            if last is not None:
+                views["last_capturer"][last] = 1.0
             return
         if private == "single":
             for number, mask in enumerate(self._deals[seat]):
@@ -549,11 +525,13 @@ class PasurEpisode(Episode):
                       for other, mask in enumerate(hands)]
         lines.append("hand sizes: " + " ".join(str(m.bit_count()) for m in hands))
         lines.append(f"table: {format_cards(cards_of(self._table_now())) or '-'}")
-        for side, mask in enumerate(self._cmasks):
-            lines.append(f"side {side} captured ({self._surs[side]} surs): "
+        surs = self._sur_counts()
+        for side, mask in enumerate(self._piles()):
+            lines.append(f"side {side} captured ({surs[side]} surs): "
                          f"{format_cards(cards_of(mask)) or '-'}")
-        if self._last is not None:
-            lines.append(f"last capture: seat {self._last}")
+        last = self._last_capturer()
+        if last is not None:
+            lines.append(f"last capture: seat {last}")
         if self._phase == _OVER:
             lines.append("points: " + " ".join(str(p) for p in self._hand.score()))
         return "\n".join(lines) + self._pending_text()
@@ -575,6 +553,8 @@ class PasurEpisode(Episode):
             else:
                 lines.append(f"deal {number}")
             if number == 1:
+                lines += [f"table dealt again: {format_cards(cards_of(mask))}"
+                          for mask in self._tables]
                 table = self._dealt[per_round:] if self._phase == _DEAL and self._round == 1 \
                     else cards_of(self._opening)
                 lines.append(f"table: {format_cards(table) or '-'}")
@@ -610,11 +590,12 @@ class PasurEpisode(Episode):
         # Only the current deal round's cards can be hidden in hands (every earlier card has
         # been played face up).  Deals thrown in for a redeal keep their cards: they were
         # shuffled back and tell nothing about this deal.
-        slots = [entry[0] for entry in self._chance
-                 if entry[2] == self._round and entry[3] == self._redeals
-                 and entry[1] not in (-1, seat) and hidden >> self.history[entry[0]] & 1]
-        # A jack sent back from the opening table went into the stock after the hands were
-        # dealt, so it cannot be in a hand of the first deal round.
+        slots = [at for at, dealt_to, number, attempt in self._chance
+                 if number == self._round and attempt == self._redeals
+                 and dealt_to not in (-1, seat) and hidden >> self.history[at] & 1]
+        # A card sent back from the opening table (a jack, or a table dealt again) went
+        # into the stock after the hands were dealt, so it cannot be in a hand of the
+        # first deal round.
         banned = self._returned if self._round == 1 else 0
         choices = [card.index for card in cards_of(hidden & ~banned)]
         history = self.history[:]
@@ -635,8 +616,9 @@ class PasurEpisode(Episode):
         lines += [f"seat {seat}: {format_cards(cards_of(mask)) or '-'}"
                   for seat, mask in enumerate(hands)]
         lines.append(f"table: {format_cards(cards_of(self._table_now())) or '-'}")
-        lines += [f"side {side}: {format_cards(cards_of(mask)) or '-'} ({self._surs[side]} surs)"
-                  for side, mask in enumerate(self._cmasks)]
+        surs = self._sur_counts()
+        lines += [f"side {side}: {format_cards(cards_of(mask)) or '-'} ({surs[side]} surs)"
+                  for side, mask in enumerate(self._piles())]
         lines.append(f"stock: {self._stock_size()} cards")
         return "\n".join(lines) + self._pending_text()
 

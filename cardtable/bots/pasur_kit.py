@@ -24,14 +24,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cards import Card, mask_of
-from ..pasur import Hand, Match, Move
-from ..pasur.captures import ALL_MASK, JACK_MASK, NUMBER_MASK, CaptureRules
-from ..pasur.rules import Rules
+from ..pasur import Hand, Match, Move, Rules, move_options, sur_cards
+from ..pasur.captures import ALL_MASK
 from ..pasur.scoring import CLUBS_MASK, card_points, sur_points
 
 __all__ = ["KIT", "PasurKit"]
 
-_SUR_BY = {"number": NUMBER_MASK, "not_jack": ALL_MASK & ~JACK_MASK, "any": ALL_MASK}
 _SCALE = 50.0
 """Points of difference that make a reward of 1: more than any hand is won by."""
 _POINTS_PER_HAND = 10.0
@@ -152,13 +150,13 @@ class PasurKit:
     def greedy(self, state: Any, seat: int) -> Move:
         """The best move by the tactics players use (see the module's docstring)."""
         know = _Knowledge(state, seat)
-        moves = state.legal_moves()
+        moves: list[Move] = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
         rules = know.rules
-        cap = CaptureRules.of(rules)
+        options = move_options(rules)
         weights = _Weights(rules, know.captured, know.side, know.sides)
-        sur_cards = _SUR_BY[rules.sur_by]
+        surs_by = sur_cards(rules)
         sur_live = not know.last_round or rules.sur_in_last_deal
         sur_value = rules.sur_points if sur_live else 0
         # who plays next, and how likely each unseen card is in that hand
@@ -177,13 +175,13 @@ class PasurKit:
             if move.taken:
                 gain = weights.of(move.taken | card_bit)
                 after = table & ~move.taken
-                if not after and sur_cards & card_bit:
+                if not after and surs_by & card_bit:
                     gain += sur_value
             else:
                 gain = 0.0
                 after = table | card_bit
             # what the next player can do with the table left
-            threat = _threat(cap, after, unseen, share, weights, sur_cards, sur_value)
+            threat = _threat(options, after, unseen, share, weights, surs_by, sur_value)
             score = gain - threat if opponent_next else gain + 0.5 * threat
             if move.card.rank == 11 and (more_rounds or hand_left > 1):
                 # a jack is worth keeping for a full table
@@ -200,7 +198,7 @@ class PasurKit:
 
         It reads only the legal moves and the table, so it sees nothing hidden.
         """
-        moves = state.legal_moves()
+        moves: list[Move] = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
         values = _basic_values(state.rules)
@@ -229,6 +227,7 @@ class PasurKit:
         for card in position.table:
             table |= card.mask
         mover = position.to_move
+        assert mover is not None   # (a playout moves only while the hand is on)
         nxt = (mover + 1) % position.players
         reply_hand = 0
         for card in position.hands[nxt]:
@@ -248,7 +247,7 @@ class PasurKit:
 
     # -- exact endgames --------------------------------------------------------------------
 
-    def key(self, position: Hand) -> tuple:
+    def key(self, position: Hand) -> tuple[Any, ...]:
         """What decides the rest of a hand: cards in every place, surs, the last capturer."""
         return (tuple(tuple(cards) for cards in position.hands), tuple(position.table),
                 tuple(tuple(cards) for cards in position.captured), tuple(position.surs),
@@ -260,7 +259,8 @@ class PasurKit:
         return sorted(moves, key=values.score, reverse=True)
 
     def side_of(self, position: Any, seat: int) -> int:
-        return position.side_of(seat)
+        side: int = position.side_of(seat)
+        return side
 
 
 class _Evidence:
@@ -307,7 +307,7 @@ class _Evidence:
     def weight(self, deal: Hand) -> float:
         """How likely the moves seen are with the hands ``deal`` gives (1 at most)."""
         values = self.values
-        options = values.cap.options
+        options = values.options
         gain = values.gain
         shortfall = 0.0
         for who, table, move, since in self.moves:
@@ -334,6 +334,7 @@ class _Evidence:
                 return deal
             if weight > best_weight:
                 best, best_weight = deal, weight
+        assert best is not None   # (TRIES draws at least one deal)
         return best
 
 
@@ -388,7 +389,7 @@ class _Reward:
                 points[side] += rules.bonus_points / len(leaders) * 0.5
         return points
 
-    def of(self, points: Sequence[int]) -> list[float]:
+    def of(self, points: Sequence[float]) -> list[float]:
         sides = self.sides
         per_side = []
         for side in range(sides):
@@ -438,8 +439,8 @@ class _Weights:
         return card_points(mask, rules) + self.per_bonus_card * bonus + 0.02 * mask.bit_count()
 
 
-def _threat(cap: CaptureRules, table: int, unseen: int, share: float, weights: _Weights,
-            sur_cards: int, sur_value: int) -> float:
+def _threat(options: Callable[[int, int], tuple[Move, ...]], table: int, unseen: int,
+            share: float, weights: _Weights, surs_by: int, sur_value: int) -> float:
     """The expected best capture of the next player on ``table``: each unseen card's best
     capture, the best first, each counted if that player holds it and no better one."""
     if not table:
@@ -451,10 +452,10 @@ def _threat(cap: CaptureRules, table: int, unseen: int, share: float, weights: _
         index = low.bit_length() - 1
         rest ^= low
         best = 0.0
-        for move in cap.options(index, table):
+        for move in options(index, table):
             if move.taken:
                 value = weights.of(move.taken | low)
-                if move.taken == table and sur_cards & low:
+                if move.taken == table and surs_by & low:
                     value += sur_value
                 if value > best:
                     best = value
@@ -475,14 +476,14 @@ def _threat(cap: CaptureRules, table: int, unseen: int, share: float, weights: _
 class _BasicValues:
     """Worth of each move now, for the quick policies (moves are interned: one table)."""
 
-    __slots__ = ("cap", "replies", "rules", "static", "sur_cards", "sur_points")
+    __slots__ = ("options", "replies", "rules", "static", "sur_cards", "sur_points")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.cap = CaptureRules.of(rules)
+        self.options = move_options(rules)
         self.static: dict[Move, float] = {}
         self.replies: dict[int, float] = {}
-        self.sur_cards = _SUR_BY[rules.sur_by]
+        self.sur_cards = sur_cards(rules)
         self.sur_points = rules.sur_points
 
     def gain(self, move: Move, table: int) -> float:
@@ -500,7 +501,7 @@ class _BasicValues:
         found = self.replies.get(key)
         if found is None:
             found = 0.0
-            options = self.cap.options
+            options = self.options
             gain = self.gain
             rest = hand
             while rest:

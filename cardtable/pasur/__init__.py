@@ -11,11 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import GameSpec, Measure, SingleHand
-from .captures import Move, capture_options
+from ._options import move_options
+from .captures import capture_options
+from .deal import OpeningStep, opening_step
 from .hand import Hand
 from .match import Match, deals, summary
+from .moves import Move
 from .rules import DEFAULT_PRESET, PRESETS, Rules
-from .scoring import bonus_side, card_points, hand_points, score_sheet, sur_points
+from .scoring import bonus_side, card_points, hand_points, score_sheet, sur_cards, sur_points
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -24,24 +27,29 @@ __all__ = [
     "Hand",
     "Match",
     "Move",
+    "OpeningStep",
     "Rules",
     "bonus_side",
     "capture_options",
     "card_points",
     "hand_points",
+    "move_options",
+    "opening_step",
     "score_sheet",
+    "sur_cards",
     "sur_points",
 ]
+
 
 def measure(match: Match) -> Measure:
     """Each seat's side's points over the match, and the hands it took."""
     totals = match.totals
     return (tuple(totals[match.side_of(s)] for s in range(match.players)),
-            max(1, len(match.hands)), None)
+            max(1, len(match.finished_hands)), None)
 
 
 def _hand_measure(hand: Hand) -> Measure:
-    points = hand.outcome().points
+    points = hand.score()
     return tuple(points[hand.side_of(s)] for s in range(hand.players)), 1, None
 
 

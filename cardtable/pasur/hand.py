@@ -1,9 +1,9 @@
 """One hand of Pasur: a single pass through the pack, scored at its end.
 
 The hand is a mutable board in the style of python-chess: ``push`` plays a move and saves
-a small snapshot, ``pop`` restores it.  The table and the captures are 52-bit masks and
-each player's hand a short tuple of card indexes; the public attributes (``hands``,
-``table``, ``captured``...) build card lists on demand.
+a small named record (``_snapshots``), ``pop`` restores it.  The table and the captures
+are 52-bit masks and each player's hand the bytes of its card indexes; the public
+attributes (``hands``, ``table``, ``captured``...) build card lists on demand.
 
 >>> hand = Hand.new(PRESETS["standard"], seed=7)
 >>> hand.players, hand.to_move, hand.deal_round, hand.deal_rounds
@@ -22,37 +22,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from itertools import starmap
-from operator import itemgetter
+from typing import Any
 
 from ..cards import CARDS, Card, cards_of, format_cards, mask_of, parse_cards
-from ..game import IllegalMove, Outcome, make_rng
-from .captures import (
-    ALL_MASK,
-    JACK_MASK,
-    KING_MASK,
-    NUMBER_MASK,
-    QUEEN_MASK,
-    CaptureRules,
-    Move,
-)
+from ..game import AmbiguousMove, IllegalMove, InvalidMove, Outcome, make_rng
+from ._options import OptionMemory, Options
+from ._setup import SETUPS, setup_of
+from ._snapshots import Capture, Snapshot, Sur, Trail
+from .captures import ALL_MASK, why_not
+from .deal import deal_getters, fix_opening, shuffled, slot, sort_blocks
+from .moves import Move
 from .rules import PRESETS, Rules
 from .scoring import hand_points, score_sheet
 
 __all__ = ["Hand"]
 
-_FACE_MASK = JACK_MASK | QUEEN_MASK | KING_MASK
-_SUR_CARDS = {"number": NUMBER_MASK, "not_jack": ALL_MASK & ~JACK_MASK, "any": ALL_MASK}
-
-# A snapshot saved by push(): (move, seat, the seat's hand before, table before) for a card
-# left on the table; a capture adds (captured of the mover's side before, the last capturer
-# before), and a sur one more item (True).  Whether the move also dealt the next round or
-# ended the hand pop() reads off the state: every hand full means it dealt, nobody to move
-# means it ended.
-
-_SETUPS: dict[int, tuple] = {}
-"""Per rules and players (``id(rules) << 3 | players``): what every hand under them
-shares, worked out once."""
+_ONE = tuple(bytes([index]) for index in range(52))
+_BITS = tuple(1 << index for index in range(52))
 
 
 def _cards(value: str | Iterable[Card]) -> list[Card]:
@@ -65,94 +51,6 @@ def _indexes(cards: Iterable[Card]) -> bytes:
     return bytes(sorted(card.index for card in cards))
 
 
-_ONE = tuple(bytes([index]) for index in range(52))
-_BITS = tuple(1 << index for index in range(52))
-
-
-def _shuffled(rng: random.Random) -> list[int]:
-    """The 52 card indexes in a random order drawn from ``rng``.
-
-    Sorting by 52 random keys costs one C call per card, where ``rng.shuffle`` runs a
-    Python loop; two equal keys (the only bias) come up about once in 10**13 deals.
-    """
-    keys = list(starmap(rng.random, _NO_ARGS_52))   # 52 draws in a C loop
-    return sorted(range(52), key=keys.__getitem__)
-
-
-_NO_ARGS_52 = ((),) * 52
-
-def _block_sorter() -> Callable[[Sequence[int]], tuple[bytes, ...]]:
-    """A function that cuts a deal order of 52 card indexes into its 13 blocks of 4 cards
-    (every hand dealt, and the opening table, is one) and returns each block as the bytes
-    of its cards in card order.  It is an unrolled sorting network made once here: a
-    ``sorted`` call per block costs about twice as much."""
-    names = [f"c{at}" for at in range(52)]
-    lines = ["def sort_blocks(order):", f"    {', '.join(names)} = order"]
-    blocks = []
-    for at in range(0, 52, 4):
-        a, b, c, d = names[at:at + 4]
-        for x, y in ((a, b), (c, d), (a, c), (b, d), (b, c)):
-            lines += [f"    if {x} > {y}:", f"        {x}, {y} = {y}, {x}"]
-        blocks.append(f"bytes(({a}, {b}, {c}, {d}))")
-    lines.append(f"    return ({', '.join(blocks)})")
-    space: dict = {}
-    exec("\n".join(lines), space)  # the text above, made here from fixed parts only
-    return space["sort_blocks"]
-
-
-_sort_blocks = _block_sorter()
-
-_DEALS: dict[int, tuple[itemgetter, ...]] = {}
-"""Per seating (``4 * players + leader``): for each deal round, what picks the seats'
-blocks (in seat order) out of ``_sort_blocks``'s 13 (see ``Hand._slot``)."""
-
-
-def _deal_getters(players: int, leader: int) -> tuple[itemgetter, ...]:
-    getters = _DEALS.get(4 * players + leader)
-    if getters is None:
-        getters = _DEALS[4 * players + leader] = tuple(
-            itemgetter(*[((0 if number == 1 else 4 * players + 4 + (number - 2) * 4 * players)
-                          + 4 * ((seat - leader) % players)) // 4 for seat in range(players)])
-            for number in range(1, 48 // (4 * players) + 1))
-    return getters
-
-
-def _fix_opening(order: list[int], players: int, rules: Rules,
-                 rng: random.Random) -> list[int]:
-    """Apply the opening-table rule to a deal order (card indexes) until the 4 table
-    cards are acceptable.
-
-    A replaced jack goes back into the stock at a position drawn from ``rng`` and the next
-    card from the front of the stock takes its place; a redeal reshuffles the whole pack.
-    """
-    start = 4 * players
-    same = rules.opening_same_face_redeal
-    jack_rule = rules.opening_jacks
-    replaced = False
-    while True:
-        table = (1 << order[start] | 1 << order[start + 1] | 1 << order[start + 2]
-                 | 1 << order[start + 3])
-        if not table & _FACE_MASK:
-            return order
-        jacks = (table & JACK_MASK).bit_count()
-        redeal = ((same and ((table & QUEEN_MASK).bit_count() >= same
-                             or (table & KING_MASK).bit_count() >= same))
-                  or rules.opening_any_face_redeal
-                  or (jacks and jack_rule == "redeal")
-                  or (jacks and jack_rule == "replace_one" and (jacks > 1 or replaced)))
-        if redeal:
-            order = _shuffled(rng)
-            replaced = False
-            continue
-        if not jacks or jack_rule == "stay":
-            return order
-        slot = next(k for k in range(start, start + 4) if 40 <= order[k] < 44)
-        jack = order[slot]
-        order[slot] = order.pop(start + 4)
-        order.insert(start + 4 + rng.randrange(len(order) - start - 3), jack)
-        replaced = True
-
-
 class Hand:
     """A hand of Pasur in progress: seats, hands, table, stock, captures and surs.
 
@@ -160,8 +58,8 @@ class Hand:
     """
 
     __slots__ = (
-        "_cap", "_captured", "_deals", "_deck", "_held", "_history", "_last", "_legal",
-        "_looks", "_next", "_reach", "_round", "_rounds", "_side", "_snaps", "_sur_cards",
+        "_captured", "_deals", "_deck", "_held", "_history", "_last", "_legal", "_looks",
+        "_memory", "_next", "_reach", "_round", "_rounds", "_side", "_snaps", "_sur_cards",
         "_sur_live", "_surs", "_swept", "_table", "_to_move", "_totals", "dealer", "leader",
         "players", "rules", "sides",
     )
@@ -171,6 +69,28 @@ class Hand:
     sides: int
     leader: int
     dealer: int
+    _captured: list[int]          # each side's captured cards, a mask per side
+    _deals: list[tuple[bytes, ...] | None]   # per deal round (from 1): each seat's cards
+    _deck: bytes | None           # the effective deal order (None: built from a position)
+    _held: list[bytes]            # each seat's cards now: the bytes of their indexes, sorted
+    _history: tuple[tuple[int, Move, bool], ...]   # (seat, move, sur) that cannot be undone
+    _last: int | None
+    _legal: list[Move] | None     # the legal moves, until the next push or pop
+    _looks: tuple[Callable[[int], Options | None], ...]
+    _memory: OptionMemory
+    _next: tuple[int, ...]
+    _reach: tuple[int, ...]
+    _round: int
+    _rounds: int
+    _side: tuple[int, ...]
+    _snaps: list[Snapshot]
+    _sur_cards: int
+    _sur_live: bool
+    _surs: list[int]
+    _swept: int
+    _table: int
+    _to_move: int | None
+    _totals: tuple[int, ...] | None
 
     # -- making a hand ------------------------------------------------------------------
 
@@ -180,29 +100,13 @@ class Hand:
     @classmethod
     def _blank(cls, rules: Rules, players: int, leader: int,
                totals: Sequence[int] | None) -> Hand:
-        setup = _SETUPS.get(id(rules) << 3 | players)
-        if setup is None or setup[0] is not rules:
-            if not isinstance(rules, Rules):
-                raise TypeError(f"rules must be a pasur Rules, not {rules!r}")
-            rules.check_players(players)
-            sides = rules.sides(players)
-            if rules.opening_any_face_redeal or rules.opening_same_face_redeal:
-                opening = _FACE_MASK
-            else:
-                opening = 0 if rules.opening_jacks == "stay" else JACK_MASK
-            setup = (rules, sides, CaptureRules.of(rules),
-                     tuple(seat % sides for seat in range(players)),
-                     tuple((seat + 1) % players for seat in range(players)),
-                     _SUR_CARDS[rules.sur_by], opening,
-                     tuple(seat if rules.dealer_leads else (seat - 1) % players
-                           for seat in range(players)))
-            if len(_SETUPS) > 64:
-                _SETUPS.clear()
-            _SETUPS[id(rules) << 3 | players] = setup
-        _, sides, cap, side, following, sur_cards, _, dealers = setup
+        setup = SETUPS.get(id(rules) << 3 | players)
+        if setup is None or setup.rules is not rules:
+            setup = setup_of(rules, players)
+        sides = setup.sides
         if type(leader) is not int or not 0 <= leader < players:
             raise ValueError(f"leader must be a seat from 0 to {players - 1}, not {leader!r}")
-        dealer = dealers[leader]
+        dealer = setup.dealers[leader]
         if totals is not None:
             totals = tuple(totals)
             if len(totals) != sides or any(type(t) is not int for t in totals):
@@ -215,12 +119,13 @@ class Hand:
         self._totals = totals
         self.leader = leader
         self.dealer = dealer
-        self._cap = cap
-        self._looks = cap.looks
-        self._reach = cap.reach
-        self._side = side
-        self._next = following
-        self._sur_cards = sur_cards
+        memory = setup.memory
+        self._memory = memory
+        self._looks = memory.looks
+        self._reach = memory.reach
+        self._side = setup.side
+        self._next = setup.following
+        self._sur_cards = setup.sur_cards
         self._captured = [0] * sides
         self._surs = [0] * sides
         self._last = None
@@ -247,7 +152,7 @@ class Hand:
         self = cls._blank(rules, players, leader, totals)
         if deck is None:
             rng = make_rng(seed)
-            order = _shuffled(rng)
+            order = shuffled(rng)
         else:
             cards = _cards(deck)
             if any(not isinstance(card, Card) for card in cards):
@@ -257,24 +162,28 @@ class Hand:
                 missing = format_cards(cards_of(ALL_MASK & ~have)) or "none"
                 raise ValueError(f"a deck has each of the 52 cards once; this one has "
                                  f"{len(cards)} cards (missing: {missing})")
-            rng = make_rng(seed if seed is not None else " ".join(c.text for c in cards))
+            # (seeded from the deck's text when no seed is given: the same deck deals alike)
+            rng = (make_rng(seed) if seed is not None
+                   else random.Random(" ".join(c.text for c in cards)))
             order = [card.index for card in cards]
         start = 4 * players
         bits = _BITS
         table = (bits[order[start]] | bits[order[start + 1]] | bits[order[start + 2]]
                  | bits[order[start + 3]])
-        if table & _SETUPS[id(rules) << 3 | players][6]:
+        if table & SETUPS[id(rules) << 3 | players].opening:
             # (the opening-table rule may change this deal: a jack, or a face that redeals)
-            order = _fix_opening(order, players, rules, rng)
+            order = fix_opening(order, players, rules, rng)
             table = (bits[order[start]] | bits[order[start + 1]] | bits[order[start + 2]]
                      | bits[order[start + 3]])
         self._deck = bytes(order)
-        blocks = _sort_blocks(order)
-        deals: list[tuple[bytes, ...] | None] = [None]
-        for pick in _deal_getters(players, leader):
+        blocks = sort_blocks(order)
+        getters = deal_getters(players, leader)
+        first: tuple[bytes, ...] = getters[0](blocks)
+        deals: list[tuple[bytes, ...] | None] = [None, first]
+        for pick in getters[1:]:
             deals.append(pick(blocks))
         self._deals = deals
-        self._held = list(deals[1])
+        self._held = list(first)
         self._table = table
         rounds = 48 // (4 * players)
         self._round, self._rounds = 1, rounds
@@ -333,8 +242,10 @@ class Hand:
             raise ValueError("positions are made of Cards (or card text)")
         if mask_of(everything).bit_count() != len(everything):
             seen: set[Card] = set()
-            twice = sorted({c for c in everything if c in seen or seen.add(c)})
-            raise ValueError(f"{format_cards(twice)} appear(s) in two places")
+            twice: set[Card] = set()
+            for card in everything:
+                (twice if card in seen else seen).add(card)
+            raise ValueError(f"{format_cards(sorted(twice))} appear(s) in two places")
         stock_rounds = len(stock_cards) // (4 * players)
         if deal_round is None:
             deal_round = max(1, 48 // (4 * players) - stock_rounds)
@@ -363,15 +274,20 @@ class Hand:
         self._sur_live = self._round < self._rounds or rules.sur_in_last_deal
         return self
 
-    def copy(self) -> Hand:
-        """An independent copy (moves and undo history included)."""
+    def copy(self, *, stack: bool = True) -> Hand:
+        """An independent copy.  With ``stack`` its moves can be undone as here; without,
+        the moves made so far stay in its history but cannot be undone (``pop``)."""
         other = object.__new__(Hand)
         for name in Hand.__slots__:
             setattr(other, name, getattr(self, name))
         other._held = self._held[:]
         other._captured = self._captured[:]
         other._surs = self._surs[:]
-        other._snaps = self._snaps[:]
+        if stack:
+            other._snaps = self._snaps[:]
+        else:
+            other._history = tuple(self.history())
+            other._snaps = []
         other._legal = None
         return other
 
@@ -392,50 +308,77 @@ class Hand:
             seat = self._to_move
             if seat is None:
                 return []
-            # CaptureRules.options, inlined for every card in hand: the engine's hot loop
-            # (``looks``: how each card's options are found, see ``CaptureRules``).
+            # OptionMemory.options, inlined for every card in hand: the engine's hot loop
+            # (``looks``: how each card's options are found, see ``OptionMemory``).
             table = self._table
             looks = self._looks
             reach = self._reach
-            cap = self._cap
             legal = []
             for index in self._held[seat]:
-                legal += looks[index](table & reach[index]) or cap.work_out(index, table)
+                legal += looks[index](table & reach[index]) or self._memory.work_out(index,
+                                                                                    table)
             self._legal = legal
         return legal.copy()
 
-    def push(self, move: Move | str, seat: int | None = None) -> None:
-        """Play ``move`` (a Move, or its text) for the seat to move.
+    def push(self, move: Move | str, *, seat: int | None = None) -> None:
+        """Play ``move`` (one of the legal moves, or its text) for the seat to move.
 
-        With ``seat``, refuse the move unless it is that seat's turn.  An illegal move
-        raises ``IllegalMove`` saying why, and changes nothing.
+        With ``seat``, refuse the move unless it is that seat's turn.  A move that cannot
+        be played now raises ``InvalidMove`` (not a move at all), ``IllegalMove`` (not
+        legal now, saying why) or ``AmbiguousMove`` (text naming several legal moves), and
+        changes nothing.
         """
         legal = self._legal
-        if seat is not None or legal is None or move not in legal:
+        if seat is None and legal is not None:
+            # One of the legal moves just listed?  (By identity: moves are interned, and
+            # a loop of ``is`` costs less than the comparisons ``in`` would make.)
+            for known in legal:
+                if known is move:
+                    move = known
+                    break
+            else:
+                move = self._vet(move, seat)
+        else:
             move = self._vet(move, seat)
-        index, taken, bit = move
+        taken = move.taken
         mover = self._to_move
+        assert mover is not None   # (the move is legal, so somebody is to move)
         hands = self._held
         held = hands[mover]
-        hands[mover] = held.replace(_ONE[index], b"")
+        hands[mover] = held.replace(_ONE[move.index], b"")
         table = self._table
         if taken:
             rest = table ^ taken
             side = self._side[mover]
             captured = self._captured
             before = captured[side]
+            bit = move.bit
             captured[side] = before | taken | bit
             if rest or not self._sur_live or not self._sur_cards & bit:
-                self._snaps.append((move, mover, held, table, before, self._last))
+                capture = Capture()
             else:
                 # A sur: the capture cleared the table.
                 self._surs[side] += 1
-                self._snaps.append((move, mover, held, table, before, self._last, True))
+                capture = Sur()
+            # (each field set where one kind of record is made: Python specializes each
+            # store to one class)
+            capture.move = move
+            capture.seat = mover
+            capture.held = held
+            capture.table = table
+            capture.captured = before
+            capture.last = self._last
+            self._snaps.append(capture)
             self._last = mover
             self._table = rest
         else:
-            self._snaps.append((move, mover, held, table))
-            self._table = table | bit
+            trail = Trail()
+            trail.move = move
+            trail.seat = mover
+            trail.held = held
+            trail.table = table
+            self._snaps.append(trail)
+            self._table = table | move.bit
         self._legal = None
         following = self._next[mover]
         if hands[following]:
@@ -444,8 +387,8 @@ class Hand:
             # The next player has no card left, so nobody has: the deal round is over.
             self._end_round(following)
 
-    def _vet(self, move: Move | str, seat: int | None) -> Move:
-        """The move to play, or why it may not be played now (``IllegalMove``)."""
+    def _vet(self, move: object, seat: int | None) -> Move:
+        """The move to play, or why it may not be played now."""
         mover = self._to_move
         if mover is None:
             raise IllegalMove("the hand is over")
@@ -453,14 +396,15 @@ class Hand:
             raise IllegalMove(f"it is seat {mover}'s turn")
         if type(move) is not Move:
             if not isinstance(move, str):
-                raise IllegalMove(f"{move!r} is not a move: give a Move or its text, "
+                # (a tuple of a move's numbers is not a move either)
+                raise InvalidMove(f"{move!r} is not a move: give a Move or its text, "
                                   "e.g. 7♣ x 4♦")
             return self.parse_move(move)
         if move.index not in self._held[mover]:
             raise IllegalMove(f"you do not hold {move.card}")
-        options = self._cap.options(move.index, self._table)
+        options = self._memory.options(move.index, self._table)
         if move not in options:
-            raise IllegalMove(self._cap.why_not(move, self._table))
+            raise IllegalMove(why_not(move, cards_of(self._table), self.rules))
         return options[options.index(move)]
 
     def _end_round(self, following: int) -> None:
@@ -468,7 +412,9 @@ class Hand:
         the hand."""
         if self._round < self._rounds:
             self._round = number = self._round + 1
-            self._held = list(self._deals[number])
+            dealt = self._deals[number]
+            assert dealt is not None
+            self._held = list(dealt)
             self._sur_live = number < self._rounds or self.rules.sur_in_last_deal
             self._to_move = following
             return
@@ -482,12 +428,13 @@ class Hand:
     def pop(self) -> Move:
         """Undo the last move and return it."""
         if not self._snaps:
-            raise IndexError("no move to undo" + (" since this hand was determinized"
-                                                  if self._history else ""))
+            raise IndexError("no move to undo" + (
+                ": the moves before were made before this hand was determinized or copied "
+                "without its stack" if self._history else ""))
         snap = self._snaps.pop()
-        move, mover = snap[0], snap[1]
         if self._to_move is None:
             if self._swept:
+                assert self._last is not None
                 self._captured[self._side[self._last]] ^= self._swept
                 self._swept = 0
         elif sum(map(len, self._held)) == 4 * self.players:
@@ -495,23 +442,17 @@ class Hand:
             self._round -= 1
             self._held = [b""] * self.players
             self._sur_live = self._round < self._rounds or self.rules.sur_in_last_deal
-        self._held[mover] = snap[2]
-        self._table = snap[3]
-        if len(snap) > 4:
-            side = self._side[mover]
-            self._captured[side] = snap[4]
-            self._last = snap[5]
-            if len(snap) > 6:
-                self._surs[side] -= 1
-        self._to_move = mover
+        snap.restore(self)
+        self._to_move = snap.seat
         self._legal = None
-        return move
+        return snap.move
 
     def parse_move(self, text: str) -> Move:
         """Read a move for the seat to move, checking it against the hand.
 
         A bare card (``"7c"``) is leaving it on the table when that is legal; otherwise it
-        is the one capture that card can make (several: the error lists them).
+        is the one capture that card can make (several: ``AmbiguousMove`` lists them).
+        Text that is no move raises ``InvalidMove``, a move not legal now ``IllegalMove``.
         """
         move = Move.parse(text)
         seat = self._to_move
@@ -519,15 +460,15 @@ class Hand:
             raise IllegalMove("the hand is over")
         if move.index not in self._held[seat]:
             raise IllegalMove(f"you do not hold {move.card}")
-        options = self._cap.options(move.index, self._table)
+        options = self._memory.options(move.index, self._table)
         if move in options:
             return options[options.index(move)]
         if not move.taken:
             if len(options) == 1:
                 return options[0]
-            raise IllegalMove(f"{move.card} can capture in {len(options)} ways; say which: "
-                              + "; ".join(str(option) for option in options))
-        raise IllegalMove(self._cap.why_not(move, self._table))
+            raise AmbiguousMove(f"{move.card} can capture in {len(options)} ways; say "
+                                "which: " + "; ".join(str(option) for option in options))
+        raise IllegalMove(why_not(move, cards_of(self._table), self.rules))
 
     # -- what is where ------------------------------------------------------------------
 
@@ -550,6 +491,22 @@ class Hand:
         return [cards_of(mask) for mask in self._captured]
 
     @property
+    def hand_masks(self) -> list[int]:
+        """Each seat's cards as a mask of ``card.mask`` bits (for code that works on masks,
+        such as the research adapters and the bots)."""
+        return [sum(_BITS[index] for index in held) for held in self._held]
+
+    @property
+    def table_mask(self) -> int:
+        """The table as a mask of ``card.mask`` bits."""
+        return self._table
+
+    @property
+    def captured_masks(self) -> list[int]:
+        """The cards each side has taken so far, as masks of ``card.mask`` bits."""
+        return self._captured[:]
+
+    @property
     def surs(self) -> list[int]:
         """Surs made so far per side, before any cancelling."""
         return self._surs[:]
@@ -568,9 +525,7 @@ class Hand:
 
     def _slot(self, number: int, seat: int) -> int:
         """Where in the deck the 4 cards of deal round ``number`` for ``seat`` begin."""
-        players = self.players
-        base = 0 if number == 1 else 4 * players + 4 + (number - 2) * 4 * players
-        return base + 4 * ((seat - self.leader) % players)
+        return slot(self.players, self.leader, number, seat)
 
     @property
     def stock(self) -> list[Card]:
@@ -582,7 +537,13 @@ class Hand:
                                                                    self.leader):]]
         order = [(self.leader + k) % self.players for k in range(self.players)]
         return [CARDS[index] for number in range(self._round + 1, self._rounds + 1)
-                for seat in order for index in self._deals[number][seat]]
+                for seat in order for index in self._dealt(number)[seat]]
+
+    def _dealt(self, number: int) -> tuple[bytes, ...]:
+        """Each seat's cards of deal round ``number`` (this one or a later one)."""
+        dealt = self._deals[number]
+        assert dealt is not None
+        return dealt
 
     @property
     def deck(self) -> tuple[Card, ...] | None:
@@ -599,11 +560,11 @@ class Hand:
     @property
     def move_stack(self) -> list[Move]:
         """Every move played this hand, in order."""
-        return [entry[1] for entry in self._history] + [snap[0] for snap in self._snaps]
+        return [entry[1] for entry in self._history] + [snap.move for snap in self._snaps]
 
     def history(self) -> list[tuple[int, Move, bool]]:
         """(seat, move, whether it was a sur) for every move played this hand."""
-        return list(self._history) + [(snap[1], snap[0], len(snap) > 6)
+        return list(self._history) + [(snap.seat, snap.move, snap.sur)
                                       for snap in self._snaps]
 
     @property
@@ -617,7 +578,7 @@ class Hand:
         """Points per side for this hand (so far, if it is not over), surs included."""
         return hand_points(self._captured, self._surs, self.rules, self._totals)
 
-    def score_sheet(self) -> list[dict]:
+    def score_sheet(self) -> list[dict[str, Any]]:
         """Per side: cards, clubs, counting cards, bonus, surs and points (JSON-able)."""
         return score_sheet(self._captured, self._surs, self.rules, self._totals)
 
@@ -641,7 +602,7 @@ class Hand:
 
     # -- hidden information -------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator), as JSON-able data.
 
         Its own hand, the table, every capture and move (all played face up), counts of the
@@ -685,9 +646,7 @@ class Hand:
         """
         if seat not in range(self.players):
             raise ValueError(f"seat must be 0 to {self.players - 1}")
-        other = self.copy()
-        other._history = tuple(self.history())
-        other._snaps = []
+        other = self.copy(stack=False)
         future = range(self._round + 1, self._rounds + 1)
         hidden = [s for s in range(self.players) if s != seat]
         if self._deck is not None:
@@ -718,16 +677,16 @@ class Hand:
             other._deals = deals
             return other
         pool = [CARDS[index] for s in hidden for index in self._held[s]]
-        pool += [CARDS[index] for number in future for held in self._deals[number]
+        pool += [CARDS[index] for number in future for held in self._dealt(number)
                  for index in held]
         pool.sort()
         rng.shuffle(pool)
-        cards = iter(pool)
+        unseen = iter(pool)
         for s in hidden:
-            other._held[s] = _indexes([next(cards) for _ in self._held[s]])
+            other._held[s] = _indexes([next(unseen) for _ in self._held[s]])
         deals = list(self._deals)
         for number in future:
-            deals[number] = tuple(_indexes([next(cards) for _ in range(4)])
+            deals[number] = tuple(_indexes([next(unseen) for _ in range(4)])
                                   for _ in range(self.players))
         other._deals = deals
         return other

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..cards import Card
 from ..game import IllegalMove, Outcome, make_rng
-from .captures import Move
 from .hand import Hand
+from .moves import Move
 from .rules import PRESETS, Rules
 
 __all__ = ["Match", "deals", "summary"]
@@ -37,6 +38,17 @@ class Match:
 
     __slots__ = ("_decks", "_finished", "_hand", "_rng", "_totals", "_winner", "players",
                  "rules", "sides")
+
+    rules: Rules
+    players: int
+    sides: int
+    _rng: random.Random
+    _decks: list[Sequence[Card]]
+    """The deck of each hand dealt (or given) so far."""
+    _finished: list[Hand]
+    _hand: Hand
+    _totals: list[int]
+    _winner: int | None
 
     def __init__(self) -> None:
         raise TypeError("start a match with Match.new(rules, ...)")
@@ -53,10 +65,10 @@ class Match:
         self.players = players
         self.sides = rules.sides(players)
         self._rng = make_rng(seed)
-        self._decks: list[tuple[Card, ...] | list[Card]] = [list(deck) for deck in decks or ()]
-        self._finished: list[Hand] = []
+        self._decks = [list(deck) for deck in decks or ()]
+        self._finished = []
         self._totals = [0] * self.sides
-        self._winner: int | None = None
+        self._winner = None
         self._hand = self._deal(0)
         return self
 
@@ -64,17 +76,24 @@ class Match:
         """Deal hand ``number`` (from 0): its known deck if any, else the generator."""
         leader = number % self.players
         totals = tuple(self._totals)
-        if number < len(self._decks):
+        known = number < len(self._decks)
+        if known:
             hand = Hand.new(self.rules, players=self.players, deck=self._decks[number],
                             leader=leader, totals=totals)
         else:
             hand = Hand.new(self.rules, players=self.players,
                             seed=self._rng.getrandbits(64), leader=leader, totals=totals)
-            self._decks.append(hand.deck)
-        self._decks[number] = hand.deck
+        deck = hand.deck
+        assert deck is not None   # (a dealt hand keeps its deck)
+        if known:
+            self._decks[number] = deck
+        else:
+            self._decks.append(deck)
         return hand
 
-    def copy(self) -> Match:
+    def copy(self, *, stack: bool = True) -> Match:
+        """An independent copy; without ``stack`` the moves of the hand in play cannot be
+        undone on it (``Hand.copy``)."""
         other = object.__new__(Match)
         for name in Match.__slots__:
             setattr(other, name, getattr(self, name))
@@ -83,7 +102,7 @@ class Match:
         other._decks = self._decks[:]
         other._finished = self._finished[:]
         other._totals = self._totals[:]
-        other._hand = self._hand.copy()
+        other._hand = self._hand.copy(stack=stack)
         return other
 
     # -- playing ------------------------------------------------------------------------
@@ -98,12 +117,12 @@ class Match:
     def legal_moves(self) -> list[Move]:
         return [] if self._winner is not None else self._hand.legal_moves()
 
-    def push(self, move: Move | str, seat: int | None = None) -> None:
+    def push(self, move: Move | str, *, seat: int | None = None) -> None:
         """Play a move in the current hand; a finished hand is scored and the next dealt."""
         if self._winner is not None:
             raise IllegalMove(f"the match is over: side {self._winner} won")
         hand = self._hand
-        hand.push(move, seat)
+        hand.push(move, seat=seat)
         if hand._to_move is None:
             self._finish(hand)
 
@@ -156,8 +175,8 @@ class Match:
         return self._finished[-1] if self._winner is not None else self._hand
 
     @property
-    def hands(self) -> list[Hand]:
-        """The finished hands, in order."""
+    def finished_hands(self) -> list[Hand]:
+        """The hands played to the end, in order (``hand`` is the one in play)."""
         return self._finished[:]
 
     @property
@@ -204,7 +223,7 @@ class Match:
 
     # -- hidden information -------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """The current hand's view, with the match's totals and finished hands' points."""
         out = self.hand.view(seat)
         out.update({
@@ -231,7 +250,9 @@ class Match:
         dealt = len(self._finished) + (0 if self._winner is not None else 1)
         if self._winner is None:
             other._hand = self._hand.determinize(seat, rng)
-            other._decks = [*self._decks[:dealt - 1], other._hand.deck]
+            deck = other._hand.deck
+            assert deck is not None   # (a match's hands are dealt, not set up)
+            other._decks = [*self._decks[:dealt - 1], deck]
         else:
             other._decks = self._decks[:dealt]
         return other
@@ -247,17 +268,18 @@ def deals(match: Match) -> list[list[Card]]:
     return [list(deck) for deck in match.decks]
 
 
-def summary(match: Match) -> dict:
+def summary(match: Match) -> dict[str, Any]:
     """A JSON-able result: totals, winner, and each hand's points and score sheet."""
+    outcome = match.outcome()
     return {
         "game": "pasur",
         "players": match.players,
         "sides": match.sides,
         "totals": match.totals,
         "winner": match.winner,
-        "winners": list(match.outcome().winners) if match.is_over() else [],
+        "winners": list(outcome.winners) if outcome is not None else [],
         "over": match.is_over(),
         "hands": [{"leader": hand.leader, "dealer": hand.dealer, "points": hand.score(),
                    "surs": hand.surs, "sheet": hand.score_sheet()}
-                  for hand in match.hands],
+                  for hand in match.finished_hands],
     }

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["DEFAULT_PRESET", "PRESETS", "Rules"]
 
 
-def _option(default: object, doc: str, choices: tuple | None = None) -> object:
-    metadata: dict = {"doc": doc}
+def _option(default: Any, doc: str, choices: tuple[Any, ...] | None = None) -> Any:
+    metadata: dict[str, Any] = {"doc": doc}
     if choices is not None:
         metadata["choices"] = choices
     return field(default=default, metadata=metadata)
@@ -49,8 +50,9 @@ class Rules:
     # -- the opening table --------------------------------------------------------------
     opening_jacks: str = _option(
         "replace", "a jack among the 4 opening table cards: replace it from the stock, "
-        "replace a single one (a second jack redeals), redeal, or let it stay",
-        ("replace", "replace_one", "redeal", "stay"))
+        "replace a single one (a second jack redeals), redeal, deal the table again (its "
+        "cards back into the stock; the hands stay), or let it stay",
+        ("replace", "replace_one", "redeal", "redeal_table", "stay"))
     opening_same_face_redeal: int = _option(
         0, "redeal when this many queens, or this many kings, open the table (0: never)")
     opening_any_face_redeal: bool = _option(
@@ -71,8 +73,8 @@ class Rules:
     # -- surs ---------------------------------------------------------------------------
     sur_by: str = _option(
         "number", "which captures that clear the table are surs: by a number card only, "
-        "by any card but a jack, or by any card",
-        ("number", "not_jack", "any"))
+        "by a number card or a jack, by any card but a jack, or by any card",
+        ("number", "number_or_jack", "not_jack", "any"))
     sur_in_last_deal: bool = _option(
         False, "surs made in the last deal round count")
     sur_scoring: str = _option(

@@ -15,9 +15,10 @@ puzzle position or a UI's score sheet can all use it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..cards import Card, Suit
-from .captures import JACK_MASK, RANK_MASKS
+from .captures import ALL_MASK, JACK_MASK, NUMBER_MASK, RANK_MASKS
 from .rules import Rules
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "card_points",
     "hand_points",
     "score_sheet",
+    "sur_cards",
     "sur_points",
 ]
 
@@ -35,6 +37,22 @@ ACE_MASK = RANK_MASKS[1]
 TWO_CLUBS = Card(2, Suit.CLUBS).mask
 TEN_DIAMONDS = Card(10, Suit.DIAMONDS).mask
 SEVEN_DIAMONDS = Card(7, Suit.DIAMONDS).mask
+
+
+_SUR_CARDS = {"number": NUMBER_MASK, "number_or_jack": NUMBER_MASK | JACK_MASK,
+              "not_jack": ALL_MASK & ~JACK_MASK, "any": ALL_MASK}
+
+
+def sur_cards(rules: Rules) -> int:
+    """The cards (a mask) that make a sur when their capture clears the table
+    (``rules.sur_by``); the last deal round's surs also need ``sur_in_last_deal``.
+
+    >>> from cardtable.pasur.rules import PRESETS
+    >>> from cardtable.cards import cards_of
+    >>> sorted({card.rank for card in cards_of(sur_cards(PRESETS["wikipedia"]))})
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13]
+    """
+    return _SUR_CARDS[rules.sur_by]
 
 
 def card_points(captured: int, rules: Rules) -> int:
@@ -89,7 +107,7 @@ def sur_points(surs: Sequence[int], rules: Rules,
 
 
 def score_sheet(captured: Sequence[int], surs: Sequence[int], rules: Rules,
-                totals: Sequence[int] | None = None) -> list[dict]:
+                totals: Sequence[int] | None = None) -> list[dict[str, Any]]:
     """A line per side: what it took and what each part is worth (JSON-able)."""
     bonus = bonus_side(captured, rules)
     surs_scored = sur_points(surs, rules, totals)

@@ -65,7 +65,7 @@ def screen(view: dict, names: Sequence[str], spec: Any, *,
 
 def hand_marker(state: Any) -> int:
     """How many hands have finished: a change means a hand summary is due."""
-    return len(getattr(state, "hands", []))
+    return len(getattr(state, "finished_hands", []))
 
 
 def sheet_table(sheet: Sequence[dict], sides: Sequence[str], title: str) -> Table:
@@ -88,7 +88,7 @@ def sheet_table(sheet: Sequence[dict], sides: Sequence[str], title: str) -> Tabl
 
 def finished_part(state: Any, before: int, names: Sequence[str]) -> RenderableType | None:
     """The summary of a hand that has just ended, with the match table."""
-    hands = getattr(state, "hands", [])
+    hands = getattr(state, "finished_hands", [])
     if len(hands) == before or not hands:
         return None
     view = state.view(None)

@@ -9,7 +9,7 @@ import pytest
 from pasur_helpers import PRESET_NAMES, cards, rules
 
 from cardtable.cards import Card, parse_cards
-from cardtable.game import IllegalMove
+from cardtable.game import InvalidMove
 from cardtable.pasur import PRESETS, Move, capture_options
 
 
@@ -175,7 +175,7 @@ def test_moves_read_ascii(text, expected):
     (7, "is not a move"),
 ])
 def test_malformed_moves_say_what_is_wrong(text, reason):
-    with pytest.raises(IllegalMove, match=reason):
+    with pytest.raises(InvalidMove, match=reason):
         Move.parse(text)
 
 
@@ -190,6 +190,26 @@ def test_moves_are_small_interned_values():
         first.card = Card.parse("8♣")
     with pytest.raises(ValueError, match="cannot take itself"):
         Move(Card.parse("7♣"), parse_cards("7♣"))
+
+
+def test_a_move_is_a_value_and_not_a_tuple():
+    seven = Card.parse("7♣")
+    trail, capture = Move.parse("7♣"), Move.parse("7♣ x 4♦")
+    assert not isinstance(capture, tuple)
+    assert capture != (seven.index, capture.taken, seven.mask)
+    assert (capture.index, capture.taken, capture.bit) == (seven.index, Card.parse("4♦").mask,
+                                                            seven.mask)
+    # The hash is the one the moves had as named tuples: sets of moves iterate as before.
+    assert hash(capture) == hash((capture.index, capture.taken, capture.bit))
+    # Moves sort by card, then by the mask taken.
+    eight = Move.parse("8♣")
+    assert sorted([eight, capture, trail]) == [trail, capture, eight]
+    assert trail < capture <= capture < eight and eight > trail >= trail
+    with pytest.raises(TypeError):
+        assert trail < (0, 0, 0)
+    with pytest.raises(AttributeError, match="immutable"):
+        capture.taken = 0
+    assert pickle.loads(pickle.dumps([trail, capture])) == [trail, capture]
 
 
 def test_several_sets_on_a_crowded_table_stay_quick_to_list():

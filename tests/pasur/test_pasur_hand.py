@@ -9,8 +9,8 @@ import pytest
 from pasur_helpers import PRESET_NAMES, deck, rules, state
 
 from cardtable.cards import Card, parse_cards
-from cardtable.game import IllegalMove
-from cardtable.pasur import PRESETS, Hand, Move
+from cardtable.game import MOVE_ERRORS, AmbiguousMove, IllegalMove, InvalidMove
+from cardtable.pasur import PRESETS, Hand, Move, opening_step
 
 CLEAN = deck("A♣ 2♣ 3♣ 4♣", "A♦ 2♦ 3♦ 4♦", "5♣ 6♣ 7♣ 8♣")
 """Seat 0 holds A-4 of clubs, seat 1 A-4 of diamonds, the table 5-8 of clubs."""
@@ -101,6 +101,25 @@ def assert_redealt(hand: Hand, given: list) -> None:
     assert sorted(hand.deck) == sorted(given)
 
 
+@pytest.mark.parametrize("preset, table, replaced, changes, action, slot", [
+    ("standard", "5♣ 6♣ 7♣ 8♣", False, {}, "keep", None),
+    ("standard", "5♣ J♠ 7♣ J♥", False, {}, "replace", 1),       # the first jack dealt
+    ("standard", "5♣ J♠ 7♣ 8♣", True, {}, "replace", 1),        # as often as needed
+    ("wikipedia", "5♣ J♠ 7♣ 8♣", True, {}, "redeal", None),     # a jack replaced a jack
+    ("wikipedia", "J♣ 6♣ J♠ 8♣", False, {}, "redeal", None),    # two jacks
+    ("turkish", "Q♣ Q♠ Q♥ 8♣", False, {}, "redeal", None),      # three queens
+    ("turkish", "Q♣ Q♠ 7♣ 8♣", False, {}, "keep", None),
+    ("standard", "5♣ Q♠ 7♣ 8♣", False, {"opening_any_face_redeal": True}, "redeal", None),
+    ("standard", "5♣ J♠ 7♣ 8♣", False, {"opening_jacks": "redeal_table"}, "redeal_table",
+     None),
+    ("standard", "5♣ J♠ 7♣ 8♣", False, {"opening_jacks": "stay"}, "keep", None),
+])
+def test_the_opening_table_rule_says_what_to_do(preset, table, replaced, changes, action,
+                                                slot):
+    step = opening_step(rules(preset, **changes), parse_cards(table), replaced=replaced)
+    assert (step.action, step.slot) == (action, slot)
+
+
 @pytest.mark.parametrize("preset", ["standard", "wikipedia", "multicapture"])
 def test_a_single_opening_jack_is_put_back_and_replaced(preset):
     hand, given = opening(preset, "5♣ J♠ 7♣ 8♣", "9♥")
@@ -157,6 +176,40 @@ def test_family_variations_of_the_opening_table():
     assert_redealt(hand, given)
     hand, given = opening("standard", "5♣ J♠ 7♣ 8♣", opening_jacks="stay")
     assert hand.deck == tuple(given)
+
+
+def test_some_families_deal_the_table_again_and_the_hands_stay():
+    # playpasur: "some families deal the whole table again" when a jack opens it.
+    hand, given = opening("standard", "5♣ J♠ 7♣ 8♣", "J♥ 9♥", opening_jacks="redeal_table")
+    assert hand.deck[:8] == tuple(given[:8])              # both hands as dealt
+    assert hand.deck[8:12] != tuple(given[8:12])          # a new table ...
+    assert not [card for card in hand.table if card.rank == 11]   # ... with no jack
+    assert sorted(hand.deck) == sorted(given)
+    # the old table went back into the stock: its cards are on the table or still to come
+    rest = set(hand.table) | set(hand.stock)
+    assert set(parse_cards("5♣ J♠ 7♣ 8♣")) <= rest
+
+
+def test_the_table_is_dealt_again_from_the_hand_s_generator():
+    table_again = rules("standard", opening_jacks="redeal_table")
+    given = deck("A♣ 2♣ 3♣ 4♣", "A♦ 2♦ 3♦ 4♦", "5♣ J♠ 7♣ 8♣")
+    first = Hand.new(table_again, deck=given, seed=3)
+    assert Hand.new(table_again, deck=given, seed=3).deck == first.deck
+    tables = {Hand.new(table_again, deck=given, seed=seed).deck[8:12] for seed in range(20)}
+    assert len(tables) > 10
+
+
+@pytest.mark.parametrize("table", ["5♣ Q♠ 7♣ 8♣", "5♣ 6♣ 7♣ 8♣"])
+def test_the_table_is_dealt_again_only_for_a_jack(table):
+    hand, given = opening("standard", table, opening_jacks="redeal_table")
+    assert hand.deck == tuple(given)
+
+
+def test_faces_that_redeal_still_redeal_the_pack_when_jacks_deal_the_table_again():
+    # Three queens under the turkish count redeal everything, whatever a jack would do.
+    hand, given = opening("turkish", "Q♣ Q♦ Q♥ J♠", opening_jacks="redeal_table")
+    assert_redealt(hand, given)
+    assert hand.deck[:8] != tuple(given[:8])
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -236,11 +289,12 @@ def test_turns_go_round_in_seat_order():
 
 # -- surs -------------------------------------------------------------------------------
 
-def sur_after(preset: str, hand_text: str, table: str, *, last_deal: bool = False) -> int:
+def sur_after(preset: str, hand_text: str, table: str, *, last_deal: bool = False,
+              **changes: object) -> int:
     """Seat 0 plays its first legal capture; how many surs does its side have after?"""
     stock = "" if last_deal else "6♥ 6♠ 6♦ 6♣ 8♥ 8♠ 8♦ 8♣"
-    hand = Hand.from_position(PRESETS[preset], hands=[hand_text, "9♣ 9♦"], table=table,
-                              stock=stock)
+    hand = Hand.from_position(rules(preset, **changes), hands=[hand_text, "9♣ 9♦"],
+                              table=table, stock=stock)
     capture = next(move for move in hand.legal_moves() if move.taken)
     hand.push(capture)
     assert hand.table == []
@@ -271,6 +325,25 @@ def test_a_jack_sur_counts_as_a_family_variation():
                               table="3♦ 5♣", stock="6♥ 6♠ 6♦ 6♣ 8♥ 8♠ 8♦ 8♣")
     hand.push(hand.parse_move("jh"))
     assert hand.surs == [1, 0]
+
+
+@pytest.mark.parametrize("hand_text, table, counts", [
+    ("J♥ 2♣", "3♦ 5♣", True),    # a jack sweeps the table
+    ("7♥ 2♣", "4♠", True),       # a number card makes 11 with the last card
+    ("K♥ 2♣", "K♠", False),      # a king takes the last king
+    ("Q♥ 2♣", "Q♠", False),      # a queen takes the last queen
+])
+def test_some_tables_count_a_jack_s_sur_but_never_a_king_s_or_queen_s(hand_text, table, counts):
+    # playpasur: "a sur with a jack ... is no sur in the common rule, though some tables
+    # count it"; the capture must otherwise be made with a number card.
+    assert sur_after("standard", hand_text, table, sur_by="number_or_jack") == int(counts)
+
+
+def test_a_jack_s_sur_under_number_or_jack_still_waits_for_the_last_deal_rule():
+    assert sur_after("standard", "J♥ 2♣", "3♦ 5♣", last_deal=True,
+                     sur_by="number_or_jack") == 0
+    assert sur_after("standard", "J♥ 2♣", "3♦ 5♣", last_deal=True, sur_by="number_or_jack",
+                     sur_in_last_deal=True) == 1
 
 
 @pytest.mark.parametrize("preset, counts", [
@@ -365,7 +438,7 @@ def test_playing_out_of_turn_or_after_the_end_is_refused(position):
     before = state(position)
     with pytest.raises(IllegalMove, match="it is seat 0's turn"):
         position.push(Move.parse("2♣"), seat=1)
-    with pytest.raises(IllegalMove, match="is not a move"):
+    with pytest.raises(InvalidMove, match="is not a move"):
         position.push(42)
     assert state(position) == before
     over = Hand.from_position(PRESETS["standard"], hands=["K♣", "Q♦"], table="")
@@ -381,13 +454,86 @@ def test_a_bare_card_is_read_as_the_one_move_it_can_make(position):
     assert str(position.parse_move("KC")) == "K♣"
     hand = Hand.from_position(PRESETS["standard"], hands=["9♦ 2♣", "3♣ 5♣"],
                               table="2♦ 2♠ A♥")
-    with pytest.raises(IllegalMove, match="9♦ can capture in 2 ways; say which: "
-                                          "9♦ x 2♦; 9♦ x 2♠"):
+    with pytest.raises(AmbiguousMove, match="9♦ can capture in 2 ways; say which: "
+                                            "9♦ x 2♦; 9♦ x 2♠"):
         hand.parse_move("9d")
     turkish = Hand.from_position(PRESETS["turkish"], hands=["7♥ 2♣", "3♣ 5♣"], table="4♠")
     assert str(turkish.parse_move("7h")) == "7♥"  # leaving it is legal there
     for move in turkish.legal_moves():
         assert turkish.parse_move(str(move)) == move
+
+
+@pytest.mark.parametrize("text, error, reason", [
+    ("7z", InvalidMove, "'7z' is not a move"),
+    ("7h x", InvalidMove, "name the cards after 'x'"),
+    ("Q♠", IllegalMove, "you do not hold Q♠"),
+    ("7h x 2d", IllegalMove, r"7 \+ 2 = 9, not 11"),
+])
+def test_text_that_is_no_move_or_no_legal_move_says_which(position, text, error, reason):
+    before = state(position)
+    for cache in ("cold", "warm"):
+        if cache == "warm":
+            position.legal_moves()
+        with pytest.raises(error, match=reason):
+            position.push(text)
+        with pytest.raises(error, match=reason):
+            position.parse_move(text)
+        assert state(position) == before
+
+
+def test_text_naming_several_legal_moves_is_ambiguous():
+    hand = Hand.from_position(PRESETS["standard"], hands=["9♦ 2♣", "3♣ 5♣"],
+                              table="2♦ 2♠ A♥")
+    before = state(hand)
+    with pytest.raises(AmbiguousMove, match="say which: 9♦ x 2♦; 9♦ x 2♠"):
+        hand.push("9d")
+    assert state(hand) == before
+    assert issubclass(AmbiguousMove, ValueError) and AmbiguousMove in MOVE_ERRORS
+
+
+def fresh(position: Hand, cache: str) -> Hand:
+    """A copy of ``position`` whose legal moves are not yet listed (cold) or are (warm)."""
+    hand = position.copy()   # (a copy lists its legal moves afresh)
+    if cache == "warm":
+        hand.legal_moves()
+    return hand
+
+
+@pytest.mark.parametrize("cache", ["cold", "warm"])
+def test_a_tuple_of_a_move_s_numbers_is_no_move(position, cache):
+    before = state(position)
+    move = position.legal_moves()[0]
+    assert not isinstance(move, tuple)
+    hand = fresh(position, cache)
+    with pytest.raises(InvalidMove, match="is not a move"):
+        hand.push((move.index, move.taken, move.bit))
+    assert state(hand) == before
+    hand.push(move)
+    assert all(type(m) is Move for m in hand.move_stack)
+
+
+@pytest.mark.parametrize("cache", ["cold", "warm"])
+def test_a_move_that_is_not_one_of_the_legal_moves_is_refused(position, cache):
+    # 7♥ must take the 4♠; leaving it, or taking what makes no 11, is no legal move.
+    before = state(position)
+    for move in (Move.parse("7♥"), Move.parse("7♥ x 2♦ A♥"), Move.parse("2♣")):
+        assert move not in position.legal_moves()
+        hand = fresh(position, cache)
+        with pytest.raises(IllegalMove):
+            hand.push(move)
+        assert state(hand) == before
+
+
+def test_a_copy_without_its_stack_plays_on_alike_but_cannot_undo(position):
+    position.push(position.parse_move("7h"))
+    light = position.copy(stack=False)
+    assert state(light) == state(position) and light.history() == position.history()
+    with pytest.raises(IndexError, match="no move to undo"):
+        light.pop()
+    move = light.legal_moves()[0]
+    light.push(move)
+    assert light.pop() == move and state(light) == state(position)
+    assert position.pop() == Move.parse("7♥ x 4♠")   # the original keeps its own stack
 
 
 def test_legal_moves_are_a_fresh_list_each_time(position):

@@ -76,9 +76,9 @@ def test_every_option_has_a_one_line_doc_and_enum_options_list_their_choices():
         assert option.doc and "\n" not in option.doc, option.name
     with_choices = {o.name: o.choices for o in options if o.choices}
     assert with_choices == {
-        "opening_jacks": ("replace", "replace_one", "redeal", "stay"),
+        "opening_jacks": ("replace", "replace_one", "redeal", "redeal_table", "stay"),
         "jack": ("sweep", "sweep_all", "eleven"),
-        "sur_by": ("number", "not_jack", "any"),
+        "sur_by": ("number", "number_or_jack", "not_jack", "any"),
         "sur_scoring": ("net", "each"),
         "bonus": ("clubs", "cards"),
     }
@@ -92,6 +92,7 @@ def test_named_variations_are_options():
                     {"ten_diamonds_points": 2}, {"seven_diamonds_points": 1},
                     {"sur_cap": 50}, {"jack": "eleven"}, {"kids": True},
                     {"opening_any_face_redeal": True}, {"opening_jacks": "redeal"},
+                    {"opening_jacks": "redeal_table"}, {"sur_by": "number_or_jack"},
                     {"player_counts": (2, 4)}):
         changed = rules_with(standard, changes)
         for name, value in changes.items():
