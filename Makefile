@@ -31,10 +31,13 @@ demo: $(VENV)/.installed-run
 # pytest exits 5 when it collects no test; make treats that as a failure, as it should.
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check cardtable tests benchmarks
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -m "not slow" -q
 
+# mypy reads its files and its strictness from pyproject.toml: the engine, strictly.
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check cardtable tests benchmarks
+	$(BIN)/mypy
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/engine.py

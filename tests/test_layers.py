@@ -138,3 +138,10 @@ def test_the_page_names_a_game_only_in_its_registry_and_the_games_own_modules():
     offenders = {path.name: pattern.findall(path.read_text())
                  for path in js.glob("*.js") if path not in own | {js / "games.js"}}
     assert {name: found for name, found in offenders.items() if found} == {}
+
+
+def test_no_source_file_is_over_seven_hundred_lines():
+    long = {str(path.relative_to(ROOT)): n for path in ROOT.rglob("*")
+            if path.suffix in (".py", ".js")
+            and (n := len(path.read_text().splitlines())) > 700}
+    assert long == {}

@@ -20,6 +20,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..game import check_options
+
 __all__ = ["DEFAULT_PRESET", "PRESETS", "Rules"]
 
 
@@ -116,21 +118,7 @@ class Rules:
         if not counts or any(type(n) is not int or n not in (2, 3, 4) for n in counts):
             raise ValueError(f"player_counts must be some of 2, 3 and 4, not {counts!r}")
         object.__setattr__(self, "player_counts", counts)
-        for option in dataclasses.fields(self):
-            value = getattr(self, option.name)
-            choices = option.metadata.get("choices")
-            if choices is not None and value not in choices:
-                raise ValueError(f"rule option {option.name!r} must be one of "
-                                 f"{list(choices)}, not {value!r}")
-            if isinstance(option.default, bool) and type(value) is not bool:
-                raise ValueError(f"rule option {option.name!r} is true or false, "
-                                 f"not {value!r}")
-            if option.type in ("int", "int | None") and option.name != "player_counts":
-                if value is None and option.type == "int | None":
-                    continue
-                if type(value) is not int or value < 0:
-                    raise ValueError(f"rule option {option.name!r} is a whole number "
-                                     f"0 or more, not {value!r}")
+        check_options(self)
         if self.opening_same_face_redeal not in (0, 2, 3, 4):
             raise ValueError("rule option 'opening_same_face_redeal' is 0 (never) or 2, 3 "
                              f"or 4 cards of one face rank, not {self.opening_same_face_redeal!r}")
