@@ -1,0 +1,311 @@
+"""Load on the web table: many tables of two people each, played over real WebSockets.
+
+The server runs in processes of its own (``python -m cardtable.server``), with SQLite in a
+fresh folder by default, or the database given; ``--processes 2 --redis-url URL`` runs two
+behind Redis, each table's players split between the two.  This process plays both seats of
+every table: at each table the seat to move sends a legal move every ``--pace`` seconds (0:
+as fast as the answers come), and a table that ends is replaced by a new one.  It measures:
+
+- ``moves_per_s``: moves applied (the mover saw its move's state) per second, all tables;
+- ``mover_p50_ms``, ``mover_p99_ms``: from sending a move to the mover's new state;
+- ``opponent_p99_ms``: from sending a move to the other seat's new state;
+- ``errors``: error messages and closed sockets; ``lost``: moves sent whose state never
+  came (within 10 s, or by the end);
+- ``rss_mb``: the server processes' resident memory at the end (summed).
+
+    python benchmarks/load.py --tables 200 --pace 1 --seconds 30 --json out.json
+    python benchmarks/load.py --tables 500 --pace 0 --seconds 30 \\
+        --processes 2 --redis-url redis://127.0.0.1:6379/0 --database-url postgresql+psycopg://...
+
+Only loopback addresses are used; the run stops by itself after ``--seconds``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT = 10.0
+
+
+@dataclass
+class Figures:
+    """What every table adds to while the run lasts."""
+
+    mover_ms: list[float] = field(default_factory=list)
+    opponent_ms: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: int = 0
+    lost: int = 0
+    games: int = 0
+    counting: bool = False
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(port: int, data_dir: Path, args: argparse.Namespace,
+                 log: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "cardtable.server", "--port", str(port),
+               "--data-dir", str(data_dir), "--bot-delay", "0", "--log-level", "warning"]
+    if args.database_url:
+        command += ["--database-url", args.database_url]
+    if args.redis_url:
+        command += ["--redis-url", args.redis_url, "--redis-prefix", f"load{os.getpid()}"]
+    with log.open("wb") as out:
+        return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+
+
+async def wait_ready(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    async with httpx.AsyncClient() as client:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise SystemExit("the server did not start:\n" + log.read_text(errors="replace"))
+            try:
+                if (await client.get(f"{base}/api/health", timeout=2)).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.2)
+    raise SystemExit("the server did not answer within 60 s")
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+class Seat:
+    """One player's socket: keeps the newest state, and when each version arrived."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] | None = None
+        self.arrived: dict[int, float] = {}
+        self.changed = asyncio.Event()
+        self.closed = False
+
+    async def read(self, figures: Figures) -> None:
+        try:
+            async for text in self.ws:
+                message = json.loads(text)
+                if message.get("type") == "state":
+                    self.arrived.setdefault(message["version"], time.perf_counter())
+                    if self.state is None or message["version"] >= self.state["version"]:
+                        self.state = message
+                    self.changed.set()
+                elif message.get("type") == "error" and figures.counting:
+                    figures.errors += 1
+        except Exception:  # a dropped socket counts as an error, whatever it raised
+            if figures.counting:
+                figures.errors += 1
+        finally:
+            self.closed = True
+            self.changed.set()
+
+    async def wait_for(self, version: int, until: float) -> float | None:
+        """When ``version`` (or a later one) arrived, waiting until ``until`` at most."""
+        while True:
+            got = [at for v, at in self.arrived.items() if v >= version]
+            if got:
+                return min(got)
+            if self.closed or time.perf_counter() >= until:
+                return None
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), until - time.perf_counter())
+            except TimeoutError:
+                return None
+
+
+async def table_loop(bases: list[str], index: int, args: argparse.Namespace,
+                     figures: Figures, stop: float, rng: random.Random) -> None:
+    """Play tables one after another at one place until the run's end."""
+    http = httpx.AsyncClient(timeout=30)
+    try:
+        while time.perf_counter() < stop:
+            base_a, base_b = bases[index % len(bases)], bases[(index + 1) % len(bases)]
+            try:
+                created = (await http.post(f"{base_a}/api/tables", json={
+                    "game": args.game, "players": 2, "seats": ["human", "human"],
+                    "options": json.loads(args.options)})).json()
+                joined = (await http.post(
+                    f"{base_b}/api/tables/{created['table']}/join", json={})).json()
+            except (httpx.HTTPError, KeyError, ValueError):
+                if figures.counting:
+                    figures.errors += 1
+                await asyncio.sleep(1)
+                continue
+            await play_table(base_a, base_b, created, joined, args, figures, stop, rng)
+    finally:
+        await http.aclose()
+
+
+async def play_table(base_a: str, base_b: str, created: dict[str, Any],
+                     joined: dict[str, Any], args: argparse.Namespace, figures: Figures,
+                     stop: float, rng: random.Random) -> None:
+    table = created["table"]
+    urls = [f"{base.replace('http', 'ws', 1)}/ws/tables/{table}?token={seated['token']}"
+            for base, seated in ((base_a, created), (base_b, joined))]
+    async with connect(urls[0], max_size=2**22) as ws0, connect(urls[1], max_size=2**22) as ws1:
+        seats = {created["seat"]: Seat(ws0), joined["seat"]: Seat(ws1)}
+        readers = [asyncio.create_task(seat.read(figures)) for seat in seats.values()]
+        try:
+            next_move = time.perf_counter()
+            while time.perf_counter() < stop:
+                state = next((s.state for s in seats.values() if s.state), None)
+                if state is None:
+                    await asyncio.wait([asyncio.ensure_future(s.changed.wait())
+                                        for s in seats.values()], timeout=TIMEOUT)
+                    if all(s.state is None for s in seats.values()):
+                        figures.errors += figures.counting
+                        return
+                    continue
+                newest = max((s.state for s in seats.values() if s.state),
+                             key=lambda st: st["version"])
+                if newest["over"]:
+                    figures.games += figures.counting
+                    return
+                mover_seat = newest["to_move"]
+                mover, other = seats[mover_seat], seats[1 - mover_seat]
+                if mover.state is None or mover.state["version"] < newest["version"]:
+                    await mover.wait_for(newest["version"], time.perf_counter() + TIMEOUT)
+                    continue
+                if args.pace > 0:
+                    next_move += args.pace
+                    delay = next_move - time.perf_counter()
+                    if delay > 0:
+                        await asyncio.sleep(delay)
+                state = mover.state
+                move = rng.choice(state["legal_moves"])
+                version = state["version"]
+                sent = time.perf_counter()
+                await mover.ws.send(json.dumps({"type": "move", "version": version,
+                                                "move": move}))
+                until = sent + TIMEOUT
+                mine, theirs = await asyncio.gather(mover.wait_for(version + 1, until),
+                                                    other.wait_for(version + 1, until))
+                if not figures.counting:
+                    continue
+                if mine is None:
+                    figures.lost += 1
+                    return
+                figures.moves += 1
+                figures.mover_ms.append((mine - sent) * 1000)
+                if theirs is not None:
+                    figures.opponent_ms.append((theirs - sent) * 1000)
+        finally:
+            for reader in readers:
+                reader.cancel()
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    folder = Path(tempfile.mkdtemp(prefix="cardtable-load-"))
+    processes = []
+    bases = []
+    try:
+        for n in range(args.processes):
+            port = free_port()
+            log = folder / f"server-{n}.log"
+            processes.append((start_server(port, folder / "data", args, log), log))
+            bases.append(f"http://127.0.0.1:{port}")
+            if n == 0:   # the first one makes the schema before the others start
+                await wait_ready(bases[0], *processes[0])
+        for base, (process, log) in zip(bases, processes, strict=True):
+            await wait_ready(base, process, log)
+        figures = Figures()
+        started = time.perf_counter()
+        warm = started + args.warmup
+        stop = warm + args.seconds
+        rng = random.Random(args.seed)
+        loops = [asyncio.create_task(table_loop(bases, i, args, figures, stop,
+                                                random.Random(rng.getrandbits(64))))
+                 for i in range(args.tables)]
+        await asyncio.sleep(max(0.0, warm - time.perf_counter()))
+        figures.counting = True
+        counted_from = time.perf_counter()
+        await asyncio.gather(*loops, return_exceptions=True)
+        elapsed = max(1e-9, min(time.perf_counter(), stop + TIMEOUT) - counted_from)
+        result = {
+            "tables": args.tables, "pace": args.pace, "seconds": args.seconds,
+            "processes": args.processes, "game": args.game,
+            "database": "postgresql" if args.database_url else "sqlite",
+            "moves": figures.moves, "games": figures.games,
+            "moves_per_s": round(figures.moves / min(elapsed, args.seconds), 1),
+            "mover_p50_ms": percentile(figures.mover_ms, 0.50),
+            "mover_p99_ms": percentile(figures.mover_ms, 0.99),
+            "opponent_p50_ms": percentile(figures.opponent_ms, 0.50),
+            "opponent_p99_ms": percentile(figures.opponent_ms, 0.99),
+            "mover_mean_ms": round(statistics.fmean(figures.mover_ms), 2)
+            if figures.mover_ms else None,
+            "errors": figures.errors, "lost": figures.lost,
+            "rss_mb": round(sum(rss_mb(p.pid) for p, _ in processes), 1),
+        }
+        return result
+    finally:
+        for process, _ in processes:
+            process.kill()
+            process.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50, help="tables played at once")
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="seconds between a table's moves (0: as fast as it answers)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long to measure")
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds of play before measuring")
+    parser.add_argument("--database-url", default=None, help="SQLAlchemy URL (default: SQLite)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes")
+    parser.add_argument("--redis-url", default=None, help="Redis, for several processes")
+    parser.add_argument("--game", default="durak", help="the game every table plays")
+    parser.add_argument("--options", default="{}", help="rule options, as JSON")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", default=None, help="also write the figures to this file")
+    args = parser.parse_args()
+    if args.processes > 1 and not args.redis_url:
+        parser.error("several processes need --redis-url")
+    result = asyncio.run(run(args))
+    text = json.dumps(result, indent=1)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
