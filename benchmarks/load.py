@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,12 @@ class Figures:
     lost: int = 0
     games: int = 0
     counting: bool = False
+    reasons: Counter[str] = field(default_factory=Counter)
+
+    def error(self, reason: str) -> None:
+        if self.counting:
+            self.errors += 1
+            self.reasons[reason[:80]] += 1
 
 
 def free_port() -> int:
@@ -120,11 +127,10 @@ class Seat:
                     if self.state is None or message["version"] >= self.state["version"]:
                         self.state = message
                     self.changed.set()
-                elif message.get("type") == "error" and figures.counting:
-                    figures.errors += 1
-        except Exception:  # a dropped socket counts as an error, whatever it raised
-            if figures.counting:
-                figures.errors += 1
+                elif message.get("type") == "error":
+                    figures.error(f"error message: {message.get('reason')}")
+        except Exception as error:  # a dropped socket counts as an error, whatever it raised
+            figures.error(f"socket: {type(error).__name__}: {error}")
         finally:
             self.closed = True
             self.changed.set()
@@ -147,7 +153,8 @@ class Seat:
 async def table_loop(bases: list[str], index: int, args: argparse.Namespace,
                      figures: Figures, stop: float, rng: random.Random) -> None:
     """Play tables one after another at one place until the run's end."""
-    http = httpx.AsyncClient(timeout=30)
+    # idle connections are dropped before uvicorn's 5 s keep-alive would close them under us
+    http = httpx.AsyncClient(timeout=30, limits=httpx.Limits(keepalive_expiry=2))
     try:
         while time.perf_counter() < stop:
             base_a, base_b = bases[index % len(bases)], bases[(index + 1) % len(bases)]
@@ -157,9 +164,8 @@ async def table_loop(bases: list[str], index: int, args: argparse.Namespace,
                     "options": json.loads(args.options)})).json()
                 joined = (await http.post(
                     f"{base_b}/api/tables/{created['table']}/join", json={})).json()
-            except (httpx.HTTPError, KeyError, ValueError):
-                if figures.counting:
-                    figures.errors += 1
+            except (httpx.HTTPError, KeyError, ValueError) as error:
+                figures.error(f"create or join: {type(error).__name__}: {error}")
                 await asyncio.sleep(1)
                 continue
             await play_table(base_a, base_b, created, joined, args, figures, stop, rng)
@@ -184,7 +190,7 @@ async def play_table(base_a: str, base_b: str, created: dict[str, Any],
                     await asyncio.wait([asyncio.ensure_future(s.changed.wait())
                                         for s in seats.values()], timeout=TIMEOUT)
                     if all(s.state is None for s in seats.values()):
-                        figures.errors += figures.counting
+                        figures.error("no state within 10 s of connecting")
                         return
                     continue
                 newest = max((s.state for s in seats.values() if s.state),
@@ -272,6 +278,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "mover_mean_ms": round(statistics.fmean(figures.mover_ms), 2)
             if figures.mover_ms else None,
             "errors": figures.errors, "lost": figures.lost,
+            "error_reasons": dict(figures.reasons.most_common(5)),
             "rss_mb": round(sum(rss_mb(p.pid) for p, _ in processes), 1),
         }
         return result
