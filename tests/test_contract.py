@@ -206,3 +206,12 @@ def test_the_player_count_check_says_which_counts_are_allowed(spec):
 def _all_moves(state: Any) -> list[Any]:
     history = getattr(state, "history", None)
     return list(history()) if callable(history) else list(state.move_stack)
+
+
+def test_every_view_is_plain_json_as_it_is(spec):
+    """The server sends views as they come (no conversion on the way): only dicts with
+    string keys, lists, strings, numbers, booleans and None."""
+    for state in positions(spec, seed=12, every=5):
+        for seat in (None, *range(state.players)):
+            view = state.view(seat)
+            assert json.loads(json.dumps(view)) == view

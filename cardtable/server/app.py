@@ -394,7 +394,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
     app = create_app(database_url=database_url, data_dir=data_dir, redis_url=redis_url,
                      bot_delay=bot_delay, grace=grace, redis_prefix=redis_prefix,
                      lease=lease, bot_processes=bot_processes, bot_time_limit=bot_time_limit)
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level)
+    # no per-message compression: deflating every state costs more CPU than the bytes it
+    # saves on messages of a kilobyte or two
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
+                            ws_per_message_deflate=False)
     for name in ("uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).addFilter(RedactTokens())
     # the table's own messages (tables resumed, bots cut off, leases lost) go where

@@ -37,6 +37,7 @@ from .live import (
 from .seating import Seating, live_seat
 from .storage import Storage, StoredTable
 from .wire import MessageError, decode, encode, plain
+from .writer import MoveWriter
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -64,6 +65,8 @@ class Tables:
 
     def __init__(self, storage: Storage, settings: Settings | None = None) -> None:
         self.storage = storage
+        self.writer = MoveWriter(storage)
+        """Every move is written through it, in group commits."""
         self.settings = settings or Settings()
         self.live: dict[str, LiveTable] = {}
         self.broken: dict[str, str] = {}
@@ -103,6 +106,7 @@ class Tables:
             with contextlib.suppress(BaseException):
                 await task
         self.runner.close()
+        await asyncio.to_thread(self.writer.close)
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Run a task of the tables (a bot loop, a grace timer); ``stop`` ends it."""
@@ -251,8 +255,8 @@ class Tables:
                          for index in range(table.decks_stored, len(dealt))]
             summary = plain(table.spec.summary(state)) if over else None
             try:
-                at = await asyncio.to_thread(
-                    self.storage.append_move, table.id, table.version, seat, move_text,
+                at = await self.writer.append(
+                    table.id, table.version, seat, move_text,
                     new_decks=new_decks, over=over, summary=summary)
             except Exception as error:
                 state.pop()

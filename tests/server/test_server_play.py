@@ -299,12 +299,14 @@ def test_a_move_that_cannot_be_stored_is_taken_back_and_never_broadcast(
         mover = players[0].states[-1]["to_move"]
         before = players[mover].states[-1]
         monkeypatch.setattr(storage, "append_move", broken)
+        monkeypatch.setattr(storage, "append_moves", broken)   # the group commit
         error, state = _refused(players[mover], {"type": "move", "version": before["version"],
                                                  "move": before["legal_moves"][0]})
         assert "could not be saved" in error["reason"]
         assert state["version"] == before["version"] and state["view"] == before["view"]
         assert moves_stored(tmp_path, table) == 0
         monkeypatch.setattr(storage, "append_move", working)
+        monkeypatch.undo()
         players[mover].move(before, before["legal_moves"][0])
         other = players[1 - mover]
         assert other.state(1)["version"] == 1

@@ -1,0 +1,145 @@
+"""Moves written in group commits: one transaction for every move that arrived meanwhile.
+
+Every move is stored before anyone is told of it.  Writing each in its own transaction made
+the commit the largest cost of a move (a WAL sync in SQLite, a round trip in PostgreSQL);
+here one thread writes, and the moves that arrive while it writes wait and go in together in
+the next transaction.  Each caller is answered only once its own move is committed, so the
+promise holds; under load the commits are shared, and alone a move waits for nothing.
+
+A transaction that fails (a move another process wrote first, say) is written again one
+move at a time, so each caller gets its own answer: the move that clashed is refused and the
+others are stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .storage import Storage
+
+__all__ = ["MoveWriter"]
+
+log = logging.getLogger("cardtable.server")
+
+_STOP = object()
+
+
+@dataclass
+class _Pending:
+    table_id: str
+    index: int
+    seat: int
+    move: str
+    new_decks: Sequence[tuple[int, Sequence[str]]]
+    over: bool
+    summary: dict[str, Any] | None
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[str] = field(repr=False)
+
+
+class MoveWriter:
+    """The one writer of moves for a ``Storage``; ``append`` is what ``append_move`` was."""
+
+    def __init__(self, storage: Storage, *, most: int = 256) -> None:
+        self.storage = storage
+        self.most = most
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self.transactions = 0
+        self.moves = 0
+
+    async def append(self, table_id: str, index: int, seat: int, move: str, *,
+                     new_decks: Sequence[tuple[int, Sequence[str]]] = (),
+                     over: bool = False, summary: dict[str, Any] | None = None) -> str:
+        """Store a move (and the decks it dealt, and the end of the game); answers the
+        time it was stored, once it is committed, or raises what the write raised."""
+        loop = asyncio.get_running_loop()
+        pending = _Pending(table_id, index, seat, move, new_decks, over, summary, loop,
+                           loop.create_future())
+        self._start()
+        self._queue.put(pending)
+        return await pending.future
+
+    def close(self) -> None:
+        """Write what is queued, then stop the thread."""
+        thread = self._thread
+        if thread is not None and thread.is_alive():
+            self._queue.put(_STOP)
+            thread.join(30)
+
+    # -- the writing thread ---------------------------------------------------------------
+    def _start(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            return
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="cardtable-moves",
+                                                daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is _STOP:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.most:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is _STOP:
+                    stop = True
+                    break
+                batch.append(more)
+            self._write(batch)
+            if stop:
+                return
+
+    def _write(self, batch: list[_Pending]) -> None:
+        try:
+            at = self.storage.append_moves([
+                (p.table_id, p.index, p.seat, p.move, p.new_decks, p.over, p.summary)
+                for p in batch])
+        except Exception as error:
+            if len(batch) == 1:
+                self._answer(batch[0], None, error)
+                return
+            for pending in batch:      # one at a time: each caller gets its own answer
+                try:
+                    stored = self.storage.append_move(
+                        pending.table_id, pending.index, pending.seat, pending.move,
+                        new_decks=pending.new_decks, over=pending.over,
+                        summary=pending.summary)
+                except Exception as error:
+                    self._answer(pending, None, error)
+                else:
+                    self._answer(pending, stored, None)
+            return
+        self.transactions += 1
+        self.moves += len(batch)
+        for pending in batch:
+            self._answer(pending, at, None)
+
+    @staticmethod
+    def _answer(pending: _Pending, at: str | None, error: BaseException | None) -> None:
+        def settle() -> None:
+            if pending.future.done():
+                return
+            if error is not None:
+                pending.future.set_exception(error)
+            else:
+                pending.future.set_result(at)  # type: ignore[arg-type]
+
+        with contextlib.suppress(RuntimeError):   # a closed loop: nobody waits any more
+            pending.loop.call_soon_threadsafe(settle)
+

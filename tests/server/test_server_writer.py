@@ -1,0 +1,83 @@
+"""Moves are written in group commits: every caller is answered only once its own move is
+stored, moves that arrive together share a transaction, and a clash refuses only the move
+that clashed."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from cardtable.server.storage import SeatRow, Storage, TableRow, now, sqlite_url
+from cardtable.server.writer import MoveWriter
+
+
+def storage_with_tables(tmp_path: Path, count: int) -> Storage:
+    storage = Storage(sqlite_url(tmp_path))
+    storage.migrate()
+    for n in range(count):
+        storage.create_table(
+            TableRow(id=f"t{n}", game="durak", preset="transfer", rules={}, players=2,
+                     status="playing", created=now()),
+            [SeatRow(table_id=f"t{n}", seat=s, kind="human") for s in range(2)], [["6♠"]])
+    return storage
+
+
+def test_moves_that_arrive_together_share_a_transaction_and_all_are_stored(
+        tmp_path, monkeypatch: pytest.MonkeyPatch):
+    storage = storage_with_tables(tmp_path, 40)
+    writer = MoveWriter(storage)
+    write = storage.append_moves
+
+    def slow_first(moves):   # the first write lasts until the other 39 moves wait
+        deadline = time.monotonic() + 10
+        while len(moves) == 1 and writer._queue.qsize() < 39 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return write(moves)
+
+    monkeypatch.setattr(storage, "append_moves", slow_first)
+
+    async def main() -> list[str]:
+        return await asyncio.gather(*(writer.append(f"t{n}", 0, 0, "attack 6♠")
+                                      for n in range(40)))
+
+    answers = asyncio.run(main())
+    writer.close()
+    assert len(answers) == 40 and all(answers)
+    assert writer.moves == 40 and writer.transactions <= 2   # at most the first, then the rest
+    for n in range(40):
+        assert [m.move for m in storage.load(f"t{n}").moves] == ["attack 6♠"]
+
+
+def test_a_move_written_twice_is_refused_and_the_others_of_its_group_are_stored(tmp_path):
+    storage = storage_with_tables(tmp_path, 3)
+    storage.append_move("t1", 0, 0, "attack 6♠")     # another writer was first
+    writer = MoveWriter(storage)
+
+    async def main() -> list[object]:
+        return await asyncio.gather(*(writer.append(f"t{n}", 0, 1, "attack 6♠")
+                                      for n in range(3)), return_exceptions=True)
+
+    answers = asyncio.run(main())
+    writer.close()
+    assert isinstance(answers[1], IntegrityError)
+    assert isinstance(answers[0], str) and isinstance(answers[2], str)
+    assert [m.seat for m in storage.load("t1").moves] == [0]
+    assert [m.seat for m in storage.load("t0").moves] == [1]
+
+
+def test_a_failed_write_reaches_its_caller(tmp_path, monkeypatch: pytest.MonkeyPatch):
+    storage = storage_with_tables(tmp_path, 1)
+    writer = MoveWriter(storage)
+
+    def full(*args: object, **kwargs: object) -> str:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(storage, "append_moves", full)
+    with pytest.raises(OSError, match="disk full"):
+        asyncio.run(writer.append("t0", 0, 0, "attack 6♠"))
+    writer.close()
+    assert storage.load("t0").moves == []
