@@ -255,8 +255,9 @@ class Seating:
         async with table.lock:
             for row in rows:
                 seat = table.seats[row.seat]
+                anew = seat.token_hash != row.token_hash
                 seat.token_hash, seat.name = row.token_hash, row.name
-                seat.seen = seat.seen or row.seen is not None
+                seat.seen = row.seen is not None or (seat.seen and not anew)
             await self.seated(table)
         self.tables.runner.kick(table)
 

@@ -216,7 +216,7 @@ class Tables:
                         self.broken[table_id] = str(error)
                         log.error("table %s cannot be resumed: %s", table_id, error)
                         raise TableError(f"table {table_id} cannot be resumed: {error}",
-                                         503) from None
+                                         503, "table_broken") from None
                 else:  # adopted from a process that stopped
                     resumed = await self._resume(stored)
                     if resumed is None:
