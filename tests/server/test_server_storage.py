@@ -18,7 +18,14 @@ from sqlalchemy.orm import sessionmaker
 from tablekit import Player, connect, create, play_out, play_together
 
 from cardtable.server import create_app
-from cardtable.server.storage import SeatRow, Storage, TableRow, hash_token, sqlite_url
+from cardtable.server.storage import (
+    SeatRow,
+    Storage,
+    StorageUnavailable,
+    TableRow,
+    hash_token,
+    sqlite_url,
+)
 
 
 @pytest.fixture
@@ -328,3 +335,41 @@ def test_an_outage_is_answered_503_logged_once_and_ends_by_itself(
     assert len([r for r in lines if "is back after" in r.getMessage()]) == 1, lines
     assert all(r.exc_info is None for r in caplog.records[start:]), "a traceback was logged"
     assert len(outage.attempts) < 60, f"{len(outage.attempts)} tries in about a second"
+
+
+def test_a_move_stored_although_its_write_seemed_to_fail_is_kept_once(
+        make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The line drops after the database committed the move: the player is told it could
+    not be stored, and the table reads the database again before its next move, so the
+    move is kept (once) rather than lost or written twice."""
+    client = make_client()
+    made = create(client, game="durak", seats=["human", "human"])
+    joined = client.post(f"/api/tables/{made['table']}/join").json()
+    storage = client.app.state.storage
+    real = storage.append_move
+
+    def stored_then_lost(*args: Any, **kwargs: Any) -> str:
+        real(*args, **kwargs)
+        monkeypatch.setattr(storage, "append_move", real)
+        raise StorageUnavailable()
+
+    with connect(client, made["table"], made["token"]) as ws0, \
+            connect(client, made["table"], joined["token"]) as ws1:
+        players = {0: Player(ws0), 1: Player(ws1)}
+        states = {seat: p.state() for seat, p in players.items()}
+        seat = states[0]["to_move"]
+        mover, state = players[seat], states[seat]
+        monkeypatch.setattr(storage, "append_move", stored_then_lost)
+        move = state["legal_moves"][0]
+        mover.move(state, move)
+        assert mover.next_of("error")["code"] == "storage_unavailable"
+        mover.move(state, move)  # sent again: the table has it already
+        assert "version" in mover.next_of("error")["reason"]
+        after = mover.state(state["version"] + 1)
+        assert after["version"] == state["version"] + 1
+        assert after["last_move"] == {"index": state["version"], "seat": seat, "move": move}
+    with connect(client, made["table"], made["token"]) as ws0, \
+            connect(client, made["table"], joined["token"]) as ws1:
+        final = play_together({0: Player(ws0), 1: Player(ws1)}, [], random.Random(7))
+    assert final["over"]
+    assert storage.move_count(made["table"]) == final["version"]
