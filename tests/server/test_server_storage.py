@@ -129,7 +129,7 @@ def test_a_table_with_moves_but_still_waiting_plays_on_after_a_restart(
         with connect(client, made["table"], made["token"]) as ws:
             player = Player(ws)
             again = player.state()
-            assert again["version"] == played
+            assert again["version"] >= played  # the bot may have answered already
             assert play_out(player, random.Random(8), again)["over"]
 
 
