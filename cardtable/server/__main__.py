@@ -31,6 +31,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot-time-limit", type=float, default=30.0,
                         help="seconds a bot may think before a random legal move is played "
                              "for it (default 30)")
+    parser.add_argument("--claim-grace", type=float, default=120.0,
+                        help="seconds a seat taken but never connected to is held before it "
+                             "is free again (default 120)")
+    parser.add_argument("--storage-retry-max", type=float, default=5.0,
+                        help="the longest wait between tries to store a bot's move while the "
+                             "database is away (default 5)")
     parser.add_argument("--log-level", default="info",
                         help="uvicorn's log level: critical, error, warning, info, debug")
     args = parser.parse_args(argv)
@@ -38,7 +44,8 @@ def main(argv: list[str] | None = None) -> None:
           database_url=args.database_url, redis_url=args.redis_url, bot_delay=args.bot_delay,
           grace=args.grace, redis_prefix=args.redis_prefix, lease=args.lease,
           bot_processes=args.bot_processes, bot_time_limit=args.bot_time_limit,
-          log_level=args.log_level)
+          log_level=args.log_level, claim_grace=args.claim_grace,
+          storage_retry_max=args.storage_retry_max)
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ from .schemas import (
     TableInfo,
     TableListing,
 )
-from .storage import SeatRow, Storage, TableRow, hash_token, sqlite_url
+from .storage import SeatRow, Storage, StorageUnavailable, TableRow, hash_token, sqlite_url
 from .tables import Connection, LiveTable, NotHere, Outbox, Settings, TableError, Tables
 from .wire import encode, plain
 
@@ -70,7 +70,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                redis_url: str | None = None, *, bot_delay: float = 0.8,
                bot_time_limit: float = 30.0, grace: float = 60.0, queue_limit: int = 64,
                static_dir: str | Path | None = None, redis_prefix: str = "cardtable",
-               lease: float = 15.0, bot_processes: int = 0) -> FastAPI:
+               lease: float = 15.0, bot_processes: int = 0, claim_grace: float = 120.0,
+               storage_retry_max: float = 5.0) -> FastAPI:
     """The web table as an ASGI app.
 
     ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
@@ -81,7 +82,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     """
     url = database_url or sqlite_url(data_dir)
     settings = Settings(bot_delay=bot_delay, bot_time_limit=bot_time_limit, grace=grace,
-                        queue_limit=queue_limit, bot_processes=bot_processes)
+                        queue_limit=queue_limit, bot_processes=bot_processes,
+                        claim_grace=claim_grace, storage_retry_max=storage_retry_max)
     static = Path(static_dir) if static_dir is not None else STATIC
 
     @contextlib.asynccontextmanager
@@ -114,7 +116,16 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     @app.exception_handler(TableError)
     async def _refused(request: Request, error: TableError) -> JSONResponse:
         """Every refusal about a table, from any endpoint: its status and its reason."""
-        return JSONResponse(status_code=error.status, content={"detail": error.reason})
+        content = {"detail": error.reason}
+        if error.code is not None:
+            content["code"] = error.code
+        return JSONResponse(status_code=error.status, content=content)
+
+    @app.exception_handler(StorageUnavailable)
+    async def _unavailable(request: Request, error: StorageUnavailable) -> JSONResponse:
+        """The database is away: 503, and when to try again (the outage is logged once)."""
+        return JSONResponse(status_code=503, headers={"Retry-After": "5"},
+                            content={"detail": error.reason, "code": error.code})
 
     @app.exception_handler(RequestValidationError)
     async def _unreadable(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -129,14 +140,23 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     def tables_of(request: Request | WebSocket) -> Tables:
         return request.app.state.tables
 
-    @app.get("/api/health", response_model=Health)
-    async def health(request: Request) -> Health:
+    @app.get("/api/health", response_model=Health, responses={
+        503: {"model": Health, "description": "the database cannot be reached"}})
+    async def health(request: Request) -> Any:
         tables = tables_of(request)
-        count = await asyncio.to_thread(tables.storage.table_count)
-        return Health(status="ok", version=__version__, tables=count,
-                      live=sum(1 for t in tables.live.values() if not t.over),
-                      broken=sorted(tables.broken),
-                      process=tables.cluster.process if tables.cluster else None)
+        try:
+            count: int | None = await asyncio.to_thread(tables.storage.table_count)
+        except StorageUnavailable:
+            count = None
+        answer = Health(status="ok" if count is not None else "unavailable",
+                        version=__version__, tables=count,
+                        live=sum(1 for t in tables.live.values() if not t.over),
+                        broken=sorted(tables.broken),
+                        process=tables.cluster.process if tables.cluster else None,
+                        database="ok" if count is not None else "down")
+        if count is None:
+            return JSONResponse(status_code=503, content=answer.model_dump())
+        return answer
 
     @app.get("/api/games", response_model=list[GameInfo])
     async def list_games() -> list[GameInfo]:
@@ -229,8 +249,11 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         tables = tables_of(websocket)
         try:
             table = await tables.get(table_id)
-        except TableError as error:
-            await _close(websocket, error.reason, 4503)
+        except TableError as error:  # 4410 closed, 4503 broken: for good
+            await _close(websocket, error.reason, 4000 + error.status, error.code)
+            return
+        except StorageUnavailable as error:  # 1013: try again later (the page does)
+            await _close(websocket, error.reason, 1013, error.code)
             return
         except NotHere as elsewhere:
             await _relay(websocket, tables, elsewhere, token)
@@ -327,8 +350,12 @@ async def _send(websocket: WebSocket, connection: Connection) -> None:
         await websocket.send_text(text)
 
 
-async def _close(websocket: WebSocket, reason: str, code: int) -> None:
-    await websocket.send_text(encode({"type": "error", "reason": reason}))
+async def _close(websocket: WebSocket, reason: str, code: int,
+                 error_code: str | None = None) -> None:
+    error: dict[str, Any] = {"type": "error", "reason": reason}
+    if error_code is not None:
+        error["code"] = error_code
+    await websocket.send_text(encode(error))
     await websocket.close(code=code, reason=reason[:120])
 
 
@@ -387,13 +414,15 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
           database_url: str | None = None, redis_url: str | None = None, *,
           bot_delay: float = 0.8, grace: float = 60.0, redis_prefix: str = "cardtable",
           lease: float = 15.0, bot_processes: int = 0, bot_time_limit: float = 30.0,
-          log_level: str = "info") -> None:
+          log_level: str = "info", claim_grace: float = 120.0,
+          storage_retry_max: float = 5.0) -> None:
     """Run the web table with uvicorn until interrupted."""
     import uvicorn
 
     app = create_app(database_url=database_url, data_dir=data_dir, redis_url=redis_url,
                      bot_delay=bot_delay, grace=grace, redis_prefix=redis_prefix,
-                     lease=lease, bot_processes=bot_processes, bot_time_limit=bot_time_limit)
+                     lease=lease, bot_processes=bot_processes, bot_time_limit=bot_time_limit,
+                     claim_grace=claim_grace, storage_retry_max=storage_retry_max)
     # no per-message compression: deflating every state costs more CPU than the bytes it
     # saves on messages of a kilobyte or two
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level,

@@ -4,7 +4,9 @@ A bot thinks on a copy of the game, outside the table's lock, in a thread or (wi
 ``Settings.bot_processes``) in a process of its own, so a long search holds neither the
 table nor the server's interpreter; its move then goes through ``Tables.play`` like a
 person's.  A bot that fails or runs past ``bot_time_limit`` plays a random legal move.
-A person who stays away past the grace period gets the table's takeover bot.
+A person who stays away past the grace period gets the table's takeover bot.  While the
+database is away a bot keeps its move and tries to store it again after a wait that
+doubles up to ``Settings.storage_retry_max``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import concurrent.futures
 import logging
 import multiprocessing
 import os
+import random
 import secrets
 import threading
 import time
@@ -23,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .. import bots
 from ..game import GameState
 from .live import PLAYING, LiveSeat, LiveTable
+from .storage import StorageUnavailable
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -96,7 +100,7 @@ class BotRunner:
                 if self.settings.bot_delay > 0:
                     await asyncio.sleep(self.settings.bot_delay)
                 text = await self._move(table, bot, spec, snapshot)
-                reason = await self.tables.play(table, seat, version, text, by_bot=True)
+                reason = await self._play(table, seat, version, text)
                 if reason:
                     log.info("table %s: bot move %r for seat %d not played: %s",
                              table.id, text, seat, reason)
@@ -108,6 +112,18 @@ class BotRunner:
         finally:
             table.bot_task = None
             self.tables.evict_if_idle(table)
+
+    async def _play(self, table: LiveTable, seat: int, version: int, text: str) -> str | None:
+        """Play the bot's move; while the database cannot be reached, try again after a
+        wait that doubles (0.1 s, 0.2 s, ... at most ``storage_retry_max``, with jitter).
+        The outage is logged by the storage, once; the tries are not."""
+        wait = 0.1
+        while True:
+            try:
+                return await self.tables.play(table, seat, version, text, by_bot=True)
+            except StorageUnavailable:
+                await asyncio.sleep(wait * random.uniform(0.5, 1.0))
+                wait = min(wait * 2, max(0.1, self.settings.storage_retry_max))
 
     def _bot_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:

@@ -35,6 +35,7 @@ from .cluster_messages import (
     encode,
 )
 from .live import Connection, Outbox
+from .storage import StorageUnavailable
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -164,6 +165,8 @@ class Cluster:
             await asyncio.sleep(self.lease / 2)
             try:
                 await self.adopt()
+            except StorageUnavailable:
+                pass  # the storage logged the outage; the next round tries again
             except Exception:
                 log.exception("adopting tables failed")
 

@@ -48,13 +48,15 @@ class NotHere(Exception):
 class TableError(ValueError):
     """A request about a table that cannot be granted; ``status`` is the HTTP status.
 
-    The app answers every one the same way, ``{"detail": reason}`` with that status.
+    The app answers every one the same way, ``{"detail": reason}`` with that status (and
+    ``"code"``, a stable name for programs, when it has one).
     """
 
-    def __init__(self, reason: str, status: int = 409) -> None:
+    def __init__(self, reason: str, status: int = 409, code: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
+        self.code = code
 
 
 @dataclass
@@ -71,6 +73,12 @@ class Settings:
     """Messages waiting for one connection; past this the oldest state is dropped."""
     bot_processes: int = 0
     """Processes bots think in (0: threads of the server process)."""
+    claim_grace: float = 120.0
+    """Seconds a seat taken but never connected to is held; then it is free again (the
+    answer that carried its token was lost, say in a crash)."""
+    storage_retry_max: float = 5.0
+    """The longest wait, in seconds, between a bot's tries to store a move while the
+    database is away (the waits double from a tenth of a second up to this)."""
 
 
 class SecureRandom(random.SystemRandom):
@@ -151,6 +159,10 @@ class LiveSeat:
     """The spec of ``bot`` (what a bot process makes its own copy from)."""
     connections: int = 0
     grace_task: asyncio.Task[None] | None = None
+    seen: bool = False
+    """A connection has come with this seat's token (``SeatRow.seen``)."""
+    claim_task: asyncio.Task[None] | None = None
+    """Frees the seat if it is taken but nobody connects (``Seating.hold``)."""
 
     @property
     def taken(self) -> bool:
@@ -197,6 +209,9 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    stale: bool = False
+    """A move's write failed without an answer (the database went away): it may have
+    been stored all the same, so the table is read again before the next move."""
 
     @property
     def over(self) -> bool:
@@ -274,9 +289,12 @@ class LiveTable:
                 text = texts[connection.seat] = encode(self.state_message(connection.seat))
             connection.outbox.put("state", text)
 
-    def refuse(self, connection: Connection, reason: str) -> None:
+    def refuse(self, connection: Connection, reason: str, code: str | None = None) -> None:
         """An error for one connection, then a fresh state.  Call under the lock."""
-        connection.outbox.put("error", encode({"type": "error", "reason": reason}))
+        error: dict[str, Any] = {"type": "error", "reason": reason}
+        if code is not None:
+            error["code"] = code
+        connection.outbox.put("error", encode(error))
         connection.outbox.put("state", encode(self.state_message(connection.seat)))
 
     def close_all(self, reason: str) -> None:

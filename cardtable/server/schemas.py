@@ -161,9 +161,12 @@ class GameInfo(BaseModel):
 
 
 class Health(BaseModel):
+    """``status`` is ``ok``, or ``unavailable`` (answered 503) while the database is down."""
+
     status: str
     version: str
-    tables: int
+    tables: int | None = Field(description="tables in the database (none: it is down)")
     live: int
     broken: list[str]
     process: str | None = None
+    database: str = Field("ok", description="ok, or down while it cannot be reached")

@@ -3,13 +3,17 @@
 Creating a table and making a rematch differ only in where the seats come from (the
 request, or the finished table); ``Seating.open`` deals, stores, owns and starts a table
 for both.  Taking a seat, here or through another process, ends in ``Seating.seated``:
-the game starts once every seat is taken, and everyone at the table hears of it.
+the game starts once every seat is taken (in the database, in the same transaction as the
+seat), and everyone at the table hears of it.  A seat taken but never connected to is
+freed again after ``Settings.claim_grace`` (``Seating.hold``): the answer that carried
+its token may have been lost.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -20,13 +24,15 @@ from ..records import options_from_json, rules_to_dict
 from .bot_runner import default_bot, make_bot
 from .cluster_messages import Seats
 from .live import PLAYING, WAITING, LiveSeat, LiveTable, NotHere, SecureRandom, TableError
-from .storage import RematchExists, SeatRow, TableRow, hash_token, now
+from .storage import RematchExists, SeatRow, StorageUnavailable, TableRow, hash_token, now
 from .wire import encode
 
 if TYPE_CHECKING:
     from .tables import Tables
 
 __all__ = ["NewSeat", "NewTable", "Seating", "live_seat", "new_id", "parse_seat", "plan_table"]
+
+log = logging.getLogger("cardtable.server")
 
 ID_LETTERS = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -68,7 +74,7 @@ def parse_seat(text: str) -> tuple[str, str | None]:
 def live_seat(row: SeatRow) -> LiveSeat:
     """A stored seat at a live table; a bot's seat gets its bot."""
     seat = LiveSeat(index=row.seat, kind=row.kind, bot_spec=row.bot, name=row.name,
-                    token_hash=row.token_hash)
+                    token_hash=row.token_hash, seen=row.seen is not None)
     if row.kind == "bot":
         seat.bot_playing = row.bot or default_bot()
         seat.bot = make_bot(seat.bot_playing)
@@ -189,6 +195,7 @@ class Seating:
             rematch_of=plan.rematch_of, decks_stored=len(decks))
         tables.live[table_id] = table
         tables.runner.start_graces(table)
+        self.hold(table)
         tables.runner.kick(table)
         return table
 
@@ -215,6 +222,7 @@ class Seating:
                 raise TableError("that seat was just taken by someone else; try again")
             seat.token_hash = digest
             seat.name = name
+            seat.seen = False
             await self.seated(table)
         self.tables.runner.kick(table)
         return table, seat.index, token
@@ -232,8 +240,7 @@ class Seating:
             token = new_token()
             if await asyncio.to_thread(tables.storage.take_seat, table.id, seat.index,
                                        hash_token(token), name):
-                if len(table.free_seats()) == 1:
-                    await asyncio.to_thread(tables.storage.set_status, table.id, PLAYING)
+                # the game started with the seat if it was the last (one transaction)
                 if elsewhere.owner is not None and tables.cluster is not None:
                     await tables.cluster.send(elsewhere.owner, Seats(table=table.id))
                 return table, seat.index, token
@@ -248,18 +255,58 @@ class Seating:
         async with table.lock:
             for row in rows:
                 seat = table.seats[row.seat]
+                anew = seat.token_hash != row.token_hash
                 seat.token_hash, seat.name = row.token_hash, row.name
+                seat.seen = row.seen is not None or (seat.seen and not anew)
             await self.seated(table)
         self.tables.runner.kick(table)
 
     async def seated(self, table: LiveTable) -> None:
-        """A seat was taken (call under the lock): once every seat is, the game starts;
-        everyone at the table is sent the new seats.  The caller kicks the bots after."""
+        """A seat was taken (call under the lock): once every seat is, the game starts (the
+        database started it with the last seat); everyone at the table is sent the new
+        seats, and a seat nobody connects to is held only so long.  The caller kicks the
+        bots after."""
         if table.status == WAITING and not table.free_seats():
             table.status = PLAYING
-            await asyncio.to_thread(self.tables.storage.set_status, table.id, PLAYING)
             self.tables.runner.start_graces(table)
+        self.hold(table)
         table.broadcast()
+
+    # -- seats nobody claims ----------------------------------------------------------------
+    def hold(self, table: LiveTable) -> None:
+        """Each seat taken but never connected to is held for ``claim_grace`` seconds, then
+        freed, unless its token connects first (``Tables.connect`` ends the hold)."""
+        if table.over:
+            return
+        for seat in table.seats:
+            if (seat.kind == "human" and seat.token_hash is not None and not seat.seen
+                    and seat.claim_task is None):
+                seat.claim_task = self.tables.spawn(
+                    self._unclaimed(table, seat, seat.token_hash))
+
+    async def _unclaimed(self, table: LiveTable, seat: LiveSeat, token_hash: str) -> None:
+        wait = self.tables.settings.claim_grace
+        while True:
+            await asyncio.sleep(wait)
+            async with table.lock:
+                if (seat.claim_task is not asyncio.current_task() or seat.seen
+                        or seat.connections or seat.token_hash != token_hash or table.over
+                        or self.tables.live.get(table.id) is not table):
+                    return
+                try:
+                    freed = await asyncio.to_thread(self.tables.storage.free_seat, table.id,
+                                                    seat.index, token_hash)
+                except StorageUnavailable:
+                    wait = self.tables.settings.storage_retry_max  # try again later
+                    continue
+                seat.claim_task = None
+                if not freed:  # seen or taken anew through another process meanwhile
+                    return
+                seat.token_hash = seat.name = None
+                log.info("table %s: seat %d was taken but never connected to; it is free "
+                         "again", table.id, seat.index)
+                table.broadcast()
+                return
 
     # -- rematch --------------------------------------------------------------------------
     async def rematch(self, table: LiveTable, seat: int | None) -> str:

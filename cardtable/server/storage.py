@@ -2,18 +2,27 @@
 
 Moves and deals are append-only: a table is rebuilt after a restart by dealing its stored
 decks again and replaying its stored moves, so nothing else about a game in progress
-needs to be saved.  The schema itself is made by the Alembic migrations in
+needs to be saved.  Each change that must be whole is one transaction (a new table with its
+seats and decks; a seat with the start of the game it completes; a move with the decks it
+dealt and the end of the game).  The schema itself is made by the Alembic migrations in
 ``migrations/``, run by :func:`migrate` when the server starts.
+
+A database that cannot be reached raises :class:`StorageUnavailable`; the server answers
+503 and tries again later, and :class:`Outage` logs the outage once and its end once.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
-from collections.abc import Sequence
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -28,15 +37,20 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 __all__ = [
+    "CLOSED",
+    "OPEN",
     "DealRow",
     "MoveRow",
+    "Outage",
     "RematchExists",
     "SeatRow",
     "Storage",
+    "StorageUnavailable",
     "StoredTable",
     "TableRow",
     "hash_token",
@@ -46,9 +60,96 @@ __all__ = [
     "sqlite_url",
 ]
 
+log = logging.getLogger("cardtable.server")
+
+OPEN = ("waiting", "playing")
+"""The statuses of a table still in play; a finished one is ``over``."""
+CLOSED = "closed"
+"""A table whose rows contradict each other, closed at a start (its reason in ``summary``)."""
+
 
 class RematchExists(RuntimeError):
     """Another server process made the rematch first."""
+
+
+class StorageUnavailable(RuntimeError):
+    """The database cannot be reached (or gave up on the request): try again later.
+
+    ``reason`` is a sentence for a person, ``code`` the stable ``storage_unavailable``.
+    """
+
+    code = "storage_unavailable"
+
+    def __init__(self, reason: str = "the database cannot be reached just now; "
+                                     "nothing was done: try again in a few seconds") -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Outage:
+    """Whether the database answers.  The first failure of an outage is logged, and so is
+    the first success after it; the failures in between are not (each request is answered
+    503 instead)."""
+
+    def __init__(self) -> None:
+        self.since: float | None = None
+        """``time.monotonic()`` when the outage began; ``None`` while the database answers."""
+        self.error = ""
+        self._lock = threading.Lock()
+
+    @property
+    def down(self) -> bool:
+        return self.since is not None
+
+    def failed(self, error: BaseException) -> None:
+        with self._lock:
+            if self.since is not None:
+                return
+            self.since = time.monotonic()
+            self.error = _first_line(error)
+        log.warning("the database is unreachable (%s): requests are answered 503 and "
+                    "retried until it is back", self.error)
+
+    def answered(self) -> None:
+        if self.since is None:
+            return
+        with self._lock:
+            if self.since is None:
+                return
+            lasted, self.since, self.error = time.monotonic() - self.since, None, ""
+        log.warning("the database is back after %.1f s", lasted)
+
+
+def _first_line(error: BaseException) -> str:
+    cause = getattr(error, "orig", None) or error
+    text = str(cause).strip().splitlines()
+    return f"{type(cause).__name__}: {text[0] if text else ''}"[:200]
+
+
+_UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError)
+"""What SQLAlchemy raises when the database is away: a refused or dropped connection, a
+server shutting down, an exhausted pool (``IntegrityError`` and the like are answers)."""
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
+    """A storage call that raises ``StorageUnavailable`` when the database is away, and
+    tells the storage's ``Outage`` how the call went."""
+
+    @functools.wraps(method)
+    def guarded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        outage: Outage = args[0].outage  # type: ignore[attr-defined]
+        try:
+            result = method(*args, **kwargs)
+        except _UNREACHABLE as error:
+            outage.failed(error)
+            raise StorageUnavailable() from error
+        outage.answered()
+        return result
+
+    return guarded
 
 
 class Base(DeclarativeBase):
@@ -85,6 +186,9 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
     name: Mapped[str | None] = mapped_column(String(80), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    seen: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """When a connection first came with the seat's token (``None``: not yet).  A seat
+    taken but never seen is freed after a while: its token may have been lost."""
 
 
 class DealRow(Base):
@@ -133,7 +237,7 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, connect_timeout: float = 5.0) -> Engine:
     url = normalize_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
@@ -149,7 +253,10 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # a database that does not answer fails a request after connect_timeout instead of
+    # holding a thread for the length of TCP's own timeout
+    return create_engine(url, pool_pre_ping=True,
+                         connect_args={"connect_timeout": max(1, round(connect_timeout))})
 
 
 def migrate(engine: Engine) -> None:
@@ -176,12 +283,16 @@ class StoredTable:
 
 
 class Storage:
-    """Synchronous access to the database; the server calls it from worker threads."""
+    """Synchronous access to the database; the server calls it from worker threads.
 
-    def __init__(self, url: str) -> None:
+    Every call raises ``StorageUnavailable`` when the database cannot be reached.
+    """
+
+    def __init__(self, url: str, *, connect_timeout: float = 5.0) -> None:
         self.url = normalize_url(url)
-        self.engine = make_engine(self.url)
+        self.engine = make_engine(self.url, connect_timeout)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.outage = Outage()
 
     def migrate(self) -> None:
         migrate(self.engine)
@@ -190,6 +301,7 @@ class Storage:
         self.engine.dispose()
 
     # -- writing ----------------------------------------------------------------------
+    @_guarded
     def create_table(self, row: TableRow, seats: Sequence[SeatRow],
                      decks: Sequence[Sequence[str]], rematch_of: str | None = None) -> None:
         """A new table, its seats and its first decks; with ``rematch_of``, link the old
@@ -207,21 +319,77 @@ class Storage:
             session.add_all(DealRow(table_id=row.id, index=i, cards=list(deck))
                             for i, deck in enumerate(decks))
 
+    @_guarded
     def take_seat(self, table_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        """Give a free seat to a person; False if someone took it first (any process)."""
+        """Give a free seat to a person; False if someone took it first (any process).
+
+        The game starts in the same transaction when this was the last free seat, so a
+        crash cannot leave a table whose seats are all taken still waiting.
+        """
         with self.sessions.begin() as session:
+            # lock the table's row first: two processes taking the last two seats at once
+            # then count the free seats one after the other
+            session.execute(select(TableRow.id).where(TableRow.id == table_id)
+                            .with_for_update())
             result = session.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat,
                        SeatRow.kind == "human", SeatRow.token_hash.is_(None))
-                .values(token_hash=token_hash, name=name))
+                .values(token_hash=token_hash, name=name, seen=None))
+            if result.rowcount != 1:
+                return False
+            free = session.scalar(select(func.count()).select_from(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.kind == "human",
+                SeatRow.token_hash.is_(None)))
+            if not free:
+                session.execute(update(TableRow)
+                                .where(TableRow.id == table_id, TableRow.status == "waiting")
+                                .values(status="playing"))
+            return True
+
+    @_guarded
+    def free_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """Free a seat taken with that token and never seen; False if it was seen (or
+        changed hands) meanwhile.  A game that started goes on: the seat can be taken
+        again through the invite link."""
+        with self.sessions.begin() as session:
+            result = session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat,
+                       SeatRow.token_hash == token_hash, SeatRow.seen.is_(None))
+                .values(token_hash=None, name=None))
             return result.rowcount == 1
 
-    def set_status(self, table_id: str, status: str) -> None:
+    @_guarded
+    def mark_seen(self, table_id: str, seat: int) -> None:
+        """A connection came with the seat's token: the seat is claimed for good."""
         with self.sessions.begin() as session:
-            session.execute(update(TableRow).where(TableRow.id == table_id)
-                            .values(status=status))
+            session.execute(update(SeatRow)
+                            .where(SeatRow.table_id == table_id, SeatRow.seat == seat,
+                                   SeatRow.seen.is_(None))
+                            .values(seen=now()))
 
+    @_guarded
+    def set_status(self, table_id: str, status: str, *, was: str | None = None,
+                   finished: str | None = None, summary: dict | None = None) -> bool:
+        """Change a table's status (only from ``was``, if given); False if it was not."""
+        with self.sessions.begin() as session:
+            query = update(TableRow).where(TableRow.id == table_id)
+            if was is not None:
+                query = query.where(TableRow.status == was)
+            values: dict[str, Any] = {"status": status}
+            if finished is not None:
+                values.update(finished=finished, summary=summary)
+            return session.execute(query.values(**values)).rowcount == 1
+
+    @_guarded
+    def close_table(self, table_id: str, reason: str) -> None:
+        """Close a table that cannot be played, keeping why (``summary["closed"]``)."""
+        with self.sessions.begin() as session:
+            session.execute(update(TableRow).where(TableRow.id == table_id, _unfinished())
+                            .values(status=CLOSED, finished=now(), summary={"closed": reason}))
+
+    @_guarded
     def append_move(self, table_id: str, index: int, seat: int, move: str, *,
                     new_decks: Sequence[tuple[int, Sequence[str]]] = (),
                     over: bool = False, summary: dict | None = None) -> str:
@@ -241,6 +409,7 @@ class Storage:
             session.flush()
         return at
 
+    @_guarded
     def append_moves(self, moves: Sequence[tuple[str, int, int, str,
                                                  Sequence[tuple[int, Sequence[str]]],
                                                  bool, dict | None]]) -> str:
@@ -263,6 +432,7 @@ class Storage:
         return at
 
     # -- reading ----------------------------------------------------------------------
+    @_guarded
     def load(self, table_id: str) -> StoredTable | None:
         with self.sessions() as session:
             row = session.get(TableRow, table_id)
@@ -270,31 +440,37 @@ class Storage:
                 return None
             return self._stored(session, row)
 
+    @_guarded
     def unfinished(self) -> list[StoredTable]:
         with self.sessions() as session:
-            rows = session.scalars(select(TableRow).where(TableRow.status != "over")
+            rows = session.scalars(select(TableRow).where(_unfinished())
                                    .order_by(TableRow.created)).all()
             return [self._stored(session, row) for row in rows]
 
+    @_guarded
     def unfinished_ids(self) -> list[str]:
         with self.sessions() as session:
-            return list(session.scalars(select(TableRow.id).where(TableRow.status != "over")
+            return list(session.scalars(select(TableRow.id).where(_unfinished())
                                         .order_by(TableRow.created)).all())
 
+    @_guarded
     def seats_of(self, table_id: str) -> list[SeatRow]:
         with self.sessions() as session:
             return list(session.scalars(select(SeatRow).where(SeatRow.table_id == table_id)
                                         .order_by(SeatRow.seat)).all())
 
+    @_guarded
     def move_count(self, table_id: str) -> int:
         with self.sessions() as session:
             return session.scalar(select(func.count()).select_from(MoveRow)
                                   .where(MoveRow.table_id == table_id)) or 0
 
+    @_guarded
     def table_count(self) -> int:
         with self.sessions() as session:
             return session.scalar(select(func.count()).select_from(TableRow)) or 0
 
+    @_guarded
     def listing(self, *, over: bool, limit: int, offset: int = 0,
                 game: str | None = None) -> list[tuple[TableRow, list[SeatRow]]]:
         """Open tables (newest first) or finished ones (latest finished first)."""
@@ -304,7 +480,7 @@ class Storage:
                 query = query.where(TableRow.status == "over").order_by(
                     TableRow.finished.desc(), TableRow.id)
             else:
-                query = query.where(TableRow.status != "over").order_by(
+                query = query.where(TableRow.status.in_(OPEN)).order_by(
                     TableRow.created.desc(), TableRow.id)
             if game is not None:
                 query = query.where(TableRow.game == game)
@@ -317,7 +493,8 @@ class Storage:
                 seats[seat.table_id].append(seat)
             return [(row, seats[row.id]) for row in rows]
 
-    def _stored(self, session: Session, row: TableRow) -> StoredTable:
+    @staticmethod
+    def _stored(session: Session, row: TableRow) -> StoredTable:
         seats = list(session.scalars(select(SeatRow).where(SeatRow.table_id == row.id)
                                      .order_by(SeatRow.seat)).all())
         decks = [deal.cards for deal in session.scalars(
@@ -325,4 +502,9 @@ class Storage:
         moves = list(session.scalars(select(MoveRow).where(MoveRow.table_id == row.id)
                                      .order_by(MoveRow.index)).all())
         return StoredTable(row=row, seats=seats, decks=decks, moves=moves)
+
+
+def _unfinished() -> Any:
+    """Tables neither over nor closed: the ones a start resumes (or repairs, or closes)."""
+    return TableRow.status.not_in(("over", CLOSED))
 

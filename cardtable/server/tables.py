@@ -3,8 +3,11 @@
 Every change to a table happens under the table's asyncio lock, in this order: check the
 move against the current version and the rules, apply it, write it to the database, and
 only then tell everyone.  If the write fails the move is taken back and nobody hears of
-it.  ``Tables`` holds this process's live tables and plays their moves; the table itself
-and its outboxes are in ``live``, the bots in ``bot_runner``, new tables and seats in
+it; if the database was unreachable (``StorageUnavailable``) the table is read again
+before its next move, since the write may have landed before the line dropped.  A start
+repairs the tables a crash left inconsistent, or closes them with the reason.
+``Tables`` holds this process's live tables and plays their moves; the table itself and
+its outboxes are in ``live``, the bots in ``bot_runner``, new tables and seats in
 ``seating``.
 """
 
@@ -25,6 +28,8 @@ from ..records import rules_from_dict
 from .bot_runner import BotRunner
 from .live import (
     OVER,
+    PLAYING,
+    WAITING,
     Connection,
     LiveSeat,
     LiveTable,
@@ -35,7 +40,7 @@ from .live import (
     TableError,
 )
 from .seating import Seating, live_seat
-from .storage import Storage, StoredTable
+from .storage import CLOSED, OPEN, Storage, StorageUnavailable, StoredTable, now
 from .wire import MessageError, decode, encode, plain
 from .writer import MoveWriter
 
@@ -79,21 +84,54 @@ class Tables:
 
     # -- start and stop -----------------------------------------------------------------
     async def start(self) -> None:
-        """Load every unfinished table: deal its stored decks and replay its moves."""
+        """Load every unfinished table: deal its stored decks and replay its moves (each
+        repaired first, or closed, as ``_resume`` says)."""
         stored = await asyncio.to_thread(self.storage.unfinished)
         for item in stored:
             if self.cluster is not None and not await self.cluster.claim(item.row.id):
                 continue  # another process plays it
-            try:
-                table = self._rebuild(item)
-            except Exception as error:  # a table that cannot be rebuilt must not stop the rest
-                self.broken[item.row.id] = str(error)
-                log.error("table %s cannot be resumed: %s", item.row.id, error)
+            table = await self._resume(item)
+            if table is None:
                 continue
             self.live[table.id] = table
-            self.runner.start_graces(table)
-            self.runner.kick(table)
+            if not table.over:
+                self.runner.start_graces(table)
+                self.seating.hold(table)
+                self.runner.kick(table)
         log.info("resumed %d unfinished tables", len(self.live))
+
+    async def _resume(self, stored: StoredTable) -> LiveTable | None:
+        """A live table from an unfinished stored one, put right first: a table waiting
+        although every seat is taken (or moves were played) starts; one whose last move
+        ended the game is over; one whose rows contradict each other is closed with the
+        reason.  ``None`` for a closed table, or one that cannot be rebuilt (``broken``:
+        kept as it is, since the fault may be in this version of the code)."""
+        row = stored.row
+        problem = _inconsistency(stored)
+        if problem is not None:
+            await asyncio.to_thread(self.storage.close_table, row.id, problem)
+            log.warning("table %s is closed: %s", row.id, problem)
+            row.status, row.summary = CLOSED, {"closed": problem}
+            return None
+        free = any(seat.kind == "human" and seat.token_hash is None for seat in stored.seats)
+        if row.status == WAITING and (stored.moves or not free):
+            await asyncio.to_thread(self.storage.set_status, row.id, PLAYING, was=WAITING)
+            log.warning("table %s was waiting with %s; the game starts now", row.id,
+                        "moves played" if stored.moves else "every seat taken")
+            row.status = PLAYING
+        try:
+            table = self._rebuild(stored)
+        except Exception as error:  # a table that cannot be rebuilt must not stop the rest
+            self.broken[row.id] = str(error)
+            log.error("table %s cannot be resumed: %s", row.id, error)
+            return None
+        if table.over and row.status != OVER:  # its last move ended the game
+            table.finished = stored.moves[-1].at if stored.moves else now()
+            table.summary = plain(table.spec.summary(table.state))
+            await asyncio.to_thread(self.storage.set_status, row.id, OVER, was=row.status,
+                                    finished=table.finished, summary=table.summary)
+            log.warning("table %s: its moves ended the game; it is over now", row.id)
+        return table
 
     async def stop(self) -> None:
         tasks = list(self._tasks)
@@ -146,7 +184,9 @@ class Tables:
     async def get(self, table_id: str) -> LiveTable | None:
         """A table by id, loading it from the database if it is not live (a finished one).
 
-        A table whose stored moves cannot be replayed raises ``TableError`` (503).
+        A table whose stored moves cannot be replayed raises ``TableError`` (503), a
+        closed one ``TableError`` (410); a database that cannot be reached raises
+        ``StorageUnavailable``.
         """
         table = self.live.get(table_id)
         if table is not None:
@@ -154,7 +194,8 @@ class Tables:
         if len(table_id) > 32:
             return None
         if table_id in self.broken:
-            raise TableError(f"table {table_id} cannot be resumed: {self.broken[table_id]}", 503)
+            raise TableError(f"table {table_id} cannot be resumed: {self.broken[table_id]}", 503,
+                             "table_broken")
         lock = self._loading[table_id]
         try:
             async with lock:
@@ -164,24 +205,33 @@ class Tables:
                 stored = await asyncio.to_thread(self.storage.load, table_id)
                 if stored is None:
                     return None
-                if self.cluster is not None and stored.row.status != OVER:
+                if self.cluster is not None and stored.row.status not in (OVER, CLOSED):
                     # own it first, then read it again: the last owner may have just moved
                     if not await self.cluster.claim(table_id):
                         raise NotHere(table_id, await self.cluster.owner(table_id))
                     stored = await asyncio.to_thread(self.storage.load, table_id)
                     assert stored is not None
-                try:
-                    table = self._rebuild(stored)
-                except Exception as error:
-                    self.broken[table_id] = str(error)
-                    log.error("table %s cannot be resumed: %s", table_id, error)
-                    raise TableError(f"table {table_id} cannot be resumed: {error}",
-                                     503) from None
+                if stored.row.status == CLOSED:
+                    raise _unplayable(table_id, stored, self.broken)
+                if stored.row.status == OVER:
+                    try:
+                        table = self._rebuild(stored)
+                    except Exception as error:
+                        self.broken[table_id] = str(error)
+                        log.error("table %s cannot be resumed: %s", table_id, error)
+                        raise TableError(f"table {table_id} cannot be resumed: {error}",
+                                         503, "table_broken") from None
+                else:  # adopted from a process that stopped
+                    resumed = await self._resume(stored)
+                    if resumed is None:
+                        raise _unplayable(table_id, stored, self.broken)
+                    table = resumed
                 self.live[table_id] = table
                 if table.over:
                     self._trim()
-                else:  # adopted from a process that stopped: its bots and graces go on here
+                else:  # its bots and graces go on here
                     self.runner.start_graces(table)
+                    self.seating.hold(table)
                     self.runner.kick(table)
                 return table
         finally:
@@ -231,6 +281,8 @@ class Tables:
                    by_bot: bool = False) -> str | None:
         """Play a move for ``seat``; returns why not (nothing changes then), or ``None``."""
         async with table.lock:
+            if table.stale:
+                await self._reload(table)  # StorageUnavailable while the database is away
             reason = table.refusal(seat, version, by_bot)
             if reason:
                 return reason
@@ -245,7 +297,7 @@ class Tables:
                 return f"{text!r} cannot be played now: {error}"
             except Exception as error:  # a fault in the engine: the state may be half-changed
                 log.exception("table %s: the engine failed on %r", table.id, text)
-                await self._restore(table)
+                await self._reload(table)
                 return (f"the game could not play {text!r} ({type(error).__name__}: {error}); "
                         "nothing changed")
             move_text = str(move)
@@ -258,6 +310,10 @@ class Tables:
                 at = await self.writer.append(
                     table.id, table.version, seat, move_text,
                     new_decks=new_decks, over=over, summary=summary)
+            except StorageUnavailable:
+                state.pop()
+                table.stale = True
+                raise
             except Exception as error:
                 state.pop()
                 log.exception("table %s: move %d could not be saved", table.id, table.version)
@@ -280,11 +336,23 @@ class Tables:
             self.runner.kick(table)
         return None
 
-    async def _restore(self, table: LiveTable) -> None:
-        """Deal and replay the table again from the database.  Call under the lock."""
+    async def _reload(self, table: LiveTable) -> None:
+        """Deal and replay the table again from the database, taking the moves it holds
+        that this process did not know it had stored.  Call under the lock."""
         stored = await asyncio.to_thread(self.storage.load, table.id)
-        if stored is not None:
-            table.state = self._rebuild(stored).state
+        table.stale = False
+        if stored is None:
+            return
+        fresh = self._rebuild(stored)
+        table.state = fresh.state
+        if fresh.version != table.version:
+            table.version, table.last_move = fresh.version, fresh.last_move
+            table.decks_stored = fresh.decks_stored
+            table.status, table.finished, table.summary = (fresh.status, fresh.finished,
+                                                           fresh.summary)
+            if table.over:
+                self.runner.stop_graces(table)
+            table.broadcast()
 
     # -- connections ------------------------------------------------------------------------
     async def connect(self, table: LiveTable, connection: Connection) -> None:
@@ -296,6 +364,13 @@ class Tables:
                 if seat.grace_task is not None:
                     seat.grace_task.cancel()
                     seat.grace_task = None
+                if seat.claim_task is not None:
+                    seat.claim_task.cancel()
+                    seat.claim_task = None
+                if seat.kind == "human" and not seat.seen:
+                    seat.seen = True  # its token arrived: the seat is claimed for good
+                    with contextlib.suppress(StorageUnavailable):
+                        await asyncio.to_thread(self.storage.mark_seen, table.id, seat.index)
                 if seat.kind == "human" and seat.bot is not None:
                     seat.bot = seat.bot_playing = None  # the player is back
             table.broadcast()
@@ -318,6 +393,13 @@ class Tables:
         except MessageError as error:
             await self._refuse(table, connection, str(error))
             return
+        try:
+            await self._handle(table, connection, message)
+        except StorageUnavailable as error:
+            await self._refuse(table, connection, error.reason, error.code)
+
+    async def _handle(self, table: LiveTable, connection: Connection,
+                      message: dict[str, Any]) -> None:
         kind = message["type"]
         if kind == "ping":
             connection.outbox.put("pong", encode({"type": "pong"}))
@@ -336,6 +418,30 @@ class Tables:
             except TableError as error:
                 await self._refuse(table, connection, error.reason)
 
-    async def _refuse(self, table: LiveTable, connection: Connection, reason: str) -> None:
+    async def _refuse(self, table: LiveTable, connection: Connection, reason: str,
+                      code: str | None = None) -> None:
         async with table.lock:
-            table.refuse(connection, reason)
+            table.refuse(connection, reason, code)
+
+
+def _inconsistency(stored: StoredTable) -> str | None:
+    """Why an unfinished table's rows cannot be played as they are (``None``: they can)."""
+    row = stored.row
+    if row.status not in OPEN:
+        return (f"its status {row.status!r} is none the server knows (waiting, playing, "
+                "over)")
+    if sorted(seat.seat for seat in stored.seats) != list(range(row.players)):
+        return f"it has {len(stored.seats)} seats stored for {row.players} players"
+    unknown = [seat.seat for seat in stored.seats if seat.kind not in ("human", "bot")]
+    if unknown:
+        return f"seats {unknown} are neither a person's nor a bot's"
+    return None
+
+
+def _unplayable(table_id: str, stored: StoredTable, broken: dict[str, str]) -> TableError:
+    """The refusal for a table ``_resume`` could not give back: closed, or broken."""
+    if stored.row.status == CLOSED:
+        reason = (stored.row.summary or {}).get("closed", "its rows contradict each other")
+        return TableError(f"table {table_id} was closed: {reason}", 410, "table_closed")
+    return TableError(f"table {table_id} cannot be resumed: {broken.get(table_id)}", 503,
+                      "table_broken")

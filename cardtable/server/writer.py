@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .storage import Storage
+from .storage import Storage, StorageUnavailable
 
 __all__ = ["MoveWriter"]
 
@@ -111,8 +111,9 @@ class MoveWriter:
                 (p.table_id, p.index, p.seat, p.move, p.new_decks, p.over, p.summary)
                 for p in batch])
         except Exception as error:
-            if len(batch) == 1:
-                self._answer(batch[0], None, error)
+            if len(batch) == 1 or isinstance(error, StorageUnavailable):
+                for pending in batch:       # the database is away: no use trying each
+                    self._answer(pending, None, error)
                 return
             for pending in batch:      # one at a time: each caller gets its own answer
                 try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -39,3 +41,28 @@ def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
 @pytest.fixture
 def client(make_client: Callable[..., TestClient]) -> TestClient:
     return make_client()
+
+
+ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+@pytest.fixture
+def database_url() -> Iterator[str]:
+    """A new, empty PostgreSQL database for this test, dropped afterwards.
+
+    CI starts PostgreSQL, so there an unreachable server fails the test; elsewhere it skips.
+    """
+    psycopg = pytest.importorskip("psycopg")
+    try:
+        admin = psycopg.connect(ADMIN, autocommit=True, connect_timeout=5)
+    except psycopg.OperationalError as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is not reachable at 127.0.0.1:5432 in CI: {error}")
+        pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432: {error}")
+    name = f"cardtable_test_{secrets.token_hex(4)}"
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

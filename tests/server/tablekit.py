@@ -1,13 +1,17 @@
-"""Helpers for the web table's tests: WebSocket players that keep every message."""
+"""Helpers for the web table's tests: WebSocket players that keep every message, real
+server processes, and a TCP proxy that makes a database unreachable on demand."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
 import socket
+import struct
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -216,3 +220,86 @@ def play_until_seat_moves(ws: ClientConnection, state: dict, seat: int) -> dict:
         if state["over"] or (state["version"] > start and move is not None
                              and move["seat"] == seat):
             return state
+
+
+class Proxy:
+    """A TCP proxy in the test process, between a server and its database: ``cut()`` drops
+    every connection through it and refuses new ones (the database is unreachable), and
+    ``mend()`` lets them through again, on the same port.  Use it as a context manager."""
+
+    def __init__(self, target_port: int, host: str = "127.0.0.1") -> None:
+        self.target = (host, target_port)
+        self.port = free_port()
+        self._listener: socket.socket | None = None
+        self._open: set[socket.socket] = set()
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> Proxy:
+        self.mend()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.cut()
+
+    def mend(self) -> None:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        self._listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def cut(self) -> None:
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            with contextlib.suppress(OSError):
+                listener.shutdown(socket.SHUT_RDWR)  # wakes the thread blocked in accept
+            listener.close()
+        with self._lock:
+            sockets, self._open = self._open, set()
+        for sock in sockets:
+            _drop(sock)
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                _drop(client)
+                continue
+            upstream.settimeout(None)
+            with self._lock:
+                if self._listener is not listener:  # cut meanwhile
+                    _drop(client)
+                    _drop(upstream)
+                    return
+                self._open |= {client, upstream}
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, sink):
+                _drop(sock)
+            with self._lock:
+                self._open -= {source, sink}
+
+
+def _drop(sock: socket.socket) -> None:
+    """Close a socket at once, with a reset (SO_LINGER 0): the other end sees it fail, and
+    a thread reading it wakes up."""
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    with contextlib.suppress(OSError):
+        sock.close()

@@ -1,14 +1,12 @@
 """The web table on PostgreSQL: the same API, and tables that survive a restart.
 
-CI starts PostgreSQL, so there an unreachable server fails the test; elsewhere it skips.
+CI starts PostgreSQL, so there an unreachable server fails the test; elsewhere it skips
+(the ``database_url`` fixture, in conftest.py, makes a fresh database for each test).
 """
 
 from __future__ import annotations
 
-import os
 import random
-import secrets
-from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -18,27 +16,6 @@ from cardtable import records
 from cardtable.server import create_app
 
 pytestmark = pytest.mark.services
-
-ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
-
-
-@pytest.fixture
-def database_url() -> Iterator[str]:
-    """A new, empty database for this test, dropped afterwards."""
-    psycopg = pytest.importorskip("psycopg")
-    try:
-        admin = psycopg.connect(ADMIN, autocommit=True, connect_timeout=5)
-    except psycopg.OperationalError as error:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL is not reachable at 127.0.0.1:5432 in CI: {error}")
-        pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432: {error}")
-    name = f"cardtable_test_{secrets.token_hex(4)}"
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def test_the_api_works_on_postgresql_and_tables_survive_a_restart(
