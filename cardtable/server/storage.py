@@ -417,18 +417,18 @@ class Storage:
         ``writer.MoveWriter``): each is ``(table, index, seat, move, new_decks, over,
         summary)`` as ``append_move`` takes them.  All or none are written."""
         at = now()
-        with self.engine.begin() as connection:
-            connection.execute(insert(MoveRow), [
+        with self.sessions.begin() as session:
+            session.execute(insert(MoveRow), [
                 {"table_id": table, "index": index, "seat": seat, "move": move, "at": at}
                 for table, index, seat, move, _, _, _ in moves])
             decks = [{"table_id": table, "index": i, "cards": list(cards)}
                      for table, _, _, _, new_decks, _, _ in moves for i, cards in new_decks]
             if decks:
-                connection.execute(insert(DealRow), decks)
+                session.execute(insert(DealRow), decks)
             for table, _, _, _, _, over, summary in moves:
                 if over:
-                    connection.execute(update(TableRow).where(TableRow.id == table)
-                                       .values(status="over", finished=at, summary=summary))
+                    session.execute(update(TableRow).where(TableRow.id == table)
+                                    .values(status="over", finished=at, summary=summary))
         return at
 
     # -- reading ----------------------------------------------------------------------

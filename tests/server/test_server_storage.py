@@ -346,11 +346,11 @@ def test_a_move_stored_although_its_write_seemed_to_fail_is_kept_once(
     made = create(client, game="durak", seats=["human", "human"])
     joined = client.post(f"/api/tables/{made['table']}/join").json()
     storage = client.app.state.storage
-    real = storage.append_move
+    real = storage.append_moves   # what the group writer calls (writer.MoveWriter)
 
     def stored_then_lost(*args: Any, **kwargs: Any) -> str:
         real(*args, **kwargs)
-        monkeypatch.setattr(storage, "append_move", real)
+        monkeypatch.setattr(storage, "append_moves", real)
         raise StorageUnavailable()
 
     with connect(client, made["table"], made["token"]) as ws0, \
@@ -359,7 +359,7 @@ def test_a_move_stored_although_its_write_seemed_to_fail_is_kept_once(
         states = {seat: p.state() for seat, p in players.items()}
         seat = states[0]["to_move"]
         mover, state = players[seat], states[seat]
-        monkeypatch.setattr(storage, "append_move", stored_then_lost)
+        monkeypatch.setattr(storage, "append_moves", stored_then_lost)
         move = state["legal_moves"][0]
         mover.move(state, move)
         assert mover.next_of("error")["code"] == "storage_unavailable"
