@@ -12,10 +12,11 @@ import collections
 import random
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..game import GameSpec, GameState
 from ..records import Record, record_of, rules_to_dict
+from .bounds import Limits
 from .storage import hash_token
 from .wire import encode, plain
 
@@ -46,15 +47,24 @@ class NotHere(Exception):
 
 
 class TableError(ValueError):
-    """A request about a table that cannot be granted; ``status`` is the HTTP status.
+    """A request about a table that cannot be granted; ``status`` is the HTTP status and
+    ``code`` a stable name for the kind of refusal (by default the status's own).
 
-    The app answers every one the same way, ``{"detail": reason}`` with that status.
+    The app answers every one the same way, ``{"detail": reason, "code": code}`` with that
+    status (and ``Retry-After`` when ``retry_after`` says when to try again).
     """
 
-    def __init__(self, reason: str, status: int = 409) -> None:
+    CODES: ClassVar[dict[int, str]] = {
+        404: "not_found", 409: "conflict", 422: "invalid_request", 429: "rate_limited",
+        500: "server_error", 503: "unavailable"}
+
+    def __init__(self, reason: str, status: int = 409, code: str | None = None, *,
+                 retry_after: float | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
+        self.code = code or self.CODES.get(status, "refused")
+        self.retry_after = retry_after
 
 
 @dataclass
@@ -71,6 +81,13 @@ class Settings:
     """Messages waiting for one connection; past this the oldest state is dropped."""
     bot_processes: int = 0
     """Processes bots think in (0: threads of the server process)."""
+    bot_threads: int = 4
+    """Threads bots think in when there are no bot processes (storage has threads of its
+    own, so bots thinking never hold up the database)."""
+    storage_threads: int = 8
+    """Threads for the database calls, used by nothing else."""
+    limits: Limits = field(default_factory=Limits)
+    """Every limit on what clients may ask (``cardtable.server.bounds``)."""
 
 
 class SecureRandom(random.SystemRandom):
@@ -274,9 +291,12 @@ class LiveTable:
                 text = texts[connection.seat] = encode(self.state_message(connection.seat))
             connection.outbox.put("state", text)
 
-    def refuse(self, connection: Connection, reason: str) -> None:
+    def refuse(self, connection: Connection, reason: str, code: str | None = None) -> None:
         """An error for one connection, then a fresh state.  Call under the lock."""
-        connection.outbox.put("error", encode({"type": "error", "reason": reason}))
+        error = {"type": "error", "reason": reason}
+        if code is not None:
+            error["code"] = code
+        connection.outbox.put("error", encode(error))
         connection.outbox.put("state", encode(self.state_message(connection.seat)))
 
     def close_all(self, reason: str) -> None:

@@ -8,6 +8,7 @@ needs to be saved.  The schema itself is made by the Alembic migrations in
 
 from __future__ import annotations
 
+import concurrent.futures
 import datetime as _dt
 import hashlib
 from collections.abc import Sequence
@@ -175,17 +176,21 @@ class StoredTable:
 
 
 class Storage:
-    """Synchronous access to the database; the server calls it from worker threads."""
+    """Synchronous access to the database; the server calls it from ``executor``, threads
+    of its own that nothing else uses (the app makes them its event loop's default)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, threads: int = 8) -> None:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, threads), thread_name_prefix="storage")
 
     def migrate(self) -> None:
         migrate(self.engine)
 
     def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
         self.engine.dispose()
 
     # -- writing ----------------------------------------------------------------------

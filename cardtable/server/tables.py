@@ -23,6 +23,7 @@ from .. import games
 from ..cards import Card
 from ..records import rules_from_dict
 from .bot_runner import BotRunner
+from .guard import Guard
 from .live import (
     OVER,
     Connection,
@@ -71,6 +72,7 @@ class Tables:
         """A ``cluster.Cluster`` when several processes share the tables, else ``None``."""
         self.seating = Seating(self)
         self.runner = BotRunner(self)
+        self.guard = Guard(self.settings.limits)
         self._loading: dict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -312,7 +314,7 @@ class Tables:
         try:
             message = decode(text)
         except MessageError as error:
-            await self._refuse(table, connection, str(error))
+            await self._refuse(table, connection, str(error), error.code)
             return
         kind = message["type"]
         if kind == "ping":
@@ -332,6 +334,7 @@ class Tables:
             except TableError as error:
                 await self._refuse(table, connection, error.reason)
 
-    async def _refuse(self, table: LiveTable, connection: Connection, reason: str) -> None:
+    async def _refuse(self, table: LiveTable, connection: Connection, reason: str,
+                      code: str | None = None) -> None:
         async with table.lock:
-            table.refuse(connection, reason)
+            table.refuse(connection, reason, code)
