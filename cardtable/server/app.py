@@ -30,6 +30,7 @@ from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from .. import __version__, bots, games
 from ..game import rule_options
@@ -130,6 +131,16 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
             headers = {"Retry-After": str(math.ceil(error.retry_after))}
         return JSONResponse(status_code=error.status, headers=headers,
                             content={"detail": error.reason, "code": error.code})
+
+    @app.exception_handler(HTTPException)
+    async def _http_refusal(request: Request, error: HTTPException) -> JSONResponse:
+        """The framework's own refusals, in the same shape (a body that is not even text,
+        which FastAPI answers 400, is an unreadable request like any other: 422)."""
+        status, reason = error.status_code, str(error.detail)
+        if status == 400:
+            status, reason = 422, "the body cannot be read: send JSON, in UTF-8"
+        return JSONResponse(status_code=status, headers=error.headers, content={
+            "detail": reason, "code": TableError.CODES.get(status, f"http_{status}")})
 
     @app.exception_handler(RequestValidationError)
     async def _unreadable(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -373,10 +384,11 @@ async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
         return
     seat = None
     if token:
-        digest = hash_token(token[:MAX_TOKEN + 1])
-        rows = await asyncio.to_thread(tables.storage.seats_of, table_id)
-        seat = next((row.seat for row in rows if row.token_hash is not None
-                     and secrets.compare_digest(row.token_hash, digest)), None)
+        if len(token) <= MAX_TOKEN:
+            digest = hash_token(token)
+            rows = await asyncio.to_thread(tables.storage.seats_of, table_id)
+            seat = next((row.seat for row in rows if row.token_hash is not None
+                         and secrets.compare_digest(row.token_hash, digest)), None)
         if seat is None:
             await _close(websocket, NO_SEAT, 4403, "no_seat")
             return

@@ -74,7 +74,9 @@ class Settings:
     bot_delay: float = 0.8
     """Seconds a bot waits before it plays, so people can follow the game."""
     bot_time_limit: float = 30.0
-    """A bot that thinks longer than this plays a random legal move instead."""
+    """Seconds a bot may think: its search stops there and plays its best move so far; a
+    bot that does not stop gets a random legal move played for it (and in a bot process,
+    the process is killed and replaced)."""
     grace: float = 60.0
     """Seconds a dropped player keeps the seat before a takeover bot may play for them."""
     queue_limit: int = 64

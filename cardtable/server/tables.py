@@ -332,7 +332,7 @@ class Tables:
             try:
                 await self.seating.rematch(table, connection.seat)
             except TableError as error:
-                await self._refuse(table, connection, error.reason)
+                await self._refuse(table, connection, error.reason, error.code)
 
     async def _refuse(self, table: LiveTable, connection: Connection, reason: str,
                       code: str | None = None) -> None:

@@ -34,6 +34,24 @@ def with_bots(*names: str) -> Limits:
     return dataclasses.replace(MACHINE_SPEED, bots=(*OFFERED_BOTS, *names))
 
 
+class Stuck:
+    """A game whose legal moves never come: a bot asked to choose in it never answers (it
+    is pickled into bot processes, which import it from here)."""
+
+    to_move = 0
+
+    def legal_moves(self) -> list:
+        time.sleep(3600)
+        return []
+
+
+def from_address(client: TestClient, host: str) -> TestClient:
+    """A client of the same running app (the same event loop) from another address."""
+    other = TestClient(client.app, client=(host, 50000))
+    other.portal = client.portal
+    return other
+
+
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([♣♦♥♠])")
 
 
