@@ -530,7 +530,8 @@ def _websocket_protocol() -> Any:
     """uvicorn's WebSocket protocol (websockets, sans I/O), made to answer a handshake it
     refuses: as uvicorn 0.54 ships it, a WebSocket request whose line is over 8 KB (a long
     URL) or whose headers are too large gets its 414/431 answer made but never sent, and
-    the client waits forever.  Any other uvicorn: its own choice."""
+    the client waits forever; and a socket refused with an HTTP answer (429 for too many
+    connections) is logged as an error of the app.  Any other uvicorn: its own choice."""
     try:
         from uvicorn.protocols.websockets.websockets_sansio_impl import (
             WebSocketsSansIOProtocol,
@@ -545,6 +546,12 @@ def _websocket_protocol() -> Any:
                     and not self.transport.is_closing()):
                 self.transport.write(b"".join(self.conn.data_to_send()))
                 self.transport.close()
+
+        async def send(self, message: Any) -> None:
+            await super().send(message)
+            if message["type"] == "websocket.http.response.body" and not message.get(
+                    "more_body", False):
+                self.handshake_complete = True   # refused with an answer: done, no error
 
     return AnsweringProtocol
 

@@ -28,7 +28,7 @@ from tablekit import (
     server,
     socket_for,
 )
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from cardtable.server.bounds import Limits, add_flags, from_flags
 from cardtable.server.guard import MessageRate
@@ -207,9 +207,9 @@ def test_every_limit_is_a_flag_and_a_line_of_the_docs() -> None:
 
 # -- what a real server reads --------------------------------------------------------------
 
-def test_a_frame_past_the_limit_closes_1009_and_a_long_url_is_answered(
+def test_a_real_server_closes_big_frames_answers_long_urls_and_refuses_extra_sockets(
         tmp_path: Path) -> None:
-    with server(tmp_path / "data") as (_, base):
+    with server(tmp_path / "data", "--connections-per-address", "3") as (process, base):
         table = httpx.post(f"{base}/api/tables", json={
             "game": "durak", "seats": ["human", "human"]}).json()["table"]
         with socket_for(base, table, None) as ws:
@@ -233,4 +233,14 @@ def test_a_frame_past_the_limit_closes_1009_and_a_long_url_is_answered(
                         .encode())
             answer = raw.recv(4096)
         assert answer.startswith(b"HTTP/1.1 414"), answer[:80]
+        with socket_for(base, table, None) as one, socket_for(base, table, None) as two, \
+                socket_for(base, table, None) as three:
+            for ws in (one, two, three):
+                next_state(ws)
+            with pytest.raises(InvalidStatus) as refused:
+                socket_for(base, table, None)
+            assert refused.value.response.status_code == 429
+            assert json.loads(refused.value.response.body)["code"] == "too_many_connections"
         assert httpx.get(f"{base}/api/health").status_code == 200
+    log = process.log_path.read_text()   # type: ignore[attr-defined]
+    assert "Traceback" not in log and "ASGI callable" not in log, log[-2000:]
