@@ -120,7 +120,8 @@ class BotWorkers:
         self._threads = concurrent.futures.ThreadPoolExecutor(
             max_workers=self.count, thread_name_prefix="bot-wait")
         self.killed = 0
-        """Workers killed for running past the limit (or failing), replaced since."""
+        """Workers killed while still thinking (past the limit, or for a bot loop that
+        was cancelled); each is replaced when a bot next needs one."""
 
     async def choose(self, spec: str, state: Any, seconds: float) -> str:
         """The move of a bot of ``spec``, thought in a worker for at most ``seconds``.

@@ -79,9 +79,11 @@ class Guard:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.sockets: collections.Counter[str] = collections.Counter()
-        url = limits.rate_limit_storage
+        url = limits.rate_limit_storage.removeprefix("async+")
+        # redis-py (the server's own Redis client), not limits' default coredis
+        options = {"implementation": "redispy"} if url.startswith("redis") else {}
         self._limiter = MovingWindowRateLimiter(
-            storage_from_string(url if url.startswith("async+") else f"async+{url}"))
+            storage_from_string(f"async+{url}", **options))
         rates = limits.tables_per_address.strip()
         self._table_rates = parse_many(rates) if rates else []
         self._bot_tables: dict[str, set[str]] = collections.defaultdict(set)

@@ -6,11 +6,13 @@ a new table, the size of a WebSocket frame."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import base64
 import dataclasses
 import json
 import os
 import socket
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,7 +33,8 @@ from tablekit import (
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from cardtable.server.bounds import Limits, add_flags, from_flags
-from cardtable.server.guard import MessageRate
+from cardtable.server.guard import Guard, MessageRate
+from cardtable.server.live import TableError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -128,6 +131,25 @@ def test_an_address_past_its_new_tables_gets_429_and_nothing_is_made(
     assert table_count(client) == 3
     create(from_address(client, "10.0.0.2"), game="durak", seats=["human", "human"])
     assert table_count(client) == 4
+
+
+@pytest.mark.services
+def test_two_processes_counting_in_redis_share_an_address_quota() -> None:
+    limits = limited(tables_per_address="2/minute",
+                     rate_limit_storage="redis://127.0.0.1:6379/15")
+    one, two = Guard(limits), Guard(limits)   # as two server processes would
+    address = f"test-{uuid.uuid4()}"
+
+    async def run() -> None:
+        await one.check_table_rate(address)
+        await one.count_table(address)
+        await two.check_table_rate(address)
+        await two.count_table(address)
+        with pytest.raises(TableError) as refused:
+            await one.check_table_rate(address)
+        assert refused.value.status == 429 and refused.value.code == "rate_limited"
+
+    asyncio.run(run())
 
 
 def test_tables_of_bots_only_are_limited_per_address_and_in_all(
