@@ -74,7 +74,11 @@ def free_port() -> int:
 def start_server(port: int, data_dir: Path, args: argparse.Namespace,
                  log: Path) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "cardtable.server", "--port", str(port),
-               "--data-dir", str(data_dir), "--bot-delay", "0", "--log-level", "warning"]
+               "--data-dir", str(data_dir), "--bot-delay", "0", "--log-level", "warning",
+               # every player of the run comes from one address at machine speed: the
+               # per-address quotas and the per-socket message rate are for people
+               "--ws-messages-per-second", "0", "--tables-per-address", "",
+               "--connections-per-address", "1000000"]
     if args.database_url:
         command += ["--database-url", args.database_url]
     if args.redis_url:

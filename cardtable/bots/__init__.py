@@ -24,6 +24,9 @@ same options as its kind.
 
 from __future__ import annotations
 
+import functools
+import inspect
+import math
 import random
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -31,8 +34,8 @@ from typing import Any, Protocol
 from ..game import GameState, make_rng
 from .ismcts import ISMCTSBot, kit_of
 
-__all__ = ["LEVELS", "BasicBot", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "make",
-           "register", "specs", "split_specs"]
+__all__ = ["LEVELS", "BasicBot", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot",
+           "choose_within", "make", "parse_spec", "register", "specs", "split_specs"]
 
 
 class Bot(Protocol):
@@ -159,25 +162,71 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
-def make(spec: str, *, seed: int | random.Random | None = None) -> Bot:
-    """A bot from a spec: ``"random"``, ``"greedy"``, ``"ismcts:iterations=2000"``, a level.
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """A spec's bot name and its options, read as ``make`` reads them (numbers as numbers,
+    ``true``/``false`` as yes/no); a number that is not finite is refused.
 
-    Options after the colon are ``name=value`` pairs separated by commas.
+    >>> parse_spec("ismcts:iterations=500,c=0.7,infer=true")
+    ('ismcts', {'iterations': 500, 'c': 0.7, 'infer': True})
+    >>> parse_spec("ismcts:c=nan")
+    Traceback (most recent call last):
+    ...
+    ValueError: bot option c=nan is not a finite number
     """
     name, _, rest = spec.strip().partition(":")
-    factory = _FACTORIES.get(name) or _plugin(name)
-    if factory is None:
-        raise ValueError(f"no bot {name!r}; the bots are: {', '.join(_FACTORIES)}")
     options: dict[str, Any] = {}
     for pair in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = pair.partition("=")
         if not eq:
             raise ValueError(f"bot option {pair!r} must look like name=value")
-        options[key.strip()] = _number(value.strip())
+        number = _number(value.strip())
+        if isinstance(number, float) and not math.isfinite(number):
+            raise ValueError(f"bot option {key.strip()}={value.strip()} is not a finite number")
+        options[key.strip()] = number
+    return name.strip(), options
+
+
+def make(spec: str, *, seed: int | random.Random | None = None) -> Bot:
+    """A bot from a spec: ``"random"``, ``"greedy"``, ``"ismcts:iterations=2000"``, a level.
+
+    Options after the colon are ``name=value`` pairs separated by commas; a value out of
+    its range (``iterations=0``, ``c=-1``, ``seconds=inf``) raises ``ValueError``.
+    """
+    name, options = parse_spec(spec)
+    factory = _FACTORIES.get(name) or _plugin(name)
+    if factory is None:
+        raise ValueError(f"no bot {name!r}; the bots are: {', '.join(_FACTORIES)}")
     try:
         return factory(seed=seed, **options)
     except TypeError as error:
         raise ValueError(f"bot {name!r} does not take those options: {error}") from None
+
+
+def choose_within(bot: Bot, state: GameState[Any], deadline: float) -> Any:
+    """The bot's move, its search stopped at ``deadline`` (a ``time.perf_counter()``
+    value) if it can stop itself (``choose`` takes ``deadline``, as the search bots'
+    does); any other bot is simply asked.
+
+    >>> import time
+    >>> from cardtable import games
+    >>> state = games.get("durak").start(games.get("durak").presets["transfer"], players=2,
+    ...                                  seed=1)
+    >>> move = choose_within(make("ismcts:iterations=10000000", seed=1), state,
+    ...                      time.perf_counter() + 0.05)
+    >>> move in state.legal_moves()
+    True
+    """
+    if _takes_deadline(type(bot)):
+        return bot.choose(state, deadline=deadline)  # type: ignore[call-arg]
+    return bot.choose(state)
+
+
+@functools.cache
+def _takes_deadline(kind: type[Any]) -> bool:
+    try:
+        return "deadline" in inspect.signature(kind.choose).parameters
+    except (AttributeError, TypeError, ValueError):
+        return False
 
 
 def _plugin(name: str) -> Callable[..., Bot] | None:

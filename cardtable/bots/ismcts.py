@@ -54,6 +54,16 @@ class _Node:
         self.avail = 0
 
 
+def _number(value: Any) -> bool:
+    """A real, finite number (not a yes/no): nan and infinity are no budget."""
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+def _positive(value: Any) -> bool:
+    return _number(value) and value > 0
+
+
 def _random_policy(state: Any, rng: random.Random) -> Any:
     moves = state.legal_moves()
     return moves[rng.randrange(len(moves))]
@@ -77,6 +87,10 @@ class ISMCTSBot:
     only the root's moves keep statistics and every reply is the playout policy's, which
     sees the sampled hands, where rarely visited tree nodes reply almost at random).
     A seeded bot with an iteration budget alone is reproducible.
+
+    ``choose(state, deadline=...)`` stops every part of the search at ``deadline`` (a
+    ``time.perf_counter()`` value) whatever the budgets say, and plays the best move found
+    so far: a server gives its bots a time limit this way.
     """
 
     def __init__(self, *, seed: int | random.Random | None = None,
@@ -91,8 +105,16 @@ class ISMCTSBot:
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise ValueError(f"iterations must be a whole number of 1 or more, "
                              f"not {iterations!r}")
-        if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
+        if seconds is not None and not _positive(seconds):
             raise ValueError(f"seconds must be a number above 0, not {seconds!r}")
+        if c is not None and not (_number(c) and c >= 0):
+            raise ValueError(f"c (the exploration constant) must be a number of 0 or more, "
+                             f"not {c!r}")
+        if not (_number(solver_nodes) and solver_nodes >= 1 and solver_nodes == int(solver_nodes)):
+            raise ValueError(f"solver_nodes must be a whole number of 1 or more, "
+                             f"not {solver_nodes!r}")
+        if solver_seconds is not None and not _positive(solver_seconds):
+            raise ValueError(f"solver_seconds must be a number above 0, not {solver_seconds!r}")
         if horizon is not None and (not isinstance(horizon, int) or horizon < 0):
             raise ValueError(f"horizon must be a whole number of 0 or more, not {horizon!r}")
         if not isinstance(depth, int) or depth < 0:
@@ -121,7 +143,7 @@ class ISMCTSBot:
         after a search the tree's size (``nodes``) and each root move's visits and mean
         reward (``moves``)."""
 
-    def choose(self, state: GameState[Any]) -> Any:
+    def choose(self, state: GameState[Any], *, deadline: float | None = None) -> Any:
         seat = state.to_move
         if seat is None:
             raise ValueError("there is no move to choose: the game is over")
@@ -130,29 +152,32 @@ class ISMCTSBot:
             self.stats = {"iterations": 0, "seconds": 0.0, "solved": False}
             return moves[0]
         kit = kit_of(state)
+        stop = math.inf if deadline is None else deadline
         if self.solver and kit.perfect(state, seat):
-            move = self._solve(kit, state, seat)
+            move = self._solve(kit, state, seat, stop)
             if move is not None:
                 return move
         if self.pimc and kit.near_end(state, seat):
-            move = self._sample_and_solve(kit, state, seat, moves)
+            move = self._sample_and_solve(kit, state, seat, moves, stop)
             if move is not None:
                 return move
-        return self._search(kit, state, seat, moves)
+        return self._search(kit, state, seat, moves, stop)
 
     # -- the exact endgame -----------------------------------------------------------------
 
-    def _solver(self, kit: Any, position: Any, seat: int, context: Any) -> Solver:
+    def _solver(self, kit: Any, position: Any, seat: int, context: Any,
+                deadline: float) -> Solver:
         """An exact search of ``position`` for ``seat``: its reward, its side maximising."""
         side = kit.side_of(position, seat)
         return Solver(kit, lambda final: kit.rewards(final, context)[seat],
                       lambda s: kit.side_of(position, s) == side,
-                      max_nodes=self.solver_nodes, seconds=self.solver_seconds)
+                      max_nodes=self.solver_nodes, seconds=self.solver_seconds,
+                      deadline=deadline)
 
-    def _solve(self, kit: Any, state: GameState[Any], seat: int) -> Any:
+    def _solve(self, kit: Any, state: GameState[Any], seat: int, deadline: float) -> Any:
         started = time.perf_counter()
         position = kit.sampler(state, seat)(self.rng)   # the only deal left: the truth
-        solver = self._solver(kit, position, seat, kit.context(state, seat))
+        solver = self._solver(kit, position, seat, kit.context(state, seat), deadline)
         try:
             value, move = solver.solve(position)
         except OutOfBudget:
@@ -171,7 +196,7 @@ class ISMCTSBot:
         return move
 
     def _sample_and_solve(self, kit: Any, state: GameState[Any], seat: int,
-                          moves: list[Any]) -> Any:
+                          moves: list[Any], stop: float) -> Any:
         """Deal the hidden cards afresh ``pimc`` times, value every move exactly on each
         deal, and play the best on average (None if a deal runs over the solver's budget).
 
@@ -181,13 +206,13 @@ class ISMCTSBot:
         started = time.perf_counter()
         sample = kit.sampler(state, seat, infer=self.infer)
         context = kit.context(state, seat)
-        deadline = started + self.seconds if self.seconds is not None else math.inf
+        deadline = min(stop, started + self.seconds if self.seconds is not None else math.inf)
         totals = dict.fromkeys(moves, 0.0)
         done = nodes = 0
         while done < self.pimc and (done == 0 or time.perf_counter() < deadline):
             position = sample(self.rng)
             # a fresh solver per deal: the stock still to come is not in the position's key
-            solver = self._solver(kit, position, seat, context)
+            solver = self._solver(kit, position, seat, context, stop)
             for move in moves:
                 position.push(move)
                 try:
@@ -212,7 +237,8 @@ class ISMCTSBot:
 
     # -- sampling --------------------------------------------------------------------------
 
-    def _search(self, kit: Any, state: GameState[Any], seat: int, moves: list[Any]) -> Any:
+    def _search(self, kit: Any, state: GameState[Any], seat: int, moves: list[Any],
+                stop: float) -> Any:
         started = time.perf_counter()
         sample = kit.sampler(state, seat, infer=self.infer)
         context = kit.context(state, seat, horizon=self.horizon)
@@ -223,7 +249,7 @@ class ISMCTSBot:
         log, sqrt = math.log, math.sqrt
         root = _Node(None, -1)
         limit = self.iterations if self.iterations is not None else math.inf
-        deadline = started + self.seconds if self.seconds is not None else math.inf
+        deadline = min(stop, started + self.seconds if self.seconds is not None else math.inf)
         done = 0
         paired = self.paired
         rng = self.rng

@@ -40,7 +40,8 @@ class Solver:
 
     def __init__(self, kit: Any, value: Callable[[Any], float], mine: Callable[[int], bool],
                  *, max_nodes: int = 200_000, seconds: float | None = None,
-                 repeat: float = 0.0, bounds: tuple[float, float] = (-1.0, 1.0)) -> None:
+                 deadline: float = math.inf, repeat: float = 0.0,
+                 bounds: tuple[float, float] = (-1.0, 1.0)) -> None:
         self.kit = kit
         self.repeat = repeat
         self.bounds = bounds
@@ -49,6 +50,8 @@ class Solver:
         self.mine = mine
         self.max_nodes = max_nodes
         self.seconds = seconds
+        self.deadline = deadline
+        """A ``time.perf_counter()`` past which no search goes on, whatever ``seconds`` says."""
         self.nodes = 0
         self.table: dict[Hashable, tuple[float, float, Any]] = {}
         self._deadline = math.inf
@@ -60,8 +63,9 @@ class Solver:
         ``OutOfBudget`` when the budget runs out first.
         """
         self.nodes = 0
+        self._deadline = self.deadline
         if self.seconds is not None:
-            self._deadline = time.perf_counter() + self.seconds
+            self._deadline = min(self.deadline, time.perf_counter() + self.seconds)
         value = self._search(position, *self.bounds)
         entry = self.table[self.kit.key(position)]
         return value, entry[2]
@@ -71,7 +75,7 @@ class Solver:
         if self.nodes > self.max_nodes:
             raise OutOfBudget(f"more than {self.max_nodes} positions")
         if not self.nodes & 1023 and time.perf_counter() > self._deadline:
-            raise OutOfBudget(f"more than {self.seconds} seconds")
+            raise OutOfBudget("out of time")
         if position.is_over():
             return self.value(position)
         key = self.kit.key(position)

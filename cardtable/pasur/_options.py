@@ -11,7 +11,7 @@ Outside the engine, use ``move_options(rules)`` (exported by ``cardtable.pasur``
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..cards import CARDS
 from .captures import ALL_MASK, JACK_MASK, NUMBER_MASK, RANK_MASKS
@@ -213,12 +213,13 @@ class OptionMemory:
     @classmethod
     def of(cls, rules: Rules) -> OptionMemory:
         """The shared memory of a rule set (one per distinct capture setting)."""
-        key = (rules.forced_capture, rules.multi_sets, rules.king_queen_take_all,
-               rules.jack, rules.kids)
-        found = cls._shared.get(key)
-        if found is None:
-            found = cls._shared[key] = cls(*key)
-        return found
+        return _memory_of(rules.forced_capture, rules.multi_sets, rules.king_queen_take_all,
+                          rules.jack, rules.kids)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its setting: unpickled, it is that process's own shared memory of
+        the same setting (a hand sent to a bot process takes no tables along)."""
+        return (_memory_of, (self.forced, self.multi, self.take_all, self.jack, self.kids))
 
     def captures(self, index: int, table: int) -> list[int]:
         """Every mask of table cards card ``index`` can take (in mask order): the masks of
@@ -358,3 +359,13 @@ class OptionMemory:
         if self.forced:
             return tuple(captures)
         return (self.trails[index][0], *captures)
+
+
+def _memory_of(forced: bool, multi: bool, take_all: bool, jack: str,
+               kids: bool) -> OptionMemory:
+    """The shared memory of one capture setting, made the first time it is asked for."""
+    key = (forced, multi, take_all, jack, kids)
+    found = OptionMemory._shared.get(key)
+    if found is None:
+        found = OptionMemory._shared[key] = OptionMemory(*key)
+    return found

@@ -291,6 +291,19 @@ class Hand:
         other._legal = None
         return other
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling keeps: not the shared option memory's own tables and functions
+        (they do not pickle, and need not): ``_memory`` pickles as a reference to the
+        memory of its setting, and the rest is found again from it."""
+        return {name: getattr(self, name) for name in Hand.__slots__
+                if name not in ("_looks", "_reach")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._looks = self._memory.looks
+        self._reach = self._memory.reach
+
     # -- playing ------------------------------------------------------------------------
 
     @property

@@ -10,6 +10,16 @@ Running it, the API and the message formats are described in ``docs/server.md``.
 
 from __future__ import annotations
 
-from .app import create_app, serve
+from typing import Any
 
 __all__ = ["create_app", "serve"]
+
+
+def __getattr__(name: str) -> Any:
+    # the app (FastAPI, SQLAlchemy) is imported when first asked for, so that a bot
+    # process, which needs only the engine, starts quickly
+    if name in __all__:
+        from . import app
+
+        return getattr(app, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

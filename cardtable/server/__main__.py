@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .app import serve
+from .bounds import add_flags, from_flags
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -29,8 +29,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot-processes", type=int, default=0,
                         help="processes for the bots to think in (default 0: threads)")
     parser.add_argument("--bot-time-limit", type=float, default=30.0,
-                        help="seconds a bot may think before a random legal move is played "
-                             "for it (default 30)")
+                        help="seconds a bot may think: its search stops there (default 30)")
+    parser.add_argument("--bot-threads", type=int, default=4,
+                        help="threads bots think in without bot processes (default 4)")
+    parser.add_argument("--storage-threads", type=int, default=8,
+                        help="threads for the database calls alone (default 8)")
     parser.add_argument("--claim-grace", type=float, default=120.0,
                         help="seconds a seat taken but never connected to is held before it "
                              "is free again (default 120)")
@@ -39,12 +42,16 @@ def main(argv: list[str] | None = None) -> None:
                              "database is away (default 5)")
     parser.add_argument("--log-level", default="info",
                         help="uvicorn's log level: critical, error, warning, info, debug")
+    add_flags(parser)
     args = parser.parse_args(argv)
+    from .app import serve
+
     serve(host=args.host, port=args.port, data_dir=args.data_dir,
           database_url=args.database_url, redis_url=args.redis_url, bot_delay=args.bot_delay,
           grace=args.grace, redis_prefix=args.redis_prefix, lease=args.lease,
           bot_processes=args.bot_processes, bot_time_limit=args.bot_time_limit,
-          log_level=args.log_level, claim_grace=args.claim_grace,
+          bot_threads=args.bot_threads, storage_threads=args.storage_threads,
+          limits=from_flags(args), log_level=args.log_level, claim_grace=args.claim_grace,
           storage_retry_max=args.storage_retry_max)
 
 

@@ -18,6 +18,7 @@ import contextlib
 import gzip
 import json
 import logging
+import math
 import mimetypes
 import re
 import secrets
@@ -26,14 +27,16 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from .. import __version__, bots, games
 from ..game import rule_options
 from ..records import Record, RecordError, rules_to_dict
+from .bounds import Limits
+from .guard import MessageRate, address_of
 from .replay import replay_steps
 from .schemas import (
     CreateTable,
@@ -42,6 +45,7 @@ from .schemas import (
     HistoryEntry,
     JoinTable,
     OptionInfo,
+    Problem,
     Replay,
     Seated,
     SeatInfo,
@@ -50,7 +54,7 @@ from .schemas import (
 )
 from .storage import SeatRow, Storage, StorageUnavailable, TableRow, hash_token, sqlite_url
 from .tables import Connection, LiveTable, NotHere, Outbox, Settings, TableError, Tables
-from .wire import encode, plain
+from .wire import MAX_TOKEN, encode, plain
 
 __all__ = ["create_app", "serve"]
 
@@ -70,25 +74,33 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                redis_url: str | None = None, *, bot_delay: float = 0.8,
                bot_time_limit: float = 30.0, grace: float = 60.0, queue_limit: int = 64,
                static_dir: str | Path | None = None, redis_prefix: str = "cardtable",
-               lease: float = 15.0, bot_processes: int = 0, claim_grace: float = 120.0,
-               storage_retry_max: float = 5.0) -> FastAPI:
+               lease: float = 15.0, bot_processes: int = 0, bot_threads: int = 4,
+               storage_threads: int = 8, limits: Limits | None = None,
+               claim_grace: float = 120.0, storage_retry_max: float = 5.0) -> FastAPI:
     """The web table as an ASGI app.
 
     ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
     migrated and every unfinished table is resumed when the app starts (its lifespan).
     With ``redis_url`` several processes share the database: each table is played by one
     of them (a lease of ``lease`` seconds in Redis) and the others relay its players; see
-    ``cardtable.server.cluster``.
+    ``cardtable.server.cluster``.  ``limits`` bounds what clients may ask
+    (``cardtable.server.bounds.Limits``).
     """
     url = database_url or sqlite_url(data_dir)
     settings = Settings(bot_delay=bot_delay, bot_time_limit=bot_time_limit, grace=grace,
                         queue_limit=queue_limit, bot_processes=bot_processes,
-                        claim_grace=claim_grace, storage_retry_max=storage_retry_max)
+                        bot_threads=bot_threads, storage_threads=storage_threads,
+                        limits=limits or Limits(), claim_grace=claim_grace,
+                        storage_retry_max=storage_retry_max)
     static = Path(static_dir) if static_dir is not None else STATIC
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(url)
+        storage = Storage(url, threads=settings.storage_threads)
+        # every asyncio.to_thread of the server is a database call (bots think in threads
+        # or processes of their own): the loop's default threads are the storage's, which
+        # no bot can hold up
+        asyncio.get_running_loop().set_default_executor(storage.executor)
         await asyncio.to_thread(storage.migrate)
         tables = Tables(storage, settings)
         app.state.storage = storage
@@ -115,11 +127,22 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
 
     @app.exception_handler(TableError)
     async def _refused(request: Request, error: TableError) -> JSONResponse:
-        """Every refusal about a table, from any endpoint: its status and its reason."""
-        content = {"detail": error.reason}
-        if error.code is not None:
-            content["code"] = error.code
-        return JSONResponse(status_code=error.status, content=content)
+        """Every refusal about a table, from any endpoint: its status, reason and code."""
+        headers = None
+        if error.retry_after is not None:
+            headers = {"Retry-After": str(math.ceil(error.retry_after))}
+        return JSONResponse(status_code=error.status, headers=headers,
+                            content={"detail": error.reason, "code": error.code})
+
+    @app.exception_handler(HTTPException)
+    async def _http_refusal(request: Request, error: HTTPException) -> JSONResponse:
+        """The framework's own refusals, in the same shape (a body that is not even text,
+        which FastAPI answers 400, is an unreadable request like any other: 422)."""
+        status, reason = error.status_code, str(error.detail)
+        if status == 400:
+            status, reason = 422, "the body cannot be read: send JSON, in UTF-8"
+        return JSONResponse(status_code=status, headers=error.headers, content={
+            "detail": reason, "code": TableError.CODES.get(status, f"http_{status}")})
 
     @app.exception_handler(StorageUnavailable)
     async def _unavailable(request: Request, error: StorageUnavailable) -> JSONResponse:
@@ -129,13 +152,16 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
 
     @app.exception_handler(RequestValidationError)
     async def _unreadable(request: Request, error: RequestValidationError) -> JSONResponse:
-        reasons = []
+        reasons, errors = [], []
         for item in error.errors():
             where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
             reasons.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
+            # not the input itself: it may be huge, or a NaN that JSON cannot carry
+            errors.append({"loc": [str(part) for part in item.get("loc", ())],
+                           "msg": str(item.get("msg")), "type": str(item.get("type"))})
         return JSONResponse(status_code=422, content={
             "detail": "; ".join(reasons) or "the request cannot be read",
-            "errors": jsonable_encoder(error.errors(), custom_encoder={Exception: str})})
+            "code": "invalid_request", "errors": errors})
 
     def tables_of(request: Request | WebSocket) -> Tables:
         return request.app.state.tables
@@ -160,6 +186,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
 
     @app.get("/api/games", response_model=list[GameInfo])
     async def list_games() -> list[GameInfo]:
+        known = set(bots.specs())
+        offered = [name for name in settings.limits.bots if name in known]
         out = []
         for spec in _playable():
             out.append(GameInfo(
@@ -168,41 +196,46 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                 player_counts=list(spec.player_counts), default_players=spec.default_players,
                 options=[OptionInfo(name=o.name, type=o.type, default=plain(o.default),
                                     doc=o.doc,
-                                    choices=None if o.choices is None else plain(o.choices))
+                                    choices=None if o.choices is None else plain(o.choices),
+                                    maximum=settings.limits.rule_bounds.get(o.name))
                          for o in rule_options(spec.rules_type)],
-                bots=bots.specs()))
+                bots=offered))
         return out
 
-    @app.post("/api/tables", response_model=Seated, status_code=201)
+    @app.post("/api/tables", response_model=Seated, status_code=201,
+              responses=_answers(422, 429))
     async def create_table(body: CreateTable, request: Request) -> Seated:
         table, seat, token = await tables_of(request).seating.create(
             body.game, preset=body.preset, options=body.options, players=body.players,
-            seats=body.seats, takeover=body.takeover, name=body.name)
+            seats=body.seats, takeover=body.takeover, name=body.name,
+            address=address_of(request))
         return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
 
-    @app.get("/api/tables", response_model=list[TableListing])
-    async def open_tables(request: Request, game: str | None = None,
+    @app.get("/api/tables", response_model=list[TableListing], responses=_answers(422))
+    async def open_tables(request: Request, game: str | None = Query(None, max_length=32),
                           limit: int = Query(50, ge=1, le=200),
-                          offset: int = Query(0, ge=0)) -> list[TableListing]:
+                          offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> list[TableListing]:
         tables = tables_of(request)
         rows = await asyncio.to_thread(tables.storage.listing, over=False, limit=limit,
                                        offset=offset, game=game)
         return [_listing(row, seats, tables.live.get(row.id)) for row, seats in rows]
 
-    @app.get("/api/tables/{table_id}", response_model=TableInfo)
+    @app.get("/api/tables/{table_id}", response_model=TableInfo,
+             responses=_answers(404, 503))
     async def table_info(table_id: str, request: Request) -> dict[str, Any]:
         table = await tables_of(request).find(table_id)
         async with table.lock:
             return table.describe()
 
-    @app.post("/api/tables/{table_id}/join", response_model=Seated)
+    @app.post("/api/tables/{table_id}/join", response_model=Seated,
+              responses=_answers(404, 409, 422, 503))
     async def join_table(table_id: str, request: Request,
                          body: JoinTable | None = None) -> Seated:
         table, seat, token = await tables_of(request).seating.join(
             table_id, body.name if body else None)
         return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
 
-    @app.get("/api/tables/{table_id}/record")
+    @app.get("/api/tables/{table_id}/record", responses=_answers(404, 409, 503))
     async def table_record(table_id: str, request: Request) -> Response:
         table = await tables_of(request).find(table_id)
         async with table.lock:
@@ -210,7 +243,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         return Response(record.dumps(), media_type="application/json")
 
     @app.get("/api/tables/{table_id}/replay", response_model=Replay,
-             responses={409: {"description": "the game is not over yet"}})
+             responses=_answers(404, 409, 500, 503))
     async def table_replay(table_id: str, request: Request) -> Response:
         """The finished game step by step: the deal, then the table after every move,
         with every hand face up (so only once the game is over)."""
@@ -231,10 +264,10 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
             headers["Content-Encoding"] = "gzip"
         return Response(body, media_type="application/json", headers=headers)
 
-    @app.get("/api/history", response_model=list[HistoryEntry])
-    async def history(request: Request, game: str | None = None,
+    @app.get("/api/history", response_model=list[HistoryEntry], responses=_answers(422))
+    async def history(request: Request, game: str | None = Query(None, max_length=32),
                       limit: int = Query(50, ge=1, le=200),
-                      offset: int = Query(0, ge=0)) -> list[HistoryEntry]:
+                      offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> list[HistoryEntry]:
         rows = await asyncio.to_thread(tables_of(request).storage.listing, over=True,
                                        limit=limit, offset=offset, game=game)
         return [HistoryEntry(id=row.id, game=row.game, preset=row.preset, players=row.players,
@@ -245,35 +278,17 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
 
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-        await websocket.accept()
         tables = tables_of(websocket)
+        address = address_of(websocket)
+        refused = tables.guard.open_socket(address)
+        if refused is not None:
+            await _deny(websocket, refused)
+            return
         try:
-            table = await tables.get(table_id)
-        except TableError as error:  # 4410 closed, 4503 broken: for good
-            await _close(websocket, error.reason, 4000 + error.status, error.code)
-            return
-        except StorageUnavailable as error:  # 1013: try again later (the page does)
-            await _close(websocket, error.reason, 1013, error.code)
-            return
-        except NotHere as elsewhere:
-            await _relay(websocket, tables, elsewhere, token)
-            return
-        if table is None:
-            await _close(websocket, f"there is no table {table_id!r}", 4404)
-            return
-        seat = None
-        if token:
-            seat = table.seat_of_token(token)
-            if seat is None:
-                await _close(websocket, NO_SEAT, 4403)
-                return
-        connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
-        await tables.connect(table, connection)
-        try:
-            await _converse(websocket, connection,
-                            lambda data: tables.receive(table, connection, data))
+            await websocket.accept()
+            await _seat_and_play(websocket, tables, table_id, token)
         finally:
-            await tables.disconnect(table, connection)
+            tables.guard.close_socket(address)
 
     @app.get("/", include_in_schema=False)
     async def index() -> Response:
@@ -288,29 +303,95 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
 
 
 NO_SEAT = "this token holds no seat at this table (connect without a token to watch)"
+MAX_OFFSET = 1_000_000
+"""The largest ``offset`` of the listings (a bigger one would only ever be empty)."""
 
 
-async def _converse(websocket: WebSocket, connection: Connection,
+async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
+                         token: str | None) -> None:
+    """An accepted socket: find the table and the token's seat, then play (or relay)."""
+    try:
+        table = await tables.get(table_id)
+    except TableError as error:  # 4410 closed, 4503 broken: for good
+        await _close(websocket, error.reason, 4000 + error.status, error.code)
+        return
+    except StorageUnavailable as error:  # 1013: try again later (the page does)
+        await _close(websocket, error.reason, 1013, error.code)
+        return
+    except NotHere as elsewhere:
+        await _relay(websocket, tables, elsewhere, token)
+        return
+    if table is None:
+        await _close(websocket, f"there is no table {table_id[:40]!r}", 4404, "not_found")
+        return
+    seat = None
+    if token:
+        seat = table.seat_of_token(token) if len(token) <= MAX_TOKEN else None
+        if seat is None:
+            await _close(websocket, NO_SEAT, 4403, "no_seat")
+            return
+    connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
+    await tables.connect(table, connection)
+    try:
+        await _converse(websocket, connection, tables.guard.message_rate(),
+                        lambda data: tables.receive(table, connection, data))
+    finally:
+        await tables.disconnect(table, connection)
+
+
+FLOODING = ("too many messages: at most {rate:g} a second on average; this connection is "
+            "closed (connect again and send less often)")
+SLOW_DOWN = ("you are sending messages too fast (at most {rate:g} a second on average): "
+             "the ones over that are dropped; keep on and the connection is closed")
+
+
+async def _converse(websocket: WebSocket, connection: Connection, rate: MessageRate,
                     handle: Callable[[str | bytes], Awaitable[None]]) -> None:
-    """Send what the outbox holds, and hand each client message to ``handle``."""
+    """Send what the outbox holds, and hand each client message to ``handle``, as fast as
+    ``rate`` lets the client send: past it the client is warned, then closed (1008).
+
+    A message the server fails on closes the socket with 1011 (and is logged), never
+    without a close frame.
+    """
     sender = asyncio.create_task(_send(websocket, connection))
     try:
         while True:
-            message = await websocket.receive()
+            try:
+                message = await websocket.receive()
+            except (WebSocketDisconnect, RuntimeError):   # the socket is gone
+                return
             if message["type"] == "websocket.disconnect":
-                break
-            data = message.get("text")
-            if data is None:
-                data = message.get("bytes") or b""
-            await handle(data)
+                return
+            verdict = rate.admit()
+            if verdict == "ok":
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes") or b""
+                await handle(data)
+            elif verdict == "warn":
+                connection.outbox.put("error", encode({
+                    "type": "error", "code": "rate_limited",
+                    "reason": SLOW_DOWN.format(rate=rate.per_second)}))
+            elif verdict == "close":
+                await _stop(sender)
+                await _close(websocket, FLOODING.format(rate=rate.per_second), 1008,
+                             "message_flood")
+                return
             if sender.done():
-                break
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+                return
+    except Exception:
+        log.exception("a WebSocket message could not be handled")
+        await _stop(sender)
+        await _close(websocket, "the server failed on that message; connect again", 1011,
+                     "server_error")
     finally:
-        sender.cancel()
-        with contextlib.suppress(BaseException):
-            await sender
+        await _stop(sender)
+
+
+async def _stop(task: asyncio.Task[Any]) -> None:
+    task.cancel()
+    with contextlib.suppress(BaseException):
+        await task
 
 
 async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
@@ -319,22 +400,23 @@ async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
     table_id, owner, cluster = elsewhere.table_id, elsewhere.owner, tables.cluster
     assert cluster is not None, "only a process of a cluster finds a table elsewhere"
     if owner is None:
-        await _close(websocket, "the table is changing servers; connect again", 1012)
+        await _close(websocket, "the table is changing servers; connect again", 1012, "moved")
         return
     seat = None
     if token:
-        digest = hash_token(token)
-        rows = await asyncio.to_thread(tables.storage.seats_of, table_id)
-        seat = next((row.seat for row in rows if row.token_hash is not None
-                     and secrets.compare_digest(row.token_hash, digest)), None)
+        if len(token) <= MAX_TOKEN:
+            digest = hash_token(token)
+            rows = await asyncio.to_thread(tables.storage.seats_of, table_id)
+            seat = next((row.seat for row in rows if row.token_hash is not None
+                         and secrets.compare_digest(row.token_hash, digest)), None)
         if seat is None:
-            await _close(websocket, NO_SEAT, 4403)
+            await _close(websocket, NO_SEAT, 4403, "no_seat")
             return
     connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
     conn = await cluster.relay_open(owner, table_id, seat, connection)
     watcher = asyncio.create_task(cluster.watch_owner(table_id, owner, connection))
     try:
-        await _converse(websocket, connection,
+        await _converse(websocket, connection, tables.guard.message_rate(),
                         lambda data: cluster.relay_message(owner, table_id, conn, data))
     finally:
         watcher.cancel()
@@ -345,18 +427,44 @@ async def _send(websocket: WebSocket, connection: Connection) -> None:
     while True:
         kind, text = await connection.outbox.get_item()
         if kind == "close":  # the table moved to another process: reconnect
-            await _close(websocket, text, 1012)
+            await _close(websocket, text, 1012, "moved")
             return
         await websocket.send_text(text)
 
 
-async def _close(websocket: WebSocket, reason: str, code: int,
-                 error_code: str | None = None) -> None:
-    error: dict[str, Any] = {"type": "error", "reason": reason}
-    if error_code is not None:
-        error["code"] = error_code
-    await websocket.send_text(encode(error))
-    await websocket.close(code=code, reason=reason[:120])
+async def _close(websocket: WebSocket, reason: str, code: int, why: str) -> None:
+    """Tell the client why (an error message with a ``code``), then close with ``code``
+    and the reason (cut to what a close frame holds).  A client already gone is fine."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        await websocket.send_text(encode({"type": "error", "reason": reason, "code": why}))
+        await websocket.close(code=code, reason=_close_reason(reason))
+
+
+def _close_reason(reason: str) -> str:
+    """A close frame's reason is at most 123 bytes of UTF-8."""
+    return reason.encode()[:120].decode(errors="ignore")
+
+
+async def _deny(websocket: WebSocket, error: TableError) -> None:
+    """Refuse a socket before it opens: an HTTP answer (429 with the reason and the code)
+    where the server can give one, else open, say why and close (1008)."""
+    answer = JSONResponse(status_code=error.status,
+                          content={"detail": error.reason, "code": error.code})
+    try:
+        await websocket.send_denial_response(answer)
+    except RuntimeError:   # no denial responses from this server: say it on the socket
+        await websocket.accept()
+        await _close(websocket, error.reason, 1008, error.code)
+
+
+def _answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The refusals an endpoint may answer, for the OpenAPI description."""
+    said = {404: "there is no such table", 409: "not now: the table is not in a state to "
+            "grant it (the reason says why)", 422: "the request cannot be read or asks for "
+            "something the rules or the server's limits do not allow",
+            429: "too many requests from your address: see Retry-After",
+            500: "the server failed", 503: "the table cannot be played now"}
+    return {status: {"model": Problem, "description": said[status]} for status in statuses}
 
 
 def _page(static: Path) -> Response:
@@ -414,18 +522,23 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
           database_url: str | None = None, redis_url: str | None = None, *,
           bot_delay: float = 0.8, grace: float = 60.0, redis_prefix: str = "cardtable",
           lease: float = 15.0, bot_processes: int = 0, bot_time_limit: float = 30.0,
+          bot_threads: int = 4, storage_threads: int = 8, limits: Limits | None = None,
           log_level: str = "info", claim_grace: float = 120.0,
           storage_retry_max: float = 5.0) -> None:
     """Run the web table with uvicorn until interrupted."""
     import uvicorn
 
+    limits = limits or Limits()
     app = create_app(database_url=database_url, data_dir=data_dir, redis_url=redis_url,
                      bot_delay=bot_delay, grace=grace, redis_prefix=redis_prefix,
                      lease=lease, bot_processes=bot_processes, bot_time_limit=bot_time_limit,
+                     bot_threads=bot_threads, storage_threads=storage_threads, limits=limits,
                      claim_grace=claim_grace, storage_retry_max=storage_retry_max)
+    # a WebSocket frame bigger than a message can be is not even read (closed with 1009);
     # no per-message compression: deflating every state costs more CPU than the bytes it
     # saves on messages of a kilobyte or two
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
+                            ws=_websocket_protocol(), ws_max_size=limits.ws_max_bytes,
                             ws_per_message_deflate=False)
     for name in ("uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).addFilter(RedactTokens())
@@ -436,6 +549,36 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
     ours.setLevel(log_level.upper())
     ours.propagate = False
     uvicorn.Server(config).run()
+
+
+def _websocket_protocol() -> Any:
+    """uvicorn's WebSocket protocol (websockets, sans I/O), made to answer a handshake it
+    refuses: as uvicorn 0.54 ships it, a WebSocket request whose line is over 8 KB (a long
+    URL) or whose headers are too large gets its 414/431 answer made but never sent, and
+    the client waits forever; and a socket refused with an HTTP answer (429 for too many
+    connections) is logged as an error of the app.  Any other uvicorn: its own choice."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import (
+            WebSocketsSansIOProtocol,
+        )
+    except ImportError:  # pragma: no cover - another uvicorn
+        return "auto"
+
+    class AnsweringProtocol(WebSocketsSansIOProtocol):  # type: ignore[misc, valid-type]
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if (not self.handshake_initiated and self.conn.handshake_exc is not None
+                    and not self.transport.is_closing()):
+                self.transport.write(b"".join(self.conn.data_to_send()))
+                self.transport.close()
+
+        async def send(self, message: Any) -> None:
+            await super().send(message)
+            if message["type"] == "websocket.http.response.body" and not message.get(
+                    "more_body", False):
+                self.handshake_complete = True   # refused with an answer: done, no error
+
+    return AnsweringProtocol
 
 
 class RedactTokens(logging.Filter):

@@ -1,12 +1,14 @@
 """The bots at the live tables: each table's bot loop, and the takeover bots.
 
-A bot thinks on a copy of the game, outside the table's lock, in a thread or (with
-``Settings.bot_processes``) in a process of its own, so a long search holds neither the
-table nor the server's interpreter; its move then goes through ``Tables.play`` like a
-person's.  A bot that fails or runs past ``bot_time_limit`` plays a random legal move.
-A person who stays away past the grace period gets the table's takeover bot.  While the
-database is away a bot keeps its move and tries to store it again after a wait that
-doubles up to ``Settings.storage_retry_max``.
+A bot thinks on a copy of the game, outside the table's lock, where the server can stop
+it at ``bot_time_limit``: in threads of its own (``Settings.bot_threads``; never the
+threads storage uses), where its search stops itself at the limit and plays the best move
+found so far, or (with ``Settings.bot_processes``) in processes of its own
+(``bot_workers``), where one still thinking at the limit is killed and replaced.  Its move
+then goes through ``Tables.play`` like a person's.  A bot that fails, or does not answer
+by the limit, plays a random legal move.  A person who stays away past the grace period
+gets the table's takeover bot.  While the database is away a bot keeps its move and tries
+to store it again after a wait that doubles up to ``Settings.storage_retry_max``.
 """
 
 from __future__ import annotations
@@ -14,28 +16,27 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import multiprocessing
-import os
 import random
 import secrets
-import threading
 import time
-from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from .. import bots
 from ..game import GameState
+from .bot_workers import BotWorkers
 from .live import PLAYING, LiveSeat, LiveTable
 from .storage import StorageUnavailable
 
 if TYPE_CHECKING:
     from .tables import Tables
 
-__all__ = ["BotRunner", "choose_in_worker", "default_bot", "make_bot", "watch_parent"]
+__all__ = ["BotRunner", "default_bot", "make_bot"]
 
 log = logging.getLogger("cardtable.server")
 
-_WORKER_BOTS: dict[str, Any] = {}
+GRACE = 1.0
+"""Seconds past the limit a bot's answer is still waited for (a search stops at the limit
+and answers at once; this is the time to hand the answer back)."""
 
 
 def default_bot() -> str:
@@ -48,37 +49,22 @@ def make_bot(spec: str) -> Any:
     return bots.make(spec, seed=secrets.randbits(64))
 
 
-def watch_parent(parent: int) -> None:
-    """In a bot process: end when the server process is gone (even killed with -9)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="watch-parent").start()
-
-
-def choose_in_worker(spec: str, state: GameState[Any]) -> str:
-    """In a bot process: this process's own bot of that spec chooses a move."""
-    bot = _WORKER_BOTS.get(spec)
-    if bot is None:
-        bot = _WORKER_BOTS[spec] = make_bot(spec)
-    return str(bot.choose(state))
-
-
 class BotRunner:
     """Plays for the bots at every live table of this process."""
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.settings = tables.settings
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.workers: BotWorkers | None = None
+        """The bot processes, once a bot has thought in one (``bot_processes`` > 0)."""
+        self._threads: concurrent.futures.ThreadPoolExecutor | None = None
 
     def close(self) -> None:
-        """Stop the bot processes (the bot loops are tasks that ``Tables.stop`` ends)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the bot processes and threads (the bot loops are tasks ``Tables.stop`` ends)."""
+        if self.workers is not None:
+            self.workers.close()
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
 
     # -- the bot loop ---------------------------------------------------------------------
     def kick(self, table: LiveTable) -> None:
@@ -125,34 +111,49 @@ class BotRunner:
                 await asyncio.sleep(wait * random.uniform(0.5, 1.0))
                 wait = min(wait * 2, max(0.1, self.settings.storage_retry_max))
 
-    def _bot_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.settings.bot_processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=watch_parent, initargs=(os.getpid(),))
-        return self._pool
-
     async def _move(self, table: LiveTable, bot: Any, spec: str | None,
                     snapshot: GameState[Any]) -> str:
-        """The bot's move as text: thought in a bot process if there are any (so a long
-        search does not hold the server's interpreter), else in a thread."""
-        thinking: Awaitable[str]
+        """The bot's move as text, thought in a bot process if there are any, else in a
+        bot thread; a random legal move if the bot fails or runs past the limit."""
+        limit = self.settings.bot_time_limit
         try:
             if self.settings.bot_processes and spec:
-                thinking = asyncio.get_running_loop().run_in_executor(
-                    self._bot_pool(), choose_in_worker, spec, snapshot)
-            else:
-                thinking = asyncio.to_thread(lambda: str(bot.choose(snapshot)))
-            return await asyncio.wait_for(thinking, timeout=self.settings.bot_time_limit)
+                if self.workers is None:
+                    self.workers = BotWorkers(self.settings.bot_processes, grace=GRACE)
+                return await self.workers.choose(spec, snapshot, limit)
+            return await self._think_in_thread(bot, snapshot, limit)
         except TimeoutError:
             log.warning("table %s: bot %s took longer than %.1fs; playing a random move",
-                        table.id, getattr(bot, "name", bot), self.settings.bot_time_limit)
+                        table.id, getattr(bot, "name", bot), limit)
         except Exception:
             log.exception("table %s: bot %s failed; playing a random move", table.id,
                           getattr(bot, "name", bot))
         moves = snapshot.legal_moves()
         return str(moves[secrets.randbelow(len(moves))])
+
+    async def _think_in_thread(self, bot: Any, snapshot: GameState[Any], limit: float) -> str:
+        """The bot thinks in a bot thread, its search stopped ``limit`` seconds after it
+        starts (time spent waiting for a free thread does not count)."""
+        if self._threads is None:
+            self._threads = concurrent.futures.ThreadPoolExecutor(
+                max_workers=max(1, self.settings.bot_threads), thread_name_prefix="bot")
+        loop = asyncio.get_running_loop()
+        started = asyncio.Event()
+
+        def think() -> str:
+            loop.call_soon_threadsafe(started.set)
+            return str(bots.choose_within(bot, snapshot, time.perf_counter() + limit))
+
+        thinking = loop.run_in_executor(self._threads, think)
+        waiting = asyncio.ensure_future(started.wait())
+        try:
+            await asyncio.wait({thinking, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            # a bot that cannot stop itself is left to finish in its thread, unheard
+            return await asyncio.wait_for(asyncio.shield(thinking), timeout=limit + GRACE)
+        finally:
+            waiting.cancel()
+            if not thinking.done():
+                thinking.cancel()   # a bot still waiting for a thread never starts
 
     # -- takeover bots --------------------------------------------------------------------
     def start_graces(self, table: LiveTable) -> None:

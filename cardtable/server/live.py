@@ -12,10 +12,11 @@ import collections
 import random
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..game import GameSpec, GameState
 from ..records import Record, record_of, rules_to_dict
+from .bounds import Limits
 from .storage import hash_token
 from .wire import encode
 
@@ -46,17 +47,24 @@ class NotHere(Exception):
 
 
 class TableError(ValueError):
-    """A request about a table that cannot be granted; ``status`` is the HTTP status.
+    """A request about a table that cannot be granted; ``status`` is the HTTP status and
+    ``code`` a stable name for the kind of refusal (by default the status's own).
 
-    The app answers every one the same way, ``{"detail": reason}`` with that status (and
-    ``"code"``, a stable name for programs, when it has one).
+    The app answers every one the same way, ``{"detail": reason, "code": code}`` with that
+    status (and ``Retry-After`` when ``retry_after`` says when to try again).
     """
 
-    def __init__(self, reason: str, status: int = 409, code: str | None = None) -> None:
+    CODES: ClassVar[dict[int, str]] = {
+        404: "not_found", 409: "conflict", 422: "invalid_request", 429: "rate_limited",
+        500: "server_error", 503: "unavailable"}
+
+    def __init__(self, reason: str, status: int = 409, code: str | None = None, *,
+                 retry_after: float | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
-        self.code = code
+        self.code = code or self.CODES.get(status, "refused")
+        self.retry_after = retry_after
 
 
 @dataclass
@@ -66,7 +74,9 @@ class Settings:
     bot_delay: float = 0.8
     """Seconds a bot waits before it plays, so people can follow the game."""
     bot_time_limit: float = 30.0
-    """A bot that thinks longer than this plays a random legal move instead."""
+    """Seconds a bot may think: its search stops there and plays its best move so far; a
+    bot that does not stop gets a random legal move played for it (and in a bot process,
+    the process is killed and replaced)."""
     grace: float = 60.0
     """Seconds a dropped player keeps the seat before a takeover bot may play for them."""
     queue_limit: int = 64
@@ -79,6 +89,13 @@ class Settings:
     storage_retry_max: float = 5.0
     """The longest wait, in seconds, between a bot's tries to store a move while the
     database is away (the waits double from a tenth of a second up to this)."""
+    bot_threads: int = 4
+    """Threads bots think in when there are no bot processes (storage has threads of its
+    own, so bots thinking never hold up the database)."""
+    storage_threads: int = 8
+    """Threads for the database calls, used by nothing else."""
+    limits: Limits = field(default_factory=Limits)
+    """Every limit on what clients may ask (``cardtable.server.bounds``)."""
 
 
 class SecureRandom(random.SystemRandom):

@@ -15,6 +15,7 @@ __all__ = [
     "HistoryEntry",
     "JoinTable",
     "OptionInfo",
+    "Problem",
     "Replay",
     "ReplayStep",
     "SeatInfo",
@@ -147,6 +148,18 @@ class OptionInfo(BaseModel):
     default: Any
     doc: str
     choices: list[Any] | None = None
+    maximum: int | None = Field(None, description="the largest value a table made here may "
+                                "have (the server's bound; none: no bound)")
+
+
+class Problem(BaseModel):
+    """Every refusal: a reason a person can read and a stable code a program can test."""
+
+    detail: str = Field(description="why the request was refused, in a sentence")
+    code: str = Field(description="what kind of refusal, e.g. not_found, conflict, "
+                      "invalid_request, rate_limited (docs/server.md lists them)")
+    errors: list[dict[str, Any]] | None = Field(
+        None, description="with invalid_request: each field that is wrong (loc, msg, type)")
 
 
 class GameInfo(BaseModel):

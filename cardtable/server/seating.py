@@ -22,6 +22,7 @@ from .. import bots, games
 from ..game import GameSpec
 from ..records import options_from_json, rules_to_dict
 from .bot_runner import default_bot, make_bot
+from .bounds import OutOfBounds, check_rules, check_seats
 from .cluster_messages import Seats
 from .live import PLAYING, WAITING, LiveSeat, LiveTable, NotHere, SecureRandom, TableError
 from .storage import RematchExists, SeatRow, StorageUnavailable, TableRow, hash_token, now
@@ -143,13 +144,22 @@ class Seating:
     async def create(self, game: str, *, preset: str | None = None,
                      options: dict[str, Any] | None = None, players: int | None = None,
                      seats: list[str] | None = None, takeover: str | None = None,
-                     name: str | None = None) -> tuple[LiveTable, int | None, str | None]:
+                     name: str | None = None,
+                     address: str = "unknown") -> tuple[LiveTable, int | None, str | None]:
         """A new table; the creator takes the first human seat (none: a table to watch).
 
-        Settings that cannot be played are refused with ``TableError`` (422).
+        Settings that cannot be played are refused with ``TableError`` (422), and so are
+        bots and rule options past the server's limits (``bounds``); a table of bots only
+        past the quotas of ``address`` or of the server, with 429.
         """
+        limits, guard = self.tables.settings.limits, self.tables.guard
+        await guard.check_table_rate(address)
         try:
+            check_seats(seats, takeover, limits)
             plan = plan_table(game, preset, options, players, seats, takeover)
+            check_rules(plan.rules, limits)
+        except OutOfBounds as error:
+            raise TableError(error.reason, 422, error.code) from None
         except ValueError as error:
             raise TableError(str(error), 422) from None
         creator = next((i for i, seat in enumerate(plan.seats) if seat.kind == "human"), None)
@@ -160,7 +170,13 @@ class Seating:
             given[creator] = dataclasses.replace(given[creator], name=name,
                                                  token_hash=hash_token(token))
             plan = dataclasses.replace(plan, seats=tuple(given))
-        table = await self.open(plan)
+            table = await self.open(plan)
+        else:
+            async with guard.bot_tables_lock:
+                guard.check_bot_table(address, self.tables.live.values())
+                table = await self.open(plan)
+                guard.note_bot_table(address, table.id)
+        await guard.count_table(address)
         return table, creator, token
 
     async def open(self, plan: NewTable) -> LiveTable:
@@ -335,7 +351,12 @@ class Seating:
         plan = NewTable(spec=old.spec, rules=old.rules, players=old.players, seats=seats,
                         preset=old.preset, takeover=old.takeover, rematch_of=old.id)
         try:
-            return (await self.open(plan)).id
+            if any(seat.kind == "human" for seat in seats):
+                return (await self.open(plan)).id
+            guard = self.tables.guard
+            async with guard.bot_tables_lock:   # bots only: counted among the server's
+                guard.check_bot_table(None, self.tables.live.values())
+                return (await self.open(plan)).id
         except RematchExists:
             # another server process made the rematch first: use that one
             stored = await asyncio.to_thread(self.tables.storage.load, old.id)

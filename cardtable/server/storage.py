@@ -13,6 +13,7 @@ A database that cannot be reached raises :class:`StorageUnavailable`; the server
 
 from __future__ import annotations
 
+import concurrent.futures
 import datetime as _dt
 import functools
 import hashlib
@@ -283,21 +284,25 @@ class StoredTable:
 
 
 class Storage:
-    """Synchronous access to the database; the server calls it from worker threads.
+    """Synchronous access to the database; the server calls it from ``executor``, threads
+    of its own that nothing else uses (the app makes them its event loop's default).
 
     Every call raises ``StorageUnavailable`` when the database cannot be reached.
     """
 
-    def __init__(self, url: str, *, connect_timeout: float = 5.0) -> None:
+    def __init__(self, url: str, threads: int = 8, *, connect_timeout: float = 5.0) -> None:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url, connect_timeout)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.outage = Outage()
+        self.executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, threads), thread_name_prefix="storage")
 
     def migrate(self) -> None:
         migrate(self.engine)
 
     def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
         self.engine.dispose()
 
     # -- writing ----------------------------------------------------------------------

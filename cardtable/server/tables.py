@@ -26,6 +26,7 @@ from .. import games
 from ..cards import Card
 from ..records import rules_from_dict
 from .bot_runner import BotRunner
+from .guard import Guard
 from .live import (
     OVER,
     PLAYING,
@@ -79,6 +80,7 @@ class Tables:
         """A ``cluster.Cluster`` when several processes share the tables, else ``None``."""
         self.seating = Seating(self)
         self.runner = BotRunner(self)
+        self.guard = Guard(self.settings.limits)
         self._loading: dict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -391,7 +393,7 @@ class Tables:
         try:
             message = decode(text)
         except MessageError as error:
-            await self._refuse(table, connection, str(error))
+            await self._refuse(table, connection, str(error), error.code)
             return
         try:
             await self._handle(table, connection, message)
@@ -416,7 +418,7 @@ class Tables:
             try:
                 await self.seating.rematch(table, connection.seat)
             except TableError as error:
-                await self._refuse(table, connection, error.reason)
+                await self._refuse(table, connection, error.reason, error.code)
 
     async def _refuse(self, table: LiveTable, connection: Connection, reason: str,
                       code: str | None = None) -> None:

@@ -8,7 +8,8 @@ Server to client::
      "over": bool, "to_move": SEAT|null, "seat": YOUR_SEAT|null, "view": {...},
      "legal_moves": [TEXT, ...], "last_move": {"index", "seat", "move"}|null,
      "seats": [...], "summary": {...} (once over), "rematch": ID|null}
-    {"type": "error", "reason": TEXT}         (always followed by a fresh "state")
+    {"type": "error", "reason": TEXT, "code"?: CODE}   (a refused message: then a fresh
+                                                         "state")
     {"type": "rematch", "table": ID, "seat": YOUR_SEAT|null}
     {"type": "pong"}
 
@@ -30,10 +31,14 @@ __all__ = ["MessageError", "decode", "encode", "plain"]
 
 MAX_MESSAGE = 4096
 MAX_MOVE = 200
+MAX_TOKEN = 64
+"""A seat token is 32 characters; a longer one holds no seat, and is not even hashed."""
 
 
 class MessageError(ValueError):
     """A client message the server cannot read; the text says what was expected."""
+
+    code = "bad_message"
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -49,6 +54,9 @@ def decode(text: str | bytes) -> dict[str, Any]:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as error:
         raise MessageError(f"the message is not JSON ({error})") from None
+    except RecursionError:
+        raise MessageError("the message is nested too deeply to read (a message is a flat "
+                           "JSON object)") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise MessageError('a message is a JSON object with a "type": "move", "rematch" '
                            'or "ping"')

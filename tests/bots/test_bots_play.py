@@ -4,6 +4,8 @@ the same game again from the same seed."""
 from __future__ import annotations
 
 import dataclasses
+import threading
+import time
 
 import pytest
 from bot_positions import bot_specs_small
@@ -114,10 +116,52 @@ def test_ismcts_with_a_time_budget_stops_in_time_and_says_how_far_it_got():
     ("ismcts:playout=smart", "playout is 'basic' or 'random'"),
     ("ismcts:horizon=-1", "horizon must be a whole number of 0 or more"),
     ("ismcts:depth=-1", "depth must be a whole number of 0 or more"),
+    ("ismcts:c=nan", "c=nan is not a finite number"),
+    ("ismcts:c=inf", "c=inf is not a finite number"),
+    ("medium:c=-inf", "c=-inf is not a finite number"),
+    ("ismcts:seconds=1e400", "seconds=1e400 is not a finite number"),
+    ("ismcts:c=-1", r"c \(the exploration constant\) must be a number of 0 or more"),
+    ("ismcts:c=true", r"c \(the exploration constant\) must be a number"),
+    ("ismcts:solver_nodes=0", "solver_nodes must be a whole number of 1 or more"),
+    ("ismcts:solver_nodes=2.5", "solver_nodes must be a whole number of 1 or more"),
+    ("ismcts:solver_seconds=0", "solver_seconds must be a number above 0"),
 ])
 def test_a_bad_bot_spec_says_what_is_wrong(spec, words):
     with pytest.raises(ValueError, match=words):
         bots.make(spec)
+
+
+@pytest.mark.parametrize("options", [{"c": float("nan")}, {"c": float("inf")},
+                                     {"seconds": float("inf")}, {"seconds": float("nan")},
+                                     {"solver_seconds": float("nan")}, {"c": -0.5}])
+def test_the_search_refuses_a_budget_that_is_no_number(options):
+    with pytest.raises(ValueError, match="must be a number"):
+        bots.ISMCTSBot(**options)
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=1000000000",
+                                  "expert:iterations=1000000000,seconds=100000,"
+                                  "solver_seconds=100000"])
+def test_a_search_stops_at_the_deadline_it_is_given_whatever_its_budget(spec):
+    game = games.get("pasur")
+    state = game.start(game.presets["standard"], players=2, seed=2)
+    while len(state.legal_moves()) < 2:
+        state.push(state.legal_moves()[0])
+    bot = bots.make(spec, seed=1)
+    chosen = []
+    thinking = threading.Thread(target=lambda: chosen.append(
+        bots.choose_within(bot, state, time.perf_counter() + 0.2)), daemon=True)
+    thinking.start()
+    thinking.join(120)   # a bound on the wait, not a timing: a billion iterations take hours
+    assert chosen, "the search did not stop at its deadline"
+    assert chosen[0] in state.legal_moves()
+    assert 1 <= bot.stats["iterations"] < 1_000_000_000
+
+
+def test_a_bot_that_takes_no_deadline_is_simply_asked():
+    game = games.get("durak")
+    state = game.start(game.presets["transfer"], players=2, seed=4)
+    assert bots.choose_within(bots.make("greedy", seed=1), state, 0.0) in state.legal_moves()
 
 
 @pytest.mark.parametrize("horizon, stops_at", [(None, 3), (0, 2), (1, 3), (2, 4), (9, None)])

@@ -4,6 +4,7 @@ hidden, and the expert uses it (and falls back to sampling when it runs out of b
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -98,6 +99,14 @@ def test_the_search_stops_at_its_budget():
     value, mine = exact(DURAK, game, 0)
     with pytest.raises(OutOfBudget):
         Solver(DURAK, value, mine, max_nodes=50).solve(game)
+
+
+def test_the_search_stops_at_a_deadline_already_past():
+    game = durak.Game.from_position(
+        hands=["6♠ 7♥ 9♣ J♦ Q♠ A♥", "8♠ 10♥ K♣ 6♦ 9♥ A♣"], trump="♦", attacker=0)
+    value, mine = exact(DURAK, game, 0)
+    with pytest.raises(OutOfBudget, match="out of time"):
+        Solver(DURAK, value, mine, deadline=time.perf_counter()).solve(game)
 
 
 def test_a_durak_endgame_that_goes_round_in_circles_still_ends_the_search():

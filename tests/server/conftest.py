@@ -14,6 +14,7 @@ import pytest
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from tablekit import MACHINE_SPEED  # noqa: E402
 
 from cardtable.server import create_app  # noqa: E402
 
@@ -28,6 +29,7 @@ def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
         settings.setdefault("grace", 600)
         settings.setdefault("data_dir", tmp_path / "data")
         settings.setdefault("static_dir", tmp_path / "static")
+        settings.setdefault("limits", MACHINE_SPEED)
         client = TestClient(create_app(**settings))
         client.__enter__()
         stack.append(client)

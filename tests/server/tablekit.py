@@ -4,6 +4,7 @@ server processes, and a TCP proxy that makes a database unreachable on demand.""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import random
 import re
@@ -23,6 +24,37 @@ import httpx
 from fastapi.testclient import TestClient
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
+
+from cardtable.server.bounds import OFFERED_BOTS, Limits
+
+MACHINE_SPEED = Limits(ws_messages_per_second=0, tables_per_address="",
+                       bot_tables_per_address=1000, bot_tables=1000)
+"""The tests play at machine speed and make many tables from one address: no quotas on
+that (the tests of the limits set their own)."""
+
+
+def with_bots(*names: str) -> Limits:
+    """``MACHINE_SPEED``, the server offering these bots (a test's own) too."""
+    return dataclasses.replace(MACHINE_SPEED, bots=(*OFFERED_BOTS, *names))
+
+
+class Stuck:
+    """A game whose legal moves never come: a bot asked to choose in it never answers (it
+    is pickled into bot processes, which import it from here)."""
+
+    to_move = 0
+
+    def legal_moves(self) -> list:
+        time.sleep(3600)
+        return []
+
+
+def from_address(client: TestClient, host: str) -> TestClient:
+    """A client of the same running app (the same event loop) from another address."""
+    other = TestClient(client.app, client=(host, 50000))
+    other.portal = client.portal
+    return other
+
 
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([♣♦♥♠])")
 
@@ -169,7 +201,10 @@ def server(data_dir: Path, *extra: str) -> Iterator[tuple[subprocess.Popen, str]
     with log.open("wb") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "cardtable.server", "--port", str(port), "--data-dir",
-             str(data_dir), "--bot-delay", "0", "--log-level", "warning", *extra],
+             str(data_dir), "--bot-delay", "0", "--log-level", "warning",
+             # machine speed, many tables from one address: no quotas on that
+             "--ws-messages-per-second", "0", "--tables-per-address", "",
+             "--bot-tables-per-address", "1000", "--bot-tables", "1000", *extra],
             cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
     process.log_path = log  # type: ignore[attr-defined]
     base = f"http://127.0.0.1:{port}"

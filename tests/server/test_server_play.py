@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from tablekit import Player, cards_in, connect, create, play_out, play_together
+from tablekit import Player, cards_in, connect, create, play_out, play_together, with_bots
 
 from cardtable import bots, games, records
 from cardtable.cards import pack
@@ -449,7 +449,7 @@ def test_a_thinking_bot_does_not_block_the_server_and_is_cut_off_at_its_limit(
 
     monkeypatch.setitem(bots._FACTORIES, "slow", Slow)
     try:
-        client = make_client(bot_time_limit=0.5)
+        client = make_client(bot_time_limit=0.5, limits=with_bots("slow"))
         seated = create(client, game="durak", seats=["bot:slow", "bot:random"])
         assert thinking.wait(10)
         assert client.get("/api/health").json()["status"] == "ok"  # the loop still answers
@@ -571,4 +571,4 @@ def test_bots_can_think_in_their_own_processes(make_client: object,
     assert any(s["last_move"] and s["last_move"]["seat"] == 1 for s in player.states)
     assert not [r for r in caplog.records if "random move" in r.getMessage()], (
         "a bot process failed and a random move was played instead")
-    assert client.app.state.tables.runner._pool is not None
+    assert client.app.state.tables.runner.workers is not None

@@ -10,7 +10,7 @@ import random
 
 import pytest
 from fastapi.testclient import TestClient
-from tablekit import Player, connect, create, play_out
+from tablekit import MACHINE_SPEED, Player, connect, create, play_out
 
 from cardtable import records
 from cardtable.server import create_app
@@ -20,7 +20,8 @@ pytestmark = pytest.mark.services
 
 def test_the_api_works_on_postgresql_and_tables_survive_a_restart(
         database_url: str, tmp_path: object) -> None:
-    settings = {"database_url": database_url, "bot_delay": 0, "static_dir": tmp_path}
+    settings = {"database_url": database_url, "bot_delay": 0, "static_dir": tmp_path,
+                "limits": MACHINE_SPEED}
     with TestClient(create_app(**settings)) as client:
         assert client.get("/api/health").json()["tables"] == 0
         waiting = create(client, game="durak", seats=["human", "human"])

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, delete, event, update
 from sqlalchemy.orm import sessionmaker
-from tablekit import Player, connect, create, play_out, play_together
+from tablekit import MACHINE_SPEED, Player, connect, create, play_out, play_together
 
 from cardtable.server import create_app
 from cardtable.server.storage import (
@@ -30,7 +30,8 @@ from cardtable.server.storage import (
 
 @pytest.fixture
 def settings(tmp_path: Path) -> dict[str, Any]:
-    return {"data_dir": tmp_path / "data", "bot_delay": 0, "static_dir": tmp_path / "static"}
+    return {"data_dir": tmp_path / "data", "bot_delay": 0, "static_dir": tmp_path / "static",
+            "limits": MACHINE_SPEED}   # the tests play at machine speed
 
 
 def stored_row(settings: dict[str, Any], table_id: str) -> TableRow:

@@ -1,0 +1,201 @@
+"""The server's limits, each a setting with a sane default, and the checks of a new
+table's bots and rules against them.
+
+``Limits`` holds every bound on what a client may ask: how fast a WebSocket may send, how
+many sockets and new tables an address may have, which bots a table may seat and with what
+budgets, how far a rule option may go.  ``python -m cardtable.server`` offers each field
+as a flag (``add_flags``/``from_flags``), and docs/server.md lists them.  A request past
+a bound is refused with a reason a person can read and a stable ``code`` (``OutOfBounds``),
+and changes nothing.
+
+The bounds name rule options and bot options, never a game: a bound applies to every
+game's option of that name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import bots
+
+__all__ = ["OFFERED_BOTS", "Limits", "OutOfBounds", "add_flags", "check_bot", "check_rules",
+           "check_seats", "from_flags"]
+
+OFFERED_BOTS = ("random", "basic", "greedy", "ismcts", *bots.LEVELS)
+"""The bots a table made over the API may seat by default: the kinds of the engine and
+its named levels (a bot of another package, such as OpenSpiel's, is for the arena)."""
+
+
+def _limit(default: Any, doc: str) -> Any:
+    return field(default=default, metadata={"doc": doc})
+
+
+@dataclass
+class Limits:
+    """Every limit on what clients may ask of the server; ``docs/server.md`` lists them."""
+
+    ws_messages_per_second: float = _limit(
+        20.0, "messages a second one WebSocket may send, on average (a token bucket; 0: no "
+        "limit, for programs that play each other at full speed)")
+    ws_message_burst: int = _limit(
+        60, "messages a WebSocket may send at once; past that it is warned "
+        "(`rate_limited`), and closed (1008) once it sends as many more without slowing down")
+    ws_max_bytes: int = _limit(
+        16384, "the largest WebSocket message read, in bytes (uvicorn's `ws_max_size`): "
+        "a bigger one closes the socket (1009); a message is at most 4,096 characters anyway")
+    connections_per_address: int = _limit(
+        32, "WebSockets open at once from one address; one more is refused "
+        "(HTTP 429, `too_many_connections`)")
+    tables_per_address: str = _limit(
+        "20/minute;200/hour", "new tables one address may make (the `limits` library's "
+        "syntax: several rates separated by `;`; empty: no limit); past it 429 "
+        "`rate_limited`")
+    bot_tables_per_address: int = _limit(
+        2, "unfinished tables of bots only that one address may have made (429 "
+        "`too_many_bot_tables`)")
+    bot_tables: int = _limit(
+        20, "unfinished tables of bots only in this server process, from everyone (429 "
+        "`too_many_bot_tables`)")
+    rule_bounds: dict[str, int] = field(
+        default_factory=lambda: {"target": 1000, "fixed_hands": 50},
+        metadata={"doc": "the largest value of a whole-number rule option at a table made "
+                         "here, by option name, for every game that has it (422 "
+                         "`rule_option_out_of_bounds`)"})
+    bots: tuple[str, ...] = _limit(
+        OFFERED_BOTS, "the bots a table made here may seat (what `GET /api/games` lists); "
+        "another is refused (422 `bot_not_offered`)")
+    bot_bounds: dict[str, float] = field(
+        default_factory=lambda: {"iterations": 20000, "seconds": 5, "solver_nodes": 200000,
+                                 "solver_seconds": 5, "pimc": 64, "horizon": 8, "depth": 64,
+                                 "c": 10},
+        metadata={"doc": "the largest value of each numeric option of a bot in a seat's "
+                         "spec; a numeric option with no bound here is refused (422 "
+                         "`bot_option_out_of_bounds`)"})
+    rate_limit_storage: str = _limit(
+        "memory://", "where the per-address counts of new tables are kept (a `limits` "
+        "storage URL; `redis://host:6379` shares them between server processes)")
+
+
+class OutOfBounds(ValueError):
+    """A request past one of the server's limits; ``code`` names which kind."""
+
+    def __init__(self, reason: str, code: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+def check_bot(spec: str, limits: Limits) -> None:
+    """Refuse a bot spec (``"medium"``, ``"ismcts:iterations=500"``) the server does not
+    offer, or whose numeric options pass the server's bounds.
+
+    >>> check_bot("ismcts:iterations=500,infer=true", Limits())
+    >>> check_bot("ismcts:iterations=1000000000", Limits())
+    Traceback (most recent call last):
+    ...
+    cardtable.server.bounds.OutOfBounds: bot option iterations=1000000000 is more than ...
+    (at most 20000)
+    """
+    name, options = bots.parse_spec(spec)
+    if name not in limits.bots:
+        raise OutOfBounds(f"no bot {name!r} at this server; the bots here are: "
+                          f"{', '.join(limits.bots)}", "bot_not_offered")
+    for key, value in options.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue   # yes/no and words: the bot itself checks them
+        bound = limits.bot_bounds.get(key)
+        if bound is None:
+            bounded = ", ".join(sorted(limits.bot_bounds)) or "none"
+            raise OutOfBounds(f"bot option {key}={value} is not taken at this server (the "
+                              f"numeric options it takes: {bounded})",
+                              "bot_option_out_of_bounds")
+        if value > bound:
+            raise OutOfBounds(f"bot option {key}={value} is more than this server allows "
+                              f"(at most {_plain(bound)})", "bot_option_out_of_bounds")
+
+
+def check_seats(seats: Iterable[Any] | None, takeover: Any, limits: Limits) -> None:
+    """``check_bot`` for every ``"bot:SPEC"`` among a new table's seats and its takeover
+    bot; other entries are left to ``seating.plan_table`` to read (and refuse)."""
+    for seat in [*(seats or ()), takeover]:
+        if isinstance(seat, str) and seat.strip().startswith("bot:"):
+            spec = seat.strip()[len("bot:"):].strip()
+            try:
+                bots.parse_spec(spec)
+            except ValueError:
+                continue   # unreadable: plan_table says so, naming the seat
+            if spec:
+                check_bot(spec, limits)
+
+
+def check_rules(rules: Any, limits: Limits) -> None:
+    """Refuse rules with a whole-number option past the server's bound of that name.
+
+    >>> from cardtable import games
+    >>> pasur = games.get("pasur")
+    >>> check_rules(pasur.rules(None, {"target": 1000}), Limits())
+    >>> check_rules(pasur.rules(None, {"target": 10**15}), Limits())
+    Traceback (most recent call last):
+    ...
+    cardtable.server.bounds.OutOfBounds: rule option 'target' is at most 1000 at this server,
+    not 1000000000000000
+    """
+    for name, bound in limits.rule_bounds.items():
+        value = getattr(rules, name, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value > bound:
+            raise OutOfBounds(f"rule option {name!r} is at most {bound} at this server, "
+                              f"not {value}", "rule_option_out_of_bounds")
+
+
+def _plain(number: float) -> str:
+    return str(int(number)) if float(number).is_integer() else str(number)
+
+
+# -- flags ----------------------------------------------------------------------------------
+
+def add_flags(parser: argparse.ArgumentParser) -> None:
+    """A flag per limit (``--ws-messages-per-second``, ``--rule-bounds target=500,...``)."""
+    group = parser.add_argument_group("limits (docs/server.md)")
+    defaults = Limits()
+    for item in dataclasses.fields(Limits):
+        default = getattr(defaults, item.name)
+        flag = "--" + item.name.replace("_", "-")
+        if isinstance(default, dict):
+            shown = ",".join(f"{k}={_plain(v)}" for k, v in default.items())
+            group.add_argument(flag, type=_pairs, default=None, metavar="NAME=VALUE,...",
+                               help=f"{item.metadata['doc']} (default {shown})")
+        elif isinstance(default, tuple):
+            group.add_argument(flag, type=_names, default=None, metavar="NAME,...",
+                               help=f"{item.metadata['doc']} (default {','.join(default)})")
+        else:
+            group.add_argument(flag, type=type(default), default=None,
+                               help=f"{item.metadata['doc']} (default {default})")
+
+
+def from_flags(args: argparse.Namespace) -> Limits:
+    """The limits the flags of ``add_flags`` give (the default where a flag is absent)."""
+    given = {item.name: getattr(args, item.name) for item in dataclasses.fields(Limits)
+             if getattr(args, item.name, None) is not None}
+    return Limits(**given)
+
+
+def _pairs(text: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for pair in filter(None, (p.strip() for p in text.split(","))):
+        name, eq, value = pair.partition("=")
+        if not eq:
+            raise argparse.ArgumentTypeError(f"{pair!r} is not NAME=VALUE")
+        try:
+            number = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{pair!r}: {value!r} is not a number") from None
+        out[name.strip()] = int(number) if number.is_integer() else number
+    return out
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(filter(None, (name.strip() for name in text.split(","))))

@@ -1,0 +1,157 @@
+"""The limits enforced while the server runs (``bounds.Limits`` says how far each goes).
+
+- ``MessageRate``: one WebSocket's token bucket.  A socket that sends faster than the rate
+  past its burst is warned once; if it sends a burst's worth more without slowing down
+  it is closed (1008).  Other sockets are not affected.
+- ``Guard``: per client address, the WebSockets open at once and the new tables made (a
+  moving window of the ``limits`` library, in memory by default), and the unfinished
+  tables of bots only, per address and in all.
+
+Every refusal is a ``TableError`` with a status, a reason a person can read and a stable
+``code``, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import math
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from limits import parse_many
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+
+from .bounds import Limits
+from .live import LiveTable, TableError
+
+__all__ = ["Guard", "MessageRate", "address_of"]
+
+
+def address_of(connection: Any) -> str:
+    """The client's address of a request or WebSocket (as uvicorn gives it: behind a
+    proxy, run uvicorn with ``--forwarded-allow-ips`` so it is the client's own)."""
+    client = getattr(connection, "client", None)
+    return client.host if client is not None and client.host else "unknown"
+
+
+class MessageRate:
+    """A token bucket for one WebSocket: ``per_second`` messages on average, ``burst`` at
+    once.
+
+    ``admit()`` says what to do with the next message: ``"ok"`` (handle it), ``"warn"``
+    (drop it and tell the client to slow down: the first message over), ``"drop"``
+    (drop it quietly), ``"close"`` (the client sent a whole burst more after the warning).
+    A client that slows down until the bucket is full again starts afresh.  A rate of 0
+    admits everything.
+    """
+
+    def __init__(self, per_second: float, burst: int, clock: Any = time.monotonic) -> None:
+        self.per_second = per_second
+        self.burst = max(1, burst)
+        self.clock = clock
+        self.tokens = float(self.burst)
+        self.at = clock()
+        self.over = 0
+
+    def admit(self) -> str:
+        if self.per_second <= 0:
+            return "ok"
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.per_second)
+        self.at = now
+        if self.tokens >= self.burst:
+            self.over = 0
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return "ok"
+        self.over += 1
+        if self.over == 1:
+            return "warn"
+        return "close" if self.over > self.burst else "drop"
+
+
+class Guard:
+    """The per-address quotas and the count of tables of bots only, for one process."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.sockets: collections.Counter[str] = collections.Counter()
+        url = limits.rate_limit_storage.removeprefix("async+")
+        # redis-py (the server's own Redis client), not limits' default coredis
+        options = {"implementation": "redispy"} if url.startswith("redis") else {}
+        self._limiter = MovingWindowRateLimiter(
+            storage_from_string(f"async+{url}", **options))
+        rates = limits.tables_per_address.strip()
+        self._table_rates = parse_many(rates) if rates else []
+        self._bot_tables: dict[str, set[str]] = collections.defaultdict(set)
+        self.bot_tables_lock = asyncio.Lock()
+        """Held from counting the tables of bots only to registering a new one, so two
+        requests at once cannot both take the last place."""
+
+    # -- WebSockets ---------------------------------------------------------------------
+    def open_socket(self, address: str) -> TableError | None:
+        """Count a new socket from ``address``, or say why it is refused (it is then not
+        counted)."""
+        if self.sockets[address] >= self.limits.connections_per_address:
+            return TableError(
+                f"too many connections from your address ({self.sockets[address]} open; at "
+                f"most {self.limits.connections_per_address}): close some and try again",
+                429, "too_many_connections")
+        self.sockets[address] += 1
+        return None
+
+    def close_socket(self, address: str) -> None:
+        self.sockets[address] -= 1
+        if self.sockets[address] <= 0:
+            del self.sockets[address]
+
+    def message_rate(self) -> MessageRate:
+        return MessageRate(self.limits.ws_messages_per_second, self.limits.ws_message_burst)
+
+    # -- new tables -----------------------------------------------------------------------
+    async def check_table_rate(self, address: str) -> None:
+        """``TableError`` (429) if ``address`` has made as many new tables as it may for
+        now; ``count_table`` counts one once it is made."""
+        for rate in self._table_rates:
+            if not await self._limiter.test(rate, "tables", address):
+                stats = await self._limiter.get_window_stats(rate, "tables", address)
+                wait = max(1, math.ceil(stats.reset_time - time.time()))
+                raise TableError(
+                    f"too many new tables from your address (at most {rate}); try again in "
+                    f"{wait} s", 429, "rate_limited", retry_after=wait)
+
+    async def count_table(self, address: str) -> None:
+        for rate in self._table_rates:
+            await self._limiter.hit(rate, "tables", address)
+
+    def check_bot_table(self, address: str | None, live: Iterable[LiveTable]) -> None:
+        """Refuse one more unfinished table of bots only, from ``address`` (``None``: a
+        rematch, counted in all only).  Call under ``bot_tables_lock``."""
+        running = {table.id for table in live if not table.over and _bots_only(table)}
+        if len(running) >= self.limits.bot_tables:
+            raise TableError(
+                f"this server is already playing {len(running)} tables of bots only (at most "
+                f"{self.limits.bot_tables}); watch one of them, or seat a person",
+                429, "too_many_bot_tables")
+        for someone in list(self._bot_tables):   # forget the tables that have ended
+            self._bot_tables[someone] &= running
+            if not self._bot_tables[someone]:
+                del self._bot_tables[someone]
+        if address is None:
+            return
+        mine = self._bot_tables.get(address, set())
+        if len(mine) >= self.limits.bot_tables_per_address:
+            raise TableError(
+                f"you already have {len(mine)} unfinished tables of bots only (at most "
+                f"{self.limits.bot_tables_per_address}); wait for one to end",
+                429, "too_many_bot_tables")
+
+    def note_bot_table(self, address: str, table_id: str) -> None:
+        self._bot_tables[address].add(table_id)
+
+
+def _bots_only(table: LiveTable) -> bool:
+    return all(seat.kind == "bot" for seat in table.seats)

@@ -1,0 +1,268 @@
+"""Every limit is a setting with a sane default, and a client past one is refused with a
+reason and a code, changing nothing (issue 19, defect 6): the message rate of a socket,
+the sockets and new tables of an address, the tables of bots only, the rule options of
+a new table, the size of a WebSocket frame."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import dataclasses
+import json
+import os
+import socket
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketDenialResponse
+from tablekit import (
+    MACHINE_SPEED,
+    Player,
+    connect,
+    create,
+    from_address,
+    next_state,
+    server,
+    socket_for,
+)
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from cardtable.server.bounds import Limits, add_flags, from_flags
+from cardtable.server.guard import Guard, MessageRate
+from cardtable.server.live import TableError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def limited(**changes: object) -> Limits:
+    return dataclasses.replace(MACHINE_SPEED, **changes)
+
+
+def table_count(client: TestClient) -> int:
+    return client.get("/api/health").json()["tables"]
+
+
+def drain(player: Player) -> tuple[list[dict], int | None]:
+    """Every message until the server closes the socket, and the close code."""
+    messages = []
+    while True:
+        try:
+            messages.append(player.receive(timeout=30))
+        except ConnectionError as closed:
+            return messages, int(str(closed).split()[1])
+
+
+# -- the message rate of a socket ----------------------------------------------------------
+
+def test_a_token_bucket_lets_a_burst_through_then_warns_then_closes() -> None:
+    now = [0.0]
+    rate = MessageRate(per_second=2, burst=3, clock=lambda: now[0])
+    assert [rate.admit() for _ in range(3)] == ["ok"] * 3
+    assert [rate.admit() for _ in range(4)] == ["warn", "drop", "drop", "close"]
+    now[0] += 0.5   # one message's worth of time
+    fresh = MessageRate(per_second=2, burst=3, clock=lambda: now[0])
+    assert [fresh.admit() for _ in range(4)] == ["ok", "ok", "ok", "warn"]
+    now[0] += 2.0   # the bucket fills again: a client that slowed down starts afresh
+    assert [fresh.admit() for _ in range(4)] == ["ok", "ok", "ok", "warn"]
+    assert all(MessageRate(0, 1).admit() == "ok" for _ in range(100))   # 0: no limit
+
+
+@pytest.mark.parametrize("limits", [limited(ws_messages_per_second=5, ws_message_burst=10),
+                                    Limits()], ids=["small", "default"])
+def test_a_flooding_socket_is_warned_then_closed_and_the_table_plays_on(
+        make_client: Callable[..., TestClient], limits: Limits) -> None:
+    client = make_client(limits=limits)
+    ana = create(client, game="durak", seats=["human", "human"])
+    bo = client.post(f"/api/tables/{ana['table']}/join").json()
+    with connect(client, ana["table"], ana["token"]) as ws0, \
+            connect(client, ana["table"], bo["token"]) as ws1, \
+            connect(client, ana["table"]) as flooding:
+        players = {0: Player(ws0), 1: Player(ws1)}
+        first = {seat: player.state() for seat, player in players.items()}
+        flood = Player(flooding)
+        assert flood.state()["version"] == 0
+        for _ in range(3 * limits.ws_message_burst + 50):
+            flood.send({"type": "move", "version": 0, "move": "take"})
+        messages, code = drain(flood)
+        codes = [m.get("code") for m in messages if m["type"] == "error"]
+        assert "rate_limited" in codes and codes[-1] == "message_flood"
+        assert code == 1008
+        # the players were not flooded, and play on
+        mover = first[0]["to_move"]
+        players[mover].move(first[mover], first[mover]["legal_moves"][0])
+        assert players[1 - mover].state(1)["version"] == 1
+    assert client.get(f"/api/tables/{ana['table']}").json()["version"] == 1
+
+
+# -- sockets and new tables per address ---------------------------------------------------
+
+def test_an_address_past_its_sockets_is_refused_with_429_and_others_are_not(
+        make_client: Callable[..., TestClient]) -> None:
+    client = make_client(limits=limited(connections_per_address=2))
+    table = create(client, game="durak", seats=["human", "human"])["table"]
+    with connect(client, table) as one, connect(client, table) as two:
+        Player(one).state()
+        Player(two).state()
+        with pytest.raises(WebSocketDenialResponse) as refused, connect(client, table):
+            pass
+        assert refused.value.status_code == 429
+        assert refused.value.json()["code"] == "too_many_connections"
+        with connect(from_address(client, "10.0.0.2"), table) as elsewhere:
+            assert Player(elsewhere).state()["version"] == 0
+    with connect(client, table) as again:   # the two closed: room again
+        assert Player(again).state()["version"] == 0
+
+
+def test_an_address_past_its_new_tables_gets_429_and_nothing_is_made(
+        make_client: Callable[..., TestClient]) -> None:
+    client = make_client(limits=limited(tables_per_address="3/minute"))
+    for _ in range(3):
+        create(client, game="durak", seats=["human", "human"])
+    refused = client.post("/api/tables", json={"game": "durak", "seats": ["human", "human"]})
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "rate_limited" and "3 per 1 minute" in refused.json()[
+        "detail"]
+    assert int(refused.headers["Retry-After"]) >= 1
+    assert table_count(client) == 3
+    create(from_address(client, "10.0.0.2"), game="durak", seats=["human", "human"])
+    assert table_count(client) == 4
+
+
+@pytest.mark.services
+def test_two_processes_counting_in_redis_share_an_address_quota() -> None:
+    limits = limited(tables_per_address="2/minute",
+                     rate_limit_storage="redis://127.0.0.1:6379/15")
+    one, two = Guard(limits), Guard(limits)   # as two server processes would
+    address = f"test-{uuid.uuid4()}"
+
+    async def run() -> None:
+        await one.check_table_rate(address)
+        await one.count_table(address)
+        await two.check_table_rate(address)
+        await two.count_table(address)
+        with pytest.raises(TableError) as refused:
+            await one.check_table_rate(address)
+        assert refused.value.status == 429 and refused.value.code == "rate_limited"
+
+    asyncio.run(run())
+
+
+def test_tables_of_bots_only_are_limited_per_address_and_in_all(
+        make_client: Callable[..., TestClient]) -> None:
+    client = make_client(bot_delay=600, limits=limited(bot_tables_per_address=1, bot_tables=2))
+    bots_only = {"game": "durak", "seats": ["bot:random", "bot:random"]}
+    create(client, **bots_only)
+    again = client.post("/api/tables", json=bots_only)
+    assert again.status_code == 429 and again.json()["code"] == "too_many_bot_tables"
+    assert "at most 1" in again.json()["detail"]
+    create(from_address(client, "10.0.0.2"), **bots_only)
+    third = from_address(client, "10.0.0.3").post("/api/tables", json=bots_only)
+    assert third.status_code == 429 and "at most 2" in third.json()["detail"]
+    assert table_count(client) == 2
+    create(client, game="durak", seats=["human", "bot:random"])   # a person's table: fine
+
+
+# -- the rules of a new table ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("options", "said"), [
+    ({"target": 10**15}, "'target' is at most 1000"),
+    ({"target": 1001}, "'target' is at most 1000"),
+    ({"fixed_hands": 51}, "'fixed_hands' is at most 50"),
+])
+def test_a_rule_option_past_the_servers_bound_is_refused(
+        client: TestClient, options: dict, said: str) -> None:
+    response = client.post("/api/tables", json={
+        "game": "pasur", "seats": ["bot:random", "bot:random"], "options": options})
+    assert response.status_code == 422
+    assert response.json()["code"] == "rule_option_out_of_bounds"
+    assert said in response.json()["detail"]
+    assert table_count(client) == 0
+
+
+def test_rule_options_at_their_bound_are_accepted_and_the_lobby_shows_the_bound(
+        make_client: Callable[..., TestClient]) -> None:
+    client = make_client(bot_delay=600)
+    create(client, game="pasur", seats=["human", "bot:random"], options={"target": 1000})
+    create(client, game="pasur", seats=["human", "bot:random"], options={"fixed_hands": 50})
+    pasur = next(g for g in client.get("/api/games").json() if g["name"] == "pasur")
+    shown = {o["name"]: o["maximum"] for o in pasur["options"]}
+    assert shown["target"] == 1000 and shown["fixed_hands"] == 50
+    assert shown["jack_points"] is None
+
+
+def test_the_bounds_name_options_not_games(make_client: Callable[..., TestClient],
+                                           highcard: object) -> None:
+    """A bound applies to every game's option of that name (here the test game's)."""
+    client = make_client(limits=limited(rule_bounds={"hand_size": 2}))
+    listed = next(g for g in client.get("/api/games").json() if g["name"] == "highcard")
+    option = next(o for o in listed["options"] if o["name"] == "hand_size")
+    assert option["maximum"] == 2
+    refused = client.post("/api/tables", json={"game": "highcard", "players": 2,
+                                               "seats": ["human", "bot:random"],
+                                               "options": {"hand_size": 3}})
+    assert refused.status_code == 422 and refused.json()["code"] == \
+        "rule_option_out_of_bounds"
+
+
+# -- settings ---------------------------------------------------------------------------------
+
+def test_every_limit_is_a_flag_and_a_line_of_the_docs() -> None:
+    parser = argparse.ArgumentParser()
+    add_flags(parser)
+    args = parser.parse_args(["--ws-messages-per-second", "3", "--rule-bounds",
+                              "target=500,fixed_hands=9", "--bots", "random,easy",
+                              "--tables-per-address", "5/minute"])
+    limits = from_flags(args)
+    assert limits.ws_messages_per_second == 3 and limits.bots == ("random", "easy")
+    assert limits.rule_bounds == {"target": 500, "fixed_hands": 9}
+    assert limits.tables_per_address == "5/minute"
+    assert from_flags(parser.parse_args([])) == Limits()
+    docs = (ROOT / "docs" / "server.md").read_text()
+    for item in dataclasses.fields(Limits):
+        assert f"`--{item.name.replace('_', '-')}`" in docs, f"{item.name} is not documented"
+
+
+# -- what a real server reads --------------------------------------------------------------
+
+def test_a_real_server_closes_big_frames_answers_long_urls_and_refuses_extra_sockets(
+        tmp_path: Path) -> None:
+    with server(tmp_path / "data", "--connections-per-address", "3") as (process, base):
+        table = httpx.post(f"{base}/api/tables", json={
+            "game": "durak", "seats": ["human", "human"]}).json()["table"]
+        with socket_for(base, table, None) as ws:
+            next_state(ws)
+            ws.send("x" * 5000)   # past the message limit, within the frame limit
+            error = json.loads(ws.recv(timeout=20))
+            assert error["type"] == "error" and error["code"] == "bad_message"
+            assert "too long" in error["reason"]
+            next_state(ws)
+            ws.send("x" * (Limits().ws_max_bytes + 1))
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(timeout=20)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        port = int(base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as raw:
+            key = base64.b64encode(os.urandom(16)).decode()
+            raw.sendall((f"GET /ws/tables/{table}?token={'x' * 9000} HTTP/1.1\r\n"
+                         f"Host: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                         f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                        .encode())
+            answer = raw.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 414"), answer[:80]
+        with socket_for(base, table, None) as one, socket_for(base, table, None) as two, \
+                socket_for(base, table, None) as three:
+            for ws in (one, two, three):
+                next_state(ws)
+            with pytest.raises(InvalidStatus) as refused:
+                socket_for(base, table, None)
+            assert refused.value.response.status_code == 429
+            assert json.loads(refused.value.response.body)["code"] == "too_many_connections"
+        assert httpx.get(f"{base}/api/health").status_code == 200
+    log = process.log_path.read_text()   # type: ignore[attr-defined]
+    assert "Traceback" not in log and "ASGI callable" not in log, log[-2000:]
