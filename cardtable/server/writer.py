@@ -106,41 +106,49 @@ class MoveWriter:
                 return
 
     def _write(self, batch: list[_Pending]) -> None:
+        answers: list[tuple[_Pending, str | None, BaseException | None]] = []
         try:
             at = self.storage.append_moves([
                 (p.table_id, p.index, p.seat, p.move, p.new_decks, p.over, p.summary)
                 for p in batch])
         except Exception as error:
             if len(batch) == 1 or isinstance(error, StorageUnavailable):
-                for pending in batch:       # the database is away: no use trying each
-                    self._answer(pending, None, error)
-                return
-            for pending in batch:      # one at a time: each caller gets its own answer
-                try:
-                    stored = self.storage.append_move(
-                        pending.table_id, pending.index, pending.seat, pending.move,
-                        new_decks=pending.new_decks, over=pending.over,
-                        summary=pending.summary)
-                except Exception as error:
-                    self._answer(pending, None, error)
-                else:
-                    self._answer(pending, stored, None)
-            return
-        self.transactions += 1
-        self.moves += len(batch)
-        for pending in batch:
-            self._answer(pending, at, None)
+                # the database is away: no use trying each
+                answers = [(pending, None, error) for pending in batch]
+            else:
+                for pending in batch:      # one at a time: each caller gets its own answer
+                    try:
+                        stored = self.storage.append_move(
+                            pending.table_id, pending.index, pending.seat, pending.move,
+                            new_decks=pending.new_decks, over=pending.over,
+                            summary=pending.summary)
+                    except Exception as one:
+                        answers.append((pending, None, one))
+                    else:
+                        answers.append((pending, stored, None))
+        else:
+            self.transactions += 1
+            self.moves += len(batch)
+            answers = [(pending, at, None) for pending in batch]
+        self._answer(answers)
 
     @staticmethod
-    def _answer(pending: _Pending, at: str | None, error: BaseException | None) -> None:
-        def settle() -> None:
-            if pending.future.done():
-                return
-            if error is not None:
-                pending.future.set_exception(error)
-            else:
-                pending.future.set_result(at)  # type: ignore[arg-type]
+    def _answer(answers: list[tuple[_Pending, str | None, BaseException | None]]) -> None:
+        """Settle every caller's future, waking each event loop once for the whole group
+        (a wake-up per move cost more than the write under load)."""
+        by_loop: dict[asyncio.AbstractEventLoop, list[Any]] = {}
+        for answer in answers:
+            by_loop.setdefault(answer[0].loop, []).append(answer)
 
-        with contextlib.suppress(RuntimeError):   # a closed loop: nobody waits any more
-            pending.loop.call_soon_threadsafe(settle)
+        def settle(group: list[tuple[_Pending, str | None, BaseException | None]]) -> None:
+            for pending, at, error in group:
+                if pending.future.done():
+                    continue
+                if error is not None:
+                    pending.future.set_exception(error)
+                else:
+                    pending.future.set_result(at)  # type: ignore[arg-type]
 
+        for loop, group in by_loop.items():
+            with contextlib.suppress(RuntimeError):   # a closed loop: nobody waits any more
+                loop.call_soon_threadsafe(settle, group)
