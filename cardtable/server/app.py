@@ -49,7 +49,16 @@ from .schemas import (
     TableListing,
 )
 from .storage import SeatRow, Storage, TableRow, hash_token, sqlite_url
-from .tables import Connection, LiveTable, NotHere, Outbox, Settings, TableError, Tables
+from .tables import (
+    ClusterUnavailable,
+    Connection,
+    LiveTable,
+    NotHere,
+    Outbox,
+    Settings,
+    TableError,
+    Tables,
+)
 from .wire import encode, plain
 
 __all__ = ["create_app", "serve"]
@@ -70,14 +79,16 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                redis_url: str | None = None, *, bot_delay: float = 0.8,
                bot_time_limit: float = 30.0, grace: float = 60.0, queue_limit: int = 64,
                static_dir: str | Path | None = None, redis_prefix: str = "cardtable",
-               lease: float = 15.0, bot_processes: int = 0) -> FastAPI:
+               lease: float = 15.0, bot_processes: int = 0, redis_pool_size: int = 20,
+               redis_pool_timeout: float = 5.0) -> FastAPI:
     """The web table as an ASGI app.
 
     ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
     migrated and every unfinished table is resumed when the app starts (its lifespan).
     With ``redis_url`` several processes share the database: each table is played by one
-    of them (a lease of ``lease`` seconds in Redis) and the others relay its players; see
-    ``cardtable.server.cluster``.
+    of them (a lease of ``lease`` seconds in Redis) and the others relay its players
+    (through at most ``redis_pool_size`` connections to Redis, each waited for at most
+    ``redis_pool_timeout`` seconds); see ``cardtable.server.cluster``.
     """
     url = database_url or sqlite_url(data_dir)
     settings = Settings(bot_delay=bot_delay, bot_time_limit=bot_time_limit, grace=grace,
@@ -95,8 +106,9 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         if redis_url:
             from .cluster import Cluster
 
-            cluster = tables.cluster = Cluster(redis_url, tables, prefix=redis_prefix,
-                                               lease=lease)
+            cluster = tables.cluster = Cluster(
+                redis_url, tables, prefix=redis_prefix, lease=lease,
+                pool_size=redis_pool_size, pool_timeout=redis_pool_timeout)
             await cluster.start()
         await tables.start()
         try:
@@ -114,7 +126,10 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     @app.exception_handler(TableError)
     async def _refused(request: Request, error: TableError) -> JSONResponse:
         """Every refusal about a table, from any endpoint: its status and its reason."""
-        return JSONResponse(status_code=error.status, content={"detail": error.reason})
+        content = {"detail": error.reason}
+        if error.code:
+            content["code"] = error.code
+        return JSONResponse(status_code=error.status, content=content)
 
     @app.exception_handler(RequestValidationError)
     async def _unreadable(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -129,14 +144,24 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     def tables_of(request: Request | WebSocket) -> Tables:
         return request.app.state.tables
 
-    @app.get("/api/health", response_model=Health)
-    async def health(request: Request) -> Health:
+    @app.get("/api/health", response_model=Health,
+             responses={503: {"model": Health, "description": "Redis cannot be reached"}})
+    async def health(request: Request) -> Any:
         tables = tables_of(request)
         count = await asyncio.to_thread(tables.storage.table_count)
-        return Health(status="ok", version=__version__, tables=count,
-                      live=sum(1 for t in tables.live.values() if not t.over),
-                      broken=sorted(tables.broken),
-                      process=tables.cluster.process if tables.cluster else None)
+        cluster = tables.cluster
+        answer = Health(status="ok", version=__version__, tables=count,
+                        live=sum(1 for t in tables.live.values() if not t.over),
+                        broken=sorted(tables.broken),
+                        process=cluster.process if cluster else None,
+                        redis=None if cluster is None else "ok")
+        if cluster is not None and cluster.problem is not None:
+            answer.status, answer.redis = "unavailable", "down"
+            answer.code = "cluster_unavailable"
+            answer.detail = (f"Redis, which joins the server processes, cannot be reached "
+                             f"({cluster.problem}): no table is played here until it is back")
+            return JSONResponse(status_code=503, content=answer.model_dump())
+        return answer
 
     @app.get("/api/games", response_model=list[GameInfo])
     async def list_games() -> list[GameInfo]:
@@ -229,6 +254,9 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         tables = tables_of(websocket)
         try:
             table = await tables.get(table_id)
+        except ClusterUnavailable as error:  # for a while: the page connects again
+            await _close(websocket, error.reason, 1012)
+            return
         except TableError as error:
             await _close(websocket, error.reason, 4503)
             return
@@ -308,20 +336,21 @@ async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
             await _close(websocket, NO_SEAT, 4403)
             return
     connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
-    conn = await cluster.relay_open(owner, table_id, seat, connection)
-    watcher = asyncio.create_task(cluster.watch_owner(table_id, owner, connection))
     try:
-        await _converse(websocket, connection,
-                        lambda data: cluster.relay_message(owner, table_id, conn, data))
+        conn = await cluster.relay_open(owner, table_id, seat, connection)
+    except ClusterUnavailable as error:
+        await _close(websocket, error.reason, 1012)
+        return
+    try:
+        await _converse(websocket, connection, lambda data: cluster.relay_message(conn, data))
     finally:
-        watcher.cancel()
-        await cluster.relay_close(owner, table_id, conn)
+        await cluster.relay_close(conn)
 
 
 async def _send(websocket: WebSocket, connection: Connection) -> None:
     while True:
         kind, text = await connection.outbox.get_item()
-        if kind == "close":  # the table moved to another process: reconnect
+        if kind == "close":  # the table moved to another process, or Redis went: reconnect
             await _close(websocket, text, 1012)
             return
         await websocket.send_text(text)
@@ -387,13 +416,15 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
           database_url: str | None = None, redis_url: str | None = None, *,
           bot_delay: float = 0.8, grace: float = 60.0, redis_prefix: str = "cardtable",
           lease: float = 15.0, bot_processes: int = 0, bot_time_limit: float = 30.0,
+          redis_pool_size: int = 20, redis_pool_timeout: float = 5.0,
           log_level: str = "info") -> None:
     """Run the web table with uvicorn until interrupted."""
     import uvicorn
 
     app = create_app(database_url=database_url, data_dir=data_dir, redis_url=redis_url,
                      bot_delay=bot_delay, grace=grace, redis_prefix=redis_prefix,
-                     lease=lease, bot_processes=bot_processes, bot_time_limit=bot_time_limit)
+                     lease=lease, bot_processes=bot_processes, bot_time_limit=bot_time_limit,
+                     redis_pool_size=redis_pool_size, redis_pool_timeout=redis_pool_timeout)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level)
     for name in ("uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).addFilter(RedactTokens())

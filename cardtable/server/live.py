@@ -23,6 +23,7 @@ __all__ = [
     "OVER",
     "PLAYING",
     "WAITING",
+    "ClusterUnavailable",
     "Connection",
     "LiveSeat",
     "LiveTable",
@@ -48,13 +49,25 @@ class NotHere(Exception):
 class TableError(ValueError):
     """A request about a table that cannot be granted; ``status`` is the HTTP status.
 
-    The app answers every one the same way, ``{"detail": reason}`` with that status.
+    The app answers every one the same way, ``{"detail": reason}`` with that status (and
+    ``"code"``, a stable name for programs, when the error has one).
     """
 
-    def __init__(self, reason: str, status: int = 409) -> None:
+    def __init__(self, reason: str, status: int = 409, code: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
+        self.code = code
+
+
+class ClusterUnavailable(TableError):
+    """Redis, which joins the server processes, cannot be reached: nothing was done (503).
+
+    A socket refused for it is closed with 1012, so the page connects again later.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason, 503, "cluster_unavailable")
 
 
 @dataclass

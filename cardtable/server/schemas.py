@@ -167,3 +167,7 @@ class Health(BaseModel):
     live: int
     broken: list[str]
     process: str | None = None
+    redis: str | None = None
+    """With Redis (several processes): "ok", or "down" (then the answer is 503)."""
+    detail: str | None = None
+    code: str | None = None

@@ -25,6 +25,7 @@ from ..records import rules_from_dict
 from .bot_runner import BotRunner
 from .live import (
     OVER,
+    ClusterUnavailable,
     Connection,
     LiveSeat,
     LiveTable,
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from .cluster import Cluster
 
 __all__ = [
+    "ClusterUnavailable",
     "Connection",
     "LiveSeat",
     "LiveTable",
@@ -189,7 +191,7 @@ class Tables:
         rebuilt from the database, not kept."""
         try:
             return await self.get(table_id)
-        except NotHere:
+        except (NotHere, ClusterUnavailable):
             stored = await asyncio.to_thread(self.storage.load, table_id)
             return None if stored is None else self._rebuild(stored)
 
@@ -228,6 +230,8 @@ class Tables:
         """Play a move for ``seat``; returns why not (nothing changes then), or ``None``."""
         async with table.lock:
             reason = table.refusal(seat, version, by_bot)
+            if not reason and self.cluster is not None:
+                reason = self.cluster.refusal(table)  # only while its lease surely holds
             if reason:
                 return reason
             state = table.state
