@@ -159,6 +159,7 @@ class Cluster:
         self._backoff = ExponentialWithJitterBackoff(cap=2.0, base=0.05)
         self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue(_QUEUED)
         self._outages = 0
+        self._stopping = False
         """Outages so far: a call that spans one must not trust its answer."""
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -186,11 +187,14 @@ class Cluster:
                        loop.create_task(self._adopt_loop()), loop.create_task(self._sender())]
 
     async def stop(self) -> None:
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(("", ""))  # wakes the sender, should it miss the cancel
+        if self._tasks:
+            # a cancel that lands inside redis-py's pipeline can be lost: never wait forever
+            await asyncio.wait(self._tasks, timeout=5)
         for remote in list(self.remote.values()):
             self._end_remote(remote)
         with contextlib.suppress(Exception):
@@ -204,6 +208,11 @@ class Cluster:
             await self.redis.aclose()
 
     # -- Redis reachable or not -----------------------------------------------------------
+    def check(self) -> None:
+        """``ClusterUnavailable`` (503) while Redis cannot be reached."""
+        if self.problem is not None:
+            raise self._unavailable()
+
     def _unavailable(self) -> ClusterUnavailable:
         return ClusterUnavailable(
             f"Redis, which joins the server processes, cannot be reached "
@@ -240,8 +249,7 @@ class Cluster:
         """Own the table if nobody does (or this process already does, for a full lease).
 
         ``ClusterUnavailable`` while Redis cannot be reached."""
-        if self.problem is not None:
-            raise self._unavailable()
+        self.check()
         started, outages = time.monotonic(), self._outages
         try:
             owned = await self._claim(keys=[self._owner_key(table_id)],
@@ -335,7 +343,9 @@ class Cluster:
         if watched:
             owners = dict(zip(watched, results.pop(0), strict=True))
             for conn, relay in list(self.relayed.items()):
-                if owners.get(relay.table) != relay.owner:
+                if relay.table not in owners:
+                    continue  # opened meanwhile: judged next time
+                if owners[relay.table] != relay.owner:
                     reason = MOVED
                 elif relay.waiting is not None and started - relay.waiting > self.lease / 3:
                     reason = NO_ANSWER  # the owner forgot the player (it lost Redis a while)
@@ -346,8 +356,8 @@ class Cluster:
         if origins:
             alive = dict(zip(origins, results.pop(0), strict=True))
             for remote in list(self.remote.values()):
-                if alive.get(remote.origin) is None:  # that process is gone: so is its player
-                    remote.inbox.put_nowait(None)
+                if remote.origin in alive and alive[remote.origin] is None:
+                    remote.inbox.put_nowait(None)  # that process is gone: so is its player
 
     async def _adopt_loop(self) -> None:
         """Take over the unfinished tables whose owner has gone (or that have none)."""
@@ -383,11 +393,11 @@ class Cluster:
 
     async def _sender(self) -> None:
         """Publish what has queued up, in order, in one pipeline at a time."""
-        while True:
+        while not self._stopping:
             batch = [await self._queue.get()]
             while len(batch) < _BATCH and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
-            if self.problem is not None:
+            if self.problem is not None or self._stopping:
                 continue
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
@@ -526,8 +536,7 @@ class Cluster:
                          connection: Connection) -> str:
         """Ask the owner to seat a player connected here; ``ClusterUnavailable`` while
         Redis cannot be reached."""
-        if self.problem is not None:
-            raise self._unavailable()
+        self.check()
         conn = secrets.token_hex(8)
         self.relayed[conn] = Relay(connection=connection, table=table_id, owner=owner,
                                    waiting=time.monotonic())

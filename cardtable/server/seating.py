@@ -234,6 +234,8 @@ class Seating:
                               name: str | None) -> tuple[LiveTable, int, str]:
         """Take a seat in the database and tell the owning process to read the seats."""
         tables = self.tables
+        if tables.cluster is not None:
+            tables.cluster.check()  # the owner could not be told of the seat
         table = await tables.snapshot(elsewhere.table_id)
         if table is None:
             raise TableError(f"there is no table {elsewhere.table_id!r}", 404)

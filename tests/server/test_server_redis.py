@@ -164,3 +164,32 @@ def test_many_relayed_tables_share_a_small_redis_pool_without_an_error(
         # each process keeps to its pool (the sampler's own connection counts once)
         assert base_clients <= 2 * pool + 1
         assert peak[0] <= 2 * pool + 1, f"{peak[0]} connections to Redis"
+
+
+def test_a_relay_opened_while_the_owners_are_read_is_kept(
+        own_redis: OwnRedis, make_client: Callable[..., TestClient]) -> None:
+    """The renewal reads the owners of the relayed tables in one pipeline; a player
+    relayed meanwhile is judged next time, not closed as if its table had moved."""
+    import asyncio
+
+    import redis
+
+    from cardtable.server.live import Connection, Outbox
+
+    client = make_client(redis_url=own_redis.url)
+    cluster = client.app.state.tables.cluster
+    for table in ("t1", "t2"):
+        redis.Redis.from_url(own_redis.url).set(f"{cluster.prefix}:owner:{table}", "other")
+
+    async def renew_while_relaying() -> list[Connection]:
+        first, second = (Connection(seat=None, outbox=Outbox(8)) for _ in range(2))
+        await cluster.relay_open("other", "t1", None, first)
+        renewing = asyncio.create_task(cluster.renew())
+        await asyncio.sleep(0)  # the renewal has read the relays and waits for Redis
+        await cluster.relay_open("other", "t2", None, second)
+        await renewing
+        return [first, second]
+
+    for connection in client.portal.call(renew_while_relaying):
+        assert list(connection.outbox.items) == [], "a relay was closed"
+    assert sorted(relay.table for relay in cluster.relayed.values()) == ["t1", "t2"]
