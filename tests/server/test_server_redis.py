@@ -193,3 +193,48 @@ def test_a_relay_opened_while_the_owners_are_read_is_kept(
     for connection in client.portal.call(renew_while_relaying):
         assert list(connection.outbox.items) == [], "a relay was closed"
     assert sorted(relay.table for relay in cluster.relayed.values()) == ["t1", "t2"]
+
+
+@pytest.mark.slow
+def test_500_relayed_tables_at_a_move_a_second_drop_no_socket(
+        request: pytest.FixtureRequest, tmp_path: Path, own_redis: OwnRedis) -> None:
+    """The load of the issue (two processes, 500 tables, a move a second at each, every
+    player on the process that does not own the table) for 20 seconds: no socket closed
+    or left silent, no error, every move stored once, each process within its pool.
+    About a minute: ``pytest -m slow tests/server/test_server_redis.py``."""
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("a load run: select it with -m slow")
+    data = tmp_path / "data"
+    pool = 20
+    flags = ("--redis-url", own_redis.url, "--redis-pool-size", str(pool))
+    with server(data, *flags) as (_, a), server(data, *flags) as (_, b):
+        until = threading.Event()
+        seats = []
+        for number in range(500):
+            made_on, played_on = (a, b) if number % 2 else (b, a)
+            table = new_table(made_on, ["human", "bot:random"])
+            seats.append(Seat([played_on], table["table"], table["token"], seed=number,
+                              pace=1.0, until=until))
+        peak = [0]
+
+        def sample() -> None:
+            while not until.is_set():
+                peak[0] = max(peak[0], own_redis.clients())
+                time.sleep(0.1)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        for seat in seats:
+            seat.start()
+        time.sleep(20)
+        until.set()
+        for seat in seats:
+            seat.check()
+        sampler.join(5)
+        assert sum(len(seat.closes) for seat in seats) == 0
+        assert sum(seat.silences for seat in seats) == 0
+        assert sum(len(seat.errors) for seat in seats) == 0
+        moves = check_every_move_once(data, seats, over=False)
+        print(f"{sum(seat.moves_sent for seat in seats)} moves sent by the players, "
+              f"{moves} stored in all, at most {peak[0]} connections to Redis")
+        assert peak[0] <= 2 * pool + 1
