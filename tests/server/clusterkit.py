@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import signal
 import sqlite3
 import subprocess
 import threading
@@ -56,6 +57,16 @@ class OwnRedis:
             self.process.kill()
             self.process.wait(10)
         self.process = None
+
+    def pause(self) -> None:
+        """SIGSTOP: Redis answers nothing but keeps every connection and key (as behind a
+        network that drops packets); ``resume`` lets it go on."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
 
     def clients(self) -> int:
         """How many connections Redis has open now (the caller's own included)."""
