@@ -118,7 +118,8 @@ def test_creating_a_table_while_redis_is_down_is_refused_and_leaves_nothing(
         tmp_path: Path, own_redis: OwnRedis, make_client: Callable[..., TestClient]) -> None:
     client = make_client(redis_url=own_redis.url, lease=2)
     body = {"game": "durak", "seats": ["human", "bot:random"]}
-    assert client.post("/api/tables", json=body).status_code == 201
+    first = client.post("/api/tables", json=body)
+    assert first.status_code == 201
     own_redis.stop()
     for _ in range(2):  # at once, and again once the outage is known
         refused = client.post("/api/tables", json=body)
@@ -128,6 +129,8 @@ def test_creating_a_table_while_redis_is_down_is_refused_and_leaves_nothing(
         assert table_count(tmp_path / "data") == 1
         wait_for(lambda: client.get("/api/health").status_code == 503,
                  "/api/health did not show the outage")
+    # a table can still be looked at (from the database), not joined
+    assert client.get(f"/api/tables/{first.json()['table']}").json()["status"] == "playing"
     own_redis.start()
     wait_for(lambda: client.get("/api/health").status_code == 200, "no recovery")
     made = client.post("/api/tables", json=body)
