@@ -64,6 +64,8 @@ __all__ = ["REDIS_LOST", "Cluster", "Relay", "RemoteConnection"]
 log = logging.getLogger("cardtable.server")
 
 REDIS_LOST = "the servers lost their connection to Redis; connect again"
+UNAVAILABLE = ("Redis, which joins the server processes, cannot be reached: nothing was "
+               "done; try again shortly")
 MOVED = "the table moved to another server"
 NO_ANSWER = "the server playing this table did not answer; connect again"
 LAPSED = "this server could not renew its hold on the table in time; connect again"
@@ -145,7 +147,8 @@ class Cluster:
         self.lease = lease
         self.process = secrets.token_hex(8)
         self.problem: str | None = "not started"
-        """Why Redis cannot be reached now; ``None`` while it can."""
+        """Why Redis cannot be reached now, in short (the kind of error: the log has the
+        rest, which names addresses no client needs to see); ``None`` while it can."""
         self.owned: dict[str, float] = {}
         """The tables this process owns, each with the ``time.monotonic()`` its lease is
         sure to last until."""
@@ -214,20 +217,18 @@ class Cluster:
             raise self._unavailable()
 
     def _unavailable(self) -> ClusterUnavailable:
-        return ClusterUnavailable(
-            f"Redis, which joins the server processes, cannot be reached "
-            f"({self.problem or 'no answer'}); nothing was done: try again shortly")
+        return ClusterUnavailable(UNAVAILABLE)
 
     def _lost(self, error: BaseException) -> None:
         """An outage starts (once): stop playing, tell every socket, refuse new work."""
         if self.problem is not None:
             return
-        self.problem = f"{type(error).__name__}: {error}"
+        self.problem = type(error).__name__
         self._outages += 1
         tables = [t for t in self.tables.live.values() if not t.over]
-        log.warning("Redis cannot be reached (%s): this process stops playing its %d tables "
-                    "and relaying %d players until it is back", self.problem, len(tables),
-                    len(self.relayed))
+        log.warning("Redis cannot be reached (%s: %s): this process stops playing its %d "
+                    "tables and relaying %d players until it is back", self.problem, error,
+                    len(tables), len(self.relayed))
         self.owned.clear()
         for relay in self.relayed.values():
             relay.connection.outbox.put("close", REDIS_LOST)
@@ -254,10 +255,8 @@ class Cluster:
         try:
             owned = await self._claim(keys=[self._owner_key(table_id)],
                                       args=[self.process, self._lease_ms])
-        except Exception as error:
-            raise ClusterUnavailable(
-                f"Redis, which joins the server processes, cannot be reached "
-                f"({type(error).__name__}); nothing was done: try again shortly") from None
+        except Exception:
+            raise ClusterUnavailable(UNAVAILABLE) from None
         if self.problem is not None or self._outages != outages:
             raise self._unavailable()  # an outage began meanwhile: this process owns nothing
         if owned:

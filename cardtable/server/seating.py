@@ -183,7 +183,7 @@ class Seating:
         # then store it; if storing fails the claim is given back: all or nothing.
         cluster = tables.cluster
         if cluster is not None and not await cluster.claim(table_id):
-            raise TableError("a new table's id was taken; try again", 503)
+            raise TableError("a new table's id was taken; try again", 503, "id_taken")
         try:
             await asyncio.to_thread(tables.storage.create_table, row, rows, decks,
                                     plan.rematch_of)
