@@ -22,6 +22,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="prefix of the Redis keys and channels (default: cardtable)")
     parser.add_argument("--lease", type=float, default=15.0,
                         help="seconds a process holds a table without renewing (default 15)")
+    parser.add_argument("--redis-pool-size", type=int, default=20,
+                        help="with Redis: connections each process may open to it at most "
+                             "(default 20)")
+    parser.add_argument("--redis-pool-timeout", type=float, default=5.0,
+                        help="with Redis: seconds a call waits for a free connection "
+                             "(default 5)")
     parser.add_argument("--bot-delay", type=float, default=0.8,
                         help="seconds a bot waits before playing (default 0.8)")
     parser.add_argument("--grace", type=float, default=60.0,
@@ -52,7 +58,8 @@ def main(argv: list[str] | None = None) -> None:
           bot_processes=args.bot_processes, bot_time_limit=args.bot_time_limit,
           bot_threads=args.bot_threads, storage_threads=args.storage_threads,
           limits=from_flags(args), log_level=args.log_level, claim_grace=args.claim_grace,
-          storage_retry_max=args.storage_retry_max)
+          storage_retry_max=args.storage_retry_max, redis_pool_size=args.redis_pool_size,
+          redis_pool_timeout=args.redis_pool_timeout)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,16 @@ from .schemas import (
     TableListing,
 )
 from .storage import SeatRow, Storage, StorageUnavailable, TableRow, hash_token, sqlite_url
-from .tables import Connection, LiveTable, NotHere, Outbox, Settings, TableError, Tables
+from .tables import (
+    ClusterUnavailable,
+    Connection,
+    LiveTable,
+    NotHere,
+    Outbox,
+    Settings,
+    TableError,
+    Tables,
+)
 from .wire import MAX_TOKEN, encode, plain
 
 __all__ = ["create_app", "serve"]
@@ -76,15 +85,17 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                static_dir: str | Path | None = None, redis_prefix: str = "cardtable",
                lease: float = 15.0, bot_processes: int = 0, bot_threads: int = 4,
                storage_threads: int = 8, limits: Limits | None = None,
-               claim_grace: float = 120.0, storage_retry_max: float = 5.0) -> FastAPI:
+               claim_grace: float = 120.0, storage_retry_max: float = 5.0,
+               redis_pool_size: int = 20, redis_pool_timeout: float = 5.0) -> FastAPI:
     """The web table as an ASGI app.
 
     ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
     migrated and every unfinished table is resumed when the app starts (its lifespan).
     With ``redis_url`` several processes share the database: each table is played by one
-    of them (a lease of ``lease`` seconds in Redis) and the others relay its players; see
-    ``cardtable.server.cluster``.  ``limits`` bounds what clients may ask
-    (``cardtable.server.bounds.Limits``).
+    of them (a lease of ``lease`` seconds in Redis) and the others relay its players
+    (through at most ``redis_pool_size`` connections to Redis, each waited for at most
+    ``redis_pool_timeout`` seconds); see ``cardtable.server.cluster``.  ``limits`` bounds
+    what clients may ask (``cardtable.server.bounds.Limits``).
     """
     url = database_url or sqlite_url(data_dir)
     settings = Settings(bot_delay=bot_delay, bot_time_limit=bot_time_limit, grace=grace,
@@ -109,8 +120,9 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         if redis_url:
             from .cluster import Cluster
 
-            cluster = tables.cluster = Cluster(redis_url, tables, prefix=redis_prefix,
-                                               lease=lease)
+            cluster = tables.cluster = Cluster(
+                redis_url, tables, prefix=redis_prefix, lease=lease,
+                pool_size=redis_pool_size, pool_timeout=redis_pool_timeout)
             await cluster.start()
         await tables.start()
         try:
@@ -167,20 +179,31 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         return request.app.state.tables
 
     @app.get("/api/health", response_model=Health, responses={
-        503: {"model": Health, "description": "the database cannot be reached"}})
+        503: {"model": Health,
+              "description": "the database or Redis (several processes) cannot be reached"}})
     async def health(request: Request) -> Any:
         tables = tables_of(request)
         try:
             count: int | None = await asyncio.to_thread(tables.storage.table_count)
         except StorageUnavailable:
             count = None
+        cluster = tables.cluster
         answer = Health(status="ok" if count is not None else "unavailable",
                         version=__version__, tables=count,
                         live=sum(1 for t in tables.live.values() if not t.over),
                         broken=sorted(tables.broken),
-                        process=tables.cluster.process if tables.cluster else None,
-                        database="ok" if count is not None else "down")
+                        process=cluster.process if cluster else None,
+                        database="ok" if count is not None else "down",
+                        redis=None if cluster is None else "ok")
         if count is None:
+            answer.code = "storage_unavailable"
+            answer.detail = "the database cannot be reached: requests are answered 503"
+        if cluster is not None and cluster.problem is not None:
+            answer.status, answer.redis = "unavailable", "down"
+            answer.code = "cluster_unavailable"
+            answer.detail = (f"Redis, which joins the server processes, cannot be reached "
+                             f"({cluster.problem}): no table is played here until it is back")
+        if answer.status != "ok":
             return JSONResponse(status_code=503, content=answer.model_dump())
         return answer
 
@@ -312,6 +335,9 @@ async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
     """An accepted socket: find the table and the token's seat, then play (or relay)."""
     try:
         table = await tables.get(table_id)
+    except ClusterUnavailable as error:  # for a while: the page connects again
+        await _close(websocket, error.reason, 1012, error.code)
+        return
     except TableError as error:  # 4410 closed, 4503 broken: for good
         await _close(websocket, error.reason, 4000 + error.status, error.code)
         return
@@ -413,20 +439,22 @@ async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
             await _close(websocket, NO_SEAT, 4403, "no_seat")
             return
     connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
-    conn = await cluster.relay_open(owner, table_id, seat, connection)
-    watcher = asyncio.create_task(cluster.watch_owner(table_id, owner, connection))
+    try:
+        conn = await cluster.relay_open(owner, table_id, seat, connection)
+    except ClusterUnavailable as error:
+        await _close(websocket, error.reason, 1012, error.code)
+        return
     try:
         await _converse(websocket, connection, tables.guard.message_rate(),
-                        lambda data: cluster.relay_message(owner, table_id, conn, data))
+                        lambda data: cluster.relay_message(conn, data))
     finally:
-        watcher.cancel()
-        await cluster.relay_close(owner, table_id, conn)
+        await cluster.relay_close(conn)
 
 
 async def _send(websocket: WebSocket, connection: Connection) -> None:
     while True:
         kind, text = await connection.outbox.get_item()
-        if kind == "close":  # the table moved to another process: reconnect
+        if kind == "close":  # the table moved to another process, or Redis went: reconnect
             await _close(websocket, text, 1012, "moved")
             return
         await websocket.send_text(text)
@@ -524,7 +552,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
           lease: float = 15.0, bot_processes: int = 0, bot_time_limit: float = 30.0,
           bot_threads: int = 4, storage_threads: int = 8, limits: Limits | None = None,
           log_level: str = "info", claim_grace: float = 120.0,
-          storage_retry_max: float = 5.0) -> None:
+          storage_retry_max: float = 5.0, redis_pool_size: int = 20,
+          redis_pool_timeout: float = 5.0) -> None:
     """Run the web table with uvicorn until interrupted."""
     import uvicorn
 
@@ -533,7 +562,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
                      bot_delay=bot_delay, grace=grace, redis_prefix=redis_prefix,
                      lease=lease, bot_processes=bot_processes, bot_time_limit=bot_time_limit,
                      bot_threads=bot_threads, storage_threads=storage_threads, limits=limits,
-                     claim_grace=claim_grace, storage_retry_max=storage_retry_max)
+                     claim_grace=claim_grace, storage_retry_max=storage_retry_max,
+                     redis_pool_size=redis_pool_size, redis_pool_timeout=redis_pool_timeout)
     # a WebSocket frame bigger than a message can be is not even read (closed with 1009);
     # no per-message compression: deflating every state costs more CPU than the bytes it
     # saves on messages of a kilobyte or two

@@ -11,7 +11,26 @@ relayed players are disconnected and reconnect to the new owner.
 The messages between processes are typed in ``cluster_messages``.
 
 Two owners can never both write move N of a table: the moves table's primary key refuses
-the second, and the process that lost drops the table.
+the second, and the process that lost drops the table.  Beyond that, a process plays a
+table only while it knows its lease holds: until the lease's length after the last
+renewal that Redis granted.
+
+Few connections, waited for
+    Every call goes through one bounded pool (``pool_size`` connections; a call waits up
+    to ``pool_timeout`` seconds for one, and never opens more).  One connection listens
+    (one channel per process); every message to other processes goes out through one
+    sender that publishes whatever has queued up in one pipeline; the leases, the
+    relayed tables' owners and the other processes' liveness are renewed and read in
+    one pipeline per period, however many tables there are.
+
+When Redis goes away
+    The first failure (the listener's connection drops, a renewal or a publish fails)
+    starts an outage, logged once: the process stops playing every table (it cannot renew
+    their leases), closes every socket it relays or serves with 1012 so that the page
+    connects again, refuses new tables and claims with ``ClusterUnavailable`` (503,
+    ``cluster_unavailable``), and ``/api/health`` answers 503.  The listener connects
+    again with backoff; once it has subscribed again the process claims tables again,
+    each rebuilt from the database, whichever process gets it.
 """
 
 from __future__ import annotations
@@ -20,6 +39,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,16 +54,32 @@ from .cluster_messages import (
     decode,
     encode,
 )
-from .live import Connection, Outbox
+from .live import ClusterUnavailable, Connection, LiveTable, NotHere, Outbox, TableError
 from .storage import StorageUnavailable
 
 if TYPE_CHECKING:
     from .tables import Tables
 
-__all__ = ["Cluster", "RemoteConnection"]
+__all__ = ["REDIS_LOST", "Cluster", "Relay", "RemoteConnection"]
 
 log = logging.getLogger("cardtable.server")
 
+REDIS_LOST = "the servers lost their connection to Redis; connect again"
+UNAVAILABLE = ("Redis, which joins the server processes, cannot be reached: nothing was "
+               "done; try again shortly")
+MOVED = "the table moved to another server"
+NO_ANSWER = "the server playing this table did not answer; connect again"
+LAPSED = "this server could not renew its hold on the table in time; connect again"
+
+_CLAIM = """
+if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+    return 1
+end
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
 _RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
     return redis.call('pexpire', KEYS[1], ARGV[2])
@@ -57,107 +93,271 @@ end
 return 0
 """
 
+_QUEUED = 10_000
+"""Messages waiting for the sender; past this, whoever sends waits."""
+_BATCH = 1_000
+"""Messages published in one pipeline at most."""
+
 
 @dataclass(eq=False)
 class RemoteConnection(Connection):
-    """A player connected to another process, as the owner of the table sees them."""
+    """A player connected to another process, as the owner of the table sees them.
+
+    Their messages wait in ``inbox`` (``None``: the socket closed) and are handled in
+    order by ``worker``; ``pump`` forwards what the table says to them."""
 
     origin: str = ""
     conn: str = ""
     table: str = ""
+    inbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue, repr=False)
     pump: asyncio.Task[None] | None = field(default=None, repr=False)
+    worker: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+@dataclass(eq=False)
+class Relay:
+    """A player connected here at a table another process owns."""
+
+    connection: Connection
+    table: str
+    owner: str
+    waiting: float | None
+    """Since when (``time.monotonic()``) the owner owes an answer: every message to it
+    (the Hello, a move, a ping) is answered.  A relay left without one is closed."""
 
 
 class Cluster:
     """This process's membership of the cluster: leases, its channel, relays."""
 
     def __init__(self, url: str, tables: Tables, *, prefix: str = "cardtable",
-                 lease: float = 15.0) -> None:
+                 lease: float = 15.0, pool_size: int = 20, pool_timeout: float = 5.0) -> None:
         import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 
-        self.redis = redis.from_url(url, decode_responses=True)
+        # Every failure shows at once (no retries inside redis-py): the loops below back
+        # off themselves, and a request that meets an outage is answered 503.
+        timeout = max(1.0, min(5.0, lease / 3))
+        pool = redis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=max(2, pool_size),
+            timeout=pool_timeout, socket_timeout=timeout, socket_connect_timeout=timeout,
+            socket_keepalive=True, retry=Retry(NoBackoff(), 0))
+        self.redis = redis.Redis.from_pool(pool)
         self.tables = tables
         self.prefix = prefix
         self.lease = lease
         self.process = secrets.token_hex(8)
-        self.owned: set[str] = set()
-        self.relayed: dict[str, Connection] = {}
+        self.problem: str | None = "not started"
+        """Why Redis cannot be reached now, in short (the kind of error: the log has the
+        rest, which names addresses no client needs to see); ``None`` while it can."""
+        self.owned: dict[str, float] = {}
+        """The tables this process owns, each with the ``time.monotonic()`` its lease is
+        sure to last until."""
+        self.relayed: dict[str, Relay] = {}
         """Connections to this process whose table another process owns, by id."""
         self.remote: dict[str, RemoteConnection] = {}
         """Connections to other processes at tables this process owns, by id."""
+        self._claim = self.redis.register_script(_CLAIM)
+        self._renew_script = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self._backoff = ExponentialWithJitterBackoff(cap=2.0, base=0.05)
+        self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue(_QUEUED)
+        self._outages = 0
+        self._stopping = False
+        """Outages so far: a call that spans one must not trust its answer."""
         self._tasks: list[asyncio.Task[None]] = []
-        self._pubsub: Any = None
 
     # -- names ----------------------------------------------------------------------------
     def _owner_key(self, table_id: str) -> str:
         return f"{self.prefix}:owner:{table_id}"
 
+    def _alive_key(self, process: str) -> str:
+        return f"{self.prefix}:alive:{process}"
+
     def _channel(self, process: str) -> str:
         return f"{self.prefix}:process:{process}"
 
+    @property
+    def _lease_ms(self) -> int:
+        return int(self.lease * 1000)
+
     # -- life -----------------------------------------------------------------------------
     async def start(self) -> None:
-        await self.redis.ping()
-        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self._channel(self.process))
+        """Subscribe and start the loops; Redis must be reachable now."""
+        pubsub = await self._subscribe()
+        self.problem = None
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._renew()),
-                       loop.create_task(self._adopt_loop())]
+        self._tasks = [loop.create_task(self._listen(pubsub)), loop.create_task(self._renew()),
+                       loop.create_task(self._adopt_loop()), loop.create_task(self._sender())]
 
     async def stop(self) -> None:
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
-        for connection in list(self.remote.values()):
-            if connection.pump is not None:
-                connection.pump.cancel()
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(("", ""))  # wakes the sender, should it miss the cancel
+        if self._tasks:
+            # a cancel that lands inside redis-py's pipeline can be lost: never wait forever
+            await asyncio.wait(self._tasks, timeout=5)
+        for remote in list(self.remote.values()):
+            self._end_remote(remote)
         with contextlib.suppress(Exception):
-            for table_id in list(self.owned):
-                await self.redis.eval(_RELEASE, 1, self._owner_key(table_id), self.process)
-            if self._pubsub is not None:
-                await self._pubsub.aclose()
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for table_id in self.owned:
+                    await self._release(keys=[self._owner_key(table_id)],
+                                        args=[self.process], client=pipe)
+                pipe.delete(self._alive_key(self.process))
+                await pipe.execute()
+        with contextlib.suppress(Exception):
             await self.redis.aclose()
+
+    # -- Redis reachable or not -----------------------------------------------------------
+    def check(self) -> None:
+        """``ClusterUnavailable`` (503) while Redis cannot be reached."""
+        if self.problem is not None:
+            raise self._unavailable()
+
+    def _unavailable(self) -> ClusterUnavailable:
+        return ClusterUnavailable(UNAVAILABLE)
+
+    def _lost(self, error: BaseException) -> None:
+        """An outage starts (once): stop playing, tell every socket, refuse new work."""
+        if self.problem is not None:
+            return
+        self.problem = type(error).__name__
+        self._outages += 1
+        tables = [t for t in self.tables.live.values() if not t.over]
+        log.warning("Redis cannot be reached (%s: %s): this process stops playing its %d "
+                    "tables and relaying %d players until it is back", self.problem, error,
+                    len(tables), len(self.relayed))
+        self.owned.clear()
+        for relay in self.relayed.values():
+            relay.connection.outbox.put("close", REDIS_LOST)
+        self.relayed.clear()
+        for remote in list(self.remote.values()):
+            self._end_remote(remote)
+        for table in tables:
+            self.tables.spawn(self.tables.drop(table.id, REDIS_LOST))
+        while not self._queue.empty():  # every relay was told to connect again
+            self._queue.get_nowait()
+
+    def _back(self) -> None:
+        if self.problem is not None:
+            log.warning("Redis can be reached again: this process plays tables again")
+            self.problem = None
 
     # -- ownership ------------------------------------------------------------------------
     async def claim(self, table_id: str) -> bool:
-        """Own the table if nobody does (or this process already does)."""
-        key = self._owner_key(table_id)
-        if await self.redis.set(key, self.process, nx=True, px=int(self.lease * 1000)):
-            self.owned.add(table_id)
-            return True
-        if await self.redis.get(key) == self.process:
-            self.owned.add(table_id)
+        """Own the table if nobody does (or this process already does, for a full lease).
+
+        ``ClusterUnavailable`` while Redis cannot be reached."""
+        self.check()
+        started, outages = time.monotonic(), self._outages
+        try:
+            owned = await self._claim(keys=[self._owner_key(table_id)],
+                                      args=[self.process, self._lease_ms])
+        except Exception:
+            raise ClusterUnavailable(UNAVAILABLE) from None
+        if self.problem is not None or self._outages != outages:
+            raise self._unavailable()  # an outage began meanwhile: this process owns nothing
+        if owned:
+            self.owned[table_id] = started + self.lease
             return True
         return False
 
     async def owner(self, table_id: str) -> str | None:
-        return await self.redis.get(self._owner_key(table_id))  # type: ignore[return-value]
+        try:
+            return await self.redis.get(self._owner_key(table_id))  # type: ignore[return-value]
+        except Exception:
+            raise self._unavailable() from None
 
     async def release(self, table_id: str) -> None:
-        self.owned.discard(table_id)
+        self.owned.pop(table_id, None)
         with contextlib.suppress(Exception):
-            await self.redis.eval(_RELEASE, 1, self._owner_key(table_id), self.process)
+            await self._release(keys=[self._owner_key(table_id)], args=[self.process])
+
+    def holds(self, table_id: str) -> bool:
+        """Whether this process may play the table now: its lease surely still runs."""
+        return self.problem is None and self.owned.get(table_id, 0.0) > time.monotonic()
+
+    def refusal(self, table: LiveTable) -> str | None:
+        """Why a move at this live table may not be played here (``None``: it may).
+
+        A table whose lease could not be renewed in time is dropped: its players connect
+        again and whoever owns it then plays on from the database."""
+        if self.tables.live.get(table.id) is not table:
+            return "this server no longer plays this table; connect again"
+        if not self.holds(table.id):
+            self.owned.pop(table.id, None)
+            self.tables.spawn(self.tables.drop(table.id, LAPSED))
+            return f"{LAPSED} (nothing changed)"
+        return None
 
     async def _renew(self) -> None:
         while True:
             await asyncio.sleep(self.lease / 3)
-            for table_id in list(self.owned):
-                table = self.tables.live.get(table_id)
-                if table is not None and table.over:
-                    await self.release(table_id)  # a finished table needs no owner
+            if self.problem is None:
+                await self.renew()
+
+    async def renew(self) -> None:
+        """Renew every lease, read the owners of the tables relayed here and whether the
+        processes relaying to this one live, all in one pipeline."""
+        started, outages = time.monotonic(), self._outages
+        finished = [t for t in self.owned if (live := self.tables.live.get(t)) is not None
+                    and live.over]
+        playing = [t for t in self.owned if t not in finished]
+        watched = sorted({relay.table for relay in self.relayed.values()})
+        origins = sorted({remote.origin for remote in self.remote.values()})
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(self._alive_key(self.process), "1", px=self._lease_ms)
+                for table_id in playing:
+                    await self._renew_script(keys=[self._owner_key(table_id)],
+                                             args=[self.process, self._lease_ms], client=pipe)
+                for table_id in finished:  # a finished table needs no owner
+                    await self._release(keys=[self._owner_key(table_id)], args=[self.process],
+                                        client=pipe)
+                if watched:
+                    pipe.mget([self._owner_key(t) for t in watched])
+                if origins:
+                    pipe.mget([self._alive_key(p) for p in origins])
+                results = await pipe.execute()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            self._lost(error)
+            return
+        if self._outages != outages:
+            return  # an outage began meanwhile: whatever was owned then is dropped
+        results = results[1:]
+        for table_id, kept in zip(playing, results, strict=False):
+            if kept:
+                if table_id in self.owned:
+                    self.owned[table_id] = started + self.lease
+            elif self.owned.pop(table_id, None) is not None:
+                log.warning("lost table %s to another process", table_id)
+                await self.tables.drop(table_id, MOVED)
+        for table_id in finished:
+            self.owned.pop(table_id, None)
+        results = results[len(playing) + len(finished):]
+        if watched:
+            owners = dict(zip(watched, results.pop(0), strict=True))
+            for conn, relay in list(self.relayed.items()):
+                if relay.table not in owners:
+                    continue  # opened meanwhile: judged next time
+                if owners[relay.table] != relay.owner:
+                    reason = MOVED
+                elif relay.waiting is not None and started - relay.waiting > self.lease / 3:
+                    reason = NO_ANSWER  # the owner forgot the player (it lost Redis a while)
+                else:
                     continue
-                try:
-                    kept = await self.redis.eval(_RENEW, 1, self._owner_key(table_id),
-                                                 self.process, int(self.lease * 1000))
-                except Exception:
-                    log.exception("cannot renew the lease of table %s", table_id)
-                    continue
-                if not kept:
-                    log.warning("lost table %s to another process", table_id)
-                    self.owned.discard(table_id)
-                    await self.tables.drop(table_id, "the table moved to another server")
+                del self.relayed[conn]
+                relay.connection.outbox.put("close", reason)
+        if origins:
+            alive = dict(zip(origins, results.pop(0), strict=True))
+            for remote in list(self.remote.values()):
+                if remote.origin in alive and alive[remote.origin] is None:
+                    remote.inbox.put_nowait(None)  # that process is gone: so is its player
 
     async def _adopt_loop(self) -> None:
         """Take over the unfinished tables whose owner has gone (or that have none)."""
@@ -171,68 +371,156 @@ class Cluster:
                 log.exception("adopting tables failed")
 
     async def adopt(self) -> None:
+        if self.problem is not None:
+            return
         ids = await asyncio.to_thread(self.tables.storage.unfinished_ids)
-        for table_id in ids:
-            if table_id in self.tables.live or table_id in self.tables.broken:
-                continue
-            if await self.redis.exists(self._owner_key(table_id)):
-                continue
-            if await self.claim(table_id):
-                with contextlib.suppress(Exception):
-                    await self.tables.get(table_id)
+        ids = [t for t in ids if t not in self.tables.live and t not in self.tables.broken]
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            try:
+                owners = await self.redis.mget([self._owner_key(t) for t in chunk])
+            except Exception:
+                return  # the listener or the renewals see the outage
+            for table_id, owner in zip(chunk, owners, strict=True):
+                if owner is None or owner == self.process:
+                    with contextlib.suppress(NotHere, TableError):
+                        await self.tables.get(table_id)  # claims it, then loads it
 
     # -- messages between processes -------------------------------------------------------
     async def send(self, process: str, message: ClusterMessage) -> None:
-        await self.redis.publish(self._channel(process), encode(message))
+        """Queue a message for another process (dropped while Redis cannot be reached:
+        everyone it concerns has been told to connect again)."""
+        if self.problem is None:
+            await self._queue.put((self._channel(process), encode(message)))
 
-    async def _listen(self) -> None:
-        async for item in self._pubsub.listen():
-            if item.get("type") != "message":
+    async def _sender(self) -> None:
+        """Publish what has queued up, in order, in one pipeline at a time."""
+        while not self._stopping:
+            batch = [await self._queue.get()]
+            while len(batch) < _BATCH and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            if self.problem is not None or self._stopping:
                 continue
             try:
-                await self._handle(decode(item["data"]))
-            except Exception:
-                log.exception("cannot handle a message from another process")
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, text in batch:
+                        pipe.publish(channel, text)
+                    await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                self._lost(error)
 
-    async def _handle(self, message: ClusterMessage) -> None:
+    async def _subscribe(self) -> Any:
+        pubsub: Any = self.redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(self._channel(self.process))
+            await self.redis.set(self._alive_key(self.process), "1", px=self._lease_ms)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+            raise
+        return pubsub
+
+    async def _listen(self, pubsub: Any) -> None:
+        """Hand on every message to this process; after a failure, connect again (with
+        backoff) and subscribe again."""
+        failures = 0
+        while True:
+            if pubsub is None:
+                try:
+                    # connections left idle by an outage may lead to a Redis that is gone
+                    await self.redis.connection_pool.disconnect(inuse_connections=False)
+                    pubsub = await self._subscribe()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:
+                    self._lost(error)
+                    failures += 1
+                    await asyncio.sleep(self._backoff.compute(failures))
+                    continue
+                failures = 0
+                self._back()
+            try:
+                while self.problem is None:
+                    item = await pubsub.get_message(ignore_subscribe_messages=True,
+                                                    timeout=1.0)
+                    if item is not None and item.get("type") == "message":
+                        self._receive(item["data"])
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                raise
+            except Exception as error:
+                self._lost(error)
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+            pubsub = None
+
+    def _receive(self, data: str) -> None:
+        try:
+            message = decode(data)
+        except ValueError:
+            log.exception("cannot read a message from another process")
+            return
         match message:
             case Deliver(conn=conn, text=text, outbox_kind=kind):  # to a player connected here
-                connection = self.relayed.get(conn)
-                if connection is not None:
-                    connection.outbox.put(kind, text)
+                relay = self.relayed.get(conn)
+                if relay is not None:
+                    relay.waiting = None
+                    relay.connection.outbox.put(kind, text)
             case Gone(conn=conn, reason=reason):
-                connection = self.relayed.get(conn)
-                if connection is not None:
-                    connection.outbox.put("close", reason)
+                relay = self.relayed.pop(conn, None)
+                if relay is not None:
+                    relay.connection.outbox.put("close", reason)
             case Hello():  # a player connected elsewhere, at a table owned here
-                await self._hello(message)
-            case Intent(table=table_id, conn=conn, text=text):
+                self._hello(message)
+            case Intent(conn=conn, text=text):
                 remote = self.remote.get(conn)
-                table = self.tables.live.get(table_id)
-                if remote is not None and table is not None:
-                    await self.tables.receive(table, remote, text)
-            case Bye(table=table_id, conn=conn):
-                remote = self.remote.pop(conn, None)
-                table = self.tables.live.get(table_id)
                 if remote is not None:
-                    if remote.pump is not None:
-                        remote.pump.cancel()
-                    if table is not None:
-                        await self.tables.disconnect(table, remote)
+                    remote.inbox.put_nowait(text)
+            case Bye(conn=conn):
+                remote = self.remote.get(conn)
+                if remote is not None:
+                    remote.inbox.put_nowait(None)
             case Seats(table=table_id):
-                await self.tables.seating.reload_seats(table_id)
+                self.tables.spawn(self.tables.seating.reload_seats(table_id))
 
-    async def _hello(self, message: Hello) -> None:
-        table = self.tables.live.get(message.table)
-        if table is None or message.table not in self.owned:
-            await self.send(message.origin, Gone(conn=message.conn, reason="the table moved"))
-            return
-        connection = RemoteConnection(
+    def _hello(self, message: Hello) -> None:
+        remote = RemoteConnection(
             seat=message.seat, outbox=Outbox(self.tables.settings.queue_limit),
             origin=message.origin, conn=message.conn, table=message.table)
-        connection.pump = asyncio.get_running_loop().create_task(self._pump(connection))
-        self.remote[connection.conn] = connection
-        await self.tables.connect(table, connection)
+        self.remote[remote.conn] = remote
+        remote.worker = self.tables.spawn(self._serve(remote))
+
+    async def _serve(self, remote: RemoteConnection) -> None:
+        """Seat a relayed player at the table and handle their messages in order."""
+        table = None
+        with contextlib.suppress(NotHere, TableError):
+            table = await self.tables.get(remote.table)
+        if table is None or (not table.over and not self.holds(table.id)):
+            self.remote.pop(remote.conn, None)
+            await self.send(remote.origin, Gone(conn=remote.conn, reason=MOVED))
+            return
+        remote.pump = asyncio.get_running_loop().create_task(self._pump(remote))
+        await self.tables.connect(table, remote)
+        try:
+            while (text := await remote.inbox.get()) is not None:
+                await self.tables.receive(table, remote, text)
+        finally:
+            if self.remote.get(remote.conn) is remote:
+                del self.remote[remote.conn]
+            if remote.pump is not None:
+                remote.pump.cancel()
+        await self.tables.disconnect(table, remote)
+
+    def _end_remote(self, remote: RemoteConnection) -> None:
+        """Forget a relayed player at once (their table is being dropped, or this process
+        stops)."""
+        self.remote.pop(remote.conn, None)
+        for task in (remote.pump, remote.worker):
+            if task is not None:
+                task.cancel()
 
     async def _pump(self, connection: RemoteConnection) -> None:
         """Forward what the table says to a relayed player, in order."""
@@ -240,6 +528,7 @@ class Cluster:
             kind, text = await connection.outbox.get_item()
             if kind == "close":
                 await self.send(connection.origin, Gone(conn=connection.conn, reason=text))
+                connection.inbox.put_nowait(None)  # the relay forgets it: so does this side
                 return
             await self.send(connection.origin,
                             Deliver(conn=connection.conn, text=text, outbox_kind=kind))
@@ -247,27 +536,26 @@ class Cluster:
     # -- relaying a player connected here -------------------------------------------------
     async def relay_open(self, owner: str, table_id: str, seat: int | None,
                          connection: Connection) -> str:
+        """Ask the owner to seat a player connected here; ``ClusterUnavailable`` while
+        Redis cannot be reached."""
+        self.check()
         conn = secrets.token_hex(8)
-        self.relayed[conn] = connection
+        self.relayed[conn] = Relay(connection=connection, table=table_id, owner=owner,
+                                   waiting=time.monotonic())
         await self.send(owner, Hello(table=table_id, conn=conn, origin=self.process, seat=seat))
         return conn
 
-    async def relay_message(self, owner: str, table_id: str, conn: str,
-                            text: str | bytes) -> None:
+    async def relay_message(self, conn: str, text: str | bytes) -> None:
+        relay = self.relayed.get(conn)
+        if relay is None:
+            return  # the socket is being closed (the owner moved, or Redis went away)
         if isinstance(text, bytes):
             text = text.decode("utf-8", errors="replace")
-        await self.send(owner, Intent(table=table_id, conn=conn, text=text))
+        if relay.waiting is None:
+            relay.waiting = time.monotonic()
+        await self.send(relay.owner, Intent(table=relay.table, conn=conn, text=text))
 
-    async def relay_close(self, owner: str, table_id: str, conn: str) -> None:
-        self.relayed.pop(conn, None)
-        with contextlib.suppress(Exception):
-            await self.send(owner, Bye(table=table_id, conn=conn))
-
-    async def watch_owner(self, table_id: str, owner: str, connection: Connection) -> None:
-        """Close a relayed player's socket when the owner changes, so they reconnect."""
-        while True:
-            await asyncio.sleep(self.lease / 3)
-            if await self.owner(table_id) != owner:
-                connection.outbox.put("close", "the table moved to another server")
-                return
-
+    async def relay_close(self, conn: str) -> None:
+        relay = self.relayed.pop(conn, None)
+        if relay is not None:
+            await self.send(relay.owner, Bye(table=relay.table, conn=conn))

@@ -24,6 +24,7 @@ __all__ = [
     "OVER",
     "PLAYING",
     "WAITING",
+    "ClusterUnavailable",
     "Connection",
     "LiveSeat",
     "LiveTable",
@@ -65,6 +66,16 @@ class TableError(ValueError):
         self.status = status
         self.code = code or self.CODES.get(status, "refused")
         self.retry_after = retry_after
+
+
+class ClusterUnavailable(TableError):
+    """Redis, which joins the server processes, cannot be reached: nothing was done (503).
+
+    A socket refused for it is closed with 1012, so the page connects again later.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason, 503, "cluster_unavailable")
 
 
 @dataclass

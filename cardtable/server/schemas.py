@@ -183,3 +183,7 @@ class Health(BaseModel):
     broken: list[str]
     process: str | None = None
     database: str = Field("ok", description="ok, or down while it cannot be reached")
+    redis: str | None = None
+    """With Redis (several processes): "ok", or "down" (then the answer is 503)."""
+    detail: str | None = None
+    code: str | None = None

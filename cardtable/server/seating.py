@@ -201,14 +201,25 @@ class Seating:
                        rules=rules_to_dict(plan.rules), players=plan.players,
                        takeover=plan.takeover, status=status, created=created,
                        rematch_of=plan.rematch_of)
-        await asyncio.to_thread(tables.storage.create_table, row, rows, decks, plan.rematch_of)
-        if tables.cluster is not None:
-            await tables.cluster.claim(table_id)
+        # Own it first (Redis unreachable: ClusterUnavailable, 503, and nothing is stored),
+        # then store it; if storing fails the claim is given back: all or nothing.
+        cluster = tables.cluster
+        if cluster is not None and not await cluster.claim(table_id):
+            raise TableError("a new table's id was taken; try again", 503, "id_taken")
+        try:
+            await asyncio.to_thread(tables.storage.create_table, row, rows, decks,
+                                    plan.rematch_of)
+        except BaseException:
+            if cluster is not None:
+                await cluster.release(table_id)
+            raise
         table = LiveTable(
             id=table_id, game=spec.name, spec=spec, preset=plan.preset, rules=plan.rules,
             players=plan.players, state=state, seats=[live_seat(row) for row in rows],
             status=status, created=created, takeover=plan.takeover,
             rematch_of=plan.rematch_of, decks_stored=len(decks))
+        if cluster is not None and not cluster.holds(table_id):
+            return table  # stored, and Redis went away meanwhile: it is adopted once back
         tables.live[table_id] = table
         tables.runner.start_graces(table)
         self.hold(table)
@@ -247,6 +258,8 @@ class Seating:
                               name: str | None) -> tuple[LiveTable, int, str]:
         """Take a seat in the database and tell the owning process to read the seats."""
         tables = self.tables
+        if tables.cluster is not None:
+            tables.cluster.check()  # the owner could not be told of the seat
         table = await tables.snapshot(elsewhere.table_id)
         if table is None:
             raise TableError(f"there is no table {elsewhere.table_id!r}", 404)

@@ -31,6 +31,7 @@ from .live import (
     OVER,
     PLAYING,
     WAITING,
+    ClusterUnavailable,
     Connection,
     LiveSeat,
     LiveTable,
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
     from .cluster import Cluster
 
 __all__ = [
+    "ClusterUnavailable",
     "Connection",
     "LiveSeat",
     "LiveTable",
@@ -245,7 +247,7 @@ class Tables:
         rebuilt from the database, not kept."""
         try:
             return await self.get(table_id)
-        except NotHere:
+        except (NotHere, ClusterUnavailable):
             stored = await asyncio.to_thread(self.storage.load, table_id)
             return None if stored is None else self._rebuild(stored)
 
@@ -286,6 +288,8 @@ class Tables:
             if table.stale:
                 await self._reload(table)  # StorageUnavailable while the database is away
             reason = table.refusal(seat, version, by_bot)
+            if not reason and self.cluster is not None:
+                reason = self.cluster.refusal(table)  # only while its lease surely holds
             if reason:
                 return reason
             state = table.state

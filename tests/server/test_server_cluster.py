@@ -2,7 +2,8 @@
 
 A table is played by the process that owns it; a player connected to the other process
 is relayed.  When the owner is killed, the other process adopts its tables and play goes
-on from the stored moves.  CI starts Redis, so there an unreachable Redis fails the test.
+on from the stored moves, every move stored once.  CI starts Redis, so there an unreachable
+Redis fails the test.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from clusterkit import Seat, check_every_move_once, health, wait_for
 from tablekit import next_state, play_until_seat_moves, server, socket_for
 from websockets.exceptions import ConnectionClosed
 
@@ -113,3 +115,39 @@ def test_a_player_on_another_process_is_relayed_and_a_dead_owner_is_replaced(
             assert state["view"] == solo_before["view"]
             answered = play_until_seat_moves(alone, state, 1)
             assert answered["last_move"]["seat"] == 1 and answered["version"] > state["version"]
+
+
+def test_one_of_two_processes_killed_mid_game_every_game_ends_with_every_move_once(
+        tmp_path: Path, redis_url: str) -> None:
+    data = tmp_path / "data"
+    flags = ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}",
+             "--lease", "2")
+    with server(data, *flags) as (first, a), server(data, *flags) as (_, b):
+        # tables made on either process, their players on either (relayed or not), and
+        # two people at one table, one on each process
+        seats: list[Seat] = []
+        for number, (made_on, played_on) in enumerate([(a, a), (a, b), (b, a), (b, b)] * 2):
+            table = httpx.post(f"{made_on}/api/tables", json={
+                "game": "durak", "seats": ["human", "bot:random"]}).json()
+            seats.append(Seat([played_on, b], table["table"], table["token"], seed=number,
+                              pause_at=4))
+        friends = httpx.post(f"{a}/api/tables", json={
+            "game": "durak", "seats": ["human", "human"]}).json()
+        joined = httpx.post(f"{b}/api/tables/{friends['table']}/join").json()
+        seats.append(Seat([a, b], friends["table"], friends["token"], seed=20, pause_at=4))
+        seats.append(Seat([b], friends["table"], joined["token"], seed=21, pause_at=4))
+        for seat in seats:
+            seat.start()
+        wait_for(lambda: all(seat.paused.is_set() for seat in seats), "the games did not start")
+
+        first.kill()  # SIGKILL, every game under way: B adopts A's tables once their
+        first.wait(10)  # leases run out, and everyone reconnects to B
+        for seat in seats:
+            seat.resume()
+        for seat in seats:
+            seat.check()
+        assert health(b).json()["live"] == 0
+        moves = check_every_move_once(data, seats)
+        assert moves >= 10 * len(seats) // 2
+        for seat in seats:  # no close but the killed process's and "connect again"
+            assert all(code in (None, 1012) for code, _ in seat.closes), seat.closes
