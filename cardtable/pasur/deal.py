@@ -23,7 +23,7 @@ from itertools import starmap
 from operator import itemgetter
 from typing import Any, Literal, NamedTuple
 
-from ..cards import CARDS, Card
+from ..cards import CARDS, Card, format_cards, mask_of
 from .rules import Rules
 
 __all__ = ["OpeningStep", "fix_opening", "opening_step"]
@@ -159,3 +159,17 @@ def deal_getters(players: int, leader: int) -> tuple[itemgetter[Any], ...]:
             itemgetter(*[slot(players, leader, number, seat) // 4 for seat in range(players)])
             for number in range(1, 48 // (4 * players) + 1))
     return getters
+
+
+def check_distinct(cards: Sequence[object]) -> None:
+    """Refuse a position with something that is not a card, or a card in two places."""
+    if any(not isinstance(card, Card) for card in cards):
+        raise ValueError("positions are made of Cards (or card text)")
+    if mask_of(cards).bit_count() != len(cards):  # type: ignore[arg-type]
+        seen: set[object] = set()
+        twice: set[Card] = set()
+        for card in cards:
+            if card in seen:
+                twice.add(card)  # type: ignore[arg-type]
+            seen.add(card)
+        raise ValueError(f"{format_cards(sorted(twice))} appear(s) in two places")

@@ -30,7 +30,7 @@ from ._options import OptionMemory, Options
 from ._setup import SETUPS, setup_of
 from ._snapshots import Capture, Snapshot, Sur, Trail
 from .captures import ALL_MASK, why_not
-from .deal import deal_getters, fix_opening, shuffled, slot, sort_blocks
+from .deal import check_distinct, deal_getters, fix_opening, shuffled, slot, sort_blocks
 from .moves import Move
 from .rules import PRESETS, Rules
 from .scoring import hand_points, score_sheet
@@ -236,16 +236,8 @@ class Hand:
         taken = [_cards(cards) for cards in (captured or [()] * sides)]
         if len(taken) != sides:
             raise ValueError(f"captured needs one entry per side ({sides})")
-        everything = [card for place in (*held, table_cards, stock_cards, *taken)
-                      for card in place]
-        if any(not isinstance(card, Card) for card in everything):
-            raise ValueError("positions are made of Cards (or card text)")
-        if mask_of(everything).bit_count() != len(everything):
-            seen: set[Card] = set()
-            twice: set[Card] = set()
-            for card in everything:
-                (twice if card in seen else seen).add(card)
-            raise ValueError(f"{format_cards(sorted(twice))} appear(s) in two places")
+        check_distinct([card for place in (*held, table_cards, stock_cards, *taken)
+                        for card in place])
         stock_rounds = len(stock_cards) // (4 * players)
         if deal_round is None:
             deal_round = max(1, 48 // (4 * players) - stock_rounds)
@@ -292,17 +284,13 @@ class Hand:
         return other
 
     def __getstate__(self) -> dict[str, Any]:
-        """What pickling keeps: not the shared option memory's own tables and functions
-        (they do not pickle, and need not): ``_memory`` pickles as a reference to the
-        memory of its setting, and the rest is found again from it."""
-        return {name: getattr(self, name) for name in Hand.__slots__
-                if name not in ("_looks", "_reach")}
+        """Pickled without the option memory's tables, found again from ``_memory``."""
+        return {n: getattr(self, n) for n in Hand.__slots__ if n not in ("_looks", "_reach")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
-        self._looks = self._memory.looks
-        self._reach = self._memory.reach
+        self._looks, self._reach = self._memory.looks, self._memory.reach
 
     # -- playing ------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ server processes, and a TCP proxy that makes a database unreachable on demand.""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -338,3 +339,13 @@ def _drop(sock: socket.socket) -> None:
         sock.shutdown(socket.SHUT_RDWR)
     with contextlib.suppress(OSError):
         sock.close()
+
+
+def run_async(main: Any) -> Any:
+    """``asyncio.run(main)`` in a thread of its own: Playwright's sync API (the browser
+    tests, earlier in a whole run) leaves an event loop running in the main thread, where
+    ``asyncio.run`` refuses to start."""
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, main).result()

@@ -5,7 +5,6 @@ server can stop them at the time limit; and however long they think, the databas
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import dataclasses
 import logging
@@ -15,7 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tablekit import MACHINE_SPEED, Player, Stuck, connect, create, with_bots
+from tablekit import MACHINE_SPEED, Player, Stuck, connect, create, run_async, with_bots
 
 from cardtable import bots, games
 from cardtable.server.bot_workers import BotWorkers
@@ -162,7 +161,7 @@ def test_a_bot_process_still_thinking_at_the_limit_is_killed_and_replaced() -> N
         finally:
             workers.close()
 
-    asyncio.run(run())
+    run_async(run())
 
 
 def test_a_search_in_a_bot_process_stops_itself_at_the_limit(

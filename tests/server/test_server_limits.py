@@ -6,7 +6,6 @@ a new table, the size of a WebSocket frame."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import base64
 import dataclasses
 import json
@@ -27,6 +26,7 @@ from tablekit import (
     create,
     from_address,
     next_state,
+    run_async,
     server,
     socket_for,
 )
@@ -149,7 +149,7 @@ def test_two_processes_counting_in_redis_share_an_address_quota() -> None:
             await one.check_table_rate(address)
         assert refused.value.status == 429 and refused.value.code == "rate_limited"
 
-    asyncio.run(run())
+    run_async(run())
 
 
 def test_tables_of_bots_only_are_limited_per_address_and_in_all(

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy.exc import IntegrityError
+from tablekit import run_async
 
 from cardtable.server.storage import SeatRow, Storage, TableRow, now, sqlite_url
 from cardtable.server.writer import MoveWriter
@@ -44,7 +45,7 @@ def test_moves_that_arrive_together_share_a_transaction_and_all_are_stored(
         return await asyncio.gather(*(writer.append(f"t{n}", 0, 0, "attack 6♠")
                                       for n in range(40)))
 
-    answers = asyncio.run(main())
+    answers = run_async(main())
     writer.close()
     assert len(answers) == 40 and all(answers)
     assert writer.moves == 40 and writer.transactions <= 2   # at most the first, then the rest
@@ -61,7 +62,7 @@ def test_a_move_written_twice_is_refused_and_the_others_of_its_group_are_stored(
         return await asyncio.gather(*(writer.append(f"t{n}", 0, 1, "attack 6♠")
                                       for n in range(3)), return_exceptions=True)
 
-    answers = asyncio.run(main())
+    answers = run_async(main())
     writer.close()
     assert isinstance(answers[1], IntegrityError)
     assert isinstance(answers[0], str) and isinstance(answers[2], str)
@@ -78,6 +79,6 @@ def test_a_failed_write_reaches_its_caller(tmp_path, monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(storage, "append_moves", full)
     with pytest.raises(OSError, match="disk full"):
-        asyncio.run(writer.append("t0", 0, 0, "attack 6♠"))
+        run_async(writer.append("t0", 0, 0, "attack 6♠"))
     writer.close()
     assert storage.load("t0").moves == []
