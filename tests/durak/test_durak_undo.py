@@ -72,17 +72,21 @@ def every_field(game: Game) -> dict:
     return fields
 
 
-def search(game: Game, rng: random.Random, depth: int) -> None:
+def search(game: Game, rng: random.Random, depth: int) -> int:
+    """Push and pop down to ``depth``, checking every field after each pop; returns how
+    many pops were checked."""
     if depth == 0 or game.is_over():
-        return
+        return 0
     before = every_field(game)
     moves = game.legal_moves()
+    checked = 0
     for move in rng.sample(moves, min(2, len(moves))):
         game.push(move)
-        search(game, rng, depth - 1)
+        checked += 1 + search(game, rng, depth - 1)
         game.pop()
         assert every_field(game) == before
         assert game.legal_moves() == moves
+    return checked
 
 
 @settings(max_examples=40, deadline=None)
@@ -93,7 +97,9 @@ def search(game: Game, rng: random.Random, depth: int) -> None:
 def test_a_snapshot_restores_every_field_a_move_changes(rules, seed, depth):
     rng = random.Random(seed)
     game = Game.new(rules, players=rng.choice(rules.player_counts), seed=seed)
+    checked = 0
     while not game.is_over():   # rounds end, stocks run out and trumps change in the search
-        search(game, rng, depth)
+        checked += search(game, rng, depth)
         moves = game.legal_moves()
         game.push(moves[rng.randrange(len(moves))])
+    assert checked > 0 and game.outcome() is not None
