@@ -41,6 +41,10 @@ class DurakLearn:
         """The other player's chance of being the durak, with two (draws aside)."""
         return 1.0 - value
 
+    def show(self, value: float) -> str:
+        """An expected result as text."""
+        return f"{100 * value:.0f}% durak"
+
     def hindsight_ready(self, game: Game) -> bool:
         """With every card known, the exact solver reaches once the stock is empty and two
         players still hold cards (no partners)."""
@@ -49,8 +53,11 @@ class DurakLearn:
 
     # -- hints ---------------------------------------------------------------------------
 
-    def explain(self, state: Game, move: Move, value: float, *, lang: str = "en") -> str:
-        """Why ``move`` (with a chance ``value`` of being the durak after it), in words."""
+    def explain(self, state: Game, move: Move, value: float, *, lang: str = "en",
+                others: dict[Move, float] | None = None) -> str:
+        """Why ``move`` (with a chance ``value`` of being the durak after it), in words;
+        ``others`` (every move's chance) lets a defender's hint weigh taking against
+        beating."""
         words = _WORDS.get(lang, _WORDS["en"])
         trump = state.trump
         seat = state.to_move
@@ -78,7 +85,14 @@ class DurakLearn:
             text = str(move)
         spent = sum(1 for card in held if card.suit is trump and card.mask & move._own)
         text += words["trumps"].format(kept=trumps - spent)
-        return text + words["value"].format(chance=round(100 * value))
+        text += words["value"].format(chance=round(100 * value))
+        if others and kind in (MoveKind.DEFEND, MoveKind.TAKE, MoveKind.TRANSFER):
+            take = [v for m, v in others.items() if m.kind is MoveKind.TAKE]
+            beat = [v for m, v in others.items() if m.kind is MoveKind.DEFEND]
+            if take and beat:
+                text += words["versus"].format(take=round(100 * take[0]),
+                                               beat=round(100 * min(beat)))
+        return text
 
 
 def _cheapest_beater(attack: Card, held: tuple[Card, ...], trump: Any) -> Card | None:
@@ -103,25 +117,29 @@ _WORDS: dict[str, dict[str, str]] = {
            "attack": "attacks with {cards}", "transfer": "transfers with {card}",
            "take": "takes the cards", "pass": "ends the attack",
            "trumps": "; keeps {kept} trumps",
-           "value": "; chance of being the durak after it: {chance}%."},
+           "value": "; chance of being the durak after it: {chance}%.",
+           "versus": " Taking: {take}%, the best beat: {beat}%."},
     "ru": {"beat": "бьёт {attack} картой {card}", "with_trump": ", козырем",
            "cheapest": ", самой дешёвой подходящей картой",
            "attack": "ходит {cards}", "transfer": "переводит картой {card}",
            "take": "берёт карты", "pass": "бито",
            "trumps": "; остаётся козырей: {kept}",
-           "value": "; шанс остаться дураком после хода: {chance}%."},
+           "value": "; шанс остаться дураком после хода: {chance}%.",
+           "versus": " Взять: {take}%, лучшая защита: {beat}%."},
     "pt": {"beat": "bate {attack} com {card}", "with_trump": ", um trunfo",
            "cheapest": ", a carta mais barata que o bate",
            "attack": "ataca com {cards}", "transfer": "transfere com {card}",
            "take": "pega as cartas", "pass": "encerra o ataque",
            "trumps": "; fica com {kept} trunfos",
-           "value": "; chance de ser o durak depois: {chance}%."},
+           "value": "; chance de ser o durak depois: {chance}%.",
+           "versus": " Pegar: {take}%, a melhor defesa: {beat}%."},
     "fa": {"beat": "{attack} را با {card} می‌زند", "with_trump": "، با حکم",
            "cheapest": "، ارزان‌ترین کارتی که آن را می‌زند",
            "attack": "با {cards} حمله می‌کند", "transfer": "با {card} حمله را منتقل می‌کند",
            "take": "کارت‌ها را برمی‌دارد", "pass": "حمله را تمام می‌کند",
            "trumps": "؛ {kept} حکم نگه می‌دارد",
-           "value": "؛ احتمال دوراک شدن پس از آن: {chance}٪."},
+           "value": "؛ احتمال دوراک شدن پس از آن: {chance}٪.",
+           "versus": " برداشتن: {take}٪، بهترین دفاع: {beat}٪."},
 }
 
 LEARN = DurakLearn()

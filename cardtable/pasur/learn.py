@@ -49,6 +49,10 @@ class PasurLearn:
         """Points ahead for the other of two sides."""
         return -value
 
+    def show(self, value: float) -> str:
+        """An expected result as text."""
+        return f"{value:+.1f} points"
+
     def hindsight_ready(self, hand: Hand) -> bool:
         """With every card known, the exact solver reaches from the second-to-last deal of a
         2-player hand on (a few thousand positions); earlier, or with more players, no."""
@@ -88,7 +92,8 @@ class PasurLearn:
                 "cards": len(cards_of(taken)), "sur": sur,
                 "table_left": len(after.table), "reply": round(reply, 2)}
 
-    def explain(self, state: Any, move: Move, value: float, *, lang: str = "en") -> str:
+    def explain(self, state: Any, move: Move, value: float, *, lang: str = "en",
+                others: dict[Move, float] | None = None) -> str:
         """Why ``move`` (worth ``value`` points ahead, as the search sees it), in words."""
         f = self.facts(state, move)
         words = _WORDS.get(lang, _WORDS["en"])
