@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cardtable import analysis, bots, games  # noqa: E402
+from cardtable import analysis, bots, games
 
 
 def play(game: str, seed: int) -> tuple[object, list[str]]:

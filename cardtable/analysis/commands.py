@@ -106,6 +106,69 @@ def _plot(line: list[float], path: Path, label: str) -> None:
     plt.close(figure)
 
 
+def learn(
+    game: Annotated[str, typer.Argument(help="the game to learn")],
+    lang: Annotated[str, typer.Option(help="en, ru, pt or fa")] = "en",
+    reset: Annotated[bool, typer.Option(help="start the course again")] = False,
+) -> None:
+    """Take a game's course, step by step: find the move each position asks for.
+
+    Progress is kept in a JSON file (``$CARDTABLE_HOME``, ``$XDG_DATA_HOME/cardtable`` or
+    ``~/.cardtable``).  Type a move (or its number), ``a`` for the answer, ``q`` to stop.
+    """
+    from ..games import get
+    from ..terminal import move_text, screen_module
+    from .lessons import LANGS, Progress, check, course
+
+    if lang not in LANGS:
+        raise typer.BadParameter(f"lang is one of {', '.join(LANGS)}")
+    try:
+        spec = get(game)
+        steps = course(game)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    console = Console()
+    progress = Progress()
+    if reset:
+        progress.reset(game)
+    index = progress.next_step(game, steps)
+    if index == len(steps):
+        console.print(f"Every step of the {spec.title} course is done (--reset to start "
+                      "again).")
+        return
+    screen = screen_module(spec)
+    while index < len(steps):
+        step = steps[index]
+        state = step.position()
+        seat = state.to_move
+        assert seat is not None
+        console.rule(f"{index + 1}/{len(steps)} · {step.title.get(lang, step.title['en'])}")
+        names = ["You" if s == seat else f"Player {s + 1}" for s in range(state.players)]
+        for part in screen.screen(state.view(seat), names, spec):
+            console.print(part)
+        console.print(step.text.get(lang, step.text["en"]))
+        moves = [str(m) for m in state.legal_moves()]
+        console.print("  ".join(f"{n}) {m}" for n, m in enumerate(moves, 1)))
+        while True:
+            answer = typer.prompt("your move (a: answer, q: stop)", default="",
+                                  show_default=False).strip()
+            if answer.lower() in ("q", "quit"):
+                return
+            if answer.lower() in ("a", "answer"):
+                console.print(move_text(step.goals[0]))
+                continue
+            if answer.isdigit() and 1 <= int(answer) <= len(moves):
+                answer = moves[int(answer) - 1]
+            verdict = check(step, answer, lang=lang)
+            console.print(verdict.reason, style="green" if verdict.right else "yellow")
+            if verdict.right:
+                progress.mark(game, step.key)
+                break
+        index += 1
+    console.print(f"The {spec.title} course is done.")
+
+
 def register(app: typer.Typer) -> None:
     """Add the school's commands to ``app``."""
     app.command("analyse")(analyse)
+    app.command("learn")(learn)

@@ -51,6 +51,12 @@ class DurakLearn:
         holding = sum(1 for hand in game.hands if hand)
         return not game.stock and holding <= 2 and not game.rules.partners
 
+    def lessons(self) -> list[dict[str, Any]]:
+        """The course (``cardtable.analysis.lessons.Step`` fields), in order."""
+        from .lessons import steps
+
+        return steps()
+
     # -- hints ---------------------------------------------------------------------------
 
     def explain(self, state: Game, move: Move, value: float, *, lang: str = "en",

@@ -59,6 +59,12 @@ class PasurLearn:
         stock = hand.view(None)["stock_size"]
         return hand.players == 2 and stock <= 4 * hand.players
 
+    def lessons(self) -> list[dict[str, Any]]:
+        """The course (``cardtable.analysis.lessons.Step`` fields), in order."""
+        from .lessons import steps
+
+        return steps()
+
     # -- hints ---------------------------------------------------------------------------
 
     def facts(self, state: Any, move: Move, *, samples: int = 60,
