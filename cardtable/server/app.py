@@ -129,6 +129,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
             yield
         finally:
             await tables.stop()
+            app.state.analyses.close()
             if cluster is not None:
                 await cluster.stop()
             storage.close()
@@ -321,6 +322,9 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     async def invite(table_id: str) -> Response:
         return _page(static)
 
+    from .learn_api import register as _school
+
+    app.state.analyses = _school(app, data_dir, tables_of)
     app.mount("/", StaticFiles(directory=static, html=True, check_dir=False), name="static")
     return app
 
