@@ -3,16 +3,18 @@
 - ``GET /api/learn/{game}?lang=`` (the course's steps), ``GET /api/learn/{game}/{key}``
   (a step: its text and the learner's view of its position), ``POST
   /api/learn/{game}/{key}/check`` (``{"move", "lang"}``: right, or the reason in words)
+- ``GET /api/learn/{game}/{key}/hint?lang=`` (the easy bot's move there, explained)
 - ``GET /api/puzzles/{game}?daily=`` (a puzzle's position, without its answer), ``POST
   /api/puzzles/{id}/answer`` (``{"move"}``: right, the answer, every move's value)
 - ``POST /api/tables/{id}/analysis`` (start analysing a finished game, 202) and ``GET
   /api/tables/{id}/analysis`` (``running`` with its progress, or ``done`` with every
   move's judgement, as ``cardtable analyse --json`` writes it)
 
-Lessons and puzzles are small fixed work per request.  An analysis runs in a process of
-its own (niced, one at a time, a few waiting at most), never in the server's loop or the
-threads storage uses; its progress and result are files under the data folder, so a
-finished analysis outlives the server process.
+Lessons and puzzles are small fixed work per request; a hint is a fixed small search, in
+threads of this module's own (not the loop's default ones, which storage uses). An
+analysis runs in a process of its own (niced, one at a time, a few waiting at most), never
+in the server's loop or the threads storage uses; its progress and result are files under
+the data folder, so a finished analysis outlives the server process.
 """
 
 from __future__ import annotations
@@ -111,6 +113,9 @@ class Analyses:
         self.iterations = iterations
         self.hindsight = hindsight
         self.running: dict[str, concurrent.futures.Future[None]] = {}
+        self.threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="school")
+        """Hints and the analyses' files: never the loop's default threads, which are the
+        storage's."""
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
 
     def _file(self, table_id: str, suffix: str) -> Path:
@@ -155,6 +160,7 @@ class Analyses:
         return {"status": "running", **counts}
 
     def close(self) -> None:
+        self.threads.shutdown(wait=False, cancel_futures=True)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
@@ -186,6 +192,19 @@ def register(app: FastAPI, data_dir: str | Path,
     async def lesson_check(game: str, key: str, body: MoveText) -> dict[str, Any]:
         verdict = lessonlib.check(_step(game, key), body.move, lang=_lang(body.lang))
         return {"right": verdict.right, "reason": verdict.reason}
+
+    @app.get("/api/learn/{game}/{key}/hint")
+    async def lesson_hint(game: str, key: str,
+                          lang: str = Query("en", max_length=4)) -> dict[str, Any]:
+        """The easy bot's move in the step's position, explained (a fixed, small search,
+        in a thread: the loop goes on)."""
+        from ..analysis.hints import hint
+
+        lang = _lang(lang)
+        state = _step(game, key).position()
+        given = await asyncio.get_running_loop().run_in_executor(
+            analyses.threads, lambda: hint(state, "easy", lang=lang))
+        return given.to_dict()
 
     def stored(game: str | None = None) -> list[dict[str, Any]]:
         if game is not None and game not in games.names():
@@ -228,13 +247,15 @@ def register(app: FastAPI, data_dir: str | Path,
                 raise TableError("the game is not over yet: a game is analysed once it has "
                                  "ended", 409, "not_over")
             record = table.record()
-        status = await asyncio.to_thread(analyses.start, table_id, record.dumps())
+        status = await asyncio.get_running_loop().run_in_executor(
+            analyses.threads, analyses.start, table_id, record.dumps())
         return {"status": status}
 
     @app.get("/api/tables/{table_id}/analysis")
     async def analysis_status(table_id: str) -> dict[str, Any]:
         if len(table_id) > 64 or not table_id.replace("-", "").replace("_", "").isalnum():
             raise TableError(f"no table {table_id!r}", 404, "not_found")
-        return await asyncio.to_thread(analyses.status, table_id)
+        return await asyncio.get_running_loop().run_in_executor(
+            analyses.threads, analyses.status, table_id)
 
     return analyses

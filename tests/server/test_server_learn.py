@@ -88,3 +88,10 @@ def test_a_finished_game_is_analysed_in_the_background(make_client) -> None:
     assert status["analysis"]["unit"] == "chance of being the durak"
     again = client.post(f"/api/tables/{seated['table']}/analysis")
     assert again.json()["status"] == "done"   # stored: not analysed twice
+
+
+def test_a_lesson_hint_explains_the_easy_bots_move(client: TestClient) -> None:
+    step = lessons.course("durak")[1]
+    given = client.get(f"/api/learn/durak/{step.key}/hint", params={"lang": "pt"}).json()
+    assert given["move"] in step.goals and given["level"] == "easy"
+    assert "bate" in given["text"] and 1 <= len(given["choices"]) <= 3
