@@ -41,6 +41,9 @@ __all__ = ["Analyses", "register"]
 
 ANALYSIS_ITERATIONS = 800
 """The search's iterations per judged move in the server (the terminal's default is 1500)."""
+ANALYSIS_NODES = 20_000
+"""The exact solver's budget of positions per move in the server (past it, no hindsight
+for that move): a bound on each analysis's work."""
 MOST_WAITING = 4
 """Analyses waiting for the worker at most; more are refused (429, ``analysis_busy``)."""
 
@@ -94,7 +97,7 @@ def _analyse_in_worker(record_text: str, folder: str, name: str, iterations: int
         progress.write_text(json.dumps({"done": done, "total": total}))
 
     judged = analyse_record(record, iterations=iterations, seed=0, hindsight=hindsight,
-                            progress=tell)
+                            nodes=ANALYSIS_NODES, progress=tell)
     result = {"game": record.game, "unit": learn.unit, "thresholds": list(learn.thresholds),
               "iterations": iterations, "seed": 0, "moves": [j.to_dict() for j in judged]}
     final = Path(folder) / f"{name}.json"

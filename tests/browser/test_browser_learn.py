@@ -54,17 +54,25 @@ def test_a_puzzle_is_solved_and_shows_why(open_page, lang: str) -> None:
     page.wait_for_selector('#verdict[data-right="true"] li')
 
 
-@pytest.mark.parametrize("lang", ["en", "fa"])
-def test_a_finished_game_is_analysed_on_the_page(open_page, server_url: str,
-                                                 lang: str) -> None:
+@pytest.fixture(scope="module")
+def finished_table(server_url: str) -> str:
+    """A Durak game between two easy bots, played to the end (one for both languages: the
+    second page finds its analysis stored)."""
     table = call(server_url, "POST", "/api/tables",
-                 {"game": "durak", "seats": ["bot:random", "bot:random"]})["table"]
+                 {"game": "durak", "seats": ["bot:easy", "bot:easy"]})["table"]
     for _ in range(600):
         if call(server_url, "GET", f"/api/tables/{table}")["over"]:
             break
         time.sleep(0.2)
-    page = open_page(f"/learn.html?analyse={table}&lang={lang}")
-    page.wait_for_selector('#analysis-status[data-done="true"]', timeout=600_000)
-    record = call(server_url, "GET", f"/api/tables/{table}/record")
+    return table
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_a_finished_game_is_analysed_on_the_page(open_page, server_url: str,
+                                                 finished_table: str, lang: str) -> None:
+    page = open_page(f"/learn.html?analyse={finished_table}&lang={lang}")
+    page.wait_for_selector('#analysis-status[data-done="true"]', timeout=1_200_000)
+    record = call(server_url, "GET", f"/api/tables/{finished_table}/record")
     rows = page.locator("#analysis-moves tbody tr").count()
     assert 0 < rows <= len(record["moves"])
+    assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "fa" else "ltr")
