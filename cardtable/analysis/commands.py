@@ -195,8 +195,8 @@ def puzzle(
                 made += find(records.load(path), search=search, choices=choices)
             except (OSError, records.RecordError, ValueError) as error:
                 raise typer.BadParameter(f"{path}: {error}") from None
-        out.write_text(json.dumps({"puzzles": made}, ensure_ascii=False, indent=1),
-                       encoding="utf-8")
+        lines = ",\n".join(json.dumps(p, ensure_ascii=False) for p in made)
+        out.write_text(f'{{"puzzles": [\n{lines}\n]}}\n', encoding="utf-8")
         console.print(f"Wrote {len(made)} puzzles to {out}")
         return
     try:

@@ -89,9 +89,7 @@ def find(record: records.Record, *, margin: float | None = None, search: bool = 
                         higher_is_better=learn.higher_is_better)
         if answer is None:
             continue
-        cut = records.Record(game=record.game, rules=record.rules, players=record.players,
-                             decks=record.decks, moves=record.moves[:index],
-                             preset=record.preset, setup=record.setup)
+        cut = records.record_of(state, record.game)   # the decks dealt so far, no more
         deal = hashlib.sha256(json.dumps(record.decks).encode()).hexdigest()[:8]
         out.append({"id": f"{record.game}-{deal}-{index}",
                     "game": record.game, "record": cut.to_dict(), "seat": state.to_move,
