@@ -71,3 +71,20 @@ def test_puzzle_in_the_terminal_takes_an_answer_and_shows_why(tmp_path):
     again = CliRunner().invoke(app, ["puzzle", "durak"], input="nonsense\n", env=env)
     assert again.exit_code == 0 and "The answer is" in again.output
     assert first["id"] not in again.output   # solved: the next one is shown
+
+
+def test_puzzles_are_made_from_records_on_the_command_line(tmp_path):
+    spec = games.get("pasur")
+    match = spec.start(spec.presets["standard"], players=2, seed=4)
+    players = [bots.make("greedy"), bots.make("basic")]
+    while not match.finished_hands:
+        match.push(players[match.to_move].choose(match))
+    path, out = tmp_path / "game.json", tmp_path / "puzzles.json"
+    records.record_of(match, "pasur").save(path)
+    result = CliRunner().invoke(app, ["puzzle", "--make", str(path), "--out", str(out),
+                                      "--choices", "2"])
+    assert result.exit_code == 0 and "Wrote 1 puzzles" in result.output
+    [made] = puzzles.load(out)
+    assert made["answer"] == "A♥ x 10♦" and puzzles.position(made).to_move == made["seat"]
+    refused = CliRunner().invoke(app, ["puzzle", "--make", str(path)])
+    assert refused.exit_code != 0 and "--out" in refused.output
