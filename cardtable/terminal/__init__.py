@@ -90,6 +90,10 @@ def seat_plan(players: int, *, vs: Sequence[str] = (), seats: Sequence[str] = ()
             raise ValueError(f"--seats lists {len(seats)} seats for {players} players")
         return list(seats)
     levels = list(vs)
+    if len(levels) > players - 1:
+        others = players - 1
+        raise ValueError(f"--vs names {len(levels)} bots for {others} other "
+                         f"seat{'' if others == 1 else 's'} ({players} players)")
     plan = ["human"]
     for seat in range(1, players):
         if seat - 1 < len(levels):
