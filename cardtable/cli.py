@@ -403,6 +403,8 @@ def arena(
             console.print(f"[red]{error}[/red]")
             raise typer.Exit(2) from None
     console.print(outcome.table())
+    for warning in outcome.warnings:
+        console.print(f"[yellow]warning: {warning}[/yellow]", soft_wrap=True)
     if json_path is not None:
         json_path.write_text(json.dumps(outcome.to_json(), indent=1), encoding="utf-8")
         console.print(f"Wrote the figures to {json_path}")
