@@ -139,19 +139,19 @@ def test_player_counts_written_as_the_message_suggests_are_accepted():
     result = run(["play", "pasur", "-o", "player_counts=2,4", "--players", "4",
                   "--vs", "random", "--seed", "1", "--no-color"], ["q"])
     assert result.exit_code == 0, result.output
-    assert "Random 4" in result.output
+    assert "Random C" in result.output          # four seats: You and three bots
 
 
 def test_demo_takes_rules_players_and_options_like_play():
     result = run(["demo", "durak", "--bots", "random", "--players", "3", "-o",
                   "pack_size=52", "--seed", "2"])
     assert result.exit_code == 0, result.output
-    assert "Random 3" in result.output
+    assert "Random C" in result.output
     assert any(f" 2{suit}" in result.output for suit in "♣♦♥♠")    # the 52-card pack
     result = run(["demo", "pasur", "--bots", "random", "--rules", "turkish", "--players",
                   "3", "--seed", "2"])
     assert result.exit_code == 0, result.output
-    assert "Random 3" in result.output
+    assert "Random C" in result.output
 
 
 def test_a_record_that_is_not_utf8_is_refused_in_one_line(tmp_path):

@@ -109,7 +109,8 @@ def replay(record: Record, *, console: Console | None = None,
     at = 0
     while True:
         state = states[at]
-        parts = module.screen(state.view(None), names, record.spec, log=log[:at])
+        parts = module.screen(state.view(None), names, record.spec,
+                              log=log[max(0, at - 3):at], rules=state.rules)
         for seat in range(record.players):
             hand = state.view(seat).get("hand") or []
             parts.append(Text.assemble(f"  {names[seat]} holds ", cards_line(hand)))
