@@ -360,7 +360,8 @@ class Session:
             except ValueError as error:   # e.g. a game the hint bot has no kit for
                 self.message = Text(f"No hint: {error}", style="yellow")
                 return True
-            self.message = Text.assemble(("Hint: ", "bold"), move_text(str(move)),
+            self.message = Text.assemble(("Hint: ", "bold"),
+                                         move_text(self.words(self.state.view(seat), move)),
                                          f"  (from the {self.hint_bot.name} bot)")
             return True
         if word in ("r", "rules"):
@@ -406,7 +407,7 @@ class Session:
         if not mine:
             self.message = Text("Nothing to undo yet: you have not moved.", style="yellow")
             return
-        undone, text = len(self.log) - mine[-1], self.log[mine[-1]][1]
+        undone, text = len(self.log) - mine[-1], self.story[mine[-1]][1]
         while len(self.log) > mine[-1]:
             self._pop()
         self.message = Text.assemble(("Took back your move ", "cyan"), move_text(text),
@@ -449,32 +450,46 @@ class Session:
         return self.story[mine[-1]:] if mine else self.story[:]
 
     def draw(self, seat: int | None) -> None:
+        """Clear the terminal and draw the screen.  In a small terminal the oldest moves
+        give way first, then the help line, so the header always stays on screen."""
         view = self.state.view(seat)
         story = self.since_last_turn(seat)
-        skipped = 0
-        while True:
-            parts = self.screen.screen(view, self.names, self.spec, log=story[skipped:],
-                                       rules=self.rules)
-            if skipped:
-                parts.insert(1, Text(f"  ({plural(skipped, 'earlier move')} not shown: "
-                                     "l shows them all)", style="dim"))
-            if seat is not None and self.state.to_move == seat and not self.state.is_over():
-                # numbered as ``_understand`` reads a number: the state's own list
-                parts.append(moves_table([str(move) for move in self.state.legal_moves()]))
-            if self.message is not None:
-                parts.append(self.message)
-            elif seat is not None and self.state.to_move == seat:
-                parts.append(Text(HELP, style="dim"))
-            # in a small terminal the oldest moves give way, so the header stays on screen
-            if not self.console.is_terminal or skipped >= len(story):
-                break
-            height = len(self.console.render_lines(Group(*parts), self.console.options,
-                                                   pad=False))
-            if height <= self.console.height - 1:
-                break
-            skipped += 1
+        parts = self._parts(seat, view, story, 0, compact=False)
+        if self.console.is_terminal:
+            room = self.console.height - 1          # the prompt's line
+            tries = [(skipped, compact) for compact in (False, True)
+                     for skipped in range(len(story) + 1)]
+            for skipped, compact in tries:
+                parts = self._parts(seat, view, story, skipped, compact=compact)
+                lines = self.console.render_lines(Group(*parts), self.console.options,
+                                                  pad=False)
+                if len(lines) <= room:
+                    break
         self.console.clear()
         self.console.print(Group(*parts))
+
+    def _parts(self, seat: int | None, view: dict[str, Any],
+               story: Sequence[tuple[int, str, list[str]]], skipped: int, *,
+               compact: bool) -> list[Any]:
+        parts: list[Any] = self.screen.screen(view, self.names, self.spec,
+                                              log=story[skipped:], rules=self.rules)
+        if skipped and not compact:
+            parts.insert(1, Text(f"  ({plural(skipped, 'earlier move')} not shown: "
+                                 "l shows them all)", style="dim"))
+        if seat is not None and self.state.to_move == seat and not self.state.is_over():
+            # numbered as ``_understand`` reads a number: the state's own list
+            parts.append(moves_table([self.words(view, move)
+                                      for move in self.state.legal_moves()]))
+        if self.message is not None:
+            parts.append(self.message)
+        elif seat is not None and self.state.to_move == seat and not compact:
+            parts.append(Text(HELP, style="dim"))
+        return parts
+
+    def words(self, view: dict[str, Any], move: Any) -> str:
+        """A legal move as the game's players say it (a Durak throw-in, not "attack")."""
+        say = getattr(self.screen, "move_words", None)
+        return say(view, str(move)) if say else str(move)
 
     def record(self) -> Record:
         seats = [{"name": s.name, "kind": s.kind} for s in self.seats]

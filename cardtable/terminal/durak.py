@@ -21,7 +21,9 @@ from . import card_text, cards_line, log_lines, plural
 
 PHASE_WORDS = {
     "lead": "{attacker} leads",
+    "lead you": "your lead",
     "defend": "{defender} to beat, transfer or take",
+    "defend you": "your turn to beat, transfer or take",
     "throw-in": "every card beaten: throw in more or pass",
     "taking": "{defender} takes: throw in more or pass",
 }
@@ -58,8 +60,11 @@ def screen(view: dict, names: Sequence[str], spec: Any, *,
     if view.get("attacker") is not None:
         attacker, defender = names[view["attacker"]], names[view["defender"]]
         limit = f" (at most {plural(view['limit'], 'card')})" if view.get("limit") else ""
-        phase = PHASE_WORDS.get(view["phase"], view["phase"]).format(attacker=attacker,
-                                                                     defender=defender)
+        key = view["phase"]
+        if (key == "defend" and defender == "You") or (key == "lead" and attacker == "You"):
+            key += " you"
+        phase = PHASE_WORDS.get(key, view["phase"]).format(attacker=attacker,
+                                                           defender=defender)
         out.append(Text(f"{_verb(attacker, 'attack')} {_object(defender)}{limit} · {phase}",
                         style="cyan"))
     grid = Table.grid(padding=(0, 2))
@@ -96,6 +101,17 @@ def screen(view: dict, names: Sequence[str], spec: Any, *,
     return out
 
 
+def move_words(view: dict, move: str) -> str:
+    """A legal move as the player says it: a card added to a running attack is a
+    throw-in (typing either form plays it).
+
+    >>> move_words({"table": [["6♦", None]]}, "attack 6♣")
+    'throw in 6♣'
+    """
+    kind, _, rest = move.partition(" ")
+    return f"throw in {rest}" if kind == "attack" and view.get("table") else move
+
+
 def narrate(before: dict, state: Any, seat: int, move: str,
             names: Sequence[str]) -> tuple[str, list[str]]:
     """A move in words (a card added to a running attack is a throw-in), with what it
@@ -105,7 +121,7 @@ def narrate(before: dict, state: Any, seat: int, move: str,
     kind, _, rest = move.partition(" ")
     words = move
     if kind == "attack" and before["table"]:
-        words = f"throw in {rest}"
+        words = move_words(before, move)
     elif kind == "transfer" and after.get("defender") is not None:
         words = f"{move} → {names[after['defender']]} defends"
     notes: list[str] = []
