@@ -64,7 +64,7 @@ def test_the_last_hand_of_a_match_gets_its_table_and_who_took_the_cards_left():
                            env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "Hand 1 is over" in result.output and "card points" in result.output
-    assert re.search(r"Hand 1 is over: \w+ took the \d+ cards? left on the table",
+    assert re.search(r"Hand 1 is over: \w+ took the (\d+ cards|card) left on the table",
                      result.output) or "no cards were left on the table" in result.output
     assert "won the match" in result.output
 
@@ -75,7 +75,7 @@ def test_durak_ends_with_the_finishing_order_and_your_result():
                            env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert re.search(r"Finishing order: 1st \w+.*, 2nd .*, 3rd .* \(the durak\)", result.output)
-    assert "You finished" in result.output or "You lost: you are the durak" in result.output
+    assert "You finished" in result.output or "You are the durak: you lost." in result.output
 
 
 def test_undo_with_no_move_of_yours_takes_back_nothing():
@@ -214,7 +214,7 @@ def test_the_demo_tells_the_trump_round_starts_surs_and_the_last_sweep():
                           env={"COLUMNS": "200"})
     assert pasur.exit_code == 0
     assert "» Sur! " in pasur.output
-    assert re.search(r"» Hand 1 is over: Greedy [AB] took the \d+ cards? left", pasur.output)
+    assert re.search(r"» Hand 1 is over: Greedy [AB] took the (\d+ cards|card) left", pasur.output)
     assert "» Deal 2 of 6" in pasur.output
 
 
@@ -225,3 +225,20 @@ def test_the_log_command_shows_every_move():
     shown = out.getvalue().split("Every move so far", 1)[1]
     for seat, words, _ in game.story:
         assert Text(f"{game.names[seat]}: {words}").plain in shown
+
+
+def test_the_durak_final_gives_the_order_and_the_viewers_place():
+    console = Console(width=120, color_system=None)
+    view = {"seat": 0, "players": 3, "loser": 2, "draw": False, "teams": None}
+    with console.capture() as captured:
+        console.print(durak_screen.final(view, ["You", "Easy A", "Easy B"], None,
+                                         order=[1, 0]))
+    text = captured.get()
+    assert "Finishing order: 1st Easy A, 2nd You, 3rd Easy B (the durak)" in text
+    assert "You finished 2nd of 3: not the durak." in text
+    view = {**view, "loser": 0}
+    with console.capture() as captured:
+        console.print(durak_screen.final(view, ["You", "Easy A", "Easy B"], None,
+                                         order=[2, 1]))
+    assert "3rd You (the durak)" in captured.get()
+    assert "You are the durak: you lost." in captured.get()

@@ -230,6 +230,7 @@ class Session:
         self._shown_for: int | None = None
         self._base = seed if seed is not None else random.getrandbits(32)
         self._bot_moves: dict[tuple[str, ...], str] = {}
+        self._last_part: Any = None
 
     # -- the loop -------------------------------------------------------------------------
     def run(self) -> GameState:
@@ -244,6 +245,8 @@ class Session:
         except Quit:
             return self.state
         self.draw(self._viewer())
+        if self._last_part is not None:      # the last hand's table, after the last screen
+            self.console.print(self._last_part)
         self.console.print(self.final())
         return self.state
 
@@ -343,11 +346,17 @@ class Session:
         if finished is None:
             return
         summary = finished(self.state, before, self.names)
-        if summary is not None:
-            self.console.print(summary)
-            if (not self.state.is_over() and sys.stdin.isatty()
-                    and self.read is _read_line):
-                self.read("Press Enter for the next hand ")
+        if summary is None:
+            return
+        if self.state.is_over():
+            self._last_part = summary        # shown under the game's last screen
+            return
+        # how the part ended (the last moves, who took the cards left), then its table
+        self.console.print(Group(*log_lines(self.since_last_turn(self._viewer()),
+                                            self.names)))
+        self.console.print(summary)
+        if sys.stdin.isatty() and self.read is _read_line:
+            self.read("Press Enter for the next hand ")
 
     # -- input ----------------------------------------------------------------------------
     def _command(self, seat: int, answer: str) -> bool:

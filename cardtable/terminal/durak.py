@@ -180,12 +180,12 @@ def final(view: dict, names: Sequence[str], spec: Any, *,
             lines.append(Text("Your team loses." if lost else "Your team wins.",
                               style="bold red" if lost else "bold green"))
     else:
-        lines.append(Text(f"{names[loser]} {'are' if names[loser] == 'You' else 'is'} "
-                          "the durak.", style="bold red"))
+        if me is not None and me == loser:
+            lines.append(Text("You are the durak: you lost.", style="bold red"))
+        else:
+            lines.append(Text(f"{names[loser]} is the durak.", style="bold red"))
         if me is not None and me != loser:
             place = ranking.index(me) + 1
             lines.append(Text(f"You finished {ordinal(place)} of {view['players']}: "
                               "not the durak.", style="bold green"))
-        elif me is not None:
-            lines.append(Text("You lost: you are the durak.", style="bold red"))
     return Group(*lines)

@@ -120,8 +120,9 @@ def narrate(before: dict, state: Any, seat: int, move: str,
         swept = after.get("swept") or []
         last = after.get("last_capturer")
         if swept and last is not None:
-            notes.append(f"Hand {number} is over: {names[last]} took the "
-                         f"{plural(len(swept), 'card')} left on the table: {' '.join(swept)}")
+            cards = "card" if len(swept) == 1 else plural(len(swept), "card")
+            notes.append(f"Hand {number} is over: {names[last]} took the {cards} left "
+                         f"on the table: {' '.join(swept)}")
         else:
             notes.append(f"Hand {number} is over: no cards were left on the table")
     elif after["deal_round"] > before["deal_round"]:
