@@ -416,7 +416,21 @@ def arena(
 
 
 def main() -> None:
-    app()
+    """The ``cardtable`` command: a mistake on the command line (an unknown option, a
+    value of the wrong kind) is told in one line too, never a box or a traceback."""
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        print("cardtable: stopped", file=sys.stderr)
+        sys.exit(1)
+    except typer.TyperException as error:     # click's errors, as Typer raises them
+        formatted = getattr(error, "format_message", None)
+        message = formatted() if callable(formatted) else str(error)
+        where = getattr(getattr(error, "ctx", None), "command_path", None)
+        hint = f" (see {where} --help)" if where else ""
+        print(f"cardtable: {message}{hint}", file=sys.stderr)
+        sys.exit(getattr(error, "exit_code", 2))
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -216,3 +216,18 @@ def test_rules_never_cut_an_option_name(width):
         words = set(result.output.replace("│", " ").replace("┃", " ").split())
         for option in rule_options(games.get(game).rules_type):
             assert option.name in words, (game, width, option.name)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["play", "pasur", "--players", "x"], "Invalid value for '--players'"),
+    (["plai"], "No such command 'plai'"),
+    (["rules"], "Missing argument"),
+    (["rules", "pasur", "--bogus"], "No such option: --bogus"),
+])
+def test_command_line_mistakes_are_one_line_from_the_command_itself(args, words):
+    env = dict(os.environ, PYTHONPATH=os.getcwd())
+    done = subprocess.run([sys.executable, "-m", "cardtable.cli", *args], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("cardtable: ")
+    assert words in done.stderr and "Traceback" not in done.stderr
