@@ -242,3 +242,18 @@ def test_the_durak_final_gives_the_order_and_the_viewers_place():
                                          order=[2, 1]))
     assert "3rd You (the durak)" in captured.get()
     assert "You are the durak: you lost." in captured.get()
+
+
+def test_replay_tells_the_moves_and_ends_with_the_finishing_order(tmp_path):
+    saved = tmp_path / "g.json"
+    played = runner.invoke(app, ["play", "durak", "--vs", "random", "--players", "3",
+                                 "--seed", "4", "--save", str(saved), "--no-color"],
+                           input="1\n" * 400)
+    assert played.exit_code == 0, played.output
+    steps = "".join("n\n" for _ in range(40)) + "e\nq\n"
+    shown = runner.invoke(app, ["replay", str(saved), "--no-color"], input=steps,
+                          env={"COLUMNS": "200"})
+    assert shown.exit_code == 0
+    assert "» Round 2: " in shown.output
+    assert re.search(r"Finishing order: 1st .*\(the durak\)", shown.output)
+    assert "You hold " in shown.output and "You holds" not in shown.output

@@ -106,6 +106,10 @@ def replay(record: Record, *, console: Console | None = None,
     names = [seat.get("name", f"Seat {i + 1}") for i, seat in enumerate(record.seats)]
     names += [f"Seat {i + 1}" for i in range(len(names), record.players)]
     log = [(_mover(states[i]), text) for i, text in enumerate(record.moves)]
+    narrate = getattr(module, "narrate", None)
+    if narrate is not None:     # every move told in the game's words, with what it caused
+        log = [(seat, *narrate(states[i].view(None), states[i + 1], seat, text, names))
+               for i, (seat, text) in enumerate(log)]
     at = 0
     while True:
         state = states[at]
@@ -113,15 +117,16 @@ def replay(record: Record, *, console: Console | None = None,
                               log=log[max(0, at - 3):at], rules=state.rules)
         for seat in range(record.players):
             hand = state.view(seat).get("hand") or []
-            parts.append(Text.assemble(f"  {names[seat]} holds ", cards_line(hand)))
+            verb = "hold" if names[seat] == "You" else "holds"
+            parts.append(Text.assemble(f"  {names[seat]} {verb} ", cards_line(hand)))
         if at:
-            seat, text = log[at - 1]
-            parts.append(Text.assemble(f"Move {at}/{len(states) - 1}: {names[seat]} ",
+            seat, text = log[at - 1][:2]
+            parts.append(Text.assemble(f"Move {at}/{len(states) - 1}: {names[seat]}: ",
                                        move_text(text)))
         else:
             parts.append(Text(f"The deal. {len(states) - 1} moves follow."))
         if at == len(states) - 1 and state.is_over():
-            parts.append(module.final(state.view(None), names, record.spec))
+            parts.append(_final(module, states, names, record))
         parts.append(Text(KEYS, style="dim"))
         console.clear()
         console.print(Group(*parts))
@@ -142,6 +147,18 @@ def replay(record: Record, *, console: Console | None = None,
                 console.print(Text("Jump needs a move number, e.g. j 12", style="red"))
         elif answer in ("q", "quit"):
             return at
+
+
+def _final(module: Any, states: list[Any], names: list[str], record: Record) -> Any:
+    """The end, with the finishing order where players go out one by one."""
+    view = states[-1].view(None)
+    out_seats = getattr(module, "finished_seats", None)
+    if out_seats is None:
+        return module.final(view, names, record.spec)
+    order: list[int] = []
+    for state in states:
+        order.extend(seat for seat in out_seats(state.view(None)) if seat not in order)
+    return module.final(view, names, record.spec, order=order)
 
 
 def _mover(state) -> int:
