@@ -37,6 +37,8 @@ from ..game import rule_options
 from ..records import Record, RecordError, rules_to_dict
 from .bounds import Limits
 from .guard import MessageRate, address_of
+from .life_api import router as life_router
+from .quickplay import LocalTickets, QuickPlay, RedisTickets
 from .replay import replay_steps
 from .schemas import (
     CreateTable,
@@ -86,7 +88,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                lease: float = 15.0, bot_processes: int = 0, bot_threads: int = 4,
                storage_threads: int = 8, limits: Limits | None = None,
                claim_grace: float = 120.0, storage_retry_max: float = 5.0,
-               redis_pool_size: int = 20, redis_pool_timeout: float = 5.0) -> FastAPI:
+               redis_pool_size: int = 20, redis_pool_timeout: float = 5.0,
+               abandon_after: float = 600.0, quick_play_poll: float = 8.0) -> FastAPI:
     """The web table as an ASGI app.
 
     ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
@@ -102,7 +105,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                         queue_limit=queue_limit, bot_processes=bot_processes,
                         bot_threads=bot_threads, storage_threads=storage_threads,
                         limits=limits or Limits(), claim_grace=claim_grace,
-                        storage_retry_max=storage_retry_max)
+                        storage_retry_max=storage_retry_max, abandon_after=abandon_after)
     static = Path(static_dir) if static_dir is not None else STATIC
 
     @contextlib.asynccontextmanager
@@ -125,6 +128,10 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                 pool_size=redis_pool_size, pool_timeout=redis_pool_timeout)
             await cluster.start()
         await tables.start()
+        tickets = (LocalTickets() if cluster is None
+                   else RedisTickets(cluster.redis, redis_prefix))
+        app.state.quickplay = QuickPlay(tables, tickets, poll_timeout=quick_play_poll)
+        app.state.quickplay.start()
         try:
             yield
         finally:
@@ -231,7 +238,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         table, seat, token = await tables_of(request).seating.create(
             body.game, preset=body.preset, options=body.options, players=body.players,
             seats=body.seats, takeover=body.takeover, name=body.name,
-            address=address_of(request))
+            address=address_of(request),
+            clock=None if body.clock is None else body.clock.model_dump())
         return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
 
     @app.get("/api/tables", response_model=list[TableListing], responses=_answers(422))
@@ -312,6 +320,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
             await _seat_and_play(websocket, tables, table_id, token)
         finally:
             tables.guard.close_socket(address)
+
+    app.include_router(life_router)
 
     @app.get("/", include_in_schema=False)
     async def index() -> Response:

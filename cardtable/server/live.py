@@ -107,6 +107,9 @@ class Settings:
     """Threads for the database calls, used by nothing else."""
     limits: Limits = field(default_factory=Limits)
     """Every limit on what clients may ask (``cardtable.server.bounds``)."""
+    abandon_after: float = 600.0
+    """Seconds a table may go with no seated person connected before it ends as
+    abandoned (``lifecycle``)."""
 
 
 class SecureRandom(random.SystemRandom):
@@ -237,6 +240,8 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    life: Any = None
+    """Its clocks, forfeits and seats left (``lifecycle.Life``)."""
     stale: bool = False
     """A move's write failed without an answer (the database went away): it may have
     been stored all the same, so the table is read again before the next move."""
@@ -303,6 +308,8 @@ class LiveTable:
             "last_move": self.last_move,
             "seats": [s.public() for s in self.seats],
         }
+        if self.life is not None and self.life.clocked:
+            message["clock"] = self.life.view(asyncio.get_running_loop().time())
         if self.over:
             message["summary"] = self.summary
             message["rematch"] = self.rematch
@@ -352,6 +359,10 @@ class LiveTable:
             "rematch_of": self.rematch_of,
             "rematch": self.rematch,
         }
+        if self.life is not None:
+            out["clock"] = self.life.to_dict()["clock"]
+            out["rated"] = self.life.rated
+            out["gone"] = sorted(self.life.forfeits + self.life.left)
         if self.over:
             out["summary"] = self.summary
         return out

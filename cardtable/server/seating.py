@@ -24,6 +24,7 @@ from ..records import options_from_json, rules_to_dict
 from .bot_runner import default_bot, make_bot
 from .bounds import OutOfBounds, check_rules, check_seats
 from .cluster_messages import Seats
+from .lifecycle import DEFAULT_TAKEOVER
 from .live import PLAYING, WAITING, LiveSeat, LiveTable, NotHere, SecureRandom, TableError
 from .storage import RematchExists, SeatRow, StorageUnavailable, TableRow, hash_token, now
 from .wire import encode
@@ -103,6 +104,8 @@ class NewTable:
     preset: str | None
     takeover: str | None = None
     rematch_of: str | None = None
+    life: dict[str, Any] | None = None
+    """The time control and whether the table is rated (``lifecycle.Life``)."""
 
 
 def plan_table(game: str, preset: str | None = None, options: dict[str, Any] | None = None,
@@ -144,8 +147,9 @@ class Seating:
     async def create(self, game: str, *, preset: str | None = None,
                      options: dict[str, Any] | None = None, players: int | None = None,
                      seats: list[str] | None = None, takeover: str | None = None,
-                     name: str | None = None,
-                     address: str = "unknown") -> tuple[LiveTable, int | None, str | None]:
+                     name: str | None = None, address: str = "unknown",
+                     clock: dict[str, Any] | None = None, rated: bool = False,
+                     ) -> tuple[LiveTable, int | None, str | None]:
         """A new table; the creator takes the first human seat (none: a table to watch).
 
         Settings that cannot be played are refused with ``TableError`` (422), and so are
@@ -155,9 +159,12 @@ class Seating:
         limits, guard = self.tables.settings.limits, self.tables.guard
         await guard.check_table_rate(address)
         try:
+            if clock is not None and takeover is None:
+                takeover = f"bot:{DEFAULT_TAKEOVER}"  # a clock needs a bot for timeouts
             check_seats(seats, takeover, limits)
             plan = plan_table(game, preset, options, players, seats, takeover)
             check_rules(plan.rules, limits)
+            plan = dataclasses.replace(plan, life={"clock": clock, "rated": rated})
         except OutOfBounds as error:
             raise TableError(error.reason, 422, error.code) from None
         except ValueError as error:
@@ -200,7 +207,7 @@ class Seating:
         row = TableRow(id=table_id, game=spec.name, preset=plan.preset,
                        rules=rules_to_dict(plan.rules), players=plan.players,
                        takeover=plan.takeover, status=status, created=created,
-                       rematch_of=plan.rematch_of)
+                       rematch_of=plan.rematch_of, life=plan.life)
         # Own it first (Redis unreachable: ClusterUnavailable, 503, and nothing is stored),
         # then store it; if storing fails the claim is given back: all or nothing.
         cluster = tables.cluster
@@ -218,9 +225,11 @@ class Seating:
             players=plan.players, state=state, seats=[live_seat(row) for row in rows],
             status=status, created=created, takeover=plan.takeover,
             rematch_of=plan.rematch_of, decks_stored=len(decks))
+        tables.lifecycle.attach(table, plan.life)
         if cluster is not None and not cluster.holds(table_id):
             return table  # stored, and Redis went away meanwhile: it is adopted once back
         tables.live[table_id] = table
+        tables.lifecycle.start(table)
         tables.runner.start_graces(table)
         self.hold(table)
         tables.runner.kick(table)
@@ -298,6 +307,7 @@ class Seating:
         if table.status == WAITING and not table.free_seats():
             table.status = PLAYING
             self.tables.runner.start_graces(table)
+            self.tables.lifecycle.arm(table)
         self.hold(table)
         table.broadcast()
 
@@ -361,8 +371,12 @@ class Seating:
     async def _open_rematch(self, old: LiveTable) -> str:
         seats = tuple(NewSeat(kind=s.kind, bot=s.bot_spec, name=s.name, token_hash=s.token_hash)
                       for s in old.seats)
+        life = None
+        if old.life is not None:
+            kept = old.life.to_dict()
+            life = {"clock": kept["clock"], "rated": kept["rated"]}
         plan = NewTable(spec=old.spec, rules=old.rules, players=old.players, seats=seats,
-                        preset=old.preset, takeover=old.takeover, rematch_of=old.id)
+                        preset=old.preset, takeover=old.takeover, rematch_of=old.id, life=life)
         try:
             if any(seat.kind == "human" for seat in seats):
                 return (await self.open(plan)).id

@@ -175,6 +175,9 @@ class TableRow(Base):
     summary: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    life: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    """The table's life besides its moves (``lifecycle.Life``): time control, clock banks
+    as of the last stored move, timeouts in a row, forfeits, seats left, rated or not."""
 
 
 class SeatRow(Base):
@@ -397,6 +400,12 @@ class Storage:
             if finished is not None:
                 values.update(finished=finished, summary=summary)
             return session.execute(query.values(**values)).rowcount == 1
+
+    @_guarded
+    def save_life(self, table_id: str, life: dict) -> None:
+        """Store a table's clocks and forfeits (``lifecycle``), after the move that set them."""
+        with self._writing() as session:
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(life=life))
 
     @_guarded
     def close_table(self, table_id: str, reason: str) -> None:
