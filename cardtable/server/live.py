@@ -308,8 +308,10 @@ class LiveTable:
             "last_move": self.last_move,
             "seats": [s.public() for s in self.seats],
         }
-        if self.life is not None and self.life.clocked:
-            message["clock"] = self.life.view(asyncio.get_running_loop().time())
+        if self.life is not None:
+            message["rated"] = self.life.rated
+            if self.life.clocked:
+                message["clock"] = self.life.view(asyncio.get_running_loop().time())
         if self.over:
             message["summary"] = self.summary
             message["rematch"] = self.rematch
