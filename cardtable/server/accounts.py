@@ -41,6 +41,7 @@ from .players import (
     check_password,
     check_username,
 )
+from .ratings import router as ratings_router
 
 __all__ = ["COOKIE", "PlayerLimits", "current_player", "install", "player_or_guest",
            "store_of"]
@@ -210,6 +211,7 @@ def install(app: FastAPI) -> None:
         return await call_next(request)
 
     app.include_router(router)
+    app.include_router(ratings_router)
 
 
 router = APIRouter()

@@ -41,6 +41,7 @@ from .live import (
     Settings,
     TableError,
 )
+from .ratings import count_table
 from .seating import Seating, live_seat
 from .storage import CLOSED, OPEN, Storage, StorageUnavailable, StoredTable, now
 from .wire import MessageError, decode, encode, plain
@@ -135,6 +136,7 @@ class Tables:
             await asyncio.to_thread(self.storage.set_status, row.id, OVER, was=row.status,
                                     finished=table.finished, summary=table.summary)
             log.warning("table %s: its moves ended the game; it is over now", row.id)
+            self.spawn(count_table(self, table))   # if the crash came before they were
         return table
 
     async def stop(self) -> None:
@@ -337,6 +339,7 @@ class Tables:
                 self.runner.stop_graces(table)
             table.broadcast()
         if table.over:
+            await count_table(self, table)   # results and ratings, once
             self.evict_if_idle(table)
         else:
             self.runner.kick(table)

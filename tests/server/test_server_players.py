@@ -3,43 +3,14 @@ owned by a player and bot accounts; each test on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
 from fastapi.testclient import TestClient
-from tablekit import MACHINE_SPEED, connect, from_address
+from playerkit import PASSWORD, app_client, fresh, login, register
+from tablekit import connect
 
-from cardtable.server import create_app
 from cardtable.server.accounts import COOKIE, PlayerLimits
 
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def app_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
-    """A running app on a fresh SQLite file, or on a fresh PostgreSQL database."""
-    settings: dict[str, Any] = {"bot_delay": 0, "static_dir": tmp_path / "static",
-                                "limits": MACHINE_SPEED, "data_dir": tmp_path / "data"}
-    if request.param == "postgresql":
-        settings["database_url"] = request.getfixturevalue("database_url")
-    with TestClient(create_app(**settings)) as client:
-        yield client
-
-
-def register(client: TestClient, username: str, password: str = PASSWORD) -> Any:
-    return client.post("/api/account/register",
-                       json={"username": username, "password": password})
-
-
-def login(client: TestClient, username: str, password: str = PASSWORD) -> Any:
-    return client.post("/api/account/login", json={"username": username, "password": password})
-
-
-def fresh(client: TestClient, host: str = "testclient") -> TestClient:
-    """Another browser (no cookies) on the same running app."""
-    return from_address(client, host)
+__all__ = ["app_client"]   # the fixture
 
 
 def test_a_first_visit_is_a_guest_with_a_friendly_name_kept_by_a_cookie(
