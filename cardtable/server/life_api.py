@@ -129,9 +129,11 @@ async def lobby(request: Request, game: str | None = Query(None, max_length=32),
 async def quick_play(body: QuickPlayRequest, request: Request) -> Ticket:
     """Join the quick-play queue; poll the ticket until it is matched."""
     queue = request.app.state.quickplay
+    player = await _player(request)
     answer = await queue.enter(body.game, body.preset, body.players, body.bots_after,
-                               name=body.name, rating=await _rating(request, body),
-                               address=address_of(request))
+                               name=body.name, rating=await _rating(request, player, body),
+                               address=address_of(request),
+                               player=None if player is None else player.public())
     return Ticket(**answer)
 
 
@@ -148,19 +150,36 @@ async def quick_play_cancel(ticket: str, request: Request) -> Ticket:
     return Ticket(**await request.app.state.quickplay.cancel(ticket))
 
 
-async def _rating(request: Request, body: QuickPlayRequest) -> float | None:
-    """The player's rating in the pool, when players and ratings are known (wt-players'
-    ``players.current_player``); ``None``: unrated, matched with anyone."""
-    try:
-        from . import players  # type: ignore[attr-defined]
-    except ImportError:
+async def _player(request: Request) -> Any:
+    """The player asking (a guest, an account, a bot account), or ``None``."""
+    from .accounts import current_player
+
+    return await current_player(request)
+
+
+def rating_in_pool(storage: Any, player_id: str, pool: str) -> float:
+    """A player's shown rating in a pool (where they have none yet: the starting one)."""
+    from sqlalchemy import select
+
+    from .players import RatingRow
+    from .ratings import START_MU, display
+
+    with storage.sessions() as session:
+        mu = session.scalar(select(RatingRow.mu).where(RatingRow.player_id == player_id,
+                                                       RatingRow.pool == pool))
+    return float(display(START_MU if mu is None else mu))
+
+
+async def _rating(request: Request, player: Any, body: QuickPlayRequest) -> float | None:
+    """An account's rating in the pool it asks to play in; ``None`` for guests and bots
+    (they play unrated, and are matched with anyone)."""
+    if player is None or player.kind != "account":
         return None
-    current = getattr(players, "current_player", None)
-    rating_of = getattr(players, "rating_in_pool", None)
-    if current is None or rating_of is None:
+    from .ratings import pool_of
+
+    game = games.get(body.game) if body.game in games.names() else None
+    if game is None:
         return None
-    player = await current(request)
-    if player is None:
-        return None
-    value = await rating_of(player, body.game, body.preset, body.players)
-    return None if value is None else float(value)
+    pool = pool_of(game.name, body.preset or game.default_preset,
+                   body.players or game.default_players)
+    return await asyncio.to_thread(rating_in_pool, request.app.state.storage, player.id, pool)

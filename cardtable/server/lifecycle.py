@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .bot_runner import make_bot
 from .live import OVER, PLAYING, WAITING, LiveSeat, LiveTable, TableError
+from .ratings import count_table
 from .storage import StorageUnavailable, now
 from .wire import plain
 
@@ -133,6 +134,20 @@ def side_of(table: LiveTable, seat: int) -> list[int]:
     if count >= table.players or count < 1:
         return [seat]
     return [s for s in range(table.players) if s % count == seat % count]
+
+
+def _winning_side(table: LiveTable, losers: list[int]) -> int | None:
+    """The one side left when ``losers`` resign, as the game numbers its sides (``seat %
+    sides``); ``None`` when more than one side is left (no single winner)."""
+    sides = table.players // len(losers)
+    left = {s % sides for s in range(table.players) if s not in losers}
+    return left.pop() if len(left) == 1 else None
+
+
+def _all_accounts(table: LiveTable) -> bool:
+    """Every seat is a signed-in account's (the games ``ratings`` rates)."""
+    return all(seat.kind == "human" and getattr(seat, "player_kind", None) == "account"
+               for seat in table.seats)
 
 
 class Lifecycle:
@@ -326,15 +341,18 @@ class Lifecycle:
                            winners=[s for s in range(table.players) if s not in losers])
             if table.spec.has_loser:
                 summary["loser"] = seat
+            elif "winner" in summary:   # the game names its winning side
+                summary["winner"] = _winning_side(table, losers)
             await self._end(table, self.annotate(table, summary))
-            return summary
+        await count_table(self.tables, table)   # resigned: that side lost, for ratings
+        return summary
 
     async def leave(self, table: LiveTable, seat: int) -> None:
         """``seat``'s player leaves an unrated table: the takeover bot plays on for good."""
         async with table.lock:
             self._check_playing(table, "leave")
             life: Life = table.life
-            if life.rated:
+            if life.rated or _all_accounts(table):
                 raise TableError("this game is rated: you may resign, not leave",
                                  409, "rated_table")
             if life.gone(seat):
@@ -407,6 +425,7 @@ class Lifecycle:
                     return
                 log.info("table %s: nobody came back for %.0f s; it ends as abandoned",
                          table.id, self.tables.settings.abandon_after)
+            await count_table(self.tables, table)   # abandoned: counted, unrated
             self.tables.evict_if_idle(table)
             return
 

@@ -194,6 +194,11 @@ class LiveSeat:
     """A connection has come with this seat's token (``SeatRow.seen``)."""
     claim_task: asyncio.Task[None] | None = None
     """Frees the seat if it is taken but nobody connects (``Seating.hold``)."""
+    player_id: str | None = None
+    """The player who took the seat (``players``), if known: they may come back to it
+    from any device with their session."""
+    player_kind: str | None = None
+    """``guest``, ``account`` or ``bot`` (an account a program plays): shown with the seat."""
 
     @property
     def taken(self) -> bool:
@@ -206,7 +211,8 @@ class LiveSeat:
     def public(self) -> dict[str, Any]:
         return {"seat": self.index, "kind": self.kind, "bot": self.bot_spec, "name": self.name,
                 "taken": self.taken, "connected": self.kind == "human" and self.connections > 0,
-                "bot_playing": self.kind == "human" and self.bot is not None}
+                "bot_playing": self.kind == "human" and self.bot is not None,
+                "player": self.player_id, "player_kind": self.player_kind}
 
     def record_entry(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"seat": self.index, "kind": self.kind}
@@ -309,7 +315,8 @@ class LiveTable:
             "seats": [s.public() for s in self.seats],
         }
         if self.life is not None:
-            message["rated"] = self.life.rated
+            message["rated"] = self.life.rated or all(
+                s.kind == "human" and s.player_kind == "account" for s in self.seats)
             if self.life.clocked:
                 message["clock"] = self.life.view(asyncio.get_running_loop().time())
         if self.over:

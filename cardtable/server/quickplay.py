@@ -54,6 +54,8 @@ class Entry:
     name: str | None = None
     rating: float | None = None
     address: str = "unknown"
+    player: dict[str, Any] | None = None
+    """The player who asked (``players.Player.public()``): the seat is theirs."""
     status: str = "waiting"
     table: str | None = None
     seat: int | None = None
@@ -248,7 +250,8 @@ class QuickPlay:
     # -- the endpoints ------------------------------------------------------------------
     async def enter(self, game: str, preset: str | None, players: int | None,
                     bots_after: float | None, *, name: str | None = None,
-                    rating: float | None = None, address: str = "unknown") -> dict[str, Any]:
+                    rating: float | None = None, address: str = "unknown",
+                    player: dict[str, Any] | None = None) -> dict[str, Any]:
         try:
             plan = plan_table(game, preset, None, players)
         except (ValueError, KeyError) as error:
@@ -261,7 +264,7 @@ class QuickPlay:
         entry = Entry(ticket=secrets.token_urlsafe(18), game=plan.spec.name,
                       preset=plan.preset or games.get(game).default_preset,
                       players=plan.players, bots_after=bots_after, entered=at, polled=at,
-                      name=name, rating=rating, address=address)
+                      name=name, rating=rating, address=address, player=player)
         await self.store.put(entry)
         await self.round()
         fresh = await self.store.get(entry.ticket)
@@ -328,10 +331,11 @@ class QuickPlay:
             table, seat, token = await seating.create(
                 first.game, preset=first.preset, players=first.players, seats=seats,
                 takeover=f"bot:{DEFAULT_TAKEOVER}", name=first.name, address=first.address,
-                clock=dict(DEFAULT_CLOCK), rated=rated)
+                clock=dict(DEFAULT_CLOCK), rated=rated, player=_player(first))
             given = [(seat, token)]
             for other in group[1:]:
-                _, other_seat, other_token = await seating.join(table.id, other.name)
+                _, other_seat, other_token = await seating.join(table.id, other.name,
+                                                                player=_player(other))
                 given.append((other_seat, other_token))
         except TableError as error:
             log.warning("quick play could not make a table: %s", error.reason)
@@ -342,3 +346,12 @@ class QuickPlay:
             entry.polled = self.clock()
             await self.store.put(entry)
         log.info("quick play: table %s for %d people and %d bots", table.id, len(group), bots)
+
+
+def _player(entry: Entry) -> Any:
+    """The ``players.Player`` a ticket was taken by (``None``: nobody known)."""
+    if entry.player is None:
+        return None
+    from .players import Player
+
+    return Player(**entry.player)

@@ -79,6 +79,10 @@ class SeatInfo(BaseModel):
     taken: bool
     connected: bool
     bot_playing: bool
+    player: str | None = None
+    """The id of the player in the seat (their profile: ``/api/players/{id}``)."""
+    player_kind: str | None = None
+    """``guest``, ``account``, or ``bot`` for an account a program plays."""
 
 
 class TableInfo(BaseModel):

@@ -42,6 +42,7 @@ from .live import (
     Settings,
     TableError,
 )
+from .ratings import count_table
 from .seating import Seating, live_seat
 from .storage import CLOSED, OPEN, Storage, StorageUnavailable, StoredTable, now
 from .wire import MessageError, decode, encode, plain
@@ -138,6 +139,7 @@ class Tables:
             await asyncio.to_thread(self.storage.set_status, row.id, OVER, was=row.status,
                                     finished=table.finished, summary=table.summary)
             log.warning("table %s: its moves ended the game; it is over now", row.id)
+            self.spawn(count_table(self, table))   # if the crash came before they were
         return table
 
     async def stop(self) -> None:
@@ -346,6 +348,7 @@ class Tables:
             await self.lifecycle.save_after_move(table, seat, table.version - 1)
             table.broadcast()
         if table.over:
+            await count_table(self, table)   # results and ratings, once
             self.evict_if_idle(table)
         else:
             self.runner.kick(table)

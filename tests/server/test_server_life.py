@@ -83,6 +83,7 @@ def test_a_pasur_player_who_resigns_loses_the_match_for_the_team(client: TestCli
     assert answer.status_code == 200, answer.text
     summary = answer.json()["summary"]
     assert summary["losers"] == [0, 2] and summary["winners"] == [1, 3]
+    assert summary["winner"] == 1, "the other team (side 1) wins the match"
     assert info(client, seated["table"])["over"] is True
 
 

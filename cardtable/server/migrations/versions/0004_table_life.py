@@ -1,7 +1,7 @@
 """Table life: the time control, the clocks' banks, timeouts, forfeits and seats left.
 
 Revision ID: 0004_table_life
-Revises: 0003_players (until that branch is merged: 0002)
+Revises: 0003_players
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004_table_life"
-down_revision = "0002"
+down_revision = "0003_players"
 branch_labels = None
 depends_on = None
 
