@@ -371,3 +371,23 @@ def test_bots_fill_the_seats_only_for_those_who_asked_for_them() -> None:
     assert match(tickets, at=5) == []
     [(group, bots)] = match(tickets, at=10)
     assert [e.ticket for e in group] == ["a"] and bots == 2
+
+
+def test_staying_away_past_the_grace_period_at_a_clocked_table_forfeits_the_seat(
+        make_client: Any) -> None:
+    client = make_client(grace=0.3)
+    seated = create(client, game="durak", seats=["human", "bot:random"],
+                    takeover="bot:random", clock={"move": 600, "bank": 0})
+    described = wait_for(lambda: info(client, seated["table"])["over"]
+                         and info(client, seated["table"]))
+    assert described["summary"]["forfeits"] == [0]
+
+
+def test_staying_away_at_a_table_without_a_clock_does_not_forfeit(make_client: Any) -> None:
+    client = make_client(grace=0.3)
+    seated = create(client, game="durak", seats=["human", "bot:random"],
+                    takeover="bot:random")
+    described = wait_for(lambda: info(client, seated["table"])["over"]
+                         and info(client, seated["table"]))
+    assert "forfeits" not in described["summary"]
+    assert described["gone"] == []
