@@ -107,6 +107,9 @@ class Settings:
     """Threads for the database calls, used by nothing else."""
     limits: Limits = field(default_factory=Limits)
     """Every limit on what clients may ask (``cardtable.server.bounds``)."""
+    abandon_after: float = 600.0
+    """Seconds a table may go with no seated person connected before it ends as
+    abandoned (``lifecycle``)."""
 
 
 class SecureRandom(random.SystemRandom):
@@ -191,6 +194,11 @@ class LiveSeat:
     """A connection has come with this seat's token (``SeatRow.seen``)."""
     claim_task: asyncio.Task[None] | None = None
     """Frees the seat if it is taken but nobody connects (``Seating.hold``)."""
+    player_id: str | None = None
+    """The player who took the seat (``players``), if known: they may come back to it
+    from any device with their session."""
+    player_kind: str | None = None
+    """``guest``, ``account`` or ``bot`` (an account a program plays): shown with the seat."""
 
     @property
     def taken(self) -> bool:
@@ -203,7 +211,8 @@ class LiveSeat:
     def public(self) -> dict[str, Any]:
         return {"seat": self.index, "kind": self.kind, "bot": self.bot_spec, "name": self.name,
                 "taken": self.taken, "connected": self.kind == "human" and self.connections > 0,
-                "bot_playing": self.kind == "human" and self.bot is not None}
+                "bot_playing": self.kind == "human" and self.bot is not None,
+                "player": self.player_id, "player_kind": self.player_kind}
 
     def record_entry(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"seat": self.index, "kind": self.kind}
@@ -237,6 +246,8 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    life: Any = None
+    """Its clocks, forfeits and seats left (``lifecycle.Life``)."""
     stale: bool = False
     """A move's write failed without an answer (the database went away): it may have
     been stored all the same, so the table is read again before the next move."""
@@ -303,6 +314,11 @@ class LiveTable:
             "last_move": self.last_move,
             "seats": [s.public() for s in self.seats],
         }
+        if self.life is not None:
+            message["rated"] = self.life.rated or all(
+                s.kind == "human" and s.player_kind == "account" for s in self.seats)
+            if self.life.clocked:
+                message["clock"] = self.life.view(asyncio.get_running_loop().time())
         if self.over:
             message["summary"] = self.summary
             message["rematch"] = self.rematch
@@ -352,6 +368,10 @@ class LiveTable:
             "rematch_of": self.rematch_of,
             "rematch": self.rematch,
         }
+        if self.life is not None:
+            out["clock"] = self.life.to_dict()["clock"]
+            out["rated"] = self.life.rated
+            out["gone"] = sorted(self.life.forfeits + self.life.left)
         if self.over:
             out["summary"] = self.summary
         return out

@@ -27,6 +27,7 @@ from ..cards import Card
 from ..records import rules_from_dict
 from .bot_runner import BotRunner
 from .guard import Guard
+from .lifecycle import Lifecycle
 from .live import (
     OVER,
     PLAYING,
@@ -41,6 +42,7 @@ from .live import (
     Settings,
     TableError,
 )
+from .ratings import count_table
 from .seating import Seating, live_seat
 from .storage import CLOSED, OPEN, Storage, StorageUnavailable, StoredTable, now
 from .wire import MessageError, decode, encode, plain
@@ -82,6 +84,7 @@ class Tables:
         """A ``cluster.Cluster`` when several processes share the tables, else ``None``."""
         self.seating = Seating(self)
         self.runner = BotRunner(self)
+        self.lifecycle = Lifecycle(self)
         self.guard = Guard(self.settings.limits)
         self._loading: dict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -99,6 +102,7 @@ class Tables:
                 continue
             self.live[table.id] = table
             if not table.over:
+                self.lifecycle.start(table)
                 self.runner.start_graces(table)
                 self.seating.hold(table)
                 self.runner.kick(table)
@@ -135,6 +139,7 @@ class Tables:
             await asyncio.to_thread(self.storage.set_status, row.id, OVER, was=row.status,
                                     finished=table.finished, summary=table.summary)
             log.warning("table %s: its moves ended the game; it is over now", row.id)
+            self.spawn(count_table(self, table))   # if the crash came before they were
         return table
 
     async def stop(self) -> None:
@@ -178,12 +183,14 @@ class Tables:
         status = row.status
         if status != OVER and state.is_over():
             status = OVER
-        return LiveTable(
+        table = LiveTable(
             id=row.id, game=row.game, spec=spec, preset=row.preset, rules=rules,
             players=row.players, state=state, seats=[live_seat(seat) for seat in stored.seats],
             status=status, created=row.created, takeover=row.takeover, finished=row.finished,
             summary=row.summary, rematch_of=row.rematch_of, rematch=row.rematch,
             version=len(stored.moves), decks_stored=len(stored.decks), last_move=last_move)
+        self.lifecycle.attach(table, row.life)
+        return table
 
     async def get(self, table_id: str) -> LiveTable | None:
         """A table by id, loading it from the database if it is not live (a finished one).
@@ -234,6 +241,7 @@ class Tables:
                 if table.over:
                     self._trim()
                 else:  # its bots and graces go on here
+                    self.lifecycle.start(table)
                     self.runner.start_graces(table)
                     self.seating.hold(table)
                     self.runner.kick(table)
@@ -266,6 +274,7 @@ class Tables:
         if table.bot_task is not None:
             table.bot_task.cancel()
         self.runner.stop_graces(table)
+        self.lifecycle.stop(table)
         table.close_all(reason)
 
     def evict_if_idle(self, table: LiveTable) -> None:
@@ -311,7 +320,8 @@ class Tables:
             dealt = table.spec.deals(state)
             new_decks = [(index, [card.text for card in dealt[index]])
                          for index in range(table.decks_stored, len(dealt))]
-            summary = plain(table.spec.summary(state)) if over else None
+            summary = (self.lifecycle.annotate(table, plain(table.spec.summary(state)))
+                       if over else None)
             try:
                 at = await self.writer.append(
                     table.id, table.version, seat, move_text,
@@ -335,8 +345,10 @@ class Tables:
                 table.finished = at
                 table.summary = summary
                 self.runner.stop_graces(table)
+            await self.lifecycle.save_after_move(table, seat, table.version - 1)
             table.broadcast()
         if table.over:
+            await count_table(self, table)   # results and ratings, once
             self.evict_if_idle(table)
         else:
             self.runner.kick(table)
@@ -358,6 +370,9 @@ class Tables:
                                                            fresh.summary)
             if table.over:
                 self.runner.stop_graces(table)
+                self.lifecycle.stop(table)
+            else:
+                self.lifecycle.arm(table)
             table.broadcast()
 
     # -- connections ------------------------------------------------------------------------
@@ -377,8 +392,11 @@ class Tables:
                     seat.seen = True  # its token arrived: the seat is claimed for good
                     with contextlib.suppress(StorageUnavailable):
                         await asyncio.to_thread(self.storage.mark_seen, table.id, seat.index)
-                if seat.kind == "human" and seat.bot is not None:
+                if (seat.kind == "human" and seat.bot is not None
+                        and not (table.life and table.life.gone(seat.index))):
                     seat.bot = seat.bot_playing = None  # the player is back
+            self.lifecycle.presence(table)
+            self.lifecycle.arm(table)
             table.broadcast()
 
     async def disconnect(self, table: LiveTable, connection: Connection) -> None:
@@ -389,6 +407,7 @@ class Tables:
                 seat.connections -= 1
                 if seat.connections == 0 and table.takeover and not table.over:
                     self.runner.start_grace(table, seat)
+            self.lifecycle.presence(table)
             table.broadcast()
             self.evict_if_idle(table)
 
@@ -418,6 +437,18 @@ class Tables:
                                      message["move"])
             if reason:
                 await self._refuse(table, connection, reason)
+        elif kind in ("resign", "leave"):
+            if connection.seat is None:
+                await self._refuse(table, connection, f"only a seated player may {kind}",
+                                   "no_seat")
+                return
+            try:
+                if kind == "resign":
+                    await self.lifecycle.resign(table, connection.seat)
+                else:
+                    await self.lifecycle.leave(table, connection.seat)
+            except TableError as error:
+                await self._refuse(table, connection, error.reason, error.code)
         elif kind == "rematch":
             try:
                 await self.seating.rematch(table, connection.seat)

@@ -9,6 +9,7 @@ import { kindLabel, gameTitle, normalizeSeats } from "./names.js";
 import { moveText } from "./cards.js";
 import { gameModule } from "./games.js";
 import { navigate } from "./router.js";
+import { LifeBar } from "./clock.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -44,6 +45,7 @@ export class TableView {
     const stored = seatStore.get(tableId);
     this.mySeat = stored ? stored.seat : null;
     this.token = stored ? stored.token : null;
+    this.life = new LifeBar(this);
     this.build();
     this.socket = new TableSocket(tableId, this.token, {
       onMessage: (msg) => this.onMessage(msg),
@@ -66,6 +68,7 @@ export class TableView {
   }
 
   destroy() {
+    this.life.destroy();
     this.socket.close();
     this.unlisten();
     document.removeEventListener("keydown", this.onKey);
@@ -94,7 +97,7 @@ export class TableView {
     el.summary = h("div", { class: "summary-area" });
     el.help = h("p", { class: "keys-help" }, t("table.keysHelp"));
     el.main = h("div", { class: "table-view", id: "table-root", dataset: { table: this.tableId } },
-      h("div", { class: "table-head" }, el.title, el.status),
+      h("div", { class: "table-head" }, el.title, el.status, this.life.el),
       el.banner,
       h("div", { class: "board" },
         el.opponents,
@@ -262,6 +265,7 @@ export class TableView {
     this.el.turn.textContent = this.myTurn() ? t("table.yourTurn") : "";
     this.renderLastMove();
     this.renderSummary(module);
+    this.life.update(s, this.mySeat);
     if (animate || !this.seenReady) { this.seen = seen; this.seenReady = true; }
     if (parts.focus) {
       const target = this.root.querySelector(parts.focus);
