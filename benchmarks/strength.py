@@ -102,6 +102,40 @@ def iterations_per_second(game: str, *, decisions: int = 12, budget: int = 1000)
     return out
 
 
+def level_speed(game: str, level: str, *, deals: int = 3, decisions: int = 8) -> dict:
+    """How long a level's move takes: CPU seconds (``time.process_time``, which a loaded
+    machine inflates far less than the wall clock) and iterations per CPU second, over the
+    first ``decisions`` decisions with a choice of ``deals`` deals against greedy, its time
+    cap lifted so that its iteration budget alone stops it.  The load average is reported
+    beside it: on 2 shared cores it changes the figures by a third or more."""
+    import os
+
+    spec = games.get(game)
+    cpu, iterations = [], 0
+    loads = [os.getloadavg()[0]]
+    for seed in range(deals):
+        state = spec.start(spec.rules(), players=2, seed=seed)
+        searcher = bots.make(level + ("," if ":" in level else ":") + "seconds=600", seed=seed)
+        other = bots.make("greedy")
+        made = 0
+        while not state.is_over() and made < decisions:
+            if state.to_move == 0 and len(state.legal_moves()) > 1:
+                started = time.process_time()
+                move = searcher.choose(state)
+                cpu.append(time.process_time() - started)
+                iterations += searcher.stats.get("iterations", 0)
+                made += 1
+            else:
+                move = other.choose(state)
+            state.push(move)
+        loads.append(os.getloadavg()[0])
+    cpu.sort()
+    return {"game": game, "level": level, "moves": len(cpu),
+            "median_cpu_seconds": cpu[len(cpu) // 2], "p90_cpu_seconds": cpu[9 * len(cpu) // 10],
+            "iterations_per_cpu_second": iterations / sum(cpu),
+            "load_average": [min(loads), max(loads)]}
+
+
 def endgame_regret(game: str, *, positions: int, seed: int, searcher: str = "hard") -> dict:
     """How much the sampling search gives away where the expert solves exactly.
 
@@ -215,7 +249,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--only", nargs="*", help="matchup names (see --list), or 'speed'")
+    parser.add_argument("--only", nargs="*",
+                        help="matchup names (see --list), 'speed' or 'levels'")
     parser.add_argument("--json", type=Path, default=Path("strength.json"))
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args()
@@ -227,6 +262,16 @@ def main() -> None:
         return
     chosen = args.only or ["speed", *[m.name for m in MATCHUPS], *ENDGAMES]
     report = json.loads(args.json.read_text()) if args.json.exists() else {}
+    if "levels" in chosen:
+        report["levels"] = [level_speed(g, level) for g in ("pasur", "durak")
+                            for level in ("medium", "hard", "expert")]
+        for row in report["levels"]:
+            print(f"{row['game']:6} {row['level']:7} median {row['median_cpu_seconds']:.3f} s, "
+                  f"90% {row['p90_cpu_seconds']:.3f} s CPU a move, "
+                  f"{row['iterations_per_cpu_second']:.0f} iterations a CPU second "
+                  f"(load {row['load_average'][0]:.1f} to {row['load_average'][1]:.1f})",
+                  flush=True)
+        args.json.write_text(json.dumps(report, indent=1))
     if "speed" in chosen:
         report["iterations_per_second"] = {g: iterations_per_second(g) for g in ("pasur",
                                                                                  "durak")}

@@ -94,16 +94,15 @@ class BasicBot:
 LEVELS: dict[str, tuple[str, dict[str, Any], str]] = {
     "beginner": ("basic", {}, "takes the best capture or the cheapest card it sees now"),
     "easy": ("greedy", {}, "the greedy tactics player"),
-    "medium": ("ismcts", {"iterations": 1000, "seconds": 0.5},
-               "ISMCTS, 1000 iterations (at most 0.5 s a move)"),
-    "hard": ("ismcts", {"iterations": 3000, "seconds": 1.5, "infer": True},
-             "ISMCTS, 3000 iterations (at most 1.5 s a move), reading the other players' "
-             "moves (infer)"),
-    "expert": ("ismcts", {"iterations": 8000, "seconds": 4.0, "infer": True, "paired": True,
-                          "solver": True, "solver_nodes": 50_000, "solver_seconds": 1.5},
-               "ISMCTS, 8000 iterations (at most 4 s a move), reading the other players' "
-               "moves, every root move tried on the same deals (paired), and an exact "
-               "alpha-beta search once nothing is hidden"),
+    "medium": ("ismcts", {"iterations": 500, "seconds": 2.0},
+               "ISMCTS, 500 iterations (a time cap of 2 s only as a safety net)"),
+    "hard": ("ismcts", {"iterations": 1500, "seconds": 5.0, "infer": True},
+             "ISMCTS, 1500 iterations (cap 5 s), reading the other players' moves (infer)"),
+    "expert": ("ismcts", {"iterations": 2500, "seconds": 8.0, "infer": True, "paired": True,
+                          "solver": True, "solver_nodes": 20_000, "solver_seconds": 5.0},
+               "ISMCTS, 2500 iterations (cap 8 s), reading the other players' moves, every "
+               "root move tried on the same deals (paired), and an exact alpha-beta search "
+               "of 20 000 positions at most once nothing is hidden"),
 }
 """Each level: (the bot kind, its options, what it is)."""
 

@@ -94,7 +94,34 @@ def test_every_level_is_a_named_configuration_of_a_kind():
 
 def test_a_level_takes_the_options_of_its_kind():
     bot = bots.make("medium:iterations=7", seed=1)
-    assert (bot.name, bot.iterations, bot.seconds) == ("medium", 7, 0.5)
+    assert (bot.name, bot.iterations, bot.seconds) == ("medium", 7, 2.0)
+
+
+SLOWEST = 500
+"""Iterations a CPU second below any measured here (the slowest, Durak's expert on a machine
+loaded 7-fold on 2 cores, made about 1,400): a level's time cap must allow at least these."""
+
+
+def test_every_search_level_is_an_iteration_budget_with_its_time_cap_a_safety_net():
+    """A level's strength must not depend on the machine's load: its iterations decide, and
+    the cap would bind only on a machine slower than any measured here."""
+    searches = {level: options for level, (kind, options, _) in bots.LEVELS.items()
+                if kind == "ismcts"}
+    assert set(searches) == {"medium", "hard", "expert"}
+    for level, options in searches.items():
+        assert options["seconds"] >= options["iterations"] / SLOWEST, level
+    budgets = [searches[level]["iterations"] for level in ("medium", "hard", "expert")]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 3
+
+
+def test_a_level_plays_the_same_game_with_its_cap_or_without():
+    """With its cap in force or lifted a seeded level makes the same moves: the budget
+    stops it, not the clock (scaled down to 40 iterations so the test stays quick)."""
+    spec = games.get("durak")
+    rules = spec.presets["transfer"]
+    capped = play_game(spec, rules, 2, ["hard:iterations=40"], seed=3)[1]
+    lifted = play_game(spec, rules, 2, ["hard:iterations=40,seconds=600"], seed=3)[1]
+    assert capped == lifted and len(capped) > 20
 
 
 def test_ismcts_with_a_time_budget_stops_in_time_and_says_how_far_it_got():
