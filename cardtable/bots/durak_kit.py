@@ -101,6 +101,23 @@ def _cheapest_cover(unbeaten: list[Card], hand: int, trump: int, value: tuple[in
         if not mask:
             return None
         options.append(sorted(cards_of(mask), key=lambda c: place[c.index]))
+    if len(attacks) == 2:
+        # the usual case, without the search: for each first beater (cheapest first) the
+        # second is the cheapest other one; the first plan of least cost wins, as in walk
+        first, second = options
+        best_cost, best_plan = math.inf, None
+        floor = value[second[0].index]
+        for one in first:
+            cost = value[one.index]
+            if cost + floor >= best_cost:
+                break
+            two = second[0] if second[0] is not one else second[1] if len(second) > 1 else None
+            if two is not None and cost + value[two.index] < best_cost:
+                best_cost = cost + value[two.index]
+                best_plan = [(attacks[0], one), (attacks[1], two)]
+        if best_plan is None:
+            return None
+        return best_cost - 2 * _SHED, best_plan
     best: list[Any] = [math.inf, None]
     last = len(attacks)
 
