@@ -144,6 +144,9 @@ class DurakKit:
 
     name = "durak"
     exploration = 1.0
+    budget_scale = 0.5
+    """A level searches Durak with half its iterations: a playout runs to the end of the
+    game, about twice as long as a Pasur one, so a move takes about as long."""
     """ISMCTS's UCB constant for rewards of +1 and -1."""
 
     # -- hidden cards ----------------------------------------------------------------------

@@ -85,7 +85,9 @@ class ISMCTSBot:
     the hand is estimated (1 by default; 0 stops at the end of this round);
     ``depth`` is how many moves deep the tree grows (0: no limit; 1 is flat Monte Carlo:
     only the root's moves keep statistics and every reply is the playout policy's, which
-    sees the sampled hands, where rarely visited tree nodes reply almost at random).
+    sees the sampled hands, where rarely visited tree nodes reply almost at random);
+    ``scaled`` lets the game's kit scale ``iterations`` (``kit.budget_scale``: a level's
+    budget, so that a level takes about as long a move in every game).
     A seeded bot with an iteration budget alone is reproducible.
 
     ``choose(state, deadline=...)`` stops every part of the search at ``deadline`` (a
@@ -99,7 +101,7 @@ class ISMCTSBot:
                  solver_nodes: int = 200_000, solver_seconds: float | None = None,
                  infer: bool | int = False, paired: bool | int = False,
                  horizon: int | None = None, pimc: int = 0, depth: int = 0,
-                 name: str = "ismcts") -> None:
+                 scaled: bool | int = False, name: str = "ismcts") -> None:
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -127,6 +129,8 @@ class ISMCTSBot:
         self.name = name
         self.rng = make_rng(seed)
         self.iterations = iterations
+        self.scaled = bool(scaled)
+        """The budget is a level's: each game's kit scales it (``kit.budget_scale``)."""
         self.seconds = seconds
         self.c = None if c is None else float(c)
         self.playout = playout
@@ -248,7 +252,11 @@ class ISMCTSBot:
         c = self.c if self.c is not None else kit.exploration
         log, sqrt = math.log, math.sqrt
         root = _Node(None, -1)
-        limit = self.iterations if self.iterations is not None else math.inf
+        limit: float = math.inf
+        if self.iterations is not None:
+            limit = self.iterations
+            if self.scaled:
+                limit = max(1, round(limit * getattr(kit, "budget_scale", 1.0)))
         deadline = min(stop, started + self.seconds if self.seconds is not None else math.inf)
         done = 0
         paired = self.paired

@@ -11,6 +11,7 @@ import pytest
 from bot_positions import bot_specs_small
 
 from cardtable import bots, games
+from cardtable.bots.kits import kit_for
 from cardtable.game import rules_with
 
 
@@ -108,10 +109,28 @@ def test_every_search_level_is_an_iteration_budget_with_its_time_cap_a_safety_ne
     searches = {level: options for level, (kind, options, _) in bots.LEVELS.items()
                 if kind == "ismcts"}
     assert set(searches) == {"medium", "hard", "expert"}
-    for level, options in searches.items():
-        assert options["seconds"] >= options["iterations"] / SLOWEST, level
-    budgets = [searches[level]["iterations"] for level in ("medium", "hard", "expert")]
-    assert budgets == sorted(budgets) and len(set(budgets)) == 3
+    for game in ("pasur", "durak"):
+        budgets = []
+        for level in ("medium", "hard", "expert"):
+            options = searches[level]
+            budget = round(options["iterations"] * kit_for({"game": game}).budget_scale)
+            assert options["scaled"]
+            assert options["seconds"] >= budget / SLOWEST, (level, game)
+            budgets.append(budget)
+        assert budgets == sorted(budgets) and len(set(budgets)) == 3, game
+
+
+def test_a_level_searches_durak_with_half_its_budget_unless_told_otherwise():
+    spec = games.get("durak")
+    state = spec.start(spec.presets["transfer"], players=2, seed=4)
+    while len(state.legal_moves()) < 2:
+        state.push(state.legal_moves()[0])
+    medium = bots.make("medium:seconds=600", seed=1)
+    medium.choose(state)
+    assert medium.stats["iterations"] == bots.LEVELS["medium"][1]["iterations"] // 2
+    told = bots.make("medium:iterations=30", seed=1)
+    told.choose(state)
+    assert told.stats["iterations"] == 30
 
 
 def test_a_level_plays_the_same_game_with_its_cap_or_without():
