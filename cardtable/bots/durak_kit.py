@@ -216,7 +216,7 @@ class DurakKit:
             return moves[rng.randrange(len(moves))]
         return self.tactics(position)
 
-    def playout_basic(self, position: Game, rng: random.Random) -> Move:
+    def playout_plain(self, position: Game, rng: random.Random) -> Move:
         """The playout policy before session 8: the basic one, now and then a random move
         (kept to measure the tactics playout against: ``ismcts:playout=plain``)."""
         if rng.random() < 0.05:

@@ -159,7 +159,7 @@ def test_ismcts_with_a_time_budget_stops_in_time_and_says_how_far_it_got():
     ("ismcts:width=3", "does not take those options"),
     ("ismcts:iterations=0", "iterations must be a whole number of 1 or more"),
     ("ismcts:seconds=-1", "seconds must be a number above 0"),
-    ("ismcts:playout=smart", "playout is 'basic' or 'random'"),
+    ("ismcts:playout=smart", "playout is 'basic', 'random' or 'plain'"),
     ("ismcts:horizon=-1", "horizon must be a whole number of 0 or more"),
     ("ismcts:depth=-1", "depth must be a whole number of 0 or more"),
     ("ismcts:c=nan", "c=nan is not a finite number"),
@@ -258,3 +258,27 @@ def test_the_kits_are_found_by_the_views_game_key():
         assert kit_for({"game": name}).name == name
     with pytest.raises(ValueError, match="do not know the game 'chess'"):
         kit_for({"game": "chess"})
+
+
+def test_the_plain_playout_is_durak_s_basic_policy_and_differs_from_the_tactics():
+    from cardtable.bots.durak_kit import KIT
+
+    spec = games.get("durak")
+    state = spec.start(spec.presets["transfer"], players=2, seed=5)
+    while len(state.legal_moves()) < 2:
+        state.push(state.legal_moves()[0])
+    runs = {}
+    for playout in ("basic", "plain"):
+        bot = bots.make(f"ismcts:iterations=60,playout={playout}", seed=2)
+        bot.choose(state)
+        runs[playout] = bot.stats["moves"]
+    assert runs["basic"] != runs["plain"]
+
+    class NoRandom:
+        def random(self):
+            return 0.5   # never the 5% random move
+
+    position = state.copy()
+    while not position.is_over():
+        assert KIT.playout_plain(position, NoRandom()) is KIT.basic(position)
+        position.push(KIT.basic(position))
