@@ -242,25 +242,14 @@ class DurakKit:
         phase = position._phase
         stock = len(position._stock) - position._drawn
         if phase == _LEADING:
+            costs = _LEAD_COSTS[trump][stock > 0]
             best, best_cost = moves[0], math.inf
             for move in moves:
-                if move.kind is not ATTACK:
-                    continue
-                cards = move.cards
-                n = len(cards)
-                if n == 1:
-                    card = cards[0]
-                    cost: float = value[card.index]
-                    if card.suit == trump:
-                        cost += 8 if stock else 2
-                else:
-                    cost = sum(value[c.index] for c in cards) / n
-                    if any(c.suit == trump for c in cards):
-                        cost += 8 if stock else 2
-                    elif cost <= 11 or not stock:
-                        cost -= 2.5 * (n - 1)
-                    else:
-                        cost += 1.5 * (n - 1)
+                cost = costs.get(move)
+                if cost is None:
+                    if move.kind is not ATTACK:
+                        continue
+                    cost = costs[move] = _lead_cost(move, value, trump, stock)
                 if cost < best_cost:
                     best, best_cost = move, cost
             return best
@@ -378,6 +367,26 @@ class DurakKit:
 
     def side_of(self, position: Game, seat: int) -> int:
         return position.team_of(seat)
+
+
+_LEAD_COSTS: tuple[tuple[dict[Move, float], dict[Move, float]], ...] = tuple(
+    ({}, {}) for _ in Suit)
+"""``[trump][stock left]``: each attack's cost as a lead, filled as the playouts meet them."""
+
+
+def _lead_cost(move: Move, value: tuple[int, ...], trump: int, stock: int) -> float:
+    """What leading ``move`` costs (``_lead``'s measure): the cards' mean worth, trumps
+    dearer while the stock lasts, several low cards together cheaper."""
+    cards = move.cards
+    n = len(cards)
+    cost = sum(value[c.index] for c in cards) / n
+    if any(c.suit == trump for c in cards):
+        cost += 8 if stock else 2
+    elif cost <= 11 or not stock:
+        cost -= 2.5 * (n - 1)
+    else:
+        cost += 1.5 * (n - 1)
+    return cost
 
 
 def _defend_fast(position: Game, moves: list[Move], value: tuple[int, ...], trump: int,
