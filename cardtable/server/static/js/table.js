@@ -41,6 +41,7 @@ export class TableView {
     this.status = { state: "connecting" };
     this.rematchAsked = false;
     this.summaryClosedFor = null;
+    this.pending = null;   // the version a move was sent at, until the server answers
     const stored = seatStore.get(tableId);
     this.mySeat = stored ? stored.seat : null;
     this.token = stored ? stored.token : null;
@@ -57,6 +58,9 @@ export class TableView {
           return;
         }
         this.status = status;
+        // A move sent on a socket that closed may never be answered: the fresh state
+        // after reconnecting says where the table is.
+        if (status.state !== "open") this.pending = null;
         this.renderStatus();
       },
     });
@@ -112,6 +116,8 @@ export class TableView {
       const versionChanged = !this.state || this.state.version !== msg.version;
       this.previous = this.state;
       this.state = msg;
+      // Our move was answered once the table has moved on (a refusal clears it below).
+      if (this.pending !== null && msg.version !== this.pending) this.pending = null;
       if (typeof msg.seat === "number") this.mySeat = msg.seat;
       if (msg.you !== undefined && typeof msg.you === "number") this.mySeat = msg.you;
       if (versionChanged) {
@@ -121,6 +127,7 @@ export class TableView {
       this.render({ animate: versionChanged });
       if (versionChanged && this.myTurn()) announce(t("table.yourTurn"));
     } else if (msg.type === "error") {
+      this.pending = null;   // refused: a fresh state follows, and the controls unlock
       const reason = msg.reason ?? msg.message ?? "";
       if (/token|seat/i.test(reason) && !this.state) {
         // A stale token (the server forgot the table): watch instead.
@@ -144,12 +151,24 @@ export class TableView {
       && Array.isArray(s.legal_moves) && s.legal_moves.length > 0;
   }
 
+  /** Send a move once: until the server answers, the controls are locked and a second
+   * click (a double click, say) sends nothing. */
   play(text) {
-    if (!this.state) return;
+    if (!this.state || this.pending !== null) return false;
     const sent = this.socket.send({ type: "move", version: this.state.version, move: text });
-    if (!sent) toast(t("table.reconnecting", { s: "…" }), "error");
+    if (!sent) { toast(t("table.reconnecting", { s: "…" }), "error"); return false; }
+    this.pending = this.state.version;
     this.selection = {};
-    this.el.main.classList.add("sent");
+    this.lockControls();
+    return true;
+  }
+
+  lockControls() {
+    const main = this.el.main;
+    const locked = this.pending !== null;
+    main.classList.toggle("sent", locked);
+    if (locked) main.setAttribute("aria-busy", "true");
+    else main.removeAttribute("aria-busy");
   }
 
   askRematch() {
@@ -211,7 +230,7 @@ export class TableView {
     this.renderStatus();
     const s = this.state;
     const main = this.el.main;
-    main.classList.remove("sent");
+    this.lockControls();
     if (!s) return;
     const game = s.game;
     const module = gameModule(game);
