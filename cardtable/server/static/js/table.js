@@ -9,6 +9,7 @@ import { kindLabel, gameTitle, normalizeSeats } from "./names.js";
 import { moveText } from "./cards.js";
 import { gameModule } from "./games.js";
 import { navigate } from "./router.js";
+import { refusalText, isQuiet } from "./refusals.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -128,14 +129,16 @@ export class TableView {
       if (versionChanged && this.myTurn()) announce(t("table.yourTurn"));
     } else if (msg.type === "error") {
       this.pending = null;   // refused: a fresh state follows, and the controls unlock
-      const reason = msg.reason ?? msg.message ?? "";
-      if (/token|seat/i.test(reason) && !this.state) {
+      if (msg.code === "no_seat" && !this.state) {
         // A stale token (the server forgot the table): watch instead.
         seatStore.forget(this.tableId);
         this.mySeat = null;
       }
-      toast(t("table.error", { reason }), "error");
-      announce(reason);
+      if (isQuiet(msg)) return;   // the fresh state that follows says it all
+      const text = refusalText(msg, { seatName: (seat) => this.seatName(seat) });
+      const el = toast(text, "error");
+      if (el) el.dataset.code = msg.code ?? "";
+      announce(text);
     } else if (msg.type === "rematch" && msg.table) {
       // The same token holds the same seat at the new table.
       if (this.token && typeof msg.seat === "number") {
