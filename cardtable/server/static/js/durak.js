@@ -53,6 +53,33 @@ function sameSet(a, b) {
 
 function rankOf(text) { return parseCard(text)?.rank; }
 
+/** Ace high, for comparing cards of one suit. */
+function power(text) {
+  const rank = rankOf(text);
+  return rank === 1 ? 14 : rank;
+}
+
+/** Why a card of my hand can do nothing now, in words: it is lower than the card to
+ * beat, neither of its suit nor a trump, no card of its rank is on the table, or nothing
+ * more may be added. */
+export function whyNot(card, view, mySeat, trump) {
+  const table = view.table || [];
+  const open = table.filter(([, d]) => !d).map(([a]) => cardKey(a));
+  const c = parseCard(card);
+  if (!c) return "";
+  if (view.defender === mySeat && open.length) {
+    const sameSuit = open.filter((a) => parseCard(a)?.suit === c.suit);
+    if (sameSuit.length) return t("durak.why.lower");
+    if (c.suit !== trump) return t("durak.why.notTrump");
+    return t("durak.why.lower");
+  }
+  if (view.defender !== mySeat && table.length) {
+    const ranks = new Set(table.flat().filter(Boolean).map((x) => rankOf(cardKey(x))));
+    return ranks.has(c.rank) ? t("durak.why.cannotAdd") : t("durak.why.noRank");
+  }
+  return "";
+}
+
 export function render(ctx) {
   const { view, mySeat, selection, state } = ctx;
   const players = view.players || (view.hand_sizes || []).length || 2;
@@ -204,11 +231,15 @@ export function render(ctx) {
       if (canBeatTarget) classes.push("beatable");
       if (parseCard(key)?.suit === trump) classes.push("trump");
       if (ctx.isNew("hand", key)) classes.push("enter", "from-above");
-      const label = i < 9 ? `${cardLabel(key)} (${num(i + 1)})` : cardLabel(key);
+      let label = i < 9 ? `${cardLabel(key)} (${num(i + 1)})` : cardLabel(key);
+      const why = playable || state.over ? ""
+        : ctx.myTurn ? whyNot(key, view, mySeat, trump) : t("why.notYourTurn");
+      if (why) label = `${label}: ${why}`;
       const el = cardElement(key, { button: true, classes, label });
       el.dataset.focusKey = `hand:${key}`;
       el.setAttribute("aria-pressed", String(chosen.includes(key)));
       if (!playable) el.setAttribute("aria-disabled", "true");
+      if (why) { el.title = why; el.dataset.why = why; }
       el.addEventListener("click", () => {
         if (!playable) return;
         if (canBeatTarget) {
@@ -277,7 +308,7 @@ export function render(ctx) {
       cardElement(m.cards[0], { classes: ["mini"] })));
     }
     if (chosen.length === 1 && beatChoices.length) prompt = t("durak.chooseTarget", { card: cardLabel(chosen[0]) });
-    else if (target) prompt = t("durak.chooseBeat");
+    else if (target) prompt = t("durak.chooseBeatFor", { card: cardLabel(target) });
     else if (attacks.length) prompt = t("durak.chooseAttack");
     else if (defences.length) prompt = t("durak.chooseBeat");
   }
@@ -287,7 +318,10 @@ export function render(ctx) {
     focus = ".choices button.choice";
     selection.focusChoice = false;
   }
-  return { opponents, felt, info: [facts], hand, choices, actions, prompt, focus };
+  // Passing as the only move: the page may play it by itself (a setting says).
+  const auto = ctx.myTurn && moves.length === 1 && moves[0].kind === "pass" ? moves[0].text : null;
+  return { opponents, felt, info: [facts], hand, choices, actions, prompt, focus, auto,
+           autoNote: auto ? t("table.autoPassed") : "" };
 }
 
 /** One line of a finished game for the history: who was the durak, if anyone. */

@@ -12,6 +12,10 @@ import enCodes from "./lang/codes/en.js";
 import ptCodes from "./lang/codes/pt.js";
 import faCodes from "./lang/codes/fa.js";
 import ruCodes from "./lang/codes/ru.js";
+import enTable from "./lang/table/en.js";
+import ptTable from "./lang/table/pt.js";
+import faTable from "./lang/table/fa.js";
+import ruTable from "./lang/table/ru.js";
 
 export const LANGUAGES = {
   en: { name: "English", dir: "ltr" },
@@ -22,10 +26,11 @@ export const LANGUAGES = {
 
 const STORE_KEY = "cardtable.lang";
 
-// The server's refusals (code.*) are kept in lang/codes/, one file per language.
+// The server's refusals (code.*) are kept in lang/codes/, the table's help (settings, move
+// log, score sheets) in lang/table/, one file per language.
 const STRINGS = {
-  en: { ...en, ...enCodes }, pt: { ...pt, ...ptCodes }, fa: { ...fa, ...faCodes },
-  ru: { ...ru, ...ruCodes },
+  en: { ...en, ...enCodes, ...enTable }, pt: { ...pt, ...ptCodes, ...ptTable },
+  fa: { ...fa, ...faCodes, ...faTable }, ru: { ...ru, ...ruCodes, ...ruTable },
 };
 
 // Card names for screen readers: "7 of clubs", "ás de espadas", "هفت خاج", "дама пик".

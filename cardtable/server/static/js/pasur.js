@@ -105,6 +105,7 @@ export function render(ctx) {
     if (ctx.isNew("table", key)) classes.push("enter", enterFrom);
     if (isTarget) classes.push("capturable");
     const el = cardElement(key, { button: isTarget, classes });
+    dropTarget(el, ctx, options, key);
     if (isTarget) {
       el.dataset.focusKey = `table:${key}`;
       el.addEventListener("click", () => {
@@ -128,6 +129,7 @@ export function render(ctx) {
     }
   }
   if (!tableCards.length) tableRow.appendChild(h("p", { class: "empty" }, t("table.emptyTable")));
+  dropTarget(tableRow, ctx, options, null);
   const stock = view.stock_size ?? 0;
   const felt = [
     h("div", { class: "pile stock", title: t("pasur.stock", { n: stock }) },
@@ -187,14 +189,32 @@ export function render(ctx) {
       if (!playable) classes.push("inactive");
       if (ctx.isNew("hand", key)) classes.push("enter", "from-above");
       const label = i < 9 ? `${cardLabel(key)} (${num(i + 1)})` : cardLabel(key);
-      const el = cardElement(key, { button: true, classes, label });
+      const why = playable ? "" : t(ctx.myTurn ? "why.noMove" : "why.notYourTurn");
+      const el = cardElement(key, { button: true, classes, label: why ? `${label}: ${why}` : label });
       el.dataset.focusKey = `hand:${key}`;
       el.setAttribute("aria-pressed", String(key === selected));
-      if (!playable) el.setAttribute("aria-disabled", "true");
+      if (!playable) {
+        el.setAttribute("aria-disabled", "true");
+        if (mySeat !== null && !ctx.state.over) el.title = why;
+      }
+      if (playable) {
+        el.draggable = true;
+        el.dataset.moves = String(options.get(key).length);
+        el.addEventListener("dragstart", (event) => {
+          dragged = key;
+          event.dataTransfer.setData("text/plain", key);
+          event.dataTransfer.effectAllowed = "move";
+        });
+        el.addEventListener("dragend", () => { dragged = null; });
+      }
       el.addEventListener("click", () => {
         if (!playable) return;
         const own = options.get(key);
-        if (key === selected && own.length === 1) { ctx.play(own[0].text); return; }
+        // One move: the first click plays it (unless the player asked to confirm).
+        if (own.length === 1 && (key === selected || !ctx.confirm)) {
+          ctx.play(own[0].text);
+          return;
+        }
         selection.card = key === selected ? null : key;
         selection.filter = null;
         selection.focusChoice = true;
@@ -250,6 +270,40 @@ export function render(ctx) {
     prompt,
     focus,
   };
+}
+
+let dragged = null;   // the hand card being dragged, if any
+
+/** A table card (or the table itself, `key` null) takes a dragged hand card: dropped on a
+ * card it captures, it plays the one capture with that card (several: they are offered);
+ * dropped on the table, it lays the card when that is its move. */
+function dropTarget(el, ctx, options, key) {
+  const movesFor = (card) => {
+    const own = options.get(card) || [];
+    return key === null ? own.filter((m) => !m.captures.length)
+      : own.filter((m) => m.captures.includes(key));
+  };
+  el.addEventListener("dragover", (event) => {
+    if (dragged && movesFor(dragged).length) {
+      event.preventDefault();
+      el.classList.add("drop-target");
+    }
+  });
+  el.addEventListener("dragleave", () => el.classList.remove("drop-target"));
+  el.addEventListener("drop", (event) => {
+    el.classList.remove("drop-target");
+    const card = dragged || event.dataTransfer.getData("text/plain");
+    const moves = card ? movesFor(card) : [];
+    if (!moves.length) return;
+    event.preventDefault();
+    event.stopPropagation();
+    dragged = null;
+    if (moves.length === 1) { ctx.play(moves[0].text); return; }
+    ctx.selection.card = card;
+    ctx.selection.filter = key;
+    ctx.selection.focusChoice = true;
+    ctx.rerender();
+  });
 }
 
 const dismissedHands = new Set();

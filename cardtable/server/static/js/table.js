@@ -10,6 +10,7 @@ import { moveText } from "./cards.js";
 import { gameModule } from "./games.js";
 import { navigate } from "./router.js";
 import { refusalText, isQuiet } from "./refusals.js";
+import { setting, settingsPanel, onSettingChange } from "./settings.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -66,6 +67,7 @@ export class TableView {
       },
     });
     this.unlisten = onLanguageChange(() => { this.buildFrame(); this.render(); });
+    this.unsetting = onSettingChange(() => this.render());
     this.onKey = (event) => this.keydown(event);
     document.addEventListener("keydown", this.onKey);
   }
@@ -73,6 +75,7 @@ export class TableView {
   destroy() {
     this.socket.close();
     this.unlisten();
+    this.unsetting();
     document.removeEventListener("keydown", this.onKey);
   }
 
@@ -97,7 +100,8 @@ export class TableView {
     el.hand = h("section", { class: "my-hand", "aria-label": t("table.hand") });
     el.actions = h("div", { class: "actions", role: "toolbar" });
     el.summary = h("div", { class: "summary-area" });
-    el.help = h("p", { class: "keys-help" }, t("table.keysHelp"));
+    el.help = h("div", { class: "table-help" },
+      h("p", { class: "keys-help" }, t("table.keysHelp")), settingsPanel());
     el.main = h("div", { class: "table-view", id: "table-root", dataset: { table: this.tableId } },
       h("div", { class: "table-head" }, el.title, el.status),
       el.banner,
@@ -264,6 +268,7 @@ export class TableView {
       seatName: (seat) => this.seatName(seat),
       seats: this.seats(),
       play: (text) => this.play(text),
+      confirm: setting("confirm"),
       rerender: () => this.render(),
       animate: animate && this.seenReady,
       isNew: (zone, key) => {
@@ -289,6 +294,23 @@ export class TableView {
       const target = this.root.querySelector(parts.focus);
       if (target) target.focus({ preventScroll: true });
     }
+    this.autoPlay(parts);
+  }
+
+  /** A move the game's module says needs no choosing (a lone pass): played by the page
+   * when the player's setting allows it, once per state. */
+  autoPlay(parts) {
+    const s = this.state;
+    if (!parts.auto || !this.myTurn() || this.pending !== null || !setting("autoPass")) return;
+    if (this.autoPlayedAt === s.version) return;
+    this.autoPlayedAt = s.version;
+    const text = parts.auto;
+    setTimeout(() => {
+      if (this.state === s && this.play(text) && parts.autoNote) {
+        toast(parts.autoNote, "info");
+        announce(parts.autoNote);
+      }
+    }, 0);
   }
 
   turnLine() {
