@@ -194,9 +194,13 @@ export function render(ctx) {
   const gone = ((ctx.previousView && ctx.previousView.table) || [])
     .map((pair) => pair.filter(Boolean).map(cardKey))
     .filter((pair) => !pair.some((c) => onTable.has(c)));
+  // beaten off: to the discard; taken: into the taker's hand (down if it is mine)
+  const beatenOff = (view.discard ?? 0) > (ctx.previousView?.discard ?? 0);
+  const taker = ctx.previousView?.defender;
+  const toward = beatenOff ? "to-discard" : taker === mySeat ? "to-below" : "to-above";
   for (const pair of gone) {
     if (!ctx.animate) continue;
-    const ghost = h("div", { class: "pair leaving-pair", "aria-hidden": "true" },
+    const ghost = h("div", { class: `pair leaving-pair ${toward}`, "aria-hidden": "true" },
       ...pair.map((c, i) => cardElement(c, { classes: i ? ["defence"] : [] })));
     ghost.addEventListener("animationend", () => ghost.remove());
     pairs.appendChild(ghost);
@@ -342,4 +346,49 @@ export function summary(state, { mySeat, seatName }) {
   else line = t("durak.durak", { name: seatName(loser) });
   return h("div", { class: "summary-body" },
     h("p", { class: "result-line durak-result", dataset: { loser: loser ?? "" } }, line));
+}
+
+/** The move log's lines for the move that led from `previous` to `state`: who attacked,
+ * added, beat, transferred, took or passed; where a round ends (beaten off, or taken) and
+ * who leads the next; who went out. */
+export function logLines(previous, state, seatName) {
+  const last = state.last_move;
+  const move = parseMove(last.move);
+  const me = state.seat;
+  const name = () => seatName(last.seat);
+  const view = state.view || {};
+  const before = previous?.view || {};
+  const cards = move.cards.join(" ");
+  const lines = [];
+  const say = (key, params, kind) => lines.push({ say: () => t(key, params()), kind });
+  if (move.kind === "attack") {
+    say((before.table || []).length ? "log.durak.throw" : "log.durak.attack",
+      () => ({ name: name(), cards }), "attack");
+  } else if (move.kind === "defend") {
+    say("log.durak.defend", () => ({ name: name(), attack: move.cards[0], card: move.cards[1] }), "defend");
+  } else if (move.kind === "transfer") {
+    say(move.shown ? "log.durak.transferShow" : "log.durak.transfer", () => ({ name: name(), cards }),
+      "transfer");
+  } else if (move.kind === "take") {
+    say(last.seat === me ? "log.durak.takeYou" : "log.durak.take", () => ({ name: name() }), "take");
+  } else if (move.kind === "pass") {
+    say(last.seat === me ? "log.durak.passYou" : "log.durak.pass", () => ({ name: name() }), "pass");
+  } else {
+    say("log.durak.other", () => ({ name: name(), move: last.move }), "other");
+  }
+  const outBefore = new Set(before.out || []);
+  for (const seat of view.out || []) {
+    if (!outBefore.has(seat)) say("log.durak.out", () => ({ name: seatName(seat) }), "out");
+  }
+  const roundOver = previous && (before.table || []).length && !(view.table || []).length;
+  if (roundOver && !state.over) {
+    const leader = view.attacker;
+    if ((view.discard ?? 0) > (before.discard ?? 0)) {
+      say("log.durak.beaten", () => ({ name: seatName(leader) }), "end");
+    } else {
+      const taker = before.defender;
+      say("log.durak.taken", () => ({ name: seatName(leader), taker: seatName(taker) }), "end");
+    }
+  }
+  return lines;
 }

@@ -121,7 +121,9 @@ export function render(ctx) {
     for (const text of ctx.previousView.table) {
       const key = cardKey(text);
       if (ctx.animate && !tableCards.map(cardKey).includes(key)) {
-        const ghost = cardElement(key, { classes: ["leaving"] });
+        // to the capturer's pile: down to mine, up to another's
+        const toward = fromSeat === null ? "" : fromSeat === mySeat ? "to-below" : "to-above";
+        const ghost = cardElement(key, { classes: ["leaving", toward].filter(Boolean) });
         ghost.setAttribute("aria-hidden", "true");
         ghost.addEventListener("animationend", () => ghost.remove());
         tableRow.appendChild(ghost);
@@ -380,4 +382,38 @@ function finalSummary(state, seatName) {
           ? num(line[key]) : String(line[key] ?? ""))))))));
   });
   return h("div", { class: "summary-body" }, parts);
+}
+
+/** The move log's lines for the move that led from `previous` to `state`: who played
+ * what, a sur, and at a hand's end who took the cards left on the table. */
+export function logLines(previous, state, seatName) {
+  const last = state.last_move;
+  const move = parseMove(last.move);
+  const name = () => seatName(last.seat);
+  const view = state.view || {};
+  const before = previous?.view || {};
+  const lines = [move.captures.length
+    ? { say: () => t("log.pasur.capture", { name: name(), card: move.card, cards: move.captures.join(" ") }),
+        kind: "capture" }
+    : { say: () => t("log.pasur.lay", { name: name(), card: move.card }), kind: "lay" }];
+  const entries = Array.isArray(view.moves) ? view.moves : [];
+  const entry = entries[entries.length - 1];
+  if (entry && entry.sur && entry.seat === last.seat && cardKey(parseMove(entry.move).card) === move.card) {
+    lines.push({ say: () => t("log.pasur.sur", { name: name() }), kind: "sur" });
+  }
+  const handsBefore = (before.match?.hand_points || []).length;
+  const handsNow = (view.match?.hand_points || []).length;
+  if (previous && (handsNow > handsBefore || (state.over && !previous.over))) {
+    let left = Array.isArray(view.swept) && view.swept.length && state.over ? view.swept.map(cardKey) : null;
+    if (!left) {
+      const table = (before.table || []).map(cardKey);
+      left = move.captures.length ? table.filter((c) => !move.captures.includes(c)) : [...table, move.card];
+    }
+    const taker = move.captures.length ? last.seat : before.last_capturer;
+    const n = Math.max(handsNow, 1);
+    lines.push(left.length && taker !== null && taker !== undefined
+      ? { say: () => t("log.pasur.handEnd", { n, name: seatName(taker), cards: left.join(" ") }), kind: "end" }
+      : { say: () => t("log.pasur.handEndEmpty", { n }), kind: "end" });
+  }
+  return lines;
 }

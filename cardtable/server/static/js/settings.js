@@ -1,5 +1,6 @@
 // The player's table settings, kept in localStorage: whether a card with one move asks
-// before it is played, whether a lone pass is played by the page, and the sound.
+// before it is played, whether a lone pass is played by the page, and the sound (its
+// button is sound.js's).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -39,6 +40,5 @@ export function settingsPanel() {
   return h("details", { class: "table-settings" },
     h("summary", {}, t("settings.title")),
     box("confirm", "settings.confirm"),
-    box("autoPass", "settings.autoPass"),
-    box("sound", "settings.sound"));
+    box("autoPass", "settings.autoPass"));
 }

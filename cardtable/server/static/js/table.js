@@ -11,6 +11,8 @@ import { gameModule } from "./games.js";
 import { navigate } from "./router.js";
 import { refusalText, isQuiet } from "./refusals.js";
 import { setting, settingsPanel, onSettingChange } from "./settings.js";
+import { MoveLog } from "./movelog.js";
+import { chime, soundButton } from "./sound.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -44,6 +46,7 @@ export class TableView {
     this.rematchAsked = false;
     this.summaryClosedFor = null;
     this.pending = null;   // the version a move was sent at, until the server answers
+    this.log = new MoveLog();
     const stored = seatStore.get(tableId);
     this.mySeat = stored ? stored.seat : null;
     this.token = stored ? stored.token : null;
@@ -103,7 +106,7 @@ export class TableView {
     el.help = h("div", { class: "table-help" },
       h("p", { class: "keys-help" }, t("table.keysHelp")), settingsPanel());
     el.main = h("div", { class: "table-view", id: "table-root", dataset: { table: this.tableId } },
-      h("div", { class: "table-head" }, el.title, el.status),
+      h("div", { class: "table-head" }, el.title, el.status, soundButton()),
       el.banner,
       h("div", { class: "board" },
         el.opponents,
@@ -129,8 +132,16 @@ export class TableView {
         this.selection = {};
         if (!msg.over) { this.rematchAsked = false; }
       }
+      let said = "";
+      if (versionChanged && this.previous) {
+        said = this.log.note(gameModule(msg.game), this.previous, msg, this.mySeat,
+          (seat) => this.seatName(seat));
+      }
       this.render({ animate: versionChanged });
-      if (versionChanged && this.myTurn()) announce(t("table.yourTurn"));
+      // Opponents' moves and then whose turn, said to screen readers in one breath.
+      const spoken = [said, versionChanged && this.myTurn() ? t("table.yourTurn") : ""];
+      if (spoken.some(Boolean)) announce(spoken.filter(Boolean).join(". "));
+      if (spoken[1]) chime("turn"); else if (said) chime("move");
     } else if (msg.type === "error") {
       this.pending = null;   // refused: a fresh state follows, and the controls unlock
       if (msg.code === "no_seat" && !this.state) {
@@ -348,8 +359,11 @@ export class TableView {
   renderLastMove() {
     const box = this.el.last;
     replaceKeepingFocus(box, lastMoveParts(lastMoveOf(this.state), (seat) => this.seatName(seat)));
-    // The last move sits with the game's info panel.
+    // The last move and the move log sit with the game's info panel.
     this.el.info.appendChild(box);
+    this.log.render();
+    this.el.info.appendChild(this.log.el);
+    this.log.showNewest();
   }
 
   renderSummary(module) {
