@@ -344,8 +344,20 @@ export function summary(state, { mySeat, seatName }) {
   if (loser === null || loser === undefined || draw) line = t("durak.noDurak");
   else if (loser === mySeat) line = t("durak.youAreDurak");
   else line = t("durak.durak", { name: seatName(loser) });
+  // The order the players went out in; the durak, still holding cards, last.
+  const order = [...(view.out || [])];
+  const sizes = view.hand_sizes || result.hands_left || [];
+  const players = view.players || sizes.length;
+  for (let seat = 0; seat < players; seat += 1) if (!order.includes(seat) && seat !== loser) order.push(seat);
+  if (loser !== null && loser !== undefined && !order.includes(loser)) order.push(loser);
+  const finishing = h("ol", { class: "finishing-order", "aria-label": t("durak.finishingOrder") },
+    order.map((seat) => h("li", { dataset: { seat }, class: seat === loser ? "durak" : "" },
+      seatName(seat),
+      seat === loser && sizes[seat] ? ` (${t("durak.stillHolding", { n: sizes[seat] })})` : "")));
   return h("div", { class: "summary-body" },
-    h("p", { class: "result-line durak-result", dataset: { loser: loser ?? "" } }, line));
+    h("p", { class: "result-line durak-result", dataset: { loser: loser ?? "" } }, line),
+    h("h3", { class: "finishing-title" }, t("durak.finishingOrder")),
+    finishing);
 }
 
 /** The move log's lines for the move that led from `previous` to `state`: who attacked,

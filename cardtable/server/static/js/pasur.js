@@ -320,16 +320,11 @@ function handOverPanel(ctx) {
   const key = `${state.table || ""}:${handPoints.length}`;
   if (dismissedHands.has(key)) return null;
   const points = handPoints[handPoints.length - 1];
-  const rows = points.map((p, side) => h("tr", {},
-    h("th", { scope: "row" }, sideName(view, side, ctx.seatName)),
-    h("td", {}, num(p)),
-    h("td", {}, num((match.totals || [])[side] ?? 0))));
+  const sheet = (match.hand_sheets || [])[handPoints.length - 1]
+    || points.map((p) => ({ points: p }));
   return h("section", { class: "summary hand-summary", "aria-live": "polite" },
     h("h2", {}, `${t("pasur.handSummary")} · ${t("pasur.handNo", { n: handPoints.length })}`),
-    h("table", { class: "sheet" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("pasur.side")), h("th", {}, t("pasur.points")),
-        h("th", {}, t("pasur.total")))),
-      h("tbody", {}, rows)),
+    sheetTable(sheet, view, ctx.seatName, { totals: match.totals || [] }),
     h("button", { type: "button", class: "close-hand-summary", dataset: { focusKey: "close-hand" },
       onclick: () => { dismissedHands.add(key); ctx.rerender(); } }, t("table.close")));
 }
@@ -348,10 +343,50 @@ export function summary(state, { seatName }) {
   return state.over ? finalSummary(state, seatName) : null;
 }
 
+// A hand's score sheet, one named column per part of the points.
 const SHEET_COLUMNS = [
-  ["cards", "pasur.captured"], ["clubs", "pasur.clubs"], ["card_points", "pasur.cardPoints"],
-  ["bonus", "pasur.bonus"], ["surs", "pasur.surs"], ["sur_points", "pasur.surPoints"], ["points", "pasur.total"],
+  ["cards", "cards"], ["clubs", "clubs"], ["two_clubs", "twoClubs"], ["ten_diamonds", "tenDiamonds"],
+  ["aces", "aces"], ["jacks", "jacks"], ["surs", "surs"], ["bonus", "bonus"], ["points", "points"],
 ];
+
+function sheetCell(value) {
+  if (typeof value === "boolean") return value ? "✓" : "–";
+  return typeof value === "number" ? num(value) : String(value ?? "");
+}
+
+/** A hand's sheet: a row per side, a named column per part (each heading's full words in
+ * its title), the match total last when given.  On a narrow screen the same sheet turns
+ * on its side (a row per part, a column per side) so that every number is in view. */
+export function sheetTable(sheet, view, seatName, { totals = null, caption = null } = {}) {
+  const sides = sheet.length;
+  const columns = SHEET_COLUMNS.filter(([key]) => sheet.some((line) => key in line));
+  const heading = (name) => h("abbr", { title: t(`pasur.col.${name}Long`) }, t(`pasur.col.${name}`));
+  const names = sheet.map((_, side) => sideName({ ...view, sides }, side, seatName));
+  const narrow = typeof matchMedia === "function" && matchMedia("(max-width: 600px)").matches;
+  const cap = caption ? h("caption", {}, caption) : null;
+  if (narrow) {
+    const rows = columns.map(([key, name]) => h("tr", { dataset: { part: key } },
+      h("th", { scope: "row" }, heading(name)),
+      sheet.map((line) => h("td", { class: key === "points" ? "points" : "" }, sheetCell(line[key])))));
+    if (totals) {
+      rows.push(h("tr", { class: "total", dataset: { part: "total" } },
+        h("th", { scope: "row" }, t("pasur.col.total")),
+        sheet.map((_, side) => h("td", { class: "total" }, num(totals[side] ?? 0)))));
+    }
+    return h("table", { class: "sheet hand turned" }, cap,
+      h("thead", {}, h("tr", {}, h("td", {}), names.map((n) => h("th", { scope: "col" }, n)))),
+      h("tbody", {}, rows));
+  }
+  return h("table", { class: "sheet hand" }, cap,
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("pasur.side")),
+      columns.map(([, name]) => h("th", { scope: "col" }, heading(name))),
+      totals ? h("th", { scope: "col", class: "total" }, t("pasur.col.total")) : null)),
+    h("tbody", {}, sheet.map((line, side) => h("tr", { dataset: { side } },
+      h("th", { scope: "row" }, names[side]),
+      columns.map(([key]) => h("td", { class: key === "points" ? "points" : "", dataset: { part: key } },
+        sheetCell(line[key]))),
+      totals ? h("td", { class: "total" }, num(totals[side] ?? 0)) : null))));
+}
 
 function finalSummary(state, seatName) {
   const view = state.view || {};
@@ -369,18 +404,12 @@ function finalSummary(state, seatName) {
     h("tbody", {}, totals.map((total, side) => h("tr", { dataset: { side } },
       h("th", { scope: "row" }, sideName({ ...view, sides }, side, seatName)),
       h("td", {}, num(total)))))));
-  (result.hands || []).forEach((hand, index) => {
-    const sheet = hand.sheet || [];
-    const header = SHEET_COLUMNS.map(([key, label]) =>
-      h("th", { scope: "col" }, t(label)));
-    parts.push(h("table", { class: "sheet hand" },
-      h("caption", {}, `${t("pasur.handSummary")} · ${t("pasur.handNo", { n: index + 1 })}`),
-      h("thead", {}, h("tr", {}, h("th", {}, t("pasur.side")), header)),
-      h("tbody", {}, sheet.map((line, side) => h("tr", {},
-        h("th", { scope: "row" }, sideName({ ...view, sides }, side, seatName)),
-        SHEET_COLUMNS.map(([key]) => h("td", {}, typeof line[key] === "number"
-          ? num(line[key]) : String(line[key] ?? ""))))))));
-  });
+  // The last hand first: it decided the match.
+  const hands = (result.hands || []).map((hand, index) => ({ hand, index })).reverse();
+  for (const { hand, index } of hands) {
+    parts.push(sheetTable(hand.sheet || [], { ...view, sides }, seatName, {
+      caption: `${t("pasur.handSummary")} · ${t("pasur.handNo", { n: index + 1 })}` }));
+  }
   return h("div", { class: "summary-body" }, parts);
 }
 
