@@ -415,6 +415,16 @@ def arena(
         console.print(f"Wrote {len(outcome.results)} game records to {save_games}")
 
 
+def _school() -> None:
+    """The school's commands (analyse, learn, puzzle) live in cardtable.analysis."""
+    from .analysis.commands import register
+
+    register(app)
+
+
+_school()
+
+
 def main() -> None:
     app()
 
