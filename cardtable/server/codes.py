@@ -82,6 +82,12 @@ CODES: dict[str, Code] = {
     "engine_failed": Code("the game could not play the move; nothing changed", ("move",)),
     "move_not_saved": Code("the move could not be saved; nothing changed"),
     "lease_lapsed": Code("this server process no longer plays the table: connect again"),
+    "cross_site": Code("a request from another site's page carrying this site's session"),
+    "table_elsewhere": Code("the table is played by another server process: use its socket"),
+    "not_started": Code("the game has not started: every seat must be taken first"),
+    "rated_table": Code("a rated game may be resigned, not left"),
+    "already_left": Code("the player has already left this seat"),
+    "queue_full": Code("the quick-play queue is full just now"),
 }
 
 

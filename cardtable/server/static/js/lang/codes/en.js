@@ -43,4 +43,10 @@ export default {
   "code.engine_failed": "The game could not play that move; nothing changed.",
   "code.move_not_saved": "The move could not be saved; nothing changed. Try again.",
   "code.lease_lapsed": "The table is moving to another server; reconnecting…",
+  "code.cross_site": "This request came from another site and was refused, to protect your account.",
+  "code.table_elsewhere": "This table is played on another server; reconnecting to it…",
+  "code.not_started": "The game has not started yet: every seat must be taken first.",
+  "code.rated_table": "This game is rated: you may resign, but not leave.",
+  "code.already_left": "You have already left this seat.",
+  "code.queue_full": "The quick-play queue is full just now; try again in a minute.",
 };

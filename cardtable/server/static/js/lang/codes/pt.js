@@ -43,4 +43,10 @@ export default {
   "code.engine_failed": "O jogo não conseguiu fazer essa jogada; nada mudou.",
   "code.move_not_saved": "Não foi possível salvar a jogada; nada mudou. Tente de novo.",
   "code.lease_lapsed": "A mesa está mudando de servidor; reconectando…",
+  "code.cross_site": "Este pedido veio de outro site e foi recusado, para proteger sua conta.",
+  "code.table_elsewhere": "Esta mesa é jogada em outro servidor; reconectando…",
+  "code.not_started": "A partida ainda não começou: todos os lugares precisam ser ocupados antes.",
+  "code.rated_table": "Esta partida vale rating: você pode desistir, mas não sair.",
+  "code.already_left": "Você já saiu deste lugar.",
+  "code.queue_full": "A fila do jogo rápido está cheia agora; tente de novo em um minuto.",
 };
