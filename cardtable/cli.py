@@ -415,6 +415,16 @@ def arena(
         console.print(f"Wrote {len(outcome.results)} game records to {save_games}")
 
 
+def _school() -> None:
+    """The school's commands (analyse, learn, puzzle) live in cardtable.analysis."""
+    from .analysis.commands import register
+
+    register(app)
+
+
+_school()
+
+
 def main() -> None:
     """The ``cardtable`` command: a mistake on the command line (an unknown option, a
     value of the wrong kind) is told in one line too, never a box or a traceback."""

@@ -190,6 +190,18 @@ def seat_plan(players: int, *, vs: Sequence[str] = (), seats: Sequence[str] = ()
     return plan
 
 
+def _explained(state: GameState, bot: Any) -> list[str]:
+    """The hint bot's move and why, in words, with the best moves' values (the school's
+    ``hint``); empty for a game without it (the caller then asks the bot alone)."""
+    from ..analysis.hints import hint
+
+    try:
+        explained = hint(state, bot)
+    except ValueError:   # a game with no learn plug-in, or no kit
+        return []
+    return [explained.move, "\n" + "\n".join([explained.text, *explained.lines()[1:]])]
+
+
 class Quit(Exception):
     """The player asked to leave the game."""
 
@@ -364,14 +376,15 @@ class Session:
         if word in ("q", "quit"):
             raise Quit
         if word in ("h", "hint"):
+            why = _explained(self.state.copy(), self.hint_bot)
             try:
-                move = self.hint_bot.choose(self.state.copy())
+                move = why[0] if why else self.hint_bot.choose(self.state.copy())
             except ValueError as error:   # e.g. a game the hint bot has no kit for
                 self.message = Text(f"No hint: {error}", style="yellow")
                 return True
             self.message = Text.assemble(("Hint: ", "bold"),
                                          move_text(self.words(self.state.view(seat), move)),
-                                         f"  (from the {self.hint_bot.name} bot)")
+                                         f"  (from the {self.hint_bot.name} bot)", *why[1:])
             return True
         if word in ("r", "rules"):
             self.message = None
