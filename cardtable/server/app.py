@@ -24,7 +24,7 @@ import re
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -35,8 +35,12 @@ from starlette.exceptions import HTTPException
 from .. import __version__, bots, games
 from ..game import rule_options
 from ..records import Record, RecordError, rules_to_dict
+from .accounts import current_player
+from .accounts import install as install_players
 from .bounds import Limits
 from .guard import MessageRate, address_of
+from .life_api import router as life_router
+from .quickplay import LocalTickets, QuickPlay, RedisTickets
 from .replay import replay_steps
 from .schemas import (
     CreateTable,
@@ -86,7 +90,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                lease: float = 15.0, bot_processes: int = 0, bot_threads: int = 4,
                storage_threads: int = 8, limits: Limits | None = None,
                claim_grace: float = 120.0, storage_retry_max: float = 5.0,
-               redis_pool_size: int = 20, redis_pool_timeout: float = 5.0) -> FastAPI:
+               redis_pool_size: int = 20, redis_pool_timeout: float = 5.0,
+               abandon_after: float = 600.0, quick_play_poll: float = 8.0) -> FastAPI:
     """The web table as an ASGI app.
 
     ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
@@ -102,7 +107,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                         queue_limit=queue_limit, bot_processes=bot_processes,
                         bot_threads=bot_threads, storage_threads=storage_threads,
                         limits=limits or Limits(), claim_grace=claim_grace,
-                        storage_retry_max=storage_retry_max)
+                        storage_retry_max=storage_retry_max, abandon_after=abandon_after)
     static = Path(static_dir) if static_dir is not None else STATIC
 
     @contextlib.asynccontextmanager
@@ -125,6 +130,10 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                 pool_size=redis_pool_size, pool_timeout=redis_pool_timeout)
             await cluster.start()
         await tables.start()
+        tickets = (LocalTickets() if cluster is None
+                   else RedisTickets(cluster.redis, redis_prefix))
+        app.state.quickplay = QuickPlay(tables, tickets, poll_timeout=quick_play_poll)
+        app.state.quickplay.start()
         try:
             yield
         finally:
@@ -144,8 +153,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         headers = None
         if error.retry_after is not None:
             headers = {"Retry-After": str(math.ceil(error.retry_after))}
-        return JSONResponse(status_code=error.status, headers=headers,
-                            content={"detail": error.reason, "code": error.code})
+        return JSONResponse(status_code=error.status, headers=headers, content=error.answer())
 
     @app.exception_handler(HTTPException)
     async def _http_refusal(request: Request, error: HTTPException) -> JSONResponse:
@@ -155,7 +163,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         if status == 400:
             status, reason = 422, "the body cannot be read: send JSON, in UTF-8"
         return JSONResponse(status_code=status, headers=error.headers, content={
-            "detail": reason, "code": TableError.CODES.get(status, f"http_{status}")})
+            "detail": reason, "code": TableError.CODES.get(status, "refused")})
 
     @app.exception_handler(StorageUnavailable)
     async def _unavailable(request: Request, error: StorageUnavailable) -> JSONResponse:
@@ -232,7 +240,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         table, seat, token = await tables_of(request).seating.create(
             body.game, preset=body.preset, options=body.options, players=body.players,
             seats=body.seats, takeover=body.takeover, name=body.name,
-            address=address_of(request))
+            address=address_of(request), player=await current_player(request),
+            clock=None if body.clock is None else body.clock.model_dump())
         return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
 
     @app.get("/api/tables", response_model=list[TableListing], responses=_answers(422))
@@ -256,7 +265,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     async def join_table(table_id: str, request: Request,
                          body: JoinTable | None = None) -> Seated:
         table, seat, token = await tables_of(request).seating.join(
-            table_id, body.name if body else None)
+            table_id, body.name if body else None, player=await current_player(request))
         return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
 
     @app.get("/api/tables/{table_id}/record", responses=_answers(404, 409, 503))
@@ -275,7 +284,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         async with table.lock:
             if not table.over:
                 raise TableError("the game is not over yet: its replay shows every hand, so "
-                                 "it is given once the game has ended")
+                                 "it is given once the game has ended", 409, "not_over")
             record = table.record()
         gzipped = "gzip" in request.headers.get("accept-encoding", "")
         try:
@@ -301,7 +310,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                 for row, seats in rows]
 
     @app.websocket("/ws/tables/{table_id}")
-    async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+    async def play(websocket: WebSocket, table_id: str, token: str | None = None,
+                   seat: int | None = Query(None, ge=0, le=16)) -> None:
         tables = tables_of(websocket)
         address = address_of(websocket)
         refused = tables.guard.open_socket(address)
@@ -310,9 +320,13 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
             return
         try:
             await websocket.accept()
+            if token is None and seat is not None:   # a player's own seat, from anywhere
+                token = await _own_seat(websocket, tables, table_id, seat)
             await _seat_and_play(websocket, tables, table_id, token)
         finally:
             tables.guard.close_socket(address)
+
+    app.include_router(life_router)
 
     @app.get("/", include_in_schema=False)
     async def index() -> Response:
@@ -322,6 +336,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     async def invite(table_id: str) -> Response:
         return _page(static)
 
+    install_players(app)
     from .learn_api import register as _school
 
     app.state.analyses = _school(app, data_dir, tables_of)
@@ -334,8 +349,30 @@ MAX_OFFSET = 1_000_000
 """The largest ``offset`` of the listings (a bigger one would only ever be empty)."""
 
 
+class OwnSeat(NamedTuple):
+    """A seat asked for by number, by a signed-in player (instead of a seat token)."""
+
+    seat: int
+    player_id: str | None
+
+
+NOT_YOURS = ("that seat is not yours: sign in as the player who took it, or connect with "
+             "its token")
+
+
+async def _own_seat(websocket: WebSocket, tables: Tables, table_id: str,
+                    seat: int) -> OwnSeat:
+    """``?seat=N`` without a token: the seat, if the session's (or API token's) player
+    took it; checked against the table's seats once it is found."""
+    try:
+        player = await current_player(websocket)
+    except StorageUnavailable:
+        player = None
+    return OwnSeat(seat, player.id if player is not None else "")
+
+
 async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
-                         token: str | None) -> None:
+                         token: str | OwnSeat | None) -> None:
     """An accepted socket: find the table and the token's seat, then play (or relay)."""
     try:
         table = await tables.get(table_id)
@@ -355,7 +392,13 @@ async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
         await _close(websocket, f"there is no table {table_id[:40]!r}", 4404, "not_found")
         return
     seat = None
-    if token:
+    if isinstance(token, OwnSeat):
+        seat = token.seat if token.seat < len(table.seats) and table.seats[
+            token.seat].player_id == token.player_id else None
+        if seat is None:
+            await _close(websocket, NOT_YOURS, 4403, "no_seat")
+            return
+    elif token:
         seat = table.seat_of_token(token) if len(token) <= MAX_TOKEN else None
         if seat is None:
             await _close(websocket, NO_SEAT, 4403, "no_seat")
@@ -425,7 +468,7 @@ async def _stop(task: asyncio.Task[Any]) -> None:
 
 
 async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
-                 token: str | None) -> None:
+                 token: str | OwnSeat | None) -> None:
     """A player at a table another process plays: pass messages both ways through Redis."""
     table_id, owner, cluster = elsewhere.table_id, elsewhere.owner, tables.cluster
     assert cluster is not None, "only a process of a cluster finds a table elsewhere"
@@ -433,7 +476,14 @@ async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
         await _close(websocket, "the table is changing servers; connect again", 1012, "moved")
         return
     seat = None
-    if token:
+    if isinstance(token, OwnSeat):
+        rows = await asyncio.to_thread(tables.storage.seats_of, table_id)
+        seat = next((row.seat for row in rows if row.seat == token.seat
+                     and row.player_id == token.player_id), None)
+        if seat is None:
+            await _close(websocket, NOT_YOURS, 4403, "no_seat")
+            return
+    elif token:
         if len(token) <= MAX_TOKEN:
             digest = hash_token(token)
             rows = await asyncio.to_thread(tables.storage.seats_of, table_id)
@@ -480,8 +530,7 @@ def _close_reason(reason: str) -> str:
 async def _deny(websocket: WebSocket, error: TableError) -> None:
     """Refuse a socket before it opens: an HTTP answer (429 with the reason and the code)
     where the server can give one, else open, say why and close (1008)."""
-    answer = JSONResponse(status_code=error.status,
-                          content={"detail": error.reason, "code": error.code})
+    answer = JSONResponse(status_code=error.status, content=error.answer())
     try:
         await websocket.send_denial_response(answer)
     except RuntimeError:   # no denial responses from this server: say it on the socket

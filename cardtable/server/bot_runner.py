@@ -178,6 +178,7 @@ class BotRunner:
             seat.bot = make_bot(table.takeover)
             seat.bot_playing = table.takeover
             log.info("table %s: %s takes over seat %d", table.id, table.takeover, seat.index)
+            await self.tables.lifecycle.grace_over(table, seat)
             table.broadcast()
         self.kick(table)
 

@@ -22,7 +22,17 @@ __all__ = [
     "Seated",
     "TableInfo",
     "TableListing",
+    "TimeControl",
 ]
+
+
+class TimeControl(BaseModel):
+    """A clock: seconds for each move, then a bank that the seat's slow moves spend."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    move: StrictInt = Field(20, ge=1, le=3600, description="seconds for each move")
+    bank: StrictInt = Field(60, ge=0, le=36000, description="seconds in reserve, per seat")
 
 
 class CreateTable(BaseModel):
@@ -42,6 +52,8 @@ class CreateTable(BaseModel):
     takeover: str | None = Field(None, description='a bot ("bot:easy") that plays for a '
                                  "player who stays away past the grace period")
     name: str | None = Field(None, max_length=40, description="the creator's name at the table")
+    clock: TimeControl | None = Field(None, description="a time control (none: no clock); "
+                                      "a table with one has a takeover bot, easy by default")
 
 
 class JoinTable(BaseModel):
@@ -67,6 +79,10 @@ class SeatInfo(BaseModel):
     taken: bool
     connected: bool
     bot_playing: bool
+    player: str | None = None
+    """The id of the player in the seat (their profile: ``/api/players/{id}``)."""
+    player_kind: str | None = None
+    """``guest``, ``account``, or ``bot`` for an account a program plays."""
 
 
 class TableInfo(BaseModel):
@@ -89,6 +105,10 @@ class TableInfo(BaseModel):
     rematch_of: str | None
     rematch: str | None
     summary: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+    rated: bool = False
+    gone: list[int] = Field(default_factory=list, description="seats the takeover bot plays "
+                            "for good (forfeited, or their players left)")
 
 
 class TableListing(BaseModel):
@@ -153,11 +173,16 @@ class OptionInfo(BaseModel):
 
 
 class Problem(BaseModel):
-    """Every refusal: a reason a person can read and a stable code a program can test."""
+    """Every refusal: a reason a person can read and a stable code a program can test,
+    with the code's parameters beside them (``cardtable.server.codes``: e.g. ``table``
+    with ``not_found``)."""
+
+    model_config = ConfigDict(extra="allow")
 
     detail: str = Field(description="why the request was refused, in a sentence")
     code: str = Field(description="what kind of refusal, e.g. not_found, conflict, "
-                      "invalid_request, rate_limited (docs/server.md lists them)")
+                      "invalid_request, rate_limited (cardtable/server/codes.py and "
+                      "docs/server.md list them)")
     errors: list[dict[str, Any]] | None = Field(
         None, description="with invalid_request: each field that is wrong (loc, msg, type)")
 

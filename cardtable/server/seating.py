@@ -24,11 +24,13 @@ from ..records import options_from_json, rules_to_dict
 from .bot_runner import default_bot, make_bot
 from .bounds import OutOfBounds, check_rules, check_seats
 from .cluster_messages import Seats
+from .lifecycle import DEFAULT_TAKEOVER
 from .live import PLAYING, WAITING, LiveSeat, LiveTable, NotHere, SecureRandom, TableError
 from .storage import RematchExists, SeatRow, StorageUnavailable, TableRow, hash_token, now
 from .wire import encode
 
 if TYPE_CHECKING:
+    from .players import Player
     from .tables import Tables
 
 __all__ = ["NewSeat", "NewTable", "Seating", "live_seat", "new_id", "parse_seat", "plan_table"]
@@ -75,7 +77,8 @@ def parse_seat(text: str) -> tuple[str, str | None]:
 def live_seat(row: SeatRow) -> LiveSeat:
     """A stored seat at a live table; a bot's seat gets its bot."""
     seat = LiveSeat(index=row.seat, kind=row.kind, bot_spec=row.bot, name=row.name,
-                    token_hash=row.token_hash, seen=row.seen is not None)
+                    token_hash=row.token_hash, seen=row.seen is not None,
+                    player_id=row.player_id, player_kind=row.player_kind)
     if row.kind == "bot":
         seat.bot_playing = row.bot or default_bot()
         seat.bot = make_bot(seat.bot_playing)
@@ -90,6 +93,8 @@ class NewSeat:
     bot: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    player_id: str | None = None
+    player_kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,8 @@ class NewTable:
     preset: str | None
     takeover: str | None = None
     rematch_of: str | None = None
+    life: dict[str, Any] | None = None
+    """The time control and whether the table is rated (``lifecycle.Life``)."""
 
 
 def plan_table(game: str, preset: str | None = None, options: dict[str, Any] | None = None,
@@ -144,8 +151,9 @@ class Seating:
     async def create(self, game: str, *, preset: str | None = None,
                      options: dict[str, Any] | None = None, players: int | None = None,
                      seats: list[str] | None = None, takeover: str | None = None,
-                     name: str | None = None,
-                     address: str = "unknown") -> tuple[LiveTable, int | None, str | None]:
+                     name: str | None = None, address: str = "unknown",
+                     player: Player | None = None, clock: dict[str, Any] | None = None,
+                     rated: bool = False) -> tuple[LiveTable, int | None, str | None]:
         """A new table; the creator takes the first human seat (none: a table to watch).
 
         Settings that cannot be played are refused with ``TableError`` (422), and so are
@@ -155,11 +163,14 @@ class Seating:
         limits, guard = self.tables.settings.limits, self.tables.guard
         await guard.check_table_rate(address)
         try:
+            if clock is not None and takeover is None:
+                takeover = f"bot:{DEFAULT_TAKEOVER}"  # a clock needs a bot for timeouts
             check_seats(seats, takeover, limits)
             plan = plan_table(game, preset, options, players, seats, takeover)
             check_rules(plan.rules, limits)
+            plan = dataclasses.replace(plan, life={"clock": clock, "rated": rated})
         except OutOfBounds as error:
-            raise TableError(error.reason, 422, error.code) from None
+            raise TableError(error.reason, 422, error.code, params=error.params) from None
         except ValueError as error:
             raise TableError(str(error), 422) from None
         creator = next((i for i, seat in enumerate(plan.seats) if seat.kind == "human"), None)
@@ -167,8 +178,10 @@ class Seating:
         if creator is not None:
             token = new_token()
             given = list(plan.seats)
-            given[creator] = dataclasses.replace(given[creator], name=name,
-                                                 token_hash=hash_token(token))
+            given[creator] = dataclasses.replace(
+                given[creator], name=player.name if player else name,
+                token_hash=hash_token(token), player_id=player.id if player else None,
+                player_kind=player.kind if player else None)
             plan = dataclasses.replace(plan, seats=tuple(given))
             table = await self.open(plan)
         else:
@@ -188,10 +201,12 @@ class Seating:
         try:
             state = spec.start(plan.rules, players=plan.players, seed=SecureRandom())
         except (ValueError, TypeError) as error:
-            raise TableError(f"these rules cannot be played: {error}", 422) from None
+            raise TableError(f"these rules cannot be played: {error}", 422,
+                             "rules_unplayable") from None
         table_id = new_id()
         rows = [SeatRow(table_id=table_id, seat=index, kind=seat.kind, bot=seat.bot,
-                        name=seat.name, token_hash=seat.token_hash)
+                        name=seat.name, token_hash=seat.token_hash, player_id=seat.player_id,
+                        player_kind=seat.player_kind)
                 for index, seat in enumerate(plan.seats)]
         free = sum(1 for row in rows if row.kind == "human" and row.token_hash is None)
         status = WAITING if free else PLAYING
@@ -200,7 +215,7 @@ class Seating:
         row = TableRow(id=table_id, game=spec.name, preset=plan.preset,
                        rules=rules_to_dict(plan.rules), players=plan.players,
                        takeover=plan.takeover, status=status, created=created,
-                       rematch_of=plan.rematch_of)
+                       rematch_of=plan.rematch_of, life=plan.life)
         # Own it first (Redis unreachable: ClusterUnavailable, 503, and nothing is stored),
         # then store it; if storing fails the claim is given back: all or nothing.
         cluster = tables.cluster
@@ -218,62 +233,77 @@ class Seating:
             players=plan.players, state=state, seats=[live_seat(row) for row in rows],
             status=status, created=created, takeover=plan.takeover,
             rematch_of=plan.rematch_of, decks_stored=len(decks))
+        tables.lifecycle.attach(table, plan.life)
         if cluster is not None and not cluster.holds(table_id):
             return table  # stored, and Redis went away meanwhile: it is adopted once back
         tables.live[table_id] = table
+        tables.lifecycle.start(table)
         tables.runner.start_graces(table)
         self.hold(table)
         tables.runner.kick(table)
         return table
 
     # -- taking a seat --------------------------------------------------------------------
-    async def join(self, table_id: str, name: str | None = None) -> tuple[LiveTable, int, str]:
-        """Give the first free human seat to a new player."""
+    async def join(self, table_id: str, name: str | None = None,
+                   player: Player | None = None) -> tuple[LiveTable, int, str]:
+        """Give the first free human seat to a new player (a known ``player``: theirs, under
+        their display name)."""
+        player_id = player.id if player else None
+        kind = player.kind if player else None
+        if player is not None:
+            name = player.name
         try:
             table = await self.tables.get(table_id)
         except NotHere as elsewhere:
-            return await self._join_elsewhere(elsewhere, name)
+            return await self._join_elsewhere(elsewhere, name, player_id, kind)
         if table is None:
-            raise TableError(f"there is no table {table_id!r}", 404)
+            raise TableError(f"there is no table {table_id!r}", 404, "not_found",
+                             params={"table": table_id})
         async with table.lock:
             if table.over:
-                raise TableError("this game is over: there is no seat to take")
+                raise TableError("this game is over: there is no seat to take", 409, "game_over")
             free = table.free_seats()
             if not free:
-                raise TableError("every seat at this table is taken; you can still watch")
+                raise TableError("every seat at this table is taken; you can still watch", 409,
+                             "table_full")
             seat = free[0]
             token = new_token()
             digest = hash_token(token)
             if not await asyncio.to_thread(self.tables.storage.take_seat, table.id, seat.index,
-                                           digest, name):
-                raise TableError("that seat was just taken by someone else; try again")
+                                           digest, name, player_id, kind):
+                raise TableError("that seat was just taken by someone else; try again", 409,
+                                 "seat_taken")
             seat.token_hash = digest
             seat.name = name
+            seat.player_id, seat.player_kind = player_id, kind
             seat.seen = False
             await self.seated(table)
         self.tables.runner.kick(table)
         return table, seat.index, token
 
-    async def _join_elsewhere(self, elsewhere: NotHere,
-                              name: str | None) -> tuple[LiveTable, int, str]:
+    async def _join_elsewhere(self, elsewhere: NotHere, name: str | None,
+                              player_id: str | None = None,
+                              kind: str | None = None) -> tuple[LiveTable, int, str]:
         """Take a seat in the database and tell the owning process to read the seats."""
         tables = self.tables
         if tables.cluster is not None:
             tables.cluster.check()  # the owner could not be told of the seat
         table = await tables.snapshot(elsewhere.table_id)
         if table is None:
-            raise TableError(f"there is no table {elsewhere.table_id!r}", 404)
+            raise TableError(f"there is no table {elsewhere.table_id!r}", 404, "not_found",
+                             params={"table": elsewhere.table_id})
         if table.over:
-            raise TableError("this game is over: there is no seat to take")
+            raise TableError("this game is over: there is no seat to take", 409, "game_over")
         for seat in table.free_seats():
             token = new_token()
             if await asyncio.to_thread(tables.storage.take_seat, table.id, seat.index,
-                                       hash_token(token), name):
+                                       hash_token(token), name, player_id, kind):
                 # the game started with the seat if it was the last (one transaction)
                 if elsewhere.owner is not None and tables.cluster is not None:
                     await tables.cluster.send(elsewhere.owner, Seats(table=table.id))
                 return table, seat.index, token
-        raise TableError("every seat at this table is taken; you can still watch")
+        raise TableError("every seat at this table is taken; you can still watch", 409,
+                             "table_full")
 
     async def reload_seats(self, table_id: str) -> None:
         """Someone took a seat through another process: read the seats again."""
@@ -286,6 +316,7 @@ class Seating:
                 seat = table.seats[row.seat]
                 anew = seat.token_hash != row.token_hash
                 seat.token_hash, seat.name = row.token_hash, row.name
+                seat.player_id, seat.player_kind = row.player_id, row.player_kind
                 seat.seen = row.seen is not None or (seat.seen and not anew)
             await self.seated(table)
         self.tables.runner.kick(table)
@@ -298,6 +329,7 @@ class Seating:
         if table.status == WAITING and not table.free_seats():
             table.status = PLAYING
             self.tables.runner.start_graces(table)
+            self.tables.lifecycle.arm(table)
         self.hold(table)
         table.broadcast()
 
@@ -331,7 +363,7 @@ class Seating:
                 seat.claim_task = None
                 if not freed:  # seen or taken anew through another process meanwhile
                     return
-                seat.token_hash = seat.name = None
+                seat.token_hash = seat.name = seat.player_id = seat.player_kind = None
                 log.info("table %s: seat %d was taken but never connected to; it is free "
                          "again", table.id, seat.index)
                 table.broadcast()
@@ -346,10 +378,12 @@ class Seating:
         """
         async with table.lock:
             if not table.over:
-                raise TableError("a rematch can be asked for once the game is over")
+                raise TableError("a rematch can be asked for once the game is over", 409,
+                                 "rematch_not_over")
             humans = [s for s in table.seats if s.kind == "human"]
             if humans and seat is None:
-                raise TableError("only the players at this table can ask for a rematch")
+                raise TableError("only the players at this table can ask for a rematch", 409,
+                                 "rematch_not_player")
             if table.rematch is None:
                 table.rematch = await self._open_rematch(table)
             for connection in list(table.connections):
@@ -359,10 +393,15 @@ class Seating:
             return table.rematch
 
     async def _open_rematch(self, old: LiveTable) -> str:
-        seats = tuple(NewSeat(kind=s.kind, bot=s.bot_spec, name=s.name, token_hash=s.token_hash)
+        seats = tuple(NewSeat(kind=s.kind, bot=s.bot_spec, name=s.name, token_hash=s.token_hash,
+                              player_id=s.player_id, player_kind=s.player_kind)
                       for s in old.seats)
+        life = None
+        if old.life is not None:
+            kept = old.life.to_dict()
+            life = {"clock": kept["clock"], "rated": kept["rated"]}
         plan = NewTable(spec=old.spec, rules=old.rules, players=old.players, seats=seats,
-                        preset=old.preset, takeover=old.takeover, rematch_of=old.id)
+                        preset=old.preset, takeover=old.takeover, rematch_of=old.id, life=life)
         try:
             if any(seat.kind == "human" for seat in seats):
                 return (await self.open(plan)).id
@@ -374,5 +413,6 @@ class Seating:
             # another server process made the rematch first: use that one
             stored = await asyncio.to_thread(self.tables.storage.load, old.id)
             if stored is None or stored.row.rematch is None:
-                raise TableError("the rematch could not be made; ask again") from None
+                raise TableError("the rematch could not be made; ask again", 409,
+                                 "rematch_failed") from None
             return stored.row.rematch

@@ -175,6 +175,9 @@ class TableRow(Base):
     summary: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    life: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    """The table's life besides its moves (``lifecycle.Life``): time control, clock banks
+    as of the last stored move, timeouts in a row, forfeits, seats left, rated or not."""
 
 
 class SeatRow(Base):
@@ -191,6 +194,10 @@ class SeatRow(Base):
     seen: Mapped[str | None] = mapped_column(String(40), nullable=True)
     """When a connection first came with the seat's token (``None``: not yet).  A seat
     taken but never seen is freed after a while: its token may have been lost."""
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """The player (``players.PlayerRow``) who took the seat, if the request had one."""
+    player_kind: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """``guest``, ``account`` or ``bot`` (a program): what the seat shows."""
 
 
 class DealRow(Base):
@@ -336,7 +343,8 @@ class Storage:
                             for i, deck in enumerate(decks))
 
     @_guarded
-    def take_seat(self, table_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+    def take_seat(self, table_id: str, seat: int, token_hash: str, name: str | None,
+                  player_id: str | None = None, player_kind: str | None = None) -> bool:
         """Give a free seat to a person; False if someone took it first (any process).
 
         The game starts in the same transaction when this was the last free seat, so a
@@ -351,7 +359,8 @@ class Storage:
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat,
                        SeatRow.kind == "human", SeatRow.token_hash.is_(None))
-                .values(token_hash=token_hash, name=name, seen=None))
+                .values(token_hash=token_hash, name=name, seen=None, player_id=player_id,
+                        player_kind=player_kind))
             if result.rowcount != 1:
                 return False
             free = session.scalar(select(func.count()).select_from(SeatRow).where(
@@ -373,7 +382,8 @@ class Storage:
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat,
                        SeatRow.token_hash == token_hash, SeatRow.seen.is_(None))
-                .values(token_hash=None, name=None))
+                .values(token_hash=None, name=None, player_id=None,
+                                                       player_kind=None))
             return result.rowcount == 1
 
     @_guarded
@@ -397,6 +407,12 @@ class Storage:
             if finished is not None:
                 values.update(finished=finished, summary=summary)
             return session.execute(query.values(**values)).rowcount == 1
+
+    @_guarded
+    def save_life(self, table_id: str, life: dict) -> None:
+        """Store a table's clocks and forfeits (``lifecycle``), after the move that set them."""
+        with self._writing() as session:
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(life=life))
 
     @_guarded
     def close_table(self, table_id: str, reason: str) -> None:

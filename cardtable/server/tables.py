@@ -24,9 +24,12 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import games
 from ..cards import Card
+from ..game import IllegalMove
 from ..records import rules_from_dict
 from .bot_runner import BotRunner
+from .codes import Refusal, refused
 from .guard import Guard
+from .lifecycle import Lifecycle
 from .live import (
     OVER,
     PLAYING,
@@ -41,6 +44,7 @@ from .live import (
     Settings,
     TableError,
 )
+from .ratings import count_table
 from .seating import Seating, live_seat
 from .storage import CLOSED, OPEN, Storage, StorageUnavailable, StoredTable, now
 from .wire import MessageError, decode, encode, plain
@@ -82,6 +86,7 @@ class Tables:
         """A ``cluster.Cluster`` when several processes share the tables, else ``None``."""
         self.seating = Seating(self)
         self.runner = BotRunner(self)
+        self.lifecycle = Lifecycle(self)
         self.guard = Guard(self.settings.limits)
         self._loading: dict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -99,6 +104,7 @@ class Tables:
                 continue
             self.live[table.id] = table
             if not table.over:
+                self.lifecycle.start(table)
                 self.runner.start_graces(table)
                 self.seating.hold(table)
                 self.runner.kick(table)
@@ -135,6 +141,7 @@ class Tables:
             await asyncio.to_thread(self.storage.set_status, row.id, OVER, was=row.status,
                                     finished=table.finished, summary=table.summary)
             log.warning("table %s: its moves ended the game; it is over now", row.id)
+            self.spawn(count_table(self, table))   # if the crash came before they were
         return table
 
     async def stop(self) -> None:
@@ -178,12 +185,14 @@ class Tables:
         status = row.status
         if status != OVER and state.is_over():
             status = OVER
-        return LiveTable(
+        table = LiveTable(
             id=row.id, game=row.game, spec=spec, preset=row.preset, rules=rules,
             players=row.players, state=state, seats=[live_seat(seat) for seat in stored.seats],
             status=status, created=row.created, takeover=row.takeover, finished=row.finished,
             summary=row.summary, rematch_of=row.rematch_of, rematch=row.rematch,
             version=len(stored.moves), decks_stored=len(stored.decks), last_move=last_move)
+        self.lifecycle.attach(table, row.life)
+        return table
 
     async def get(self, table_id: str) -> LiveTable | None:
         """A table by id, loading it from the database if it is not live (a finished one).
@@ -199,7 +208,7 @@ class Tables:
             return None
         if table_id in self.broken:
             raise TableError(f"table {table_id} cannot be resumed: {self.broken[table_id]}", 503,
-                             "table_broken")
+                             "table_broken", params={"table": table_id})
         lock = self._loading[table_id]
         try:
             async with lock:
@@ -224,7 +233,7 @@ class Tables:
                         self.broken[table_id] = str(error)
                         log.error("table %s cannot be resumed: %s", table_id, error)
                         raise TableError(f"table {table_id} cannot be resumed: {error}",
-                                         503, "table_broken") from None
+                                         503, "table_broken", params={"table": table_id}) from None
                 else:  # adopted from a process that stopped
                     resumed = await self._resume(stored)
                     if resumed is None:
@@ -234,6 +243,7 @@ class Tables:
                 if table.over:
                     self._trim()
                 else:  # its bots and graces go on here
+                    self.lifecycle.start(table)
                     self.runner.start_graces(table)
                     self.seating.hold(table)
                     self.runner.kick(table)
@@ -255,7 +265,8 @@ class Tables:
         """``snapshot``, or ``TableError`` (404) for a table that does not exist."""
         table = await self.snapshot(table_id)
         if table is None:
-            raise TableError(f"there is no table {table_id!r}", 404)
+            raise TableError(f"there is no table {table_id!r}", 404, "not_found",
+                             params={"table": table_id})
         return table
 
     async def drop(self, table_id: str, reason: str) -> None:
@@ -266,6 +277,7 @@ class Tables:
         if table.bot_task is not None:
             table.bot_task.cancel()
         self.runner.stop_graces(table)
+        self.lifecycle.stop(table)
         table.close_all(reason)
 
     def evict_if_idle(self, table: LiveTable) -> None:
@@ -282,7 +294,7 @@ class Tables:
 
     # -- playing --------------------------------------------------------------------------
     async def play(self, table: LiveTable, seat: int, version: int, text: str, *,
-                   by_bot: bool = False) -> str | None:
+                   by_bot: bool = False) -> Refusal | None:
         """Play a move for ``seat``; returns why not (nothing changes then), or ``None``."""
         async with table.lock:
             if table.stale:
@@ -295,23 +307,28 @@ class Tables:
             state = table.state
             try:
                 move = state.parse_move(text)
+            except IllegalMove as error:   # a move of the game, not legal now
+                return refused("illegal_move", f"{text!r} cannot be played now: {error}",
+                               move=text)
             except ValueError as error:
-                return f"{text!r} is not a move here: {error}"
+                return refused("not_a_move", f"{text!r} is not a move here: {error}", move=text)
             try:
                 state.push(move)
             except ValueError as error:  # IllegalMove and every other refusal of the engine
-                return f"{text!r} cannot be played now: {error}"
+                return refused("illegal_move", f"{text!r} cannot be played now: {error}",
+                               move=text)
             except Exception as error:  # a fault in the engine: the state may be half-changed
                 log.exception("table %s: the engine failed on %r", table.id, text)
                 await self._reload(table)
-                return (f"the game could not play {text!r} ({type(error).__name__}: {error}); "
-                        "nothing changed")
+                return refused("engine_failed", f"the game could not play {text!r} "
+                               f"({type(error).__name__}: {error}); nothing changed", move=text)
             move_text = str(move)
             over = state.is_over()
             dealt = table.spec.deals(state)
             new_decks = [(index, [card.text for card in dealt[index]])
                          for index in range(table.decks_stored, len(dealt))]
-            summary = plain(table.spec.summary(state)) if over else None
+            summary = (self.lifecycle.annotate(table, plain(table.spec.summary(state)))
+                       if over else None)
             try:
                 at = await self.writer.append(
                     table.id, table.version, seat, move_text,
@@ -326,7 +343,8 @@ class Tables:
                 if self.cluster is not None and isinstance(error, IntegrityError):
                     # another process wrote this move: it owns the table now
                     self.spawn(self.drop(table.id, "the table moved to another server"))
-                return f"the move could not be saved ({type(error).__name__}); nothing changed"
+                return refused("move_not_saved", f"the move could not be saved "
+                               f"({type(error).__name__}); nothing changed")
             table.last_move = {"index": table.version, "seat": seat, "move": move_text}
             table.version += 1
             table.decks_stored = len(dealt)
@@ -335,8 +353,10 @@ class Tables:
                 table.finished = at
                 table.summary = summary
                 self.runner.stop_graces(table)
+            await self.lifecycle.save_after_move(table, seat, table.version - 1)
             table.broadcast()
         if table.over:
+            await count_table(self, table)   # results and ratings, once
             self.evict_if_idle(table)
         else:
             self.runner.kick(table)
@@ -358,6 +378,9 @@ class Tables:
                                                            fresh.summary)
             if table.over:
                 self.runner.stop_graces(table)
+                self.lifecycle.stop(table)
+            else:
+                self.lifecycle.arm(table)
             table.broadcast()
 
     # -- connections ------------------------------------------------------------------------
@@ -377,8 +400,11 @@ class Tables:
                     seat.seen = True  # its token arrived: the seat is claimed for good
                     with contextlib.suppress(StorageUnavailable):
                         await asyncio.to_thread(self.storage.mark_seen, table.id, seat.index)
-                if seat.kind == "human" and seat.bot is not None:
+                if (seat.kind == "human" and seat.bot is not None
+                        and not (table.life and table.life.gone(seat.index))):
                     seat.bot = seat.bot_playing = None  # the player is back
+            self.lifecycle.presence(table)
+            self.lifecycle.arm(table)
             table.broadcast()
 
     async def disconnect(self, table: LiveTable, connection: Connection) -> None:
@@ -389,6 +415,7 @@ class Tables:
                 seat.connections -= 1
                 if seat.connections == 0 and table.takeover and not table.over:
                     self.runner.start_grace(table, seat)
+            self.lifecycle.presence(table)
             table.broadcast()
             self.evict_if_idle(table)
 
@@ -412,22 +439,35 @@ class Tables:
         elif kind == "move":
             if connection.seat is None:
                 await self._refuse(table, connection,
-                                   "you are watching this table: only seated players move")
+                                   "you are watching this table: only seated players move",
+                                   "watching")
                 return
             reason = await self.play(table, connection.seat, message["version"],
                                      message["move"])
             if reason:
                 await self._refuse(table, connection, reason)
+        elif kind in ("resign", "leave"):
+            if connection.seat is None:
+                await self._refuse(table, connection, f"only a seated player may {kind}",
+                                   "no_seat")
+                return
+            try:
+                if kind == "resign":
+                    await self.lifecycle.resign(table, connection.seat)
+                else:
+                    await self.lifecycle.leave(table, connection.seat)
+            except TableError as error:
+                await self._refuse(table, connection, error.reason, error.code)
         elif kind == "rematch":
             try:
                 await self.seating.rematch(table, connection.seat)
             except TableError as error:
-                await self._refuse(table, connection, error.reason, error.code)
+                await self._refuse(table, connection, error.reason, error.code, error.params)
 
     async def _refuse(self, table: LiveTable, connection: Connection, reason: str,
-                      code: str | None = None) -> None:
+                      code: str | None = None, params: dict[str, Any] | None = None) -> None:
         async with table.lock:
-            table.refuse(connection, reason, code)
+            table.refuse(connection, reason, code, params)
 
 
 def _inconsistency(stored: StoredTable) -> str | None:
@@ -448,6 +488,7 @@ def _unplayable(table_id: str, stored: StoredTable, broken: dict[str, str]) -> T
     """The refusal for a table ``_resume`` could not give back: closed, or broken."""
     if stored.row.status == CLOSED:
         reason = (stored.row.summary or {}).get("closed", "its rows contradict each other")
-        return TableError(f"table {table_id} was closed: {reason}", 410, "table_closed")
+        return TableError(f"table {table_id} was closed: {reason}", 410, "table_closed",
+                          params={"table": table_id})
     return TableError(f"table {table_id} cannot be resumed: {broken.get(table_id)}", 503,
-                      "table_broken")
+                      "table_broken", params={"table": table_id})

@@ -17,6 +17,8 @@ Client to server::
 
     {"type": "move", "version": N, "move": TEXT}
     {"type": "rematch"}
+    {"type": "resign"}   (your side loses; the game ends)
+    {"type": "leave"}    (an unrated table: the takeover bot plays on)
     {"type": "ping"}
 """
 
@@ -71,7 +73,7 @@ def decode(text: str | bytes) -> dict[str, Any]:
             raise MessageError('a move needs "move": the move as text, one of "legal_moves"')
         if len(move) > MAX_MOVE:
             raise MessageError(f"the move is too long (at most {MAX_MOVE} characters)")
-    elif kind not in ("rematch", "ping"):
-        raise MessageError(f"unknown message type {kind!r}: send \"move\", \"rematch\" "
-                           f"or \"ping\"")
+    elif kind not in ("rematch", "ping", "resign", "leave"):
+        raise MessageError(f"unknown message type {kind!r}: send \"move\", \"rematch\", "
+                           f"\"resign\", \"leave\" or \"ping\"")
     return data

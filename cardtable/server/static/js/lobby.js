@@ -7,6 +7,7 @@ import { t, num, joinList } from "./i18n.js";
 import { BOT_LEVELS, kindLabel, gameTitle } from "./names.js";
 import { inviteBox } from "./table.js";
 import { navigate } from "./router.js";
+import { QuickPlayPanel, LiveGames } from "./quickplay.js";
 
 const FORM_KEY = "cardtable.lastForm";
 
@@ -31,7 +32,11 @@ export class Lobby {
     this.load();
   }
 
-  destroy() { this.destroyed = true; clearInterval(this.poll); }
+  destroy() {
+    this.destroyed = true;
+    clearInterval(this.poll);
+    if (this.quick) this.quick.destroy();
+  }
 
   async load() {
     try {
@@ -48,12 +53,14 @@ export class Lobby {
 
   async loadTables() {
     try {
-      this.tables = await getTables();
+      // tables with a free seat; the games to watch are listed apart (LiveGames)
+      this.tables = (await getTables()).filter((table) => table.free_seats > 0);
       this.error = null;
     } catch (error) {
       this.error = error.message;
     }
     this.renderTables();
+    if (this.live) this.live.load();
   }
 
   // -- the form's state ---------------------------------------------------------------------
@@ -152,13 +159,19 @@ export class Lobby {
   render() {
     const root = clear(this.root);
     this.tablesBox = h("div", { class: "table-list", "aria-live": "polite" });
+    if (this.games.length && !this.quick) this.quick = new QuickPlayPanel(this.games);
+    else if (this.quick) this.quick.render();
+    this.live ||= new LiveGames();
+    this.live.render();
     root.appendChild(h("div", { class: "lobby" },
+      this.quick ? this.quick.el : null,
       h("section", { class: "panel open-tables", "aria-labelledby": "open-title" },
         h("div", { class: "panel-head" },
           h("h2", { id: "open-title" }, t("lobby.open")),
           h("button", { type: "button", class: "refresh", onclick: () => this.loadTables() },
             t("lobby.refresh"))),
         this.tablesBox),
+      this.live.el,
       h("section", { class: "panel create-table", "aria-labelledby": "create-title" },
         h("h2", { id: "create-title" }, t("lobby.create")),
         this.created ? this.createdPanel() : null,

@@ -1,0 +1,313 @@
+"""Who is asking: sessions, sign-in, API tokens and the safety of cookie requests.
+
+- The session is a cookie signed with itsdangerous (the key made once and shared by every
+  process through the database), HttpOnly, SameSite=Lax, Secure when served over HTTPS;
+  it holds only the player's id.
+- Programs send ``Authorization: Bearer TOKEN`` (an account's API token) instead; they need
+  no cookie, so the cross-site check does not concern them.
+- A state-changing request that carries the session cookie must come from this site: an
+  ``Origin`` (or, without one, a ``Referer``) naming another host is refused (403
+  ``cross_site``).  Browsers send ``Origin`` on every cross-site POST.
+- Sign-in attempts are counted per address and per username (the ``limits`` library, in
+  the storage the server's other rates use); a wrong password and an unknown user get the
+  same answer.  Passwords are hashed with argon2id and never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, FastAPI, Request, Response, WebSocket
+from fastapi.responses import JSONResponse
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+from limits import parse
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+from pydantic import BaseModel, Field
+
+from .guard import address_of
+from .players import (
+    Player,
+    PlayerError,
+    PlayerStore,
+    check_display_name,
+    check_password,
+    check_username,
+)
+from .ratings import router as ratings_router
+
+__all__ = ["COOKIE", "PlayerLimits", "current_player", "install", "player_or_guest",
+           "store_of"]
+
+COOKIE = "cardtable_session"
+SESSION_AGE = 400 * 24 * 3600
+"""Seconds a session cookie is good for (browsers keep a cookie at most 400 days)."""
+MAX_BEARER = 80
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+BAD_CREDENTIALS = "wrong username or password"
+
+_hasher = PasswordHasher()   # argon2id, the library's recommended cost
+_DUMMY = _hasher.hash("a password nobody has, so an unknown user costs a hash too")
+
+
+@dataclass(frozen=True)
+class PlayerLimits:
+    """How often people may try to sign in, register and talk (``limits`` rate strings)."""
+
+    login_per_address: str = "20/minute"
+    login_per_account: str = "10/minute"
+    register_per_address: str = "10/hour"
+    api_tokens: int = 5
+    """API tokens an account may hold at once."""
+    chat_per_window: str = "5/10seconds"
+    """Chat messages of one connection."""
+
+
+def store_of(connection: Request | WebSocket) -> PlayerStore:
+    state = connection.app.state
+    store = getattr(state, "player_store", None)
+    if store is None or store.storage is not state.storage:
+        store = state.player_store = PlayerStore(state.storage)
+    return store
+
+
+def limits_of(connection: Request | WebSocket) -> PlayerLimits:
+    return getattr(connection.app.state, "player_limits", None) or PlayerLimits()
+
+
+async def _serializer(connection: Request | WebSocket) -> URLSafeTimedSerializer:
+    state = connection.app.state
+    serializer = getattr(state, "session_serializer", None)
+    if serializer is None:
+        key = await asyncio.to_thread(store_of(connection).secret, "session")
+        serializer = state.session_serializer = URLSafeTimedSerializer(
+            key, salt="cardtable.session")
+    return serializer
+
+
+async def current_player(connection: Request | WebSocket) -> Player | None:
+    """The player a request or WebSocket comes from: an API token's account, or the
+    session cookie's player; ``None`` for neither (or one that is not valid)."""
+    store = store_of(connection)
+    bearer = connection.headers.get("authorization", "")
+    if bearer[:7].lower() == "bearer ":
+        token = bearer[7:].strip()
+        if not token or len(token) > MAX_BEARER:
+            return None
+        return await asyncio.to_thread(store.by_api_token, token)
+    cookie = connection.cookies.get(COOKIE)
+    if not cookie or len(cookie) > 400:
+        return None
+    serializer = await _serializer(connection)
+    try:
+        player_id = serializer.loads(cookie, max_age=SESSION_AGE)
+    except BadSignature:
+        return None
+    if not isinstance(player_id, str):
+        return None
+    return await asyncio.to_thread(store.get, player_id)
+
+
+async def _sign_in(request: Request, response: Response, player: Player) -> None:
+    serializer = await _serializer(request)
+    response.set_cookie(COOKIE, serializer.dumps(player.id), max_age=SESSION_AGE,
+                        httponly=True, samesite="lax", path="/",
+                        secure=request.url.scheme == "https")
+
+
+async def player_or_guest(request: Request, response: Response) -> Player:
+    """The player asking; on a first visit, a new guest with a friendly random name (and
+    the cookie that keeps them)."""
+    player = await current_player(request)
+    if player is None:
+        player = await asyncio.to_thread(store_of(request).new_guest)
+        await _sign_in(request, response, player)
+    return player
+
+
+def cross_site(request: Request) -> bool:
+    """A request from a page of another site: its ``Origin`` (or ``Referer``) names
+    another host than the one it was sent to."""
+    source = request.headers.get("origin") or request.headers.get("referer")
+    if not source:
+        return False   # not a browser, or a same-origin request of an old one
+    if source == "null":
+        return True
+    return urlsplit(source).netloc.lower() != request.headers.get("host", "").lower()
+
+
+class Credentials(BaseModel):
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=1024)
+
+
+class NewName(BaseModel):
+    name: str = Field(max_length=200)
+
+
+class Me(BaseModel):
+    id: str
+    name: str
+    kind: str
+    username: str | None
+    seats: list[dict[str, Any]] = []
+    """The player's seats at tables still in play: connect with ``?seat=N`` and the
+    session (or a bot's API token) to come back from any device."""
+
+
+class ApiToken(BaseModel):
+    token: str
+
+
+class Limiter:
+    """Moving-window counts of sign-in attempts (one per app)."""
+
+    def __init__(self, url: str) -> None:
+        url = url.removeprefix("async+")
+        options = {"implementation": "redispy"} if url.startswith("redis") else {}
+        self.limiter = MovingWindowRateLimiter(storage_from_string(f"async+{url}", **options))
+
+    async def hit(self, rate: str, *keys: str) -> None:
+        """Count an attempt, or refuse it (429 with when to try again)."""
+        item = parse(rate)
+        if not await self.limiter.hit(item, "players", *keys):
+            stats = await self.limiter.get_window_stats(item, "players", *keys)
+            wait = max(1, math.ceil(stats.reset_time - time.time()))
+            raise PlayerError(f"too many attempts (at most {rate}); try again in {wait} s",
+                              429, "rate_limited", retry_after=wait)
+
+
+def _limiter(request: Request) -> Limiter:
+    state = request.app.state
+    limiter = getattr(state, "player_limiter", None)
+    if limiter is None:
+        url = state.tables.settings.limits.rate_limit_storage
+        limiter = state.player_limiter = Limiter(url)
+    return limiter
+
+
+def _me(player: Player, seats: list[dict[str, Any]] | None = None) -> Me:
+    return Me(id=player.id, name=player.name, kind=player.kind, username=player.username,
+              seats=seats or [])
+
+
+def install(app: FastAPI) -> None:
+    """Add the players' endpoints and the cross-site check to the app."""
+
+    @app.middleware("http")
+    async def same_site_only(request: Request, call_next: Any) -> Any:
+        if (request.method not in SAFE_METHODS and COOKIE in request.cookies
+                and cross_site(request)):
+            return JSONResponse(status_code=403, content={
+                "detail": "this request came from another site's page and carries your "
+                          "session: refused", "code": "cross_site"})
+        return await call_next(request)
+
+    app.include_router(router)
+    app.include_router(ratings_router)
+
+
+router = APIRouter()
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    code: {"description": text} for code, text in (
+        (401, "not signed in, or a wrong username or password"),
+        (403, "a cross-site request carrying the session"),
+        (409, "taken, or not now"), (422, "the request cannot be read or is not allowed"),
+        (429, "too many attempts: see Retry-After"))}
+
+
+@router.post("/api/account/register", response_model=Me, status_code=201, responses=REFUSALS)
+async def register(body: Credentials, request: Request, response: Response) -> Me:
+    """An account; a guest who registers keeps their id, seats and games."""
+    username = check_username(body.username)
+    check_password(body.password)
+    await _limiter(request).hit(limits_of(request).register_per_address, "register",
+                                address_of(request))
+    player = await current_player(request)
+    if player is not None and player.kind != "guest":
+        raise PlayerError("you are signed in: sign out first to make another account", 409,
+                          "signed_in")
+    digest = await asyncio.to_thread(_hasher.hash, body.password)
+    account = await asyncio.to_thread(store_of(request).register,
+                                      player.id if player else None, username, digest)
+    await _sign_in(request, response, account)
+    return _me(account)
+
+
+@router.post("/api/account/login", response_model=Me, responses=REFUSALS)
+async def login(body: Credentials, request: Request, response: Response) -> Me:
+    limits, limiter = limits_of(request), _limiter(request)
+    await limiter.hit(limits.login_per_address, "login-address", address_of(request))
+    await limiter.hit(limits.login_per_account, "login-account", body.username.lower())
+    row = await asyncio.to_thread(store_of(request).by_username, body.username)
+    digest = row.password_hash if row is not None and row.password_hash else _DUMMY
+    if not await asyncio.to_thread(_verify, digest, body.password) or row is None:
+        raise PlayerError(BAD_CREDENTIALS, 401, "bad_credentials")
+    if _hasher.check_needs_rehash(digest):
+        new = await asyncio.to_thread(_hasher.hash, body.password)
+        await asyncio.to_thread(store_of(request).set_password_hash, row.id, new)
+    player = row.player()
+    await _sign_in(request, response, player)
+    seats = await asyncio.to_thread(store_of(request).open_seats, player.id)
+    return _me(player, seats)
+
+
+def _verify(digest: str, password: str) -> bool:
+    try:
+        return _hasher.verify(digest, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+@router.post("/api/account/logout", responses=REFUSALS)
+async def logout(response: Response) -> dict[str, bool]:
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+    return {"signed_out": True}
+
+
+@router.get("/api/me", response_model=Me)
+async def me(request: Request, response: Response) -> Me:
+    """Who you are (a first visit makes you a guest) and your seats in play."""
+    player = await player_or_guest(request, response)
+    seats = await asyncio.to_thread(store_of(request).open_seats, player.id)
+    return _me(player, seats)
+
+
+@router.post("/api/me/name", response_model=Me, responses=REFUSALS)
+async def rename(body: NewName, request: Request, response: Response) -> Me:
+    """Change your display name (shown at your seats; escaped, at most 24 characters)."""
+    name = check_display_name(body.name)
+    player = await player_or_guest(request, response)
+    renamed = await asyncio.to_thread(store_of(request).rename, player.id, name)
+    return _me(renamed or player)
+
+
+async def _account(request: Request) -> Player:
+    player = await current_player(request)
+    if player is None or player.kind == "guest":
+        raise PlayerError("sign in to an account first", 401, "not_signed_in")
+    return player
+
+
+@router.post("/api/account/tokens", response_model=ApiToken, status_code=201,
+             responses=REFUSALS)
+async def new_token(request: Request) -> ApiToken:
+    """An API token for a program to play as this account (``Authorization: Bearer``);
+    the account is a bot account from then on, and plays unrated."""
+    player = await _account(request)
+    token = await asyncio.to_thread(store_of(request).new_api_token, player.id,
+                                    limits_of(request).api_tokens)
+    return ApiToken(token=token)
+
+
+@router.delete("/api/account/tokens", responses=REFUSALS)
+async def revoke_tokens(request: Request) -> dict[str, int]:
+    player = await _account(request)
+    return {"revoked": await asyncio.to_thread(store_of(request).revoke_api_tokens, player.id)}

@@ -1,0 +1,185 @@
+"""The HTTP endpoints of a table's life: resign, leave, the lobby, and quick play.
+
+``POST /api/tables/{id}/resign`` and ``/leave`` take the seat's token
+(``{"token": T}``); the same is a WebSocket message (``{"type": "resign"}``), which
+works from whichever server process the player is connected to.  ``GET /api/lobby``
+splits the open tables into those with a free seat and live games to watch.  Quick play
+(``/api/quick-play``) is in ``quickplay``; its endpoints are here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as _dt
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from .. import games
+from .guard import address_of
+from .live import LiveTable, NotHere, TableError
+from .schemas import Problem, TableListing
+from .wire import MAX_TOKEN
+
+__all__ = ["Lobby", "QuickPlayRequest", "SeatToken", "Ticket", "router"]
+
+router = APIRouter()
+
+
+class SeatToken(BaseModel):
+    """The token a seat was given when it was taken (``POST /api/tables``, ``join``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(min_length=1, max_length=MAX_TOKEN)
+
+
+class LiveGame(TableListing):
+    age: float = Field(description="seconds since the table was made")
+
+
+class Lobby(BaseModel):
+    """Tables to join (a seat free) and, apart, live games to watch (every seat taken)."""
+
+    open: list[LiveGame]
+    live: list[LiveGame]
+
+
+class QuickPlayRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"game": games.names()[-1], "preset": None, "players": 2, "bots_after": 15}]})
+
+    game: str = Field(max_length=32)
+    preset: str | None = Field(None, max_length=64)
+    players: StrictInt | None = Field(None, ge=2, le=16)
+    bots_after: float | None = Field(15, ge=0, le=3600, description="seconds before bots "
+                                     "fill the empty seats (none: wait for people)")
+    name: str | None = Field(None, max_length=40)
+
+
+class Ticket(BaseModel):
+    """A place in the quick-play queue; poll it at least every few seconds, or it is
+    cancelled (leaving the page leaves the queue)."""
+
+    ticket: str
+    status: str = Field("waiting", description="waiting, matched or cancelled")
+    table: str | None = None
+    seat: int | None = None
+    token: str | None = Field(None, description="the seat's token, once matched")
+    waited: float | None = None
+
+
+ANSWERS: dict[int | str, dict[str, Any]] = {
+    status: {"model": Problem} for status in (404, 409, 422, 429, 503)}
+
+
+async def _seat_of(request: Request, table_id: str, token: str) -> tuple[LiveTable, int]:
+    tables = request.app.state.tables
+    try:
+        table = await tables.get(table_id)
+    except NotHere:
+        raise TableError("this table is played by another server process: send "
+                         '{"type": "resign"} (or "leave") on its WebSocket instead', 409,
+                         "table_elsewhere") from None
+    if table is None:
+        raise TableError(f"there is no table {table_id[:40]!r}", 404)
+    seat = table.seat_of_token(token)
+    if seat is None:
+        raise TableError("this token holds no seat at this table", 403, "no_seat")
+    return table, seat
+
+
+@router.post("/api/tables/{table_id}/resign", responses=ANSWERS)
+async def resign(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
+    """Resign: your side loses (Pasur: the match; Durak: you are the durak); the game ends."""
+    table, seat = await _seat_of(request, table_id, body.token)
+    summary = await request.app.state.tables.lifecycle.resign(table, seat)
+    return {"table": table.id, "seat": seat, "summary": summary}
+
+
+@router.post("/api/tables/{table_id}/leave", responses=ANSWERS)
+async def leave(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
+    """Leave an unrated table: its takeover bot plays your seat to the end."""
+    table, seat = await _seat_of(request, table_id, body.token)
+    await request.app.state.tables.lifecycle.leave(table, seat)
+    return {"table": table.id, "seat": seat, "left": True}
+
+
+@router.get("/api/lobby", response_model=Lobby, responses=ANSWERS)
+async def lobby(request: Request, game: str | None = Query(None, max_length=32),
+                limit: int = Query(50, ge=1, le=200)) -> Lobby:
+    """Tables with a free seat, and live games to watch (with age and the players)."""
+    from .app import _listing
+
+    tables = request.app.state.tables
+    rows = await asyncio.to_thread(tables.storage.listing, over=False, limit=limit, offset=0,
+                                   game=game)
+    at = _dt.datetime.now(_dt.UTC)
+    open_, live = [], []
+    for row, seats in rows:
+        listing = _listing(row, seats, tables.live.get(row.id))
+        age = max(0.0, (at - _dt.datetime.fromisoformat(row.created)).total_seconds())
+        entry = LiveGame(**listing.model_dump(), age=round(age, 1))
+        (open_ if listing.free_seats else live).append(entry)
+    return Lobby(open=open_, live=live)
+
+
+@router.post("/api/quick-play", response_model=Ticket, status_code=201, responses=ANSWERS)
+async def quick_play(body: QuickPlayRequest, request: Request) -> Ticket:
+    """Join the quick-play queue; poll the ticket until it is matched."""
+    queue = request.app.state.quickplay
+    player = await _player(request)
+    answer = await queue.enter(body.game, body.preset, body.players, body.bots_after,
+                               name=body.name, rating=await _rating(request, player, body),
+                               address=address_of(request),
+                               player=None if player is None else player.public())
+    return Ticket(**answer)
+
+
+@router.get("/api/quick-play/{ticket}", response_model=Ticket, responses=ANSWERS)
+async def quick_play_ticket(ticket: str, request: Request) -> Ticket:
+    """The ticket now: waiting, matched (with the table, the seat and its token) or
+    cancelled.  Polling keeps it in the queue."""
+    return Ticket(**await request.app.state.quickplay.poll(ticket))
+
+
+@router.delete("/api/quick-play/{ticket}", response_model=Ticket, responses=ANSWERS)
+async def quick_play_cancel(ticket: str, request: Request) -> Ticket:
+    """Leave the queue (a ticket already matched keeps its seat)."""
+    return Ticket(**await request.app.state.quickplay.cancel(ticket))
+
+
+async def _player(request: Request) -> Any:
+    """The player asking (a guest, an account, a bot account), or ``None``."""
+    from .accounts import current_player
+
+    return await current_player(request)
+
+
+def rating_in_pool(storage: Any, player_id: str, pool: str) -> float:
+    """A player's shown rating in a pool (where they have none yet: the starting one)."""
+    from sqlalchemy import select
+
+    from .players import RatingRow
+    from .ratings import START_MU, display
+
+    with storage.sessions() as session:
+        mu = session.scalar(select(RatingRow.mu).where(RatingRow.player_id == player_id,
+                                                       RatingRow.pool == pool))
+    return float(display(START_MU if mu is None else mu))
+
+
+async def _rating(request: Request, player: Any, body: QuickPlayRequest) -> float | None:
+    """An account's rating in the pool it asks to play in; ``None`` for guests and bots
+    (they play unrated, and are matched with anyone)."""
+    if player is None or player.kind != "account":
+        return None
+    from .ratings import pool_of
+
+    game = games.get(body.game) if body.game in games.names() else None
+    if game is None:
+        return None
+    pool = pool_of(game.name, body.preset or game.default_preset,
+                   body.players or game.default_players)
+    return await asyncio.to_thread(rating_in_pool, request.app.state.storage, player.id, pool)

@@ -1,0 +1,367 @@
+"""Players, not seats: guests, accounts and bot accounts, kept in SQL.
+
+A first visit gets a guest (a friendly random name, kept by a signed cookie: see
+``accounts``); a guest who registers becomes an account with the same id, so their games
+stay theirs; an account that makes an API token is a bot account for good (programs play
+unrated).  The rows live on the storage's ``Base`` and engine; the schema is made by the
+migration ``0003_players``.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy import Float, ForeignKey, Integer, String, func, select, update
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .live import TableError
+from .storage import Base, SeatRow, Storage, TableRow, _guarded, hash_token, now
+
+__all__ = [
+    "ApiTokenRow",
+    "Player",
+    "PlayerError",
+    "PlayerRow",
+    "PlayerStore",
+    "check_display_name",
+    "check_username",
+    "random_name",
+]
+
+Kind = Literal["guest", "account", "bot"]
+
+USERNAME = re.compile(r"[A-Za-z0-9_]{3,20}")
+MAX_NAME = 24
+"""The longest display name, in characters (names are shown beside cards, and escaped)."""
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256
+"""A longer password is refused before hashing: a megabyte of password is only work."""
+
+
+class PlayerError(TableError):
+    """A request about a player that cannot be granted (answered as every ``TableError``:
+    ``{"detail", "code"}`` with its status)."""
+
+    def __init__(self, reason: str, status: int = 422, code: str = "invalid_request", *,
+                 retry_after: float | None = None) -> None:
+        super().__init__(reason, status, code, retry_after=retry_after)
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who is asking: a guest, an account or a bot account (an account with API tokens)."""
+
+    id: str
+    name: str
+    kind: Kind
+    username: str | None = None
+
+    def public(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "kind": self.kind, "username": self.username}
+
+
+class PlayerRow(Base):
+    """A guest or an account; ``username_key`` is the username in lower case (unique)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(80))
+    username: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    username_key: Mapped[str | None] = mapped_column(String(20), nullable=True, unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    created: Mapped[str] = mapped_column(String(40))
+
+    def player(self) -> Player:
+        return Player(id=self.id, name=self.name, kind=self.kind,  # type: ignore[arg-type]
+                      username=self.username)
+
+
+class ApiTokenRow(Base):
+    """An account's API token (only its hash is kept)."""
+
+    __tablename__ = "api_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    created: Mapped[str] = mapped_column(String(40))
+
+
+class SecretRow(Base):
+    """A server secret shared by every process (the key that signs session cookies)."""
+
+    __tablename__ = "app_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
+class RatingRow(Base):
+    """A player's openskill rating in one pool (game, rule set, player count)."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    pool: Mapped[str] = mapped_column(String(120), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingHistoryRow(Base):
+    """A rating after one rated game (the profile's chart)."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    pool: Mapped[str] = mapped_column(String(120))
+    table_id: Mapped[str] = mapped_column(String(32))
+    at: Mapped[str] = mapped_column(String(40))
+    rating: Mapped[int] = mapped_column(Integer)
+    change: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerGameRow(Base):
+    """A finished game of a player (rated or not): the profile's recent games."""
+
+    __tablename__ = "player_games"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    game: Mapped[str] = mapped_column(String(32))
+    pool: Mapped[str] = mapped_column(String(120))
+    result: Mapped[str] = mapped_column(String(8))
+    """``win``, ``loss`` or ``draw``."""
+    rated: Mapped[int] = mapped_column(Integer)
+    at: Mapped[str] = mapped_column(String(40), index=True)
+
+
+class BotRecordRow(Base):
+    """A player's results against one bot level."""
+
+    __tablename__ = "bot_records"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    bot: Mapped[str] = mapped_column(String(200), primary_key=True)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class FinishedRow(Base):
+    """A table whose results were counted (so they are counted once, by one process)."""
+
+    __tablename__ = "tables_counted"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    at: Mapped[str] = mapped_column(String(40))
+
+
+# -- names ------------------------------------------------------------------------------
+ADJECTIVES = ("Brave", "Calm", "Clever", "Quick", "Lucky", "Merry", "Bold", "Gentle",
+              "Sly", "Bright", "Quiet", "Swift", "Wise", "Jolly", "Keen", "Noble")
+ANIMALS = ("Otter", "Falcon", "Fox", "Heron", "Lynx", "Badger", "Owl", "Hare", "Marten",
+           "Crane", "Wolf", "Stag", "Robin", "Panda", "Seal", "Gazelle")
+KEEP_FORMAT = {"\u200c", "\u200d"}
+"""Zero-width (non-)joiners are part of how Persian is written; other format characters
+(bidi overrides among them) are taken out of names."""
+
+
+def random_name(rng: secrets.SystemRandom | None = None) -> str:
+    """A guest's friendly name, such as ``Clever Otter 42``."""
+    rng = rng or secrets.SystemRandom()
+    return f"{rng.choice(ADJECTIVES)} {rng.choice(ANIMALS)} {rng.randint(10, 99)}"
+
+
+def check_display_name(text: Any) -> str:
+    """A display name as it is kept: control and format characters out, spaces joined,
+    1 to ``MAX_NAME`` characters; ``PlayerError`` otherwise.
+
+    >>> check_display_name("  Darya\\u202e  Kh ")
+    'Darya Kh'
+    >>> check_display_name("دریا")
+    'دریا'
+    """
+    if not isinstance(text, str):
+        raise PlayerError("a name is text", 422, "invalid_name")
+    kept = "".join(ch for ch in text if ch in KEEP_FORMAT
+                   or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
+    name = " ".join(kept.split())
+    if not name:
+        raise PlayerError("a name needs at least one letter", 422, "invalid_name")
+    if len(name) > MAX_NAME:
+        raise PlayerError(f"a name is at most {MAX_NAME} characters", 422, "invalid_name")
+    return name
+
+
+def check_username(text: Any) -> str:
+    """A username: 3 to 20 letters, digits or ``_`` (unique without regard to case)."""
+    if not isinstance(text, str) or not USERNAME.fullmatch(text):
+        raise PlayerError("a username is 3 to 20 letters (a-z), digits or _", 422,
+                          "invalid_username")
+    return text
+
+
+def check_password(text: Any) -> str:
+    if not isinstance(text, str) or len(text) < MIN_PASSWORD:
+        raise PlayerError(f"a password is at least {MIN_PASSWORD} characters", 422,
+                          "weak_password")
+    if len(text) > MAX_PASSWORD:
+        raise PlayerError(f"a password is at most {MAX_PASSWORD} characters", 422,
+                          "invalid_password")
+    return text
+
+
+def new_player_id() -> str:
+    return "p" + secrets.token_hex(12)
+
+
+class PlayerStore:
+    """The players' rows, through the storage's engine and threads (call it in a thread)."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.outage = storage.outage   # for ``_guarded``
+
+    @_guarded
+    def secret(self, name: str) -> str:
+        """A secret shared by every process, made by the first that asks."""
+        with self.storage.sessions() as session:
+            row = session.get(SecretRow, name)
+            if row is not None:
+                return row.value
+        value = secrets.token_urlsafe(48)
+        try:
+            with self.storage._writing() as session:
+                session.add(SecretRow(name=name, value=value))
+        except sa_exc.IntegrityError:   # another process made it first
+            with self.storage.sessions() as session:
+                row = session.get(SecretRow, name)
+                assert row is not None
+                return row.value
+        return value
+
+    @_guarded
+    def new_guest(self) -> Player:
+        row = PlayerRow(id=new_player_id(), kind="guest", name=random_name(), created=now())
+        with self.storage._writing() as session:
+            session.add(row)
+        return row.player()
+
+    @_guarded
+    def get(self, player_id: str) -> Player | None:
+        with self.storage.sessions() as session:
+            row = session.get(PlayerRow, player_id)
+            return None if row is None else row.player()
+
+    @_guarded
+    def by_username(self, username: str) -> PlayerRow | None:
+        with self.storage.sessions() as session:
+            return session.scalar(select(PlayerRow).where(
+                PlayerRow.username_key == username.lower()))
+
+    @_guarded
+    def register(self, player_id: str | None, username: str, password_hash: str) -> Player:
+        """An account; a guest (``player_id``) becomes it, keeping their id and games.
+
+        ``PlayerError`` (409, ``username_taken``) if the name is taken in any case."""
+        with self.storage._writing() as session:
+            taken = session.scalar(select(PlayerRow.id).where(
+                PlayerRow.username_key == username.lower()))
+            if taken is not None:
+                raise PlayerError("that username is taken", 409, "username_taken")
+            row = session.get(PlayerRow, player_id) if player_id else None
+            if row is None or row.kind != "guest":
+                row = PlayerRow(id=new_player_id(), created=now(), name=username, kind="account")
+                session.add(row)
+            row.kind, row.username, row.username_key = "account", username, username.lower()
+            row.password_hash, row.name = password_hash, username
+            try:
+                session.flush()
+            except sa_exc.IntegrityError:
+                raise PlayerError("that username is taken", 409, "username_taken") from None
+            return row.player()
+
+    @_guarded
+    def rename(self, player_id: str, name: str) -> Player | None:
+        with self.storage._writing() as session:
+            row = session.get(PlayerRow, player_id)
+            if row is None:
+                return None
+            row.name = name
+            # the seats of open tables show the new name too
+            open_ids = select(TableRow.id).where(TableRow.status.in_(("waiting", "playing")))
+            session.execute(update(SeatRow).where(SeatRow.player_id == player_id,
+                                                  SeatRow.table_id.in_(open_ids))
+                            .values(name=name))
+            return row.player()
+
+    @_guarded
+    def set_password_hash(self, player_id: str, password_hash: str) -> None:
+        with self.storage._writing() as session:
+            session.execute(update(PlayerRow).where(PlayerRow.id == player_id)
+                            .values(password_hash=password_hash))
+
+    # -- API tokens -------------------------------------------------------------------------
+    @_guarded
+    def new_api_token(self, player_id: str, limit: int) -> str:
+        """A new API token; the account is a bot account from now on.  ``PlayerError``
+        (409) past ``limit`` tokens."""
+        token = "ct_" + secrets.token_urlsafe(30)
+        with self.storage._writing() as session:
+            count = session.scalar(select(func.count()).select_from(ApiTokenRow)
+                                   .where(ApiTokenRow.player_id == player_id)) or 0
+            if count >= limit:
+                raise PlayerError(f"an account has at most {limit} API tokens; revoke one "
+                                  "first", 409, "too_many_tokens")
+            session.add(ApiTokenRow(token_hash=hash_token(token), player_id=player_id,
+                                    created=now()))
+            session.execute(update(PlayerRow).where(PlayerRow.id == player_id)
+                            .values(kind="bot"))
+        return token
+
+    @_guarded
+    def revoke_api_tokens(self, player_id: str) -> int:
+        with self.storage._writing() as session:
+            rows = session.scalars(select(ApiTokenRow).where(
+                ApiTokenRow.player_id == player_id)).all()
+            for row in rows:
+                session.delete(row)
+            return len(rows)
+
+    @_guarded
+    def by_api_token(self, token: str) -> Player | None:
+        with self.storage.sessions() as session:
+            row = session.scalar(select(PlayerRow).join(
+                ApiTokenRow, ApiTokenRow.player_id == PlayerRow.id).where(
+                ApiTokenRow.token_hash == hash_token(token)))
+            return None if row is None else row.player()
+
+    # -- seats ------------------------------------------------------------------------------
+    @_guarded
+    def open_seats(self, player_id: str) -> list[dict[str, Any]]:
+        """The seats of a player at tables still in play (to come back from anywhere)."""
+        with self.storage.sessions() as session:
+            rows = session.execute(
+                select(SeatRow.table_id, SeatRow.seat, TableRow.game, TableRow.status)
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(SeatRow.player_id == player_id,
+                       TableRow.status.in_(("waiting", "playing")))
+                .order_by(TableRow.created.desc()).limit(50)).all()
+            return [{"table": table, "seat": seat, "game": game, "status": status,
+                     "url": f"/table/{table}"} for table, seat, game, status in rows]
+
+    @_guarded
+    def seat_player(self, table_id: str, seat: int) -> str | None:
+        with self.storage.sessions() as session:
+            return session.scalar(select(SeatRow.player_id).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat))

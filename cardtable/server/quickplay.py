@@ -1,0 +1,357 @@
+"""Quick play: a queue that seats people of similar rating at a new table.
+
+A ticket waits in a pool (the game, its rule set and the number of players).  Each
+round of matching (at every poll, and twice a second) looks at the oldest tickets first:
+one whose rating window (``width`` + ``widen`` a second of waiting, on both sides) holds
+enough others of its pool gets a table of people; one that said ``bots_after`` seconds
+and has waited that long gets a table with the people at hand and bots in the other
+seats.  Tables made by the queue have a clock (``lifecycle.DEFAULT_CLOCK``) and a
+takeover bot.  A ticket not polled for ``poll_timeout`` seconds is cancelled: a page
+that left, left the queue.
+
+Without Redis the queue lives in this process (``LocalTickets``); with it every process
+shares it (``RedisTickets``), and whichever process matches (under a short lock in
+Redis) makes the table and owns it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from .. import games
+from .bot_runner import default_bot
+from .lifecycle import DEFAULT_CLOCK, DEFAULT_TAKEOVER
+from .live import TableError
+from .seating import plan_table
+
+if TYPE_CHECKING:
+    from .tables import Tables
+
+__all__ = ["Entry", "LocalTickets", "QuickPlay", "RedisTickets", "match"]
+
+log = logging.getLogger("cardtable.server")
+
+
+@dataclass
+class Entry:
+    """One ticket in the queue, and (once matched) the seat it got."""
+
+    ticket: str
+    game: str
+    preset: str
+    players: int
+    bots_after: float | None
+    entered: float
+    polled: float
+    name: str | None = None
+    rating: float | None = None
+    address: str = "unknown"
+    player: dict[str, Any] | None = None
+    """The player who asked (``players.Player.public()``): the seat is theirs."""
+    status: str = "waiting"
+    table: str | None = None
+    seat: int | None = None
+    token: str | None = None
+
+    @property
+    def pool(self) -> tuple[str, str, int]:
+        return self.game, self.preset, self.players
+
+    def answer(self, at: float) -> dict[str, Any]:
+        return {"ticket": self.ticket, "status": self.status, "table": self.table,
+                "seat": self.seat, "token": self.token,
+                "waited": round(max(0.0, at - self.entered), 1)}
+
+
+def match(entries: list[Entry], at: float, *, width: float = 100.0,
+          widen: float = 10.0) -> list[tuple[list[Entry], int]]:
+    """The tables to make now: each a list of waiting entries (oldest first) and how many
+    bots fill the rest.  Unrated entries (rating ``None``) sit with anyone.
+
+    >>> a = Entry("a", "durak", "transfer", 2, None, entered=0, polled=0, rating=1500)
+    >>> b = Entry("b", "durak", "transfer", 2, None, entered=1, polled=0, rating=1900)
+    >>> match([a, b], at=2)          # 400 apart: too far for a 2-second wait
+    []
+    >>> [[e.ticket for e in group] for group, _ in match([a, b], at=40)]
+    [['a', 'b']]
+    """
+    def window(entry: Entry) -> float:
+        return width + widen * max(0.0, at - entry.entered)
+
+    def near(one: Entry, other: Entry) -> bool:
+        if one.rating is None or other.rating is None:
+            return True
+        gap = abs(one.rating - other.rating)
+        return gap <= window(one) and gap <= window(other)
+
+    waiting = sorted((e for e in entries if e.status == "waiting"),
+                     key=lambda e: (e.entered, e.ticket))
+    taken: set[str] = set()
+    tables: list[tuple[list[Entry], int]] = []
+    for first in waiting:
+        if first.ticket in taken:
+            continue
+        others = [e for e in waiting if e.ticket not in taken and e is not first
+                  and e.pool == first.pool and near(first, e)]
+        group: list[Entry] = [first]
+        for other in others:
+            if len(group) == first.players:
+                break
+            if all(near(member, other) for member in group):
+                group.append(other)
+        if len(group) == first.players:
+            tables.append((group, 0))
+        elif first.bots_after is not None and at - first.entered >= first.bots_after:
+            group = [first] + [e for e in group[1:] if e.bots_after is not None]
+            tables.append((group, first.players - len(group)))
+        else:
+            continue
+        taken.update(e.ticket for e in group)
+    return tables
+
+
+class LocalTickets:
+    """The queue of this process alone."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, Entry] = {}
+        self._lock = asyncio.Lock()
+
+    async def get(self, ticket: str) -> Entry | None:
+        return self.entries.get(ticket)
+
+    async def put(self, entry: Entry) -> None:
+        self.entries[entry.ticket] = entry
+
+    async def touch(self, ticket: str, at: float) -> None:
+        entry = self.entries.get(ticket)
+        if entry is not None:
+            entry.polled = at
+
+    async def delete(self, ticket: str) -> None:
+        self.entries.pop(ticket, None)
+
+    async def all(self) -> list[Entry]:
+        return list(self.entries.values())
+
+    @contextlib.asynccontextmanager
+    async def matching(self) -> AsyncIterator[bool]:
+        if self._lock.locked():
+            yield False
+            return
+        async with self._lock:
+            yield True
+
+    async def close(self) -> None:
+        """Nothing to let go of."""
+
+
+class RedisTickets:
+    """The queue shared by every process, as one Redis hash of JSON tickets."""
+
+    def __init__(self, redis: Any, prefix: str) -> None:
+        self.redis = redis
+        self.key = f"{prefix}:quickplay:tickets"
+        self.polled_key = f"{prefix}:quickplay:polled"
+        """When each ticket was last polled, apart, so a poll never overwrites a match."""
+        self.lock_key = f"{prefix}:quickplay:lock"
+
+    async def get(self, ticket: str) -> Entry | None:
+        text = await self.redis.hget(self.key, ticket)
+        if text is None:
+            return None
+        entry = Entry(**json.loads(text))
+        polled = await self.redis.hget(self.polled_key, ticket)
+        if polled is not None:
+            entry.polled = max(entry.polled, float(polled))
+        return entry
+
+    async def put(self, entry: Entry) -> None:
+        await self.redis.hset(self.key, entry.ticket, json.dumps(asdict(entry)))
+
+    async def touch(self, ticket: str, at: float) -> None:
+        await self.redis.hset(self.polled_key, ticket, repr(at))
+
+    async def delete(self, ticket: str) -> None:
+        await self.redis.hdel(self.key, ticket)
+        await self.redis.hdel(self.polled_key, ticket)
+
+    async def all(self) -> list[Entry]:
+        texts = await self.redis.hgetall(self.key)
+        polled = await self.redis.hgetall(self.polled_key)
+        entries = []
+        for ticket, text in texts.items():
+            entry = Entry(**json.loads(text))
+            when = polled.get(ticket)
+            if when is not None:
+                entry.polled = max(entry.polled, float(when))
+            entries.append(entry)
+        return entries
+
+    @contextlib.asynccontextmanager
+    async def matching(self) -> AsyncIterator[bool]:
+        """One process matches at a time (a lock that expires, should it die holding it)."""
+        mine = secrets.token_hex(8)
+        got = await self.redis.set(self.lock_key, mine, nx=True, px=5000)
+        if not got:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            if await self.redis.get(self.lock_key) in (mine, mine.encode()):
+                await self.redis.delete(self.lock_key)
+
+    async def close(self) -> None:
+        """The cluster closes its Redis connection."""
+
+
+class QuickPlay:
+    """The quick-play queue of the app: tickets in, tables out."""
+
+    def __init__(self, tables: Tables, store: LocalTickets | RedisTickets, *,
+                 poll_timeout: float = 8.0, keep: float = 60.0, width: float = 100.0,
+                 widen: float = 10.0, max_tickets: int = 10_000) -> None:
+        self.tables = tables
+        self.store = store
+        self.poll_timeout = poll_timeout
+        """Seconds a waiting ticket lives without a poll."""
+        self.keep = keep
+        """Seconds a matched or cancelled ticket can still be read."""
+        self.width, self.widen = width, widen
+        self.max_tickets = max_tickets
+        self._task: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def clock() -> float:
+        return time.time()  # wall time: several processes compare it
+
+    def start(self) -> None:
+        self._task = self.tables.spawn(self._rounds())
+
+    async def _rounds(self) -> None:
+        while True:
+            await asyncio.sleep(0.5)
+            try:
+                await self.round()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis or the database away: the next round tries again
+                log.exception("a quick-play round failed")
+
+    # -- the endpoints ------------------------------------------------------------------
+    async def enter(self, game: str, preset: str | None, players: int | None,
+                    bots_after: float | None, *, name: str | None = None,
+                    rating: float | None = None, address: str = "unknown",
+                    player: dict[str, Any] | None = None) -> dict[str, Any]:
+        try:
+            plan = plan_table(game, preset, None, players)
+        except (ValueError, KeyError) as error:
+            raise TableError(str(error).strip("'\""), 422) from None
+        waiting = [e for e in await self.store.all() if e.status == "waiting"]
+        if len(waiting) >= self.max_tickets:
+            raise TableError("the quick-play queue is full just now; try again in a minute",
+                             429, "queue_full", retry_after=30)
+        at = self.clock()
+        entry = Entry(ticket=secrets.token_urlsafe(18), game=plan.spec.name,
+                      preset=plan.preset or games.get(game).default_preset,
+                      players=plan.players, bots_after=bots_after, entered=at, polled=at,
+                      name=name, rating=rating, address=address, player=player)
+        await self.store.put(entry)
+        await self.round()
+        fresh = await self.store.get(entry.ticket)
+        return (fresh or entry).answer(self.clock())
+
+    async def poll(self, ticket: str) -> dict[str, Any]:
+        entry = await self._entry(ticket)
+        if entry.status == "waiting":
+            await self.store.touch(ticket, self.clock())
+            await self.round()
+            entry = await self._entry(ticket)
+        return entry.answer(self.clock())
+
+    async def cancel(self, ticket: str) -> dict[str, Any]:
+        async with self._matching_wait() as mine:
+            entry = await self._entry(ticket)
+            if entry.status == "waiting" and mine:
+                entry.status = "cancelled"
+                await self.store.put(entry)
+        return entry.answer(self.clock())
+
+    async def _entry(self, ticket: str) -> Entry:
+        entry = None if len(ticket) > 64 else await self.store.get(ticket)
+        if entry is None:
+            raise TableError("there is no such ticket in the quick-play queue (it may have "
+                             "been cancelled a while ago)", 404)
+        return entry
+
+    @contextlib.asynccontextmanager
+    async def _matching_wait(self) -> AsyncIterator[bool]:
+        """The matching lock, waited for (at most a few seconds)."""
+        deadline = time.monotonic() + 5
+        while True:
+            async with self.store.matching() as mine:
+                if mine or time.monotonic() > deadline:
+                    yield mine
+                    return
+            await asyncio.sleep(0.05)
+
+    # -- matching -----------------------------------------------------------------------
+    async def round(self) -> None:
+        """Forget old tickets, cancel the unpolled, and make the tables that match."""
+        async with self.store.matching() as mine:
+            if not mine:
+                return  # another process (or task) is matching just now
+            at = self.clock()
+            entries = await self.store.all()
+            for entry in entries:
+                if entry.status != "waiting" and at - entry.polled > self.keep:
+                    await self.store.delete(entry.ticket)
+                elif entry.status == "waiting" and at - entry.polled > self.poll_timeout:
+                    entry.status = "cancelled"
+                    await self.store.put(entry)
+            for group, bots in match(entries, at, width=self.width, widen=self.widen):
+                await self._seat(group, bots)
+
+    async def _seat(self, group: list[Entry], bots: int) -> None:
+        """A table for the group (bots in the seats left), each entry given its seat."""
+        first = group[0]
+        seats = ["human"] * len(group) + [f"bot:{default_bot()}"] * bots
+        rated = bots == 0 and all(e.rating is not None for e in group)
+        seating = self.tables.seating
+        try:
+            table, seat, token = await seating.create(
+                first.game, preset=first.preset, players=first.players, seats=seats,
+                takeover=f"bot:{DEFAULT_TAKEOVER}", name=first.name, address=first.address,
+                clock=dict(DEFAULT_CLOCK), rated=rated, player=_player(first))
+            given = [(seat, token)]
+            for other in group[1:]:
+                _, other_seat, other_token = await seating.join(table.id, other.name,
+                                                                player=_player(other))
+                given.append((other_seat, other_token))
+        except TableError as error:
+            log.warning("quick play could not make a table: %s", error.reason)
+            return
+        for entry, (seat_index, seat_token) in zip(group, given, strict=True):
+            entry.status, entry.table = "matched", table.id
+            entry.seat, entry.token = seat_index, seat_token
+            entry.polled = self.clock()
+            await self.store.put(entry)
+        log.info("quick play: table %s for %d people and %d bots", table.id, len(group), bots)
+
+
+def _player(entry: Entry) -> Any:
+    """The ``players.Player`` a ticket was taken by (``None``: nobody known)."""
+    if entry.player is None:
+        return None
+    from .players import Player
+
+    return Player(**entry.player)

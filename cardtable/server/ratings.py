@@ -1,0 +1,317 @@
+"""Results, ratings, profiles and the leaderboard.
+
+When a table finishes, ``count_table`` records each player's result once (a row in
+``tables_counted`` makes a second count, by any process, a no-op): the game in their
+recent games, their record against each bot level at the table, and, when every seat is a
+signed-in account (no guests, no bots, no bot accounts), new openskill ratings in the
+table's pool (game, rule set, player count: 2 players apart, 3 or more together).  A seat
+the table summary names as resigned (``summary["resigned"]``) or forfeited
+(``summary["forfeits"]``) has lost, whatever the cards said.  The rating change goes into
+the table's summary (``summary["ratings"]``), so the end of the game shows it.
+
+Ratings are shown as ``1500 + 20 * (mu - 25)``: 1500 to start, about 50 points for a first
+win between equals; a rating is provisional while openskill's sigma is over 7 (about the
+first six games).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, Query, Request
+from sqlalchemy import exc as sa_exc
+from sqlalchemy import func, select
+
+from .players import (
+    BotRecordRow,
+    FinishedRow,
+    PlayerError,
+    PlayerGameRow,
+    PlayerRow,
+    PlayerStore,
+    RatingHistoryRow,
+    RatingRow,
+)
+from .storage import _guarded, now
+from .wire import plain
+
+if TYPE_CHECKING:
+    from .live import LiveTable
+    from .tables import Tables
+
+__all__ = ["SeatResult", "count_table", "display", "pool_of", "results_of", "router"]
+
+log = logging.getLogger("cardtable.server")
+
+SCALE, CENTRE, START_MU = 20.0, 1500, 25.0
+PROVISIONAL_SIGMA = 7.0
+HISTORY = 200
+"""Rating points kept per pool in a profile answer (the newest)."""
+
+
+def display(mu: float) -> int:
+    """The rating people see.
+
+    >>> display(25.0), display(27.5)
+    (1500, 1550)
+    """
+    return round(CENTRE + SCALE * (mu - START_MU))
+
+
+def pool_of(game: str, preset: str | None, players: int) -> str:
+    """The pool a table is rated in: two players apart, three or more together.
+
+    >>> pool_of("durak", "transfer", 2), pool_of("durak", "transfer", 5)
+    ('durak/transfer/2p', 'durak/transfer/3+p')
+    """
+    return f"{game}/{preset or 'custom'}/{'2p' if players == 2 else '3+p'}"
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How one seat did: its score (the game's return; higher is better), and who sat."""
+
+    seat: int
+    kind: str
+    """``human`` or ``bot`` (the table's own bot)."""
+    player_id: str | None
+    player_kind: str | None
+    bot: str | None
+    score: float
+    result: str
+    """``win``, ``loss`` or ``draw``."""
+
+
+def results_of(table: LiveTable) -> list[SeatResult]:
+    """Each seat's result from the game's outcome and the summary's resignations and
+    forfeits (those seats lost); empty when the game has no outcome (say, abandoned)."""
+    summary = table.summary or {}
+    if summary.get("abandoned") or summary.get("closed"):
+        return []
+    outcome = table.state.outcome()
+    lost = {s for s in summary.get("forfeits") or [] if isinstance(s, int)}
+    if isinstance(summary.get("resigned"), int):
+        lost.add(summary["resigned"])
+    if outcome is None and not lost:
+        return []
+    n = len(table.seats)
+    returns = list(outcome.returns) if outcome is not None else [0.0] * n
+    winners = set(outcome.winners) if outcome is not None else set()
+    if lost:   # the seats that lost on time or resigned are last, whatever the cards said
+        low = min(returns) - 1
+        returns = [low if seat in lost else value for seat, value in enumerate(returns)]
+        winners = (winners - lost) or {seat for seat in range(n) if seat not in lost}
+    out = []
+    for seat in table.seats:
+        i = seat.index
+        result = "draw" if not winners else "win" if i in winners else "loss"
+        out.append(SeatResult(seat=i, kind=seat.kind, player_id=seat.player_id,
+                              player_kind=seat.player_kind, bot=seat.bot_spec,
+                              score=returns[i], result=result))
+    return out
+
+
+def rated(results: list[SeatResult]) -> bool:
+    """Only games between signed-in accounts are rated (each in one seat)."""
+    people = [r.player_id for r in results]
+    return (len(results) >= 2 and all(r.kind == "human" and r.player_kind == "account"
+                                      and r.player_id for r in results)
+            and len(set(people)) == len(people))
+
+
+class RatingStore(PlayerStore):
+    """The results' rows (on the same engine as the players')."""
+
+    @_guarded
+    def count(self, table_id: str, game: str, pool: str, results: list[SeatResult],
+              is_rated: bool) -> dict[int, dict[str, Any]] | None:
+        """Record a finished table's results once; the rating changes by seat (``None``:
+        counted already)."""
+        from openskill.models import PlackettLuce
+
+        at = now()
+        with self.storage._writing() as session:
+            try:
+                session.add(FinishedRow(table_id=table_id, at=at))
+                session.flush()
+            except sa_exc.IntegrityError:
+                return None
+            people = [r for r in results if r.kind == "human" and r.player_id]
+            known = set(session.scalars(select(PlayerRow.id).where(
+                PlayerRow.id.in_([r.player_id for r in people]))))
+            people = [r for r in people if r.player_id in known]
+            for r in people:
+                session.add(PlayerGameRow(player_id=r.player_id, table_id=table_id, seat=r.seat,
+                                          game=game, pool=pool, result=r.result,
+                                          rated=int(is_rated), at=at))
+                for bot in (b for b in results if b.kind == "bot" and b.bot):
+                    record = session.get(BotRecordRow, (r.player_id, bot.bot))
+                    if record is None:
+                        record = BotRecordRow(player_id=r.player_id, bot=bot.bot, wins=0,
+                                              losses=0, draws=0)
+                        session.add(record)
+                    if r.score > bot.score:
+                        record.wins += 1
+                    elif r.score < bot.score:
+                        record.losses += 1
+                    else:
+                        record.draws += 1
+            if not is_rated:
+                return {}
+            model = PlackettLuce()
+            rows = []
+            for r in results:
+                row = session.get(RatingRow, (r.player_id, pool))
+                if row is None:
+                    fresh = model.rating()
+                    row = RatingRow(player_id=r.player_id, pool=pool, mu=fresh.mu,
+                                    sigma=fresh.sigma, games=0, wins=0)
+                    session.add(row)
+                rows.append(row)
+            best = sorted({r.score for r in results}, reverse=True)
+            ranks = [best.index(r.score) for r in results]
+            before = [model.rating(mu=row.mu, sigma=row.sigma) for row in rows]
+            after = model.rate([[rating] for rating in before], ranks=ranks)
+            changes: dict[int, dict[str, Any]] = {}
+            for r, row, [new] in zip(results, rows, after, strict=True):
+                old = display(row.mu)
+                row.mu, row.sigma = new.mu, new.sigma
+                row.games += 1
+                row.wins += r.result == "win"
+                change = display(new.mu) - old
+                session.add(RatingHistoryRow(player_id=r.player_id, pool=pool,
+                                             table_id=table_id, at=at,
+                                             rating=display(new.mu), change=change))
+                changes[r.seat] = {"pool": pool, "before": old, "after": display(new.mu),
+                                   "change": change,
+                                   "provisional": new.sigma > PROVISIONAL_SIGMA}
+            return changes
+
+    @_guarded
+    def profile(self, key: str) -> dict[str, Any] | None:
+        with self.storage.sessions() as session:
+            player = session.scalar(select(PlayerRow).where(
+                PlayerRow.username_key == key.lower())) if len(key) <= 20 else None
+            if player is None:
+                player = session.get(PlayerRow, key)
+            if player is None:
+                return None
+            ratings = []
+            for row in session.scalars(select(RatingRow).where(
+                    RatingRow.player_id == player.id).order_by(RatingRow.pool)):
+                history = list(session.execute(
+                    select(RatingHistoryRow.at, RatingHistoryRow.rating,
+                           RatingHistoryRow.change, RatingHistoryRow.table_id)
+                    .where(RatingHistoryRow.player_id == player.id,
+                           RatingHistoryRow.pool == row.pool)
+                    .order_by(RatingHistoryRow.id.desc()).limit(HISTORY)))
+                ratings.append({
+                    "pool": row.pool, "rating": display(row.mu),
+                    "provisional": row.sigma > PROVISIONAL_SIGMA, "games": row.games,
+                    "wins": row.wins,
+                    "history": [{"at": at, "rating": rating, "change": change, "table": table}
+                                for at, rating, change, table in reversed(history)]})
+            played = session.scalar(select(func.count()).select_from(PlayerGameRow).where(
+                PlayerGameRow.player_id == player.id)) or 0
+            won = session.scalar(select(func.count()).select_from(PlayerGameRow).where(
+                PlayerGameRow.player_id == player.id, PlayerGameRow.result == "win")) or 0
+            recent = [{"table": g.table_id, "game": g.game, "pool": g.pool, "seat": g.seat,
+                       "result": g.result, "rated": bool(g.rated), "at": g.at,
+                       "replay": f"/api/tables/{g.table_id}/replay",
+                       "page": f"/table/{g.table_id}"}
+                      for g in session.scalars(select(PlayerGameRow).where(
+                          PlayerGameRow.player_id == player.id)
+                          .order_by(PlayerGameRow.at.desc()).limit(20))]
+            bots = [{"bot": b.bot, "wins": b.wins, "losses": b.losses, "draws": b.draws}
+                    for b in session.scalars(select(BotRecordRow).where(
+                        BotRecordRow.player_id == player.id).order_by(BotRecordRow.bot))]
+            return {"id": player.id, "name": player.name, "kind": player.kind,
+                    "username": player.username, "ratings": ratings,
+                    "games": {"played": played, "won": won}, "recent": recent, "bots": bots}
+
+    @_guarded
+    def leaderboard(self, pool: str | None, limit: int, offset: int) -> dict[str, Any]:
+        with self.storage.sessions() as session:
+            pools = list(session.scalars(select(RatingRow.pool).distinct()
+                                         .order_by(RatingRow.pool)))
+            pool = pool if pool is not None else (pools[0] if pools else None)
+            entries = []
+            if pool is not None:
+                rows = session.execute(
+                    select(RatingRow, PlayerRow.name, PlayerRow.username)
+                    .join(PlayerRow, PlayerRow.id == RatingRow.player_id)
+                    .where(RatingRow.pool == pool)
+                    .order_by((RatingRow.sigma > PROVISIONAL_SIGMA).asc(),
+                              RatingRow.mu.desc(), RatingRow.player_id)
+                    .limit(limit).offset(offset)).all()
+                for rank, (row, name, username) in enumerate(rows, start=offset + 1):
+                    entries.append({"rank": rank, "id": row.player_id, "name": name,
+                                    "username": username, "rating": display(row.mu),
+                                    "provisional": row.sigma > PROVISIONAL_SIGMA,
+                                    "games": row.games, "wins": row.wins})
+            return {"pools": pools, "pool": pool, "entries": entries}
+
+
+def store_of(tables_or_request: Any) -> RatingStore:
+    storage = tables_or_request.storage
+    store = getattr(tables_or_request, "_rating_store", None)
+    if store is None or store.storage is not storage:
+        store = RatingStore(storage)
+        tables_or_request._rating_store = store
+    return store
+
+
+async def count_table(tables: Tables, table: LiveTable) -> None:
+    """Count a finished table's results (once, whichever process asks first); a rated
+    game's rating changes go into its summary (stored, and sent to everyone at the table).
+    A failure is logged: the game itself stays finished."""
+    if not table.over:
+        return
+    try:
+        results = results_of(table)
+        if not results:
+            return
+        is_rated = rated(results)
+        pool = pool_of(table.game, table.preset, table.players)
+        changes = await asyncio.to_thread(store_of(tables).count, table.id, table.game, pool,
+                                          results, is_rated)
+        if not changes:
+            return
+        async with table.lock:
+            table.summary = {**(table.summary or {}),
+                             "ratings": {str(seat): change for seat, change in changes.items()}}
+            summary = plain(table.summary)
+            await asyncio.to_thread(tables.storage.set_status, table.id, "over",
+                                    finished=table.finished, summary=summary)
+            table.broadcast()
+    except Exception:
+        log.exception("table %s: the players' results could not be counted", table.id)
+
+
+router = APIRouter()
+
+
+@router.get("/api/players/{name}", responses={404: {"description": "no such player"}})
+async def profile(name: str, request: Request) -> dict[str, Any]:
+    """A player's profile by username (any case) or id: ratings per pool with their
+    history, games played and won, recent games with replay links, record against bots."""
+    found = None
+    if len(name) <= 40:
+        found = await asyncio.to_thread(store_of(request.app.state).profile, name)
+    if found is None:
+        raise PlayerError(f"there is no player {name[:40]!r}", 404, "not_found")
+    return found
+
+
+@router.get("/api/leaderboard", responses={422: {"description": "the request cannot be read"}})
+async def leaderboard(request: Request, pool: str | None = Query(None, max_length=120),
+                      limit: int = Query(50, ge=1, le=200),
+                      offset: int = Query(0, ge=0, le=1_000_000)) -> dict[str, Any]:
+    """The players of a pool by rating (provisional ratings last); ``pools`` names every
+    pool (the first is shown when none is asked for)."""
+    return await asyncio.to_thread(store_of(request.app.state).leaderboard, pool, limit,
+                                   offset)
+

@@ -1,0 +1,71 @@
+// The table's life bar: the clock of the seat to move (counting down between states),
+// and the Resign and Leave buttons of a seated player.  The server sends each state's
+// clock as seconds left when it was sent; the page counts down from when it arrived.
+
+import { h, clear } from "./dom.js";
+import { t, num } from "./i18n.js";
+
+const TICK_MS = 250;
+
+/** "1:05" (or "0:07"): minutes and seconds of a time left. */
+export function clockText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${num(Math.floor(whole / 60))}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+export class LifeBar {
+  /** ``table``: the TableView (its socket sends resign and leave, seatName names seats). */
+  constructor(table) {
+    this.table = table;
+    this.el = h("div", { class: "life-bar" });
+    this.clockEl = h("span", { class: "clock", role: "timer", "aria-live": "off" });
+    this.state = null;
+    this.arrived = 0;
+    this.ticker = setInterval(() => this.tick(), TICK_MS);
+  }
+
+  destroy() { clearInterval(this.ticker); }
+
+  update(state, mySeat) {
+    this.state = state;
+    this.arrived = performance.now();
+    const buttons = [];
+    if (state && !state.over && state.status === "playing" && mySeat !== null
+        && mySeat !== undefined && !state.seats?.[mySeat]?.bot_playing) {
+      buttons.push(h("button", { type: "button", class: "resign", onclick: () => this.resign() },
+        t("life.resign")));
+      if (!state.rated) {
+        buttons.push(h("button", { type: "button", class: "leave", onclick: () => this.leave() },
+          t("life.leave")));
+      }
+    }
+    clear(this.el).append(this.clockEl, ...buttons);
+    this.tick();
+  }
+
+  tick() {
+    const clock = this.state?.clock;
+    if (!clock || this.state.over || clock.seat === null || clock.seat === undefined) {
+      this.clockEl.hidden = true;
+      return;
+    }
+    const spent = (performance.now() - this.arrived) / 1000;
+    const moveLeft = Math.max(0, clock.move_left - spent);
+    const bankLeft = Math.max(0, clock.bank_left - Math.max(0, spent - clock.move_left));
+    this.clockEl.hidden = false;
+    this.clockEl.dataset.seat = String(clock.seat);
+    this.clockEl.classList.toggle("low", moveLeft <= 0 && bankLeft < 10);
+    this.clockEl.textContent = t("life.clock", { who: this.table.seatName(clock.seat),
+      move: clockText(moveLeft), bank: clockText(bankLeft) });
+  }
+
+  resign() {
+    if (!window.confirm(t("life.resignSure"))) return;
+    this.table.socket.send({ type: "resign" });
+  }
+
+  leave() {
+    if (!window.confirm(t("life.leaveSure"))) return;
+    this.table.socket.send({ type: "leave" });
+  }
+}

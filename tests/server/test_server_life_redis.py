@@ -1,0 +1,76 @@
+"""A table's life across two server processes joined by a Redis of the test's own: the
+quick-play queue is shared, a relayed player counts as connected, and a resign sent on a
+relayed socket ends the game at the owner."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from clusterkit import OwnRedis, wait_for
+from tablekit import next_state, server, socket_for
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    redis = OwnRedis(tmp_path / "redis")
+    redis.start()
+    try:
+        yield redis
+    finally:
+        redis.stop()
+
+
+def flags(redis: OwnRedis) -> tuple[str, ...]:
+    return ("--redis-url", redis.url, "--redis-prefix", f"life-{secrets.token_hex(4)}")
+
+
+def test_two_processes_share_the_quick_play_queue(tmp_path: Path, own_redis: OwnRedis) -> None:
+    data = tmp_path / "data"
+    shared = flags(own_redis)
+    with server(data, *shared) as (_, a), server(data, *shared) as (_, b):
+        body = {"game": "durak", "players": 2, "bots_after": None}
+        one = httpx.post(f"{a}/api/quick-play", json=body, timeout=10).json()
+        two = httpx.post(f"{b}/api/quick-play", json=body, timeout=10).json()
+        answers: dict[str, dict] = {}
+
+        def both_matched() -> bool:
+            answers["one"] = httpx.get(f"{a}/api/quick-play/{one['ticket']}", timeout=10).json()
+            answers["two"] = httpx.get(f"{b}/api/quick-play/{two['ticket']}", timeout=10).json()
+            return all(x["status"] == "matched" for x in answers.values())
+
+        wait_for(both_matched, "both tickets matched")
+        assert answers["one"]["table"] == answers["two"]["table"]
+        assert {answers["one"]["seat"], answers["two"]["seat"]} == {0, 1}
+        table = answers["one"]["table"]
+        # each plays from the process it asked: one of them is relayed to the owner
+        with socket_for(a, table, answers["one"]["token"]) as ws_one, \
+                socket_for(b, table, answers["two"]["token"]) as ws_two:
+            state = next_state(ws_one)
+            deadline = time.monotonic() + 20
+            while not all(s["connected"] for s in state["seats"]):
+                assert time.monotonic() < deadline, "the relayed player never showed"
+                state = next_state(ws_one)
+            ws_two.send(json.dumps({"type": "resign"}))
+            while not state["over"]:
+                state = next_state(ws_one)
+        assert state["summary"]["resigned"] == answers["two"]["seat"]
+
+
+def test_a_ticket_unpolled_on_every_process_is_cancelled(tmp_path: Path,
+                                                           own_redis: OwnRedis) -> None:
+    data = tmp_path / "data"
+    shared = flags(own_redis)
+    with server(data, *shared) as (_, a), server(data, *shared) as (_, b):
+        one = httpx.post(f"{a}/api/quick-play", json={"game": "durak", "players": 3,
+                                                      "bots_after": None}, timeout=10).json()
+        assert httpx.get(f"{b}/api/quick-play/{one['ticket']}", timeout=10).json()[
+            "status"] == "waiting"
+        time.sleep(9.5)   # past the 8 seconds a ticket lives without a poll
+        assert httpx.get(f"{b}/api/quick-play/{one['ticket']}", timeout=10).json()[
+            "status"] == "cancelled"

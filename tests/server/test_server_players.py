@@ -1,0 +1,206 @@
+"""Players: guests, accounts, sessions, the cross-site check, sign-in throttling, seats
+owned by a player and bot accounts; each test on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from playerkit import PASSWORD, app_client, fresh, login, register
+from tablekit import connect
+
+from cardtable.server.accounts import COOKIE, PlayerLimits
+
+__all__ = ["app_client"]   # the fixture
+
+
+def test_a_first_visit_is_a_guest_with_a_friendly_name_kept_by_a_cookie(
+        app_client: TestClient) -> None:
+    first = app_client.get("/api/me")
+    assert first.status_code == 200
+    me = first.json()
+    assert me["kind"] == "guest" and me["username"] is None
+    assert len(me["name"].split()) == 3 and me["name"].split()[2].isdigit()
+    cookie = first.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=lax" in cookie.replace("Lax", "lax")
+    assert "Secure" not in cookie   # plain HTTP here
+    assert app_client.get("/api/me").json()["id"] == me["id"]   # the cookie keeps them
+
+
+def test_a_guest_can_change_their_name_and_it_is_cleaned(app_client: TestClient) -> None:
+    app_client.get("/api/me")
+    renamed = app_client.post("/api/me/name", json={"name": "  دریا\u202e  جان "})
+    assert renamed.status_code == 200
+    assert renamed.json()["name"] == "دریا جان"
+    too_long = app_client.post("/api/me/name", json={"name": "x" * 25})
+    assert too_long.status_code == 422 and too_long.json()["code"] == "invalid_name"
+    assert app_client.get("/api/me").json()["name"] == "دریا جان"
+
+
+def test_register_rules_for_username_and_password(app_client: TestClient) -> None:
+    for name in ("ab", "a" * 21, "bad name", "ünï"):
+        answer = register(fresh(app_client), name)
+        assert answer.status_code == 422 and answer.json()["code"] == "invalid_username"
+    short = register(fresh(app_client), "darya", "seven77")
+    assert short.status_code == 422 and short.json()["code"] == "weak_password"
+    assert register(fresh(app_client), "Darya").status_code == 201
+    taken = register(fresh(app_client), "dARYA")
+    assert taken.status_code == 409 and taken.json()["code"] == "username_taken"
+
+
+def test_sign_in_and_out(app_client: TestClient) -> None:
+    assert register(fresh(app_client), "Darya").status_code == 201
+    browser = fresh(app_client)
+    signed_in = login(browser, "darya")
+    assert signed_in.status_code == 200 and signed_in.json()["username"] == "Darya"
+    assert "HttpOnly" in signed_in.headers["set-cookie"]
+    assert browser.get("/api/me").json()["kind"] == "account"
+    assert browser.post("/api/account/logout").status_code == 200
+    assert browser.get("/api/me").json()["kind"] == "guest"
+
+
+def test_a_wrong_password_and_an_unknown_user_get_the_same_answer(
+        app_client: TestClient) -> None:
+    register(fresh(app_client), "darya")
+    wrong = login(fresh(app_client), "darya", "not the password")
+    unknown = login(fresh(app_client), "nobody_here")
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.json() == unknown.json() == {"detail": "wrong username or password",
+                                              "code": "bad_credentials"}
+    assert COOKIE not in wrong.headers.get("set-cookie", "")
+
+
+def test_sign_in_is_throttled_per_account_and_per_address(app_client: TestClient) -> None:
+    app_client.app.state.player_limits = PlayerLimits(login_per_address="5/minute",
+                                                      login_per_account="3/minute")
+    register(fresh(app_client), "darya")
+    for _ in range(3):
+        assert login(fresh(app_client, "10.0.0.1"), "darya", "wrong one!").status_code == 401
+    # the account is throttled from every address, even with the right password
+    stopped = login(fresh(app_client, "10.0.0.2"), "darya")
+    assert stopped.status_code == 429 and stopped.json()["code"] == "rate_limited"
+    assert int(stopped.headers["Retry-After"]) >= 1
+    # the address is throttled for every account
+    for name in ("anna_1", "anna_2"):
+        assert login(fresh(app_client, "10.0.0.3"), name).status_code == 401
+    for name in ("anna_3", "anna_4", "anna_5"):
+        login(fresh(app_client, "10.0.0.3"), name)
+    assert login(fresh(app_client, "10.0.0.3"), "anna_6").status_code == 429
+
+
+def test_a_guest_who_registers_keeps_their_id_and_seats(app_client: TestClient) -> None:
+    guest = app_client.get("/api/me").json()
+    seated = app_client.post("/api/tables", json={"game": "durak",
+                                                  "seats": ["human", "human"]}).json()
+    account = register(app_client, "darya").json()
+    assert account["id"] == guest["id"] and account["kind"] == "account"
+    seats = app_client.get("/api/me").json()["seats"]
+    assert [(s["table"], s["seat"]) for s in seats] == [(seated["table"], 0)]
+
+
+def test_a_signed_in_player_cannot_register_another_account(app_client: TestClient) -> None:
+    register(app_client, "darya")
+    again = register(app_client, "darya_2")
+    assert again.status_code == 409 and again.json()["code"] == "signed_in"
+
+
+def test_cookie_requests_from_another_site_are_refused_and_change_nothing(
+        app_client: TestClient) -> None:
+    app_client.get("/api/me")
+    before = app_client.get("/api/me").json()
+    evil = app_client.post("/api/me/name", json={"name": "pwned"},
+                           headers={"Origin": "https://evil.example"})
+    assert evil.status_code == 403 and evil.json()["code"] == "cross_site"
+    referer = app_client.post("/api/me/name", json={"name": "pwned"},
+                              headers={"Referer": "https://evil.example/page"})
+    assert referer.status_code == 403
+    assert app_client.get("/api/me").json()["name"] == before["name"]
+    same = app_client.post("/api/me/name", json={"name": "Darya"},
+                           headers={"Origin": "http://testserver"})
+    assert same.status_code == 200
+
+
+def test_a_request_without_the_cookie_is_not_checked_for_its_origin(
+        app_client: TestClient) -> None:
+    # a program, or a page that holds only a seat token: nothing of a session to abuse
+    answer = fresh(app_client).post("/api/tables", json={"game": "durak"},
+                                    headers={"Origin": "https://elsewhere.example"})
+    assert answer.status_code == 201
+
+
+def test_the_seat_shows_the_players_name_and_belongs_to_them(app_client: TestClient) -> None:
+    register(app_client, "darya")
+    made = app_client.post("/api/tables", json={"game": "durak", "seats": ["human", "human"],
+                                                "name": "ignored"}).json()
+    seats = app_client.get(f"/api/tables/{made['table']}").json()["seats"]
+    assert seats[0]["name"] == "darya" and seats[0]["player_kind"] == "account"
+    other = fresh(app_client)
+    register(other, "anna_k")
+    joined = other.post(f"/api/tables/{made['table']}/join").json()
+    seats = app_client.get(f"/api/tables/{made['table']}").json()["seats"]
+    assert joined["seat"] == 1 and seats[1]["name"] == "anna_k"
+
+
+def test_a_signed_in_player_comes_back_to_their_seat_from_another_device(
+        app_client: TestClient) -> None:
+    register(app_client, "darya")
+    made = app_client.post("/api/tables", json={"game": "durak",
+                                                "seats": ["human", "bot:random"]}).json()
+    laptop = fresh(app_client)
+    me = login(laptop, "darya").json()
+    assert [(s["table"], s["seat"]) for s in me["seats"]] == [(made["table"], 0)]
+    with laptop.websocket_connect(f"/ws/tables/{made['table']}?seat=0") as ws:
+        state = ws.receive_json()
+        while state["type"] != "state":
+            state = ws.receive_json()
+        assert state["seat"] == 0 and state["view"]["hand"]
+
+
+def test_nobody_else_can_take_a_seat_by_its_number(app_client: TestClient) -> None:
+    register(app_client, "darya")
+    made = app_client.post("/api/tables", json={"game": "durak",
+                                                "seats": ["human", "bot:random"]}).json()
+    stranger = fresh(app_client)
+    register(stranger, "anna_k")
+    for client in (stranger, fresh(app_client)):
+        with client.websocket_connect(f"/ws/tables/{made['table']}?seat=0") as ws:
+            message = ws.receive_json()
+            assert message["type"] == "error" and message["code"] == "no_seat"
+
+
+def test_a_bot_account_plays_through_its_api_token_and_is_marked_a_bot(
+        app_client: TestClient) -> None:
+    assert fresh(app_client).post("/api/account/tokens").status_code == 401
+    register(app_client, "robo_1")
+    token = app_client.post("/api/account/tokens").json()["token"]
+    program = fresh(app_client)
+    program.headers["Authorization"] = f"Bearer {token}"
+    me = program.get("/api/me").json()
+    assert me["kind"] == "bot" and me["username"] == "robo_1"
+    made = program.post("/api/tables", json={"game": "durak",
+                                             "seats": ["human", "bot:random"]}).json()
+    seats = program.get(f"/api/tables/{made['table']}").json()["seats"]
+    assert seats[0]["player_kind"] == "bot" and seats[0]["name"] == "robo_1"
+    with connect(program, made["table"], made["token"]) as ws:
+        assert ws.receive_json()["type"] == "state"
+    bad = fresh(app_client)
+    bad.headers["Authorization"] = "Bearer ct_not_a_token"
+    assert bad.post("/api/account/tokens").status_code == 401
+    assert app_client.delete("/api/account/tokens").json() == {"revoked": 1}
+    assert program.get("/api/me").json()["kind"] == "guest"   # the token is dead
+
+
+def test_passwords_never_reach_the_log(app_client: TestClient,
+                                       caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level("DEBUG")
+    register(fresh(app_client), "darya", "secret-words-9")
+    login(fresh(app_client), "darya", "secret-words-9")
+    login(fresh(app_client), "darya", "wrong-words-99")
+    assert "secret-words" not in caplog.text and "wrong-words" not in caplog.text
+
+
+def test_unreadable_account_requests_are_422_with_a_code(app_client: TestClient) -> None:
+    for body in ({}, {"username": 5, "password": PASSWORD}, {"username": "x" * 100,
+                                                              "password": PASSWORD}):
+        answer = app_client.post("/api/account/login", json=body)
+        assert answer.status_code == 422 and answer.json()["code"] == "invalid_request"
+
