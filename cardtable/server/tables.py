@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from .. import games
 from ..cards import Card
 from ..records import rules_from_dict
+from . import chat
 from .bot_runner import BotRunner
 from .guard import Guard
 from .live import (
@@ -274,6 +275,7 @@ class Tables:
         """A finished table nobody watches leaves memory; the database still has it."""
         if table.over and not table.connections and table.bot_task is None:
             self.live.pop(table.id, None)
+            chat.forget(table.id)
 
     def _trim(self, keep: int = 256) -> None:
         """Keep at most ``keep`` finished tables that nobody watches (oldest leave first)."""
@@ -281,6 +283,7 @@ class Tables:
                 if t.over and not t.connections and t.bot_task is None]
         for table in idle[:max(0, len(idle) - keep)]:
             self.live.pop(table.id, None)
+            chat.forget(table.id)
 
     # -- playing --------------------------------------------------------------------------
     async def play(self, table: LiveTable, seat: int, version: int, text: str, *,
@@ -383,6 +386,7 @@ class Tables:
                 if seat.kind == "human" and seat.bot is not None:
                     seat.bot = seat.bot_playing = None  # the player is back
             table.broadcast()
+        await chat.send_history(self, table, connection)
 
     async def disconnect(self, table: LiveTable, connection: Connection) -> None:
         async with table.lock:
@@ -421,6 +425,8 @@ class Tables:
                                      message["move"])
             if reason:
                 await self._refuse(table, connection, reason)
+        elif kind in ("chat", "chat_off"):
+            await chat.receive(self, table, connection, message)
         elif kind == "rematch":
             try:
                 await self.seating.rematch(table, connection.seat)

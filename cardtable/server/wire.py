@@ -18,6 +18,8 @@ Client to server::
     {"type": "move", "version": N, "move": TEXT}
     {"type": "rematch"}
     {"type": "ping"}
+
+Chat (``{"type": "chat", ...}``, ``{"type": "chat_off", ...}``): see ``cardtable.server.chat``.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def decode(text: str | bytes) -> dict[str, Any]:
             raise MessageError('a move needs "move": the move as text, one of "legal_moves"')
         if len(move) > MAX_MOVE:
             raise MessageError(f"the move is too long (at most {MAX_MOVE} characters)")
-    elif kind not in ("rematch", "ping"):
+    elif kind not in ("rematch", "ping", "chat", "chat_off"):   # chat: ``chat`` checks it
         raise MessageError(f"unknown message type {kind!r}: send \"move\", \"rematch\" "
                            f"or \"ping\"")
     return data
