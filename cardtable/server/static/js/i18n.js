@@ -7,6 +7,7 @@ import en from "./lang/en.js";
 import pt from "./lang/pt.js";
 import fa from "./lang/fa.js";
 import ru from "./lang/ru.js";
+import players from "./lang/players.js";
 
 export const LANGUAGES = {
   en: { name: "English", dir: "ltr" },
@@ -18,6 +19,7 @@ export const LANGUAGES = {
 const STORE_KEY = "cardtable.lang";
 
 const STRINGS = { en, pt, fa, ru };
+for (const [code, extra] of Object.entries(players)) Object.assign(STRINGS[code], extra);
 
 // Card names for screen readers: "7 of clubs", "ás de espadas", "هفت خاج", "дама пик".
 const RANKS = {

@@ -9,6 +9,7 @@ import { kindLabel, gameTitle, normalizeSeats } from "./names.js";
 import { moveText } from "./cards.js";
 import { gameModule } from "./games.js";
 import { navigate } from "./router.js";
+import { ChatPanel } from "./chat.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -44,6 +45,8 @@ export class TableView {
     const stored = seatStore.get(tableId);
     this.mySeat = stored ? stored.seat : null;
     this.token = stored ? stored.token : null;
+    this.chat = new ChatPanel((msg) => this.socket.send(msg), () => ({ seat: this.mySeat,
+      creator: this.mySeat !== null && this.mySeat === (this.state?.seats || []).find((s) => s.kind === "human")?.seat }));
     this.build();
     this.socket = new TableSocket(tableId, this.token, {
       onMessage: (msg) => this.onMessage(msg),
@@ -67,6 +70,7 @@ export class TableView {
 
   destroy() {
     this.socket.close();
+    this.chat.destroy();
     this.unlisten();
     document.removeEventListener("keydown", this.onKey);
   }
@@ -102,7 +106,8 @@ export class TableView {
       el.mine = h("div", { class: "mine" }, el.turn, el.prompt, el.choices, el.hand, el.actions),
       el.info,
       el.help,
-      el.summary);
+      el.summary,
+      this.chat.el);
     clear(this.root).appendChild(el.main);
   }
 
@@ -114,12 +119,15 @@ export class TableView {
       this.state = msg;
       if (typeof msg.seat === "number") this.mySeat = msg.seat;
       if (msg.you !== undefined && typeof msg.you === "number") this.mySeat = msg.you;
+      if (!this.previous || this.previous.seat !== msg.seat) this.chat.render();
       if (versionChanged) {
         this.selection = {};
         if (!msg.over) { this.rematchAsked = false; }
       }
       this.render({ animate: versionChanged });
       if (versionChanged && this.myTurn()) announce(t("table.yourTurn"));
+    } else if (msg.type === "chat" || msg.type === "chat_setting") {
+      this.chat.receive(msg);
     } else if (msg.type === "error") {
       const reason = msg.reason ?? msg.message ?? "";
       if (/token|seat/i.test(reason) && !this.state) {
