@@ -64,6 +64,8 @@ class PlayerLimits:
     login_per_address: str = "20/minute"
     login_per_account: str = "10/minute"
     register_per_address: str = "10/hour"
+    guests_per_address: str = "100/hour"
+    """New guests (first visits without a cookie): each is a row in the database."""
     api_tokens: int = 5
     """API tokens an account may hold at once."""
     chat_per_window: str = "5/10seconds"
@@ -127,6 +129,8 @@ async def player_or_guest(request: Request, response: Response) -> Player:
     the cookie that keeps them)."""
     player = await current_player(request)
     if player is None:
+        await _limiter(request).hit(limits_of(request).guests_per_address, "guest",
+                                    address_of(request))
         player = await asyncio.to_thread(store_of(request).new_guest)
         await _sign_in(request, response, player)
     return player
@@ -272,7 +276,7 @@ async def logout(response: Response) -> dict[str, bool]:
     return {"signed_out": True}
 
 
-@router.get("/api/me", response_model=Me)
+@router.get("/api/me", response_model=Me, responses={429: REFUSALS[429]})
 async def me(request: Request, response: Response) -> Me:
     """Who you are (a first visit makes you a guest) and your seats in play."""
     player = await player_or_guest(request, response)

@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     from .live import LiveTable
     from .tables import Tables
 
-__all__ = ["SeatResult", "count_table", "display", "pool_of", "results_of", "router"]
+__all__ = ["SeatResult", "count_table", "display", "pool_of", "rate_finished", "results_of",
+           "router"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -289,6 +290,11 @@ async def count_table(tables: Tables, table: LiveTable) -> None:
             table.broadcast()
     except Exception:
         log.exception("table %s: the players' results could not be counted", table.id)
+
+
+rate_finished = count_table
+"""The name the other parts of the server use: call it once a table has ended, however it
+ended (its summary says who resigned or forfeited); a second call does nothing."""
 
 
 router = APIRouter()

@@ -152,3 +152,24 @@ def test_a_chat_message_with_html_shows_as_text(open_page: Any, server_url: str)
     second.locator("#chat .chat-mute").first.click()
     assert second.locator("#chat .chat-text").count() == 0
     screenshot(second, "chat-desktop")
+
+
+def test_a_signed_in_player_comes_back_to_their_seat_on_another_device(
+        open_page: Any, server_url: str) -> None:
+    name = unique("roamer")
+    laptop = open_page("/")
+    made = laptop.request.post(f"{server_url}/api/account/register",
+                               data={"username": name, "password": PASSWORD})
+    assert made.status == 201
+    table = laptop.request.post(f"{server_url}/api/tables", data={
+        "game": "durak", "seats": ["human", "bot:random"]}).json()["table"]
+    phone = open_page("/#account")   # another browser: no seat token there
+    phone.fill("#sign-in input[name=username]", name)
+    phone.fill("#sign-in input[name=password]", PASSWORD)
+    phone.click("#sign-in button[type=submit]")
+    phone.locator("#sign-out").wait_for()
+    phone.goto(f"{server_url}/table/{table}")
+    phone.locator('#table-root[data-seat="0"]').wait_for()
+    stranger = open_page(f"/table/{table}")   # a guest watches, and holds no seat
+    stranger.locator("#table-root[data-version]").wait_for()
+    assert stranger.locator("#table-root").get_attribute("data-seat") == ""

@@ -204,3 +204,12 @@ def test_unreadable_account_requests_are_422_with_a_code(app_client: TestClient)
         answer = app_client.post("/api/account/login", json=body)
         assert answer.status_code == 422 and answer.json()["code"] == "invalid_request"
 
+
+
+def test_new_guests_are_bounded_per_address(app_client: TestClient) -> None:
+    app_client.app.state.player_limits = PlayerLimits(guests_per_address="2/hour")
+    for _ in range(2):
+        assert fresh(app_client, "10.1.1.1").get("/api/me").json()["kind"] == "guest"
+    refused = fresh(app_client, "10.1.1.1").get("/api/me")
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+    assert fresh(app_client, "10.1.1.2").get("/api/me").status_code == 200

@@ -10,6 +10,7 @@ import { moveText } from "./cards.js";
 import { gameModule } from "./games.js";
 import { navigate } from "./router.js";
 import { ChatPanel } from "./chat.js";
+import { getMe } from "./players.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -51,6 +52,12 @@ export class TableView {
     this.socket = new TableSocket(tableId, this.token, {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status) => {
+        if (status.state === "closed" && status.code === 4403 && this.socket.seat !== undefined) {
+          this.socket.seat = undefined;   // not our seat after all: watch
+          this.mySeat = null;
+          this.socket.reconnect(null);
+          return;
+        }
         if (status.state === "closed" && status.code === 4403 && this.token) {
           // This token holds no seat here (any more): forget it and watch.
           seatStore.forget(tableId);
@@ -63,9 +70,19 @@ export class TableView {
         this.renderStatus();
       },
     });
+    if (!this.token) this.comeBack();
     this.unlisten = onLanguageChange(() => { this.buildFrame(); this.render(); });
     this.onKey = (event) => this.keydown(event);
     document.addEventListener("keydown", this.onKey);
+  }
+
+  /** No token here, but the signed-in player may hold a seat (taken on another device). */
+  async comeBack() {
+    const me = await getMe();
+    const mine = (me?.seats || []).find((s) => s.table === this.tableId);
+    if (!mine || this.token || this.socket.stopped) return;
+    this.socket.seat = mine.seat;
+    this.socket.reconnect(null);
   }
 
   destroy() {
