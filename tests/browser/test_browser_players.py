@@ -72,7 +72,7 @@ def _state(ws: Any, at_least: int = -1) -> dict[str, Any]:
 def test_register_then_sign_in_and_the_profile_shows_ratings(
         open_page: Any, server_url: str) -> None:
     name = unique("darya")
-    rated_game(server_url, name, unique("anna"))
+    table = rated_game(server_url, name, unique("anna"))
     page = open_page("/#account")
     badge = page.locator("#account-badge")
     badge.filter(has_text="Guest").wait_for()   # a first visit is a guest
@@ -81,6 +81,12 @@ def test_register_then_sign_in_and_the_profile_shows_ratings(
     page.click("#sign-in button[type=submit]")
     page.locator("#sign-out").wait_for()
     assert name in badge.inner_text()
+    # the finished table shows the rating change of each seat
+    page.goto(f"{server_url}/table/{table}")
+    changes = page.locator(".summary .rating-change")
+    changes.first.wait_for()
+    assert changes.count() == 2 and "1500 →" in changes.first.inner_text()
+    page.goto(f"{server_url}/#account")
     page.click("text=Your profile")
     rating = page.locator(".ratings li.rating")
     rating.first.wait_for()

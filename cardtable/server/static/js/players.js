@@ -155,6 +155,18 @@ function ratingText(entry) {
   return `${text}${entry.provisional ? "?" : ""}`;
 }
 
+/** A rated game's rating changes, for the end of the game (null when it was unrated). */
+export function ratingChanges(summary, seatName) {
+  const changes = summary?.ratings;
+  if (!changes || typeof changes !== "object") return null;
+  return h("ul", { class: "rating-changes" }, Object.entries(changes).map(([seat, c]) =>
+    h("li", { class: "rating-change", dataset: { seat } },
+      h("bdi", { dir: "auto" }, seatName(Number(seat))), ": ",
+      t("profile.change", { before: ratingText({ rating: c.before }),
+        after: ratingText({ rating: c.after, provisional: c.provisional }),
+        change: `${c.change >= 0 ? "+" : "−"}${ratingText({ rating: Math.abs(c.change) })}` }))));
+}
+
 export class ProfilePage {
   constructor(root, name) { this.root = root; this.name = name; this.render(); this.load(); }
   destroy() {}

@@ -10,7 +10,7 @@ import { moveText } from "./cards.js";
 import { gameModule } from "./games.js";
 import { navigate } from "./router.js";
 import { ChatPanel } from "./chat.js";
-import { getMe } from "./players.js";
+import { getMe, ratingChanges } from "./players.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -361,6 +361,7 @@ export class TableView {
                                  "aria-labelledby": "summary-title" },
       h("h2", { id: "summary-title" }, t("table.gameOver")),
       content,
+      ratingChanges(s.summary, (seat) => this.seatName(seat)),
       buttons);
     if (closed) {
       replaceKeepingFocus(area, [h("div", { class: "summary-reopen" },
