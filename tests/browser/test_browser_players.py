@@ -157,6 +157,9 @@ def test_a_chat_message_with_html_shows_as_text(open_page: Any, server_url: str)
     second.locator("#chat .chat-text", has_text="Good game!").wait_for()
     second.locator("#chat .chat-mute").first.click()
     assert second.locator("#chat .chat-text").count() == 0
+    assert "null" not in second.locator("#chat").inner_text()
+    second.locator("#chat .chat-muted button").click()   # and back
+    assert second.locator("#chat .chat-text").count() == 2
     screenshot(second, "chat-desktop")
 
 

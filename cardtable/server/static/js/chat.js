@@ -59,13 +59,14 @@ export class ChatPanel {
     const phrases = h("div", { class: "chat-phrases", role: "group" }, PHRASES.map((key) =>
       h("button", { type: "button", dataset: { phrase: key }, disabled: room === "players" && this.off,
         onclick: () => this.send({ type: "chat", phrase: key }) }, t(`chat.phrase.${key}`))));
-    clear(this.el).append(
+    const parts = [
       h("h2", {}, t(room === "players" ? "chat.players" : "chat.spectators")),
       this.off && room === "players" ? h("p", { class: "muted chat-off" }, t("chat.off")) : null,
       this.log, form, phrases,
       creator ? h("button", { type: "button", id: "chat-switch",
         onclick: () => this.send({ type: "chat_off", off: !this.off }) },
-      t(this.off ? "chat.turnOn" : "chat.turnOff")) : null);
+      t(this.off ? "chat.turnOn" : "chat.turnOff")) : null];
+    clear(this.el).append(...parts.filter(Boolean));
     this.renderLog();
   }
 

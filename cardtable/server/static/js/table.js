@@ -123,9 +123,8 @@ export class TableView {
       el.mine = h("div", { class: "mine" }, el.turn, el.prompt, el.choices, el.hand, el.actions),
       el.info,
       el.help,
-      el.summary,
-      this.chat.el);
-    clear(this.root).appendChild(el.main);
+      el.summary);
+    clear(this.root).append(el.main, this.chat.el);
   }
 
   // -- messages ------------------------------------------------------------------------------
