@@ -136,7 +136,7 @@ async def player_or_guest(request: Request, response: Response) -> Player:
     return player
 
 
-def cross_site(request: Request) -> bool:
+def cross_site(request: Request | WebSocket) -> bool:
     """A request from a page of another site: its ``Origin`` (or ``Referer``) names
     another host than the one it was sent to."""
     source = request.headers.get("origin") or request.headers.get("referer")
@@ -290,6 +290,14 @@ async def rename(body: NewName, request: Request, response: Response) -> Me:
     name = check_display_name(body.name)
     player = await player_or_guest(request, response)
     renamed = await asyncio.to_thread(store_of(request).rename, player.id, name)
+    for table in list(request.app.state.tables.live.values()):   # the seats in play here
+        if table.over or not any(seat.player_id == player.id for seat in table.seats):
+            continue
+        async with table.lock:
+            for seat in table.seats:
+                if seat.player_id == player.id:
+                    seat.name = name
+            table.broadcast()
     return _me(renamed or player)
 
 

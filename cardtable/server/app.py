@@ -35,7 +35,7 @@ from starlette.exceptions import HTTPException
 from .. import __version__, bots, games
 from ..game import rule_options
 from ..records import Record, RecordError, rules_to_dict
-from .accounts import current_player
+from .accounts import cross_site, current_player
 from .accounts import install as install_players
 from .bounds import Limits
 from .guard import MessageRate, address_of
@@ -351,8 +351,8 @@ async def _own_seat(websocket: WebSocket, tables: Tables, table_id: str,
                     seat: int) -> OwnSeat:
     """``?seat=N`` without a token: the seat, if the session's (or API token's) player
     took it; checked against the table's seats once it is found."""
-    try:
-        player = await current_player(websocket)
+    try:   # a page of another site may not use the session (the cookie goes with it)
+        player = None if cross_site(websocket) else await current_player(websocket)
     except StorageUnavailable:
         player = None
     return OwnSeat(seat, player.id if player is not None else "")

@@ -234,6 +234,17 @@ class RatingStore(PlayerStore):
                     "games": {"played": played, "won": won}, "recent": recent, "bots": bots}
 
     @_guarded
+    def ratings_of(self, player_ids: list[str], pool: str) -> dict[str, dict[str, Any]]:
+        """The ratings of some players in one pool (what a seat shows beside a name);
+        players not rated there are left out."""
+        with self.storage.sessions() as session:
+            rows = session.scalars(select(RatingRow).where(
+                RatingRow.pool == pool, RatingRow.player_id.in_(player_ids[:64])))
+            return {row.player_id: {"rating": display(row.mu),
+                                    "provisional": row.sigma > PROVISIONAL_SIGMA}
+                    for row in rows}
+
+    @_guarded
     def leaderboard(self, pool: str | None, limit: int, offset: int) -> dict[str, Any]:
         with self.storage.sessions() as session:
             pools = list(session.scalars(select(RatingRow.pool).distinct()

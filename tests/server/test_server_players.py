@@ -213,3 +213,22 @@ def test_new_guests_are_bounded_per_address(app_client: TestClient) -> None:
     refused = fresh(app_client, "10.1.1.1").get("/api/me")
     assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
     assert fresh(app_client, "10.1.1.2").get("/api/me").status_code == 200
+
+
+def test_a_new_name_shows_at_the_players_seats_in_play(app_client: TestClient) -> None:
+    register(app_client, "darya")
+    made = app_client.post("/api/tables", json={"game": "durak",
+                                                "seats": ["human", "bot:random"]}).json()
+    assert app_client.post("/api/me/name", json={"name": "Дарья"}).status_code == 200
+    seats = app_client.get(f"/api/tables/{made['table']}").json()["seats"]
+    assert seats[0]["name"] == "Дарья"
+
+
+def test_another_sites_page_cannot_take_a_seat_with_the_session(app_client: TestClient) -> None:
+    register(app_client, "darya")
+    made = app_client.post("/api/tables", json={"game": "durak",
+                                                "seats": ["human", "bot:random"]}).json()
+    with app_client.websocket_connect(f"/ws/tables/{made['table']}?seat=0",
+                                      headers={"Origin": "https://evil.example"}) as ws:
+        message = ws.receive_json()
+        assert message["type"] == "error" and message["code"] == "no_seat"
