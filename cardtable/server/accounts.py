@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -104,24 +105,38 @@ async def current_player(connection: Request | WebSocket) -> Player | None:
         if not token or len(token) > MAX_BEARER:
             return None
         return await asyncio.to_thread(store.by_api_token, token)
+    session_id = await _session_id(connection)
+    if session_id is None:
+        return None
+    return await asyncio.to_thread(store.by_session, session_id)
+
+
+async def _session_id(connection: Request | WebSocket) -> str | None:
+    """The session id the cookie carries, if its signature holds."""
     cookie = connection.cookies.get(COOKIE)
     if not cookie or len(cookie) > 400:
         return None
     serializer = await _serializer(connection)
     try:
-        player_id = serializer.loads(cookie, max_age=SESSION_AGE)
+        session_id = serializer.loads(cookie, max_age=SESSION_AGE)
     except BadSignature:
         return None
-    if not isinstance(player_id, str):
-        return None
-    return await asyncio.to_thread(store.get, player_id)
+    return session_id if isinstance(session_id, str) and len(session_id) <= 64 else None
+
+
+async def _set_cookie(request: Request, response: Response, session_id: str) -> None:
+    serializer = await _serializer(request)
+    response.set_cookie(COOKIE, serializer.dumps(session_id), max_age=SESSION_AGE,
+                        httponly=True, samesite="lax", path="/",
+                        secure=request.url.scheme == "https")
 
 
 async def _sign_in(request: Request, response: Response, player: Player) -> None:
-    serializer = await _serializer(request)
-    response.set_cookie(COOKIE, serializer.dumps(player.id), max_age=SESSION_AGE,
-                        httponly=True, samesite="lax", path="/",
-                        secure=request.url.scheme == "https")
+    """A new session for ``player`` (the browser's old one ends)."""
+    session_id = secrets.token_urlsafe(24)
+    await asyncio.to_thread(store_of(request).start_session, player.id, session_id,
+                            await _session_id(request))
+    await _set_cookie(request, response, session_id)
 
 
 async def player_or_guest(request: Request, response: Response) -> Player:
@@ -131,8 +146,9 @@ async def player_or_guest(request: Request, response: Response) -> Player:
     if player is None:
         await _limiter(request).hit(limits_of(request).guests_per_address, "guest",
                                     address_of(request))
-        player = await asyncio.to_thread(store_of(request).new_guest)
-        await _sign_in(request, response, player)
+        session_id = secrets.token_urlsafe(24)
+        player = await asyncio.to_thread(store_of(request).new_guest, session_id)
+        await _set_cookie(request, response, session_id)
     return player
 
 
@@ -271,7 +287,11 @@ def _verify(digest: str, password: str) -> bool:
 
 
 @router.post("/api/account/logout", responses=REFUSALS)
-async def logout(response: Response) -> dict[str, bool]:
+async def logout(request: Request, response: Response) -> dict[str, bool]:
+    """End this browser's session (in the database too: a copy of the cookie is dead)."""
+    session_id = await _session_id(request)
+    if session_id is not None:
+        await asyncio.to_thread(store_of(request).end_session, session_id)
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
     return {"signed_out": True}
 

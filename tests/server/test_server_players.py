@@ -54,8 +54,13 @@ def test_sign_in_and_out(app_client: TestClient) -> None:
     assert signed_in.status_code == 200 and signed_in.json()["username"] == "Darya"
     assert "HttpOnly" in signed_in.headers["set-cookie"]
     assert browser.get("/api/me").json()["kind"] == "account"
+    copied = browser.cookies[COOKIE]
     assert browser.post("/api/account/logout").status_code == 200
     assert browser.get("/api/me").json()["kind"] == "guest"
+    # the session ended in the database too: a copy of the cookie signs nobody in
+    thief = fresh(app_client)
+    thief.cookies.set(COOKIE, copied)
+    assert thief.get("/api/me").json()["kind"] == "guest"
 
 
 def test_a_wrong_password_and_an_unknown_user_get_the_same_answer(
@@ -232,3 +237,23 @@ def test_another_sites_page_cannot_take_a_seat_with_the_session(app_client: Test
                                       headers={"Origin": "https://evil.example"}) as ws:
         message = ws.receive_json()
         assert message["type"] == "error" and message["code"] == "no_seat"
+
+
+def test_signing_in_starts_a_new_session_and_ends_the_old_one(app_client: TestClient) -> None:
+    register(fresh(app_client), "darya")
+    browser = fresh(app_client)
+    guest = browser.get("/api/me").json()["id"]
+    as_guest = browser.cookies[COOKIE]
+    login(browser, "darya")
+    assert browser.cookies[COOKIE] != as_guest
+    planted = fresh(app_client)   # the session before sign-in is over: it is nobody now
+    planted.cookies.set(COOKIE, as_guest)
+    assert planted.get("/api/me").json()["id"] not in (guest, browser.get("/api/me").json()["id"])
+    live = browser.cookies[COOKIE]
+    session_part = live.rsplit(".", 2)[0]
+    forged = fresh(app_client)   # the live session's id with a signature made up
+    forged.cookies.set(COOKIE, session_part + ".AAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAA")
+    assert forged.get("/api/me").json()["kind"] == "guest"
+    copy = fresh(app_client)     # the same cookie, untouched, is darya
+    copy.cookies.set(COOKIE, live)
+    assert copy.get("/api/me").json()["username"] == "darya"

@@ -36,6 +36,13 @@ def upgrade() -> None:
     )
     op.create_index("ix_api_tokens_player_id", "api_tokens", ["player_id"])
     op.create_table(
+        "sessions",
+        sa.Column("id_hash", sa.String(64), primary_key=True),
+        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+        sa.Column("created", sa.String(40), nullable=False),
+    )
+    op.create_index("ix_sessions_player_id", "sessions", ["player_id"])
+    op.create_table(
         "app_secrets",
         sa.Column("name", sa.String(32), primary_key=True),
         sa.Column("value", sa.String(128), nullable=False),
@@ -115,5 +122,5 @@ def downgrade() -> None:
         batch.drop_column("player_id")
     for name in ("chat_settings", "chat_messages", "tables_counted", "bot_records",
                  "player_games", "rating_history", "ratings", "app_secrets", "api_tokens",
-                 "players"):
+                 "sessions", "players"):
         op.drop_table(name)
