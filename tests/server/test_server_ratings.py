@@ -49,11 +49,11 @@ async def _ratings_of(client: TestClient, ids: list[str]) -> dict:
 def played(client: TestClient, name: str, games: int) -> dict:
     """The profile once it counts ``games`` games (they are counted as the game ends,
     after its last state is sent)."""
-    for _ in range(200):
+    for _ in range(300):   # patiently: the machine is shared
         profile = client.get(f"/api/players/{name}").json()
         if profile["games"]["played"] >= games:
             return profile
-        time.sleep(0.05)
+        time.sleep(0.1)
     raise AssertionError(f"{name} has not played {games} games")
 
 

@@ -61,7 +61,13 @@ let badgeFill = null;
 onMeChange((who) => badgeFill?.(who));
 
 export class AccountPage {
-  constructor(root) { this.root = root; this.error = null; this.render(); getMe().then(() => this.render()); }
+  constructor(root) {
+    this.root = root;
+    this.error = null;
+    this.ready = false;   // the forms appear once we know who you are (not redrawn under your typing)
+    this.render();
+    getMe().then(() => { this.ready = true; this.render(); });
+  }
   destroy() {}
 
   async submit(path, form) {
@@ -79,6 +85,7 @@ export class AccountPage {
   render() {
     const root = clear(this.root);
     const panel = h("section", { class: "panel account" }, h("h2", {}, t("account.title")));
+    if (!this.ready) { root.append(panel); return; }
     if (this.error) panel.append(h("p", { class: "error", role: "alert" }, t("account.failed", { reason: this.error })));
     if (me) {
       panel.append(h("p", { class: "me" }, nameEl(me.name, me.kind),
