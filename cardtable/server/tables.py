@@ -342,7 +342,9 @@ class Tables:
                 self.runner.stop_graces(table)
             table.broadcast()
         if table.over:
-            await count_table(self, table)   # results and ratings, once
+            # results and ratings, once: a task of the tables, not of this connection (a
+            # socket that closes now must not cancel the count)
+            self.spawn(count_table(self, table))
             self.evict_if_idle(table)
         else:
             self.runner.kick(table)
