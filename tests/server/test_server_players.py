@@ -170,6 +170,9 @@ def test_nobody_else_can_take_a_seat_by_its_number(app_client: TestClient) -> No
         with client.websocket_connect(f"/ws/tables/{made['table']}?seat=0") as ws:
             message = ws.receive_json()
             assert message["type"] == "error" and message["code"] == "no_seat"
+    for seat in ("-1", "x", "99", "1" * 50, "٣"):   # nobody's, with the same answer
+        with app_client.websocket_connect(f"/ws/tables/{made['table']}?seat={seat}") as ws:
+            assert ws.receive_json()["code"] == "no_seat"
 
 
 def test_a_bot_account_plays_through_its_api_token_and_is_marked_a_bot(
