@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -64,6 +65,8 @@ class PlayerLimits:
     login_per_address: str = "20/minute"
     login_per_account: str = "10/minute"
     register_per_address: str = "10/hour"
+    guests_per_address: str = "100/hour"
+    """New guests (first visits without a cookie): each is a row in the database."""
     api_tokens: int = 5
     """API tokens an account may hold at once."""
     chat_per_window: str = "5/10seconds"
@@ -102,24 +105,38 @@ async def current_player(connection: Request | WebSocket) -> Player | None:
         if not token or len(token) > MAX_BEARER:
             return None
         return await asyncio.to_thread(store.by_api_token, token)
+    session_id = await _session_id(connection)
+    if session_id is None:
+        return None
+    return await asyncio.to_thread(store.by_session, session_id)
+
+
+async def _session_id(connection: Request | WebSocket) -> str | None:
+    """The session id the cookie carries, if its signature holds."""
     cookie = connection.cookies.get(COOKIE)
     if not cookie or len(cookie) > 400:
         return None
     serializer = await _serializer(connection)
     try:
-        player_id = serializer.loads(cookie, max_age=SESSION_AGE)
+        session_id = serializer.loads(cookie, max_age=SESSION_AGE)
     except BadSignature:
         return None
-    if not isinstance(player_id, str):
-        return None
-    return await asyncio.to_thread(store.get, player_id)
+    return session_id if isinstance(session_id, str) and len(session_id) <= 64 else None
+
+
+async def _set_cookie(request: Request, response: Response, session_id: str) -> None:
+    serializer = await _serializer(request)
+    response.set_cookie(COOKIE, serializer.dumps(session_id), max_age=SESSION_AGE,
+                        httponly=True, samesite="lax", path="/",
+                        secure=request.url.scheme == "https")
 
 
 async def _sign_in(request: Request, response: Response, player: Player) -> None:
-    serializer = await _serializer(request)
-    response.set_cookie(COOKIE, serializer.dumps(player.id), max_age=SESSION_AGE,
-                        httponly=True, samesite="lax", path="/",
-                        secure=request.url.scheme == "https")
+    """A new session for ``player`` (the browser's old one ends)."""
+    session_id = secrets.token_urlsafe(24)
+    await asyncio.to_thread(store_of(request).start_session, player.id, session_id,
+                            await _session_id(request))
+    await _set_cookie(request, response, session_id)
 
 
 async def player_or_guest(request: Request, response: Response) -> Player:
@@ -127,12 +144,15 @@ async def player_or_guest(request: Request, response: Response) -> Player:
     the cookie that keeps them)."""
     player = await current_player(request)
     if player is None:
-        player = await asyncio.to_thread(store_of(request).new_guest)
-        await _sign_in(request, response, player)
+        await _limiter(request).hit(limits_of(request).guests_per_address, "guest",
+                                    address_of(request))
+        session_id = secrets.token_urlsafe(24)
+        player = await asyncio.to_thread(store_of(request).new_guest, session_id)
+        await _set_cookie(request, response, session_id)
     return player
 
 
-def cross_site(request: Request) -> bool:
+def cross_site(request: Request | WebSocket) -> bool:
     """A request from a page of another site: its ``Origin`` (or ``Referer``) names
     another host than the one it was sent to."""
     source = request.headers.get("origin") or request.headers.get("referer")
@@ -267,12 +287,16 @@ def _verify(digest: str, password: str) -> bool:
 
 
 @router.post("/api/account/logout", responses=REFUSALS)
-async def logout(response: Response) -> dict[str, bool]:
+async def logout(request: Request, response: Response) -> dict[str, bool]:
+    """End this browser's session (in the database too: a copy of the cookie is dead)."""
+    session_id = await _session_id(request)
+    if session_id is not None:
+        await asyncio.to_thread(store_of(request).end_session, session_id)
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
     return {"signed_out": True}
 
 
-@router.get("/api/me", response_model=Me)
+@router.get("/api/me", response_model=Me, responses={429: REFUSALS[429]})
 async def me(request: Request, response: Response) -> Me:
     """Who you are (a first visit makes you a guest) and your seats in play."""
     player = await player_or_guest(request, response)
@@ -286,6 +310,14 @@ async def rename(body: NewName, request: Request, response: Response) -> Me:
     name = check_display_name(body.name)
     player = await player_or_guest(request, response)
     renamed = await asyncio.to_thread(store_of(request).rename, player.id, name)
+    for table in list(request.app.state.tables.live.values()):   # the seats in play here
+        if table.over or not any(seat.player_id == player.id for seat in table.seats):
+            continue
+        async with table.lock:
+            for seat in table.seats:
+                if seat.player_id == player.id:
+                    seat.name = name
+            table.broadcast()
     return _me(renamed or player)
 
 

@@ -35,7 +35,7 @@ from starlette.exceptions import HTTPException
 from .. import __version__, bots, games
 from ..game import rule_options
 from ..records import Record, RecordError, rules_to_dict
-from .accounts import current_player
+from .accounts import cross_site, current_player
 from .accounts import install as install_players
 from .bounds import Limits
 from .guard import MessageRate, address_of
@@ -311,7 +311,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
 
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str, token: str | None = None,
-                   seat: int | None = Query(None, ge=0, le=16)) -> None:
+                   seat: str | None = None) -> None:
         tables = tables_of(websocket)
         address = address_of(websocket)
         refused = tables.guard.open_socket(address)
@@ -361,14 +361,17 @@ NOT_YOURS = ("that seat is not yours: sign in as the player who took it, or conn
 
 
 async def _own_seat(websocket: WebSocket, tables: Tables, table_id: str,
-                    seat: int) -> OwnSeat:
+                    seat: str) -> OwnSeat:
     """``?seat=N`` without a token: the seat, if the session's (or API token's) player
-    took it; checked against the table's seats once it is found."""
-    try:
-        player = await current_player(websocket)
+    took it; checked against the table's seats once it is found (a seat that is not a
+    small number is nobody's)."""
+    if not (seat.isascii() and seat.isdigit() and len(seat) <= 2):
+        return OwnSeat(-1, "")
+    try:   # a page of another site may not use the session (the cookie goes with it)
+        player = None if cross_site(websocket) else await current_player(websocket)
     except StorageUnavailable:
         player = None
-    return OwnSeat(seat, player.id if player is not None else "")
+    return OwnSeat(int(seat), player.id if player is not None else "")
 
 
 async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
@@ -393,7 +396,7 @@ async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
         return
     seat = None
     if isinstance(token, OwnSeat):
-        seat = token.seat if token.seat < len(table.seats) and table.seats[
+        seat = token.seat if 0 <= token.seat < len(table.seats) and table.seats[
             token.seat].player_id == token.player_id else None
         if seat is None:
             await _close(websocket, NOT_YOURS, 4403, "no_seat")

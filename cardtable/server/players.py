@@ -30,6 +30,8 @@ __all__ = [
     "PlayerStore",
     "check_display_name",
     "check_username",
+    "current_player",
+    "player_or_guest",
     "random_name",
 ]
 
@@ -89,6 +91,17 @@ class ApiTokenRow(Base):
     __tablename__ = "api_tokens"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    created: Mapped[str] = mapped_column(String(40))
+
+
+class SessionRow(Base):
+    """A signed-in browser: the cookie holds the session's id (signed), the database its
+    hash; signing out deletes the row, so a copied cookie is dead from then on."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     created: Mapped[str] = mapped_column(String(40))
 
@@ -251,11 +264,42 @@ class PlayerStore:
         return value
 
     @_guarded
-    def new_guest(self) -> Player:
+    def new_guest(self, session_id: str) -> Player:
+        """A guest, signed in with a new session (one transaction)."""
         row = PlayerRow(id=new_player_id(), kind="guest", name=random_name(), created=now())
         with self.storage._writing() as session:
             session.add(row)
+            session.flush()
+            session.add(SessionRow(id_hash=hash_token(session_id), player_id=row.id,
+                                   created=now()))
         return row.player()
+
+    @_guarded
+    def start_session(self, player_id: str, session_id: str, ending: str | None) -> None:
+        """A new session for a player, ending the one it replaces (``ending``): a session
+        id is never carried across a sign-in."""
+        with self.storage._writing() as session:
+            if ending:
+                old = session.get(SessionRow, hash_token(ending))
+                if old is not None:
+                    session.delete(old)
+            session.add(SessionRow(id_hash=hash_token(session_id), player_id=player_id,
+                                   created=now()))
+
+    @_guarded
+    def end_session(self, session_id: str) -> None:
+        with self.storage._writing() as session:
+            row = session.get(SessionRow, hash_token(session_id))
+            if row is not None:
+                session.delete(row)
+
+    @_guarded
+    def by_session(self, session_id: str) -> Player | None:
+        with self.storage.sessions() as session:
+            row = session.scalar(select(PlayerRow).join(
+                SessionRow, SessionRow.player_id == PlayerRow.id).where(
+                SessionRow.id_hash == hash_token(session_id)))
+            return None if row is None else row.player()
 
     @_guarded
     def get(self, player_id: str) -> Player | None:
@@ -365,3 +409,19 @@ class PlayerStore:
         with self.storage.sessions() as session:
             return session.scalar(select(SeatRow.player_id).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat))
+
+
+async def current_player(connection: Any) -> Player | None:
+    """The player a request or WebSocket comes from, or ``None`` (``accounts`` has the
+    session and the API tokens; this is the name other modules import)."""
+    from .accounts import current_player as find
+
+    return await find(connection)
+
+
+async def player_or_guest(request: Any, response: Any) -> Player:
+    """A FastAPI dependency: the player asking, a new guest (and its cookie) on a first
+    visit."""
+    from .accounts import player_or_guest as find
+
+    return await find(request, response)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel
 from sqlalchemy import exc as sa_exc
 from sqlalchemy import func, select
 
@@ -42,7 +43,8 @@ if TYPE_CHECKING:
     from .live import LiveTable
     from .tables import Tables
 
-__all__ = ["SeatResult", "count_table", "display", "pool_of", "results_of", "router"]
+__all__ = ["SeatResult", "count_table", "display", "pool_of", "rate_finished", "results_of",
+           "router"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -233,6 +235,17 @@ class RatingStore(PlayerStore):
                     "games": {"played": played, "won": won}, "recent": recent, "bots": bots}
 
     @_guarded
+    def ratings_of(self, player_ids: list[str], pool: str) -> dict[str, dict[str, Any]]:
+        """The ratings of some players in one pool (what a seat shows beside a name);
+        players not rated there are left out."""
+        with self.storage.sessions() as session:
+            rows = session.scalars(select(RatingRow).where(
+                RatingRow.pool == pool, RatingRow.player_id.in_(player_ids[:64])))
+            return {row.player_id: {"rating": display(row.mu),
+                                    "provisional": row.sigma > PROVISIONAL_SIGMA}
+                    for row in rows}
+
+    @_guarded
     def leaderboard(self, pool: str | None, limit: int, offset: int) -> dict[str, Any]:
         with self.storage.sessions() as session:
             pools = list(session.scalars(select(RatingRow.pool).distinct()
@@ -291,10 +304,84 @@ async def count_table(tables: Tables, table: LiveTable) -> None:
         log.exception("table %s: the players' results could not be counted", table.id)
 
 
+rate_finished = count_table
+"""The name the other parts of the server use: call it once a table has ended, however it
+ended (its summary says who resigned or forfeited); a second call does nothing."""
+
+
+class RatingPoint(BaseModel):
+    at: str
+    rating: int
+    change: int
+    table: str
+
+
+class PoolRating(BaseModel):
+    pool: str
+    rating: int
+    provisional: bool
+    games: int
+    wins: int
+    history: list[RatingPoint]
+
+
+class GamesCount(BaseModel):
+    played: int
+    won: int
+
+
+class RecentGame(BaseModel):
+    table: str
+    game: str
+    pool: str
+    seat: int
+    result: str
+    rated: bool
+    at: str
+    replay: str
+    page: str
+
+
+class BotRecord(BaseModel):
+    bot: str
+    wins: int
+    losses: int
+    draws: int
+
+
+class Profile(BaseModel):
+    id: str
+    name: str
+    kind: str
+    username: str | None
+    ratings: list[PoolRating]
+    games: GamesCount
+    recent: list[RecentGame]
+    bots: list[BotRecord]
+
+
+class BoardEntry(BaseModel):
+    rank: int
+    id: str
+    name: str
+    username: str | None
+    rating: int
+    provisional: bool
+    games: int
+    wins: int
+
+
+class Leaderboard(BaseModel):
+    pools: list[str]
+    pool: str | None
+    entries: list[BoardEntry]
+
+
 router = APIRouter()
 
 
-@router.get("/api/players/{name}", responses={404: {"description": "no such player"}})
+@router.get("/api/players/{name}", response_model=Profile,
+            responses={404: {"description": "no such player"}})
 async def profile(name: str, request: Request) -> dict[str, Any]:
     """A player's profile by username (any case) or id: ratings per pool with their
     history, games played and won, recent games with replay links, record against bots."""
@@ -306,7 +393,8 @@ async def profile(name: str, request: Request) -> dict[str, Any]:
     return found
 
 
-@router.get("/api/leaderboard", responses={422: {"description": "the request cannot be read"}})
+@router.get("/api/leaderboard", response_model=Leaderboard,
+            responses={422: {"description": "the request cannot be read"}})
 async def leaderboard(request: Request, pool: str | None = Query(None, max_length=120),
                       limit: int = Query(50, ge=1, le=200),
                       offset: int = Query(0, ge=0, le=1_000_000)) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from .. import games
 from ..cards import Card
 from ..game import IllegalMove
 from ..records import rules_from_dict
+from . import chat
 from .bot_runner import BotRunner
 from .codes import Refusal, refused
 from .guard import Guard
@@ -284,6 +285,7 @@ class Tables:
         """A finished table nobody watches leaves memory; the database still has it."""
         if table.over and not table.connections and table.bot_task is None:
             self.live.pop(table.id, None)
+            chat.forget(table.id)
 
     def _trim(self, keep: int = 256) -> None:
         """Keep at most ``keep`` finished tables that nobody watches (oldest leave first)."""
@@ -291,6 +293,7 @@ class Tables:
                 if t.over and not t.connections and t.bot_task is None]
         for table in idle[:max(0, len(idle) - keep)]:
             self.live.pop(table.id, None)
+            chat.forget(table.id)
 
     # -- playing --------------------------------------------------------------------------
     async def play(self, table: LiveTable, seat: int, version: int, text: str, *,
@@ -356,7 +359,9 @@ class Tables:
             await self.lifecycle.save_after_move(table, seat, table.version - 1)
             table.broadcast()
         if table.over:
-            await count_table(self, table)   # results and ratings, once
+            # results and ratings, once: a task of the tables, not of this connection (a
+            # socket that closes now must not cancel the count)
+            self.spawn(count_table(self, table))
             self.evict_if_idle(table)
         else:
             self.runner.kick(table)
@@ -406,6 +411,7 @@ class Tables:
             self.lifecycle.presence(table)
             self.lifecycle.arm(table)
             table.broadcast()
+        await chat.send_history(self, table, connection)
 
     async def disconnect(self, table: LiveTable, connection: Connection) -> None:
         async with table.lock:
@@ -458,6 +464,8 @@ class Tables:
                     await self.lifecycle.leave(table, connection.seat)
             except TableError as error:
                 await self._refuse(table, connection, error.reason, error.code)
+        elif kind in ("chat", "chat_off"):
+            await chat.receive(self, table, connection, message)
         elif kind == "rematch":
             try:
                 await self.seating.rematch(table, connection.seat)

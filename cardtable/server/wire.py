@@ -20,6 +20,8 @@ Client to server::
     {"type": "resign"}   (your side loses; the game ends)
     {"type": "leave"}    (an unrated table: the takeover bot plays on)
     {"type": "ping"}
+
+Chat (``{"type": "chat", ...}``, ``{"type": "chat_off", ...}``): see ``cardtable.server.chat``.
 """
 
 from __future__ import annotations
@@ -73,7 +75,8 @@ def decode(text: str | bytes) -> dict[str, Any]:
             raise MessageError('a move needs "move": the move as text, one of "legal_moves"')
         if len(move) > MAX_MOVE:
             raise MessageError(f"the move is too long (at most {MAX_MOVE} characters)")
-    elif kind not in ("rematch", "ping", "resign", "leave"):
+    elif kind not in ("rematch", "ping", "resign", "leave", "chat", "chat_off"):
+        # chat: ``chat`` checks it
         raise MessageError(f"unknown message type {kind!r}: send \"move\", \"rematch\", "
-                           f"\"resign\", \"leave\" or \"ping\"")
+                           f"\"resign\", \"leave\", \"chat\" or \"ping\"")
     return data

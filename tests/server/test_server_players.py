@@ -54,8 +54,13 @@ def test_sign_in_and_out(app_client: TestClient) -> None:
     assert signed_in.status_code == 200 and signed_in.json()["username"] == "Darya"
     assert "HttpOnly" in signed_in.headers["set-cookie"]
     assert browser.get("/api/me").json()["kind"] == "account"
+    copied = browser.cookies[COOKIE]
     assert browser.post("/api/account/logout").status_code == 200
     assert browser.get("/api/me").json()["kind"] == "guest"
+    # the session ended in the database too: a copy of the cookie signs nobody in
+    thief = fresh(app_client)
+    thief.cookies.set(COOKIE, copied)
+    assert thief.get("/api/me").json()["kind"] == "guest"
 
 
 def test_a_wrong_password_and_an_unknown_user_get_the_same_answer(
@@ -165,6 +170,9 @@ def test_nobody_else_can_take_a_seat_by_its_number(app_client: TestClient) -> No
         with client.websocket_connect(f"/ws/tables/{made['table']}?seat=0") as ws:
             message = ws.receive_json()
             assert message["type"] == "error" and message["code"] == "no_seat"
+    for seat in ("-1", "x", "99", "1" * 50, "٣"):   # nobody's, with the same answer
+        with app_client.websocket_connect(f"/ws/tables/{made['table']}?seat={seat}") as ws:
+            assert ws.receive_json()["code"] == "no_seat"
 
 
 def test_a_bot_account_plays_through_its_api_token_and_is_marked_a_bot(
@@ -204,3 +212,51 @@ def test_unreadable_account_requests_are_422_with_a_code(app_client: TestClient)
         answer = app_client.post("/api/account/login", json=body)
         assert answer.status_code == 422 and answer.json()["code"] == "invalid_request"
 
+
+
+def test_new_guests_are_bounded_per_address(app_client: TestClient) -> None:
+    app_client.app.state.player_limits = PlayerLimits(guests_per_address="2/hour")
+    for _ in range(2):
+        assert fresh(app_client, "10.1.1.1").get("/api/me").json()["kind"] == "guest"
+    refused = fresh(app_client, "10.1.1.1").get("/api/me")
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+    assert fresh(app_client, "10.1.1.2").get("/api/me").status_code == 200
+
+
+def test_a_new_name_shows_at_the_players_seats_in_play(app_client: TestClient) -> None:
+    register(app_client, "darya")
+    made = app_client.post("/api/tables", json={"game": "durak",
+                                                "seats": ["human", "bot:random"]}).json()
+    assert app_client.post("/api/me/name", json={"name": "Дарья"}).status_code == 200
+    seats = app_client.get(f"/api/tables/{made['table']}").json()["seats"]
+    assert seats[0]["name"] == "Дарья"
+
+
+def test_another_sites_page_cannot_take_a_seat_with_the_session(app_client: TestClient) -> None:
+    register(app_client, "darya")
+    made = app_client.post("/api/tables", json={"game": "durak",
+                                                "seats": ["human", "bot:random"]}).json()
+    with app_client.websocket_connect(f"/ws/tables/{made['table']}?seat=0",
+                                      headers={"Origin": "https://evil.example"}) as ws:
+        message = ws.receive_json()
+        assert message["type"] == "error" and message["code"] == "no_seat"
+
+
+def test_signing_in_starts_a_new_session_and_ends_the_old_one(app_client: TestClient) -> None:
+    register(fresh(app_client), "darya")
+    browser = fresh(app_client)
+    guest = browser.get("/api/me").json()["id"]
+    as_guest = browser.cookies[COOKIE]
+    login(browser, "darya")
+    assert browser.cookies[COOKIE] != as_guest
+    planted = fresh(app_client)   # the session before sign-in is over: it is nobody now
+    planted.cookies.set(COOKIE, as_guest)
+    assert planted.get("/api/me").json()["id"] not in (guest, browser.get("/api/me").json()["id"])
+    live = browser.cookies[COOKIE]
+    session_part = live.rsplit(".", 2)[0]
+    forged = fresh(app_client)   # the live session's id with a signature made up
+    forged.cookies.set(COOKIE, session_part + ".AAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAA")
+    assert forged.get("/api/me").json()["kind"] == "guest"
+    copy = fresh(app_client)     # the same cookie, untouched, is darya
+    copy.cookies.set(COOKIE, live)
+    assert copy.get("/api/me").json()["username"] == "darya"

@@ -42,14 +42,18 @@ def two_accounts_play(client: TestClient, game: str = "durak", seed: int = 3) ->
     return made["table"], final
 
 
+async def _ratings_of(client: TestClient, ids: list[str]) -> dict:
+    return store_of(client.app.state).ratings_of(ids, "durak/transfer/2p")
+
+
 def played(client: TestClient, name: str, games: int) -> dict:
     """The profile once it counts ``games`` games (they are counted as the game ends,
     after its last state is sent)."""
-    for _ in range(200):
+    for _ in range(300):   # patiently: the machine is shared
         profile = client.get(f"/api/players/{name}").json()
         if profile["games"]["played"] >= games:
             return profile
-        time.sleep(0.05)
+        time.sleep(0.1)
     raise AssertionError(f"{name} has not played {games} games")
 
 
@@ -68,6 +72,10 @@ def test_a_game_between_two_accounts_is_rated_and_the_change_is_in_its_summary(
         if winners:
             assert (change["change"] > 0) == (int(seat) in winners)
     darya = app_client.get("/api/players/DARYA").json()
+    anna = app_client.get("/api/players/anna_k").json()
+    shown = run_async(_ratings_of(app_client, [darya["id"], anna["id"], "p-unrated"]))
+    assert shown == {darya["id"]: {"rating": changes["0"]["after"], "provisional": True},
+                     anna["id"]: {"rating": changes["1"]["after"], "provisional": True}}
     [rating] = darya["ratings"]
     assert rating["rating"] == changes["0"]["after"] and rating["games"] == 1
     assert [point["table"] for point in rating["history"]] == [table]

@@ -36,6 +36,13 @@ def upgrade() -> None:
     )
     op.create_index("ix_api_tokens_player_id", "api_tokens", ["player_id"])
     op.create_table(
+        "sessions",
+        sa.Column("id_hash", sa.String(64), primary_key=True),
+        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+        sa.Column("created", sa.String(40), nullable=False),
+    )
+    op.create_index("ix_sessions_player_id", "sessions", ["player_id"])
+    op.create_table(
         "app_secrets",
         sa.Column("name", sa.String(32), primary_key=True),
         sa.Column("value", sa.String(128), nullable=False),
@@ -85,6 +92,23 @@ def upgrade() -> None:
         sa.Column("table_id", sa.String(32), primary_key=True),
         sa.Column("at", sa.String(40), nullable=False),
     )
+    op.create_table(
+        "chat_messages",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("table_id", sa.String(32), nullable=False),
+        sa.Column("room", sa.String(16), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=True),
+        sa.Column("name", sa.String(80), nullable=False),
+        sa.Column("text", sa.String(800), nullable=True),
+        sa.Column("phrase", sa.String(32), nullable=True),
+        sa.Column("at", sa.String(40), nullable=False),
+    )
+    op.create_index("ix_chat_messages_table_id", "chat_messages", ["table_id"])
+    op.create_table(
+        "chat_settings",
+        sa.Column("table_id", sa.String(32), primary_key=True),
+        sa.Column("off", sa.Integer(), nullable=False),
+    )
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("player_id", sa.String(32), nullable=True))
         batch.add_column(sa.Column("player_kind", sa.String(16), nullable=True))
@@ -96,6 +120,7 @@ def downgrade() -> None:
         batch.drop_index("ix_seats_player_id")
         batch.drop_column("player_kind")
         batch.drop_column("player_id")
-    for name in ("tables_counted", "bot_records", "player_games", "rating_history",
-                 "ratings", "app_secrets", "api_tokens", "players"):
+    for name in ("chat_settings", "chat_messages", "tables_counted", "bot_records",
+                 "player_games", "rating_history", "ratings", "app_secrets", "api_tokens",
+                 "sessions", "players"):
         op.drop_table(name)

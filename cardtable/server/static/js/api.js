@@ -112,7 +112,9 @@ export class TableSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    // a signed-in player's own seat, taken by number from another device (players.md)
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}`
+      : Number.isInteger(this.seat) ? `?seat=${this.seat}` : "";
     return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
   }
 

@@ -9,6 +9,7 @@ import { h, clear } from "./dom.js";
 import { Lobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { History, Replay } from "./history.js";
+import { AccountPage, ProfilePage, LeaderboardPage, accountBadge } from "./players.js";
 
 const main = document.getElementById("main");
 let screen = null;
@@ -29,6 +30,11 @@ function route() {
   } else if (hash === "history") {
     name = "history";
     screen = new History(main);
+  } else if (hash === "account" || hash.startsWith("players/") || hash.startsWith("leaderboard")) {
+    name = hash === "account" ? "account" : hash.startsWith("players/") ? "profile" : "leaderboard";
+    screen = name === "account" ? new AccountPage(main)
+      : name === "profile" ? new ProfilePage(main, decodeURIComponent(hash.slice("players/".length)))
+        : new LeaderboardPage(main, decodeURIComponent(hash.slice("leaderboard/".length)));
   } else {
     name = "lobby";
     screen = new Lobby(main);
@@ -47,7 +53,9 @@ function markNav(name) {
 }
 
 function setTitle(name) {
-  if (name !== "table") document.title = `${t(name === "lobby" ? "nav.lobby" : "nav.history")} · cardtable`;
+  const key = { lobby: "nav.lobby", account: "account.title", profile: "profile.title",
+    leaderboard: "nav.leaderboard" }[name] ?? "nav.history";
+  if (name !== "table") document.title = `${t(key)} · cardtable`;
 }
 
 function navigate(path) {
@@ -73,7 +81,9 @@ function header() {
       h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠♥"), t("app.title")),
     h("span", { class: "tagline" }, t("app.tagline")),
     h("nav", { "aria-label": "main" }, link("/", "nav.lobby", "lobby"),
-      link("/#history", "nav.history", "history")),
+      link("/#history", "nav.history", "history"),
+      link("/#leaderboard", "nav.leaderboard", "leaderboard")),
+    accountBadge(),
     h("label", { class: "lang" }, h("span", { class: "sr-only" }, t("nav.language")), select));
 }
 
@@ -93,6 +103,7 @@ onLanguageChange(() => {
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", () => {
   // Only the hashes that name a screen change the screen.
-  if (/^#\/?(history|replay\/.+)?$/.test(location.hash) || location.hash === "") route();
+  if (/^#\/?(history|replay\/.+|account|leaderboard(\/.*)?|players\/.+)?$/.test(location.hash)
+      || location.hash === "") route();
 });
 route();

@@ -16,6 +16,7 @@ import enTable from "./lang/table/en.js";
 import ptTable from "./lang/table/pt.js";
 import faTable from "./lang/table/fa.js";
 import ruTable from "./lang/table/ru.js";
+import players from "./lang/players.js";
 
 export const LANGUAGES = {
   en: { name: "English", dir: "ltr" },
@@ -32,6 +33,7 @@ const STRINGS = {
   en: { ...en, ...enCodes, ...enTable }, pt: { ...pt, ...ptCodes, ...ptTable },
   fa: { ...fa, ...faCodes, ...faTable }, ru: { ...ru, ...ruCodes, ...ruTable },
 };
+for (const [code, extra] of Object.entries(players)) Object.assign(STRINGS[code], extra);
 
 // Card names for screen readers: "7 of clubs", "ás de espadas", "هفت خاج", "дама пик".
 const RANKS = {

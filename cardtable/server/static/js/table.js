@@ -14,6 +14,8 @@ import { refusalText, isQuiet } from "./refusals.js";
 import { setting, settingsPanel, onSettingChange } from "./settings.js";
 import { MoveLog } from "./movelog.js";
 import { chime, soundButton } from "./sound.js";
+import { ChatPanel } from "./chat.js";
+import { getMe, ratingChanges } from "./players.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -52,10 +54,18 @@ export class TableView {
     this.mySeat = stored ? stored.seat : null;
     this.token = stored ? stored.token : null;
     this.life = new LifeBar(this);
+    this.chat = new ChatPanel((msg) => this.socket.send(msg), () => ({ seat: this.mySeat,
+      creator: this.mySeat !== null && this.mySeat === (this.state?.seats || []).find((s) => s.kind === "human")?.seat }));
     this.build();
     this.socket = new TableSocket(tableId, this.token, {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status) => {
+        if (status.state === "closed" && status.code === 4403 && this.socket.seat !== undefined) {
+          this.socket.seat = undefined;   // not our seat after all: watch
+          this.mySeat = null;
+          this.socket.reconnect(null);
+          return;
+        }
         if (status.state === "closed" && status.code === 4403 && this.token) {
           // This token holds no seat here (any more): forget it and watch.
           seatStore.forget(tableId);
@@ -71,15 +81,26 @@ export class TableView {
         this.renderStatus();
       },
     });
+    if (!this.token) this.comeBack();
     this.unlisten = onLanguageChange(() => { this.buildFrame(); this.render(); });
     this.unsetting = onSettingChange(() => this.render());
     this.onKey = (event) => this.keydown(event);
     document.addEventListener("keydown", this.onKey);
   }
 
+  /** No token here, but the signed-in player may hold a seat (taken on another device). */
+  async comeBack() {
+    const me = await getMe();
+    const mine = (me?.seats || []).find((s) => s.table === this.tableId);
+    if (!mine || this.token || this.socket.stopped) return;
+    this.socket.seat = mine.seat;
+    this.socket.reconnect(null);
+  }
+
   destroy() {
     this.life.destroy();
     this.socket.close();
+    this.chat.destroy();
     this.unlisten();
     this.unsetting();
     document.removeEventListener("keydown", this.onKey);
@@ -118,7 +139,7 @@ export class TableView {
       el.info,
       el.help,
       el.summary);
-    clear(this.root).appendChild(el.main);
+    clear(this.root).append(el.main, this.chat.el);
   }
 
   // -- messages ------------------------------------------------------------------------------
@@ -131,6 +152,7 @@ export class TableView {
       if (this.pending !== null && msg.version !== this.pending) this.pending = null;
       if (typeof msg.seat === "number") this.mySeat = msg.seat;
       if (msg.you !== undefined && typeof msg.you === "number") this.mySeat = msg.you;
+      if (!this.previous || this.previous.seat !== msg.seat) this.chat.render();
       if (versionChanged) {
         this.selection = {};
         if (!msg.over) { this.rematchAsked = false; }
@@ -145,6 +167,8 @@ export class TableView {
       const spoken = [said, versionChanged && this.myTurn() ? t("table.yourTurn") : ""];
       if (spoken.some(Boolean)) announce(spoken.filter(Boolean).join(". "));
       if (spoken[1]) chime("turn"); else if (said) chime("move");
+    } else if (msg.type === "chat" || msg.type === "chat_setting") {
+      this.chat.receive(msg);
     } else if (msg.type === "error") {
       this.pending = null;   // refused: a fresh state follows, and the controls unlock
       if (msg.code === "no_seat" && !this.state) {
@@ -398,6 +422,7 @@ export class TableView {
                                  "aria-labelledby": "summary-title" },
       h("h2", { id: "summary-title" }, t("table.gameOver")),
       content,
+      ratingChanges(s.summary, (seat) => this.seatName(seat)),
       buttons);
     if (closed) {
       replaceKeepingFocus(area, [h("div", { class: "summary-reopen" },

@@ -1,0 +1,244 @@
+"""Table chat over the table's WebSocket: the players' room and the spectators' room.
+
+Seated connections talk in ``players``, watchers in ``spectators`` (kept apart, as lichess
+keeps them: a spectator's hints never reach the players); each room's messages go only to
+its own connections.  A message is free text (at most ``MAX_TEXT`` characters, control
+characters taken out; the page shows it as text, never as HTML) or one of the quick
+``PHRASES``, which the page shows in the viewer's language.  Each connection may send
+``PlayerLimits.chat_per_window`` messages; the table's creator (its first person's seat)
+can turn the players' chat off and on.  Muting is each viewer's own choice (the page hides
+a muted seat's messages).  Messages and the setting are stored; a connection is sent the
+newest ``HISTORY`` messages of its room when it opens.
+
+Client to server::
+
+    {"type": "chat", "text": TEXT} | {"type": "chat", "phrase": KEY}
+    {"type": "chat_off", "off": true|false}          (the table's creator only)
+
+Server to client::
+
+    {"type": "chat", "room": "players"|"spectators", "seat": N|null, "name": TEXT,
+     "text": TEXT|null, "phrase": KEY|null, "at": TIME}
+    {"type": "chat_setting", "off": bool}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import time
+import unicodedata
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from limits import parse
+from sqlalchemy import Integer, String, select
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .players import PlayerStore
+from .storage import Base, _guarded, now
+from .wire import encode
+
+if TYPE_CHECKING:
+    from .live import Connection, LiveTable
+    from .tables import Tables
+
+__all__ = ["MAX_TEXT", "PHRASES", "ChatMessageRow", "receive", "send_history"]
+
+MAX_TEXT = 200
+HISTORY = 50
+PHRASES = ("hello", "good_luck", "good_game", "well_played", "thanks", "oops",
+           "thinking", "rematch")
+"""Quick phrases by key; the page has them in every language (``chat.phrase.KEY``)."""
+
+
+class ChatMessageRow(Base):
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    room: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str | None] = mapped_column(String(800), nullable=True)
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    at: Mapped[str] = mapped_column(String(40))
+
+    def message(self) -> dict[str, Any]:
+        return {"type": "chat", "room": self.room, "seat": self.seat, "name": self.name,
+                "text": self.text, "phrase": self.phrase, "at": self.at}
+
+
+class ChatSettingRow(Base):
+    __tablename__ = "chat_settings"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    off: Mapped[int] = mapped_column(Integer)
+
+
+class ChatStore(PlayerStore):
+    @_guarded
+    def add(self, row: ChatMessageRow) -> None:
+        with self.storage._writing() as session:
+            session.add(row)
+
+    @_guarded
+    def recent(self, table_id: str, room: str) -> tuple[list[dict[str, Any]], bool]:
+        with self.storage.sessions() as session:
+            rows = session.scalars(select(ChatMessageRow).where(
+                ChatMessageRow.table_id == table_id, ChatMessageRow.room == room)
+                .order_by(ChatMessageRow.id.desc()).limit(HISTORY)).all()
+            setting = session.get(ChatSettingRow, table_id)
+            return [row.message() for row in reversed(rows)], bool(setting and setting.off)
+
+    @_guarded
+    def set_off(self, table_id: str, off: bool) -> None:
+        with self.storage._writing() as session:
+            row = session.get(ChatSettingRow, table_id)
+            if row is None:
+                session.add(ChatSettingRow(table_id=table_id, off=int(off)))
+            else:
+                row.off = int(off)
+
+
+class ChatError(ValueError):
+    def __init__(self, reason: str, code: str) -> None:
+        super().__init__(reason)
+        self.reason, self.code = reason, code
+
+
+def clean_text(text: Any) -> str:
+    """A message as it is kept: control characters out, at most ``MAX_TEXT`` characters.
+
+    >>> clean_text("hi\\x00 <b>there</b>\\n")
+    'hi <b>there</b>'
+    """
+    if not isinstance(text, str):
+        raise ChatError('a chat message needs "text" (or a quick "phrase")', "bad_message")
+    kept = "".join(ch for ch in text if ch in "\u200c\u200d"
+                   or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
+    kept = " ".join(kept.split())
+    if not kept:
+        raise ChatError("an empty message is not sent", "bad_message")
+    if len(kept) > MAX_TEXT:
+        raise ChatError(f"a chat message is at most {MAX_TEXT} characters", "chat_too_long")
+    return kept
+
+
+def _store(tables: Tables) -> ChatStore:
+    store = getattr(tables, "_chat_store", None)
+    if store is None:
+        store = tables._chat_store = ChatStore(tables.storage)  # type: ignore[attr-defined]
+    return store
+
+
+_sent: weakref.WeakKeyDictionary[Any, collections.deque[float]] = weakref.WeakKeyDictionary()
+_ready: weakref.WeakSet[Any] = weakref.WeakSet()
+"""Connections sent their room's history: only they are sent new messages, so a message
+stored while the history was read is not sent twice."""
+_locks: collections.defaultdict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
+_off: dict[str, bool] = {}
+"""Tables whose players' chat is off, as last read or set here (the database has it)."""
+
+
+def _room(connection: Connection) -> str:
+    return "spectators" if connection.seat is None else "players"
+
+
+def creator_seat(table: LiveTable) -> int | None:
+    """The seat ``Seating.create`` gives the creator: the first person's."""
+    return next((seat.index for seat in table.seats if seat.kind == "human"), None)
+
+
+def _admit(tables: Tables, connection: Connection) -> None:
+    from .accounts import PlayerLimits
+
+    limits = getattr(tables, "player_limits", None) or PlayerLimits()
+    item = parse(limits.chat_per_window)
+    window, clock = item.get_expiry(), time.monotonic()
+    sent = _sent.setdefault(connection, collections.deque())
+    while sent and clock - sent[0] >= window:
+        sent.popleft()
+    if len(sent) >= item.amount:
+        raise ChatError(f"you are chatting too fast (at most {limits.chat_per_window}); "
+                        "wait a little", "chat_rate_limited")
+    sent.append(clock)
+
+
+async def receive(tables: Tables, table: LiveTable, connection: Connection,
+                  message: dict[str, Any]) -> None:
+    """One chat message or setting from a connection; a refusal is an error to it alone."""
+    try:
+        if message["type"] == "chat_off":
+            await _set_off(tables, table, connection, message.get("off"))
+        else:
+            await _say(tables, table, connection, message)
+    except ChatError as error:
+        connection.outbox.put("error", encode({"type": "error", "reason": error.reason,
+                                               "code": error.code}))
+
+
+async def _say(tables: Tables, table: LiveTable, connection: Connection,
+               message: dict[str, Any]) -> None:
+    phrase, text = message.get("phrase"), None
+    if phrase is not None:
+        if phrase not in PHRASES:
+            raise ChatError(f"no quick phrase {str(phrase)[:32]!r}: one of "
+                            f"{', '.join(PHRASES)}", "bad_message")
+    else:
+        text = clean_text(message.get("text"))
+    room = _room(connection)
+    if room == "players" and await _is_off(tables, table):
+        raise ChatError("the table's creator has turned the players' chat off", "chat_off")
+    _admit(tables, connection)
+    seat = connection.seat
+    name = (table.seats[seat].name or f"Seat {seat + 1}") if seat is not None else "spectator"
+    row = ChatMessageRow(table_id=table.id, room=room, seat=seat, name=name, text=text,
+                         phrase=phrase, at=now())
+    async with _locks[table.id]:
+        await asyncio.to_thread(_store(tables).add, row)
+        out = encode(row.message())
+        for other in list(table.connections):
+            if _room(other) == room and other in _ready:
+                other.outbox.put("chat", out)
+
+
+async def _is_off(tables: Tables, table: LiveTable) -> bool:
+    if table.id not in _off:
+        _, _off[table.id] = await asyncio.to_thread(_store(tables).recent, table.id, "none")
+    return _off[table.id]
+
+
+async def _set_off(tables: Tables, table: LiveTable, connection: Connection, off: Any) -> None:
+    if not isinstance(off, bool):
+        raise ChatError('"chat_off" needs "off": true or false', "bad_message")
+    if connection.seat is None or connection.seat != creator_seat(table):
+        raise ChatError("only the table's creator can turn the players' chat off or on",
+                        "not_creator")
+    await asyncio.to_thread(_store(tables).set_off, table.id, off)
+    _off[table.id] = off
+    out = encode({"type": "chat_setting", "off": off})
+    for other in list(table.connections):
+        other.outbox.put("chat", out)
+
+
+async def send_history(tables: Tables, table: LiveTable, connection: Connection) -> None:
+    """The room's newest messages and the setting, to a connection that just opened."""
+    async with _locks[table.id]:
+        _ready.add(connection)
+        try:
+            messages, off = await asyncio.to_thread(_store(tables).recent, table.id,
+                                                    _room(connection))
+        except Exception:   # the chat's history is a nicety: the table plays on without it
+            return
+        _off[table.id] = off
+        if off:
+            connection.outbox.put("chat", encode({"type": "chat_setting", "off": True}))
+        for message in messages:
+            connection.outbox.put("chat", encode(message))
+
+
+def forget(table_id: str) -> None:
+    """A table that left memory: its chat's lock and setting go too."""
+    _locks.pop(table_id, None)
+    _off.pop(table_id, None)
