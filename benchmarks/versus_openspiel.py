@@ -76,8 +76,9 @@ def main() -> None:
                     durak[lineup[loser]] += 1
                     margin += (1 if lineup[loser] == theirs else -1) / 2
         margins.append(margin)
-        print(f"deal {deal + 1}/{args.deals}: margin {margin:+.2f} "
-              f"({time.perf_counter() - started:.0f} s)", flush=True)
+        seconds = ", ".join(f"{b} {sum(t) / len(t):.3f}" for b, t in cpu.items())
+        print(f"deal {deal + 1}/{args.deals}: margin {margin:+.2f}, durak {durak}, CPU s a "
+              f"move: {seconds} ({time.perf_counter() - started:.0f} s)", flush=True)
     mean, ci = arena.mean_ci(margins)
     games_played = 2 * args.deals
     report = {"game": args.game, "level": mine, "openspiel": theirs, "deals": args.deals,
