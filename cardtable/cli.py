@@ -98,6 +98,9 @@ def serve(
         help="think in this many processes of their own (0: threads)")] = 0,
     bot_time_limit: Annotated[float, typer.Option(
         help="seconds a bot may think before a random legal move is played")] = 30.0,
+    abandon_after: Annotated[float, typer.Option(
+        help="seconds with no seated person connected before a table ends as "
+             "abandoned")] = 600.0,
 ) -> None:
     """Start the web table on http://HOST:PORT."""
     try:
@@ -108,7 +111,8 @@ def serve(
         raise typer.Exit(2) from None
     run_server(host=host, port=port, data_dir=str(data_dir), database_url=database_url,
                redis_url=redis_url, bot_delay=bot_delay, grace=grace,
-               bot_processes=bot_processes, bot_time_limit=bot_time_limit)
+               bot_processes=bot_processes, bot_time_limit=bot_time_limit,
+               abandon_after=abandon_after)
 
 
 @app.command()

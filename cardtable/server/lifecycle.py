@@ -94,7 +94,8 @@ class Life:
                    left=[int(x) for x in data.get("left", [])])
 
     def to_dict(self) -> dict[str, Any]:
-        clock = None if self.move is None else {"move": self.move, "bank": self.bank}
+        clock = (None if self.move is None
+                 else {"move": _whole(self.move), "bank": _whole(self.bank)})
         return {"clock": clock, "rated": self.rated, "banks": [round(b, 3) for b in self.banks],
                 "timeouts": list(self.timeouts), "forfeits": list(self.forfeits),
                 "left": list(self.left)}
@@ -120,6 +121,11 @@ class Life:
             out.update(seat=self.turn[1], move_left=round(move_left, 1),
                        bank_left=round(bank_left, 1))
         return out
+
+
+def _whole(seconds: float) -> float | int:
+    """Whole seconds as an int (``20``, not ``20.0``), as the time control was given."""
+    return int(seconds) if float(seconds).is_integer() else seconds
 
 
 def side_of(table: LiveTable, seat: int) -> list[int]:
