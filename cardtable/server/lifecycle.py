@@ -401,7 +401,10 @@ class Lifecycle:
         life: Life | None = table.life
         if life is None:
             return
-        here = any(seat.kind == "human" and seat.connections for seat in table.seats)
+        people = [seat for seat in table.seats if seat.kind == "human"]
+        # a table of bots alone lives while someone watches it
+        here = (any(seat.connections for seat in people) if people
+                else bool(table.connections))
         if here or table.over:
             if life.abandon is not None and life.abandon is not asyncio.current_task():
                 life.abandon.cancel()

@@ -391,3 +391,14 @@ def test_staying_away_at_a_table_without_a_clock_does_not_forfeit(make_client: A
                          and info(client, seated["table"]))
     assert "forfeits" not in described["summary"]
     assert described["gone"] == []
+
+
+def test_one_address_may_hold_only_a_few_tickets(client: TestClient) -> None:
+    # one ticket in each pool: none is matched, all four wait
+    tickets = [client.post("/api/quick-play", json={"game": "durak", "players": players,
+                                                    "bots_after": None})
+               for players in (2, 3, 4, 5)]
+    assert [t.status_code for t in tickets] == [201] * 4
+    refused = client.post("/api/quick-play", json={"game": "durak", "players": 6,
+                                                   "bots_after": None})
+    assert refused.status_code == 429 and refused.json()["code"] == "too_many_tickets"
