@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from .. import games
 from .guard import address_of
+from .lifecycle import ratings_in_pool
 from .live import LiveTable, NotHere, TableError
 from .schemas import Problem, TableListing
 from .wire import MAX_TOKEN
@@ -37,6 +38,8 @@ class SeatToken(BaseModel):
 
 class LiveGame(TableListing):
     age: float = Field(description="seconds since the table was made")
+    ratings: dict[str, int] = Field(default_factory=dict, description="each account's "
+                                    "rating in the table's pool, by seat")
 
 
 class Lobby(BaseModel):
@@ -120,9 +123,23 @@ async def lobby(request: Request, game: str | None = Query(None, max_length=32),
     for row, seats in rows:
         listing = _listing(row, seats, tables.live.get(row.id))
         age = max(0.0, (at - _dt.datetime.fromisoformat(row.created)).total_seconds())
-        entry = LiveGame(**listing.model_dump(), age=round(age, 1))
+        ratings = await _seat_ratings(tables.storage, row, seats)
+        entry = LiveGame(**listing.model_dump(), age=round(age, 1), ratings=ratings)
         (open_ if listing.free_seats else live).append(entry)
     return Lobby(open=open_, live=live)
+
+
+async def _seat_ratings(storage: Any, row: Any, seats: list[Any]) -> dict[str, int]:
+    """The rating of each account's seat at a listed table, in its pool."""
+    wanted = {seat.seat: seat.player_id for seat in seats
+              if getattr(seat, "player_kind", None) == "account" and seat.player_id}
+    if not wanted:
+        return {}
+    from .ratings import pool_of
+
+    found = await asyncio.to_thread(ratings_in_pool, storage, sorted(set(wanted.values())),
+                                    pool_of(row.game, row.preset, row.players))
+    return {str(index): found[player] for index, player in wanted.items()}
 
 
 @router.post("/api/quick-play", response_model=Ticket, status_code=201, responses=ANSWERS)
@@ -159,15 +176,7 @@ async def _player(request: Request) -> Any:
 
 def rating_in_pool(storage: Any, player_id: str, pool: str) -> float:
     """A player's shown rating in a pool (where they have none yet: the starting one)."""
-    from sqlalchemy import select
-
-    from .players import RatingRow
-    from .ratings import START_MU, display
-
-    with storage.sessions() as session:
-        mu = session.scalar(select(RatingRow.mu).where(RatingRow.player_id == player_id,
-                                                       RatingRow.pool == pool))
-    return float(display(START_MU if mu is None else mu))
+    return float(ratings_in_pool(storage, [player_id], pool)[player_id])
 
 
 async def _rating(request: Request, player: Any, body: QuickPlayRequest) -> float | None:

@@ -65,6 +65,8 @@ class Life:
     abandon: asyncio.Task[None] | None = None
     timing_out: tuple[int, int] | None = None
     """The (version, seat) whose move the takeover bot is playing after a timeout."""
+    ratings: dict[int, int] = field(default_factory=dict)
+    """The rating each account's seat has in the table's pool (shown with the seat)."""
 
     def __post_init__(self) -> None:
         if len(self.banks) != self.players:
@@ -121,6 +123,19 @@ class Life:
             out.update(seat=self.turn[1], move_left=round(move_left, 1),
                        bank_left=round(bank_left, 1))
         return out
+
+
+def ratings_in_pool(storage: Any, player_ids: list[str], pool: str) -> dict[str, int]:
+    """The shown rating of each player in a pool (the starting one where they have none)."""
+    from sqlalchemy import select
+
+    from .players import RatingRow
+    from .ratings import START_MU, display
+
+    with storage.sessions() as session:
+        rows = dict(session.execute(select(RatingRow.player_id, RatingRow.mu).where(
+            RatingRow.player_id.in_(player_ids), RatingRow.pool == pool)).all())
+    return {player: int(display(rows.get(player, START_MU))) for player in player_ids}
 
 
 def _whole(seconds: float) -> float | int:
@@ -185,6 +200,7 @@ class Lifecycle:
             self.attach(table, None)
         self.arm(table)
         self.presence(table)
+        self.tables.spawn(self.load_ratings(table))
 
     def stop(self, table: LiveTable) -> None:
         """The table is over or played elsewhere now: its timers end."""
@@ -393,6 +409,35 @@ class Lifecycle:
         if table.bot_task is not None:
             table.bot_task.cancel()
         table.broadcast()
+
+    # -- ratings shown with the seats ---------------------------------------------------
+    async def load_ratings(self, table: LiveTable) -> None:
+        """Read the rating of each account's seat in the table's pool, then tell everyone
+        (after the table starts, and whenever a seat is taken).  A failure leaves them
+        unshown."""
+        wanted = {seat.index: seat.player_id for seat in table.seats
+                  if seat.player_id and seat.player_kind == "account"}
+        if not wanted:
+            return
+        from .ratings import pool_of
+
+        pool = pool_of(table.game, table.preset, table.players)
+        try:
+            found = await asyncio.to_thread(ratings_in_pool, self.tables.storage,
+                                            sorted(set(wanted.values())), pool)
+        except Exception:  # StorageUnavailable, or no ratings table: shown next time
+            log.warning("table %s: the players' ratings could not be read", table.id)
+            return
+        async with table.lock:
+            life: Life | None = table.life
+            if life is None:
+                return
+            # two reads may cross (the table made, then a seat taken): keep what each found
+            # for the seats that still hold the same player
+            for index, player in wanted.items():
+                if table.seats[index].player_id == player:
+                    life.ratings[index] = found[player]
+            table.broadcast()
 
     # -- presence and abandonment ---------------------------------------------------------
     def presence(self, table: LiveTable) -> None:

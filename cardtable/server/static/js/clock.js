@@ -39,8 +39,22 @@ export class LifeBar {
           t("life.leave")));
       }
     }
-    clear(this.el).append(this.clockEl, ...buttons);
+    clear(this.el).append(this.people(state), this.clockEl, ...buttons);
     this.tick();
+  }
+
+  /** Each seat: its name, its rating (accounts) and whether its player is connected. */
+  people(state) {
+    const ratings = state?.ratings || {};
+    return h("ul", { class: "seat-strip", "aria-label": t("life.players") },
+      (state?.seats || []).map((seat) => h("li", {
+        class: `seat-chip${seat.connected ? " online" : ""}`, dataset: { seat: String(seat.seat) } },
+      h("span", { class: "dot", "aria-hidden": "true" }),
+      h("bdi", {}, this.table.seatName(seat.seat)),
+      ratings[String(seat.seat)] !== undefined
+        ? h("span", { class: "rating" }, num(ratings[String(seat.seat)])) : null,
+      seat.kind === "human" ? h("span", { class: "sr-only" },
+        seat.connected ? t("table.connectedMark") : t("life.away")) : null)));
   }
 
   tick() {
