@@ -14,7 +14,7 @@ import datetime as _dt
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from .. import games
 from .guard import address_of
@@ -56,7 +56,7 @@ class QuickPlayRequest(BaseModel):
     game: str = Field(max_length=32)
     preset: str | None = Field(None, max_length=64)
     players: StrictInt | None = Field(None, ge=2, le=16)
-    bots_after: float | None = Field(15, ge=0, le=3600, description="seconds before bots "
+    bots_after: StrictFloat | None = Field(15, ge=0, le=3600, description="seconds before bots "
                                      "fill the empty seats (none: wait for people)")
     name: str | None = Field(None, max_length=40)
 
