@@ -115,6 +115,20 @@ def serve(
                abandon_after=abandon_after)
 
 
+@app.command("watch-table")
+def watch_table(
+    url: Annotated[str, typer.Argument(help="the table's page, e.g. http://HOST:PORT/table/ID")],
+    token: Annotated[str | None, typer.Option(help="a seat's token (default: watch)")] = None,
+) -> None:
+    """Follow a web table: a line per state, with the clock of the seat to move."""
+    try:
+        from .server.viewer import watch
+    except ImportError as error:
+        print(f"watching a web table needs the server extras ({error})", file=sys.stderr)
+        raise typer.Exit(2) from None
+    watch(url, token)
+
+
 @app.command()
 def play(
     game: GameName,

@@ -402,3 +402,23 @@ def test_one_address_may_hold_only_a_few_tickets(client: TestClient) -> None:
     refused = client.post("/api/quick-play", json={"game": "durak", "players": 6,
                                                    "bots_after": None})
     assert refused.status_code == 429 and refused.json()["code"] == "too_many_tickets"
+
+
+def test_the_terminal_viewer_shows_the_clock_of_the_seat_to_move(tmp_path: Any) -> None:
+    import httpx
+    from tablekit import server
+
+    from cardtable.server.viewer import watch
+
+    with server(tmp_path / "data") as (_, base):
+        seated = httpx.post(f"{base}/api/tables", json={
+            "game": "durak", "seats": ["human", "human"], "name": "Ana",
+            "clock": {"move": 30, "bank": 90}}).json()
+        httpx.post(f"{base}/api/tables/{seated['table']}/join", json={"name": "Bo"})
+        lines: list[str] = []
+        state = watch(f"{base}/table/{seated['table']}", seated["token"], once=True,
+                      out=lines.append)
+    assert state is not None
+    to_move = ["Ana", "Bo"][state["to_move"]]
+    assert lines[0].startswith(f"#0  {to_move} to move 0:")
+    assert " + 1:30" in lines[0] and "*Ana" in lines[0]
