@@ -8,6 +8,7 @@ import { h, clear, toast, announce } from "./dom.js";
 import { t, num } from "./i18n.js";
 import { gameTitle } from "./names.js";
 import { navigate } from "./router.js";
+import { ratingText } from "./clock.js";
 
 const CHOICE_KEY = "cardtable.quickPlay";
 const POLL_MS = 1000;
@@ -169,7 +170,7 @@ export class LiveGames {
       h("span", { class: "players" }, g.seats.map((s) => {
         const name = s.name || (s.bot ? t(`bot.${s.bot}`) : t("lobby.seat", { n: s.seat + 1 }));
         const rating = g.ratings?.[String(s.seat)];
-        return rating === undefined ? name : `${name} (${num(rating)})`;
+        return rating === undefined ? name : `${name} (${ratingText(rating)})`;
       }).join(" · ")), " ",
       h("span", { class: "age muted" }, t("lobby.age", { m: num(Math.floor(g.age / 60)) })), " ",
       h("a", { href: `/table/${g.id}`, class: "button watch",
