@@ -11,7 +11,12 @@ as fast as the answers come), and a table that ends is replaced by a new one.  I
 - ``opponent_p99_ms``: from sending a move to the other seat's new state;
 - ``errors``: error messages and closed sockets; ``lost``: moves sent whose state never
   came (within 10 s, or by the end);
-- ``rss_mb``: the server processes' resident memory at the end (summed).
+- ``rss_mb``: the server processes' resident memory at the end (summed);
+- ``cpu_ms_per_move``: CPU time spent per counted move, by party: the servers, this load
+  generator, and the services (PostgreSQL's and Redis's processes on this machine), read
+  from ``/proc`` at the start and end of the counted time.  CPU time does not depend on
+  what else runs, so it tells how many moves a second the machine's cores can carry at
+  most (``cores_bound_moves_per_s``) even on a busy machine.
 
     python benchmarks/load.py --tables 200 --pace 1 --seconds 30 --json out.json
     python benchmarks/load.py --tables 500 --pace 0 --seconds 30 \\
@@ -100,6 +105,36 @@ async def wait_ready(base: str, process: subprocess.Popen[bytes], log: Path) -> 
                 pass
             await asyncio.sleep(0.2)
     raise SystemExit("the server did not answer within 60 s")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def service_pids() -> list[int]:
+    """PostgreSQL's and Redis's processes on this machine (by their command names)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            name = (entry / "comm").read_text().strip()
+        except OSError:
+            continue
+        if name.startswith(("postgres", "redis-server")):
+            found.append(int(entry.name))
+    return found
+
+
+def cpu_now(servers: list[int]) -> dict[str, float]:
+    return {"servers": sum(cpu_seconds(pid) for pid in servers),
+            "generator": time.process_time(),
+            "services": sum(cpu_seconds(pid) for pid in service_pids())}
 
 
 def rss_mb(pid: int) -> float:
@@ -267,7 +302,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(max(0.0, warm - time.perf_counter()))
         figures.counting = True
         counted_from = time.perf_counter()
+        server_pids = [p.pid for p, _ in processes]
+        cpu_from = cpu_now(server_pids)
         await asyncio.gather(*loops, return_exceptions=True)
+        cpu_to = cpu_now(server_pids)
+        moves = max(1, figures.moves)
+        cpu_ms = {party: round(1000 * (cpu_to[party] - cpu_from[party]) / moves, 3)
+                  for party in cpu_from}
         elapsed = max(1e-9, min(time.perf_counter(), stop + TIMEOUT) - counted_from)
         result = {
             "tables": args.tables, "pace": args.pace, "seconds": args.seconds,
@@ -284,6 +325,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "errors": figures.errors, "lost": figures.lost,
             "error_reasons": dict(figures.reasons.most_common(5)),
             "rss_mb": round(sum(rss_mb(p.pid) for p, _ in processes), 1),
+            "cpu_ms_per_move": cpu_ms,
+            "cores": os.cpu_count(),
+            "cores_bound_moves_per_s": round(1000 * (os.cpu_count() or 1)
+                                             / max(1e-9, sum(cpu_ms.values()))),
         }
         return result
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -31,7 +31,27 @@ def _spec(name: str) -> GameSpec:
     try:
         return gamelib.get(name)
     except ValueError as error:
-        raise typer.BadParameter(str(error)) from None
+        _refuse(str(error))
+
+
+def _refuse(reason: str, code: int = 2) -> NoReturn:
+    """Refuse a bad input in one line on stderr, never a traceback or a box."""
+    print(f"cardtable: {reason}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+def _console() -> Console:
+    """The console for stdout: cards written ``10D`` where it cannot print the suits."""
+    from .terminal.output import console
+
+    return console()  # type: ignore[no-any-return]
+
+
+def _out(path: Path | None) -> Path | None:
+    """An output file checked before any work (``~`` expanded, its folder there)."""
+    from .terminal.output import output_path
+
+    return None if path is None else output_path(path)
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:
@@ -45,11 +65,24 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
         key, eq, value = pair.partition("=")
         if not eq:
             raise ValueError(f"rule option {pair!r} must look like name=value")
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
+        options[key.strip()] = _value(value)
     return options
+
+
+def _value(text: str) -> Any:
+    """A rule option's value: JSON where it reads as JSON, a comma list as a list
+    (``player_counts=2,4``), else the text itself.
+
+    >>> _value("2,4"), _value("[2, 4]"), _value("any"), _value("a, b")
+    ([2, 4], [2, 4], 'any', ['a', 'b'])
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    if "," in text:
+        return [_value(part.strip()) for part in text.split(",") if part.strip()]
+    return text
 
 
 @app.command()
@@ -58,21 +91,40 @@ def rules(
     preset: Annotated[str | None, typer.Option(help="show this preset's values")] = None,
 ) -> None:
     """List a game's presets and every rule option with its meaning."""
+    from rich.padding import Padding
+    from rich.text import Text
+
     spec = _spec(game)
-    console = Console()
-    table = Table(title=f"{spec.title}: rule options")
-    table.add_column("option")
+    console = _console()
+    options = rule_options(spec.rules_type)
     presets = [preset] if preset else list(spec.presets)
     for name in presets:
         if name not in spec.presets:
-            raise typer.BadParameter(f"no preset {name!r}; the presets are "
-                                     + ", ".join(spec.presets))
-        table.add_column(name)
-    table.add_column("meaning")
-    for option in rule_options(spec.rules_type):
-        values = [_show(getattr(spec.presets[name], option.name)) for name in presets]
-        table.add_row(option.name, *values, option.doc)
-    console.print(table)
+            _refuse(f"no preset {name!r}; the presets are " + ", ".join(spec.presets))
+    values = {option.name: [_show(getattr(spec.presets[name], option.name))
+                            for name in presets] for option in options}
+    longest = max((len(option.name) for option in options), default=6)
+    columns = [max([len(name), *(len(values[o.name][i]) for o in options)])
+               for i, name in enumerate(presets)]
+    if console.width >= longest + sum(columns) + 3 * len(presets) + 34:
+        table = Table(title=f"{spec.title}: rule options")
+        # an option's name is what one types after -o: never wrapped or cut
+        table.add_column("option", no_wrap=True, min_width=longest)
+        for name, width in zip(presets, columns, strict=True):
+            table.add_column(name, no_wrap=True, min_width=min(width, 12))
+        table.add_column("meaning", ratio=1)
+        for option in options:
+            table.add_row(option.name, *values[option.name], option.doc)
+        console.print(table)
+        return
+    # too narrow for a table: one block per option, its name on a line of its own
+    console.print(Text(f"{spec.title}: rule options", style="bold"))
+    for option in options:
+        console.print()
+        console.print(Text(option.name, style="bold"), soft_wrap=True)
+        for name, value in zip(presets, values[option.name], strict=True):
+            console.print(f"  {name}: {value}", soft_wrap=True)
+        console.print(Padding(Text(option.doc, style="dim"), (0, 0, 0, 2)))
 
 
 def _show(value: object) -> str:
@@ -148,31 +200,66 @@ def play(
     hint: Annotated[str, typer.Option(help="the bot that gives hints")] = "greedy",
 ) -> None:
     """Play in the terminal against bots (or friends, with --hotseat)."""
-    from .terminal import Quit, Session, seat_plan
+    from .terminal import Session, seat_plan
+    from .terminal.output import console as make_console
 
     spec = _spec(game)
     try:
+        save = _out(save)
         chosen = spec.rules(rules, parse_options(option))
-        count = players or spec.default_players
+        count = spec.default_players if players is None else players
         spec.check_players(chosen, count)
-        plan = seat_plan(count, vs=split_specs(vs) if vs else [],
-                         seats=split_specs(seats) if seats else (), hotseat=hotseat)
-        console = Console(no_color=no_color, highlight=False,
-                          force_terminal=None if not no_color else False)
+        levels = split_specs(vs)
+        if not levels and not seats and not hotseat:
+            raise ValueError("--vs names no bot: give bot levels, e.g. --vs medium, "
+                             "or play with friends with --hotseat")
+        plan = seat_plan(count, vs=levels, seats=split_specs(seats) if seats else (),
+                         hotseat=hotseat)
+        console = make_console(no_color=no_color)
         session = Session(spec, chosen, players=count, plan=plan, seed=seed, console=console,
                           hint=hint)
     except ValueError as error:
-        raise typer.BadParameter(str(error)) from None
-    session.run()
-    if save is None and not session.state.is_over():
+        _refuse(str(error))
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        console.print("\nStopped (Ctrl-C).")
+        if save is None and session.log:
+            _save_session(session, None, console)
+        elif save is not None:
+            _save_session(session, save, console)
+        raise typer.Exit(130) from None
+    if save is not None or not session.state.is_over():
+        _save_session(session, save, console)
+
+
+def _save_session(session: Any, save: Path | None, console: Any) -> None:
+    """Write the game record; without a path, ask for one, and ask again on a bad one."""
+    from .terminal.output import output_path
+
+    target = save
+    while True:
+        if target is None:
+            try:
+                answer = input("Save this game? Type a file name, or press Enter to leave: ")
+            except (EOFError, KeyboardInterrupt):
+                return
+            if not answer.strip():
+                return
+            try:
+                target = output_path(answer.strip())
+            except ValueError as error:
+                console.print(f"Not saved: {error}.", soft_wrap=True)
+                continue
         try:
-            answer = input("Save this game? Type a file name, or press Enter to leave: ")
-        except (EOFError, Quit):
-            answer = ""
-        save = Path(answer.strip()) if answer.strip() else None
-    if save is not None:
-        session.record().save(save)
-        console.print(f"Saved the game to {save}")
+            session.record().save(target)
+        except OSError as error:
+            console.print(f"Not saved: cannot write {target} ({error.strerror or error}).",
+                          soft_wrap=True)
+            target = None
+            continue
+        console.print(f"Saved the game to {target}", soft_wrap=True)
+        return
 
 
 @app.command()
@@ -183,40 +270,69 @@ def replay(
     no_color: Annotated[bool, typer.Option("--no-color", help="plain text")] = False,
 ) -> None:
     """Step through a recorded game (next, back, jump), or check that it replays."""
-    from .records import RecordError, load
+    from .records import RecordError
+    from .terminal.output import console as make_console
+    from .terminal.replay import read_record
 
     try:
-        record = load(path)
+        record = read_record(path)
         if check:
-            state = record.replay()
+            record.replay()
             print(f"{path}: {len(record.moves)} moves replay to the recorded result"
                   if record.result is not None else
                   f"{path}: {len(record.moves)} moves replay (the game is unfinished)")
-            del state
             return
-    except (RecordError, OSError) as error:
-        print(f"{path}: {error}", file=sys.stderr)
-        raise typer.Exit(1) from None
+    except RecordError as error:
+        _refuse(f"{path}: {error}", 1)
     from .terminal.replay import replay as step
 
     try:
-        step(record, console=Console(no_color=no_color, highlight=False))
+        step(record, console=make_console(no_color=no_color))
     except RecordError as error:
-        print(f"{path}: {error}", file=sys.stderr)
-        raise typer.Exit(1) from None
+        _refuse(f"{path}: {error}", 1)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
 
 
 @app.command()
 def demo(
     game: Annotated[str, typer.Argument(help=_GAMES_HELP)] = gamelib.names()[0],
-    bots: Annotated[str, typer.Option(help="the two bots, comma separated")] = "greedy,greedy",
+    bots: Annotated[str, typer.Option(
+        help="the bots, comma separated: one per seat, or one for every seat")
+    ] = "greedy,greedy",
     seed: Annotated[int | None, typer.Option(help="seed for the deal")] = None,
+    rules: Annotated[str | None, typer.Option("--rules", help="preset name")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="override one rule option: name=value (repeatable)")] = None,
+    players: Annotated[int | None, typer.Option(help="number of players")] = None,
 ) -> None:
     """Watch bots play a whole game, printed move by move."""
+    from . import bots as botlib
     from .terminal import watch
+    from .terminal.output import console as make_console
 
     spec = _spec(game)
-    watch(spec, split_specs(bots), seed=seed, console=Console(highlight=False))
+    try:
+        names = split_specs(bots)
+        if not names:
+            raise ValueError("--bots names no bot, e.g. --bots greedy,medium")
+        for name in dict.fromkeys(names):
+            botlib.make(name)
+        chosen = spec.rules(rules, parse_options(option))
+        if players is None:
+            count = len(names) if len(names) > 1 else spec.default_players
+        else:
+            count = players
+            if len(names) not in (1, count):
+                raise ValueError(f"--bots names {len(names)} bots for {count} players: "
+                                 f"name one per seat, or one for every seat")
+        spec.check_players(chosen, count)
+    except ValueError as error:
+        _refuse(str(error))
+    try:
+        watch(spec, names, players=count, rules=chosen, seed=seed, console=make_console())
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
 
 
 @app.command()
@@ -273,7 +389,7 @@ def arena(
 
     from . import arena as arenalib
 
-    console = Console()
+    console = _console()
     try:
         spec = gamelib.get(game)
         names = split_specs(bots)
@@ -285,10 +401,15 @@ def arena(
         if jobs < 1:
             raise ValueError("--jobs is 1 or more")
         chosen = spec.rules(rules, parse_options(option))
+        json_path, plot = _out(json_path), _out(plot)
+        if save_games is not None:
+            from .terminal.output import folder_path
+
+            save_games = folder_path(save_games)
         tasks = arenalib.plan(game, names, games=count, rules=chosen, players=players,
                               seed=seed, hands=hands is not None, save_dir=save_games)
     except ValueError as error:
-        raise typer.BadParameter(str(error)) from None
+        _refuse(str(error))
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as progress:
@@ -300,6 +421,8 @@ def arena(
             console.print(f"[red]{error}[/red]")
             raise typer.Exit(2) from None
     console.print(outcome.table())
+    for warning in outcome.warnings:
+        console.print(f"[yellow]warning: {warning}[/yellow]", soft_wrap=True)
     if json_path is not None:
         json_path.write_text(json.dumps(outcome.to_json(), indent=1), encoding="utf-8")
         console.print(f"Wrote the figures to {json_path}")
@@ -310,8 +433,32 @@ def arena(
         console.print(f"Wrote {len(outcome.results)} game records to {save_games}")
 
 
+def _school() -> None:
+    """The school's commands (analyse, learn, puzzle) live in cardtable.analysis."""
+    from .analysis.commands import register
+
+    register(app)
+
+
+_school()
+
+
 def main() -> None:
-    app()
+    """The ``cardtable`` command: a mistake on the command line (an unknown option, a
+    value of the wrong kind) is told in one line too, never a box or a traceback."""
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        print("cardtable: stopped", file=sys.stderr)
+        sys.exit(1)
+    except typer.TyperException as error:     # click's errors, as Typer raises them
+        formatted = getattr(error, "format_message", None)
+        message = formatted() if callable(formatted) else str(error)
+        where = getattr(getattr(error, "ctx", None), "command_path", None)
+        hint = f" (see {where} --help)" if where else ""
+        print(f"cardtable: {message}{hint}", file=sys.stderr)
+        sys.exit(getattr(error, "exit_code", 2))
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -311,6 +311,9 @@ class GameSpec:
     """The short name the game is registered under in pyspiel."""
     pettingzoo_name: str | None = None
     """The PettingZoo environment's name (``metadata["name"]``)."""
+    learn: str | None = None
+    """The school's plug-in (``cardtable.analysis``): the units analysis reports in, hint
+    wording, lessons: ``"module:LEARN"``; ``None``: no analysis, hints or lessons."""
 
     # -- what the arena counts -----------------------------------------------------------
     measure: Callable[[Any], Measure] = _wins_only

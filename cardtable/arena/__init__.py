@@ -9,7 +9,9 @@ the number of processes.
 The figures per bot: wins and win rate with a 95% Wilson interval, mean points per hand
 (games that score points, as Pasur), the rate of losing (games with one loser, as Durak's
 durak), and an openskill (Plackett-Luce) rating.  With two bots the duplicate margin is
-also given, per deal with a 95% interval.  What a game scores, whether it has a loser and
+also given, per deal with a 95% interval.  A table is one unit: a bot in two seats of one
+game counts once, with the share of its seats that won; a bot that played no game is
+named in ``warnings``.  What a game scores, whether it has a loser and
 whether it can be played one hand at a time come from its ``GameSpec`` (``measure``,
 ``has_loser``, ``single_hand``); nothing here names a game.
 
@@ -28,13 +30,14 @@ from __future__ import annotations
 from .planning import Task, labels, plan, rules_of, seatings
 from .report import ArenaRun, margin, summarize
 from .running import GameResult, execute, play_plan, play_task, run
-from .statistics import Z95, mean_ci, wilson
+from .statistics import Z95, bounded_mean_ci, mean_ci, t_mean_ci, wilson
 
 __all__ = [
     "Z95",
     "ArenaRun",
     "GameResult",
     "Task",
+    "bounded_mean_ci",
     "execute",
     "labels",
     "margin",
@@ -46,5 +49,6 @@ __all__ = [
     "run",
     "seatings",
     "summarize",
+    "t_mean_ci",
     "wilson",
 ]

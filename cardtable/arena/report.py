@@ -6,6 +6,12 @@ The figures per bot: wins and win rate with a 95% Wilson interval, mean points p
 openskill (Plackett-Luce) rating.  With two bots the duplicate margin is also given: the
 first bot's points per hand minus the second's, or the second's losing rate minus the
 first's, averaged per deal, with a 95% interval.
+
+The units are honest: a game (a table) counts once for each bot at it, however many of
+its seats the bot holds (its share of those seats' wins or losses), and the duplicate
+games of one deal are one unit for points and margins.  Intervals of rates and of
+differences of rates stay inside what is possible, and none is of zero width from a few
+deals (``statistics.bounded_mean_ci``, ``statistics.t_mean_ci``).
 """
 
 from __future__ import annotations
@@ -18,12 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 from .. import games as gamelib
 from .planning import labels as _labels
-from .statistics import mean_ci, wilson
+from .statistics import bounded_mean_ci, t_mean_ci, wilson
 
 if TYPE_CHECKING:
     from .running import GameResult
 
-__all__ = ["ArenaRun", "margin", "summarize"]
+__all__ = ["ArenaRun", "margin", "summarize", "warnings"]
 
 
 def _loser_names() -> list[str]:
@@ -42,13 +48,16 @@ def summarize(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> 
     for label in labels:
         seats = [(r, seat) for r in results for seat, who in enumerate(r.lineup)
                  if who == label]
-        n = len(seats)
+        tables = [r for r in results if label in r.lineup]
+        n = len(tables)
         wins = sum(1 for r, seat in seats if seat in r.winners)
+        # one unit per table: the share of the bot's seats at it that won
+        won = sum(_share(r, label, lambda r, seat: seat in r.winners) for r in tables)
         entry: dict[str, Any] = {
             "games": n,
             "wins": wins,
-            "win_rate": wins / n if n else None,
-            "ci95": list(wilson(wins, n)) if n else None,
+            "win_rate": won / n if n else None,
+            "ci95": list(wilson(won, n)) if n else None,
             "mean_points": None,
             "mean_points_ci95": None,
         }
@@ -62,15 +71,32 @@ def summarize(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> 
             total_hands = sum(r.hands for r, _ in scored)
             entry["mean_points"] = total_points / total_hands
             per_deal = _per_deal(scored, lambda r, seat: r.points[seat] / r.hands)
-            _, ci = mean_ci(list(per_deal.values()))
-            entry["mean_points_ci95"] = None if math.isnan(ci[0]) else list(ci)
+            _, ci = t_mean_ci(list(per_deal.values()))
+            entry["mean_points_ci95"] = None if ci is None else list(ci)
         if loser and n:
-            losses = sum(1 for r, seat in seats if r.loser == seat)
-            entry[f"{loser}_rate"] = losses / n
-            entry[f"{loser}_ci95"] = list(wilson(losses, n))
+            lost = sum(_share(r, label, lambda r, seat: r.loser == seat) for r in tables)
+            entry[f"{loser}_rate"] = lost / n
+            entry[f"{loser}_ci95"] = list(wilson(lost, n))
         figures[label] = entry
     _rate(labels, results, figures)
     return figures
+
+
+def _share(result: GameResult, label: str,
+           happened: Callable[[GameResult, int], bool]) -> float:
+    """The share of ``label``'s seats at one table where ``happened``: a table is one unit."""
+    seats = [seat for seat, who in enumerate(result.lineup) if who == label]
+    return sum(1 for seat in seats if happened(result, seat)) / len(seats)
+
+
+def warnings(figures: dict[str, dict[str, Any]]) -> list[str]:
+    """What the reader must know before trusting the figures: bots that played no game.
+
+    >>> warnings({"a": {"games": 3}, "b": {"games": 0}})
+    ['b played no game: play more games (every group of bots plays in turn)']
+    """
+    return [f"{label} played no game: play more games (every group of bots plays in turn)"
+            for label, entry in figures.items() if not entry["games"]]
 
 
 def _per_deal(seats: Iterable[tuple[GameResult, int]],
@@ -90,8 +116,10 @@ def margin(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> dic
     if len(labels) != 2:
         return None
     first, second = labels
+    bounds: tuple[float, float] | None = (-1.0, 1.0)    # a difference of two rates
     if any(r.points is not None for r in results):
         what = "points per hand"
+        bounds = None
         results = [r for r in results if r.points is not None]
 
         def value(r: GameResult, seat: int) -> float:
@@ -113,9 +141,15 @@ def margin(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> dic
         if a and b:
             diffs.setdefault(r.deal, []).append(sum(a) / len(a) - sum(b) / len(b))
     per_deal = [sum(v) / len(v) for v in diffs.values()]
-    mean, ci = mean_ci(per_deal)
+    ci: tuple[float, float] | None
+    if not per_deal:
+        mean, ci = math.nan, None
+    elif bounds is not None:
+        mean, ci = bounded_mean_ci(per_deal, *bounds)
+    else:
+        mean, ci = t_mean_ci(per_deal)
     return {"first": first, "second": second, "measure": what, "deals": len(per_deal),
-            "mean": mean, "ci95": None if math.isnan(ci[0]) else list(ci)}
+            "mean": mean, "ci95": None if ci is None else list(ci)}
 
 
 def _rate(labels: Sequence[str], results: Sequence[GameResult],
@@ -178,7 +212,13 @@ class ArenaRun:
             "deals": len({r.deal for r in self.results}),
             "margin": self.margin,
             "seconds": self.seconds,
+            "warnings": self.warnings,
         }
+
+    @property
+    def warnings(self) -> list[str]:
+        """Bots that played no game (see ``warnings``)."""
+        return warnings(self.figures)
 
     def table(self) -> Any:
         """The results as a Rich table."""
@@ -212,11 +252,12 @@ class ArenaRun:
             rating = f.get("rating")
             row.append(f"{rating['mu']:.1f}±{rating['sigma']:.1f}" if rating else "—")
             table.add_row(*row)
-        if self.margin is not None and self.margin["ci95"] is not None:
-            m = self.margin
+        m = self.margin
+        if m is not None and m["deals"]:
+            spread = (f" [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}]" if m["ci95"] is not None
+                      else " (too few deals for an interval)")
             table.caption = (f"{m['first']} vs {m['second']}, {m['measure']}: "
-                             f"{m['mean']:+.2f} [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] "
-                             f"over {m['deals']} deals")
+                             f"{m['mean']:+.2f}{spread} over {m['deals']} deals")
         return table
 
     def plot(self, path: str | Path) -> None:

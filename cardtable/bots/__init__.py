@@ -94,16 +94,18 @@ class BasicBot:
 LEVELS: dict[str, tuple[str, dict[str, Any], str]] = {
     "beginner": ("basic", {}, "takes the best capture or the cheapest card it sees now"),
     "easy": ("greedy", {}, "the greedy tactics player"),
-    "medium": ("ismcts", {"iterations": 1000, "seconds": 0.5},
-               "ISMCTS, 1000 iterations (at most 0.5 s a move)"),
-    "hard": ("ismcts", {"iterations": 3000, "seconds": 1.5, "infer": True},
-             "ISMCTS, 3000 iterations (at most 1.5 s a move), reading the other players' "
+    "medium": ("ismcts", {"iterations": 1000, "scaled": True, "seconds": 2.0},
+               "ISMCTS, 1000 iterations (500 in Durak; a time cap of 2 s only as a safety "
+               "net)"),
+    "hard": ("ismcts", {"iterations": 2000, "scaled": True, "seconds": 5.0, "infer": True},
+             "ISMCTS, 2000 iterations (1000 in Durak; cap 5 s), reading the other players' "
              "moves (infer)"),
-    "expert": ("ismcts", {"iterations": 8000, "seconds": 4.0, "infer": True, "paired": True,
-                          "solver": True, "solver_nodes": 50_000, "solver_seconds": 1.5},
-               "ISMCTS, 8000 iterations (at most 4 s a move), reading the other players' "
+    "expert": ("ismcts", {"iterations": 3000, "scaled": True, "seconds": 8.0, "infer": True,
+                          "paired": True, "solver": True, "solver_nodes": 20_000,
+                          "solver_seconds": 5.0},
+               "ISMCTS, 3000 iterations (1500 in Durak; cap 8 s), reading the other players' "
                "moves, every root move tried on the same deals (paired), and an exact "
-               "alpha-beta search once nothing is hidden"),
+               "alpha-beta search of 20 000 positions at most once nothing is hidden"),
 }
 """Each level: (the bot kind, its options, what it is)."""
 
@@ -112,7 +114,10 @@ def _level(level: str) -> Callable[..., Bot]:
     kind, preset, _ = LEVELS[level]
 
     def factory(*, seed: int | random.Random | None = None, **options: Any) -> Bot:
-        return _FACTORIES[kind](seed=seed, name=level, **{**preset, **options})
+        settings = {**preset, **options}
+        if "iterations" in options:
+            settings.pop("scaled", None)   # the caller's own budget, in every game
+        return _FACTORIES[kind](seed=seed, name=level, **settings)
 
     return factory
 

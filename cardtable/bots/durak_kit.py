@@ -25,8 +25,12 @@ import random
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from ..cards import CARDS, Card, Suit
+from ..cards import CARDS, Card, Suit, cards_of
 from ..durak import Game, Move, MoveKind, strength
+from ..durak.tables import BEATERS
+from ..durak.tables import DEFEND as _DEFENDING
+from ..durak.tables import LEAD as _LEADING
+from ..durak.tables import TAKING as _TAKING
 
 __all__ = ["KIT", "DurakKit"]
 
@@ -77,11 +81,72 @@ def _cheapest_defence(attacks: list[Card], hand: list[Card], trump: Suit,
     return best[0], best[1]
 
 
+_HAND_ORDER = tuple(tuple(sorted(range(len(CARDS)), key=lambda i: (
+    _VALUE[trump][i], CARDS[i].suit == trump, strength(CARDS[i]), CARDS[i].suit)))
+    for trump in Suit)
+"""Card indexes cheapest first, ties as the greedy player breaks them (hand order)."""
+_PLACE = tuple(tuple(order.index(i) for i in range(len(CARDS))) for order in _HAND_ORDER)
+
+
+def _cheapest_cover(unbeaten: list[Card], hand: int, trump: int, value: tuple[int, ...]
+                    ) -> tuple[float, list[tuple[Card, Card]]] | None:
+    """``_cheapest_defence`` on a hand given as a mask (the playouts' hot path): the same
+    plan, ties broken alike, but it gives up at once when a card cannot be beaten."""
+    beaters = BEATERS[trump]
+    place = _PLACE[trump]
+    attacks = sorted(unbeaten, key=lambda c: -value[c.index])
+    options = []
+    for attack in attacks:
+        mask = hand & beaters[attack.index]
+        if not mask:
+            return None
+        options.append(sorted(cards_of(mask), key=lambda c: place[c.index]))
+    if len(attacks) == 2:
+        # the usual case, without the search: for each first beater (cheapest first) the
+        # second is the cheapest other one; the first plan of least cost wins, as in walk
+        first, second = options
+        best_cost, best_plan = math.inf, None
+        floor = value[second[0].index]
+        for one in first:
+            cost = value[one.index]
+            if cost + floor >= best_cost:
+                break
+            two = second[0] if second[0] is not one else second[1] if len(second) > 1 else None
+            if two is not None and cost + value[two.index] < best_cost:
+                best_cost = cost + value[two.index]
+                best_plan = [(attacks[0], one), (attacks[1], two)]
+        if best_plan is None:
+            return None
+        return best_cost - 2 * _SHED, best_plan
+    best: list[Any] = [math.inf, None]
+    last = len(attacks)
+
+    def walk(k: int, used: int, cost: float, plan: list[tuple[Card, Card]]) -> None:
+        if cost >= best[0]:
+            return
+        if k == last:
+            best[0], best[1] = cost, plan[:]
+            return
+        for beater in options[k]:
+            if not used & beater.mask:
+                plan.append((attacks[k], beater))
+                walk(k + 1, used | beater.mask, cost + value[beater.index] - _SHED, plan)
+                plan.pop()
+
+    walk(0, 0, 0.0, [])
+    if best[1] is None:
+        return None
+    return best[0], best[1]
+
+
 class DurakKit:
     """The Durak entry of the kit table (see ``cardtable.bots.kits``)."""
 
     name = "durak"
     exploration = 1.0
+    budget_scale = 0.5
+    """A level searches Durak with half its iterations: a playout runs to the end of the
+    game, about twice as long as a Pasur one, so a move takes about as long."""
     """ISMCTS's UCB constant for rewards of +1 and -1."""
 
     # -- hidden cards ----------------------------------------------------------------------
@@ -144,11 +209,72 @@ class DurakKit:
         return _throw(moves, view, value, trump, stock, len(hand))
 
     def playout(self, position: Game, rng: random.Random) -> Move:
-        """The search's playout policy: the basic one, now and then a random move."""
+        """The search's playout policy: the tactics player's rules read straight from the
+        engine's fields (``tactics``), now and then a random move."""
+        if rng.random() < 0.05:
+            moves = position.legal_moves()
+            return moves[rng.randrange(len(moves))]
+        return self.tactics(position)
+
+    def playout_plain(self, position: Game, rng: random.Random) -> Move:
+        """The playout policy before session 8: the basic one, now and then a random move
+        (kept to measure the tactics playout against: ``ismcts:playout=plain``)."""
         if rng.random() < 0.05:
             moves = position.legal_moves()
             return moves[rng.randrange(len(moves))]
         return self.basic(position)
+
+    def tactics(self, position: Game) -> Move:
+        """The greedy player's tactics, fast enough to play out thousands of games a move:
+        lead low cards, low pairs together and trumps last; transfer with a plain card;
+        beat the whole attack as cheaply as possible, but take when that costs a trump
+        above the queen while the stock lasts; throw in low plain cards.
+
+        It reads the engine's own fields (the mover's hand as a mask, the unbeaten attack
+        cards), never ``view``: building a view costs more than the rest of a move.  It
+        reads nothing but the mover's hand and public facts.
+        """
+        moves = position.legal_moves()
+        if len(moves) == 1 or moves[-1].kind is EXCHANGE:
+            return moves[-1]   # the only move, or a free gain: the face-up trump
+        trump = position._trump
+        value = _VALUE[trump]
+        phase = position._phase
+        stock = len(position._stock) - position._drawn
+        if phase == _LEADING:
+            costs = _LEAD_COSTS[trump][stock > 0]
+            best, best_cost = moves[0], math.inf
+            for move in moves:
+                cost = costs.get(move)
+                if cost is None:
+                    if move.kind is not ATTACK:
+                        continue
+                    cost = costs[move] = _lead_cost(move, value, trump, stock)
+                if cost < best_cost:
+                    best, best_cost = move, cost
+            return best
+        if phase == _DEFENDING:
+            return _defend_fast(position, moves, value, trump, stock)
+        # throwing in (or adding to a taken round): low plain cards, freer as the stock ends
+        limit = 10 if stock > 10 else 12 if stock else 14
+        taking = phase == _TAKING
+        held = position._hands[position._to_move].bit_count()
+        best = next((m for m in moves if m.kind is PASS), moves[-1])
+        best_key: tuple[int, int] | None = None
+        for move in moves:
+            if move.kind is not ATTACK:
+                continue
+            cards = move.cards
+            worst = max(value[c.index] for c in cards)
+            if any(c.suit == trump for c in cards):
+                if not (stock == 0 and held <= len(cards) + 1 and not taking):
+                    continue
+            elif worst > limit:
+                continue
+            key = (len(cards), -worst)
+            if best_key is None or key > best_key:
+                best, best_key = move, key
+        return best
 
     def basic(self, state: Game, rng: random.Random | None = None) -> Move:
         """The playout policy: cheapest card to attack, cheapest beater to defend (taking
@@ -241,6 +367,80 @@ class DurakKit:
 
     def side_of(self, position: Game, seat: int) -> int:
         return position.team_of(seat)
+
+
+_LEAD_COSTS: tuple[tuple[dict[Move, float], dict[Move, float]], ...] = tuple(
+    ({}, {}) for _ in Suit)
+"""``[trump][stock left]``: each attack's cost as a lead, filled as the playouts meet them."""
+
+
+def _lead_cost(move: Move, value: tuple[int, ...], trump: int, stock: int) -> float:
+    """What leading ``move`` costs (``_lead``'s measure): the cards' mean worth, trumps
+    dearer while the stock lasts, several low cards together cheaper."""
+    cards = move.cards
+    n = len(cards)
+    cost = sum(value[c.index] for c in cards) / n
+    if any(c.suit == trump for c in cards):
+        cost += 8 if stock else 2
+    elif cost <= 11 or not stock:
+        cost -= 2.5 * (n - 1)
+    else:
+        cost += 1.5 * (n - 1)
+    return cost
+
+
+def _defend_fast(position: Game, moves: list[Move], value: tuple[int, ...], trump: int,
+                 stock: int) -> Move:
+    """``_defend`` on the engine's fields: transfer with a plain card if one fits; else beat
+    the whole attack as cheaply as possible, or take when that costs a trump too dear."""
+    transfer: Move | None = None
+    transfer_key = (99, 99)
+    take = moves[-1]
+    cheapest: Move | None = None
+    cheapest_value = 999
+    for move in moves:
+        kind = move.kind
+        if kind is DEFEND:
+            beater = move.cards[1]
+            v = 2 * value[beater.index] + (beater.suit == trump)   # ties: a plain card
+            if v < cheapest_value:
+                cheapest, cheapest_value = move, v
+        elif kind is TRANSFER:
+            if move.shown:
+                return move   # a free gain: the attack passed on, the card kept
+            cards = move.cards
+            if all(c.suit != trump for c in cards):
+                key = (len(cards), value[cards[0].index])
+                if key < transfer_key:
+                    transfer, transfer_key = move, key
+        elif kind is TAKE:
+            take = move
+    if transfer is not None:
+        return transfer
+    open_ = position._open
+    if cheapest is None:
+        plan_value = None
+    elif open_ & (open_ - 1) == 0:    # one card to beat: its cheapest beater is the plan
+        plan_value = cheapest_value // 2
+    else:
+        plan = _cheapest_cover([a for a in position._att if open_ & a.mask],
+                               position._hands[position._to_move], trump, value)
+        if plan is None:
+            plan_value = None
+        else:
+            attack, beater = plan[1][0]
+            plan_value = max(value[b.index] for _, b in plan[1])
+            cheapest = next(m for m in moves if m.kind is DEFEND and m.cards[0] is attack
+                            and m.cards[1] is beater)
+    if plan_value is None or cheapest is None:
+        if stock == 0:
+            others = [m for m in moves if m.kind is TRANSFER]
+            if others:
+                return min(others, key=lambda m: value[m.cards[0].index])
+        return take
+    if stock and plan_value > _DEAR[0] + (2 if stock < 6 else 0):
+        return take
+    return cheapest
 
 
 def _lead(moves: list[Move], value: tuple[int, ...], trump: Suit, stock: int) -> Move:

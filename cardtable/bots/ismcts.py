@@ -74,7 +74,8 @@ class ISMCTSBot:
 
     ``c`` is the UCB exploration constant (rewards lie in [-1, 1]; by default each game's
     own, ``kit.exploration``: Pasur's rewards differ less between moves); ``playout`` is
-    ``"basic"`` (the game's cheap heuristic) or ``"random"``; ``solver`` turns on the exact
+    ``"basic"`` (the game's playout policy), ``"random"`` or ``"plain"`` (a game's
+    earlier, plainer policy where it kept one: Durak's basic moves); ``solver`` turns on the exact
     endgame search with a budget of ``solver_nodes`` positions and ``solver_seconds``;
     ``infer`` deals the hidden cards in the light of the other players' moves (the kit's
     opponent model: Pasur weighs deals by how likely they make the captures let go by);
@@ -85,7 +86,9 @@ class ISMCTSBot:
     the hand is estimated (1 by default; 0 stops at the end of this round);
     ``depth`` is how many moves deep the tree grows (0: no limit; 1 is flat Monte Carlo:
     only the root's moves keep statistics and every reply is the playout policy's, which
-    sees the sampled hands, where rarely visited tree nodes reply almost at random).
+    sees the sampled hands, where rarely visited tree nodes reply almost at random);
+    ``scaled`` lets the game's kit scale ``iterations`` (``kit.budget_scale``: a level's
+    budget, so that a level takes about as long a move in every game).
     A seeded bot with an iteration budget alone is reproducible.
 
     ``choose(state, deadline=...)`` stops every part of the search at ``deadline`` (a
@@ -99,7 +102,7 @@ class ISMCTSBot:
                  solver_nodes: int = 200_000, solver_seconds: float | None = None,
                  infer: bool | int = False, paired: bool | int = False,
                  horizon: int | None = None, pimc: int = 0, depth: int = 0,
-                 name: str = "ismcts") -> None:
+                 scaled: bool | int = False, name: str = "ismcts") -> None:
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -122,11 +125,13 @@ class ISMCTSBot:
                              f"not {depth!r}")
         if not isinstance(pimc, int) or pimc < 0:
             raise ValueError(f"pimc must be a whole number of 0 or more, not {pimc!r}")
-        if playout not in ("basic", "random"):
-            raise ValueError(f"playout is 'basic' or 'random', not {playout!r}")
+        if playout not in ("basic", "random", "plain"):
+            raise ValueError(f"playout is 'basic', 'random' or 'plain', not {playout!r}")
         self.name = name
         self.rng = make_rng(seed)
         self.iterations = iterations
+        self.scaled = bool(scaled)
+        """The budget is a level's: each game's kit scales it (``kit.budget_scale``)."""
         self.seconds = seconds
         self.c = None if c is None else float(c)
         self.playout = playout
@@ -244,11 +249,16 @@ class ISMCTSBot:
         context = kit.context(state, seat, horizon=self.horizon)
         rewards = kit.rewards
         cutoff = kit.cutoff
-        policy = kit.playout if self.playout == "basic" else _random_policy
+        policy = (kit.playout if self.playout == "basic" else _random_policy
+                  if self.playout == "random" else getattr(kit, "playout_plain", kit.playout))
         c = self.c if self.c is not None else kit.exploration
         log, sqrt = math.log, math.sqrt
         root = _Node(None, -1)
-        limit = self.iterations if self.iterations is not None else math.inf
+        limit: float = math.inf
+        if self.iterations is not None:
+            limit = self.iterations
+            if self.scaled:
+                limit = max(1, round(limit * getattr(kit, "budget_scale", 1.0)))
         deadline = min(stop, started + self.seconds if self.seconds is not None else math.inf)
         done = 0
         paired = self.paired

@@ -30,6 +30,9 @@ class Kit(Protocol):
     name: str
     exploration: float
     """ISMCTS's UCB constant for this game's rewards."""
+    budget_scale: float
+    """What a level's iteration budget is multiplied by in this game (so that a level
+    takes about as long a move in every game)."""
 
     def sampler(self, state: Any, seat: int, *,
                 infer: bool = False) -> Callable[[random.Random], Any]:

@@ -80,6 +80,8 @@ class PasurKit:
 
     name = "pasur"
     exploration = 0.2
+    budget_scale = 1.0
+    """A level's iterations as they are (Durak's kit halves them)."""
     """ISMCTS's UCB constant: rewards (points over 50) differ little between moves.  With
     points over 20, 0.3 and 0.5 did better than 1.0 against greedy (+2.0 against +1.75
     points a hand, 200 hands); 0.2 over 50 is 0.5 over 20."""

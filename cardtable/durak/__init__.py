@@ -80,6 +80,7 @@ SPEC = GameSpec(
     episode="cardtable.adapters.durak:DurakEpisode",
     openspiel_name="python_transfer_durak",
     pettingzoo_name="transfer_durak_v0",
+    learn="cardtable.durak.learn:LEARN",
     measure=measure,
     loser="durak",
 )

@@ -78,6 +78,7 @@ SPEC = GameSpec(
     episode="cardtable.adapters.pasur:PasurEpisode",
     openspiel_name="python_pasur",
     pettingzoo_name="pasur_v0",
+    learn="cardtable.pasur.learn:LEARN",
     measure=measure,
     single_hand=SingleHand(start=_single_hand, measure=_hand_measure, deals=_hand_deals),
 )

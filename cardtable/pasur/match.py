@@ -233,6 +233,8 @@ class Match:
                 "fixed_hands": self.rules.fixed_hands,
                 "hand_number": len(self._finished) + (0 if self._winner is not None else 1),
                 "hand_points": [hand.score() for hand in self._finished],
+                # what each finished hand's points are made of (every capture is public)
+                "hand_sheets": [hand.score_sheet() for hand in self._finished],
                 "winner": self._winner,
                 "over": self._winner is not None,
             },

@@ -152,8 +152,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         headers = None
         if error.retry_after is not None:
             headers = {"Retry-After": str(math.ceil(error.retry_after))}
-        return JSONResponse(status_code=error.status, headers=headers,
-                            content={"detail": error.reason, "code": error.code})
+        return JSONResponse(status_code=error.status, headers=headers, content=error.answer())
 
     @app.exception_handler(HTTPException)
     async def _http_refusal(request: Request, error: HTTPException) -> JSONResponse:
@@ -163,7 +162,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         if status == 400:
             status, reason = 422, "the body cannot be read: send JSON, in UTF-8"
         return JSONResponse(status_code=status, headers=error.headers, content={
-            "detail": reason, "code": TableError.CODES.get(status, f"http_{status}")})
+            "detail": reason, "code": TableError.CODES.get(status, "refused")})
 
     @app.exception_handler(StorageUnavailable)
     async def _unavailable(request: Request, error: StorageUnavailable) -> JSONResponse:
@@ -284,7 +283,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         async with table.lock:
             if not table.over:
                 raise TableError("the game is not over yet: its replay shows every hand, so "
-                                 "it is given once the game has ended")
+                                 "it is given once the game has ended", 409, "not_over")
             record = table.record()
         gzipped = "gzip" in request.headers.get("accept-encoding", "")
         try:
@@ -527,8 +526,7 @@ def _close_reason(reason: str) -> str:
 async def _deny(websocket: WebSocket, error: TableError) -> None:
     """Refuse a socket before it opens: an HTTP answer (429 with the reason and the code)
     where the server can give one, else open, say why and close (1008)."""
-    answer = JSONResponse(status_code=error.status,
-                          content={"detail": error.reason, "code": error.code})
+    answer = JSONResponse(status_code=error.status, content=error.answer())
     try:
         await websocket.send_denial_response(answer)
     except RuntimeError:   # no denial responses from this server: say it on the socket

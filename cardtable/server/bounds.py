@@ -83,10 +83,12 @@ class Limits:
 class OutOfBounds(ValueError):
     """A request past one of the server's limits; ``code`` names which kind."""
 
-    def __init__(self, reason: str, code: str) -> None:
+    def __init__(self, reason: str, code: str, **params: Any) -> None:
         super().__init__(reason)
         self.reason = reason
         self.code = code
+        self.params = params
+        """The code's parameters (``cardtable.server.codes``)."""
 
 
 def check_bot(spec: str, limits: Limits) -> None:
@@ -103,7 +105,7 @@ def check_bot(spec: str, limits: Limits) -> None:
     name, options = bots.parse_spec(spec)
     if name not in limits.bots:
         raise OutOfBounds(f"no bot {name!r} at this server; the bots here are: "
-                          f"{', '.join(limits.bots)}", "bot_not_offered")
+                          f"{', '.join(limits.bots)}", "bot_not_offered", bot=name)
     for key, value in options.items():
         if isinstance(value, bool) or not isinstance(value, int | float):
             continue   # yes/no and words: the bot itself checks them
@@ -112,10 +114,11 @@ def check_bot(spec: str, limits: Limits) -> None:
             bounded = ", ".join(sorted(limits.bot_bounds)) or "none"
             raise OutOfBounds(f"bot option {key}={value} is not taken at this server (the "
                               f"numeric options it takes: {bounded})",
-                              "bot_option_out_of_bounds")
+                              "bot_option_out_of_bounds", option=key)
         if value > bound:
             raise OutOfBounds(f"bot option {key}={value} is more than this server allows "
-                              f"(at most {_plain(bound)})", "bot_option_out_of_bounds")
+                              f"(at most {_plain(bound)})", "bot_option_out_of_bounds",
+                              option=key)
 
 
 def check_seats(seats: Iterable[Any] | None, takeover: Any, limits: Limits) -> None:
@@ -148,7 +151,8 @@ def check_rules(rules: Any, limits: Limits) -> None:
         value = getattr(rules, name, None)
         if isinstance(value, int) and not isinstance(value, bool) and value > bound:
             raise OutOfBounds(f"rule option {name!r} is at most {bound} at this server, "
-                              f"not {value}", "rule_option_out_of_bounds")
+                              f"not {value}", "rule_option_out_of_bounds", option=name,
+                              limit=bound)
 
 
 def _plain(number: float) -> str:

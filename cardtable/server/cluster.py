@@ -54,6 +54,7 @@ from .cluster_messages import (
     decode,
     encode,
 )
+from .codes import Refusal, refused
 from .live import ClusterUnavailable, Connection, LiveTable, NotHere, Outbox, TableError
 from .storage import StorageUnavailable
 
@@ -280,17 +281,17 @@ class Cluster:
         """Whether this process may play the table now: its lease surely still runs."""
         return self.problem is None and self.owned.get(table_id, 0.0) > time.monotonic()
 
-    def refusal(self, table: LiveTable) -> str | None:
+    def refusal(self, table: LiveTable) -> Refusal | None:
         """Why a move at this live table may not be played here (``None``: it may).
 
         A table whose lease could not be renewed in time is dropped: its players connect
         again and whoever owns it then plays on from the database."""
         if self.tables.live.get(table.id) is not table:
-            return "this server no longer plays this table; connect again"
+            return refused("moved", "this server no longer plays this table; connect again")
         if not self.holds(table.id):
             self.owned.pop(table.id, None)
             self.tables.spawn(self.tables.drop(table.id, LAPSED))
-            return f"{LAPSED} (nothing changed)"
+            return refused("lease_lapsed", f"{LAPSED} (nothing changed)")
         return None
 
     async def _renew(self) -> None:

@@ -99,7 +99,8 @@ class Guard:
             return TableError(
                 f"too many connections from your address ({self.sockets[address]} open; at "
                 f"most {self.limits.connections_per_address}): close some and try again",
-                429, "too_many_connections")
+                429, "too_many_connections",
+                params={"limit": self.limits.connections_per_address})
         self.sockets[address] += 1
         return None
 
@@ -135,7 +136,7 @@ class Guard:
             raise TableError(
                 f"this server is already playing {len(running)} tables of bots only (at most "
                 f"{self.limits.bot_tables}); watch one of them, or seat a person",
-                429, "too_many_bot_tables")
+                429, "too_many_bot_tables", params={"limit": self.limits.bot_tables})
         for someone in list(self._bot_tables):   # forget the tables that have ended
             self._bot_tables[someone] &= running
             if not self._bot_tables[someone]:
@@ -147,7 +148,8 @@ class Guard:
             raise TableError(
                 f"you already have {len(mine)} unfinished tables of bots only (at most "
                 f"{self.limits.bot_tables_per_address}); wait for one to end",
-                429, "too_many_bot_tables")
+                429, "too_many_bot_tables",
+                params={"limit": self.limits.bot_tables_per_address})
 
     def note_bot_table(self, address: str, table_id: str) -> None:
         self._bot_tables[address].add(table_id)

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from ..game import GameSpec, GameState
 from ..records import Record, record_of, rules_to_dict
 from .bounds import Limits
+from .codes import Refusal, refused
 from .storage import hash_token
 from .wire import encode
 
@@ -56,16 +57,23 @@ class TableError(ValueError):
     """
 
     CODES: ClassVar[dict[int, str]] = {
-        404: "not_found", 409: "conflict", 422: "invalid_request", 429: "rate_limited",
-        500: "server_error", 503: "unavailable"}
+        404: "not_found", 405: "method_not_allowed", 409: "conflict", 422: "invalid_request",
+        429: "rate_limited", 500: "server_error", 503: "unavailable"}
 
     def __init__(self, reason: str, status: int = 409, code: str | None = None, *,
-                 retry_after: float | None = None) -> None:
+                 retry_after: float | None = None, params: dict[str, Any] | None = None
+                 ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
         self.code = code or self.CODES.get(status, "refused")
         self.retry_after = retry_after
+        self.params: dict[str, Any] = dict(params or {})
+        """The code's parameters (``cardtable.server.codes``), sent beside it."""
+
+    def answer(self) -> dict[str, Any]:
+        """The body of the HTTP answer: the code's parameters, the reason and the code."""
+        return {**self.params, "detail": self.reason, "code": self.code}
 
 
 class ClusterUnavailable(TableError):
@@ -275,21 +283,28 @@ class LiveTable:
             return None
         return seat
 
-    def refusal(self, seat: int, version: int, by_bot: bool) -> str | None:
+    def refusal(self, seat: int, version: int, by_bot: bool) -> Refusal | None:
         """Why ``seat`` may not move now at ``version`` (``None``: it may)."""
         if self.over:
-            return "the game is over"
+            return refused("game_over", "the game is over")
         if self.status == WAITING:
             free = len(self.free_seats())
-            return (f"the game starts when every seat is taken ({free} still free: share the "
-                    f"invite link /table/{self.id})")
+            return refused("waiting_for_players",
+                           f"the game starts when every seat is taken ({free} still free: "
+                           f"share the invite link /table/{self.id})", free=free)
         if version != self.version:
-            return (f"your move was chosen at version {version}, but the table is at version "
-                    f"{self.version}: here is the current state")
+            return refused("stale_version",
+                           f"your move was chosen at version {version}, but the table is at "
+                           f"version {self.version}: here is the current state",
+                           version=version, current=self.version)
         if self.state.to_move != seat:
-            return f"it is not your turn: seat {self.state.to_move} is to move"
+            return refused("not_your_turn",
+                           f"it is not your turn: seat {self.state.to_move} is to move",
+                           seat=self.state.to_move)
         if self.seats[seat].played_by_bot != by_bot:
-            return "a bot plays this seat now" if not by_bot else "the player is back"
+            if not by_bot:
+                return refused("bot_plays_seat", "a bot plays this seat now")
+            return refused("player_back", "the player is back")
         return None
 
     # -- what is sent ---------------------------------------------------------------------
@@ -334,11 +349,15 @@ class LiveTable:
                 text = texts[connection.seat] = encode(self.state_message(connection.seat))
             connection.outbox.put("state", text)
 
-    def refuse(self, connection: Connection, reason: str, code: str | None = None) -> None:
-        """An error for one connection, then a fresh state.  Call under the lock."""
-        error: dict[str, Any] = {"type": "error", "reason": reason}
-        if code is not None:
-            error["code"] = code
+    def refuse(self, connection: Connection, reason: str, code: str | None = None,
+               params: dict[str, Any] | None = None) -> None:
+        """An error for one connection (its code's parameters beside the code), then a
+        fresh state.  Call under the lock."""
+        if isinstance(reason, Refusal):
+            code = code or reason.code
+            params = {**reason.params, **(params or {})}
+        error: dict[str, Any] = {**(params or {}), "type": "error", "reason": str(reason),
+                                 "code": code or "refused"}
         connection.outbox.put("error", encode(error))
         connection.outbox.put("state", encode(self.state_message(connection.seat)))
 
@@ -381,7 +400,7 @@ class LiveTable:
         """The game record; the decks are in it, so only once the game is over."""
         if not self.over:
             raise TableError("the game is not over yet: its record (which holds the decks) "
-                             "is given once it has ended")
+                             "is given once it has ended", 409, "not_over")
         record = record_of(self.state, self.game, seats=[s.record_entry() for s in self.seats],
                            started=self.created, table=self.id)
         record.finished = self.finished

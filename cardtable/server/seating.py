@@ -170,7 +170,7 @@ class Seating:
             check_rules(plan.rules, limits)
             plan = dataclasses.replace(plan, life={"clock": clock, "rated": rated})
         except OutOfBounds as error:
-            raise TableError(error.reason, 422, error.code) from None
+            raise TableError(error.reason, 422, error.code, params=error.params) from None
         except ValueError as error:
             raise TableError(str(error), 422) from None
         creator = next((i for i, seat in enumerate(plan.seats) if seat.kind == "human"), None)
@@ -201,7 +201,8 @@ class Seating:
         try:
             state = spec.start(plan.rules, players=plan.players, seed=SecureRandom())
         except (ValueError, TypeError) as error:
-            raise TableError(f"these rules cannot be played: {error}", 422) from None
+            raise TableError(f"these rules cannot be played: {error}", 422,
+                             "rules_unplayable") from None
         table_id = new_id()
         rows = [SeatRow(table_id=table_id, seat=index, kind=seat.kind, bot=seat.bot,
                         name=seat.name, token_hash=seat.token_hash, player_id=seat.player_id,
@@ -256,19 +257,22 @@ class Seating:
         except NotHere as elsewhere:
             return await self._join_elsewhere(elsewhere, name, player_id, kind)
         if table is None:
-            raise TableError(f"there is no table {table_id!r}", 404)
+            raise TableError(f"there is no table {table_id!r}", 404, "not_found",
+                             params={"table": table_id})
         async with table.lock:
             if table.over:
-                raise TableError("this game is over: there is no seat to take")
+                raise TableError("this game is over: there is no seat to take", 409, "game_over")
             free = table.free_seats()
             if not free:
-                raise TableError("every seat at this table is taken; you can still watch")
+                raise TableError("every seat at this table is taken; you can still watch", 409,
+                             "table_full")
             seat = free[0]
             token = new_token()
             digest = hash_token(token)
             if not await asyncio.to_thread(self.tables.storage.take_seat, table.id, seat.index,
                                            digest, name, player_id, kind):
-                raise TableError("that seat was just taken by someone else; try again")
+                raise TableError("that seat was just taken by someone else; try again", 409,
+                                 "seat_taken")
             seat.token_hash = digest
             seat.name = name
             seat.player_id, seat.player_kind = player_id, kind
@@ -286,9 +290,10 @@ class Seating:
             tables.cluster.check()  # the owner could not be told of the seat
         table = await tables.snapshot(elsewhere.table_id)
         if table is None:
-            raise TableError(f"there is no table {elsewhere.table_id!r}", 404)
+            raise TableError(f"there is no table {elsewhere.table_id!r}", 404, "not_found",
+                             params={"table": elsewhere.table_id})
         if table.over:
-            raise TableError("this game is over: there is no seat to take")
+            raise TableError("this game is over: there is no seat to take", 409, "game_over")
         for seat in table.free_seats():
             token = new_token()
             if await asyncio.to_thread(tables.storage.take_seat, table.id, seat.index,
@@ -297,7 +302,8 @@ class Seating:
                 if elsewhere.owner is not None and tables.cluster is not None:
                     await tables.cluster.send(elsewhere.owner, Seats(table=table.id))
                 return table, seat.index, token
-        raise TableError("every seat at this table is taken; you can still watch")
+        raise TableError("every seat at this table is taken; you can still watch", 409,
+                             "table_full")
 
     async def reload_seats(self, table_id: str) -> None:
         """Someone took a seat through another process: read the seats again."""
@@ -373,10 +379,12 @@ class Seating:
         """
         async with table.lock:
             if not table.over:
-                raise TableError("a rematch can be asked for once the game is over")
+                raise TableError("a rematch can be asked for once the game is over", 409,
+                                 "rematch_not_over")
             humans = [s for s in table.seats if s.kind == "human"]
             if humans and seat is None:
-                raise TableError("only the players at this table can ask for a rematch")
+                raise TableError("only the players at this table can ask for a rematch", 409,
+                                 "rematch_not_player")
             if table.rematch is None:
                 table.rematch = await self._open_rematch(table)
             for connection in list(table.connections):
@@ -406,5 +414,6 @@ class Seating:
             # another server process made the rematch first: use that one
             stored = await asyncio.to_thread(self.tables.storage.load, old.id)
             if stored is None or stored.row.rematch is None:
-                raise TableError("the rematch could not be made; ask again") from None
+                raise TableError("the rematch could not be made; ask again", 409,
+                                 "rematch_failed") from None
             return stored.row.rematch

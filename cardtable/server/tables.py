@@ -24,8 +24,10 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import games
 from ..cards import Card
+from ..game import IllegalMove
 from ..records import rules_from_dict
 from .bot_runner import BotRunner
+from .codes import Refusal, refused
 from .guard import Guard
 from .lifecycle import Lifecycle
 from .live import (
@@ -206,7 +208,7 @@ class Tables:
             return None
         if table_id in self.broken:
             raise TableError(f"table {table_id} cannot be resumed: {self.broken[table_id]}", 503,
-                             "table_broken")
+                             "table_broken", params={"table": table_id})
         lock = self._loading[table_id]
         try:
             async with lock:
@@ -231,7 +233,7 @@ class Tables:
                         self.broken[table_id] = str(error)
                         log.error("table %s cannot be resumed: %s", table_id, error)
                         raise TableError(f"table {table_id} cannot be resumed: {error}",
-                                         503, "table_broken") from None
+                                         503, "table_broken", params={"table": table_id}) from None
                 else:  # adopted from a process that stopped
                     resumed = await self._resume(stored)
                     if resumed is None:
@@ -263,7 +265,8 @@ class Tables:
         """``snapshot``, or ``TableError`` (404) for a table that does not exist."""
         table = await self.snapshot(table_id)
         if table is None:
-            raise TableError(f"there is no table {table_id!r}", 404)
+            raise TableError(f"there is no table {table_id!r}", 404, "not_found",
+                             params={"table": table_id})
         return table
 
     async def drop(self, table_id: str, reason: str) -> None:
@@ -291,7 +294,7 @@ class Tables:
 
     # -- playing --------------------------------------------------------------------------
     async def play(self, table: LiveTable, seat: int, version: int, text: str, *,
-                   by_bot: bool = False) -> str | None:
+                   by_bot: bool = False) -> Refusal | None:
         """Play a move for ``seat``; returns why not (nothing changes then), or ``None``."""
         async with table.lock:
             if table.stale:
@@ -304,17 +307,21 @@ class Tables:
             state = table.state
             try:
                 move = state.parse_move(text)
+            except IllegalMove as error:   # a move of the game, not legal now
+                return refused("illegal_move", f"{text!r} cannot be played now: {error}",
+                               move=text)
             except ValueError as error:
-                return f"{text!r} is not a move here: {error}"
+                return refused("not_a_move", f"{text!r} is not a move here: {error}", move=text)
             try:
                 state.push(move)
             except ValueError as error:  # IllegalMove and every other refusal of the engine
-                return f"{text!r} cannot be played now: {error}"
+                return refused("illegal_move", f"{text!r} cannot be played now: {error}",
+                               move=text)
             except Exception as error:  # a fault in the engine: the state may be half-changed
                 log.exception("table %s: the engine failed on %r", table.id, text)
                 await self._reload(table)
-                return (f"the game could not play {text!r} ({type(error).__name__}: {error}); "
-                        "nothing changed")
+                return refused("engine_failed", f"the game could not play {text!r} "
+                               f"({type(error).__name__}: {error}); nothing changed", move=text)
             move_text = str(move)
             over = state.is_over()
             dealt = table.spec.deals(state)
@@ -336,7 +343,8 @@ class Tables:
                 if self.cluster is not None and isinstance(error, IntegrityError):
                     # another process wrote this move: it owns the table now
                     self.spawn(self.drop(table.id, "the table moved to another server"))
-                return f"the move could not be saved ({type(error).__name__}); nothing changed"
+                return refused("move_not_saved", f"the move could not be saved "
+                               f"({type(error).__name__}); nothing changed")
             table.last_move = {"index": table.version, "seat": seat, "move": move_text}
             table.version += 1
             table.decks_stored = len(dealt)
@@ -431,7 +439,8 @@ class Tables:
         elif kind == "move":
             if connection.seat is None:
                 await self._refuse(table, connection,
-                                   "you are watching this table: only seated players move")
+                                   "you are watching this table: only seated players move",
+                                   "watching")
                 return
             reason = await self.play(table, connection.seat, message["version"],
                                      message["move"])
@@ -453,12 +462,12 @@ class Tables:
             try:
                 await self.seating.rematch(table, connection.seat)
             except TableError as error:
-                await self._refuse(table, connection, error.reason, error.code)
+                await self._refuse(table, connection, error.reason, error.code, error.params)
 
     async def _refuse(self, table: LiveTable, connection: Connection, reason: str,
-                      code: str | None = None) -> None:
+                      code: str | None = None, params: dict[str, Any] | None = None) -> None:
         async with table.lock:
-            table.refuse(connection, reason, code)
+            table.refuse(connection, reason, code, params)
 
 
 def _inconsistency(stored: StoredTable) -> str | None:
@@ -479,6 +488,7 @@ def _unplayable(table_id: str, stored: StoredTable, broken: dict[str, str]) -> T
     """The refusal for a table ``_resume`` could not give back: closed, or broken."""
     if stored.row.status == CLOSED:
         reason = (stored.row.summary or {}).get("closed", "its rows contradict each other")
-        return TableError(f"table {table_id} was closed: {reason}", 410, "table_closed")
+        return TableError(f"table {table_id} was closed: {reason}", 410, "table_closed",
+                          params={"table": table_id})
     return TableError(f"table {table_id} cannot be resumed: {broken.get(table_id)}", 503,
-                      "table_broken")
+                      "table_broken", params={"table": table_id})

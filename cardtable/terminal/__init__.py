@@ -4,14 +4,20 @@ The screen is drawn from ``state.view(seat)`` of the seat whose turn it is, so a
 sees exactly what the engine lets that seat see.  A game's ``GameSpec.screen`` names its
 drawing module: ``screen(view, names, spec, *, log) -> list of Rich renderables`` and
 ``final(view, names, spec)``, and optionally ``hand_marker`` and ``finished_part`` for a
-game made of hands.  A game that names none is drawn by ``cardtable.terminal.generic``
-(its hand, its table and the view's other fields); this module holds what every game
-shares, and the moves are always listed by number.
+game made of hands, ``narrate(before, state, seat, move, names) -> (words, notes)`` to tell
+a move and what it caused in the game's own words, and ``finished_seats(view)`` with a
+``final(..., order=)`` for a game where players go out one by one.  A game that names
+none is drawn by ``cardtable.terminal.generic`` (its hand, its table and the view's other
+fields); this module holds what every game shares, and the moves are always listed by
+number.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import random
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -27,25 +33,62 @@ from ..cards import CardError
 from ..game import GameSpec, GameState, IllegalMove, rule_options
 from ..records import Record, record_of
 
-__all__ = ["Quit", "Session", "card_text", "play", "screen_module", "seat_plan", "watch"]
+__all__ = ["Quit", "Session", "card_text", "log_lines", "play", "plural", "screen_module",
+           "seat_names", "seat_plan", "watch"]
 
-SUIT_STYLE = {"♣": "bold green", "♦": "bold red", "♥": "bold red", "♠": "bold blue"}
+SUIT_STYLE = {"♣": "bold green", "♦": "bold blue", "♥": "bold red", "♠": "bold"}
+"""The four-colour deck: every suit a colour of its own (♦ is not a second red)."""
 
-HELP = "number or move text · h hint · u undo · r rules · q quit"
+MARK = "underline"
+"""How a card that matters is marked: a trump, a card that counts in Pasur."""
+
+HELP = "number or move text · h hint · u undo · r rules · l log · q quit"
 
 
-def card_text(card: str, *, highlight: bool = False) -> Text:
-    """A card as coloured text: red hearts and diamonds, and distinct clubs and spades."""
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 club``, ``2 clubs``: a count with its noun.
+
+    >>> plural(1, "club"), plural(0, "card"), plural(3, "sur")
+    ('1 club', '0 cards', '3 surs')
+    """
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def card_text(card: str, *, highlight: bool = False, mark: bool = False) -> Text:
+    """A card as coloured text, each suit its own colour; ``mark`` underlines a card that
+    matters (a trump, a counting card)."""
     style = SUIT_STYLE.get(card[-1:], "")
+    if mark:
+        style += " " + MARK
     if highlight:
         style += " reverse"
-    return Text(card, style=style)
+    return Text(card, style=style.strip())
 
 
-def cards_line(cards: Sequence[str], *, empty: str = "—") -> Text:
+def cards_line(cards: Sequence[str], *, empty: str = "—",
+               marked: Callable[[str], bool] | None = None) -> Text:
+    """Cards in a row; those ``marked`` says matter are underlined."""
     if not cards:
         return Text(empty, style="dim")
-    return Text(" ").join(card_text(c) for c in cards)
+    return Text(" ").join(card_text(c, mark=bool(marked and marked(c))) for c in cards)
+
+
+def log_lines(log: Sequence[tuple[Any, ...]], names: Sequence[str]) -> list[Text]:
+    """The moves given (``(seat, words)`` or ``(seat, words, notes)``), in flowing lines
+    ``Name: words · Name: words``, each note (a sur, a round's end) on a line of its own."""
+    out: list[Text] = []
+    run: list[Text] = []
+    for entry in log:
+        seat, words = entry[0], entry[1]
+        notes = entry[2] if len(entry) > 2 else ()
+        run.append(Text.assemble((f"{names[seat]}: ", "bold"), move_text(words)))
+        if notes:
+            out.append(Text("  ") + Text(" · ").join(run))
+            run = []
+            out.extend(Text.assemble("  ", ("» ", "cyan"), move_text(note)) for note in notes)
+    if run:
+        out.append(Text("  ") + Text(" · ").join(run))
+    return out
 
 
 def move_text(move: str) -> Text:
@@ -54,7 +97,12 @@ def move_text(move: str) -> Text:
     for i, word in enumerate(move.split(" ")):
         if i:
             out.append(" ")
-        out.append_text(card_text(word) if word[-1:] in SUIT_STYLE else Text(word))
+        card = word.rstrip(",.;:)")
+        if card[-1:] in SUIT_STYLE and len(card) >= 2:
+            out.append_text(card_text(card))
+            out.append(word[len(card):])
+        else:
+            out.append(word)
     return out
 
 
@@ -78,6 +126,43 @@ class Seat:
         return self.kind == "human"
 
 
+def seat_names(plan: Sequence[str]) -> list[str]:
+    """A name for every seat, without seat numbers: "You", a bot's level ("Medium"), and
+    letters where a level sits more than once ("Medium A", "Medium B"); with several
+    humans, "Player 1", "Player 2".
+
+    >>> seat_names(["human", "medium", "random", "medium"])
+    ['You', 'Medium A', 'Random', 'Medium B']
+    """
+    humans = sum(1 for kind in plan if kind == "human")
+    titles = [kind.split(":")[0].title() for kind in plan]
+    count: dict[str, int] = {}
+    names = []
+    for seat, (kind, title) in enumerate(zip(plan, titles, strict=True)):
+        if kind == "human":
+            names.append("You" if humans == 1 else f"Player {seat + 1}")
+            continue
+        if titles.count(title) == 1:
+            names.append(title)
+            continue
+        count[title] = count.get(title, 0) + 1
+        names.append(f"{title} {chr(ord('A') + count[title] - 1)}")
+    return names
+
+
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """An engine's reason with "seat 2" written as the player's name.
+
+    >>> name_seats("it is seat 1's turn, not seat 0's", ["You", "Medium"])
+    "it is Medium's turn, not your"
+    """
+    def name(found: re.Match[str]) -> str:
+        seat = int(found.group(1))
+        return names[seat] if 0 <= seat < len(names) else found.group(0)
+
+    return re.sub(r"\bseat (\d+)\b", name, text).replace("You's", "your")
+
+
 def seat_plan(players: int, *, vs: Sequence[str] = (), seats: Sequence[str] = (),
               hotseat: bool = False) -> list[str]:
     """Who sits where: ``seats`` given whole, or seat 0 human and the others ``vs`` bots.
@@ -90,6 +175,10 @@ def seat_plan(players: int, *, vs: Sequence[str] = (), seats: Sequence[str] = ()
             raise ValueError(f"--seats lists {len(seats)} seats for {players} players")
         return list(seats)
     levels = list(vs)
+    if len(levels) > players - 1:
+        others = players - 1
+        raise ValueError(f"--vs names {len(levels)} bots for {others} other "
+                         f"seat{'' if others == 1 else 's'} ({players} players)")
     plan = ["human"]
     for seat in range(1, players):
         if seat - 1 < len(levels):
@@ -99,6 +188,18 @@ def seat_plan(players: int, *, vs: Sequence[str] = (), seats: Sequence[str] = ()
         else:
             plan.append(levels[-1] if levels else "medium")
     return plan
+
+
+def _explained(state: GameState, bot: Any) -> list[str]:
+    """The hint bot's move and why, in words, with the best moves' values (the school's
+    ``hint``); empty for a game without it (the caller then asks the bot alone)."""
+    from ..analysis.hints import hint
+
+    try:
+        explained = hint(state, bot)
+    except ValueError:   # a game with no learn plug-in, or no kit
+        return []
+    return [explained.move, "\n" + "\n".join([explained.text, *explained.lines()[1:]])]
 
 
 class Quit(Exception):
@@ -120,13 +221,12 @@ class Session:
         self.screen = screen_module(spec)
         self.seats: list[Seat] = []
         humans = sum(1 for kind in plan if kind == "human")
-        for seat, kind in enumerate(plan):
+        for seat, (kind, name) in enumerate(zip(plan, seat_names(plan), strict=True)):
             if kind == "human":
-                name = "You" if humans == 1 else f"Player {seat + 1}"
                 self.seats.append(Seat("human", name))
             else:
                 bot = botlib.make(kind, seed=None if seed is None else seed * 31 + seat)
-                self.seats.append(Seat(kind, f"{kind.split(':')[0].title()} {seat + 1}", bot))
+                self.seats.append(Seat(kind, name, bot))
         self.hotseat = humans > 1
         self.pause = self.hotseat if hotseat_pause is None else hotseat_pause
         self.practice = not self.hotseat
@@ -134,7 +234,15 @@ class Session:
         self.state: GameState = spec.start(rules, players=players, seed=seed)
         self.message: Text | None = None
         self.log: list[tuple[int, str]] = []
+        """Every move as played: (seat, the move's text)."""
+        self.story: list[tuple[int, str, list[str]]] = []
+        """Every move told: (seat, its words, what it caused), beside ``log``."""
+        self.order: list[int] = []
+        """Seats in the order they went out (games where players go out one by one)."""
         self._shown_for: int | None = None
+        self._base = seed if seed is not None else random.getrandbits(32)
+        self._bot_moves: dict[tuple[str, ...], str] = {}
+        self._last_part: Any = None
 
     # -- the loop -------------------------------------------------------------------------
     def run(self) -> GameState:
@@ -149,9 +257,18 @@ class Session:
         except Quit:
             return self.state
         self.draw(self._viewer())
-        self.console.print(self.screen.final(self.state.view(self._viewer()), self.names,
-                                             self.spec))
+        if self._last_part is not None:      # the last hand's table, after the last screen
+            self.console.print(self._last_part)
+        self.console.print(self.final())
         return self.state
+
+    def final(self) -> Any:
+        """The end of the game, from the viewer's side (with the finishing order where
+        players go out one by one)."""
+        view = self.state.view(self._viewer())
+        if hasattr(self.screen, "finished_seats"):
+            return self.screen.final(view, self.names, self.spec, order=self.order)
+        return self.screen.final(view, self.names, self.spec)
 
     @property
     def names(self) -> list[str]:
@@ -162,8 +279,27 @@ class Session:
         return humans[0] if len(humans) == 1 else None
 
     def _bot_turn(self, seat: int) -> None:
+        """The bot decides; the same position always gets the same move, so an undo
+        does not deal the player a different game (seeded per position, and remembered)."""
         before = self._hand_marker()
-        move = self.seats[seat].bot.choose(self.state)
+        key = tuple(text for _, text in self.log)
+        known = self._bot_moves.get(key)
+        move = None
+        if known is not None:
+            move = next((m for m in self.state.legal_moves() if str(m) == known), None)
+        if move is None:
+            bot = self.seats[seat].bot
+            rng = getattr(bot, "rng", None)
+            if isinstance(rng, random.Random):
+                digest = hashlib.sha256(repr((self._base, seat, key)).encode()).digest()
+                rng.seed(int.from_bytes(digest[:8], "big"))
+            if self.console.is_terminal:
+                with self.console.status(f"{self.names[seat]} is thinking ...",
+                                         spinner="dots"):
+                    move = bot.choose(self.state.copy())
+            else:
+                move = bot.choose(self.state.copy())
+            self._bot_moves[key] = str(move)
         self._push(seat, move)
         self._after_move(before)
 
@@ -189,23 +325,50 @@ class Session:
             return
 
     def _push(self, seat: int, move: Any) -> None:
+        narrate = getattr(self.screen, "narrate", None)
+        before = self.state.view(None) if narrate else None
         self.state.push(move)
         self.log.append((seat, str(move)))
+        words, notes = (narrate(before, self.state, seat, str(move), self.names) if narrate
+                        else (str(move), []))
+        self.story.append((seat, words, list(notes)))
+        finished = getattr(self.screen, "finished_seats", None)
+        if finished is not None:
+            for out in finished(self.state.view(None)):
+                if out not in self.order:
+                    self.order.append(out)
+
+    def _pop(self) -> None:
+        self.state.pop()
+        self.log.pop()
+        self.story.pop()
+        finished = getattr(self.screen, "finished_seats", None)
+        if finished is not None:
+            now = set(finished(self.state.view(None)))
+            self.order = [seat for seat in self.order if seat in now]
 
     def _hand_marker(self) -> Any:
         marker = getattr(self.screen, "hand_marker", None)
         return marker(self.state) if marker else None
 
     def _after_move(self, before: Any) -> None:
-        """Show a summary when a part of the game (a Pasur hand) has just ended."""
+        """Show a summary when a part of the game (a Pasur hand) has just ended, the
+        last one of the game too."""
         finished = getattr(self.screen, "finished_part", None)
         if finished is None:
             return
         summary = finished(self.state, before, self.names)
-        if summary is not None and not self.state.is_over():
-            self.console.print(summary)
-            if sys.stdin.isatty() and self.read is _read_line:
-                self.read("Press Enter for the next hand ")
+        if summary is None:
+            return
+        if self.state.is_over():
+            self._last_part = summary        # shown under the game's last screen
+            return
+        # how the part ended (the last moves, who took the cards left), then its table
+        self.console.print(Group(*log_lines(self.since_last_turn(self._viewer()),
+                                            self.names)))
+        self.console.print(summary)
+        if sys.stdin.isatty() and self.read is _read_line:
+            self.read("Press Enter for the next hand ")
 
     # -- input ----------------------------------------------------------------------------
     def _command(self, seat: int, answer: str) -> bool:
@@ -213,18 +376,24 @@ class Session:
         if word in ("q", "quit"):
             raise Quit
         if word in ("h", "hint"):
+            why = _explained(self.state.copy(), self.hint_bot)
             try:
-                move = self.hint_bot.choose(self.state)
+                move = why[0] if why else self.hint_bot.choose(self.state.copy())
             except ValueError as error:   # e.g. a game the hint bot has no kit for
                 self.message = Text(f"No hint: {error}", style="yellow")
                 return True
-            self.message = Text.assemble(("Hint: ", "bold"), move_text(str(move)),
-                                         f"  (from the {self.hint_bot.name} bot)")
+            self.message = Text.assemble(("Hint: ", "bold"),
+                                         move_text(self.words(self.state.view(seat), move)),
+                                         f"  (from the {self.hint_bot.name} bot)", *why[1:])
             return True
         if word in ("r", "rules"):
             self.message = None
-            self.console.print(rules_table(self.spec, self.rules))
-            self.read("Press Enter to go back to the game ")
+            self.page(rules_table(self.spec, self.rules), "rules")
+            return True
+        if word in ("l", "log"):
+            self.message = None
+            self.page(Group(Text("Every move so far", style="bold"),
+                            *log_lines(self.story, self.names)), "log")
             return True
         if word in ("u", "undo"):
             self._undo(seat)
@@ -234,24 +403,37 @@ class Session:
             return True
         return False
 
+    def page(self, renderable: Any, what: str) -> None:
+        """Show something longer than the screen a page at a time (Enter: next page)."""
+        lines = self.console.render_lines(renderable, self.console.options, pad=False)
+        height = max(5, self.console.height - 2) if self.console.is_terminal else len(lines)
+        for start in range(0, max(1, len(lines)), height):
+            self.console.clear()
+            for line in lines[start:start + height]:
+                self.console.print(Text("").join(Text(seg.text, style=seg.style or "")
+                                                 for seg in line), soft_wrap=True)
+            more = start + height < len(lines)
+            answer = self.read(f"Enter: next page of the {what}, q: back to the game "
+                               if more else "Press Enter to go back to the game ")
+            if not more or answer.strip().lower() in ("q", "b", "back"):
+                return
+
     def _undo(self, seat: int) -> None:
+        """Back to this seat's own last decision: it and every move after it are taken
+        back; bots' moves alone are never taken back."""
         if not self.practice:
             self.message = Text("Undo is for practice games only (not with several humans).",
                                 style="yellow")
             return
-        undone = 0
-        # Take back the moves since this seat's previous decision, and that decision.
-        while self.log:
-            who, _ = self.log[-1]
-            self.state.pop()
-            self.log.pop()
-            undone += 1
-            if who == seat:
-                break
-        if not undone:
-            self.message = Text("Nothing to undo yet.", style="yellow")
-        else:
-            self.message = Text(f"Took back {undone} move(s).", style="cyan")
+        mine = [i for i, (who, _) in enumerate(self.log) if who == seat]
+        if not mine:
+            self.message = Text("Nothing to undo yet: you have not moved.", style="yellow")
+            return
+        undone, text = len(self.log) - mine[-1], self.story[mine[-1]][1]
+        while len(self.log) > mine[-1]:
+            self._pop()
+        self.message = Text.assemble(("Took back your move ", "cyan"), move_text(text),
+                                     (f" ({plural(undone, 'move')} in all).", "cyan"))
         while not self.state.is_over() and not self.seats[self.state.to_move].human:
             self._bot_turn(self.state.to_move)
 
@@ -277,22 +459,59 @@ class Session:
                 return None
             return move
         except (IllegalMove, CardError, ValueError) as error:
-            self.message = Text(f"{answer!r}: {error}", style="red")
+            self.message = Text(f"{answer!r}: {name_seats(str(error), self.names)}",
+                                style="red")
             return None
 
     # -- output ---------------------------------------------------------------------------
+    def since_last_turn(self, seat: int | None) -> list[tuple[int, str, list[str]]]:
+        """The moves to show ``seat``: its own last move and every move since."""
+        if seat is None:
+            return self.story[-3:]
+        mine = [i for i, (who, _, _) in enumerate(self.story) if who == seat]
+        return self.story[mine[-1]:] if mine else self.story[:]
+
     def draw(self, seat: int | None) -> None:
+        """Clear the terminal and draw the screen.  In a small terminal the oldest moves
+        give way first, then the help line, so the header always stays on screen."""
         view = self.state.view(seat)
-        parts = self.screen.screen(view, self.names, self.spec, log=self.log)
-        if seat is not None and self.state.to_move == seat and not self.state.is_over():
-            # numbered as ``_understand`` reads a number: the state's own list
-            parts.append(moves_table([str(move) for move in self.state.legal_moves()]))
-        if self.message is not None:
-            parts.append(self.message)
-        elif seat is not None and self.state.to_move == seat:
-            parts.append(Text(HELP, style="dim"))
+        story = self.since_last_turn(seat)
+        parts = self._parts(seat, view, story, 0, compact=False)
+        if self.console.is_terminal:
+            room = self.console.height - 1          # the prompt's line
+            tries = [(skipped, compact) for compact in (False, True)
+                     for skipped in range(len(story) + 1)]
+            for skipped, compact in tries:
+                parts = self._parts(seat, view, story, skipped, compact=compact)
+                lines = self.console.render_lines(Group(*parts), self.console.options,
+                                                  pad=False)
+                if len(lines) <= room:
+                    break
         self.console.clear()
         self.console.print(Group(*parts))
+
+    def _parts(self, seat: int | None, view: dict[str, Any],
+               story: Sequence[tuple[int, str, list[str]]], skipped: int, *,
+               compact: bool) -> list[Any]:
+        parts: list[Any] = self.screen.screen(view, self.names, self.spec,
+                                              log=story[skipped:], rules=self.rules)
+        if skipped and not compact:
+            parts.insert(1, Text(f"  ({plural(skipped, 'earlier move')} not shown: "
+                                 "l shows them all)", style="dim"))
+        if seat is not None and self.state.to_move == seat and not self.state.is_over():
+            # numbered as ``_understand`` reads a number: the state's own list
+            parts.append(moves_table([self.words(view, move)
+                                      for move in self.state.legal_moves()]))
+        if self.message is not None:
+            parts.append(self.message)
+        elif seat is not None and self.state.to_move == seat and not compact:
+            parts.append(Text(HELP, style="dim"))
+        return parts
+
+    def words(self, view: dict[str, Any], move: Any) -> str:
+        """A legal move as the game's players say it (a Durak throw-in, not "attack")."""
+        say = getattr(self.screen, "move_words", None)
+        return say(view, str(move)) if say else str(move)
 
     def record(self) -> Record:
         seats = [{"name": s.name, "kind": s.kind} for s in self.seats]
@@ -358,41 +577,62 @@ def play(game: str, *, preset: str | None = None, options: dict | None = None,
 
 def watch(spec: GameSpec, bot_specs: Sequence[str], *, players: int | None = None,
           rules: Any = None, seed: int | None = None, console: Console | None = None) -> GameState:
-    """Bots play a whole game, printed readably: deals, every move, summaries, the result."""
+    """Bots play a whole game, printed readably: the deal (and the trump), every move in
+    the game's words with what it caused (a sur, a round's end and who leads the next,
+    the last sweep of a hand), hand summaries, the result."""
     console = console or Console()
     players = players or len(bot_specs) or spec.default_players
     rules = rules if rules is not None else spec.rules()
     specs = [bot_specs[i % len(bot_specs)] for i in range(players)]
     players_bots = [botlib.make(s, seed=None if seed is None else seed + 7 * i)
                     for i, s in enumerate(specs)]
-    names = [f"{s.split(':')[0].title()} {i + 1}" for i, s in enumerate(specs)]
+    names = seat_names(specs)
     state = spec.start(rules, players=players, seed=seed)
     screen = screen_module(spec)
     marker = getattr(screen, "hand_marker", None)
     finished = getattr(screen, "finished_part", None)
+    narrate = getattr(screen, "narrate", None)
+    out_seats = getattr(screen, "finished_seats", None)
+    order: list[int] = []
     held = -1
     console.print(Text(f"{spec.title}: {', '.join(names)}", style="bold"))
     while not state.is_over():
         views = [state.view(seat) for seat in range(players)]
         total = sum(len(v.get("hand") or []) for v in views)
         if total > held:
-            console.print(Text.assemble(("Table: ", "bold"),
-                                        cards_line(views[0].get("table") or [])
-                                        if isinstance((views[0].get("table") or [""])[0], str)
-                                        else Text("")))
+            first = views[0]
+            table = first.get("table") or []
+            line = Text.assemble(("Table: ", "bold"), cards_line(table)) if all(
+                isinstance(card, str) for card in table) and table else Text("")
+            if first.get("trump_card") or first.get("trump"):
+                line = Text.assemble(("Trump: ", "bold"),
+                                     card_text(first.get("trump_card") or first["trump"],
+                                               mark=True), "  ", line)
+            if line.plain:
+                console.print(line)
             for seat, view in enumerate(views):
                 console.print(Text.assemble(f"  {names[seat]} holds ",
                                             cards_line(view.get("hand") or [])))
         held = total
         seat = state.to_move
         before = marker(state) if marker else None
+        told = state.view(None) if narrate else None
         move = players_bots[seat].choose(state)
         state.push(move)
-        console.print(Text.assemble(f"{names[seat]}: ", move_text(str(move))))
+        words, notes = (narrate(told, state, seat, str(move), names) if narrate
+                        else (str(move), []))
+        console.print(Text.assemble(f"{names[seat]}: ", move_text(words)))
+        for note in notes:
+            console.print(Text.assemble(("» ", "cyan"), move_text(note)))
+        if out_seats is not None:
+            order.extend(s for s in out_seats(state.view(None)) if s not in order)
         if finished is not None:
             summary = finished(state, before, names)
             if summary is not None:
                 console.print(summary)
                 held = -1
-    console.print(screen.final(state.view(None), names, spec))
+    if out_seats is not None:
+        console.print(screen.final(state.view(None), names, spec, order=order))
+    else:
+        console.print(screen.final(state.view(None), names, spec))
     return state

@@ -27,7 +27,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from . import cards_line, move_text
+from . import cards_line, log_lines, move_text
 
 __all__ = ["final", "screen"]
 
@@ -85,9 +85,9 @@ def _fields(view: dict[str, Any]) -> list[RenderableType]:
 
 
 def screen(view: dict[str, Any], names: Sequence[str], spec: Any, *,
-           log: Sequence[tuple[int, str]] = ()) -> list[RenderableType]:
+           log: Sequence[tuple[Any, ...]] = (), rules: Any = None) -> list[RenderableType]:
     """The screen for one seat (or a spectator): the title and whose turn, the table, the
-    view's other fields, the last three moves and the seat's hand."""
+    view's other fields, the moves given (since the seat's last turn) and its hand."""
     to_move = view.get("to_move")
     head = Text(_title(spec), style="bold")
     if view.get("over") or to_move is None:
@@ -102,8 +102,7 @@ def screen(view: dict[str, Any], names: Sequence[str], spec: Any, *,
         else:
             out.append(Text.assemble(("Table: ", "bold"), _value(table)))
     out.extend(_fields(view))
-    for seat, move in list(log)[-3:]:
-        out.append(Text.assemble(f"  {names[seat]}: ", move_text(move)))
+    out.extend(log_lines(log, names))
     me = view.get("seat")
     if view.get("hand") is not None and me is not None:
         mine = Text.assemble((f"{names[me]}: ", "bold"), cards_line(view["hand"]))

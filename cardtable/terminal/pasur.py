@@ -1,15 +1,35 @@
-"""Pasur in the terminal: the table, your hand, the piles, hand summaries, the match."""
+"""Pasur in the terminal: the table, your hand, the piles, hand summaries, the match.
+
+The cards that score under the rules in force (aces, jacks, 2♣, 10♦, and the 7♦ where it
+counts) are underlined, and every move is told with what it caused: a sur, a new deal
+round, and at a hand's end who took the cards left on the table.
+
+>>> from cardtable import pasur
+>>> counting(pasur.PRESETS["standard"])("10♦"), counting(pasur.PRESETS["standard"])("9♦")
+(True, False)
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import cards_line, move_text
+from . import cards_line, log_lines, plural
+
+
+def counting(rules: Any) -> Callable[[str], bool]:
+    """Whether a card scores points when captured, under ``rules``."""
+    def counts(card: str) -> bool:
+        rank = card[:-1]
+        return ((rank == "A" and rules.ace_points > 0) or (rank == "J" and rules.jack_points > 0)
+                or (card == "2♣" and rules.two_clubs_points > 0)
+                or (card == "10♦" and rules.ten_diamonds_points > 0)
+                or (card == "7♦" and rules.seven_diamonds_points > 0))
+    return counts
 
 
 def side_names(view: dict, names: Sequence[str]) -> list[str]:
@@ -20,11 +40,12 @@ def side_names(view: dict, names: Sequence[str]) -> list[str]:
 
 
 def screen(view: dict, names: Sequence[str], spec: Any, *,
-           log: Sequence[tuple[int, str]] = ()) -> list[RenderableType]:
+           log: Sequence[tuple[Any, ...]] = (), rules: Any = None) -> list[RenderableType]:
     """The screen for one seat (or a spectator), in at most about 16 lines."""
     match = view.get("match") or {}
     sides = side_names(view, names)
     totals = match.get("totals")
+    marked = counting(rules) if rules is not None else _marker(spec)
     head = Text.assemble(
         ("Pasur", "bold"),
         f" · hand {match.get('hand_number', 1)} · deal {view['deal_round']}/"
@@ -33,9 +54,11 @@ def screen(view: dict, names: Sequence[str], spec: Any, *,
     if totals is not None:
         goal = (f"{match['fixed_hands']} hands" if match.get("fixed_hands")
                 else f"to {match.get('target')}")
-        head.append(f" · match {goal}: ")
-        head.append(", ".join(f"{sides[i]} {t}" for i, t in enumerate(totals)))
+        head.append(f" · match {goal}")
     out: list[RenderableType] = [head]
+    if totals is not None:
+        out.append(Text("Match points: " + " · ".join(
+            f"{sides[i]} {t}" for i, t in enumerate(totals)), style="bold"))
 
     piles = Table.grid(padding=(0, 2))
     piles.add_column()
@@ -45,22 +68,67 @@ def screen(view: dict, names: Sequence[str], spec: Any, *,
         if seat == view.get("seat"):
             continue
         turn = " ◀ to play" if view["to_move"] == seat else ""
-        piles.add_row(Text(names[seat], style="bold"), f"{view['hand_sizes'][seat]} cards",
-                      Text(turn, style="yellow"))
+        piles.add_row(Text(names[seat], style="bold"),
+                      plural(view["hand_sizes"][seat], "card"), Text(turn, style="yellow"))
     out.append(piles)
     for side, captured in enumerate(view["captured"]):
-        clubs = sum(1 for c in captured if c.endswith("♣"))
-        out.append(Text(f"  {sides[side]} took {len(captured)} cards, {clubs} clubs, "
-                        f"surs {view['surs'][side]}", style="dim"))
-    out.append(Text.assemble(("Table: ", "bold"), cards_line(view["table"], empty="(empty)")))
-    for seat, move in list(log)[-3:]:
-        out.append(Text.assemble(f"  {names[seat]}: ", move_text(move)))
+        out.append(Text(f"  {took(sides[side], captured, view['surs'][side])}", style="dim"))
+    out.extend(log_lines(log, names))
+    out.append(Text.assemble(("Table: ", "bold"),
+                             cards_line(view["table"], empty="(empty)", marked=marked)))
     if view.get("hand") is not None:
-        mine = Text.assemble((f"{names[view['seat']]}: ", "bold"), cards_line(view["hand"]))
+        mine = Text.assemble((f"{names[view['seat']]}: ", "bold"),
+                             cards_line(view["hand"], marked=marked))
         if view["to_move"] == view["seat"] and not view["over"]:
             mine.append("   your turn", style="yellow")
         out.append(mine)
     return out
+
+
+def took(who: str, captured: Sequence[str], surs: int) -> str:
+    """What a side has taken this hand, in words.
+
+    >>> took("You", ["2♣", "5♥"], 1)
+    'You took 2 cards, 1 club, 1 sur'
+    """
+    clubs = sum(1 for c in captured if c.endswith("♣"))
+    return (f"{who} took {plural(len(captured), 'card')}, {plural(clubs, 'club')}, "
+            f"{plural(surs, 'sur')}")
+
+
+def _marker(spec: Any) -> Callable[[str], bool]:
+    presets = getattr(spec, "presets", None) or {}
+    rules = presets.get(getattr(spec, "default_preset", "standard")) if presets else None
+    return counting(rules) if rules is not None else (lambda card: False)
+
+
+def narrate(before: dict, state: Any, seat: int, move: str,
+            names: Sequence[str]) -> tuple[str, list[str]]:
+    """A move in words, with what it caused: a sur, a new deal, the end of a hand (and
+    who took the cards left on the table)."""
+    hands = getattr(state, "finished_hands", [])
+    ended = len(hands) > (before.get("match") or {}).get("hand_number", 1) - 1
+    after = hands[-1].view(None) if ended else state.view(None)
+    sides = side_names(after, names)
+    notes: list[str] = []
+    for side, (old, new) in enumerate(zip(before["surs"], after["surs"], strict=True)):
+        if new > old:
+            notes.append(f"Sur! {names[seat]} cleared the table "
+                         f"({sides[side]}: {plural(new, 'sur')})")
+    if ended:
+        number = len(hands)
+        swept = after.get("swept") or []
+        last = after.get("last_capturer")
+        if swept and last is not None:
+            cards = "card" if len(swept) == 1 else plural(len(swept), "card")
+            notes.append(f"Hand {number} is over: {names[last]} took the {cards} left "
+                         f"on the table: {' '.join(swept)}")
+        else:
+            notes.append(f"Hand {number} is over: no cards were left on the table")
+    elif after["deal_round"] > before["deal_round"]:
+        notes.append(f"Deal {after['deal_round']} of {after['deal_rounds']}: "
+                     f"{plural(after['hand_sizes'][0], 'new card')} each")
+    return move, notes
 
 
 def hand_marker(state: Any) -> int:

@@ -11,6 +11,7 @@ import pytest
 from bot_positions import bot_specs_small
 
 from cardtable import bots, games
+from cardtable.bots.kits import kit_for
 from cardtable.game import rules_with
 
 
@@ -94,7 +95,52 @@ def test_every_level_is_a_named_configuration_of_a_kind():
 
 def test_a_level_takes_the_options_of_its_kind():
     bot = bots.make("medium:iterations=7", seed=1)
-    assert (bot.name, bot.iterations, bot.seconds) == ("medium", 7, 0.5)
+    assert (bot.name, bot.iterations, bot.seconds) == ("medium", 7, 2.0)
+
+
+SLOWEST = 500
+"""Iterations a CPU second below any measured here (the slowest, Durak's expert on a machine
+loaded 7-fold on 2 cores, made about 1,400): a level's time cap must allow at least these."""
+
+
+def test_every_search_level_is_an_iteration_budget_with_its_time_cap_a_safety_net():
+    """A level's strength must not depend on the machine's load: its iterations decide, and
+    the cap would bind only on a machine slower than any measured here."""
+    searches = {level: options for level, (kind, options, _) in bots.LEVELS.items()
+                if kind == "ismcts"}
+    assert set(searches) == {"medium", "hard", "expert"}
+    for game in ("pasur", "durak"):
+        budgets = []
+        for level in ("medium", "hard", "expert"):
+            options = searches[level]
+            budget = round(options["iterations"] * kit_for({"game": game}).budget_scale)
+            assert options["scaled"]
+            assert options["seconds"] >= budget / SLOWEST, (level, game)
+            budgets.append(budget)
+        assert budgets == sorted(budgets) and len(set(budgets)) == 3, game
+
+
+def test_a_level_searches_durak_with_half_its_budget_unless_told_otherwise():
+    spec = games.get("durak")
+    state = spec.start(spec.presets["transfer"], players=2, seed=4)
+    while len(state.legal_moves()) < 2:
+        state.push(state.legal_moves()[0])
+    medium = bots.make("medium:seconds=600", seed=1)
+    medium.choose(state)
+    assert medium.stats["iterations"] == bots.LEVELS["medium"][1]["iterations"] // 2
+    told = bots.make("medium:iterations=30", seed=1)
+    told.choose(state)
+    assert told.stats["iterations"] == 30
+
+
+def test_a_level_plays_the_same_game_with_its_cap_or_without():
+    """With its cap in force or lifted a seeded level makes the same moves: the budget
+    stops it, not the clock (scaled down to 40 iterations so the test stays quick)."""
+    spec = games.get("durak")
+    rules = spec.presets["transfer"]
+    capped = play_game(spec, rules, 2, ["hard:iterations=40"], seed=3)[1]
+    lifted = play_game(spec, rules, 2, ["hard:iterations=40,seconds=600"], seed=3)[1]
+    assert capped == lifted and len(capped) > 20
 
 
 def test_ismcts_with_a_time_budget_stops_in_time_and_says_how_far_it_got():
@@ -113,7 +159,7 @@ def test_ismcts_with_a_time_budget_stops_in_time_and_says_how_far_it_got():
     ("ismcts:width=3", "does not take those options"),
     ("ismcts:iterations=0", "iterations must be a whole number of 1 or more"),
     ("ismcts:seconds=-1", "seconds must be a number above 0"),
-    ("ismcts:playout=smart", "playout is 'basic' or 'random'"),
+    ("ismcts:playout=smart", "playout is 'basic', 'random' or 'plain'"),
     ("ismcts:horizon=-1", "horizon must be a whole number of 0 or more"),
     ("ismcts:depth=-1", "depth must be a whole number of 0 or more"),
     ("ismcts:c=nan", "c=nan is not a finite number"),
@@ -212,3 +258,27 @@ def test_the_kits_are_found_by_the_views_game_key():
         assert kit_for({"game": name}).name == name
     with pytest.raises(ValueError, match="do not know the game 'chess'"):
         kit_for({"game": "chess"})
+
+
+def test_the_plain_playout_is_durak_s_basic_policy_and_differs_from_the_tactics():
+    from cardtable.bots.durak_kit import KIT
+
+    spec = games.get("durak")
+    state = spec.start(spec.presets["transfer"], players=2, seed=5)
+    while len(state.legal_moves()) < 2:
+        state.push(state.legal_moves()[0])
+    runs = {}
+    for playout in ("basic", "plain"):
+        bot = bots.make(f"ismcts:iterations=60,playout={playout}", seed=2)
+        bot.choose(state)
+        runs[playout] = bot.stats["moves"]
+    assert runs["basic"] != runs["plain"]
+
+    class NoRandom:
+        def random(self):
+            return 0.5   # never the 5% random move
+
+    position = state.copy()
+    while not position.is_over():
+        assert KIT.playout_plain(position, NoRandom()) is KIT.basic(position)
+        position.push(KIT.basic(position))

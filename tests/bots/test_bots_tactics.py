@@ -107,3 +107,40 @@ def test_durak_greedy_throws_low_cards_to_a_taker_and_keeps_high_ones():
     game = durak_game(["9♥ 9♣ A♦ A♣ J♦", "A♠ J♣ Q♦ K♦ 8♣"], attack="attack 9♥")
     game.push("take")
     assert greedy(game) == "attack 9♣"
+
+
+# -- Durak: the search's playout plays the greedy player's tactics -------------------------
+
+def test_durak_playout_tactics_choose_as_the_greedy_player_in_every_phase():
+    """The playout reads the engine's fields, not the view; it must still make the greedy
+    player's very choice (ties included) in every phase, preset and player count."""
+    import random
+
+    from cardtable import games
+    from cardtable.bots.durak_kit import KIT
+
+    spec = games.get("durak")
+    phases, checked = set(), 0
+    for seed in range(20):
+        for preset, rules in spec.presets.items():
+            for players in (2, 3, 4):
+                state = spec.start(rules, players=players, seed=seed)
+                rng = random.Random(seed)
+                while not state.is_over():
+                    choice = KIT.greedy(state, state.to_move)
+                    assert KIT.tactics(state) is choice, (preset, players, state.view(None))
+                    phases.add(state.phase)
+                    checked += 1
+                    moves = state.legal_moves()
+                    state.push(choice if rng.random() < 0.7 else rng.choice(moves))
+    assert phases == {"lead", "defend", "throw-in", "taking"} and checked > 4000
+
+
+def test_durak_playout_tactics_take_when_one_attack_card_cannot_be_beaten():
+    # the 9♦ could be beaten, the 9♥ cannot (no higher heart, no trump): beating one
+    # only to take both would give the attacker a free look
+    from cardtable.bots.durak_kit import KIT
+
+    game = durak_game(["9♦ 9♥ J♣ J♥", "10♦ 7♥ 8♣ Q♣"], attack="attack 9♦ 9♥")
+    assert basic(game) == "defend 9♦ with 10♦"
+    assert str(KIT.tactics(game)) == "take"

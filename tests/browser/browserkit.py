@@ -63,9 +63,13 @@ def wait_for_next_version(page: Any, version: str) -> None:
 
 
 def click_pasur_move(page: Any, move: str, *, via_table: bool) -> None:
-    """Choose the hand card, then the capture: by its button or by the table card."""
+    """Choose the hand card, then the capture: by its button or by the table card (a card
+    with one move is played by its first click)."""
     card, _, rest = move.partition(" x ")
+    alone = sum(1 for m in legal_moves(page) if m.partition(" x ")[0] == card) == 1
     page.click(f'.hand-cards button.card[data-card="{card}"]')
+    if alone:
+        return
     choices = page.locator(".choices button.choice")
     assert choices.count() >= 1
     taken = rest.split()
@@ -107,6 +111,10 @@ def play_to_the_end(page: Any, game: str, *, seed: int, max_moves: int = 400) ->
         assert moves, "my turn came with no legal move"
         move = rng.choice(moves)
         version = table_root(page).get_attribute("data-version")
+        if moves == ["pass"] and game == "durak":
+            wait_for_next_version(page, version)   # the page passes by itself
+            played += 1
+            continue
         if game == "pasur":
             click_pasur_move(page, move, via_table=played % 2 == 1)
         else:
@@ -114,3 +122,21 @@ def play_to_the_end(page: Any, game: str, *, seed: int, max_moves: int = 400) ->
         wait_for_next_version(page, version)
         played += 1
     return played
+
+
+def sent_moves(page: Any) -> list[dict]:
+    """Every "move" message the page sends on its table's socket, collected as they go."""
+    moves: list[dict] = []
+
+    def on_socket(socket: Any) -> None:
+        def on_frame(payload: Any) -> None:
+            try:
+                message = json.loads(payload)
+            except (TypeError, ValueError):
+                return
+            if isinstance(message, dict) and message.get("type") == "move":
+                moves.append(message)
+        socket.on("framesent", on_frame)
+
+    page.on("websocket", on_socket)
+    return moves

@@ -117,4 +117,4 @@ def test_a_refusal_has_a_reason_and_a_code(make_client: Callable[..., TestClient
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
     seated = create(client, game="durak", seats=["human", "human"])
     early = client.get(f"/api/tables/{seated['table']}/record")
-    assert early.status_code == 409 and early.json()["code"] == "conflict"
+    assert early.status_code == 409 and early.json()["code"] == "not_over"

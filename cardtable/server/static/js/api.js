@@ -1,8 +1,17 @@
 // Talking to the server: JSON over HTTP, the table's WebSocket (with reconnects), and the
 // seat tokens kept in localStorage so that a reload takes the same seat again.
 
+import { refusalText } from "./refusals.js";
+
 export class ApiError extends Error {
-  constructor(message, status) { super(message); this.status = status; }
+  /** The message is in the player's language when the server sent a code the page knows;
+   * `code` and `body` keep what the server said. */
+  constructor(message, status, body = null) {
+    super(message);
+    this.status = status;
+    this.body = body;
+    this.code = body && typeof body === "object" ? body.code ?? null : null;
+  }
 }
 
 /** Read the reason out of an error answer (FastAPI puts it in "detail"). */
@@ -36,7 +45,12 @@ export async function api(path, { method = "GET", body } = {}) {
   if (text) {
     try { data = JSON.parse(text); } catch { data = text; }
   }
-  if (!response.ok) throw new ApiError(reasonOf(data, response.status), response.status);
+  if (!response.ok) {
+    const known = data && typeof data === "object" && typeof data.code === "string";
+    const text = known ? refusalText(data) : "";
+    throw new ApiError(text && text !== data.detail ? text : reasonOf(data, response.status),
+                       response.status, data);
+  }
   return data;
 }
 

@@ -55,4 +55,5 @@ export function toast(text, kind = "info") {
   box.appendChild(el);
   setTimeout(() => el.classList.add("leaving"), 4000);
   setTimeout(() => el.remove(), 4600);
+  return el;
 }

@@ -53,6 +53,33 @@ function sameSet(a, b) {
 
 function rankOf(text) { return parseCard(text)?.rank; }
 
+/** Ace high, for comparing cards of one suit. */
+function power(text) {
+  const rank = rankOf(text);
+  return rank === 1 ? 14 : rank;
+}
+
+/** Why a card of my hand can do nothing now, in words: it is lower than the card to
+ * beat, neither of its suit nor a trump, no card of its rank is on the table, or nothing
+ * more may be added. */
+export function whyNot(card, view, mySeat, trump) {
+  const table = view.table || [];
+  const open = table.filter(([, d]) => !d).map(([a]) => cardKey(a));
+  const c = parseCard(card);
+  if (!c) return "";
+  if (view.defender === mySeat && open.length) {
+    const sameSuit = open.filter((a) => parseCard(a)?.suit === c.suit);
+    if (sameSuit.length) return t("durak.why.lower");
+    if (c.suit !== trump) return t("durak.why.notTrump");
+    return t("durak.why.lower");
+  }
+  if (view.defender !== mySeat && table.length) {
+    const ranks = new Set(table.flat().filter(Boolean).map((x) => rankOf(cardKey(x))));
+    return ranks.has(c.rank) ? t("durak.why.cannotAdd") : t("durak.why.noRank");
+  }
+  return "";
+}
+
 export function render(ctx) {
   const { view, mySeat, selection, state } = ctx;
   const players = view.players || (view.hand_sizes || []).length || 2;
@@ -167,9 +194,13 @@ export function render(ctx) {
   const gone = ((ctx.previousView && ctx.previousView.table) || [])
     .map((pair) => pair.filter(Boolean).map(cardKey))
     .filter((pair) => !pair.some((c) => onTable.has(c)));
+  // beaten off: to the discard; taken: into the taker's hand (down if it is mine)
+  const beatenOff = (view.discard ?? 0) > (ctx.previousView?.discard ?? 0);
+  const taker = ctx.previousView?.defender;
+  const toward = beatenOff ? "to-discard" : taker === mySeat ? "to-below" : "to-above";
   for (const pair of gone) {
     if (!ctx.animate) continue;
-    const ghost = h("div", { class: "pair leaving-pair", "aria-hidden": "true" },
+    const ghost = h("div", { class: `pair leaving-pair ${toward}`, "aria-hidden": "true" },
       ...pair.map((c, i) => cardElement(c, { classes: i ? ["defence"] : [] })));
     ghost.addEventListener("animationend", () => ghost.remove());
     pairs.appendChild(ghost);
@@ -204,11 +235,15 @@ export function render(ctx) {
       if (canBeatTarget) classes.push("beatable");
       if (parseCard(key)?.suit === trump) classes.push("trump");
       if (ctx.isNew("hand", key)) classes.push("enter", "from-above");
-      const label = i < 9 ? `${cardLabel(key)} (${num(i + 1)})` : cardLabel(key);
+      let label = i < 9 ? `${cardLabel(key)} (${num(i + 1)})` : cardLabel(key);
+      const why = playable || state.over ? ""
+        : ctx.myTurn ? whyNot(key, view, mySeat, trump) : t("why.notYourTurn");
+      if (why) label = `${label}: ${why}`;
       const el = cardElement(key, { button: true, classes, label });
       el.dataset.focusKey = `hand:${key}`;
       el.setAttribute("aria-pressed", String(chosen.includes(key)));
       if (!playable) el.setAttribute("aria-disabled", "true");
+      if (why) { el.title = why; el.dataset.why = why; }
       el.addEventListener("click", () => {
         if (!playable) return;
         if (canBeatTarget) {
@@ -277,7 +312,7 @@ export function render(ctx) {
       cardElement(m.cards[0], { classes: ["mini"] })));
     }
     if (chosen.length === 1 && beatChoices.length) prompt = t("durak.chooseTarget", { card: cardLabel(chosen[0]) });
-    else if (target) prompt = t("durak.chooseBeat");
+    else if (target) prompt = t("durak.chooseBeatFor", { card: cardLabel(target) });
     else if (attacks.length) prompt = t("durak.chooseAttack");
     else if (defences.length) prompt = t("durak.chooseBeat");
   }
@@ -287,7 +322,10 @@ export function render(ctx) {
     focus = ".choices button.choice";
     selection.focusChoice = false;
   }
-  return { opponents, felt, info: [facts], hand, choices, actions, prompt, focus };
+  // Passing as the only move: the page may play it by itself (a setting says).
+  const auto = ctx.myTurn && moves.length === 1 && moves[0].kind === "pass" ? moves[0].text : null;
+  return { opponents, felt, info: [facts], hand, choices, actions, prompt, focus, auto,
+           autoNote: auto ? t("table.autoPassed") : "" };
 }
 
 /** One line of a finished game for the history: who was the durak, if anyone. */
@@ -306,6 +344,63 @@ export function summary(state, { mySeat, seatName }) {
   if (loser === null || loser === undefined || draw) line = t("durak.noDurak");
   else if (loser === mySeat) line = t("durak.youAreDurak");
   else line = t("durak.durak", { name: seatName(loser) });
+  // The order the players went out in; the durak, still holding cards, last.
+  const order = [...(view.out || [])];
+  const sizes = view.hand_sizes || result.hands_left || [];
+  const players = view.players || sizes.length;
+  for (let seat = 0; seat < players; seat += 1) if (!order.includes(seat) && seat !== loser) order.push(seat);
+  if (loser !== null && loser !== undefined && !order.includes(loser)) order.push(loser);
+  const finishing = h("ol", { class: "finishing-order", "aria-label": t("durak.finishingOrder") },
+    order.map((seat) => h("li", { dataset: { seat }, class: seat === loser ? "durak" : "" },
+      seatName(seat),
+      seat === loser && sizes[seat] ? ` (${t("durak.stillHolding", { n: sizes[seat] })})` : "")));
   return h("div", { class: "summary-body" },
-    h("p", { class: "result-line durak-result", dataset: { loser: loser ?? "" } }, line));
+    h("p", { class: "result-line durak-result", dataset: { loser: loser ?? "" } }, line),
+    h("h3", { class: "finishing-title" }, t("durak.finishingOrder")),
+    finishing);
+}
+
+/** The move log's lines for the move that led from `previous` to `state`: who attacked,
+ * added, beat, transferred, took or passed; where a round ends (beaten off, or taken) and
+ * who leads the next; who went out. */
+export function logLines(previous, state, seatName) {
+  const last = state.last_move;
+  const move = parseMove(last.move);
+  const me = state.seat;
+  const name = () => seatName(last.seat);
+  const view = state.view || {};
+  const before = previous?.view || {};
+  const cards = move.cards.join(" ");
+  const lines = [];
+  const say = (key, params, kind) => lines.push({ say: () => t(key, params()), kind });
+  if (move.kind === "attack") {
+    say((before.table || []).length ? "log.durak.throw" : "log.durak.attack",
+      () => ({ name: name(), cards }), "attack");
+  } else if (move.kind === "defend") {
+    say("log.durak.defend", () => ({ name: name(), attack: move.cards[0], card: move.cards[1] }), "defend");
+  } else if (move.kind === "transfer") {
+    say(move.shown ? "log.durak.transferShow" : "log.durak.transfer", () => ({ name: name(), cards }),
+      "transfer");
+  } else if (move.kind === "take") {
+    say(last.seat === me ? "log.durak.takeYou" : "log.durak.take", () => ({ name: name() }), "take");
+  } else if (move.kind === "pass") {
+    say(last.seat === me ? "log.durak.passYou" : "log.durak.pass", () => ({ name: name() }), "pass");
+  } else {
+    say("log.durak.other", () => ({ name: name(), move: last.move }), "other");
+  }
+  const outBefore = new Set(before.out || []);
+  for (const seat of view.out || []) {
+    if (!outBefore.has(seat)) say("log.durak.out", () => ({ name: seatName(seat) }), "out");
+  }
+  const roundOver = previous && (before.table || []).length && !(view.table || []).length;
+  if (roundOver && !state.over) {
+    const leader = view.attacker;
+    if ((view.discard ?? 0) > (before.discard ?? 0)) {
+      say("log.durak.beaten", () => ({ name: seatName(leader) }), "end");
+    } else {
+      const taker = before.defender;
+      say("log.durak.taken", () => ({ name: seatName(leader), taker: seatName(taker) }), "end");
+    }
+  }
+  return lines;
 }

@@ -1,12 +1,21 @@
 // Every string the page shows, in English, Portuguese, Persian and Russian.
 // The language comes from the browser (navigator.languages) unless the player picked one;
-// the pick is remembered in localStorage.  Reasons sent by the server stay in English.
+// the pick is remembered in localStorage.  The server's refusals are said by their code
+// (refusals.js); only a code the page does not know shows the server's English reason.
 // The strings of each language are in lang/ (one module per language, the same keys).
 
 import en from "./lang/en.js";
 import pt from "./lang/pt.js";
 import fa from "./lang/fa.js";
 import ru from "./lang/ru.js";
+import enCodes from "./lang/codes/en.js";
+import ptCodes from "./lang/codes/pt.js";
+import faCodes from "./lang/codes/fa.js";
+import ruCodes from "./lang/codes/ru.js";
+import enTable from "./lang/table/en.js";
+import ptTable from "./lang/table/pt.js";
+import faTable from "./lang/table/fa.js";
+import ruTable from "./lang/table/ru.js";
 
 export const LANGUAGES = {
   en: { name: "English", dir: "ltr" },
@@ -17,7 +26,12 @@ export const LANGUAGES = {
 
 const STORE_KEY = "cardtable.lang";
 
-const STRINGS = { en, pt, fa, ru };
+// The server's refusals (code.*) are kept in lang/codes/, the table's help (settings, move
+// log, score sheets) in lang/table/, one file per language.
+const STRINGS = {
+  en: { ...en, ...enCodes, ...enTable }, pt: { ...pt, ...ptCodes, ...ptTable },
+  fa: { ...fa, ...faCodes, ...faTable }, ru: { ...ru, ...ruCodes, ...ruTable },
+};
 
 // Card names for screen readers: "7 of clubs", "ás de espadas", "هفت خاج", "дама пик".
 const RANKS = {

@@ -105,6 +105,7 @@ export function render(ctx) {
     if (ctx.isNew("table", key)) classes.push("enter", enterFrom);
     if (isTarget) classes.push("capturable");
     const el = cardElement(key, { button: isTarget, classes });
+    dropTarget(el, ctx, options, key);
     if (isTarget) {
       el.dataset.focusKey = `table:${key}`;
       el.addEventListener("click", () => {
@@ -120,7 +121,9 @@ export function render(ctx) {
     for (const text of ctx.previousView.table) {
       const key = cardKey(text);
       if (ctx.animate && !tableCards.map(cardKey).includes(key)) {
-        const ghost = cardElement(key, { classes: ["leaving"] });
+        // to the capturer's pile: down to mine, up to another's
+        const toward = fromSeat === null ? "" : fromSeat === mySeat ? "to-below" : "to-above";
+        const ghost = cardElement(key, { classes: ["leaving", toward].filter(Boolean) });
         ghost.setAttribute("aria-hidden", "true");
         ghost.addEventListener("animationend", () => ghost.remove());
         tableRow.appendChild(ghost);
@@ -128,6 +131,7 @@ export function render(ctx) {
     }
   }
   if (!tableCards.length) tableRow.appendChild(h("p", { class: "empty" }, t("table.emptyTable")));
+  dropTarget(tableRow, ctx, options, null);
   const stock = view.stock_size ?? 0;
   const felt = [
     h("div", { class: "pile stock", title: t("pasur.stock", { n: stock }) },
@@ -187,14 +191,32 @@ export function render(ctx) {
       if (!playable) classes.push("inactive");
       if (ctx.isNew("hand", key)) classes.push("enter", "from-above");
       const label = i < 9 ? `${cardLabel(key)} (${num(i + 1)})` : cardLabel(key);
-      const el = cardElement(key, { button: true, classes, label });
+      const why = playable ? "" : t(ctx.myTurn ? "why.noMove" : "why.notYourTurn");
+      const el = cardElement(key, { button: true, classes, label: why ? `${label}: ${why}` : label });
       el.dataset.focusKey = `hand:${key}`;
       el.setAttribute("aria-pressed", String(key === selected));
-      if (!playable) el.setAttribute("aria-disabled", "true");
+      if (!playable) {
+        el.setAttribute("aria-disabled", "true");
+        if (mySeat !== null && !ctx.state.over) el.title = why;
+      }
+      if (playable) {
+        el.draggable = true;
+        el.dataset.moves = String(options.get(key).length);
+        el.addEventListener("dragstart", (event) => {
+          dragged = key;
+          event.dataTransfer.setData("text/plain", key);
+          event.dataTransfer.effectAllowed = "move";
+        });
+        el.addEventListener("dragend", () => { dragged = null; });
+      }
       el.addEventListener("click", () => {
         if (!playable) return;
         const own = options.get(key);
-        if (key === selected && own.length === 1) { ctx.play(own[0].text); return; }
+        // One move: the first click plays it (unless the player asked to confirm).
+        if (own.length === 1 && (key === selected || !ctx.confirm)) {
+          ctx.play(own[0].text);
+          return;
+        }
         selection.card = key === selected ? null : key;
         selection.filter = null;
         selection.focusChoice = true;
@@ -252,6 +274,40 @@ export function render(ctx) {
   };
 }
 
+let dragged = null;   // the hand card being dragged, if any
+
+/** A table card (or the table itself, `key` null) takes a dragged hand card: dropped on a
+ * card it captures, it plays the one capture with that card (several: they are offered);
+ * dropped on the table, it lays the card when that is its move. */
+function dropTarget(el, ctx, options, key) {
+  const movesFor = (card) => {
+    const own = options.get(card) || [];
+    return key === null ? own.filter((m) => !m.captures.length)
+      : own.filter((m) => m.captures.includes(key));
+  };
+  el.addEventListener("dragover", (event) => {
+    if (dragged && movesFor(dragged).length) {
+      event.preventDefault();
+      el.classList.add("drop-target");
+    }
+  });
+  el.addEventListener("dragleave", () => el.classList.remove("drop-target"));
+  el.addEventListener("drop", (event) => {
+    el.classList.remove("drop-target");
+    const card = dragged || event.dataTransfer.getData("text/plain");
+    const moves = card ? movesFor(card) : [];
+    if (!moves.length) return;
+    event.preventDefault();
+    event.stopPropagation();
+    dragged = null;
+    if (moves.length === 1) { ctx.play(moves[0].text); return; }
+    ctx.selection.card = card;
+    ctx.selection.filter = key;
+    ctx.selection.focusChoice = true;
+    ctx.rerender();
+  });
+}
+
 const dismissedHands = new Set();
 
 /** Between hands: the last hand's points per side, over the felt until the next hand's
@@ -264,16 +320,11 @@ function handOverPanel(ctx) {
   const key = `${state.table || ""}:${handPoints.length}`;
   if (dismissedHands.has(key)) return null;
   const points = handPoints[handPoints.length - 1];
-  const rows = points.map((p, side) => h("tr", {},
-    h("th", { scope: "row" }, sideName(view, side, ctx.seatName)),
-    h("td", {}, num(p)),
-    h("td", {}, num((match.totals || [])[side] ?? 0))));
+  const sheet = (match.hand_sheets || [])[handPoints.length - 1]
+    || points.map((p) => ({ points: p }));
   return h("section", { class: "summary hand-summary", "aria-live": "polite" },
     h("h2", {}, `${t("pasur.handSummary")} · ${t("pasur.handNo", { n: handPoints.length })}`),
-    h("table", { class: "sheet" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("pasur.side")), h("th", {}, t("pasur.points")),
-        h("th", {}, t("pasur.total")))),
-      h("tbody", {}, rows)),
+    sheetTable(sheet, view, ctx.seatName, { totals: match.totals || [] }),
     h("button", { type: "button", class: "close-hand-summary", dataset: { focusKey: "close-hand" },
       onclick: () => { dismissedHands.add(key); ctx.rerender(); } }, t("table.close")));
 }
@@ -292,10 +343,50 @@ export function summary(state, { seatName }) {
   return state.over ? finalSummary(state, seatName) : null;
 }
 
+// A hand's score sheet, one named column per part of the points.
 const SHEET_COLUMNS = [
-  ["cards", "pasur.captured"], ["clubs", "pasur.clubs"], ["card_points", "pasur.cardPoints"],
-  ["bonus", "pasur.bonus"], ["surs", "pasur.surs"], ["sur_points", "pasur.surPoints"], ["points", "pasur.total"],
+  ["cards", "cards"], ["clubs", "clubs"], ["two_clubs", "twoClubs"], ["ten_diamonds", "tenDiamonds"],
+  ["aces", "aces"], ["jacks", "jacks"], ["surs", "surs"], ["bonus", "bonus"], ["points", "points"],
 ];
+
+function sheetCell(value) {
+  if (typeof value === "boolean") return value ? "✓" : "–";
+  return typeof value === "number" ? num(value) : String(value ?? "");
+}
+
+/** A hand's sheet: a row per side, a named column per part (each heading's full words in
+ * its title), the match total last when given.  On a narrow screen the same sheet turns
+ * on its side (a row per part, a column per side) so that every number is in view. */
+export function sheetTable(sheet, view, seatName, { totals = null, caption = null } = {}) {
+  const sides = sheet.length;
+  const columns = SHEET_COLUMNS.filter(([key]) => sheet.some((line) => key in line));
+  const heading = (name) => h("abbr", { title: t(`pasur.col.${name}Long`) }, t(`pasur.col.${name}`));
+  const names = sheet.map((_, side) => sideName({ ...view, sides }, side, seatName));
+  const narrow = typeof matchMedia === "function" && matchMedia("(max-width: 600px)").matches;
+  const cap = caption ? h("caption", {}, caption) : null;
+  if (narrow) {
+    const rows = columns.map(([key, name]) => h("tr", { dataset: { part: key } },
+      h("th", { scope: "row" }, heading(name)),
+      sheet.map((line) => h("td", { class: key === "points" ? "points" : "" }, sheetCell(line[key])))));
+    if (totals) {
+      rows.push(h("tr", { class: "total", dataset: { part: "total" } },
+        h("th", { scope: "row" }, t("pasur.col.total")),
+        sheet.map((_, side) => h("td", { class: "total" }, num(totals[side] ?? 0)))));
+    }
+    return h("table", { class: "sheet hand turned" }, cap,
+      h("thead", {}, h("tr", {}, h("td", {}), names.map((n) => h("th", { scope: "col" }, n)))),
+      h("tbody", {}, rows));
+  }
+  return h("table", { class: "sheet hand" }, cap,
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("pasur.side")),
+      columns.map(([, name]) => h("th", { scope: "col" }, heading(name))),
+      totals ? h("th", { scope: "col", class: "total" }, t("pasur.col.total")) : null)),
+    h("tbody", {}, sheet.map((line, side) => h("tr", { dataset: { side } },
+      h("th", { scope: "row" }, names[side]),
+      columns.map(([key]) => h("td", { class: key === "points" ? "points" : "", dataset: { part: key } },
+        sheetCell(line[key]))),
+      totals ? h("td", { class: "total" }, num(totals[side] ?? 0)) : null))));
+}
 
 function finalSummary(state, seatName) {
   const view = state.view || {};
@@ -313,17 +404,45 @@ function finalSummary(state, seatName) {
     h("tbody", {}, totals.map((total, side) => h("tr", { dataset: { side } },
       h("th", { scope: "row" }, sideName({ ...view, sides }, side, seatName)),
       h("td", {}, num(total)))))));
-  (result.hands || []).forEach((hand, index) => {
-    const sheet = hand.sheet || [];
-    const header = SHEET_COLUMNS.map(([key, label]) =>
-      h("th", { scope: "col" }, t(label)));
-    parts.push(h("table", { class: "sheet hand" },
-      h("caption", {}, `${t("pasur.handSummary")} · ${t("pasur.handNo", { n: index + 1 })}`),
-      h("thead", {}, h("tr", {}, h("th", {}, t("pasur.side")), header)),
-      h("tbody", {}, sheet.map((line, side) => h("tr", {},
-        h("th", { scope: "row" }, sideName({ ...view, sides }, side, seatName)),
-        SHEET_COLUMNS.map(([key]) => h("td", {}, typeof line[key] === "number"
-          ? num(line[key]) : String(line[key] ?? ""))))))));
-  });
+  // The last hand first: it decided the match.
+  const hands = (result.hands || []).map((hand, index) => ({ hand, index })).reverse();
+  for (const { hand, index } of hands) {
+    parts.push(sheetTable(hand.sheet || [], { ...view, sides }, seatName, {
+      caption: `${t("pasur.handSummary")} · ${t("pasur.handNo", { n: index + 1 })}` }));
+  }
   return h("div", { class: "summary-body" }, parts);
+}
+
+/** The move log's lines for the move that led from `previous` to `state`: who played
+ * what, a sur, and at a hand's end who took the cards left on the table. */
+export function logLines(previous, state, seatName) {
+  const last = state.last_move;
+  const move = parseMove(last.move);
+  const name = () => seatName(last.seat);
+  const view = state.view || {};
+  const before = previous?.view || {};
+  const lines = [move.captures.length
+    ? { say: () => t("log.pasur.capture", { name: name(), card: move.card, cards: move.captures.join(" ") }),
+        kind: "capture" }
+    : { say: () => t("log.pasur.lay", { name: name(), card: move.card }), kind: "lay" }];
+  const entries = Array.isArray(view.moves) ? view.moves : [];
+  const entry = entries[entries.length - 1];
+  if (entry && entry.sur && entry.seat === last.seat && cardKey(parseMove(entry.move).card) === move.card) {
+    lines.push({ say: () => t("log.pasur.sur", { name: name() }), kind: "sur" });
+  }
+  const handsBefore = (before.match?.hand_points || []).length;
+  const handsNow = (view.match?.hand_points || []).length;
+  if (previous && (handsNow > handsBefore || (state.over && !previous.over))) {
+    let left = Array.isArray(view.swept) && view.swept.length && state.over ? view.swept.map(cardKey) : null;
+    if (!left) {
+      const table = (before.table || []).map(cardKey);
+      left = move.captures.length ? table.filter((c) => !move.captures.includes(c)) : [...table, move.card];
+    }
+    const taker = move.captures.length ? last.seat : before.last_capturer;
+    const n = Math.max(handsNow, 1);
+    lines.push(left.length && taker !== null && taker !== undefined
+      ? { say: () => t("log.pasur.handEnd", { n, name: seatName(taker), cards: left.join(" ") }), kind: "end" }
+      : { say: () => t("log.pasur.handEndEmpty", { n }), kind: "end" });
+  }
+  return lines;
 }

@@ -10,6 +10,10 @@ import { moveText } from "./cards.js";
 import { gameModule } from "./games.js";
 import { navigate } from "./router.js";
 import { LifeBar } from "./clock.js";
+import { refusalText, isQuiet } from "./refusals.js";
+import { setting, settingsPanel, onSettingChange } from "./settings.js";
+import { MoveLog } from "./movelog.js";
+import { chime, soundButton } from "./sound.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -42,6 +46,8 @@ export class TableView {
     this.status = { state: "connecting" };
     this.rematchAsked = false;
     this.summaryClosedFor = null;
+    this.pending = null;   // the version a move was sent at, until the server answers
+    this.log = new MoveLog();
     const stored = seatStore.get(tableId);
     this.mySeat = stored ? stored.seat : null;
     this.token = stored ? stored.token : null;
@@ -59,10 +65,14 @@ export class TableView {
           return;
         }
         this.status = status;
+        // A move sent on a socket that closed may never be answered: the fresh state
+        // after reconnecting says where the table is.
+        if (status.state !== "open") this.pending = null;
         this.renderStatus();
       },
     });
     this.unlisten = onLanguageChange(() => { this.buildFrame(); this.render(); });
+    this.unsetting = onSettingChange(() => this.render());
     this.onKey = (event) => this.keydown(event);
     document.addEventListener("keydown", this.onKey);
   }
@@ -71,6 +81,7 @@ export class TableView {
     this.life.destroy();
     this.socket.close();
     this.unlisten();
+    this.unsetting();
     document.removeEventListener("keydown", this.onKey);
   }
 
@@ -95,9 +106,10 @@ export class TableView {
     el.hand = h("section", { class: "my-hand", "aria-label": t("table.hand") });
     el.actions = h("div", { class: "actions", role: "toolbar" });
     el.summary = h("div", { class: "summary-area" });
-    el.help = h("p", { class: "keys-help" }, t("table.keysHelp"));
+    el.help = h("div", { class: "table-help" },
+      h("p", { class: "keys-help" }, t("table.keysHelp")), settingsPanel());
     el.main = h("div", { class: "table-view", id: "table-root", dataset: { table: this.tableId } },
-      h("div", { class: "table-head" }, el.title, el.status, this.life.el),
+      h("div", { class: "table-head" }, el.title, el.status, this.life.el, soundButton()),
       el.banner,
       h("div", { class: "board" },
         el.opponents,
@@ -115,23 +127,36 @@ export class TableView {
       const versionChanged = !this.state || this.state.version !== msg.version;
       this.previous = this.state;
       this.state = msg;
+      // Our move was answered once the table has moved on (a refusal clears it below).
+      if (this.pending !== null && msg.version !== this.pending) this.pending = null;
       if (typeof msg.seat === "number") this.mySeat = msg.seat;
       if (msg.you !== undefined && typeof msg.you === "number") this.mySeat = msg.you;
       if (versionChanged) {
         this.selection = {};
         if (!msg.over) { this.rematchAsked = false; }
       }
+      let said = "";
+      if (versionChanged && this.previous) {
+        said = this.log.note(gameModule(msg.game), this.previous, msg, this.mySeat,
+          (seat) => this.seatName(seat));
+      }
       this.render({ animate: versionChanged });
-      if (versionChanged && this.myTurn()) announce(t("table.yourTurn"));
+      // Opponents' moves and then whose turn, said to screen readers in one breath.
+      const spoken = [said, versionChanged && this.myTurn() ? t("table.yourTurn") : ""];
+      if (spoken.some(Boolean)) announce(spoken.filter(Boolean).join(". "));
+      if (spoken[1]) chime("turn"); else if (said) chime("move");
     } else if (msg.type === "error") {
-      const reason = msg.reason ?? msg.message ?? "";
-      if (/token|seat/i.test(reason) && !this.state) {
+      this.pending = null;   // refused: a fresh state follows, and the controls unlock
+      if (msg.code === "no_seat" && !this.state) {
         // A stale token (the server forgot the table): watch instead.
         seatStore.forget(this.tableId);
         this.mySeat = null;
       }
-      toast(t("table.error", { reason }), "error");
-      announce(reason);
+      if (isQuiet(msg)) return;   // the fresh state that follows says it all
+      const text = refusalText(msg, { seatName: (seat) => this.seatName(seat) });
+      const el = toast(text, "error");
+      if (el) el.dataset.code = msg.code ?? "";
+      announce(text);
     } else if (msg.type === "rematch" && msg.table) {
       // The same token holds the same seat at the new table.
       if (this.token && typeof msg.seat === "number") {
@@ -147,12 +172,24 @@ export class TableView {
       && Array.isArray(s.legal_moves) && s.legal_moves.length > 0;
   }
 
+  /** Send a move once: until the server answers, the controls are locked and a second
+   * click (a double click, say) sends nothing. */
   play(text) {
-    if (!this.state) return;
+    if (!this.state || this.pending !== null) return false;
     const sent = this.socket.send({ type: "move", version: this.state.version, move: text });
-    if (!sent) toast(t("table.reconnecting", { s: "…" }), "error");
+    if (!sent) { toast(t("table.reconnecting", { s: "…" }), "error"); return false; }
+    this.pending = this.state.version;
     this.selection = {};
-    this.el.main.classList.add("sent");
+    this.lockControls();
+    return true;
+  }
+
+  lockControls() {
+    const main = this.el.main;
+    const locked = this.pending !== null;
+    main.classList.toggle("sent", locked);
+    if (locked) main.setAttribute("aria-busy", "true");
+    else main.removeAttribute("aria-busy");
   }
 
   askRematch() {
@@ -214,7 +251,7 @@ export class TableView {
     this.renderStatus();
     const s = this.state;
     const main = this.el.main;
-    main.classList.remove("sent");
+    this.lockControls();
     if (!s) return;
     const game = s.game;
     const module = gameModule(game);
@@ -245,6 +282,7 @@ export class TableView {
       seatName: (seat) => this.seatName(seat),
       seats: this.seats(),
       play: (text) => this.play(text),
+      confirm: setting("confirm"),
       rerender: () => this.render(),
       animate: animate && this.seenReady,
       isNew: (zone, key) => {
@@ -271,6 +309,23 @@ export class TableView {
       const target = this.root.querySelector(parts.focus);
       if (target) target.focus({ preventScroll: true });
     }
+    this.autoPlay(parts);
+  }
+
+  /** A move the game's module says needs no choosing (a lone pass): played by the page
+   * when the player's setting allows it, once per state. */
+  autoPlay(parts) {
+    const s = this.state;
+    if (!parts.auto || !this.myTurn() || this.pending !== null || !setting("autoPass")) return;
+    if (this.autoPlayedAt === s.version) return;
+    this.autoPlayedAt = s.version;
+    const text = parts.auto;
+    setTimeout(() => {
+      if (this.state === s && this.play(text) && parts.autoNote) {
+        toast(parts.autoNote, "info");
+        announce(parts.autoNote);
+      }
+    }, 0);
   }
 
   turnLine() {
@@ -308,8 +363,11 @@ export class TableView {
   renderLastMove() {
     const box = this.el.last;
     replaceKeepingFocus(box, lastMoveParts(lastMoveOf(this.state), (seat) => this.seatName(seat)));
-    // The last move sits with the game's info panel.
+    // The last move and the move log sit with the game's info panel.
     this.el.info.appendChild(box);
+    this.log.render();
+    this.el.info.appendChild(this.log.el);
+    this.log.showNewest();
   }
 
   renderSummary(module) {

@@ -1,0 +1,227 @@
+"""Judging a finished game's moves: from what the player knew, and in hindsight.
+
+Each move is judged twice.  **From what the player knew**: a search over the seat's
+information set (ISMCTS with every root move tried on the same deals, ``paired``, so that
+the moves' differences are measured on the same cards) gives every legal move's expected
+result; the loss is how far the move played falls short of the best, in the game's own
+units (Pasur: points ahead of the other side; Durak: the chance of being the durak).
+**In hindsight**: with every card known (the true hands and stock), the exact solver
+values every move where it reaches (the last deals of a Pasur hand, a Durak endgame);
+elsewhere the hindsight fields are ``None``.
+
+The per-game pieces (the units, the thresholds of the labels, when the solver reaches)
+are the game's ``learn`` plug-in, named by its ``GameSpec``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .. import bots, games
+from ..bots.ismcts import kit_of
+from ..bots.solver import OutOfBudget, Solver
+from ..game import GameState
+
+__all__ = ["DEFAULT_ITERATIONS", "LABELS", "Judgement", "analyse", "analyse_record",
+           "hindsight_values", "label_of", "learn_of", "series", "sparkline", "values"]
+
+DEFAULT_ITERATIONS = 1500
+"""Search iterations per judged move (shared among the legal moves, all on the same deals)."""
+
+LABELS = ("inaccuracy", "mistake", "blunder")
+
+HINDSIGHT_NODES = 100_000
+"""The exact solver's budget of positions per judged move; past it, hindsight is ``None``."""
+
+
+def learn_of(state_or_game: Any) -> Any:
+    """The ``learn`` plug-in of a game, from its name or from one of its states."""
+    name = state_or_game if isinstance(state_or_game, str) else state_or_game.view(None)["game"]
+    return games.get(name).plugin("learn")
+
+
+@dataclass
+class Judgement:
+    """One move judged: ``loss`` and ``hindsight_loss`` are in the game's units (``unit``);
+    ``expected`` is the expected result of the move played, ``best_expected`` the best's."""
+
+    index: int
+    seat: int
+    move: str
+    best: str
+    loss: float
+    label: str | None
+    hindsight_best: str | None
+    hindsight_loss: float | None
+    expected: float | None
+    best_expected: float | None
+    choices: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def label_of(loss: float, thresholds: Sequence[float]) -> str | None:
+    """``inaccuracy``, ``mistake`` or ``blunder`` by the loss against the game's thresholds
+    (at or above each); ``None`` below the first.
+
+    >>> label_of(0.3, (1.0, 2.5, 5.0)), label_of(2.5, (1.0, 2.5, 5.0))
+    (None, 'mistake')
+    """
+    label = None
+    for name, threshold in zip(LABELS, thresholds, strict=True):
+        if loss >= threshold - 1e-9:
+            label = name
+    return label
+
+
+def values(state: GameState[Any], *, iterations: int = DEFAULT_ITERATIONS,
+           seed: int | random.Random | None = 0, spec: str | None = None) -> dict[Any, float]:
+    """Every legal move's expected reward for the seat to move, from what it knows.
+
+    The search is ISMCTS (``spec``, by default paired and reading the other players);
+    the reward is the search's own, turned into the game's units by the plug-in.
+    """
+    learn = learn_of(state)
+    position = learn.searched(state)
+    moves = position.legal_moves()
+    if len(moves) == 1:
+        return {moves[0]: 0.0}
+    bot = bots.make(spec or f"ismcts:iterations={iterations},paired=1,infer=1", seed=seed)
+    bot.choose(position)
+    stats = bot.stats.get("moves") or {}   # type: ignore[attr-defined]
+    found = {str(move): move for move in moves}
+    return {found[text]: mean for text, (_, mean) in stats.items() if text in found}
+
+
+def hindsight_values(state: GameState[Any], *,
+                     nodes: int = HINDSIGHT_NODES) -> dict[Any, float] | None:
+    """Every legal move's exact reward for the seat to move with every card known (the
+    true state), or ``None`` where the solver does not reach (too early, over budget)."""
+    learn = learn_of(state)
+    position = learn.searched(state).copy()
+    seat = position.to_move
+    if seat is None or not learn.hindsight_ready(position):
+        return None
+    kit = kit_of(position)
+    context = kit.context(position, seat)
+    side = kit.side_of(position, seat)
+    solver = Solver(kit, lambda final: kit.rewards(final, context)[seat],
+                    lambda s: kit.side_of(position, s) == side, max_nodes=nodes)
+    out = {}
+    for move in position.legal_moves():
+        position.push(move)
+        try:
+            if position.is_over():
+                out[move] = kit.rewards(position, context)[seat]
+            else:
+                out[move] = solver.solve(position)[0]
+        except OutOfBudget:
+            return None
+        finally:
+            position.pop()
+    return out
+
+
+def judge(state: GameState[Any], move: Any, index: int, *,
+          iterations: int = DEFAULT_ITERATIONS, seed: int = 0,
+          hindsight: bool = True) -> Judgement:
+    """Judge ``move`` (legal in ``state``) for the seat to move; ``state`` is unchanged."""
+    learn = learn_of(state)
+    seat = state.to_move
+    assert seat is not None
+    played_in = learn.searched(state)
+    played = played_in.parse_move(str(move))
+    if len(played_in.legal_moves()) == 1:   # a forced move: nothing to judge
+        return Judgement(index=index, seat=seat, move=str(played), best=str(played), loss=0.0,
+                         label=None, hindsight_best=None, hindsight_loss=None, expected=None,
+                         best_expected=None, choices=1)
+    perfect = kit_of(played_in).perfect(played_in, seat)
+    exact = hindsight_values(state) if hindsight or perfect else None
+    if exact and perfect:
+        found = exact   # nothing is hidden from the player: the exact values are what it knew
+    else:
+        found = values(state, iterations=iterations,
+                       seed=random.Random(seed * 1_000_003 + index))
+    best = max(found, key=lambda m: (found[m], m == played))
+    loss = max(0.0, learn.loss(found[best], found.get(played, found[best])))
+    h_best = h_loss = None
+    if exact and hindsight:
+        top = max(exact, key=lambda m: (exact[m], m == played))
+        h_best, h_loss = str(top), round(max(0.0, learn.loss(exact[top], exact[played])), 4)
+    return Judgement(
+        index=index, seat=seat, move=str(played), best=str(best), loss=round(loss, 4),
+        label=label_of(loss, learn.thresholds),
+        hindsight_best=h_best, hindsight_loss=h_loss,
+        expected=round(learn.expected(found.get(played, found[best])), 4),
+        best_expected=round(learn.expected(found[best]), 4), choices=len(found))
+
+
+def analyse(start: GameState[Any], moves: Sequence[Any], *, seats: Sequence[int] | None = None,
+            iterations: int = DEFAULT_ITERATIONS, seed: int = 0, hindsight: bool = True,
+            progress: Callable[[int, int], None] | None = None) -> list[Judgement]:
+    """Judge every move of ``seats`` (all by default) in the game ``start`` + ``moves``.
+
+    The same seed gives the same judgements (the search is seeded per move and stopped by
+    its iteration budget alone).  ``progress(done, total)`` is called after each move.
+    """
+    state = start.copy()
+    out = []
+    total = len(moves)
+    for index, move in enumerate(moves, 1):
+        seat = state.to_move
+        if seat is None:
+            raise ValueError(f"move {index} ({move}) comes after the end of the game")
+        if seats is None or seat in seats:
+            out.append(judge(state, state.parse_move(str(move)), index,
+                             iterations=iterations, seed=seed, hindsight=hindsight))
+        state.push(str(move))
+        if progress is not None:
+            progress(index, total)
+    return out
+
+
+def analyse_record(record: Any, **options: Any) -> list[Judgement]:
+    """``analyse`` for a ``cardtable.records.Record``."""
+    return analyse(record.start(), record.moves, **options)
+
+
+def series(game: str, judgements: Sequence[Judgement], seat: int,
+           sides: Sequence[int]) -> list[float]:
+    """The expected result over the game for ``seat`` (the seats' sides in ``sides``):
+    each judged move's expected result, seen from ``seat``'s side (with two sides, the
+    other side's result turned round by the plug-in; with more, ``seat``'s moves only)."""
+    learn = learn_of(game)
+    out = []
+    for j in judgements:
+        if j.expected is None:
+            continue
+        if sides[j.seat] == sides[seat]:
+            out.append(j.expected)
+        elif len(set(sides)) == 2:
+            out.append(learn.other_side(j.expected))
+    return out
+
+
+_BARS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(series: Sequence[float], *, low: float | None = None,
+              high: float | None = None) -> str:
+    """A line of bars for a series (the expected result over a game), one per value.
+
+    >>> sparkline([0, 1, 2, 3])
+    '▁▃▆█'
+    """
+    if not series:
+        return ""
+    lo = min(series) if low is None else low
+    hi = max(series) if high is None else high
+    span = hi - lo
+    if span <= 0 or not math.isfinite(span):
+        return _BARS[3] * len(series)
+    return "".join(_BARS[min(7, max(0, round((v - lo) / span * 7)))] for v in series)

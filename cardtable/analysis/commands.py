@@ -1,0 +1,174 @@
+"""The school's commands in ``cardtable``: ``analyse`` (and ``learn``, ``puzzle``).
+
+``register(app)`` adds them to the Typer app of ``cardtable/cli.py``, so that file needs
+one line for all of them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .. import records
+from ..bots.ismcts import kit_of
+from . import DEFAULT_ITERATIONS, analyse_record, learn_of, series, sparkline
+
+__all__ = ["register"]
+
+
+def analyse(
+    path: Annotated[Path, typer.Argument(help="a game record (JSON), as play --save writes")],
+    seat: Annotated[int | None, typer.Option(help="judge only this seat's moves")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="write the judgements "
+                                                  "here as JSON")] = None,
+    iterations: Annotated[int, typer.Option(help="search iterations per move")]
+    = DEFAULT_ITERATIONS,
+    seed: Annotated[int, typer.Option(help="the search's seed (same seed, same "
+                                      "analysis)")] = 0,
+    hindsight: Annotated[bool, typer.Option(help="also solve exactly with every card "
+                                            "known, where the solver reaches")] = True,
+    plot: Annotated[Path | None, typer.Option(help="draw the expected result over the "
+                                              "game to this image (needs matplotlib)")] = None,
+) -> None:
+    """Judge every move of a finished game: from what the player knew, and in hindsight."""
+    console = Console()
+    try:
+        record = records.load(path)
+        start = record.start()
+    except (OSError, records.RecordError, ValueError) as error:
+        raise typer.BadParameter(str(error)) from None
+    if seat is not None and not 0 <= seat < record.players:
+        raise typer.BadParameter(f"seat must be 0 to {record.players - 1}")
+    if iterations < 2:
+        raise typer.BadParameter("iterations must be 2 or more")
+    learn = learn_of(record.game)
+    seats = None if seat is None else [seat]
+    with console.status("analysing") as status:
+        def progress(done: int, total: int) -> None:
+            status.update(f"analysing: move {done} of {total}")
+        try:
+            judged = analyse_record(record, seats=seats, iterations=iterations, seed=seed,
+                                    hindsight=hindsight, progress=progress)
+        except (records.RecordError, ValueError) as error:
+            raise typer.BadParameter(str(error)) from None
+    table = Table(title=f"{record.spec.title}: loss in {learn.unit}")
+    for column in ("#", "seat", "move", "best", "loss", "label", "hindsight best",
+                   "hindsight loss"):
+        table.add_column(column)
+    for j in judged:
+        if j.choices == 1:
+            continue
+        style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(
+            j.label or "", "")
+        table.add_row(str(j.index), str(j.seat), j.move, j.best, f"{j.loss:.2f}",
+                      j.label or "", j.hindsight_best or "",
+                      "" if j.hindsight_loss is None else f"{j.hindsight_loss:.2f}",
+                      style=style)
+    console.print(table)
+    kit = kit_of(start)
+    sides = [kit.side_of(start, s) for s in range(record.players)]
+    who = seat if seat is not None else 0
+    line = series(record.game, judged, who, sides)
+    console.print(f"expected result for seat {who} ({learn.unit}): {sparkline(line)}")
+    counts = {label: sum(j.label == label for j in judged)
+              for label in ("inaccuracy", "mistake", "blunder")}
+    plural = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+    console.print(", ".join(f"{n} {label if n == 1 else plural[label]}"
+                            for label, n in counts.items()))
+    if json_out is not None:
+        json_out.write_text(json.dumps({"game": record.game, "unit": learn.unit,
+                                        "thresholds": list(learn.thresholds),
+                                        "iterations": iterations, "seed": seed,
+                                        "moves": [j.to_dict() for j in judged]},
+                                       ensure_ascii=False, indent=1), encoding="utf-8")
+    if plot is not None:
+        _plot(line, plot, f"seat {who}: {learn.unit}")
+
+
+def _plot(line: list[float], path: Path, label: str) -> None:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise typer.BadParameter("--plot needs matplotlib (pip install matplotlib)") from None
+    figure, axes = plt.subplots(figsize=(8, 3))
+    axes.plot(range(1, len(line) + 1), line)
+    axes.set_xlabel("judged move")
+    axes.set_ylabel(label)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def learn(
+    game: Annotated[str, typer.Argument(help="the game to learn")],
+    lang: Annotated[str, typer.Option(help="en, ru, pt or fa")] = "en",
+    reset: Annotated[bool, typer.Option(help="start the course again")] = False,
+) -> None:
+    """Take a game's course, step by step: find the move each position asks for.
+
+    Progress is kept in a JSON file (``$CARDTABLE_HOME``, ``$XDG_DATA_HOME/cardtable`` or
+    ``~/.cardtable``).  Type a move (or its number), ``a`` for the answer, ``q`` to stop.
+    """
+    from ..games import get
+    from ..terminal import move_text, screen_module
+    from .lessons import LANGS, Progress, check, course
+
+    if lang not in LANGS:
+        raise typer.BadParameter(f"lang is one of {', '.join(LANGS)}")
+    try:
+        spec = get(game)
+        steps = course(game)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    console = Console()
+    progress = Progress()
+    if reset:
+        progress.reset(game)
+    index = progress.next_step(game, steps)
+    if index == len(steps):
+        console.print(f"Every step of the {spec.title} course is done (--reset to start "
+                      "again).")
+        return
+    screen = screen_module(spec)
+    while index < len(steps):
+        step = steps[index]
+        state = step.position()
+        seat = state.to_move
+        assert seat is not None
+        console.rule(f"{index + 1}/{len(steps)} · {step.title.get(lang, step.title['en'])}")
+        names = ["You" if s == seat else f"Player {s + 1}" for s in range(state.players)]
+        for part in screen.screen(state.view(seat), names, spec):
+            console.print(part)
+        console.print(step.text.get(lang, step.text["en"]))
+        moves = [str(m) for m in state.legal_moves()]
+        console.print("  ".join(f"{n}) {m}" for n, m in enumerate(moves, 1)))
+        while True:
+            answer = typer.prompt("your move (a: answer, q: stop)", default="",
+                                  show_default=False).strip()
+            if answer.lower() in ("q", "quit"):
+                return
+            if answer.lower() in ("a", "answer"):
+                console.print(move_text(step.goals[0]))
+                continue
+            if answer.isdigit() and 1 <= int(answer) <= len(moves):
+                answer = moves[int(answer) - 1]
+            verdict = check(step, answer, lang=lang)
+            console.print(verdict.reason, style="green" if verdict.right else "yellow")
+            if verdict.right:
+                progress.mark(game, step.key)
+                break
+        index += 1
+    console.print(f"The {spec.title} course is done.")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the school's commands to ``app``."""
+    app.command("analyse")(analyse)
+    app.command("learn")(learn)

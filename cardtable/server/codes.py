@@ -1,0 +1,110 @@
+"""Every code a refusal can carry, with its parameters: the one list the page translates.
+
+A refusal is sent with a sentence in English for people reading logs (``reason`` on the
+WebSocket, ``detail`` over HTTP), a stable ``code`` and the code's parameters beside them,
+e.g. ``{"type": "error", "code": "not_your_turn", "seat": 1, "reason": "..."}``.  The page
+shows the text its language file holds for ``code.<code>``, filled with the parameters;
+tests/server/test_server_codes.py checks that every code the server's source can send is
+listed here and has a text in every language file.
+
+>>> CODES["not_your_turn"].params
+('seat',)
+>>> refused("stale_version", "old news", version=3, current=4).params
+{'version': 3, 'current': 4}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["CODES", "RESERVED", "Code", "Refusal", "refused"]
+
+
+@dataclass(frozen=True)
+class Code:
+    """What a code means (for people reading the source and docs/server.md) and the names
+    of the parameters sent with it."""
+
+    meaning: str
+    params: tuple[str, ...] = ()
+
+
+RESERVED = frozenset({"type", "reason", "detail", "code", "errors"})
+"""Names a parameter may not have: the message's own fields."""
+
+CODES: dict[str, Code] = {
+    # -- any request ------------------------------------------------------------------------
+    "invalid_request": Code("the request cannot be read or asks for what the rules or the "
+                            "server's limits do not allow"),
+    "not_found": Code("there is no such thing here (a page; a table, then named)", ("table",)),
+    "method_not_allowed": Code("this address does not take this method"),
+    "conflict": Code("not now: the table is not in a state to grant it"),
+    "refused": Code("refused, for a reason only the sentence gives"),
+    "rate_limited": Code("too many requests or messages: slow down"),
+    "server_error": Code("the server failed on the request; nothing changed"),
+    "unavailable": Code("the table cannot be played now"),
+    "storage_unavailable": Code("the database is away for a moment; try again"),
+    "cluster_unavailable": Code("the servers cannot reach each other for a moment"),
+    # -- the server's limits ----------------------------------------------------------------
+    "too_many_connections": Code("too many sockets open from one address", ("limit",)),
+    "too_many_bot_tables": Code("too many tables of bots only", ("limit",)),
+    "bot_not_offered": Code("this server offers no such bot", ("bot",)),
+    "bot_option_out_of_bounds": Code("a bot option past what the server allows", ("option",)),
+    "rule_option_out_of_bounds": Code("a rule option past what the server allows",
+                                      ("option", "limit")),
+    "rules_unplayable": Code("these rule settings cannot be played"),
+    "id_taken": Code("a new table's id was taken: try again"),
+    # -- a table's life ---------------------------------------------------------------------
+    "table_closed": Code("the table was closed for good", ("table",)),
+    "table_broken": Code("the table's stored rows cannot be played", ("table",)),
+    "table_full": Code("every seat is taken; one can still watch"),
+    "seat_taken": Code("the free seat was just taken by someone else"),
+    "not_over": Code("given once the game is over (its record or replay)"),
+    "rematch_not_over": Code("a rematch can be asked for once the game is over"),
+    "rematch_not_player": Code("only the players at the table can ask for a rematch"),
+    "rematch_failed": Code("the rematch could not be made; ask again"),
+    # -- the table's socket -----------------------------------------------------------------
+    "bad_message": Code("the message cannot be read"),
+    "message_flood": Code("too many messages: the socket is closed"),
+    "no_seat": Code("the token holds no seat at this table"),
+    "moved": Code("the table is played by another server process now: connect again"),
+    "watching": Code("a watcher cannot move"),
+    "game_over": Code("the game is over"),
+    "waiting_for_players": Code("the game starts when every seat is taken", ("free",)),
+    "stale_version": Code("the move was chosen at an older state of the table (a fresh "
+                          "state follows)", ("version", "current")),
+    "not_your_turn": Code("another seat is to move", ("seat",)),
+    "bot_plays_seat": Code("a bot plays this seat now"),
+    "player_back": Code("the player is back: the bot stops"),
+    "not_a_move": Code("the text is not a move of this game", ("move",)),
+    "illegal_move": Code("the move cannot be played now", ("move",)),
+    "engine_failed": Code("the game could not play the move; nothing changed", ("move",)),
+    "move_not_saved": Code("the move could not be saved; nothing changed"),
+    "lease_lapsed": Code("this server process no longer plays the table: connect again"),
+    "cross_site": Code("a request from another site's page carrying this site's session"),
+    "table_elsewhere": Code("the table is played by another server process: use its socket"),
+    "not_started": Code("the game has not started: every seat must be taken first"),
+    "rated_table": Code("a rated game may be resigned, not left"),
+    "already_left": Code("the player has already left this seat"),
+    "queue_full": Code("the quick-play queue is full just now"),
+}
+
+
+class Refusal(str):
+    """Why a move was refused: the English sentence itself (so it reads and compares as
+    one), with its ``code`` and ``params`` for the page to say it in the player's words."""
+
+    code: str
+    params: dict[str, Any]
+
+    def __new__(cls, reason: str, code: str, params: dict[str, Any] | None = None) -> Refusal:
+        made = super().__new__(cls, reason)
+        made.code = code
+        made.params = dict(params or {})
+        return made
+
+
+def refused(code: str, reason: str, **params: Any) -> Refusal:
+    """A refusal with a code from ``CODES`` and its parameters."""
+    return Refusal(reason, code, params)

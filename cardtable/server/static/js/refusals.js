@@ -1,0 +1,25 @@
+// The server's refusals in the player's words: every error carries a stable `code` and its
+// parameters (cardtable/server/codes.py) besides an English reason; the page says the text
+// its language has for the code, and only falls back to the reason for a code it lacks.
+
+import { t, hasKey } from "./i18n.js";
+
+/** The text for an error message or an HTTP error body ({code, reason|detail, ...params});
+ * a `seat` parameter is said as the seat's name when `seatName` is given. */
+export function refusalText(body, { seatName } = {}) {
+  if (!body || typeof body !== "object") return String(body ?? "");
+  const key = `code.${body.code}`;
+  if (body.code && hasKey(key)) {
+    const params = { ...body };
+    if (typeof params.seat === "number" && seatName) params.seat = seatName(params.seat);
+    return t(key, params);
+  }
+  const reason = body.reason ?? body.detail ?? body.message ?? "";
+  return typeof reason === "string" ? reason : JSON.stringify(reason);
+}
+
+/** Refusals that need no word: the table had moved on, and the fresh state that follows
+ * every refusal already shows it as it is. */
+export function isQuiet(body) {
+  return body?.code === "stale_version";
+}

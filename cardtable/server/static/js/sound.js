@@ -1,0 +1,42 @@
+// An optional sound at the table (off until the player turns it on): a short soft tone
+// when an opponent moves and a brighter one when it is the player's turn.  The mute
+// button in the table's head turns it on and off (the "sound" setting).
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { setting, setSetting } from "./settings.js";
+
+let context = null;
+
+/** Play a short tone ("move" or "turn") if the sound is on and the browser allows it. */
+export function chime(kind) {
+  if (!setting("sound")) return;
+  try {
+    context ||= new (window.AudioContext || window.webkitAudioContext)();
+    const now = context.currentTime;
+    const tone = context.createOscillator();
+    const gain = context.createGain();
+    tone.frequency.value = kind === "turn" ? 880 : 440;
+    gain.gain.setValueAtTime(0.0001, now);
+    gain.gain.exponentialRampToValueAtTime(0.08, now + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.25);
+    tone.connect(gain).connect(context.destination);
+    tone.start(now);
+    tone.stop(now + 0.3);
+  } catch { /* no audio here: the page works the same without it */ }
+}
+
+/** The mute button: pressed means the sound is on. */
+export function soundButton() {
+  const button = h("button", { type: "button", class: "sound-toggle" });
+  const show = () => {
+    const on = setting("sound");
+    button.textContent = on ? "🔊" : "🔇";
+    button.setAttribute("aria-pressed", String(on));
+    button.setAttribute("aria-label", on ? t("settings.mute") : t("settings.unmute"));
+    button.title = button.getAttribute("aria-label");
+  };
+  button.addEventListener("click", () => { setSetting("sound", !setting("sound")); show(); });
+  show();
+  return button;
+}

@@ -1,0 +1,144 @@
+"""What the terminal writes to: checked output paths, and a console that falls back to
+``10D``-style cards where the terminal cannot print the suit symbols.
+
+A game must never be played and then lost to a path, so ``--save``, ``--json`` and
+``--plot`` are checked before anything starts:
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> output_path(str(folder / "game.json")) == folder / "game.json"
+True
+>>> output_path(str(folder / "missing" / "game.json"))
+Traceback (most recent call last):
+...
+ValueError: there is no folder ... to write .../missing/game.json in
+>>> output_path(str(folder))
+Traceback (most recent call last):
+...
+ValueError: ... is a folder: give a file name in it
+>>> ascii_cards("10♦ x 2♣ · A♠ — 7♥")
+'10D x 2C - AS - 7H'
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+__all__ = [
+    "ASCII",
+    "AsciiCards",
+    "ascii_cards",
+    "can_print",
+    "console",
+    "folder_path",
+    "output_path",
+]
+
+ASCII = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "·": "-", "—": "-",
+                       "–": "-", "◀": "<", "✓": "x", "…": "...", "μ": "mu", "±": "+-",
+                       "σ": "s", "×": "x", "⋯": "...", "★": "*", "●": "*"})
+"""Card suits as letters and the few other symbols the screens use, as plain ASCII."""
+
+SYMBOLS = "♣♦♥♠·—◀"
+
+
+def ascii_cards(text: str) -> str:
+    """``text`` with the card suits written as letters (``10♦`` -> ``10D``)."""
+    return text.translate(ASCII)
+
+
+def can_print(stream: Any, symbols: str = SYMBOLS) -> bool:
+    """Whether ``stream``'s encoding can write the card symbols."""
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        symbols.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+class AsciiCards(io.TextIOBase):
+    """A text stream that writes suits as letters and anything else it cannot encode as
+    ``?``: a terminal without the symbols shows ``10D`` instead of a traceback."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self.stream = stream
+        self._encoding = getattr(stream, "encoding", None) or "ascii"
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self._encoding
+
+    def write(self, text: str) -> int:
+        plain = ascii_cards(text).encode(self._encoding, "replace").decode(self._encoding)
+        self.stream.write(plain)
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+
+def console(*, no_color: bool = False, stream: TextIO | None = None, **options: Any) -> Any:
+    """A Rich console for ``stream`` (stdout): cards as ``10D`` where it has no suits."""
+    from rich.console import Console
+
+    stream = stream if stream is not None else sys.stdout
+    if not can_print(stream):
+        stream = AsciiCards(stream)
+    if no_color:
+        options.setdefault("no_color", True)
+        options.setdefault("force_terminal", False)
+    options.setdefault("highlight", False)
+    return Console(file=stream, **options)
+
+
+def output_path(text: str | os.PathLike[str]) -> Path:
+    """A file to write, checked before any work: ``~`` expanded, its folder there, and
+    not itself a folder.  Raises ``ValueError`` with the reason, in one line."""
+    path = Path(text).expanduser()
+    if not str(text).strip():
+        raise ValueError("the file name is empty")
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder: give a file name in it")
+    folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{folder} is a file, not a folder: cannot write {path}")
+    if not folder.exists():
+        # a path through a file (a.txt/b/c.json) is a file given as a folder
+        for parent in folder.parents:
+            if parent.exists():
+                if not parent.is_dir():
+                    raise ValueError(f"{parent} is a file, not a folder: cannot write {path}")
+                break
+        raise ValueError(f"there is no folder {folder} to write {path} in")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"cannot write in the folder {folder}")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ValueError(f"cannot write over {path}")
+    return path
+
+
+def folder_path(text: str | os.PathLike[str]) -> Path:
+    """A folder to write files into (made if missing): ``~`` expanded, not a file."""
+    path = Path(text).expanduser()
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{path} is a file, not a folder")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"{parent} is a file, not a folder: cannot make {path}")
+            if not os.access(parent, os.W_OK) and not path.exists():
+                raise ValueError(f"cannot make the folder {path} in {parent}")
+            break
+    return path

@@ -1,0 +1,75 @@
+"""Every event seen: the live move log in words for both games, opponents' moves said to
+screen readers, and the sound's mute button."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browserkit import create_table, play_to_the_end, screenshot
+
+pytestmark = pytest.mark.browser
+
+LISTEN = """() => {
+  window.said = [];
+  const region = document.getElementById('announcer');
+  new MutationObserver(() => { if (region.textContent) window.said.push(region.textContent); })
+    .observe(region, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def log_lines(page: Any) -> list[str]:
+    return page.locator(".move-log li.log-line").all_inner_texts()
+
+
+def test_the_pasur_log_says_each_move_and_who_took_the_last_cards(open_page) -> None:
+    page = open_page("/", reduced_motion=True)
+    create_table(page, "pasur", seats=["human", "bot:random"], options={"target": "1"})
+    page.click(".created .open-table")
+    page.wait_for_selector("#table-root")
+    page.evaluate(LISTEN)
+    played = play_to_the_end(page, "pasur", seed=12)
+    page.locator(".summary.final").wait_for()
+    page.click(".summary.final button.close-summary")
+    lines = log_lines(page)
+    moves = [line for line in lines if line.startswith(("You:", "Seat 2"))]
+    # every move of the hand, each once (48 = both players' 24 cards)
+    assert len([m for m in moves if ":" in m and "Sur" not in m]) >= 2 * played - 1
+    assert any("You: " in line and "to the table" in line for line in lines)
+    assert any(" takes " in line for line in lines)
+    ends = [line for line in lines if line.startswith("End of hand 1")]
+    assert len(ends) == 1, lines[-5:]
+    assert "go to" in ends[0] or "the table is clear" in ends[0]
+    said = page.evaluate("window.said")
+    assert any(text.startswith("Seat 2") for text in said), said[:5]
+    assert not any(text.startswith("You:") for text in said)   # not my own moves
+    screenshot(page, "pasur-en-desktop-move-log")
+
+
+def test_the_durak_log_marks_each_round_and_who_leads_next(open_page) -> None:
+    page = open_page("/", reduced_motion=True)
+    create_table(page, "durak", seats=["human", "bot:random"])
+    page.click(".created .open-table")
+    page.wait_for_selector("#table-root")
+    play_to_the_end(page, "durak", seed=21)
+    page.locator(".summary.final").wait_for()
+    page.click(".summary.final button.close-summary")
+    lines = log_lines(page)
+    assert any("attack with" in line for line in lines)
+    rounds = [line for line in lines if line.startswith("Round over")]
+    assert rounds and all("Next to lead: " in line for line in rounds)
+    assert any("beaten off" in line or "took the cards" in line for line in rounds)
+    assert page.locator(".move-log li.log-line.end").count() == len(rounds)
+
+
+def test_the_sound_is_off_until_turned_on_and_the_button_mutes_it(open_page) -> None:
+    page = open_page("/", reduced_motion=True)
+    create_table(page, "durak", seats=["human", "bot:random"])
+    page.click(".created .open-table")
+    button = page.locator(".table-head button.sound-toggle")
+    assert button.get_attribute("aria-pressed") == "false"
+    button.click()
+    assert button.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("JSON.parse(localStorage.getItem('cardtable.settings')).sound") is True
+    button.click()
+    assert button.get_attribute("aria-pressed") == "false"
