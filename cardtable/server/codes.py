@@ -88,6 +88,8 @@ CODES: dict[str, Code] = {
     "rated_table": Code("a rated game may be resigned, not left"),
     "already_left": Code("the player has already left this seat"),
     "queue_full": Code("the quick-play queue is full just now"),
+    "too_many_tickets": Code("this address already has as many quick-play tickets waiting "
+                             "as it may"),
 }
 
 

@@ -49,4 +49,5 @@ export default {
   "code.rated_table": "This game is rated: you may resign, but not leave.",
   "code.already_left": "You have already left this seat.",
   "code.queue_full": "The quick-play queue is full just now; try again in a minute.",
+  "code.too_many_tickets": "You already have as many tickets waiting in the quick-play queue as you may: cancel one first.",
 };

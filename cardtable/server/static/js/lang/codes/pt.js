@@ -49,4 +49,5 @@ export default {
   "code.rated_table": "Esta partida vale rating: você pode desistir, mas não sair.",
   "code.already_left": "Você já saiu deste lugar.",
   "code.queue_full": "A fila do jogo rápido está cheia agora; tente de novo em um minuto.",
+  "code.too_many_tickets": "Você já tem o máximo de bilhetes esperando na fila do jogo rápido: cancele um primeiro.",
 };
