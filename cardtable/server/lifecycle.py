@@ -386,6 +386,33 @@ class Lifecycle:
             table.broadcast()
         self.tables.runner.kick(table)
 
+    async def act(self, table_id: str, seat: int, action: str) -> None:
+        """A resign or leave sent here by another process (this one plays the table)."""
+        table = self.tables.live.get(table_id)
+        if table is None or action not in ("resign", "leave"):
+            return
+        try:
+            if action == "resign":
+                await self.resign(table, seat)
+            else:
+                await self.leave(table, seat)
+        except (TableError, StorageUnavailable) as error:
+            log.info("table %s: a %s of seat %d sent from another process was not done: %s",
+                     table_id, action, seat, error)
+
+    @staticmethod
+    def check(table: LiveTable, seat: int, action: str) -> None:
+        """Refuse what ``resign``/``leave`` would refuse, on a copy of the table (a process
+        that does not play it checks before sending it to the one that does)."""
+        Lifecycle._check_playing(table, action)
+        if action == "leave":
+            life: Life = table.life
+            if life.rated or _all_accounts(table):
+                raise TableError("this game is rated: you may resign, not leave",
+                                 409, "rated_table")
+            if life.gone(seat):
+                raise TableError("you have already left this seat", 409, "already_left")
+
     @staticmethod
     def _check_playing(table: LiveTable, what: str) -> None:
         if table.over:
