@@ -3,7 +3,8 @@
 Plays whole games between two bots (a Pasur match and a Durak game, 2 players), analyses
 every move twice with different seeds (the default search budget unless ``--iterations``),
 and prints the CPU seconds of each analysis and, over the judged moves (forced moves left
-out), the share whose label (none, inaccuracy, mistake, blunder) the two runs agree on.
+out), the share whose label (none, inaccuracy, mistake, blunder) the two runs agree on,
+and of the moves either run labelled, how many both labelled alike.
 
     nice -n 10 python benchmarks/analysis_figures.py [--games 2] [--iterations 1500]
 """
@@ -59,7 +60,12 @@ def main() -> None:
                               "cpu_seconds": [round(s, 1) for s in seconds],
                               "labels": [sum(a.label is not None for a, _ in pairs),
                                          sum(b.label is not None for _, b in pairs)],
-                              "agree": sum(a.label == b.label for a, b in pairs)}), flush=True)
+                              "agree": sum(a.label == b.label for a, b in pairs),
+                              "labelled_by_either": sum(1 for a, b in pairs
+                                                        if a.label or b.label),
+                              "labelled_alike": sum(1 for a, b in pairs
+                                                    if a.label and a.label == b.label)}),
+                  flush=True)
         print(json.dumps({"game": game, "judged": judged, "agree": agree,
                           "agreement": round(agree / max(judged, 1), 3)}), flush=True)
 

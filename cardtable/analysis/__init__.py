@@ -129,7 +129,7 @@ def hindsight_values(state: GameState[Any], *,
 
 def judge(state: GameState[Any], move: Any, index: int, *,
           iterations: int = DEFAULT_ITERATIONS, seed: int = 0,
-          hindsight: bool = True) -> Judgement:
+          hindsight: bool = True, nodes: int = HINDSIGHT_NODES) -> Judgement:
     """Judge ``move`` (legal in ``state``) for the seat to move; ``state`` is unchanged."""
     learn = learn_of(state)
     seat = state.to_move
@@ -141,7 +141,7 @@ def judge(state: GameState[Any], move: Any, index: int, *,
                          label=None, hindsight_best=None, hindsight_loss=None, expected=None,
                          best_expected=None, choices=1)
     perfect = kit_of(played_in).perfect(played_in, seat)
-    exact = hindsight_values(state) if hindsight or perfect else None
+    exact = hindsight_values(state, nodes=nodes) if hindsight or perfect else None
     if exact and perfect:
         found = exact   # nothing is hidden from the player: the exact values are what it knew
     else:
@@ -163,11 +163,13 @@ def judge(state: GameState[Any], move: Any, index: int, *,
 
 def analyse(start: GameState[Any], moves: Sequence[Any], *, seats: Sequence[int] | None = None,
             iterations: int = DEFAULT_ITERATIONS, seed: int = 0, hindsight: bool = True,
+            nodes: int = HINDSIGHT_NODES,
             progress: Callable[[int, int], None] | None = None) -> list[Judgement]:
     """Judge every move of ``seats`` (all by default) in the game ``start`` + ``moves``.
 
     The same seed gives the same judgements (the search is seeded per move and stopped by
-    its iteration budget alone).  ``progress(done, total)`` is called after each move.
+    its iteration budget alone).  ``nodes`` is the exact solver's budget of positions per
+    move.  ``progress(done, total)`` is called after each move.
     """
     state = start.copy()
     out = []
@@ -178,7 +180,8 @@ def analyse(start: GameState[Any], moves: Sequence[Any], *, seats: Sequence[int]
             raise ValueError(f"move {index} ({move}) comes after the end of the game")
         if seats is None or seat in seats:
             out.append(judge(state, state.parse_move(str(move)), index,
-                             iterations=iterations, seed=seed, hindsight=hindsight))
+                             iterations=iterations, seed=seed, hindsight=hindsight,
+                             nodes=nodes))
         state.push(str(move))
         if progress is not None:
             progress(index, total)

@@ -168,7 +168,82 @@ def learn(
     console.print(f"The {spec.title} course is done.")
 
 
+def puzzle(
+    game: Annotated[str | None, typer.Argument(help="only this game's puzzles")] = None,
+    today: Annotated[bool, typer.Option("--daily", help="the puzzle of the day")] = False,
+    make: Annotated[list[Path] | None, typer.Option(
+        help="make puzzles from these game records instead (with --out)")] = None,
+    out: Annotated[Path | None, typer.Option(help="where --make writes the puzzles")] = None,
+    search: Annotated[bool, typer.Option(help="with --make: also positions with hidden "
+                                         "cards, by a large margin of the search")] = False,
+    choices: Annotated[int, typer.Option(help="with --make: only positions with at least "
+                                         "this many legal moves")] = 3,
+) -> None:
+    """Solve a puzzle: a position from a real game where one move is clearly best."""
+    from ..games import get
+    from ..terminal import screen_module
+    from .lessons import Progress
+    from .puzzles import daily, find, load, position
+
+    console = Console()
+    if make:
+        if out is None:
+            raise typer.BadParameter("--make needs --out FILE")
+        made: list[dict[str, object]] = []
+        for path in make:
+            try:
+                made += find(records.load(path), search=search, choices=choices)
+            except (OSError, records.RecordError, ValueError) as error:
+                raise typer.BadParameter(f"{path}: {error}") from None
+        lines = ",\n".join(json.dumps(p, ensure_ascii=False) for p in made)
+        out.write_text(f'{{"puzzles": [\n{lines}\n]}}\n', encoding="utf-8")
+        console.print(f"Wrote {len(made)} puzzles to {out}")
+        return
+    try:
+        puzzles = load(game=game)
+        spec = get(game) if game else None
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    if not puzzles:
+        raise typer.BadParameter("no puzzles stored for that game")
+    progress = Progress()
+    solved = set(progress.done.get("puzzles", []))
+    chosen = daily(puzzles) if today else next(
+        (p for p in puzzles if p["id"] not in solved), puzzles[0])
+    state = position(chosen)
+    spec = get(chosen["game"])
+    seat = chosen["seat"]
+    learn = learn_of(chosen["game"])
+    console.rule(f"{spec.title} puzzle {chosen['id']}")
+    names = ["You" if s == seat else f"Player {s + 1}" for s in range(state.players)]
+    for part in screen_module(spec).screen(state.view(seat), names, spec):
+        console.print(part)
+    console.print("One move is clearly best. Find it.")
+    moves = [str(m) for m in learn.searched(state).legal_moves()]
+    console.print("  ".join(f"{n}) {m}" for n, m in enumerate(moves, 1)))
+    answer = typer.prompt("your move", default="", show_default=False).strip()
+    if answer.isdigit() and 1 <= int(answer) <= len(moves):
+        answer = moves[int(answer) - 1]
+    try:
+        played = str(learn.searched(state).parse_move(answer))
+    except ValueError as error:
+        played = ""
+        console.print(f"Not a move here: {error}", style="yellow")
+    right = played == chosen["answer"]
+    console.print("Right." if right else f"The answer is {chosen['answer']}.",
+                  style="green" if right else "yellow")
+    if right:
+        progress.mark("puzzles", chosen["id"])
+    console.print(f"Why ({'exact' if chosen['proof'] == 'exact' else 'search'}, "
+                  f"{learn.unit}):")
+    ranked = sorted(chosen["values"].items(), key=lambda kv: kv[1],
+                    reverse=learn.higher_is_better)
+    for move, value in ranked:
+        console.print(f"  {move:<28} {learn.show(value)}")
+
+
 def register(app: typer.Typer) -> None:
     """Add the school's commands to ``app``."""
     app.command("analyse")(analyse)
     app.command("learn")(learn)
+    app.command("puzzle")(puzzle)

@@ -25,6 +25,9 @@ class DurakLearn:
     thresholds = (0.05, 0.10, 0.20)
     """Expected loss (added chance of being the durak) for an inaccuracy, a mistake and a
     blunder: 5, 10 and 20 percentage points."""
+    puzzle_margin = 0.5
+    """A puzzle's answer beats every other move by at least this chance of being the durak
+    (with nothing hidden, the only move that does not lose)."""
     higher_is_better = False
 
     def searched(self, state: Game) -> Game:

@@ -32,6 +32,8 @@ class PasurLearn:
     """Expected loss in points (ahead of the other side) for an inaccuracy, a mistake and
     a blunder: a point is an ace or a jack, 2.5 the 2♣ and a half, 5 a sur or a 10♦ and
     more."""
+    puzzle_margin = 2.0
+    """A puzzle's answer beats every other move by at least this many points."""
     higher_is_better = True
 
     def searched(self, state: Any) -> Hand:

@@ -138,6 +138,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
             yield
         finally:
             await tables.stop()
+            app.state.analyses.close()
             if cluster is not None:
                 await cluster.stop()
             storage.close()
@@ -336,6 +337,9 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         return _page(static)
 
     install_players(app)
+    from .learn_api import register as _school
+
+    app.state.analyses = _school(app, data_dir, tables_of)
     app.mount("/", StaticFiles(directory=static, html=True, check_dir=False), name="static")
     return app
 

@@ -1,0 +1,168 @@
+// The school's page (/learn.html): lessons, hints, puzzles and the analysis of a finished
+// game, over the server's /api/learn, /api/puzzles and /api/tables/{id}/analysis.
+// ?game=NAME&lang=en|ru|pt|fa, and ?puzzle=1 or ?analyse=TABLE_ID.  Game names come from
+// the query and GET /api/games: this module names none.
+
+import { h, clear, announce } from "./dom.js";
+
+const WORDS = {
+  en: { lesson: "Lesson", step: "Step", hint: "Hint", next: "Next step", done: "Course done.",
+        puzzle: "Puzzle", find: "One move is clearly best. Find it.", analysis: "Analysis",
+        running: "Analysing: move", of: "of", loss: "loss", best: "best", label: "label",
+        move: "move", seat: "seat", table: "Table", hand: "Your hand", learn: "Learn",
+        puzzles: "Puzzles", waiting: "Waiting for the analysis" },
+  ru: { lesson: "Урок", step: "Шаг", hint: "Подсказка", next: "Дальше", done: "Курс пройден.",
+        puzzle: "Задача", find: "Один ход явно лучший. Найдите его.", analysis: "Анализ",
+        running: "Анализ: ход", of: "из", loss: "потеря", best: "лучший", label: "оценка",
+        move: "ход", seat: "место", table: "Стол", hand: "Ваши карты", learn: "Учиться",
+        puzzles: "Задачи", waiting: "Ждём анализ" },
+  pt: { lesson: "Lição", step: "Passo", hint: "Dica", next: "Próximo passo",
+        done: "Curso concluído.", puzzle: "Problema", find: "Uma jogada é claramente a melhor. Encontre-a.",
+        analysis: "Análise", running: "Analisando: jogada", of: "de", loss: "perda",
+        best: "melhor", label: "marca", move: "jogada", seat: "lugar", table: "Mesa",
+        hand: "Sua mão", learn: "Aprender", puzzles: "Problemas", waiting: "Aguardando a análise" },
+  fa: { lesson: "درس", step: "گام", hint: "راهنما", next: "گام بعد", done: "دوره تمام شد.",
+        puzzle: "معما", find: "یک حرکت آشکارا بهترین است. آن را پیدا کنید.", analysis: "تحلیل",
+        running: "در حال تحلیل: حرکت", of: "از", loss: "زیان", best: "بهترین", label: "برچسب",
+        move: "حرکت", seat: "جایگاه", table: "میز", hand: "دست شما", learn: "آموزش",
+        puzzles: "معماها", waiting: "در انتظار تحلیل" },
+};
+const DIRECTION = { en: "ltr", ru: "ltr", pt: "ltr", fa: "rtl" };
+
+const query = new URLSearchParams(location.search);
+const lang = WORDS[query.get("lang")] ? query.get("lang") : "en";
+const t = WORDS[lang];
+const root = document.getElementById("school");
+document.documentElement.lang = lang;
+document.documentElement.dir = DIRECTION[lang];
+
+async function call(method, url, body) {
+  const response = await fetch(url, {
+    method, headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.detail || String(response.status));
+  return data;
+}
+
+function cardsLine(label, cards) {
+  return h("p", { class: "school-cards" }, `${label}: `, (cards || []).join(" ") || "—");
+}
+
+function position(view) {
+  const table = Array.isArray(view.table)
+    ? view.table.map((item) => (Array.isArray(item) ? item.filter(Boolean).join("/") : item))
+    : [];
+  return h("div", { class: "school-position" },
+    cardsLine(t.table, table), cardsLine(t.hand, view.hand),
+    view.trump ? h("p", {}, `♛ ${view.trump}`) : null);
+}
+
+function moveButtons(moves, onPick) {
+  return h("div", { class: "school-moves" }, moves.map((move) =>
+    h("button", { type: "button", class: "school-move", dataset: { move }, onclick: () => onPick(move) },
+      move)));
+}
+
+function progressKey(game) { return `cardtable.learn.${game}`; }
+
+async function lesson(game) {
+  const course = await call("GET", `/api/learn/${encodeURIComponent(game)}?lang=${lang}`);
+  let index = Number(localStorage.getItem(progressKey(game)) || 0);
+  const show = async () => {
+    clear(root);
+    if (index >= course.steps.length) {
+      root.append(h("p", { class: "school-done" }, t.done));
+      return;
+    }
+    const key = course.steps[index].key;
+    const step = await call("GET", `/api/learn/${encodeURIComponent(game)}/${key}?lang=${lang}`);
+    const verdict = h("p", { id: "verdict", role: "status" });
+    const hint = h("p", { id: "hint" });
+    const next = h("button", { type: "button", id: "next-step", hidden: true, onclick: () => {
+      index += 1; localStorage.setItem(progressKey(game), String(index)); show();
+    } }, t.next);
+    root.append(
+      h("h1", {}, `${t.lesson} · ${t.step} ${index + 1}/${course.steps.length}: ${step.title}`),
+      h("p", { id: "step-text", dataset: { step: key } }, step.text),
+      position(step.view),
+      moveButtons(step.legal_moves, async (move) => {
+        const answer = await call("POST", `/api/learn/${encodeURIComponent(game)}/${key}/check`,
+          { move, lang });
+        verdict.textContent = answer.reason;
+        verdict.dataset.right = String(answer.right);
+        announce(answer.reason);
+        if (answer.right) next.hidden = false;
+      }),
+      h("button", { type: "button", id: "ask-hint", onclick: async () => {
+        const given = await call("GET", `/api/learn/${encodeURIComponent(game)}/${key}/hint?lang=${lang}`);
+        hint.textContent = `${given.move}: ${given.text}`;
+        hint.dataset.move = given.move;
+      } }, t.hint),
+      verdict, hint, next);
+  };
+  await show();
+}
+
+async function puzzle(game) {
+  const shown = await call("GET", `/api/puzzles/${encodeURIComponent(game)}?daily=true`);
+  const verdict = h("div", { id: "verdict", role: "status" });
+  clear(root);
+  root.append(h("h1", {}, `${t.puzzle} ${shown.id}`), h("p", {}, t.find), position(shown.view),
+    moveButtons(shown.legal_moves, async (move) => {
+      const answer = await call("POST", `/api/puzzles/${encodeURIComponent(shown.id)}/answer`, { move });
+      verdict.dataset.right = String(answer.right);
+      clear(verdict);
+      verdict.append(h("p", {}, answer.right ? "✓" : `✗ ${answer.answer}`),
+        h("ul", {}, Object.entries(answer.values).map(([m, v]) => h("li", {}, `${m}: ${v} (${answer.unit})`))));
+    }), verdict);
+}
+
+async function analysis(tableId) {
+  clear(root);
+  const status = h("p", { id: "analysis-status", role: "status" }, t.waiting);
+  root.append(h("h1", {}, t.analysis), status);
+  await call("POST", `/api/tables/${encodeURIComponent(tableId)}/analysis`);
+  for (;;) {
+    const now = await call("GET", `/api/tables/${encodeURIComponent(tableId)}/analysis`);
+    if (now.status === "done") { drawAnalysis(now.analysis, status); return; }
+    status.textContent = `${t.running} ${now.done ?? 0} ${t.of} ${now.total ?? "?"}`;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+function drawAnalysis(data, status) {
+  status.textContent = `${t.analysis}: ${data.moves.length} (${data.unit})`;
+  status.dataset.done = "true";
+  const rows = data.moves.filter((m) => m.choices > 1).map((m) =>
+    h("tr", { dataset: { label: m.label || "" } }, h("td", {}, m.index), h("td", {}, m.seat),
+      h("td", {}, m.move), h("td", {}, m.best), h("td", {}, m.loss), h("td", {}, m.label || "")));
+  root.append(h("table", { id: "analysis-moves" },
+    h("thead", {}, h("tr", {}, ["#", t.seat, t.move, t.best, t.loss, t.label].map((c) => h("th", {}, c)))),
+    h("tbody", {}, rows)));
+}
+
+async function nav() {
+  const box = document.getElementById("school-nav");
+  const listed = await call("GET", "/api/games");
+  for (const game of listed) {
+    box.append(h("a", { href: `/learn.html?game=${game.name}&lang=${lang}` }, `${t.learn} ${game.title}`), " ",
+      h("a", { href: `/learn.html?game=${game.name}&puzzle=1&lang=${lang}` }, `${t.puzzles} ${game.title}`), " ");
+  }
+  return listed;
+}
+
+async function main() {
+  try {
+    const listed = await nav();
+    if (query.get("analyse")) return await analysis(query.get("analyse"));
+    const game = query.get("game") || listed[0].name;
+    if (query.get("puzzle")) return await puzzle(game);
+    return await lesson(game);
+  } catch (error) {
+    root.append(h("p", { class: "error", role: "alert" }, error.message));
+  }
+}
+
+main();

@@ -1,0 +1,78 @@
+"""The school's page (/learn.html): take a lesson, ask for a hint, open an analysis, solve
+a puzzle, in English and in Persian (right to left)."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from typing import Any
+
+import pytest
+
+from cardtable.analysis import lessons, puzzles
+
+pytestmark = pytest.mark.browser
+
+
+def call(server_url: str, method: str, path: str, body: dict | None = None) -> Any:
+    request = urllib.request.Request(server_url + path, method=method,
+                                     data=json.dumps(body).encode() if body else None,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_a_lesson_step_a_wrong_move_a_hint_and_the_right_move(open_page, lang: str) -> None:
+    steps = lessons.course("durak")
+    page = open_page(f"/learn.html?game=durak&lang={lang}")
+    page.wait_for_selector(f'#step-text[data-step="{steps[0].key}"]')
+    assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "fa" else "ltr")
+    assert page.locator("#step-text").text_content() == steps[0].text[lang]
+    wrong = next(m for m in page.locator(".school-move").all_text_contents()
+                 if m not in steps[0].goals)
+    page.click(f'.school-move[data-move="{wrong}"]')
+    page.wait_for_selector('#verdict[data-right="false"]')
+    assert steps[0].miss[lang] in page.locator("#verdict").text_content()
+    page.click("#ask-hint")
+    page.wait_for_selector("#hint[data-move]")
+    assert page.locator("#hint").text_content()
+    page.click(f'.school-move[data-move="{steps[0].goals[0]}"]')
+    page.wait_for_selector('#verdict[data-right="true"]')
+    page.click("#next-step")
+    page.wait_for_selector(f'#step-text[data-step="{steps[1].key}"]')
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_a_puzzle_is_solved_and_shows_why(open_page, lang: str) -> None:
+    page = open_page(f"/learn.html?game=durak&puzzle=1&lang={lang}")
+    page.wait_for_selector(".school-move")
+    shown = page.locator("h1").text_content().split()[-1]
+    answer = next(p["answer"] for p in puzzles.load(game="durak") if p["id"] == shown)
+    page.click(f'.school-move[data-move="{answer}"]')
+    page.wait_for_selector('#verdict[data-right="true"] li')
+
+
+@pytest.fixture(scope="module")
+def finished_table(server_url: str) -> str:
+    """A Durak game between two easy bots, played to the end (one for both languages: the
+    second page finds its analysis stored)."""
+    table = call(server_url, "POST", "/api/tables",
+                 {"game": "durak", "seats": ["bot:easy", "bot:easy"]})["table"]
+    for _ in range(600):
+        if call(server_url, "GET", f"/api/tables/{table}")["over"]:
+            break
+        time.sleep(0.2)
+    return table
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_a_finished_game_is_analysed_on_the_page(open_page, server_url: str,
+                                                 finished_table: str, lang: str) -> None:
+    page = open_page(f"/learn.html?analyse={finished_table}&lang={lang}")
+    page.wait_for_selector('#analysis-status[data-done="true"]', timeout=1_200_000)
+    record = call(server_url, "GET", f"/api/tables/{finished_table}/record")
+    rows = page.locator("#analysis-moves tbody tr").count()
+    assert 0 < rows <= len(record["moves"])
+    assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "fa" else "ltr")
