@@ -422,3 +422,18 @@ def test_the_terminal_viewer_shows_the_clock_of_the_seat_to_move(tmp_path: Any) 
     to_move = ["Ana", "Bo"][state["to_move"]]
     assert lines[0].startswith(f"#0  {to_move} to move 0:")
     assert " + 1:30" in lines[0] and "*Ana" in lines[0]
+
+
+def test_a_seat_left_stays_with_the_bot_after_a_restart(make_client: Any) -> None:
+    client = make_client()
+    first, _ = two_people(client, takeover="bot:random")
+    table = first["table"]
+    assert client.post(f"/api/tables/{table}/leave",
+                       json={"token": first["token"]}).status_code == 200
+    client.__exit__(None, None, None)
+    again = make_client()
+    described = info(again, table)
+    assert described["gone"] == [0]
+    assert described["seats"][0]["bot_playing"] is True
+    refused = again.post(f"/api/tables/{table}/leave", json={"token": first["token"]})
+    assert refused.status_code == 409 and refused.json()["code"] == "already_left"
