@@ -75,7 +75,7 @@ class Ticket(BaseModel):
 
 
 ANSWERS: dict[int | str, dict[str, Any]] = {
-    status: {"model": Problem} for status in (404, 409, 422, 429, 503)}
+    status: {"model": Problem} for status in (403, 404, 409, 422, 429, 503)}
 
 
 async def _seat_of(request: Request, table_id: str, token: str) -> tuple[LiveTable, int, Any]:
