@@ -150,6 +150,9 @@ def serve(
         help="think in this many processes of their own (0: threads)")] = 0,
     bot_time_limit: Annotated[float, typer.Option(
         help="seconds a bot may think before a random legal move is played")] = 30.0,
+    abandon_after: Annotated[float, typer.Option(
+        help="seconds with no seated person connected before a table ends as "
+             "abandoned")] = 600.0,
 ) -> None:
     """Start the web table on http://HOST:PORT."""
     try:
@@ -160,7 +163,22 @@ def serve(
         raise typer.Exit(2) from None
     run_server(host=host, port=port, data_dir=str(data_dir), database_url=database_url,
                redis_url=redis_url, bot_delay=bot_delay, grace=grace,
-               bot_processes=bot_processes, bot_time_limit=bot_time_limit)
+               bot_processes=bot_processes, bot_time_limit=bot_time_limit,
+               abandon_after=abandon_after)
+
+
+@app.command("watch-table")
+def watch_table(
+    url: Annotated[str, typer.Argument(help="the table's page, e.g. http://HOST:PORT/table/ID")],
+    token: Annotated[str | None, typer.Option(help="a seat's token (default: watch)")] = None,
+) -> None:
+    """Follow a web table: a line per state, with the clock of the seat to move."""
+    try:
+        from .server.viewer import watch
+    except ImportError as error:
+        print(f"watching a web table needs the server extras ({error})", file=sys.stderr)
+        raise typer.Exit(2) from None
+    watch(url, token)
 
 
 @app.command()

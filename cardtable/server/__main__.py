@@ -46,6 +46,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--storage-retry-max", type=float, default=5.0,
                         help="the longest wait between tries to store a bot's move while the "
                              "database is away (default 5)")
+    parser.add_argument("--abandon-after", type=float, default=600.0,
+                        help="seconds a table may go with no seated person connected before "
+                             "it ends as abandoned, unrated (default 600)")
     parser.add_argument("--log-level", default="info",
                         help="uvicorn's log level: critical, error, warning, info, debug")
     add_flags(parser)
@@ -59,7 +62,7 @@ def main(argv: list[str] | None = None) -> None:
           bot_threads=args.bot_threads, storage_threads=args.storage_threads,
           limits=from_flags(args), log_level=args.log_level, claim_grace=args.claim_grace,
           storage_retry_max=args.storage_retry_max, redis_pool_size=args.redis_pool_size,
-          redis_pool_timeout=args.redis_pool_timeout)
+          redis_pool_timeout=args.redis_pool_timeout, abandon_after=args.abandon_after)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ from .cluster_messages import (
     Gone,
     Hello,
     Intent,
+    LifeAction,
     Seats,
     decode,
     encode,
@@ -486,6 +487,8 @@ class Cluster:
                     remote.inbox.put_nowait(None)
             case Seats(table=table_id):
                 self.tables.spawn(self.tables.seating.reload_seats(table_id))
+            case LifeAction(table=table_id, seat=seat, action=action):
+                self.tables.spawn(self.tables.lifecycle.act(table_id, seat, action))
 
     def _hello(self, message: Hello) -> None:
         remote = RemoteConnection(

@@ -27,6 +27,7 @@ __all__ = [
     "Gone",
     "Hello",
     "Intent",
+    "LifeAction",
     "Seats",
     "decode",
     "encode",
@@ -93,10 +94,21 @@ class Seats:
     table: str
 
 
-ClusterMessage = Deliver | Gone | Hello | Intent | Bye | Seats
+@dataclass(frozen=True)
+class LifeAction:
+    """A player resigned or left (``action``) through another process's HTTP endpoint:
+    the owner does it (``lifecycle``)."""
+
+    KIND: ClassVar[str] = "life"
+    table: str
+    seat: int
+    action: str
+
+
+ClusterMessage = Deliver | Gone | Hello | Intent | Bye | Seats | LifeAction
 
 _TYPES: dict[str, type[ClusterMessage]] = {
-    kind.KIND: kind for kind in (Deliver, Gone, Hello, Intent, Bye, Seats)}
+    kind.KIND: kind for kind in (Deliver, Gone, Hello, Intent, Bye, Seats, LifeAction)}
 _WIRE_NAMES = {"outbox_kind": "as"}
 """Fields whose wire key is not their name (``as`` is a Python keyword)."""
 _FIELD_NAMES = {wire: name for name, wire in _WIRE_NAMES.items()}

@@ -109,6 +109,8 @@ CODES: dict[str, Code] = {
     "analysis_failed": Code("the analysis of the game failed"),
     "no_puzzle": Code("no such puzzle, or none stored for the game"),
     "bad_move": Code("the text is not a move in this position"),
+    "too_many_tickets": Code("this address already has as many quick-play tickets waiting "
+                             "as it may"),
 }
 
 

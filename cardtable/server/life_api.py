@@ -1,8 +1,9 @@
 """The HTTP endpoints of a table's life: resign, leave, the lobby, and quick play.
 
 ``POST /api/tables/{id}/resign`` and ``/leave`` take the seat's token
-(``{"token": T}``); the same is a WebSocket message (``{"type": "resign"}``), which
-works from whichever server process the player is connected to.  ``GET /api/lobby``
+(``{"token": T}``); the same is a WebSocket message (``{"type": "resign"}``).  Both
+work from any server process: one that does not play the table sends the request to the
+one that does (``cluster_messages.LifeAction``).  ``GET /api/lobby``
 splits the open tables into those with a free seat and live games to watch.  Quick play
 (``/api/quick-play``) is in ``quickplay``; its endpoints are here.
 """
@@ -14,10 +15,11 @@ import datetime as _dt
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from .. import games
 from .guard import address_of
+from .lifecycle import ratings_in_pool
 from .live import LiveTable, NotHere, TableError
 from .schemas import Problem, TableListing
 from .wire import MAX_TOKEN
@@ -37,6 +39,8 @@ class SeatToken(BaseModel):
 
 class LiveGame(TableListing):
     age: float = Field(description="seconds since the table was made")
+    ratings: dict[str, int] = Field(default_factory=dict, description="each account's "
+                                    "rating in the table's pool, by seat")
 
 
 class Lobby(BaseModel):
@@ -53,7 +57,7 @@ class QuickPlayRequest(BaseModel):
     game: str = Field(max_length=32)
     preset: str | None = Field(None, max_length=64)
     players: StrictInt | None = Field(None, ge=2, le=16)
-    bots_after: float | None = Field(15, ge=0, le=3600, description="seconds before bots "
+    bots_after: StrictFloat | None = Field(15, ge=0, le=3600, description="seconds before bots "
                                      "fill the empty seats (none: wait for people)")
     name: str | None = Field(None, max_length=40)
 
@@ -71,38 +75,73 @@ class Ticket(BaseModel):
 
 
 ANSWERS: dict[int | str, dict[str, Any]] = {
-    status: {"model": Problem} for status in (404, 409, 422, 429, 503)}
+    status: {"model": Problem} for status in (403, 404, 409, 422, 429, 503)}
 
 
-async def _seat_of(request: Request, table_id: str, token: str) -> tuple[LiveTable, int]:
+async def _seat_of(request: Request, table_id: str, token: str) -> tuple[LiveTable, int, Any]:
+    """The table (live here, or a copy when another process plays it: then also that
+    process's name) and the token's seat."""
     tables = request.app.state.tables
+    owner = None
     try:
         table = await tables.get(table_id)
-    except NotHere:
-        raise TableError("this table is played by another server process: send "
-                         '{"type": "resign"} (or "leave") on its WebSocket instead', 409,
-                         "table_elsewhere") from None
+    except NotHere as elsewhere:
+        owner = elsewhere.owner
+        if owner is None:
+            raise TableError("the table is changing servers; try again in a moment", 503,
+                             "table_elsewhere") from None
+        table = await tables.snapshot(table_id)
     if table is None:
         raise TableError(f"there is no table {table_id[:40]!r}", 404)
     seat = table.seat_of_token(token)
     if seat is None:
         raise TableError("this token holds no seat at this table", 403, "no_seat")
-    return table, seat
+    return table, seat, owner
+
+
+async def _elsewhere(request: Request, table: LiveTable, seat: int, owner: str,
+                     action: str) -> dict[str, Any]:
+    """Send a resign or leave to the process that plays the table, and wait (a few
+    seconds) until the database shows it done; returns the stored summary or life."""
+    from .cluster_messages import LifeAction
+
+    tables = request.app.state.tables
+    tables.lifecycle.check(table, seat, action)
+    assert tables.cluster is not None
+    tables.cluster.check()
+    await tables.cluster.send(owner, LifeAction(table=table.id, seat=seat, action=action))
+    for _ in range(100):
+        stored = await asyncio.to_thread(tables.storage.load, table.id)
+        if stored is not None:
+            row = stored.row
+            if action == "resign" and row.status == "over":
+                return dict(row.summary or {})
+            if action == "leave" and seat in ((row.life or {}).get("left") or []):
+                return dict(row.life or {})
+        await asyncio.sleep(0.05)
+    raise TableError("the server process that plays this table did not answer in time; "
+                     "try again", 503, "table_elsewhere")
 
 
 @router.post("/api/tables/{table_id}/resign", responses=ANSWERS)
 async def resign(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
     """Resign: your side loses (Pasur: the match; Durak: you are the durak); the game ends."""
-    table, seat = await _seat_of(request, table_id, body.token)
-    summary = await request.app.state.tables.lifecycle.resign(table, seat)
+    table, seat, owner = await _seat_of(request, table_id, body.token)
+    if owner is not None:
+        summary = await _elsewhere(request, table, seat, owner, "resign")
+    else:
+        summary = await request.app.state.tables.lifecycle.resign(table, seat)
     return {"table": table.id, "seat": seat, "summary": summary}
 
 
 @router.post("/api/tables/{table_id}/leave", responses=ANSWERS)
 async def leave(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
     """Leave an unrated table: its takeover bot plays your seat to the end."""
-    table, seat = await _seat_of(request, table_id, body.token)
-    await request.app.state.tables.lifecycle.leave(table, seat)
+    table, seat, owner = await _seat_of(request, table_id, body.token)
+    if owner is not None:
+        await _elsewhere(request, table, seat, owner, "leave")
+    else:
+        await request.app.state.tables.lifecycle.leave(table, seat)
     return {"table": table.id, "seat": seat, "left": True}
 
 
@@ -120,9 +159,23 @@ async def lobby(request: Request, game: str | None = Query(None, max_length=32),
     for row, seats in rows:
         listing = _listing(row, seats, tables.live.get(row.id))
         age = max(0.0, (at - _dt.datetime.fromisoformat(row.created)).total_seconds())
-        entry = LiveGame(**listing.model_dump(), age=round(age, 1))
+        ratings = await _seat_ratings(tables.storage, row, seats)
+        entry = LiveGame(**listing.model_dump(), age=round(age, 1), ratings=ratings)
         (open_ if listing.free_seats else live).append(entry)
     return Lobby(open=open_, live=live)
+
+
+async def _seat_ratings(storage: Any, row: Any, seats: list[Any]) -> dict[str, int]:
+    """The rating of each account's seat at a listed table, in its pool."""
+    wanted = {seat.seat: seat.player_id for seat in seats
+              if getattr(seat, "player_kind", None) == "account" and seat.player_id}
+    if not wanted:
+        return {}
+    from .ratings import pool_of
+
+    found = await asyncio.to_thread(ratings_in_pool, storage, sorted(set(wanted.values())),
+                                    pool_of(row.game, row.preset, row.players))
+    return {str(index): found[player] for index, player in wanted.items()}
 
 
 @router.post("/api/quick-play", response_model=Ticket, status_code=201, responses=ANSWERS)
@@ -159,15 +212,7 @@ async def _player(request: Request) -> Any:
 
 def rating_in_pool(storage: Any, player_id: str, pool: str) -> float:
     """A player's shown rating in a pool (where they have none yet: the starting one)."""
-    from sqlalchemy import select
-
-    from .players import RatingRow
-    from .ratings import START_MU, display
-
-    with storage.sessions() as session:
-        mu = session.scalar(select(RatingRow.mu).where(RatingRow.player_id == player_id,
-                                                       RatingRow.pool == pool))
-    return float(display(START_MU if mu is None else mu))
+    return float(ratings_in_pool(storage, [player_id], pool)[player_id])
 
 
 async def _rating(request: Request, player: Any, body: QuickPlayRequest) -> float | None:

@@ -65,6 +65,8 @@ class Life:
     abandon: asyncio.Task[None] | None = None
     timing_out: tuple[int, int] | None = None
     """The (version, seat) whose move the takeover bot is playing after a timeout."""
+    ratings: dict[int, int] = field(default_factory=dict)
+    """The rating each account's seat has in the table's pool (shown with the seat)."""
 
     def __post_init__(self) -> None:
         if len(self.banks) != self.players:
@@ -94,7 +96,8 @@ class Life:
                    left=[int(x) for x in data.get("left", [])])
 
     def to_dict(self) -> dict[str, Any]:
-        clock = None if self.move is None else {"move": self.move, "bank": self.bank}
+        clock = (None if self.move is None
+                 else {"move": _whole(self.move), "bank": _whole(self.bank)})
         return {"clock": clock, "rated": self.rated, "banks": [round(b, 3) for b in self.banks],
                 "timeouts": list(self.timeouts), "forfeits": list(self.forfeits),
                 "left": list(self.left)}
@@ -120,6 +123,24 @@ class Life:
             out.update(seat=self.turn[1], move_left=round(move_left, 1),
                        bank_left=round(bank_left, 1))
         return out
+
+
+def ratings_in_pool(storage: Any, player_ids: list[str], pool: str) -> dict[str, int]:
+    """The shown rating of each player in a pool (the starting one where they have none)."""
+    from sqlalchemy import select
+
+    from .players import RatingRow
+    from .ratings import START_MU, display
+
+    with storage.sessions() as session:
+        rows = dict(session.execute(select(RatingRow.player_id, RatingRow.mu).where(
+            RatingRow.player_id.in_(player_ids), RatingRow.pool == pool)).all())
+    return {player: int(display(rows.get(player, START_MU))) for player in player_ids}
+
+
+def _whole(seconds: float) -> float | int:
+    """Whole seconds as an int (``20``, not ``20.0``), as the time control was given."""
+    return int(seconds) if float(seconds).is_integer() else seconds
 
 
 def side_of(table: LiveTable, seat: int) -> list[int]:
@@ -179,6 +200,7 @@ class Lifecycle:
             self.attach(table, None)
         self.arm(table)
         self.presence(table)
+        self.tables.spawn(self.load_ratings(table))
 
     def stop(self, table: LiveTable) -> None:
         """The table is over or played elsewhere now: its timers end."""
@@ -364,6 +386,33 @@ class Lifecycle:
             table.broadcast()
         self.tables.runner.kick(table)
 
+    async def act(self, table_id: str, seat: int, action: str) -> None:
+        """A resign or leave sent here by another process (this one plays the table)."""
+        table = self.tables.live.get(table_id)
+        if table is None or action not in ("resign", "leave"):
+            return
+        try:
+            if action == "resign":
+                await self.resign(table, seat)
+            else:
+                await self.leave(table, seat)
+        except (TableError, StorageUnavailable) as error:
+            log.info("table %s: a %s of seat %d sent from another process was not done: %s",
+                     table_id, action, seat, error)
+
+    @staticmethod
+    def check(table: LiveTable, seat: int, action: str) -> None:
+        """Refuse what ``resign``/``leave`` would refuse, on a copy of the table (a process
+        that does not play it checks before sending it to the one that does)."""
+        Lifecycle._check_playing(table, action)
+        if action == "leave":
+            life: Life = table.life
+            if life.rated or _all_accounts(table):
+                raise TableError("this game is rated: you may resign, not leave",
+                                 409, "rated_table")
+            if life.gone(seat):
+                raise TableError("you have already left this seat", 409, "already_left")
+
     @staticmethod
     def _check_playing(table: LiveTable, what: str) -> None:
         if table.over:
@@ -388,6 +437,35 @@ class Lifecycle:
             table.bot_task.cancel()
         table.broadcast()
 
+    # -- ratings shown with the seats ---------------------------------------------------
+    async def load_ratings(self, table: LiveTable) -> None:
+        """Read the rating of each account's seat in the table's pool, then tell everyone
+        (after the table starts, and whenever a seat is taken).  A failure leaves them
+        unshown."""
+        wanted = {seat.index: seat.player_id for seat in table.seats
+                  if seat.player_id and seat.player_kind == "account"}
+        if not wanted:
+            return
+        from .ratings import pool_of
+
+        pool = pool_of(table.game, table.preset, table.players)
+        try:
+            found = await asyncio.to_thread(ratings_in_pool, self.tables.storage,
+                                            sorted(set(wanted.values())), pool)
+        except Exception:  # StorageUnavailable, or no ratings table: shown next time
+            log.warning("table %s: the players' ratings could not be read", table.id)
+            return
+        async with table.lock:
+            life: Life | None = table.life
+            if life is None:
+                return
+            # two reads may cross (the table made, then a seat taken): keep what each found
+            # for the seats that still hold the same player
+            for index, player in wanted.items():
+                if table.seats[index].player_id == player:
+                    life.ratings[index] = found[player]
+            table.broadcast()
+
     # -- presence and abandonment ---------------------------------------------------------
     def presence(self, table: LiveTable) -> None:
         """After a connection came or went (call under the lock): with no seated person
@@ -395,7 +473,10 @@ class Lifecycle:
         life: Life | None = table.life
         if life is None:
             return
-        here = any(seat.kind == "human" and seat.connections for seat in table.seats)
+        people = [seat for seat in table.seats if seat.kind == "human"]
+        # a table of bots alone lives while someone watches it
+        here = (any(seat.connections for seat in people) if people
+                else bool(table.connections))
         if here or table.over:
             if life.abandon is not None and life.abandon is not asyncio.current_task():
                 life.abandon.cancel()

@@ -332,6 +332,7 @@ class LiveTable:
         if self.life is not None:
             message["rated"] = self.life.rated or all(
                 s.kind == "human" and s.player_kind == "account" for s in self.seats)
+            message["ratings"] = {str(seat): value for seat, value in self.life.ratings.items()}
             if self.life.clocked:
                 message["clock"] = self.life.view(asyncio.get_running_loop().time())
         if self.over:

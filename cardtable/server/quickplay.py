@@ -92,20 +92,22 @@ def match(entries: list[Entry], at: float, *, width: float = 100.0,
         gap = abs(one.rating - other.rating)
         return gap <= window(one) and gap <= window(other)
 
-    waiting = sorted((e for e in entries if e.status == "waiting"),
-                     key=lambda e: (e.entered, e.ticket))
+    pools: dict[tuple[str, str, int], list[Entry]] = {}
+    for entry in sorted((e for e in entries if e.status == "waiting"),
+                        key=lambda e: (e.entered, e.ticket)):
+        pools.setdefault(entry.pool, []).append(entry)
     taken: set[str] = set()
     tables: list[tuple[list[Entry], int]] = []
-    for first in waiting:
+    for first in sorted((e for pool in pools.values() for e in pool),
+                        key=lambda e: (e.entered, e.ticket)):
         if first.ticket in taken:
             continue
-        others = [e for e in waiting if e.ticket not in taken and e is not first
-                  and e.pool == first.pool and near(first, e)]
         group: list[Entry] = [first]
-        for other in others:
+        for other in pools[first.pool]:
             if len(group) == first.players:
                 break
-            if all(near(member, other) for member in group):
+            if (other.ticket not in taken and other is not first
+                    and all(near(member, other) for member in group)):
                 group.append(other)
         if len(group) == first.players:
             tables.append((group, 0))
@@ -219,7 +221,8 @@ class QuickPlay:
 
     def __init__(self, tables: Tables, store: LocalTickets | RedisTickets, *,
                  poll_timeout: float = 8.0, keep: float = 60.0, width: float = 100.0,
-                 widen: float = 10.0, max_tickets: int = 10_000) -> None:
+                 widen: float = 10.0, max_tickets: int = 1000,
+                 per_address: int = 4) -> None:
         self.tables = tables
         self.store = store
         self.poll_timeout = poll_timeout
@@ -228,6 +231,9 @@ class QuickPlay:
         """Seconds a matched or cancelled ticket can still be read."""
         self.width, self.widen = width, widen
         self.max_tickets = max_tickets
+        """Tickets waiting at most, in all (a round of matching looks at every one)."""
+        self.per_address = per_address
+        """Tickets waiting at most from one address."""
         self._task: asyncio.Task[None] | None = None
 
     @staticmethod
@@ -260,6 +266,10 @@ class QuickPlay:
         if len(waiting) >= self.max_tickets:
             raise TableError("the quick-play queue is full just now; try again in a minute",
                              429, "queue_full", retry_after=30)
+        if sum(1 for e in waiting if e.address == address) >= self.per_address:
+            raise TableError(f"you already have {self.per_address} tickets waiting in the "
+                             "quick-play queue: cancel one first", 429, "too_many_tickets",
+                             retry_after=10)
         at = self.clock()
         entry = Entry(ticket=secrets.token_urlsafe(18), game=plan.spec.name,
                       preset=plan.preset or games.get(game).default_preset,

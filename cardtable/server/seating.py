@@ -331,6 +331,7 @@ class Seating:
             self.tables.runner.start_graces(table)
             self.tables.lifecycle.arm(table)
         self.hold(table)
+        self.tables.spawn(self.tables.lifecycle.load_ratings(table))
         table.broadcast()
 
     # -- seats nobody claims ----------------------------------------------------------------

@@ -119,3 +119,39 @@ def test_an_abandoned_table_leaves_the_lobby(browser: Any, short_lived_server: s
             arg=seated["table"], timeout=10_000)
     finally:
         context.close()
+
+
+def test_two_accounts_meet_through_the_queue_and_see_their_ratings_change(
+        browser: Any, server_url: str) -> None:
+    pages = []
+    contexts = [browser.new_context(), browser.new_context()]
+    try:
+        for name, context in zip(("ana_life", "bo_life"), contexts, strict=True):
+            answer = context.request.post(f"{server_url}/api/account/register", data={
+                "username": name, "password": "correct horse battery"})
+            assert answer.ok, answer.text()
+            page = context.new_page()
+            page.goto(server_url + "/")
+            page.select_option("#quick-game", "durak")
+            page.select_option("#quick-players", "2")
+            page.uncheck("#quick-bots")   # wait for people
+            page.click("button.play-now")
+            if not pages:   # the first waits; the second is matched with them at once
+                page.locator(".quick-waiting").wait_for()
+            pages.append(page)
+        for page in pages:
+            page.wait_for_url("**/table/*", timeout=30_000)
+        assert pages[0].url == pages[1].url
+        for page in pages:
+            page.locator('.life-bar .rating:text("1500")').first.wait_for()
+            assert page.locator(".life-bar .seat-chip.online").count() == 2
+        pages[1].once("dialog", lambda dialog: dialog.accept())
+        pages[1].click(".life-bar button.resign")
+        for page in pages:
+            page.wait_for_selector('#table-root[data-over="true"]')
+            page.locator('.life-bar .rating[data-changed="true"]').first.wait_for()
+            shown = page.locator('.life-bar .rating[data-changed="true"]').all_inner_texts()
+            assert len(shown) == 2 and any("+" in text for text in shown), shown
+    finally:
+        for context in contexts:
+            context.close()

@@ -391,3 +391,49 @@ def test_staying_away_at_a_table_without_a_clock_does_not_forfeit(make_client: A
                          and info(client, seated["table"]))
     assert "forfeits" not in described["summary"]
     assert described["gone"] == []
+
+
+def test_one_address_may_hold_only_a_few_tickets(client: TestClient) -> None:
+    # one ticket in each pool: none is matched, all four wait
+    tickets = [client.post("/api/quick-play", json={"game": "durak", "players": players,
+                                                    "bots_after": None})
+               for players in (2, 3, 4, 5)]
+    assert [t.status_code for t in tickets] == [201] * 4
+    refused = client.post("/api/quick-play", json={"game": "durak", "players": 6,
+                                                   "bots_after": None})
+    assert refused.status_code == 429 and refused.json()["code"] == "too_many_tickets"
+
+
+def test_the_terminal_viewer_shows_the_clock_of_the_seat_to_move(tmp_path: Any) -> None:
+    import httpx
+    from tablekit import server
+
+    from cardtable.server.viewer import watch
+
+    with server(tmp_path / "data") as (_, base):
+        seated = httpx.post(f"{base}/api/tables", json={
+            "game": "durak", "seats": ["human", "human"], "name": "Ana",
+            "clock": {"move": 30, "bank": 90}}).json()
+        httpx.post(f"{base}/api/tables/{seated['table']}/join", json={"name": "Bo"})
+        lines: list[str] = []
+        state = watch(f"{base}/table/{seated['table']}", seated["token"], once=True,
+                      out=lines.append)
+    assert state is not None
+    to_move = ["Ana", "Bo"][state["to_move"]]
+    assert lines[0].startswith(f"#0  {to_move} to move 0:")
+    assert " + 1:30" in lines[0] and "*Ana" in lines[0]
+
+
+def test_a_seat_left_stays_with_the_bot_after_a_restart(make_client: Any) -> None:
+    client = make_client()
+    first, _ = two_people(client, takeover="bot:random")
+    table = first["table"]
+    assert client.post(f"/api/tables/{table}/leave",
+                       json={"token": first["token"]}).status_code == 200
+    client.__exit__(None, None, None)
+    again = make_client()
+    described = info(again, table)
+    assert described["gone"] == [0]
+    assert described["seats"][0]["bot_playing"] is True
+    refused = again.post(f"/api/tables/{table}/leave", json={"token": first["token"]})
+    assert refused.status_code == 409 and refused.json()["code"] == "already_left"

@@ -39,6 +39,14 @@ def test_two_accounts_meet_through_the_queue_at_a_rated_table(app_client: Any) -
     kinds = {seat["name"]: seat["player_kind"] for seat in described["seats"]}
     assert kinds == {"ana_q": "account", "bo_q": "account"}
     assert described["clock"] == {"move": 20, "bank": 60}
+    lobby = ana.get("/api/lobby").json()
+    assert [(g["id"], g["ratings"]) for g in lobby["live"]] == [(table, {"0": 1500,
+                                                                        "1": 1500})]
+    with ana.websocket_connect(f"/ws/tables/{table}?token={first['token']}") as ws:
+        state = ws.receive_json()
+        while state.get("ratings") != {"0": 1500, "1": 1500}:
+            state = ws.receive_json()
+        assert state["rated"] is True
     refused = ana.post(f"/api/tables/{table}/leave", json={"token": first["token"]})
     assert refused.status_code == 409 and refused.json()["code"] == "rated_table"
     resigned = bo.post(f"/api/tables/{table}/resign", json={"token": second["token"]})

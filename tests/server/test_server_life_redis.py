@@ -74,3 +74,34 @@ def test_a_ticket_unpolled_on_every_process_is_cancelled(tmp_path: Path,
         time.sleep(9.5)   # past the 8 seconds a ticket lives without a poll
         assert httpx.get(f"{b}/api/quick-play/{one['ticket']}", timeout=10).json()[
             "status"] == "cancelled"
+
+
+def test_resign_and_leave_over_http_reach_the_process_that_plays_the_table(
+        tmp_path: Path, own_redis: OwnRedis) -> None:
+    data = tmp_path / "data"
+    shared = flags(own_redis)
+    with server(data, *shared) as (_, a), server(data, *shared) as (_, b):
+        def made() -> dict:
+            return httpx.post(f"{a}/api/tables", json={
+                "game": "durak", "seats": ["human", "bot:random"], "takeover": "bot:random"},
+                timeout=10).json()
+
+        resigning, leaving = made(), made()
+        answer = httpx.post(f"{b}/api/tables/{resigning['table']}/resign",
+                            json={"token": resigning["token"]}, timeout=20)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["summary"]["resigned"] == 0
+        assert httpx.get(f"{a}/api/tables/{resigning['table']}").json()["over"] is True
+        again = httpx.post(f"{b}/api/tables/{resigning['table']}/resign",
+                           json={"token": resigning["token"]}, timeout=20)
+        assert again.status_code == 409 and again.json()["code"] == "game_over"
+        left = httpx.post(f"{b}/api/tables/{leaving['table']}/leave",
+                          json={"token": leaving["token"]}, timeout=20)
+        assert left.status_code == 200, left.text
+        wait_for(lambda: httpx.get(f"{a}/api/tables/{leaving['table']}").json()["over"],
+                 "the bot played the seat that left to the end", timeout=60)
+        summary = httpx.get(f"{a}/api/tables/{leaving['table']}").json()["summary"]
+        assert summary["left"] == [0]
+        wrong = httpx.post(f"{b}/api/tables/{leaving['table']}/resign",
+                           json={"token": "not-a-token"}, timeout=20)
+        assert wrong.status_code == 403 and wrong.json()["code"] == "no_seat"

@@ -3,9 +3,17 @@
 // clock as seconds left when it was sent; the page counts down from when it arrived.
 
 import { h, clear } from "./dom.js";
-import { t, num } from "./i18n.js";
+import { t, num, language } from "./i18n.js";
 
 const TICK_MS = 250;
+
+/** A rating as players write it: digits of the page's language, no thousands separator. */
+export function ratingText(n) {
+  const lang = language();
+  try {
+    return Number(n).toLocaleString(lang === "fa" ? "fa-IR" : lang, { useGrouping: false });
+  } catch { return String(n); }
+}
 
 /** "1:05" (or "0:07"): minutes and seconds of a time left. */
 export function clockText(seconds) {
@@ -39,8 +47,30 @@ export class LifeBar {
           t("life.leave")));
       }
     }
-    clear(this.el).append(this.clockEl, ...buttons);
+    clear(this.el).append(this.people(state), this.clockEl, ...buttons);
     this.tick();
+  }
+
+  /** Each seat: its name, its rating (accounts) and whether its player is connected. */
+  people(state) {
+    const ratings = { ...(state?.ratings || {}) };
+    const changes = state?.summary?.ratings || {};
+    for (const [seat, change] of Object.entries(changes)) {
+      // a rated game's end: the new rating, with how much it moved
+      const sign = change.change > 0 ? "+" : "";
+      ratings[seat] = `${ratingText(change.after)} (${sign}${ratingText(change.change)})`;
+    }
+    return h("ul", { class: "seat-strip", "aria-label": t("life.players") },
+      (state?.seats || []).map((seat) => h("li", {
+        class: `seat-chip${seat.connected ? " online" : ""}`, dataset: { seat: String(seat.seat) } },
+      h("span", { class: "dot", "aria-hidden": "true" }),
+      h("bdi", {}, this.table.seatName(seat.seat)),
+      ratings[String(seat.seat)] !== undefined
+        ? h("span", { class: "rating", dataset: { changed: String(String(seat.seat) in changes) } },
+          typeof ratings[String(seat.seat)] === "number" ? ratingText(ratings[String(seat.seat)])
+            : ratings[String(seat.seat)]) : null,
+      seat.kind === "human" ? h("span", { class: "sr-only" },
+        seat.connected ? t("table.connectedMark") : t("life.away")) : null)));
   }
 
   tick() {

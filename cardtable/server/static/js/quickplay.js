@@ -8,6 +8,7 @@ import { h, clear, toast, announce } from "./dom.js";
 import { t, num } from "./i18n.js";
 import { gameTitle } from "./names.js";
 import { navigate } from "./router.js";
+import { ratingText } from "./clock.js";
 
 const CHOICE_KEY = "cardtable.quickPlay";
 const POLL_MS = 1000;
@@ -166,8 +167,11 @@ export class LiveGames {
     root.appendChild(h("ul", { class: "live-list" }, this.games.map((g) => h("li",
       { class: "live-game", dataset: { table: g.id } },
       h("strong", {}, gameTitle(g.game)), " ",
-      h("span", { class: "players" }, g.seats.map((s) => s.name || (s.bot
-        ? t(`bot.${s.bot}`) : t("lobby.seat", { n: s.seat + 1 }))).join(" · ")), " ",
+      h("span", { class: "players" }, g.seats.map((s) => {
+        const name = s.name || (s.bot ? t(`bot.${s.bot}`) : t("lobby.seat", { n: s.seat + 1 }));
+        const rating = g.ratings?.[String(s.seat)];
+        return rating === undefined ? name : `${name} (${ratingText(rating)})`;
+      }).join(" · ")), " ",
       h("span", { class: "age muted" }, t("lobby.age", { m: num(Math.floor(g.age / 60)) })), " ",
       h("a", { href: `/table/${g.id}`, class: "button watch",
                onclick: (e) => { e.preventDefault(); navigate(`/table/${g.id}`); } },

@@ -178,4 +178,6 @@ export default {
   "life.resignSure": "Resign this game? Your side loses.",
   "life.leaveSure": "Leave the table? A bot plays your seat to the end.",
   "life.clock": "{who}: {move} + {bank}",
+  "life.players": "Players",
+  "life.away": "away",
 };

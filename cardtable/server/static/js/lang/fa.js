@@ -178,4 +178,6 @@ export default {
   "life.resignSure": "از این بازی تسلیم می‌شوید؟ طرف شما می‌بازد.",
   "life.leaveSure": "میز را ترک می‌کنید؟ یک ربات تا پایان به جای شما بازی می‌کند.",
   "life.clock": "{who}: {move} + {bank}",
+  "life.players": "بازیکن‌ها",
+  "life.away": "غایب",
 };

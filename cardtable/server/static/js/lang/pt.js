@@ -178,4 +178,6 @@ export default {
   "life.resignSure": "Desistir desta partida? O seu lado perde.",
   "life.leaveSure": "Sair da mesa? Um bot joga no seu lugar até o fim.",
   "life.clock": "{who}: {move} + {bank}",
+  "life.players": "Jogadores",
+  "life.away": "ausente",
 };

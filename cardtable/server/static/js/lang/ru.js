@@ -178,4 +178,6 @@ export default {
   "life.resignSure": "Сдаться? Ваша сторона проигрывает.",
   "life.leaveSure": "Уйти из-за стола? За вас до конца сыграет бот.",
   "life.clock": "{who}: {move} + {bank}",
+  "life.players": "Игроки",
+  "life.away": "не в сети",
 };

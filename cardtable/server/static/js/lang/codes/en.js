@@ -70,4 +70,5 @@ export default {
   "code.analysis_failed": "The analysis failed; nothing was stored. Try again.",
   "code.no_puzzle": "There is no such puzzle.",
   "code.bad_move": "That is not a move here.",
+  "code.too_many_tickets": "You already have as many tickets waiting in the quick-play queue as you may: cancel one first.",
 };

@@ -70,4 +70,5 @@ export default {
   "code.analysis_failed": "A análise falhou; nada foi guardado. Tente de novo.",
   "code.no_puzzle": "Não existe esse problema.",
   "code.bad_move": "Isso não é um lance aqui.",
+  "code.too_many_tickets": "Você já tem o máximo de bilhetes esperando na fila do jogo rápido: cancele um primeiro.",
 };

@@ -1,0 +1,119 @@
+"""Watch a web table from the terminal: one line per state, with whose turn it is, the
+clock of the seat to move, and who is connected.
+
+``python -m cardtable.server.viewer http://127.0.0.1:8000/table/ID`` (or ``cardtable
+watch-table URL``) connects as a watcher (or, with ``--token``, as the seat's player,
+who sees their own hand in the view) and prints until the game ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+__all__ = ["clock_text", "main", "socket_url", "status_line", "watch"]
+
+
+def clock_text(seconds: float) -> str:
+    """Seconds left as ``m:ss``, rounded up (a clock at 0.2 s has not run out).
+
+    >>> clock_text(75), clock_text(0.2), clock_text(0)
+    ('1:15', '0:01', '0:00')
+    """
+    whole = max(0, -int(-seconds // 1))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _seat_name(state: dict[str, Any], seat: int) -> str:
+    info = (state.get("seats") or [])[seat] if seat < len(state.get("seats") or []) else {}
+    name = info.get("name") or (f"bot {info['bot']}" if info.get("bot") else f"seat {seat + 1}")
+    rating = (state.get("ratings") or {}).get(str(seat))
+    return f"{name} ({rating})" if rating is not None else name
+
+
+def status_line(state: dict[str, Any]) -> str:
+    """One state as a line: the move count, whose turn with their clock, the last move, and
+    each seat (``*`` marks a connected person).
+
+    >>> line = status_line({"version": 3, "status": "playing", "over": False, "to_move": 1,
+    ...     "last_move": {"seat": 0, "move": "attack 9♣"},
+    ...     "seats": [{"seat": 0, "kind": "human", "name": "Ana", "connected": True},
+    ...               {"seat": 1, "kind": "human", "name": "Bo", "connected": False}],
+    ...     "clock": {"seat": 1, "move_left": 12.3, "bank_left": 60}})
+    >>> print(line)
+    #3  Bo to move 0:13 + 1:00  last: Ana attack 9♣  | *Ana  Bo
+    """
+    parts = [f"#{state.get('version', 0)}"]
+    if state.get("over"):
+        summary = state.get("summary") or {}
+        how = summary.get("ended", "over")
+        parts.append(f"game over ({how})")
+    elif state.get("status") == "waiting":
+        parts.append("waiting for players")
+    elif state.get("to_move") is not None:
+        turn = f"{_seat_name(state, state['to_move'])} to move"
+        clock = state.get("clock")
+        if clock and clock.get("seat") == state["to_move"]:
+            turn += f" {clock_text(clock['move_left'])} + {clock_text(clock['bank_left'])}"
+        parts.append(turn)
+    last = state.get("last_move")
+    if last:
+        parts.append(f"last: {_seat_name(state, last['seat'])} {last['move']}")
+    seats = "  ".join(("*" if s.get("connected") else "") + _seat_name(state, s["seat"])
+                      for s in state.get("seats") or [])
+    return "  ".join(parts) + f"  | {seats}"
+
+
+def socket_url(page_url: str, token: str | None = None) -> str:
+    """The table's WebSocket from its page's address (``/table/ID``).
+
+    >>> socket_url("https://example.org/table/abc")
+    'wss://example.org/ws/tables/abc'
+    """
+    parts = urlsplit(page_url)
+    table = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    query = f"token={token}" if token else ""
+    return urlunsplit((scheme, parts.netloc, f"/ws/tables/{table}", query, ""))
+
+
+def watch(page_url: str, token: str | None = None, *, once: bool = False,
+          out: Callable[[str], None] = print) -> dict[str, Any] | None:
+    """Print a line per state until the game is over (``once``: the first state only);
+    returns the last state."""
+    from websockets.sync.client import connect
+
+    last = None
+    with connect(socket_url(page_url, token)) as ws:
+        for text in ws:
+            message = json.loads(text)
+            if message.get("type") == "error":
+                out(f"! {message.get('reason')}")
+                continue
+            if message.get("type") != "state":
+                continue
+            last = message
+            out(status_line(message))
+            if once or message.get("over"):
+                break
+    return last
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("url", help="the table's page, such as http://127.0.0.1:8000/table/ID")
+    parser.add_argument("--token", default=None, help="a seat's token (default: watch)")
+    parser.add_argument("--once", action="store_true", help="print the first state and stop")
+    args = parser.parse_args(argv)
+    try:
+        watch(args.url, args.token, once=args.once)
+    except (OSError, KeyboardInterrupt) as error:
+        print(f"stopped: {error}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
