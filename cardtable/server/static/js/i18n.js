@@ -90,9 +90,15 @@ export function setLanguage(lang, { remember = true } = {}) {
 export function onLanguageChange(fn) { listeners.add(fn); return () => listeners.delete(fn); }
 
 /** A number in the page's language (Persian digits in Persian). */
+const formats = new Map();   // one Intl.NumberFormat per language: making one is slow
+
 export function num(n) {
   if (typeof n !== "number") return String(n ?? "");
-  try { return n.toLocaleString(current === "fa" ? "fa-IR" : current); } catch { return String(n); }
+  try {
+    let format = formats.get(current);
+    if (!format) formats.set(current, format = new Intl.NumberFormat(current === "fa" ? "fa-IR" : current));
+    return format.format(n);
+  } catch { return String(n); }
 }
 
 /** The string for a key, with {name} placeholders filled (numbers localised). */
