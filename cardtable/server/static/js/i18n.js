@@ -16,6 +16,10 @@ import enTable from "./lang/table/en.js";
 import ptTable from "./lang/table/pt.js";
 import faTable from "./lang/table/fa.js";
 import ruTable from "./lang/table/ru.js";
+import enRules from "./lang/rules/en.js";
+import ptRules from "./lang/rules/pt.js";
+import faRules from "./lang/rules/fa.js";
+import ruRules from "./lang/rules/ru.js";
 
 export const LANGUAGES = {
   en: { name: "English", dir: "ltr" },
@@ -28,9 +32,10 @@ const STORE_KEY = "cardtable.lang";
 
 // The server's refusals (code.*) are kept in lang/codes/, the table's help (settings, move
 // log, score sheets) in lang/table/, one file per language.
+// The rule options, presets and rules cards are in lang/rules/.
 const STRINGS = {
-  en: { ...en, ...enCodes, ...enTable }, pt: { ...pt, ...ptCodes, ...ptTable },
-  fa: { ...fa, ...faCodes, ...faTable }, ru: { ...ru, ...ruCodes, ...ruTable },
+  en: { ...en, ...enCodes, ...enTable, ...enRules }, pt: { ...pt, ...ptCodes, ...ptTable, ...ptRules },
+  fa: { ...fa, ...faCodes, ...faTable, ...faRules }, ru: { ...ru, ...ruCodes, ...ruTable, ...ruRules },
 };
 
 // Card names for screen readers: "7 of clubs", "ás de espadas", "هفت خاج", "дама пик".
@@ -124,6 +129,9 @@ export function hasKey(key) { return key in STRINGS.en; }
  * or "a, b, c" (a plain list). */
 export function joinList(items, { and = false } = {}) {
   const list = items.map(String);
+  // A plain list is comma-separated in every language ("unit" lists in Russian have no
+  // separator at all: "Вы Место 2 Место 3" read as one name).
+  if (!and) return list.join(current === "fa" ? "، " : ", ");
   try {
     return new Intl.ListFormat(current, { style: "long", type: and ? "conjunction" : "unit" })
       .format(list);

@@ -2,7 +2,7 @@
 // rematch.  What lies on the felt is drawn by the game's own module, found in games.js
 // by the game the server names in every state.
 
-import { TableSocket, joinTable, seats as seatStore } from "./api.js";
+import { TableSocket, joinTable, getTableInfo, seats as seatStore } from "./api.js";
 import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
 import { t, onLanguageChange } from "./i18n.js";
 import { kindLabel, gameTitle, normalizeSeats } from "./names.js";
@@ -13,6 +13,7 @@ import { refusalText, isQuiet } from "./refusals.js";
 import { setting, settingsPanel, onSettingChange } from "./settings.js";
 import { MoveLog } from "./movelog.js";
 import { chime, soundButton } from "./sound.js";
+import { rulesCard } from "./rulescard.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -71,6 +72,9 @@ export class TableView {
     });
     this.unlisten = onLanguageChange(() => { this.buildFrame(); this.render(); });
     this.unsetting = onSettingChange(() => this.render());
+    // The rules this table plays, for the rules card (not in the socket's states).
+    getTableInfo(tableId).then((info) => { this.rules = info.rules; this.render(); })
+      .catch(() => { /* no card: the table plays on without it */ });
     this.onKey = (event) => this.keydown(event);
     document.addEventListener("keydown", this.onKey);
   }
@@ -103,8 +107,9 @@ export class TableView {
     el.hand = h("section", { class: "my-hand", "aria-label": t("table.hand") });
     el.actions = h("div", { class: "actions", role: "toolbar" });
     el.summary = h("div", { class: "summary-area" });
+    el.rules = h("div", { class: "rules-area" });
     el.help = h("div", { class: "table-help" },
-      h("p", { class: "keys-help" }, t("table.keysHelp")), settingsPanel());
+      h("p", { class: "keys-help" }, t("table.keysHelp")), settingsPanel(), el.rules);
     el.main = h("div", { class: "table-view", id: "table-root", dataset: { table: this.tableId } },
       h("div", { class: "table-head" }, el.title, el.status, soundButton()),
       el.banner,
@@ -299,6 +304,10 @@ export class TableView {
     this.el.mine.hidden = !!s.over || this.mySeat === null;
     this.el.turn.textContent = this.myTurn() ? t("table.yourTurn") : "";
     this.renderLastMove();
+    if (this.rules && !this.el.rules.firstChild) {
+      const card = rulesCard(module, this.rules);
+      if (card) this.el.rules.appendChild(card);
+    }
     this.renderSummary(module);
     if (animate || !this.seenReady) { this.seen = seen; this.seenReady = true; }
     if (parts.focus) {
