@@ -82,6 +82,11 @@ CODES: dict[str, Code] = {
     "engine_failed": Code("the game could not play the move; nothing changed", ("move",)),
     "move_not_saved": Code("the move could not be saved; nothing changed"),
     "lease_lapsed": Code("this server process no longer plays the table: connect again"),
+    # -- help at a table against bots only (``assist``) ---------------------------------------
+    "not_against_bots": Code("hints and undo are only for tables where every other seat is "
+                             "a bot"),
+    "nothing_to_undo": Code("the player has made no move to take back"),
+    "undo_past_deal": Code("a move before the last deal cannot be taken back"),
 }
 
 

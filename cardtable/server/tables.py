@@ -26,6 +26,7 @@ from .. import games
 from ..cards import Card
 from ..game import IllegalMove
 from ..records import rules_from_dict
+from . import assist
 from .bot_runner import BotRunner
 from .codes import Refusal, refused
 from .guard import Guard
@@ -427,6 +428,11 @@ class Tables:
                                      message["move"])
             if reason:
                 await self._refuse(table, connection, reason)
+        elif kind in ("hint", "undo"):
+            act = assist.hint if kind == "hint" else assist.undo
+            refusal = await act(self, table, connection)
+            if refusal is not None:
+                await self._refuse(table, connection, refusal)
         elif kind == "rematch":
             try:
                 await self.seating.rematch(table, connection.seat)

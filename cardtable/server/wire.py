@@ -17,6 +17,9 @@ Client to server::
 
     {"type": "move", "version": N, "move": TEXT}
     {"type": "rematch"}
+    {"type": "hint"}     (at a table against bots only: answered {"type": "hint", "move",
+                          "version"})
+    {"type": "undo"}     (at a table against bots only: back to your last decision)
     {"type": "ping"}
 """
 
@@ -71,7 +74,7 @@ def decode(text: str | bytes) -> dict[str, Any]:
             raise MessageError('a move needs "move": the move as text, one of "legal_moves"')
         if len(move) > MAX_MOVE:
             raise MessageError(f"the move is too long (at most {MAX_MOVE} characters)")
-    elif kind not in ("rematch", "ping"):
-        raise MessageError(f"unknown message type {kind!r}: send \"move\", \"rematch\" "
-                           f"or \"ping\"")
+    elif kind not in ("rematch", "ping", "hint", "undo"):
+        raise MessageError(f"unknown message type {kind!r}: send \"move\", \"rematch\", "
+                           f"\"hint\", \"undo\" or \"ping\"")
     return data

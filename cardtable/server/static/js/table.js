@@ -135,6 +135,7 @@ export class TableView {
       if (msg.you !== undefined && typeof msg.you === "number") this.mySeat = msg.you;
       if (versionChanged) {
         this.selection = {};
+        delete this.el.main.dataset.hint;
         if (!msg.over) { this.rematchAsked = false; }
       }
       let said = "";
@@ -158,6 +159,12 @@ export class TableView {
       const text = refusalText(msg, { seatName: (seat) => this.seatName(seat) });
       const el = toast(text, "error");
       if (el) el.dataset.code = msg.code ?? "";
+      announce(text);
+    } else if (msg.type === "hint" && this.state && msg.version === this.state.version) {
+      this.hint = msg;
+      this.el.main.dataset.hint = msg.move;
+      const text = t("table.hintIs", { move: msg.move });
+      toast(text, "info");
       announce(text);
     } else if (msg.type === "rematch" && msg.table) {
       // The same token holds the same seat at the new table.
@@ -192,6 +199,21 @@ export class TableView {
     main.classList.toggle("sent", locked);
     if (locked) main.setAttribute("aria-busy", "true");
     else main.removeAttribute("aria-busy");
+  }
+
+  /** Hint and undo, only where every other seat is a bot (never against a person). */
+  helpButtons() {
+    const s = this.state;
+    if (this.mySeat === null || s.over || s.status !== "playing") return [];
+    if (!this.seats().every((x) => x.seat === this.mySeat || x.isBot)) return [];
+    const ask = (type) => () => { this.socket.send({ type }); };
+    const buttons = [h("button", { type: "button", class: "help undo", dataset: { focusKey: "help:undo" },
+      onclick: ask("undo") }, t("table.undo"))];
+    if (this.myTurn()) {
+      buttons.unshift(h("button", { type: "button", class: "help hint", dataset: { focusKey: "help:hint" },
+        onclick: ask("hint") }, t("table.hint")));
+    }
+    return buttons;
   }
 
   askRematch() {
@@ -298,7 +320,7 @@ export class TableView {
     replaceKeepingFocus(this.el.info, [this.turnLine(), ...(parts.info || [])]);
     replaceKeepingFocus(this.el.hand, parts.hand || []);
     replaceKeepingFocus(this.el.choices, parts.choices || []);
-    replaceKeepingFocus(this.el.actions, parts.actions || []);
+    replaceKeepingFocus(this.el.actions, [...(parts.actions || []), ...this.helpButtons()]);
     this.el.prompt.textContent = parts.prompt || "";
     this.el.hand.hidden = this.mySeat === null;
     this.el.mine.hidden = !!s.over || this.mySeat === null;
