@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browserkit import create_table
+from browserkit import PHONE, create_table, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -28,6 +28,7 @@ def test_the_lobby_speaks_russian_without_programmer_notation(open_page) -> None
     assert all(CYRILLIC.search(p) for p in presets), presets
     jack = page.locator("#opt-jack option").all_inner_texts()
     assert all(CYRILLIC.search(j) for j in jack), jack
+    screenshot(page, "lobby-ru-desktop-options")
 
 
 def test_developer_bots_sit_under_advanced(open_page) -> None:
@@ -52,7 +53,7 @@ def test_teams_of_four_shows_only_where_four_can_play(open_page) -> None:
 
 
 def test_the_table_has_a_rules_card_in_the_players_language(open_page) -> None:
-    page = open_page("/", locale="fa-IR")
+    page = open_page("/", locale="fa-IR", viewport=PHONE)
     create_table(page, "durak", seats=["human", "bot:random"])
     page.click(".created .open-table")
     card = page.locator(".rules-card")
@@ -62,6 +63,8 @@ def test_the_table_has_a_rules_card_in_the_players_language(open_page) -> None:
     assert len(lines) >= 4
     assert not any(re.search(r"[A-Za-z]", line) for line in lines), lines
     assert any("۳۶" in line for line in lines)   # the pack, in Persian digits
+    card.scroll_into_view_if_needed()
+    screenshot(page, "durak-fa-phone-rules-card")
 
 
 def test_the_russian_seat_list_is_separated(open_page) -> None:
