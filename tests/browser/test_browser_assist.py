@@ -27,6 +27,11 @@ def test_hint_and_undo_against_bots(open_page) -> None:
     page.wait_for_selector("#table-root[data-hint]")
     assert table_root(page).get_attribute("data-hint") in legal_moves(page)
     assert "Hint: " in page.locator(".toast.info").last.inner_text()
+    hinted = page.locator(".hand-cards .card.hinted").evaluate_all(
+        "cs => cs.map(c => c.dataset.card)")
+    hint = table_root(page).get_attribute("data-hint")
+    assert all(card in hint for card in hinted)
+    assert hinted or hint in ("take", "pass")   # a move with cards marks them in the hand
     # play a move, let the bot answer, then take it back
     version = table_root(page).get_attribute("data-version")
     moves = legal_moves(page)

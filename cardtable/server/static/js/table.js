@@ -6,7 +6,7 @@ import { TableSocket, joinTable, getTableInfo, seats as seatStore } from "./api.
 import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
 import { t, onLanguageChange } from "./i18n.js";
 import { kindLabel, gameTitle, normalizeSeats } from "./names.js";
-import { moveText } from "./cards.js";
+import { moveText, isCardText, cardKey } from "./cards.js";
 import { gameModule } from "./games.js";
 import { navigate } from "./router.js";
 import { refusalText, isQuiet } from "./refusals.js";
@@ -163,6 +163,7 @@ export class TableView {
     } else if (msg.type === "hint" && this.state && msg.version === this.state.version) {
       this.hint = msg;
       this.el.main.dataset.hint = msg.move;
+      this.markHint();
       const text = t("table.hintIs", { move: msg.move });
       toast(text, "info");
       announce(text);
@@ -336,7 +337,19 @@ export class TableView {
       const target = this.root.querySelector(parts.focus);
       if (target) target.focus({ preventScroll: true });
     }
+    this.markHint();
     this.autoPlay(parts);
+  }
+
+  /** The cards of the hinted move, marked in the hand until the table moves on. */
+  markHint() {
+    const hint = this.hint;
+    if (!hint || !this.state || hint.version !== this.state.version) return;
+    for (const word of String(hint.move).split(/\s+/)) {
+      if (!isCardText(word)) continue;
+      const card = this.el.hand.querySelector(`button.card[data-card="${CSS.escape(cardKey(word))}"]`);
+      if (card) card.classList.add("hinted");
+    }
   }
 
   /** A move the game's module says needs no choosing (a lone pass): played by the page
