@@ -361,10 +361,8 @@ export class TableView {
     this.autoPlayedAt = s.version;
     const text = parts.auto;
     setTimeout(() => {
-      if (this.state === s && this.play(text) && parts.autoNote) {
-        toast(parts.autoNote, "info");
-        announce(parts.autoNote);
-      }
+      // Said to screen readers; on screen the move log shows "You pass".
+      if (this.state === s && this.play(text) && parts.autoNote) announce(parts.autoNote);
     }, 0);
   }
 
