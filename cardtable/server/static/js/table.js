@@ -360,9 +360,16 @@ export class TableView {
     if (this.autoPlayedAt === s.version) return;
     this.autoPlayedAt = s.version;
     const text = parts.auto;
+    const version = s.version;
     setTimeout(() => {
+      // The same table still (a state of the same version may have come meanwhile, say
+      // when someone connects); a move that could not go is tried at the next render.
+      const now = this.state;
+      if (!now || now.version !== version || !this.myTurn()
+          || !(now.legal_moves || []).includes(text)) return;
+      if (!this.play(text)) { this.autoPlayedAt = null; return; }
       // Said to screen readers; on screen the move log shows "You pass".
-      if (this.state === s && this.play(text) && parts.autoNote) announce(parts.autoNote);
+      if (parts.autoNote) announce(parts.autoNote);
     }, 0);
   }
 
