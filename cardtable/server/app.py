@@ -28,8 +28,7 @@ from typing import Any, NamedTuple
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from .. import __version__, bots, games
@@ -40,6 +39,7 @@ from .accounts import install as install_players
 from .bounds import Limits
 from .guard import MessageRate, address_of
 from .life_api import router as life_router
+from .pagefiles import PageFiles, page_response
 from .quickplay import LocalTickets, QuickPlay, RedisTickets
 from .replay import replay_steps
 from .schemas import (
@@ -292,7 +292,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         except RecordError as error:
             log.error("table %s cannot be replayed: %s", table.id, error)
             raise TableError(f"this game cannot be replayed: {error}", 500) from None
-        headers = {"Vary": "Accept-Encoding"}
+        # a finished game never changes: the browser may keep its replay
+        headers = {"Vary": "Accept-Encoding", "Cache-Control": "private, max-age=86400, immutable"}
         if gzipped:
             headers["Content-Encoding"] = "gzip"
         return Response(body, media_type="application/json", headers=headers)
@@ -329,18 +330,18 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     app.include_router(life_router)
 
     @app.get("/", include_in_schema=False)
-    async def index() -> Response:
-        return _page(static)
+    async def index(request: Request) -> Response:
+        return _page(static, request)
 
     @app.get("/table/{table_id}", include_in_schema=False)
-    async def invite(table_id: str) -> Response:
-        return _page(static)
+    async def invite(table_id: str, request: Request) -> Response:
+        return _page(static, request)
 
     install_players(app)
     from .learn_api import register as _school
 
     app.state.analyses = _school(app, data_dir, tables_of)
-    app.mount("/", StaticFiles(directory=static, html=True, check_dir=False), name="static")
+    app.mount("/", PageFiles(directory=static, html=True, check_dir=False), name="static")
     return app
 
 
@@ -551,12 +552,13 @@ def _answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": Problem, "description": said[status]} for status in statuses}
 
 
-def _page(static: Path) -> Response:
+def _page(static: Path, request: Request) -> Response:
     index = static / "index.html"
     if not index.is_file():
         return JSONResponse(status_code=404, content={
-            "detail": "the web page is not installed (cardtable/server/static/index.html)"})
-    return FileResponse(index, media_type="text/html")
+            "detail": "the web page is not installed (cardtable/server/static/index.html)",
+            "code": "not_found"})
+    return page_response(static, request.headers.get("if-none-match"))
 
 
 def _titles() -> str:

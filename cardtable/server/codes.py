@@ -111,6 +111,11 @@ CODES: dict[str, Code] = {
     "bad_move": Code("the text is not a move in this position"),
     "too_many_tickets": Code("this address already has as many quick-play tickets waiting "
                              "as it may"),
+    # -- help at a table against bots only (``assist``) ---------------------------------------
+    "not_against_bots": Code("hints and undo are only for tables where every other seat is "
+                             "a bot"),
+    "nothing_to_undo": Code("the player has made no move to take back"),
+    "undo_past_deal": Code("a move before the last deal cannot be taken back"),
 }
 
 

@@ -1,11 +1,13 @@
 """The tables, seats, deals and moves of the web table, kept in SQL.
 
-Moves and deals are append-only: a table is rebuilt after a restart by dealing its stored
-decks again and replaying its stored moves, so nothing else about a game in progress
-needs to be saved.  Each change that must be whole is one transaction (a new table with its
-seats and decks; a seat with the start of the game it completes; a move with the decks it
-dealt and the end of the game).  The schema itself is made by the Alembic migrations in
-``migrations/``, run by :func:`migrate` when the server starts.
+Moves and deals are append-only (but for an undo at a table against bots only, which
+takes back the last moves of the current deal: ``take_back``): a table is rebuilt after a
+restart by dealing its stored decks again and replaying its stored moves, so nothing else
+about a game in progress needs to be saved.  Each change that must be whole is one
+transaction (a new table with its seats and decks; a seat with the start of the game it
+completes; a move with the decks it dealt and the end of the game).  The schema itself is
+made by the Alembic migrations in ``migrations/``, run by :func:`migrate` when the server
+starts.
 
 A database that cannot be reached raises :class:`StorageUnavailable`; the server answers
 503 and tries again later, and :class:`Outage` logs the outage once and its end once.
@@ -33,6 +35,7 @@ from sqlalchemy import (
     String,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -462,6 +465,15 @@ class Storage:
                     session.execute(update(TableRow).where(TableRow.id == table)
                                     .values(status="over", finished=at, summary=summary))
         return at
+
+    @_guarded
+    def take_back(self, table_id: str, from_index: int) -> int:
+        """Forget the moves from ``from_index`` on (an undo, within the current deal: the
+        decks stay); how many were forgotten."""
+        with self._writing() as session:
+            result = session.execute(delete(MoveRow).where(MoveRow.table_id == table_id,
+                                                           MoveRow.index >= from_index))
+            return int(getattr(result, "rowcount", 0) or 0)
 
     # -- reading ----------------------------------------------------------------------
     @_guarded

@@ -26,7 +26,7 @@ from .. import games
 from ..cards import Card
 from ..game import IllegalMove
 from ..records import rules_from_dict
-from . import chat
+from . import assist, chat
 from .bot_runner import BotRunner
 from .codes import Refusal, refused
 from .guard import Guard
@@ -466,6 +466,11 @@ class Tables:
                 await self._refuse(table, connection, error.reason, error.code)
         elif kind in ("chat", "chat_off"):
             await chat.receive(self, table, connection, message)
+        elif kind in ("hint", "undo"):
+            act = assist.hint if kind == "hint" else assist.undo
+            refusal = await act(self, table, connection)
+            if refusal is not None:
+                await self._refuse(table, connection, refusal)
         elif kind == "rematch":
             try:
                 await self.seating.rematch(table, connection.seat)

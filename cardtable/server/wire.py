@@ -19,6 +19,9 @@ Client to server::
     {"type": "rematch"}
     {"type": "resign"}   (your side loses; the game ends)
     {"type": "leave"}    (an unrated table: the takeover bot plays on)
+    {"type": "hint"}     (at a table against bots only: answered {"type": "hint", "move",
+                          "version"})
+    {"type": "undo"}     (at a table against bots only: back to your last decision)
     {"type": "ping"}
 
 Chat (``{"type": "chat", ...}``, ``{"type": "chat_off", ...}``): see ``cardtable.server.chat``.
@@ -75,8 +78,9 @@ def decode(text: str | bytes) -> dict[str, Any]:
             raise MessageError('a move needs "move": the move as text, one of "legal_moves"')
         if len(move) > MAX_MOVE:
             raise MessageError(f"the move is too long (at most {MAX_MOVE} characters)")
-    elif kind not in ("rematch", "ping", "resign", "leave", "chat", "chat_off"):
+    elif kind not in ("rematch", "ping", "resign", "leave", "chat", "chat_off", "hint", "undo"):
         # chat: ``chat`` checks it
         raise MessageError(f"unknown message type {kind!r}: send \"move\", \"rematch\", "
-                           f"\"resign\", \"leave\", \"chat\" or \"ping\"")
+                           f"\"resign\", \"leave\", \"chat\", \"hint\", \"undo\" or "
+                           "\"ping\"")
     return data

@@ -57,6 +57,15 @@ def legal_moves(page: Any) -> list[str]:
     return json.loads(table_root(page).get_attribute("data-legal") or "[]")
 
 
+def turn_now(page: Any) -> tuple[str, list[str]]:
+    """The table's version and this seat's legal moves, read together (two reads could
+    straddle a new state: the page may pass by itself in between)."""
+    version, legal = page.evaluate(
+        "() => { const d = document.querySelector('#table-root').dataset;"
+        " return [d.version, d.legal || '[]']; }")
+    return version, json.loads(legal)
+
+
 def wait_for_next_version(page: Any, version: str) -> None:
     page.wait_for_function(
         "v => document.querySelector('#table-root').dataset.version !== v", arg=version)
@@ -107,10 +116,10 @@ def play_to_the_end(page: Any, game: str, *, seed: int, max_moves: int = 400) ->
     played = 0
     while wait_for_turn_or_end(page):
         assert played < max_moves, "the game did not end"
-        moves = legal_moves(page)
-        assert moves, "my turn came with no legal move"
+        version, moves = turn_now(page)
+        if not moves:
+            continue   # the page passed by itself just now
         move = rng.choice(moves)
-        version = table_root(page).get_attribute("data-version")
         if moves == ["pass"] and game == "durak":
             wait_for_next_version(page, version)   # the page passes by itself
             played += 1

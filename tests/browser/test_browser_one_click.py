@@ -17,6 +17,7 @@ from browserkit import (
     legal_moves,
     sent_moves,
     table_root,
+    turn_now,
     wait_for_next_version,
     wait_for_turn_or_end,
 )
@@ -118,8 +119,9 @@ def play_durak(page: Any, sent: list, *, seed: int, auto_pass: bool) -> dict:
     rng = random.Random(seed)
     seen = {"why": 0, "lone_pass": 0, "clicked_pass": 0, "prompt_target": 0}
     while wait_for_turn_or_end(page):
-        moves = legal_moves(page)
-        version = table_root(page).get_attribute("data-version")
+        version, moves = turn_now(page)
+        if not moves:
+            continue   # the page passed by itself just now
         if moves == ["pass"]:
             seen["lone_pass"] += 1
             if auto_pass:

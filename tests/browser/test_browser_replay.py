@@ -183,5 +183,6 @@ def test_an_unfinished_game_has_no_replay_and_the_page_says_why(open_page, serve
     page.goto(f"{server_url}/#replay/{table}")
     error = page.locator(".replay .error")
     error.wait_for()
-    assert "not over" in error.inner_text()
+    # the server's refusal (code not_over), said in the page's words
+    assert "once the game is over" in error.inner_text()
     assert page.locator("#replay-table").count() == 0

@@ -144,3 +144,9 @@ def test_http_refusals_carry_their_parameters(client: TestClient) -> None:
     bot = client.post("/api/tables", json={"game": "pasur", "seats": ["human", "bot:nobody"]})
     assert bot.status_code == 422 and bot.json()["code"] == "bot_not_offered"
     assert bot.json()["bot"] == "nobody"
+
+
+def test_docs_list_every_code() -> None:
+    docs = (SERVER.parents[1] / "docs" / "server.md").read_text(encoding="utf-8")
+    missing = [code for code in CODES if f"| `{code}` |" not in docs]
+    assert not missing, f"docs/server.md's table of refusal codes lacks {missing}"

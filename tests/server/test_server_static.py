@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from fastapi.testclient import TestClient
 
 from cardtable.server import create_app
 from cardtable.server.app import STATIC
+from cardtable.server.pagefiles import page_html
 
 
 def make_page(folder: Path) -> None:
@@ -53,4 +55,38 @@ def test_by_default_the_page_of_the_package_is_served(tmp_path: Path) -> None:
     page = STATIC / "index.html"
     assert page.is_file(), "cardtable/server/static/index.html is missing"
     with TestClient(create_app(data_dir=tmp_path / "data")) as client:
-        assert client.get("/").text == page.read_text(encoding="utf-8")
+        served = client.get("/").text
+        assert served == page_html(STATIC).decode()
+        # the page itself, with the preload links added in its head
+        unlinked = re.sub(r'\n(<link rel="modulepreload" href="[^"]+">\n)+</head>', "</head>",
+                          served)
+        assert unlinked == page.read_text(encoding="utf-8")
+
+
+def test_every_module_of_the_page_is_preloaded(tmp_path: Path) -> None:
+    """The modules load at once, not three levels one after another."""
+    with TestClient(create_app(data_dir=tmp_path / "data")) as client:
+        html = client.get("/table/AbCdEf12").text
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
+    on_disk = {"/" + p.relative_to(STATIC).as_posix() for p in (STATIC / "js").rglob("*.js")}
+    assert on_disk and preloaded == on_disk
+    assert {"/js/app.js", "/js/table.js", "/js/lang/ru.js"} <= preloaded
+
+
+def test_files_carry_validators_and_answer_304_when_unchanged(tmp_path: Path) -> None:
+    make_page(tmp_path / "static")
+    with TestClient(create_app(data_dir=tmp_path / "data",
+                               static_dir=tmp_path / "static")) as client:
+        for path in ("/", "/js/app.js", "/style.css"):
+            first = client.get(path)
+            assert first.status_code == 200
+            assert first.headers["cache-control"] == "no-cache"
+            etag = first.headers["etag"]
+            again = client.get(path, headers={"If-None-Match": etag})
+            assert again.status_code == 304 and again.content == b""
+            other = client.get(path, headers={"If-None-Match": '"something-else"'})
+            assert other.status_code == 200 and other.content == first.content
+        # a changed file has a new tag, so a browser's copy is not used
+        old = client.get("/js/app.js").headers["etag"]
+        (tmp_path / "static" / "js" / "app.js").write_text("export const x = 22;\n")
+        assert client.get("/js/app.js", headers={"If-None-Match": old}).status_code == 200

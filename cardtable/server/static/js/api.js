@@ -57,6 +57,7 @@ export async function api(path, { method = "GET", body } = {}) {
 export const getGames = () => api("/api/games");
 export const getTables = () => api("/api/tables");
 export const getHistory = () => api("/api/history");
+export const getTableInfo = (id) => api(`/api/tables/${encodeURIComponent(id)}`);
 export const getRecord = (id) => api(`/api/tables/${encodeURIComponent(id)}/record`);
 export const getReplay = (id) => api(`/api/tables/${encodeURIComponent(id)}/replay`);
 export const createTable = (request) => api("/api/tables", { method: "POST", body: request });

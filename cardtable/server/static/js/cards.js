@@ -174,11 +174,21 @@ export function openHand(cards, { label = "", classesOf = () => [] } = {}) {
 }
 
 /** Render a move text with its cards as small pictures ("9♣ x 2♦" -> cards and words). */
-export function moveText(text) {
+/** A card as coloured text ("7♦" in red), named for screen readers: cheap to draw by
+ * the hundred (a replay's move list). */
+export function cardWord(text) {
+  const key = cardKey(text);
+  const card = parseCard(key);
+  return h("span", { class: `card-word ${card && isRed(card.suit) ? "red" : "black"}`,
+                     "aria-label": cardLabel(key), role: "img" }, key);
+}
+
+export function moveText(text, { plain = false } = {}) {
   const out = h("span", { class: "move-text" });
   for (const word of String(text).split(/\s+/)) {
     if (!word) continue;
-    if (isCardText(word)) out.appendChild(cardElement(word, { classes: ["mini"] }));
+    if (isCardText(word) && plain) out.appendChild(cardWord(word));
+    else if (isCardText(word)) out.appendChild(cardElement(word, { classes: ["mini"] }));
     else {
       const key = `move.${word.toLowerCase()}`;
       out.appendChild(h("span", { class: "word" }, hasKey(key) ? t(key) : word));

@@ -404,3 +404,16 @@ export function logLines(previous, state, seatName) {
   }
   return lines;
 }
+
+/** The rules card's sentences for a Durak rule set (rules_to_dict's fields). */
+export function rulesLines(rules) {
+  const lines = [t("rulescard.durak.pack", { n: rules.pack_size ?? 36 }), t("rulescard.durak.beat"),
+    t("rulescard.durak.transfer")];
+  if (rules.first_round_transfer === false) lines.push(t("rulescard.durak.noFirstTransfer"));
+  if (rules.passport) lines.push(t("rulescard.durak.passport"));
+  lines.push(t("rulescard.durak.limit", { first: rules.first_round_limit ?? 6 }));
+  if (rules.neighbours_only) lines.push(t("rulescard.durak.neighbours"));
+  if (rules.partners) lines.push(t("rulescard.durak.partners"));
+  lines.push(t("rulescard.durak.end"));
+  return lines;
+}

@@ -158,7 +158,7 @@ export class Replay {
         h("button", { type: "button", class: "move-step", onclick: () => { this.go(step.index); this.showBoard(); } },
           h("span", { class: "step-no" }, `${num(step.index)}.`),
           step.seat !== null ? h("span", { class: "who" }, `${this.seatName(step.seat)}: `) : null,
-          moveText(step.move))));
+          moveText(step.move, { plain: true }))));
     });
     panel.append(
       h("p", {}, h("strong", {}, gameTitle(record.game)), record.preset ? ` · ${record.preset}` : "", " · ",
@@ -227,18 +227,26 @@ export class Replay {
     board.step = String(step.index);
     board.over = String(over);
     board.mover = step.seat === null ? "" : String(step.seat);
-    for (const li of this.el.list.children) {
-      const on = Number(li.dataset.step) === this.step;
-      li.classList.toggle("current", on);
-      if (on) {
-        // Keep the current move in sight inside the list, without scrolling the page.
-        const list = this.el.list;
-        const top = li.offsetTop;
-        if (top < list.scrollTop || top + li.offsetHeight > list.scrollTop + list.clientHeight) {
-          list.scrollTop = Math.max(0, top - list.clientHeight / 2);
-        }
-      }
-      li.querySelector("button").setAttribute("aria-current", on ? "step" : "false");
+    // Only the old and the new current move change (a long game has hundreds).
+    const list = this.el.list;
+    const li = list.children[this.step - 1] || null;   // step n is the list's nth item
+    if (this.currentLi && this.currentLi !== li) {
+      this.currentLi.classList.remove("current");
+      this.currentLi.querySelector("button").setAttribute("aria-current", "false");
     }
+    this.currentLi = li;
+    if (!li) return;
+    li.classList.add("current");
+    li.querySelector("button").setAttribute("aria-current", "step");
+    // Keep the current move in sight inside the list, without scrolling the page; read the
+    // layout once the frame is drawn, not in the middle of drawing it.
+    cancelAnimationFrame(this.scrollFrame);
+    this.scrollFrame = requestAnimationFrame(() => {
+      if (this.currentLi !== li) return;
+      const top = li.offsetTop;
+      if (top < list.scrollTop || top + li.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+      }
+    });
   }
 }

@@ -17,6 +17,10 @@ import ptTable from "./lang/table/pt.js";
 import faTable from "./lang/table/fa.js";
 import ruTable from "./lang/table/ru.js";
 import players from "./lang/players.js";
+import enRules from "./lang/rules/en.js";
+import ptRules from "./lang/rules/pt.js";
+import faRules from "./lang/rules/fa.js";
+import ruRules from "./lang/rules/ru.js";
 
 export const LANGUAGES = {
   en: { name: "English", dir: "ltr" },
@@ -29,9 +33,10 @@ const STORE_KEY = "cardtable.lang";
 
 // The server's refusals (code.*) are kept in lang/codes/, the table's help (settings, move
 // log, score sheets) in lang/table/, one file per language.
+// The rule options, presets and rules cards are in lang/rules/.
 const STRINGS = {
-  en: { ...en, ...enCodes, ...enTable }, pt: { ...pt, ...ptCodes, ...ptTable },
-  fa: { ...fa, ...faCodes, ...faTable }, ru: { ...ru, ...ruCodes, ...ruTable },
+  en: { ...en, ...enCodes, ...enTable, ...enRules }, pt: { ...pt, ...ptCodes, ...ptTable, ...ptRules },
+  fa: { ...fa, ...faCodes, ...faTable, ...faRules }, ru: { ...ru, ...ruCodes, ...ruTable, ...ruRules },
 };
 for (const [code, extra] of Object.entries(players)) Object.assign(STRINGS[code], extra);
 
@@ -92,9 +97,15 @@ export function setLanguage(lang, { remember = true } = {}) {
 export function onLanguageChange(fn) { listeners.add(fn); return () => listeners.delete(fn); }
 
 /** A number in the page's language (Persian digits in Persian). */
+const formats = new Map();   // one Intl.NumberFormat per language: making one is slow
+
 export function num(n) {
   if (typeof n !== "number") return String(n ?? "");
-  try { return n.toLocaleString(current === "fa" ? "fa-IR" : current); } catch { return String(n); }
+  try {
+    let format = formats.get(current);
+    if (!format) formats.set(current, format = new Intl.NumberFormat(current === "fa" ? "fa-IR" : current));
+    return format.format(n);
+  } catch { return String(n); }
 }
 
 /** The string for a key, with {name} placeholders filled (numbers localised). */
@@ -120,6 +131,9 @@ export function hasKey(key) { return key in STRINGS.en; }
  * or "a, b, c" (a plain list). */
 export function joinList(items, { and = false } = {}) {
   const list = items.map(String);
+  // A plain list is comma-separated in every language ("unit" lists in Russian have no
+  // separator at all: "Вы Место 2 Место 3" read as one name).
+  if (!and) return list.join(current === "fa" ? "، " : ", ");
   try {
     return new Intl.ListFormat(current, { style: "long", type: and ? "conjunction" : "unit" })
       .format(list);

@@ -3,7 +3,7 @@
 
 import { getGames, getTables, createTable, joinTable, seats as seatStore } from "./api.js";
 import { h, clear, toast } from "./dom.js";
-import { t, num, joinList } from "./i18n.js";
+import { t, num, joinList, hasKey } from "./i18n.js";
 import { BOT_LEVELS, kindLabel, gameTitle } from "./names.js";
 import { inviteBox } from "./table.js";
 import { navigate } from "./router.js";
@@ -18,6 +18,27 @@ function orderBots(names) {
 }
 
 function humanize(name) { return name.replace(/_/g, " "); }
+
+/** Bots for people who work on bots: offered under "advanced", after the levels. */
+const ADVANCED_BOTS = ["random", "basic", "ismcts", "openspiel-ismcts"];
+
+/** Options that only mean something with these numbers of players. */
+const NEEDS_PLAYERS = { teams_of_four: [4], partners: [4, 6] };
+
+/** A rule option's words in the page's language (the server's English if it has none). */
+function optionWords(game, option) {
+  const key = `rules.${game}.${option.name}`;
+  return {
+    label: hasKey(key) ? t(key) : humanize(option.name),
+    doc: hasKey(`${key}.doc`) ? t(`${key}.doc`) : option.doc,
+    choice: (value) => (hasKey(`${key}.${value}`) ? t(`${key}.${value}`) : String(value)),
+  };
+}
+
+function presetName(game, preset) {
+  const key = `preset.${game}.${preset}`;
+  return hasKey(key) ? t(key) : preset;
+}
 
 function isTupleType(type) { return /^(tuple|list)/.test(type); }
 function isOptionalInt(type) { return /int\s*\|\s*None/.test(type); }
@@ -257,23 +278,33 @@ export class Lobby {
 
     const presetSelect = h("select", { id: "preset", name: "preset",
       onchange: (e) => { this.setPreset(e.target.value); rerender(); } },
-      Object.keys(game.presets).map((p) => h("option", { value: p, selected: p === form.preset }, p)));
+      Object.keys(game.presets).map((p) => h("option", { value: p, selected: p === form.preset },
+        presetName(game.name, p))));
 
     const playersSelect = h("select", { id: "players", name: "players",
       onchange: (e) => { this.fitPlayers(Number(e.target.value)); rerender(); } },
       this.allowedPlayers().map((n) => h("option", { value: n, selected: n === form.players }, num(n))));
 
     const bots = orderBots(game.bots || []);
+    const everyday = bots.filter((b) => !ADVANCED_BOTS.includes(b));
+    const advanced = bots.filter((b) => ADVANCED_BOTS.includes(b));
+    const botOption = (b, seat) => h("option", { value: `bot:${b}`, selected: seat === `bot:${b}` },
+      kindLabel(`bot:${b}`));
     const seatRows = form.seats.map((seat, i) => h("div", { class: "seat-row" },
       h("label", { for: `seat-${i}` }, t("lobby.seat", { n: i + 1 }),
         i === form.seats.indexOf("human") ? h("span", { class: "muted" }, ` (${t("lobby.you")})`) : null),
       h("select", { id: `seat-${i}`, name: `seat-${i}`, class: "seat-kind",
         onchange: (e) => { form.seats[i] = e.target.value; rerender(); } },
       h("option", { value: "human", selected: seat === "human" }, t("seat.human")),
-      bots.map((b) => h("option", { value: `bot:${b}`, selected: seat === `bot:${b}` },
-        kindLabel(`bot:${b}`))))));
+      everyday.map((b) => botOption(b, seat)),
+      advanced.length ? h("optgroup", { label: t("lobby.advancedBots") },
+        advanced.map((b) => botOption(b, seat))) : null)));
 
-    const optionRows = game.options.map((option) => this.optionRow(option, rerender));
+    const allowed = this.allowedPlayers();
+    const optionRows = game.options
+      .filter((option) => !NEEDS_PLAYERS[option.name]
+        || NEEDS_PLAYERS[option.name].some((n) => allowed.includes(n)))
+      .map((option) => this.optionRow(option, rerender));
 
     return h("form", { class: "create-form", onsubmit: (e) => this.submit(e) },
       gameChoice,
@@ -295,13 +326,14 @@ export class Lobby {
     const form = this.form;
     const id = `opt-${option.name}`;
     const value = form.values[option.name];
+    const words = optionWords(form.game, option);
     const docId = `${id}-doc`;
     let control;
     const set = (v) => { form.values[option.name] = v; };
     if (option.choices && option.choices.length) {
       control = h("select", { id, "aria-describedby": docId,
         onchange: (e) => { set(option.choices[e.target.selectedIndex]); rerender(); } },
-        option.choices.map((c) => h("option", { value: String(c), selected: c === value }, String(c))));
+        option.choices.map((c) => h("option", { value: String(c), selected: c === value }, words.choice(c))));
     } else if (option.type === "bool") {
       control = h("input", { type: "checkbox", id, checked: !!value, "aria-describedby": docId,
         onchange: (e) => { set(e.target.checked); rerender(); } });
@@ -330,8 +362,8 @@ export class Lobby {
     }
     const changed = JSON.stringify(value) !== JSON.stringify(this.game().presets[form.preset]?.[option.name]);
     return h("div", { class: `option-row${changed ? " changed" : ""}`, dataset: { option: option.name } },
-      h("label", { for: id }, humanize(option.name)),
+      h("label", { for: id }, words.label),
       control,
-      h("p", { class: "doc", id: docId }, option.doc));
+      h("p", { class: "doc", id: docId }, words.doc));
   }
 }

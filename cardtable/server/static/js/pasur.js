@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { t, num, joinList } from "./i18n.js";
 import { cardElement, cardKey, cardLabel, openHand, parseCard } from "./cards.js";
+import { lowerFirst } from "./rulescard.js";
 
 /** "7♣ x 4♦ 2♠" -> {text, card: "7♣", captures: ["4♦", "2♠"]}. */
 export function parseMove(text) {
@@ -444,5 +445,24 @@ export function logLines(previous, state, seatName) {
       ? { say: () => t("log.pasur.handEnd", { n, name: seatName(taker), cards: left.join(" ") }), kind: "end" }
       : { say: () => t("log.pasur.handEndEmpty", { n }), kind: "end" });
   }
+  return lines;
+}
+
+/** The rules card's sentences for a Pasur rule set (rules_to_dict's fields). */
+export function rulesLines(rules) {
+  const word = (option, value) => lowerFirst(t(`rules.pasur.${option}.${value}`));
+  const lines = [t("rulescard.pasur.goal")];
+  if (rules.king_queen_take_all) lines.push(t("rulescard.pasur.kingsAll"));
+  if (rules.jack) lines.push(t("rulescard.pasur.jack", { what: word("jack", rules.jack) }));
+  if (rules.sur_by) {
+    lines.push(t("rulescard.pasur.sur", { by: word("sur_by", rules.sur_by), points: rules.sur_points ?? 5,
+      last: rules.sur_in_last_deal ? "" : t("rulescard.pasur.notLast") }));
+  }
+  if (rules.sur_scoring === "net") lines.push(t("rulescard.pasur.net"));
+  lines.push(t("rulescard.pasur.points", { ace: rules.ace_points ?? 1, jack: rules.jack_points ?? 1,
+    two: rules.two_clubs_points ?? 2, ten: rules.ten_diamonds_points ?? 3,
+    bonus: rules.bonus_points ?? 7, most: word("bonus", rules.bonus || "clubs") }));
+  lines.push(rules.fixed_hands ? t("rulescard.pasur.hands", { hands: rules.fixed_hands })
+    : t("rulescard.pasur.target", { target: rules.target ?? 62 }));
   return lines;
 }

@@ -2,11 +2,11 @@
 // rematch.  What lies on the felt is drawn by the game's own module, found in games.js
 // by the game the server names in every state.
 
-import { TableSocket, joinTable, seats as seatStore } from "./api.js";
+import { TableSocket, joinTable, getTableInfo, seats as seatStore } from "./api.js";
 import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
 import { t, onLanguageChange } from "./i18n.js";
 import { kindLabel, gameTitle, normalizeSeats } from "./names.js";
-import { moveText } from "./cards.js";
+import { moveText, isCardText, cardKey } from "./cards.js";
 import { gameModule } from "./games.js";
 import { navigate } from "./router.js";
 import { LifeBar } from "./clock.js";
@@ -16,6 +16,7 @@ import { MoveLog } from "./movelog.js";
 import { chime, soundButton } from "./sound.js";
 import { ChatPanel } from "./chat.js";
 import { getMe, ratingChanges } from "./players.js";
+import { rulesCard } from "./rulescard.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -84,6 +85,9 @@ export class TableView {
     if (!this.token) this.comeBack();
     this.unlisten = onLanguageChange(() => { this.buildFrame(); this.render(); });
     this.unsetting = onSettingChange(() => this.render());
+    // The rules this table plays, for the rules card (not in the socket's states).
+    getTableInfo(tableId).then((info) => { this.rules = info.rules; this.render(); })
+      .catch(() => { /* no card: the table plays on without it */ });
     this.onKey = (event) => this.keydown(event);
     document.addEventListener("keydown", this.onKey);
   }
@@ -127,8 +131,9 @@ export class TableView {
     el.hand = h("section", { class: "my-hand", "aria-label": t("table.hand") });
     el.actions = h("div", { class: "actions", role: "toolbar" });
     el.summary = h("div", { class: "summary-area" });
+    el.rules = h("div", { class: "rules-area" });
     el.help = h("div", { class: "table-help" },
-      h("p", { class: "keys-help" }, t("table.keysHelp")), settingsPanel());
+      h("p", { class: "keys-help" }, t("table.keysHelp")), settingsPanel(), el.rules);
     el.main = h("div", { class: "table-view", id: "table-root", dataset: { table: this.tableId } },
       h("div", { class: "table-head" }, el.title, el.status, this.life.el, soundButton()),
       el.banner,
@@ -155,6 +160,7 @@ export class TableView {
       if (!this.previous || this.previous.seat !== msg.seat) this.chat.render();
       if (versionChanged) {
         this.selection = {};
+        delete this.el.main.dataset.hint;
         if (!msg.over) { this.rematchAsked = false; }
       }
       let said = "";
@@ -180,6 +186,13 @@ export class TableView {
       const text = refusalText(msg, { seatName: (seat) => this.seatName(seat) });
       const el = toast(text, "error");
       if (el) el.dataset.code = msg.code ?? "";
+      announce(text);
+    } else if (msg.type === "hint" && this.state && msg.version === this.state.version) {
+      this.hint = msg;
+      this.el.main.dataset.hint = msg.move;
+      this.markHint();
+      const text = t("table.hintIs", { move: msg.move });
+      toast(text, "info");
       announce(text);
     } else if (msg.type === "rematch" && msg.table) {
       // The same token holds the same seat at the new table.
@@ -214,6 +227,21 @@ export class TableView {
     main.classList.toggle("sent", locked);
     if (locked) main.setAttribute("aria-busy", "true");
     else main.removeAttribute("aria-busy");
+  }
+
+  /** Hint and undo, only where every other seat is a bot (never against a person). */
+  helpButtons() {
+    const s = this.state;
+    if (this.mySeat === null || s.over || s.status !== "playing") return [];
+    if (!this.seats().every((x) => x.seat === this.mySeat || x.isBot)) return [];
+    const ask = (type) => () => { this.socket.send({ type }); };
+    const buttons = [h("button", { type: "button", class: "help undo", dataset: { focusKey: "help:undo" },
+      onclick: ask("undo") }, t("table.undo"))];
+    if (this.myTurn()) {
+      buttons.unshift(h("button", { type: "button", class: "help hint", dataset: { focusKey: "help:hint" },
+        onclick: ask("hint") }, t("table.hint")));
+    }
+    return buttons;
   }
 
   askRematch() {
@@ -320,12 +348,16 @@ export class TableView {
     replaceKeepingFocus(this.el.info, [this.turnLine(), ...(parts.info || [])]);
     replaceKeepingFocus(this.el.hand, parts.hand || []);
     replaceKeepingFocus(this.el.choices, parts.choices || []);
-    replaceKeepingFocus(this.el.actions, parts.actions || []);
+    replaceKeepingFocus(this.el.actions, [...(parts.actions || []), ...this.helpButtons()]);
     this.el.prompt.textContent = parts.prompt || "";
     this.el.hand.hidden = this.mySeat === null;
     this.el.mine.hidden = !!s.over || this.mySeat === null;
     this.el.turn.textContent = this.myTurn() ? t("table.yourTurn") : "";
     this.renderLastMove();
+    if (this.rules && !this.el.rules.firstChild) {
+      const card = rulesCard(module, this.rules);
+      if (card) this.el.rules.appendChild(card);
+    }
     this.renderSummary(module);
     this.life.update(s, this.mySeat);
     if (animate || !this.seenReady) { this.seen = seen; this.seenReady = true; }
@@ -333,7 +365,19 @@ export class TableView {
       const target = this.root.querySelector(parts.focus);
       if (target) target.focus({ preventScroll: true });
     }
+    this.markHint();
     this.autoPlay(parts);
+  }
+
+  /** The cards of the hinted move, marked in the hand until the table moves on. */
+  markHint() {
+    const hint = this.hint;
+    if (!hint || !this.state || hint.version !== this.state.version) return;
+    for (const word of String(hint.move).split(/\s+/)) {
+      if (!isCardText(word)) continue;
+      const card = this.el.hand.querySelector(`button.card[data-card="${CSS.escape(cardKey(word))}"]`);
+      if (card) card.classList.add("hinted");
+    }
   }
 
   /** A move the game's module says needs no choosing (a lone pass): played by the page
@@ -344,11 +388,16 @@ export class TableView {
     if (this.autoPlayedAt === s.version) return;
     this.autoPlayedAt = s.version;
     const text = parts.auto;
+    const version = s.version;
     setTimeout(() => {
-      if (this.state === s && this.play(text) && parts.autoNote) {
-        toast(parts.autoNote, "info");
-        announce(parts.autoNote);
-      }
+      // The same table still (a state of the same version may have come meanwhile, say
+      // when someone connects); a move that could not go is tried at the next render.
+      const now = this.state;
+      if (!now || now.version !== version || !this.myTurn()
+          || !(now.legal_moves || []).includes(text)) return;
+      if (!this.play(text)) { this.autoPlayedAt = null; return; }
+      // Said to screen readers; on screen the move log shows "You pass".
+      if (parts.autoNote) announce(parts.autoNote);
     }, 0);
   }
 

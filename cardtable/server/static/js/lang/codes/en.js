@@ -2,6 +2,9 @@
 // (tests/server/test_server_codes.py checks every code has one), filled with its parameters.
 
 export default {
+  "code.not_against_bots": "Hints and undo are only for games against bots.",
+  "code.nothing_to_undo": "You have no move to take back yet.",
+  "code.undo_past_deal": "Moves before the last deal cannot be taken back.",
   "code.invalid_request": "The server could not read that request.",
   "code.not_found": "There is no such table (or it is gone).",
   "code.method_not_allowed": "That cannot be done here.",

@@ -2,6 +2,9 @@
 // (tests/server/test_server_codes.py checks every code has one), filled with its parameters.
 
 export default {
+  "code.not_against_bots": "راهنما و برگرداندن حرکت فقط در بازی با ربات‌هاست.",
+  "code.nothing_to_undo": "هنوز حرکتی برای برگرداندن ندارید.",
+  "code.undo_past_deal": "حرکت‌های پیش از آخرین پخش را نمی‌شود برگرداند.",
   "code.invalid_request": "سرور نتوانست این درخواست را بخواند.",
   "code.not_found": "چنین میزی وجود ندارد (یا دیگر نیست).",
   "code.method_not_allowed": "این کار اینجا ممکن نیست.",

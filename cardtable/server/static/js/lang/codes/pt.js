@@ -2,6 +2,9 @@
 // (tests/server/test_server_codes.py checks every code has one), filled with its parameters.
 
 export default {
+  "code.not_against_bots": "Dicas e desfazer só valem em jogos contra robôs.",
+  "code.nothing_to_undo": "Você ainda não tem jogada para desfazer.",
+  "code.undo_past_deal": "Jogadas antes da última distribuição não podem ser desfeitas.",
   "code.invalid_request": "O servidor não conseguiu ler esse pedido.",
   "code.not_found": "Essa mesa não existe (ou já não existe mais).",
   "code.method_not_allowed": "Isso não pode ser feito aqui.",

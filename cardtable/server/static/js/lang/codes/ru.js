@@ -2,6 +2,9 @@
 // (tests/server/test_server_codes.py checks every code has one), filled with its parameters.
 
 export default {
+  "code.not_against_bots": "Подсказки и отмена хода — только в игре против ботов.",
+  "code.nothing_to_undo": "Вам пока нечего отменять.",
+  "code.undo_past_deal": "Ходы до последней сдачи отменить нельзя.",
   "code.invalid_request": "Сервер не смог прочитать этот запрос.",
   "code.not_found": "Такого стола нет (или его уже нет).",
   "code.method_not_allowed": "Здесь так нельзя.",
