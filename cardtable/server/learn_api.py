@@ -36,6 +36,7 @@ from .. import games
 from ..analysis import lessons as lessonlib
 from ..analysis import puzzles as puzzlelib
 from .live import TableError
+from .schemas import Problem
 
 __all__ = ["Analyses", "register"]
 
@@ -163,9 +164,18 @@ class Analyses:
         return {"status": "running", **counts}
 
     def close(self) -> None:
+        """Stop the threads and the worker; an app started again (its lifespan entered
+        anew, as tests do) gets fresh ones (an executor makes its threads on first use)."""
         self.threads.shutdown(wait=False, cancel_futures=True)
+        self.threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="school")
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+ANSWERS: dict[int | str, dict[str, Any]] = {
+    status: {"model": Problem} for status in (404, 409, 422, 429, 500, 503)}
+"""Every refusal of the school's endpoints, for the OpenAPI description."""
 
 
 def register(app: FastAPI, data_dir: str | Path,
@@ -173,7 +183,7 @@ def register(app: FastAPI, data_dir: str | Path,
     """Add the school's routes to ``app``; the analyses are kept under ``data_dir``."""
     analyses = Analyses(Path(data_dir) / "analysis")
 
-    @app.get("/api/learn/{game}")
+    @app.get("/api/learn/{game}", responses=ANSWERS)
     async def course(game: str, lang: str = Query("en", max_length=4)) -> dict[str, Any]:
         """A game's course: every step's key, title and text."""
         lang = _lang(lang)
@@ -181,7 +191,7 @@ def register(app: FastAPI, data_dir: str | Path,
             {"key": s.key, "title": s.title.get(lang, s.title["en"]),
              "text": s.text.get(lang, s.text["en"])} for s in _course(game)]}
 
-    @app.get("/api/learn/{game}/{key}")
+    @app.get("/api/learn/{game}/{key}", responses=ANSWERS)
     async def lesson_step(game: str, key: str,
                           lang: str = Query("en", max_length=4)) -> dict[str, Any]:
         lang = _lang(lang)
@@ -191,12 +201,12 @@ def register(app: FastAPI, data_dir: str | Path,
                 "text": step.text.get(lang, step.text["en"]),
                 **_position_view(state, state.to_move)}
 
-    @app.post("/api/learn/{game}/{key}/check")
+    @app.post("/api/learn/{game}/{key}/check", responses=ANSWERS)
     async def lesson_check(game: str, key: str, body: MoveText) -> dict[str, Any]:
         verdict = lessonlib.check(_step(game, key), body.move, lang=_lang(body.lang))
         return {"right": verdict.right, "reason": verdict.reason}
 
-    @app.get("/api/learn/{game}/{key}/hint")
+    @app.get("/api/learn/{game}/{key}/hint", responses=ANSWERS)
     async def lesson_hint(game: str, key: str,
                           lang: str = Query("en", max_length=4)) -> dict[str, Any]:
         """The easy bot's move in the step's position, explained (a fixed, small search,
@@ -215,7 +225,7 @@ def register(app: FastAPI, data_dir: str | Path,
                              404, "no_game")
         return puzzlelib.load(game=game)
 
-    @app.get("/api/puzzles/{game}")
+    @app.get("/api/puzzles/{game}", responses=ANSWERS)
     async def puzzle(game: str, daily: bool = False,
                      index: int = Query(0, ge=0, le=100_000)) -> dict[str, Any]:
         """A puzzle's position (the daily one, or by index), without its answer."""
@@ -227,7 +237,7 @@ def register(app: FastAPI, data_dir: str | Path,
         return {"id": chosen["id"], "game": game, "count": len(found),
                 **_position_view(state, chosen["seat"])}
 
-    @app.post("/api/puzzles/{puzzle_id}/answer")
+    @app.post("/api/puzzles/{puzzle_id}/answer", responses=ANSWERS)
     async def puzzle_answer(puzzle_id: str, body: MoveText) -> dict[str, Any]:
         chosen = next((p for p in stored() if p["id"] == puzzle_id), None)
         if chosen is None:
@@ -242,7 +252,7 @@ def register(app: FastAPI, data_dir: str | Path,
         return {"right": played == chosen["answer"], "answer": chosen["answer"],
                 "values": chosen["values"], "unit": chosen["unit"], "proof": chosen["proof"]}
 
-    @app.post("/api/tables/{table_id}/analysis", status_code=202)
+    @app.post("/api/tables/{table_id}/analysis", status_code=202, responses=ANSWERS)
     async def start_analysis(table_id: str, request: Request) -> dict[str, Any]:
         table = await tables_of(request).find(table_id)
         async with table.lock:
@@ -254,7 +264,7 @@ def register(app: FastAPI, data_dir: str | Path,
             analyses.threads, analyses.start, table_id, record.dumps())
         return {"status": status}
 
-    @app.get("/api/tables/{table_id}/analysis")
+    @app.get("/api/tables/{table_id}/analysis", responses=ANSWERS)
     async def analysis_status(table_id: str) -> dict[str, Any]:
         if len(table_id) > 64 or not table_id.replace("-", "").replace("_", "").isalnum():
             raise TableError(f"no table {table_id!r}", 404, "not_found")
