@@ -76,3 +76,16 @@ def test_a_finished_game_is_analysed_on_the_page(open_page, server_url: str,
     rows = page.locator("#analysis-moves tbody tr").count()
     assert 0 < rows <= len(record["moves"])
     assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "fa" else "ltr")
+
+
+def test_the_replay_and_the_header_lead_to_the_school(open_page, finished_table: str) -> None:
+    page = open_page(f"/#replay/{finished_table}")
+    link = page.locator(".replay a.analyse")
+    link.wait_for()
+    assert f"analyse={finished_table}" in link.get_attribute("href")
+    assert "lang=en" in link.get_attribute("href")
+    learn = page.locator('nav a[data-nav="learn"]')
+    assert learn.get_attribute("href") == "/learn.html?lang=en"
+    link.click()
+    page.wait_for_url(f"**/learn.html?analyse={finished_table}*")
+    page.locator("#analysis-status").wait_for()

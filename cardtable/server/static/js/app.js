@@ -82,7 +82,9 @@ function header() {
     h("span", { class: "tagline" }, t("app.tagline")),
     h("nav", { "aria-label": "main" }, link("/", "nav.lobby", "lobby"),
       link("/#history", "nav.history", "history"),
-      link("/#leaderboard", "nav.leaderboard", "leaderboard")),
+      link("/#leaderboard", "nav.leaderboard", "leaderboard"),
+      // the school is a page of its own (lessons, puzzles, analysis), in the same language
+      h("a", { href: `/learn.html?lang=${language()}`, dataset: { nav: "learn" } }, t("nav.learn"))),
     accountBadge(),
     h("label", { class: "lang" }, h("span", { class: "sr-only" }, t("nav.language")), select));
 }

@@ -4,7 +4,7 @@
 
 import { getHistory, getReplay } from "./api.js";
 import { h, clear, replaceKeepingFocus } from "./dom.js";
-import { t, num, joinList } from "./i18n.js";
+import { t, num, joinList, language } from "./i18n.js";
 import { gameTitle, kindLabel } from "./names.js";
 import { moveText } from "./cards.js";
 import { gameModule } from "./games.js";
@@ -66,8 +66,10 @@ export class History {
             h("div", {}, `${t("history.players")}: `, joinList(seats.map((s, i) => seatLabel(s, i)))),
             h("div", {}, `${t("history.result")}: `, resultLine(item.game, item.summary, name)),
             h("div", { class: "muted" }, `${t("history.finished")}: ${when(item.finished)}`)),
-          h("button", { type: "button", class: "primary replay",
-                        onclick: () => navigate(`/#replay/${item.id}`) }, t("history.replay"))));
+          h("div", { class: "history-actions" },
+            h("button", { type: "button", class: "primary replay",
+                          onclick: () => navigate(`/#replay/${item.id}`) }, t("history.replay")),
+            analyseLink(item.id))));
       }
       panel.appendChild(list);
     }
@@ -80,6 +82,12 @@ export class History {
  * and after every move, the watcher's view and every hand; the page draws each step with
  * the live table's own drawing code (its game's module in games.js), every hand face up.
  */
+/** The school's analysis of a finished game: every move judged (learn.html). */
+function analyseLink(tableId) {
+  return h("a", { class: "analyse", href: `/learn.html?analyse=${encodeURIComponent(tableId)}&lang=${language()}` },
+    t("history.analyse"));
+}
+
 /** A direction glyph of the replay's buttons; right to left, the page mirrors it. */
 function arrow(glyph) { return h("span", { class: "arrow", "aria-hidden": "true" }, glyph); }
 
@@ -161,6 +169,7 @@ export class Replay {
           moveText(step.move, { plain: true }))));
     });
     panel.append(
+      h("p", {}, analyseLink(this.tableId)),
       h("p", {}, h("strong", {}, gameTitle(record.game)), record.preset ? ` · ${record.preset}` : "", " · ",
         `${t("history.players")}: `, joinList((record.seats || []).map((s, i) => seatLabel(s, i)))),
       h("details", { class: "rules" }, h("summary", {}, t("replay.rules")), h("p", { class: "muted" }, rules)),

@@ -4,6 +4,8 @@
 export default {
   en: {
     "nav.leaderboard": "Leaderboard",
+    "nav.learn": "Learn",
+    "history.analyse": "Analyse",
     "account.signIn": "Sign in",
     "account.register": "Register",
     "account.signOut": "Sign out",
@@ -65,6 +67,8 @@ export default {
   },
   pt: {
     "nav.leaderboard": "Classificação",
+    "nav.learn": "Aprender",
+    "history.analyse": "Analisar",
     "account.signIn": "Entrar",
     "account.register": "Registar",
     "account.signOut": "Sair",
@@ -126,6 +130,8 @@ export default {
   },
   fa: {
     "nav.leaderboard": "جدول رده‌بندی",
+    "nav.learn": "آموزش",
+    "history.analyse": "تحلیل",
     "account.signIn": "ورود",
     "account.register": "ثبت‌نام",
     "account.signOut": "خروج",
@@ -187,6 +193,8 @@ export default {
   },
   ru: {
     "nav.leaderboard": "Рейтинг",
+    "nav.learn": "Учиться",
+    "history.analyse": "Разбор партии",
     "account.signIn": "Войти",
     "account.register": "Зарегистрироваться",
     "account.signOut": "Выйти",
