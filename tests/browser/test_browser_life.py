@@ -33,9 +33,11 @@ def test_a_guest_clicks_play_now_and_plays_bots(open_page: Any) -> None:
     page.select_option("#quick-game", "durak")
     page.select_option("#quick-players", "2")
     assert page.locator("#quick-bots").is_checked()
+    assert page.locator("#quick-after").input_value() == "15"   # the default
+    page.select_option("#quick-after", "5")
     page.click("button.play-now")
     page.locator(".quick-waiting").wait_for()
-    # bots fill the other seat after 15 seconds
+    # bots fill the other seat after the 5 seconds chosen
     page.wait_for_url("**/table/*", timeout=45_000)
     assert wait_for_turn_or_end(page)
     assert table_root(page).get_attribute("data-seat") == "0"
@@ -45,6 +47,7 @@ def test_a_guest_clicks_play_now_and_plays_bots(open_page: Any) -> None:
     # the choices are remembered for the next time
     page.goto(page.url.split("/table/")[0] + "/")
     assert page.locator("#quick-game").input_value() == "durak"
+    assert page.locator("#quick-after").input_value() == "5"
 
 
 def test_when_time_runs_out_the_bot_plays_the_move(open_page: Any, server_url: str) -> None:

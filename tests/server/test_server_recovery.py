@@ -358,7 +358,7 @@ def test_a_kill_during_joins_leaves_every_table_playable(store: Store, tmp_path:
                    "joins")
         kill(process, seen)
     # the grace must outlast connecting every acknowledged seat below, on a busy machine too
-    with server(data, *store.args, "--claim-grace", "15") as (process, base), \
+    with server(data, *store.args, "--claim-grace", "10") as (process, base), \
             ExitStack() as stack:
         assert httpx.get(f"{base}/api/health").json()["broken"] == []
         for table in sizes:

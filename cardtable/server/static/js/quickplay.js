@@ -13,6 +13,7 @@ import { ratingText } from "./clock.js";
 const CHOICE_KEY = "cardtable.quickPlay";
 const POLL_MS = 1000;
 const BOTS_AFTER = 15;
+const BOTS_AFTER_CHOICES = [5, 15, 30, 60];
 
 function remembered() {
   try { return JSON.parse(localStorage.getItem(CHOICE_KEY) || "null") || {}; } catch { return {}; }
@@ -30,6 +31,7 @@ export class QuickPlayPanel {
         : game?.default_preset,
       players: saved.game === game?.name ? saved.players : game?.default_players,
       bots: saved.bots !== false,
+      after: BOTS_AFTER_CHOICES.includes(saved.after) ? saved.after : BOTS_AFTER,
     };
     this.ticket = null;
     this.el = h("section", { class: "panel quick-play", "aria-labelledby": "quick-title" });
@@ -75,7 +77,9 @@ export class QuickPlayPanel {
         h("label", { class: "field check" },
           h("input", { type: "checkbox", id: "quick-bots", checked: this.choice.bots,
                        onchange: (e) => { this.choice.bots = e.target.checked; this.remember(); } }),
-          h("span", {}, t("quick.bots", { s: num(BOTS_AFTER) })))),
+          h("span", {}, t("quick.bots", { s: num(this.choice.after) }))),
+        select("quick-after", t("quick.after"), BOTS_AFTER_CHOICES.map((n) => [n, num(n)]),
+          this.choice.after, (v) => { this.choice.after = Number(v); })),
       h("button", { type: "button", class: "primary play-now", onclick: () => this.start() },
         t("quick.playNow")));
   }
@@ -85,7 +89,7 @@ export class QuickPlayPanel {
     try {
       const answer = await api("/api/quick-play", { method: "POST", body: {
         game: this.choice.game, preset: this.choice.preset, players: this.choice.players,
-        bots_after: this.choice.bots ? BOTS_AFTER : null } });
+        bots_after: this.choice.bots ? this.choice.after : null } });
       this.ticket = answer.ticket;
       this.waited = 0;
       announce(t("quick.waiting", { s: num(0) }));

@@ -166,6 +166,7 @@ export default {
   "table.chooseMove": "Choose a move",
   "quick.title": "Play now",
   "quick.playNow": "Play now",
+  "quick.after": "Seconds before bots",
   "quick.bots": "Bots fill the empty seats after {s} seconds (else wait for people)",
   "quick.waiting": "Looking for players… {s} s",
   "quick.cancel": "Leave the queue",

@@ -166,6 +166,7 @@ export default {
   "table.chooseMove": "Escolha uma jogada",
   "quick.title": "Jogar já",
   "quick.playNow": "Jogar já",
+  "quick.after": "Segundos até os bots",
   "quick.bots": "Bots ocupam os lugares vazios após {s} segundos (senão, esperar por pessoas)",
   "quick.waiting": "Procurando jogadores… {s} s",
   "quick.cancel": "Sair da fila",

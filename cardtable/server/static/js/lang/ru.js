@@ -166,6 +166,7 @@ export default {
   "table.chooseMove": "Выберите ход",
   "quick.title": "Играть сейчас",
   "quick.playNow": "Играть сейчас",
+  "quick.after": "Секунд до ботов",
   "quick.bots": "Боты займут пустые места через {s} секунд (иначе ждать людей)",
   "quick.waiting": "Ищем игроков… {s} с",
   "quick.cancel": "Выйти из очереди",
