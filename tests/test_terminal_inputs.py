@@ -20,7 +20,7 @@ def run(args, lines=(), env=None):
     return runner.invoke(app, args, input="".join(f"{x}\n" for x in lines), env=env)
 
 
-def one_line_refusal(result, *words):
+def check_one_line_refusal(result, *words):
     """Refused: a non-zero exit, one line of output, no traceback, the words in it."""
     assert result.exit_code not in (0, None), result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), \
@@ -54,7 +54,7 @@ def test_a_bad_save_path_is_refused_before_the_first_move(tmp_path, where, words
     target = tmp_path / where
     result = run(["play", "pasur", "--vs", "random", "--save", str(target), "--no-color"],
                  ["1"] * 400)
-    line = one_line_refusal(result, *words)
+    line = check_one_line_refusal(result, *words)
     assert "Pasur ·" not in result.output and line.startswith("cardtable: ")
 
 
@@ -62,17 +62,17 @@ def test_a_bad_save_path_is_refused_before_the_first_move(tmp_path, where, words
 def test_the_arenas_output_paths_are_checked_before_it_plays(tmp_path, flag):
     result = run(["arena", "durak", "--bots", "random,random", "--games", "2",
                   flag, str(tmp_path / "nowhere" / "out")])
-    one_line_refusal(result, "there is no folder")
+    check_one_line_refusal(result, "there is no folder")
     result = run(["arena", "durak", "--bots", "random,random", "--games", "2",
                   flag, str(tmp_path)])
-    one_line_refusal(result, "is a folder")
+    check_one_line_refusal(result, "is a folder")
 
 
 def test_save_games_into_a_file_is_refused(tmp_path):
     (tmp_path / "afile").write_text("x")
     result = run(["arena", "durak", "--bots", "random,random", "--games", "2",
                   "--save-games", str(tmp_path / "afile")])
-    one_line_refusal(result, "is a file, not a folder")
+    check_one_line_refusal(result, "is a file, not a folder")
 
 
 def test_a_tilde_in_the_save_path_is_the_home_folder(tmp_path):
@@ -131,7 +131,7 @@ def test_ctrl_c_saves_the_game_when_save_was_given(tmp_path, monkeypatch):
     (["rules", "durak", "--preset", "kyiv"], ["no preset 'kyiv'"]),
 ])
 def test_bad_command_lines_are_refused_in_one_line(args, words):
-    one_line_refusal(run(args), *words)
+    check_one_line_refusal(run(args), *words)
 
 
 def test_player_counts_written_as_the_message_suggests_are_accepted():
@@ -158,7 +158,7 @@ def test_a_record_that_is_not_utf8_is_refused_in_one_line(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_bytes(b'{"format": "\xff\xfe"}')
     for args in (["replay", str(bad)], ["replay", "--check", str(bad)]):
-        one_line_refusal(run(args), "not UTF-8")
+        check_one_line_refusal(run(args), "not UTF-8")
 
 
 @pytest.mark.parametrize("change, words", [
@@ -178,13 +178,13 @@ def test_a_record_with_wrongly_typed_fields_is_refused_by_replay_and_check(
     change(data)
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data, indent=1))
-    one_line_refusal(run(["replay", "--check", str(bad)]), *words, "line ")
-    one_line_refusal(run(["replay", str(bad)], ["q"]), *words)
+    check_one_line_refusal(run(["replay", "--check", str(bad)]), *words, "line ")
+    check_one_line_refusal(run(["replay", str(bad)], ["q"]), *words)
 
 
 def test_replay_of_a_folder_or_a_missing_file_is_one_line(tmp_path):
-    one_line_refusal(run(["replay", str(tmp_path)]), "is a folder")
-    one_line_refusal(run(["replay", str(tmp_path / "none.json")]), "No such file")
+    check_one_line_refusal(run(["replay", str(tmp_path)]), "is a folder")
+    check_one_line_refusal(run(["replay", str(tmp_path / "none.json")]), "No such file")
 
 
 def test_a_terminal_without_card_symbols_gets_10d_style_cards(tmp_path):

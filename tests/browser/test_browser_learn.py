@@ -51,7 +51,10 @@ def test_a_puzzle_is_solved_and_shows_why(open_page, lang: str) -> None:
     shown = page.locator("h1").text_content().split()[-1]
     answer = next(p["answer"] for p in puzzles.load(game="durak") if p["id"] == shown)
     page.click(f'.school-move[data-move="{answer}"]')
-    page.wait_for_selector('#verdict[data-right="true"] li')
+    page.wait_for_selector("#verdict li")
+    verdict = page.locator("#verdict")
+    assert verdict.get_attribute("data-right") == "true"   # the stored answer is right
+    assert verdict.locator("li").count() > 0               # and the page says why
 
 
 @pytest.fixture(scope="module")
