@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from ..cards import CARDS, Card, Suit, cards_of
@@ -55,18 +55,17 @@ def _beats(beater: Card, attack: Card, trump: Suit) -> bool:
     return beater.suit == trump
 
 
-def _cheapest_defence(attacks: list[Card], hand: list[Card], trump: Suit,
-                      value: tuple[int, ...]) -> tuple[float, list[tuple[Card, Card]]] | None:
-    """The cheapest way to beat every card in ``attacks`` from ``hand`` (exact, small)."""
-    attacks = sorted(attacks, key=lambda c: -value[c.index])
-    options = [sorted((b for b in hand if _beats(b, a, trump)), key=lambda c: value[c.index])
-               for a in attacks]
+def _cheapest_plan(attacks: list[Card], options: list[list[Card]], value: Sequence[int],
+                   ) -> tuple[float, list[tuple[Card, Card]]] | None:
+    """Branch and bound over ``options[k]`` (the cards that beat ``attacks[k]``, cheapest
+    first): the plan of least cost, each beater used once (``None``: there is none)."""
     best: list[Any] = [math.inf, None]
+    last = len(attacks)
 
     def walk(k: int, used: int, cost: float, plan: list[tuple[Card, Card]]) -> None:
         if cost >= best[0]:
             return
-        if k == len(attacks):
+        if k == last:
             best[0], best[1] = cost, plan[:]
             return
         for beater in options[k]:
@@ -79,6 +78,15 @@ def _cheapest_defence(attacks: list[Card], hand: list[Card], trump: Suit,
     if best[1] is None:
         return None
     return best[0], best[1]
+
+
+def _cheapest_defence(attacks: list[Card], hand: list[Card], trump: Suit,
+                      value: tuple[int, ...]) -> tuple[float, list[tuple[Card, Card]]] | None:
+    """The cheapest way to beat every card in ``attacks`` from ``hand`` (exact, small)."""
+    attacks = sorted(attacks, key=lambda c: -value[c.index])
+    options = [sorted((b for b in hand if _beats(b, a, trump)), key=lambda c: value[c.index])
+               for a in attacks]
+    return _cheapest_plan(attacks, options, value)
 
 
 _HAND_ORDER = tuple(tuple(sorted(range(len(CARDS)), key=lambda i: (
@@ -118,25 +126,7 @@ def _cheapest_cover(unbeaten: list[Card], hand: int, trump: int, value: tuple[in
         if best_plan is None:
             return None
         return best_cost - 2 * _SHED, best_plan
-    best: list[Any] = [math.inf, None]
-    last = len(attacks)
-
-    def walk(k: int, used: int, cost: float, plan: list[tuple[Card, Card]]) -> None:
-        if cost >= best[0]:
-            return
-        if k == last:
-            best[0], best[1] = cost, plan[:]
-            return
-        for beater in options[k]:
-            if not used & beater.mask:
-                plan.append((attacks[k], beater))
-                walk(k + 1, used | beater.mask, cost + value[beater.index] - _SHED, plan)
-                plan.pop()
-
-    walk(0, 0, 0.0, [])
-    if best[1] is None:
-        return None
-    return best[0], best[1]
+    return _cheapest_plan(attacks, options, value)
 
 
 class DurakKit:
