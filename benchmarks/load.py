@@ -1,10 +1,13 @@
 """Load on the web table: many tables of two people each, played over real WebSockets.
 
 The server runs in processes of its own (``python -m cardtable.server``), with SQLite in a
-fresh folder by default, or the database given; ``--processes 2 --redis-url URL`` runs two
-behind Redis, each table's players split between the two.  This process plays both seats of
-every table: at each table the seat to move sends a legal move every ``--pace`` seconds (0:
-as fast as the answers come), and a table that ends is replaced by a new one.  It measures:
+fresh folder by default, or PostgreSQL (a fresh database made for the run on the server
+``--database-url`` names, and dropped after it: tables left by an earlier run would be
+restored and played on by the servers, and measured with the new ones); ``--processes 2
+--redis-url URL`` runs two behind Redis, each table's players split between the two.
+This process plays both seats of every table: at each table the seat to move sends a
+legal move every ``--pace`` seconds (0: as fast as the answers come), and a table that
+ends is replaced by a new one.  It measures:
 
 - ``moves_per_s``: moves applied (the mover saw its move's state) per second, all tables;
 - ``mover_p50_ms``, ``mover_p99_ms``: from sending a move to the mover's new state;
@@ -76,6 +79,29 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def fresh_database(url: str) -> tuple[str, str]:
+    """Make an empty PostgreSQL database beside the one ``url`` names: (its URL, its name)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    given = make_url(url)
+    name = f"cardtable_load_{os.getpid()}"
+    admin = given.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return given.set(database=name).render_as_string(hide_password=False), name
+
+
+def drop_database(url: str, name: str) -> None:
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    admin = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def start_server(port: int, data_dir: Path, args: argparse.Namespace,
                  log: Path) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "cardtable.server", "--port", str(port),
@@ -85,7 +111,7 @@ def start_server(port: int, data_dir: Path, args: argparse.Namespace,
                "--ws-messages-per-second", "0", "--tables-per-address", "",
                "--connections-per-address", "1000000"]
     if args.database_url:
-        command += ["--database-url", args.database_url]
+        command += ["--database-url", args.run_database_url or args.database_url]
     if args.redis_url:
         command += ["--redis-url", args.redis_url, "--redis-prefix", f"load{os.getpid()}"]
     with log.open("wb") as out:
@@ -281,6 +307,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="cardtable-load-"))
     processes = []
     bases = []
+    database = None
+    args.run_database_url = None
+    if args.database_url and args.database_url.startswith("postgresql"):
+        args.run_database_url, database = fresh_database(args.database_url)
     try:
         for n in range(args.processes):
             port = free_port()
@@ -336,6 +366,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             process.kill()
             process.wait(10)
         shutil.rmtree(folder, ignore_errors=True)
+        if database is not None:
+            drop_database(args.database_url, database)
 
 
 def main() -> None:

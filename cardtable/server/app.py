@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import gzip
 import json
 import logging
@@ -74,6 +75,11 @@ __all__ = ["create_app", "serve"]
 log = logging.getLogger("cardtable.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
+
+GC_YOUNG_THRESHOLD = 5_000
+"""Allocations between two collections of the youngest generation in a running server
+(Python's default is 700): a move allocates thousands of short-lived objects and few
+cycles, so collecting it less often costs nothing and saves passes (``quiet_collector``)."""
 
 for _type, _suffixes in (("text/javascript", (".js", ".mjs")), ("text/css", (".css",)),
                          ("image/svg+xml", (".svg",)), ("application/json", (".json", ".map")),
@@ -637,7 +643,25 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
     ours.handlers = list(logging.getLogger("uvicorn").handlers)
     ours.setLevel(log_level.upper())
     ours.propagate = False
-    uvicorn.Server(config).run()
+    server = uvicorn.Server(config)
+    quiet_collector()
+    server.run()
+
+
+def quiet_collector() -> None:
+    """Keep the garbage collector's full passes short, for a server's steady latency.
+
+    A full collection walks every tracked object, and most of a fresh server's are the
+    modules it imported (about 150,000 objects: two thirds of the heap at 500 tables),
+    which live as long as the process; walking them made every full pass a pause of 50 to
+    400 ms in the middle of the moves (the tail of the latency at 500 tables). They are
+    moved out of the collector's sight once (``gc.freeze``), and the youngest generation
+    is collected less often, since a move makes few cycles.
+    """
+    gc.collect()
+    gc.freeze()
+    _, middle, oldest = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, oldest)
 
 
 def _websocket_protocol() -> Any:
