@@ -28,7 +28,7 @@ from ..bots.ismcts import kit_of
 from ..game import GameState
 from . import hindsight_values, learn_of, values
 
-__all__ = ["PUZZLES_FILE", "daily", "find", "load", "position", "unique"]
+__all__ = ["PUZZLES_FILE", "daily", "find", "load", "position", "unique", "why"]
 
 PUZZLES_FILE = Path(__file__).with_name("puzzles.json")
 
@@ -117,3 +117,26 @@ def daily(puzzles: Sequence[dict[str, Any]], day: _dt.date | None = None) -> dic
     """The puzzle of the day: the same for everyone on one date, a different one the next."""
     day = day or _dt.date.today()
     return puzzles[day.toordinal() % len(puzzles)]
+
+
+def why(puzzle: dict[str, Any], played: str, lang: str = "en") -> dict[str, str]:
+    """The answer's reason in words (``why``), and the played move's (``yours``) when it is
+    another, each with the value the proof gave it (the game's ``learn.explain``).
+
+    >>> first = load(game="durak")[0]
+    >>> sorted(why(first, first["answer"]))
+    ['why']
+    """
+    learn = learn_of(puzzle["game"])
+    state = learn.searched(position(puzzle))
+    legal = {str(move): move for move in state.legal_moves()}
+    values = puzzle["values"]
+    others = {legal[text]: value for text, value in values.items() if text in legal}
+
+    def words(text: str) -> str:
+        return str(learn.explain(state, legal[text], values[text], lang=lang, others=others))
+
+    out = {"why": words(puzzle["answer"])}
+    if played != puzzle["answer"] and played in legal and played in values:
+        out["yours"] = words(played)
+    return out

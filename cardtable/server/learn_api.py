@@ -235,6 +235,7 @@ def register(app: FastAPI, data_dir: str | Path,
         chosen = puzzlelib.daily(found) if daily else found[index % len(found)]
         state = puzzlelib.position(chosen)
         return {"id": chosen["id"], "game": game, "count": len(found),
+                "index": found.index(chosen),
                 **_position_view(state, chosen["seat"])}
 
     @app.post("/api/puzzles/{puzzle_id}/answer", responses=ANSWERS)
@@ -244,13 +245,21 @@ def register(app: FastAPI, data_dir: str | Path,
             raise TableError(f"no puzzle {puzzle_id!r}", 404, "no_puzzle")
         from ..analysis import learn_of
 
-        state = learn_of(chosen["game"]).searched(puzzlelib.position(chosen))
+        lang = _lang(body.lang)
+        learn = learn_of(chosen["game"])
+        state = learn.searched(puzzlelib.position(chosen))
         try:
-            played = str(state.parse_move(body.move))
+            move = state.parse_move(body.move)
         except ValueError as error:
             raise TableError(f"not a move here: {error}", 422, "bad_move") from None
+        if move not in state.legal_moves():
+            raise TableError(f"{move} is not a legal move here", 422, "bad_move")
+        played = str(move)
+        why = await asyncio.get_running_loop().run_in_executor(
+            analyses.threads, puzzlelib.why, chosen, played, lang)
         return {"right": played == chosen["answer"], "answer": chosen["answer"],
-                "values": chosen["values"], "unit": chosen["unit"], "proof": chosen["proof"]}
+                "values": chosen["values"], "unit": chosen["unit"], "proof": chosen["proof"],
+                "shown": {m: learn.show(v) for m, v in chosen["values"].items()}, **why}
 
     @app.post("/api/tables/{table_id}/analysis", status_code=202, responses=ANSWERS)
     async def start_analysis(table_id: str, request: Request) -> dict[str, Any]:

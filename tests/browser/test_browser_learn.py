@@ -48,13 +48,18 @@ def test_a_lesson_step_a_wrong_move_a_hint_and_the_right_move(open_page, lang: s
 def test_a_puzzle_is_solved_and_shows_why(open_page, lang: str) -> None:
     page = open_page(f"/learn.html?game=durak&puzzle=1&lang={lang}")
     page.wait_for_selector(".school-move")
-    shown = page.locator("h1").text_content().split()[-1]
+    shown = page.locator("h1").get_attribute("data-puzzle")
     answer = next(p["answer"] for p in puzzles.load(game="durak") if p["id"] == shown)
     page.click(f'.school-move[data-move="{answer}"]')
     page.wait_for_selector("#verdict li")
     verdict = page.locator("#verdict")
     assert verdict.get_attribute("data-right") == "true"   # the stored answer is right
-    assert verdict.locator("li").count() > 0               # and the page says why
+    assert verdict.locator("li").count() > 0               # every move's value
+    assert verdict.locator(".puzzle-why").text_content()   # and the reason in words
+    assert page.locator("#next-puzzle").text_content() == {"en": "Next puzzle",
+                                                          "fa": "معمای بعد"}[lang]
+    page.click("#next-puzzle")
+    page.wait_for_selector(f'h1[data-puzzle]:not([data-puzzle="{shown}"])')
 
 
 @pytest.fixture(scope="module")

@@ -65,6 +65,22 @@ def test_a_puzzle_hides_its_answer_until_answered(client: TestClient) -> None:
     assert bad.status_code == 422 and bad.json()["code"] == "bad_move"
 
 
+@pytest.mark.parametrize("game", ["pasur", "durak"])
+def test_a_puzzle_answer_says_why_in_the_players_language(client: TestClient, game: str) -> None:
+    stored = puzzles.load(game=game)[0]
+    wrong = next(m for m in stored["values"] if m != stored["answer"])
+    url = f"/api/puzzles/{stored['id']}/answer"
+    right = client.post(url, json={"move": stored["answer"], "lang": "en"}).json()
+    assert right["right"] and right["why"] and "yours" not in right
+    assert set(right["shown"]) == set(stored["values"])
+    missed = client.post(url, json={"move": wrong, "lang": "fa"}).json()
+    assert not missed["right"] and missed["answer"] == stored["answer"]
+    assert missed["why"] != right["why"]            # the same reason, in Persian
+    assert missed["yours"] and missed["yours"] != missed["why"]
+    refused = client.post(url, json={"move": stored["answer"], "lang": "xx"})
+    assert refused.status_code == 422 and refused.json()["code"] == "bad_lang"
+
+
 def test_a_finished_game_is_analysed_in_the_background(make_client) -> None:
     client = make_client()
     client.app.state.analyses.iterations = 20

@@ -6,22 +6,22 @@
 import { h, clear, announce } from "./dom.js";
 
 const WORDS = {
-  en: { lesson: "Lesson", step: "Step", hint: "Hint", next: "Next step", done: "Course done.",
+  en: { daily: "The daily puzzle", nextPuzzle: "Next puzzle", right: "Right.", wrong: "Not the best. The best:", why: "Why", yours: "Your move", lesson: "Lesson", step: "Step", hint: "Hint", next: "Next step", done: "Course done.",
         puzzle: "Puzzle", find: "One move is clearly best. Find it.", analysis: "Analysis",
         running: "Analysing: move", of: "of", loss: "loss", best: "best", label: "label",
         move: "move", seat: "seat", table: "Table", hand: "Your hand", learn: "Learn",
         puzzles: "Puzzles", waiting: "Waiting for the analysis" },
-  ru: { lesson: "Урок", step: "Шаг", hint: "Подсказка", next: "Дальше", done: "Курс пройден.",
+  ru: { daily: "Задача дня", nextPuzzle: "Следующая задача", right: "Верно.", wrong: "Не лучший ход. Лучший:", why: "Почему", yours: "Ваш ход", lesson: "Урок", step: "Шаг", hint: "Подсказка", next: "Дальше", done: "Курс пройден.",
         puzzle: "Задача", find: "Один ход явно лучший. Найдите его.", analysis: "Анализ",
         running: "Анализ: ход", of: "из", loss: "потеря", best: "лучший", label: "оценка",
         move: "ход", seat: "место", table: "Стол", hand: "Ваши карты", learn: "Учиться",
         puzzles: "Задачи", waiting: "Ждём анализ" },
-  pt: { lesson: "Lição", step: "Passo", hint: "Dica", next: "Próximo passo",
+  pt: { daily: "O problema do dia", nextPuzzle: "Próximo problema", right: "Certo.", wrong: "Não é a melhor. A melhor:", why: "Por quê", yours: "Sua jogada", lesson: "Lição", step: "Passo", hint: "Dica", next: "Próximo passo",
         done: "Curso concluído.", puzzle: "Problema", find: "Uma jogada é claramente a melhor. Encontre-a.",
         analysis: "Análise", running: "Analisando: jogada", of: "de", loss: "perda",
         best: "melhor", label: "marca", move: "jogada", seat: "lugar", table: "Mesa",
         hand: "Sua mão", learn: "Aprender", puzzles: "Problemas", waiting: "Aguardando a análise" },
-  fa: { lesson: "درس", step: "گام", hint: "راهنما", next: "گام بعد", done: "دوره تمام شد.",
+  fa: { daily: "معمای روز", nextPuzzle: "معمای بعد", right: "درست است.", wrong: "بهترین نیست. بهترین:", why: "چرا", yours: "حرکت شما", lesson: "درس", step: "گام", hint: "راهنما", next: "گام بعد", done: "دوره تمام شد.",
         puzzle: "معما", find: "یک حرکت آشکارا بهترین است. آن را پیدا کنید.", analysis: "تحلیل",
         running: "در حال تحلیل: حرکت", of: "از", loss: "زیان", best: "بهترین", label: "برچسب",
         move: "حرکت", seat: "جایگاه", table: "میز", hand: "دست شما", learn: "آموزش",
@@ -106,17 +106,29 @@ async function lesson(game) {
 }
 
 async function puzzle(game) {
-  const shown = await call("GET", `/api/puzzles/${encodeURIComponent(game)}?daily=true`);
+  // ?puzzle=1: the day's puzzle; ?puzzle=1&n=K: the K-th stored one (from 0)
+  const n = /^\d+$/.test(query.get("n") || "") ? Number(query.get("n")) : null;
+  const url = `/api/puzzles/${encodeURIComponent(game)}` + (n === null ? "?daily=true" : `?index=${n}`);
+  const shown = await call("GET", url);
   const verdict = h("div", { id: "verdict", role: "status" });
+  const here = n === null ? t.daily : `${shown.index + 1} ${t.of} ${shown.count}`;
+  const page = (extra) => `/learn.html?game=${encodeURIComponent(game)}&puzzle=1${extra}&lang=${lang}`;
   clear(root);
-  root.append(h("h1", {}, `${t.puzzle} ${shown.id}`), h("p", {}, t.find), position(shown.view),
+  root.append(h("h1", { dataset: { puzzle: shown.id } }, `${t.puzzle}: ${here}`), h("p", {}, t.find),
+    position(shown.view),
     moveButtons(shown.legal_moves, async (move) => {
-      const answer = await call("POST", `/api/puzzles/${encodeURIComponent(shown.id)}/answer`, { move });
+      const answer = await call("POST", `/api/puzzles/${encodeURIComponent(shown.id)}/answer`, { move, lang });
       verdict.dataset.right = String(answer.right);
       clear(verdict);
-      verdict.append(h("p", {}, answer.right ? "✓" : `✗ ${answer.answer}`),
-        h("ul", {}, Object.entries(answer.values).map(([m, v]) => h("li", {}, `${m}: ${v} (${answer.unit})`))));
-    }), verdict);
+      verdict.append(h("p", { class: "puzzle-verdict" }, answer.right ? `✓ ${t.right}` : `✗ ${t.wrong} ${answer.answer}`),
+        h("p", { class: "puzzle-why" }, `${t.why}: ${answer.answer}: ${answer.why}`),
+        answer.yours ? h("p", { class: "puzzle-yours" }, `${t.yours}: ${move}: ${answer.yours}`) : null,
+        h("ul", {}, Object.entries(answer.shown).map(([m, v]) => h("li", {}, `${m}: ${v}`))));
+      announce(answer.right ? t.right : `${t.wrong} ${answer.answer}`);
+    }), verdict,
+    h("p", { class: "puzzle-links" },
+      h("a", { id: "next-puzzle", href: page(`&n=${(shown.index + 1) % shown.count}`) }, t.nextPuzzle),
+      n === null ? null : [" · ", h("a", { href: page("") }, t.daily)]));
 }
 
 async function analysis(tableId) {
