@@ -164,11 +164,13 @@ class _Worker:
         """The job's answer, or ``TimeoutError`` once ``limit`` seconds have passed."""
         try:
             self.conn.send(job)
-            if not self.conn.poll(limit):
-                raise TimeoutError(f"the job ran longer than {limit:g} s")
-            status, answer = self.conn.recv()
+            ready = self.conn.poll(limit)
+            if ready:
+                status, answer = self.conn.recv()
         except (EOFError, OSError):
             raise BotFailed("the bot's process ended") from None
+        if not ready:
+            raise TimeoutError(f"the job ran longer than {limit:g} s")
         if status != "ok":
             raise BotFailed(answer)
         return answer
