@@ -17,7 +17,7 @@ import { chime, soundButton } from "./sound.js";
 import { ChatPanel } from "./chat.js";
 import { getMe, ratingChanges } from "./players.js";
 import { rulesCard } from "./rulescard.js";
-import { hintPanel } from "./hintpanel.js";
+import { hintPanel, hintMoveText } from "./hintpanel.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -195,11 +195,10 @@ export class TableView {
       if (!this.state || msg.version !== this.state.version) { this.render(); return; }
       this.hint = msg;
       this.el.main.dataset.hint = msg.move;
-      this.markHint();
-      this.renderHint();
-      const text = t("table.hintIs", { move: msg.move });
+      this.render();   // the button back, the cards marked, the hint's panel
+      const text = t("table.hintIs", { move: hintMoveText(msg.move) });
       toast(text, "info");
-      announce(text);
+      announce(msg.text ? `${text}. ${msg.text}` : text);
     } else if (msg.type === "rematch" && msg.table) {
       // The same token holds the same seat at the new table.
       if (this.token && typeof msg.seat === "number") {
