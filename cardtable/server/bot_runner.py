@@ -9,6 +9,10 @@ then goes through ``Tables.play`` like a person's.  A bot that fails, or does no
 by the limit, plays a random legal move.  A person who stays away past the grace period
 gets the table's takeover bot.  While the database is away a bot keeps its move and tries
 to store it again after a wait that doubles up to ``Settings.storage_retry_max``.
+
+Hints and analyses think in the bot processes too (``BotRunner.pool``), even when the
+bots think in threads; a bot thinking in a thread counts as live work there, so an
+analysis waits for it.
 """
 
 from __future__ import annotations
@@ -156,7 +160,8 @@ class BotRunner:
         live = self.workers.live() if self.workers is not None else contextlib.nullcontext()
         try:
             with live:
-                await asyncio.wait({thinking, waiting}, return_when=asyncio.FIRST_COMPLETED)
+                either: set[asyncio.Future[Any]] = {thinking, waiting}
+                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
                 # a bot that cannot stop itself is left to finish in its thread, unheard
                 return await asyncio.wait_for(asyncio.shield(thinking), timeout=limit + GRACE)
         finally:
