@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,11 +36,13 @@ from pydantic import BaseModel, Field
 from .. import games
 from ..analysis import lessons as lessonlib
 from ..analysis import puzzles as puzzlelib
-from .bot_workers import BotWorkers, JudgeJob
+from .bot_workers import BotFailed, BotWorkers, JudgeJob
 from .live import TableError
 from .schemas import Problem
 
 __all__ = ["Analyses", "register"]
+
+log = logging.getLogger("cardtable.server")
 
 ANALYSIS_ITERATIONS = 800
 """The search's iterations per judged move in the server (the terminal's default is 1500)."""
@@ -147,7 +150,12 @@ class Analyses:
         learn = learn_of(record.game)
         judged = []
         for done, job in enumerate(jobs, 1):
-            judged.append(await workers.background(job, ANALYSIS_MOVE_LIMIT))
+            try:
+                judged.append(await workers.background(job, ANALYSIS_MOVE_LIMIT))
+            except (TimeoutError, BotFailed) as error:
+                log.warning("table %s: the analysis stopped at move %d: %s", table_id,
+                            job.index, error)
+                raise
             self.progress[table_id] = (done, len(jobs))
         result = {"game": record.game, "unit": learn.unit, "thresholds": list(learn.thresholds),
                   "iterations": self.iterations, "seed": 0, "moves": judged}
@@ -170,15 +178,19 @@ class Analyses:
 
         task = self.running.get(table_id)
         found = await self._in_thread(stored)
+        finished = task is not None and task.done()
+        if (found is None and task is not None and finished and not task.cancelled()
+                and task.exception() is None):
+            found = await self._in_thread(stored)   # stored while we looked
         if found is not None:
-            if task is not None and task.done():
-                del self.running[table_id]
+            if finished:
+                self.running.pop(table_id, None)
             return {"status": "done", "analysis": found}
         if task is None:
             raise TableError("this game has not been analysed: POST to start", 404,
                              "no_analysis")
-        if task.done():
-            del self.running[table_id]
+        if finished:
+            self.running.pop(table_id, None)
             self.progress.pop(table_id, None)
             why = "it was stopped" if task.cancelled() else task.exception()
             raise TableError(f"the analysis failed: {why}", 500, "analysis_failed")

@@ -112,6 +112,27 @@ def test_a_finished_game_is_analysed_in_the_background(
     assert again.json()["status"] == "done"   # stored: not analysed twice
 
 
+def test_an_analysis_move_past_its_own_limit_fails_the_analysis(
+        make_client, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(learn_api, "ANALYSIS_MOVE_LIMIT", 0.0)   # no move can be judged
+    client = make_client()
+    seated = create(client, game="durak", seats=["human", "bot:random"])
+    with connect(client, seated["table"], seated["token"]) as ws:
+        play_together({seated["seat"]: Player(ws)}, [], random.Random(3))
+    assert client.post(f"/api/tables/{seated['table']}/analysis").status_code == 202
+    for _ in range(600):
+        answer = client.get(f"/api/tables/{seated['table']}/analysis")
+        if answer.status_code != 200:
+            break
+        assert answer.json() == {"status": "running", "done": 0, "total": answer.json()["total"]}
+        time.sleep(0.2)
+    assert answer.status_code == 500 and answer.json()["code"] == "analysis_failed"
+    workers = client.app.state.tables.runner.workers
+    assert workers.killed == 1 and workers.background_pid() is None   # killed, not waited for
+    # asked again, it starts afresh
+    assert client.post(f"/api/tables/{seated['table']}/analysis").json()["status"] == "running"
+
+
 def test_a_lesson_hint_explains_the_easy_bots_move(client: TestClient) -> None:
     step = lessons.course("durak")[1]
     given = client.get(f"/api/learn/durak/{step.key}/hint", params={"lang": "pt"}).json()
