@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 from pathlib import Path
 
+import pytest
 from tablekit import Gate, run_async
 
 from cardtable import games
-from cardtable.server.bot_workers import BotWorkers
+from cardtable.server.bot_workers import BotWorkers, HintJob
 
 
 async def appears(path: Path, timeout: float = 120) -> None:
@@ -94,5 +96,28 @@ def test_an_analysis_job_past_its_limit_is_killed_and_the_next_gets_a_fresh_proc
             assert await workers.choose("random", state, 30) in map(str, state.legal_moves())
         finally:
             workers.close()
+
+    run_async(run())
+
+
+@pytest.mark.parametrize("game", ["pasur", "durak"])
+def test_a_hint_depends_only_on_what_the_seat_has_seen(game: str) -> None:
+    """The hint's process gets the table's state, as a bot's move does; its answer is the
+    same for another deal of the cards the seat cannot see (the same seed)."""
+    spec = games.get(game)
+    state = spec.start(next(iter(spec.presets.values())), players=2, seed=7)
+    seat = state.to_move
+    other = state.determinize(seat, random.Random(5))
+    assert other.view(seat) == state.view(seat) and other.view(1 - seat) != state.view(1 - seat)
+
+    async def run() -> None:
+        workers = BotWorkers(1)
+        try:
+            hints = [await workers.run(HintJob(s, "ismcts:iterations=100", "en", 3, 1), 120)
+                     for s in (state, other)]
+        finally:
+            workers.close()
+        assert hints[0] == hints[1]
+        assert hints[0]["move"] in map(str, state.legal_moves())
 
     run_async(run())
