@@ -1,19 +1,27 @@
-"""Help at a table against bots only: a hint (the move a bot would play in your seat) and
-undo (back to your own last decision).  Never at a table with another person: a hint
-there would be a bot playing for you, and an undo would take back their moves.
+"""Help at a table against bots only: a hint (the move a bot would play in your seat, and
+why) and undo (back to your own last decision).  Never at a table with another person: a
+hint there would be a bot playing for you, and an undo would take back their moves.
 
-Both are WebSocket messages (``{"type": "hint"}``, ``{"type": "undo"}``); a refusal has
-a code like every other (``cardtable.server.codes``): ``not_against_bots``,
-``nothing_to_undo``, ``undo_past_deal``.
+Both are WebSocket messages (``{"type": "hint", "lang": "fa"}``, ``{"type": "undo"}``); a
+refusal has a code like every other (``cardtable.server.codes``): ``not_against_bots``,
+``hint_thinking``, ``nothing_to_undo``, ``undo_past_deal``.
+
+A hint is the school's (``cardtable.analysis.hints``): the level's move, the reason in the
+player's language, and the two or three best moves with their values.  It is thought in a
+bot process (``BotWorkers.run``, a live job like a bot's move, killed at ``HINT_LIMIT``),
+never in the server's own process; the process gets the table's state as a bot's move
+does, and the search deals the hidden cards from what the seat has seen.  One hint at a
+time per seat.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
+import logging
+import secrets
 from typing import TYPE_CHECKING, Any
 
-from .. import bots
+from .bot_workers import BotFailed, HintJob
 from .codes import Refusal, refused
 from .live import OVER, PLAYING, Connection, LiveTable
 from .wire import encode
@@ -21,12 +29,17 @@ from .wire import encode
 if TYPE_CHECKING:
     from .tables import Tables
 
-__all__ = ["HINT_BOT", "HINT_SECONDS", "against_bots_only", "hint", "undo"]
+__all__ = ["HINT_BOT", "HINT_LIMIT", "HINT_TOP", "against_bots_only", "hint", "undo"]
+
+log = logging.getLogger("cardtable.server")
 
 HINT_BOT = "medium"
-"""The bot whose choice is the hint."""
-HINT_SECONDS = 2.0
-"""How long the hint's bot may think."""
+"""The level whose choice is the hint (its search stops itself at 2 s)."""
+HINT_TOP = 3
+"""The best moves a hint shows with their values."""
+HINT_LIMIT = 30.0
+"""Seconds a hint's process may work (the level's search, then the words for each move)
+before it is killed and the hint refused."""
 
 
 def against_bots_only(table: LiveTable, seat: int) -> bool:
@@ -49,8 +62,10 @@ def _check(table: LiveTable, connection: Connection) -> Refusal | None:
     return None
 
 
-async def hint(tables: Tables, table: LiveTable, connection: Connection) -> Refusal | None:
-    """Send the seat the move the hint's bot would play now (to it alone)."""
+async def hint(tables: Tables, table: LiveTable, connection: Connection,
+               lang: str = "en") -> Refusal | None:
+    """Send the seat the move the hint's level would play now, and why, in ``lang``
+    (to it alone)."""
     async with table.lock:
         reason = _check(table, connection)
         if reason is None and table.state.to_move != connection.seat:
@@ -58,11 +73,25 @@ async def hint(tables: Tables, table: LiveTable, connection: Connection) -> Refu
                              seat=table.state.to_move)
         if reason is not None:
             return reason
-        snapshot, version = table.state.copy(), table.version
-    bot = bots.make(HINT_BOT)
-    move = await asyncio.to_thread(
-        lambda: str(bots.choose_within(bot, snapshot, time.perf_counter() + HINT_SECONDS)))
-    connection.outbox.put("hint", encode({"type": "hint", "move": move, "version": version}))
+        seat = table.seats[connection.seat]   # type: ignore[index]
+        if seat.hinting:
+            return refused("hint_thinking", "a hint for this seat is being thought: wait "
+                           "for it")
+        seat.hinting = True
+        job = HintJob(table.state.copy(), HINT_BOT, lang, HINT_TOP, secrets.randbits(32))
+        version = table.version
+    try:
+        given = await tables.runner.pool().run(job, HINT_LIMIT)
+    except (TimeoutError, BotFailed) as error:
+        log.warning("table %s: no hint for seat %d: %s", table.id, seat.index, error)
+        return refused("server_error", "the hint could not be thought; ask again")
+    finally:
+        seat.hinting = False
+    choices = [{"move": c["move"], "value": c["value"], "text": c["text"]}
+               for c in given["choices"]]
+    connection.outbox.put("hint", encode({
+        "type": "hint", "version": version, "move": given["move"], "level": given["level"],
+        "lang": lang, "text": given["text"], "unit": given["unit"], "choices": choices}))
     return None
 
 

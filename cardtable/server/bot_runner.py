@@ -9,12 +9,17 @@ then goes through ``Tables.play`` like a person's.  A bot that fails, or does no
 by the limit, plays a random legal move.  A person who stays away past the grace period
 gets the table's takeover bot.  While the database is away a bot keeps its move and tries
 to store it again after a wait that doubles up to ``Settings.storage_retry_max``.
+
+Hints and analyses think in the bot processes too (``BotRunner.pool``), even when the
+bots think in threads; a bot thinking in a thread counts as live work there, so an
+analysis waits for it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import random
 import secrets
@@ -56,8 +61,15 @@ class BotRunner:
         self.tables = tables
         self.settings = tables.settings
         self.workers: BotWorkers | None = None
-        """The bot processes, once a bot has thought in one (``bot_processes`` > 0)."""
+        """The bot processes, once a bot, a hint or an analysis has needed one."""
         self._threads: concurrent.futures.ThreadPoolExecutor | None = None
+
+    def pool(self) -> BotWorkers:
+        """The bot processes: ``bot_processes`` of them for the bots (one when the bots
+        think in threads: then hints alone use it) and one for analysis."""
+        if self.workers is None:
+            self.workers = BotWorkers(max(1, self.settings.bot_processes), grace=GRACE)
+        return self.workers
 
     def close(self) -> None:
         """Stop the bot processes and threads (the bot loops are tasks ``Tables.stop`` ends)."""
@@ -118,9 +130,7 @@ class BotRunner:
         limit = self.settings.bot_time_limit
         try:
             if self.settings.bot_processes and spec:
-                if self.workers is None:
-                    self.workers = BotWorkers(self.settings.bot_processes, grace=GRACE)
-                return await self.workers.choose(spec, snapshot, limit)
+                return await self.pool().choose(spec, snapshot, limit)
             return await self._think_in_thread(bot, snapshot, limit)
         except TimeoutError:
             log.warning("table %s: bot %s took longer than %.1fs; playing a random move",
@@ -146,10 +156,14 @@ class BotRunner:
 
         thinking = loop.run_in_executor(self._threads, think)
         waiting = asyncio.ensure_future(started.wait())
+        # a bot thinking here counts as live work: an analysis waits for it
+        live = self.workers.live() if self.workers is not None else contextlib.nullcontext()
         try:
-            await asyncio.wait({thinking, waiting}, return_when=asyncio.FIRST_COMPLETED)
-            # a bot that cannot stop itself is left to finish in its thread, unheard
-            return await asyncio.wait_for(asyncio.shield(thinking), timeout=limit + GRACE)
+            with live:
+                either: set[asyncio.Future[Any]] = {thinking, waiting}
+                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+                # a bot that cannot stop itself is left to finish in its thread, unheard
+                return await asyncio.wait_for(asyncio.shield(thinking), timeout=limit + GRACE)
         finally:
             waiting.cancel()
             if not thinking.done():

@@ -1,11 +1,17 @@
 """Processes the bots think in, which the server can stop.
 
-Each worker is a process of its own that thinks about one move at a time.  The server
-gives it the bot's spec and a copy of the game; the worker's own bot of that spec chooses,
-its search stopped at the time limit.  A worker still thinking at the limit (a bot that
-does not stop itself) is killed and a fresh one takes its place, so no bot holds a core
-past the limit.  Workers end by themselves when the server process is gone, even after
-``kill -9``.
+Each worker is a process of its own that does one job at a time: a bot's move
+(``BotMove``), a hint that explains (``HintJob``), or one move of a game's analysis
+(``JudgeJob``).  The server sends a typed job; the worker answers with its result.  A
+worker still busy at the job's limit (a bot that does not stop itself) is killed and a
+fresh one takes its place, so no job holds a core past its limit.  Workers end by
+themselves when the server process is gone, even after ``kill -9``.
+
+Live work (bots' moves and hints: someone is waiting) goes to ``count`` live workers.
+Analysis is background work: one more process, niced, one job at a time, and a job starts
+only while fewer than ``pause_at`` live jobs are thinking.  A live move therefore never
+waits for analysis; an analysis waits at each move's boundary for the live tables, and
+its per-move jobs have limits of their own.
 
 This module imports only the engine, so a new worker starts quickly.
 """
@@ -14,23 +20,92 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import multiprocessing
 import os
 import secrets
 import threading
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Protocol
 
 from .. import bots
 
-__all__ = ["BotFailed", "BotWorkers", "watch_parent"]
+__all__ = ["BotFailed", "BotMove", "BotWorkers", "HintJob", "Job", "JudgeJob", "watch_parent"]
 
 _STARTING = multiprocessing.get_context("spawn")
+
+BACKGROUND_NICE = 10
+"""How much lower the analysis process's priority is than the server's."""
 
 
 class BotFailed(RuntimeError):
     """The bot raised, or its worker died; the text says what happened."""
+
+
+class Job(Protocol):
+    """What a worker can do: ``run`` in the worker, with the worker's own bots by spec."""
+
+    def run(self, own: dict[str, Any]) -> Any: ...
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """A bot of ``spec`` chooses a move in ``state``, its search stopped after ``seconds``;
+    the answer is the move's text."""
+
+    spec: str
+    state: Any
+    seconds: float
+
+    def run(self, own: dict[str, Any]) -> str:
+        bot = own.get(self.spec)
+        if bot is None:
+            bot = own[self.spec] = bots.make(self.spec, seed=secrets.randbits(64))
+        return str(bots.choose_within(bot, self.state, time.perf_counter() + self.seconds))
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """The move ``level`` would play in ``state`` for the seat to move, explained in
+    ``lang`` (``cardtable.analysis.hints``); the answer is ``Hint.to_dict()``.  The state
+    is the table's, as a bot's move gets it: the search deals the hidden cards from what
+    the seat has seen, so nothing else it holds reaches the hint."""
+
+    state: Any
+    level: str
+    lang: str
+    top: int
+    seed: int
+
+    def run(self, own: dict[str, Any]) -> dict[str, Any]:
+        from ..analysis.hints import hint
+
+        given = hint(self.state, self.level, lang=self.lang, top=self.top, seed=self.seed)
+        return given.to_dict()
+
+
+@dataclass(frozen=True)
+class JudgeJob:
+    """One move of a finished game's analysis (``cardtable.analysis.judge``), seeded by its
+    index as the whole analysis seeds it; the answer is ``Judgement.to_dict()``."""
+
+    state: Any
+    move: str
+    index: int
+    iterations: int
+    seed: int
+    hindsight: bool
+    nodes: int
+
+    def run(self, own: dict[str, Any]) -> dict[str, Any]:
+        from ..analysis import judge
+
+        return judge(self.state, self.state.parse_move(self.move), self.index,
+                     iterations=self.iterations, seed=self.seed, hindsight=self.hindsight,
+                     nodes=self.nodes).to_dict()
 
 
 def watch_parent(parent: int) -> None:
@@ -44,22 +119,21 @@ def watch_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="watch-parent").start()
 
 
-def _work(conn: Connection, parent: int) -> None:
-    """A worker's life: read (spec, state, seconds), answer ("ok", move) or ("error", why)."""
+def _work(conn: Connection, parent: int, niceness: int) -> None:
+    """A worker's life: read a job, answer ("ok", result) or ("error", why)."""
     watch_parent(parent)
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
     own: dict[str, Any] = {}
     conn.send(("ready", ""))
     while True:
         try:
-            spec, state, seconds = conn.recv()
+            job = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            bot = own.get(spec)
-            if bot is None:
-                bot = own[spec] = bots.make(spec, seed=secrets.randbits(64))
-            move = bots.choose_within(bot, state, time.perf_counter() + seconds)
-            answer: tuple[str, str] = ("ok", str(move))
+            answer: tuple[str, Any] = ("ok", job.run(own))
         except Exception as error:
             answer = ("error", f"{type(error).__name__}: {error}")
         conn.send(answer)
@@ -70,9 +144,9 @@ class _Worker:
 
     STARTING_TIME = 60.0
 
-    def __init__(self) -> None:
+    def __init__(self, niceness: int = 0) -> None:
         self.conn, theirs = _STARTING.Pipe()
-        self.process = _STARTING.Process(target=_work, args=(theirs, os.getpid()),
+        self.process = _STARTING.Process(target=_work, args=(theirs, os.getpid(), niceness),
                                          daemon=True, name="cardtable-bot")
         self.process.start()
         theirs.close()
@@ -86,18 +160,20 @@ class _Worker:
             self.kill()
             raise BotFailed("a bot process ended as it started") from None
 
-    def ask(self, spec: str, state: Any, seconds: float, grace: float) -> str:
-        """The move, or ``TimeoutError`` once ``seconds + grace`` have passed."""
-        self.conn.send((spec, state, seconds))
-        if not self.conn.poll(seconds + grace):
-            raise TimeoutError(f"the bot thought longer than {seconds:g} s")
+    def ask(self, job: Job, limit: float) -> Any:
+        """The job's answer, or ``TimeoutError`` once ``limit`` seconds have passed."""
         try:
-            status, text = self.conn.recv()
+            self.conn.send(job)
+            ready = self.conn.poll(limit)
+            if ready:
+                status, answer = self.conn.recv()
         except (EOFError, OSError):
             raise BotFailed("the bot's process ended") from None
+        if not ready:
+            raise TimeoutError(f"the job ran longer than {limit:g} s")
         if status != "ok":
-            raise BotFailed(text)
-        return text
+            raise BotFailed(answer)
+        return answer
 
     def kill(self) -> None:
         """End the process now (SIGKILL); it is reaped in the background."""
@@ -107,18 +183,29 @@ class _Worker:
 
 
 class BotWorkers:
-    """``count`` worker processes, started when first needed; ``choose`` waits for a free
-    one.  ``grace`` is how long past its limit a bot may take to answer before its
-    worker is killed (a search stops at the limit and answers at once)."""
+    """``count`` live worker processes and one background one, started when first needed.
 
-    def __init__(self, count: int, grace: float = 1.0) -> None:
+    ``choose`` and ``run`` wait for a free live worker; ``background`` for the background
+    worker and for fewer than ``pause_at`` live jobs thinking (by default, all cores but
+    one: the server's).  ``grace`` is how long past its limit a bot may take to answer
+    before its worker is killed (a search stops at the limit and answers at once).
+    """
+
+    def __init__(self, count: int, grace: float = 1.0, *, pause_at: int | None = None) -> None:
         self.count = max(1, count)
         self.grace = grace
+        self.pause_at = max(1, pause_at if pause_at is not None
+                            else (os.cpu_count() or 2) - 1)
         self._idle: asyncio.Queue[_Worker | None] | None = None
         self._workers: set[_Worker] = set()
+        self._background: _Worker | None = None
+        self._background_turn: asyncio.Lock | None = None
+        self._calm: asyncio.Condition | None = None
+        self.thinking = 0
+        """Live jobs thinking now (in the live workers, or bots in threads: ``live``)."""
         # the waits on the pipes (not the thinking): one thread per worker
         self._threads = concurrent.futures.ThreadPoolExecutor(
-            max_workers=self.count, thread_name_prefix="bot-wait")
+            max_workers=self.count + 1, thread_name_prefix="bot-wait")
         self.killed = 0
         """Workers killed while still thinking (past the limit, or for a bot loop that
         was cancelled); each is replaced when a bot next needs one."""
@@ -129,6 +216,12 @@ class BotWorkers:
         ``TimeoutError`` if it thought longer (its worker is killed and replaced),
         ``BotFailed`` if the bot raised or its worker died.
         """
+        answer: str = await self.run(BotMove(spec, state, seconds), seconds + self.grace)
+        return answer
+
+    async def run(self, job: Job, limit: float) -> Any:
+        """A live job's answer, from a live worker, within ``limit`` seconds of thinking
+        (``TimeoutError`` past it: the worker is killed and replaced)."""
         if self._idle is None:
             self._idle = asyncio.Queue()
             for _ in range(self.count):
@@ -142,8 +235,8 @@ class BotWorkers:
             if worker is None:
                 worker = await loop.run_in_executor(self._threads, _Worker)
                 self._workers.add(worker)
-            return await loop.run_in_executor(self._threads, worker.ask, spec, state,
-                                              seconds, self.grace)
+            with self.live():
+                return await loop.run_in_executor(self._threads, worker.ask, job, limit)
         except BotFailed:
             if worker is not None and not worker.process.is_alive():
                 self._forget(worker)
@@ -159,6 +252,61 @@ class BotWorkers:
         finally:
             self._idle.put_nowait(worker)
 
+    @contextlib.contextmanager
+    def live(self) -> Iterator[None]:
+        """Count a live job thinking (a bot in a thread says so too): background jobs
+        wait while ``pause_at`` of them think."""
+        self.thinking += 1
+        try:
+            yield
+        finally:
+            self.thinking -= 1
+            if self._calm is not None:
+                calm = self._calm
+
+                async def tell() -> None:
+                    async with calm:
+                        calm.notify_all()
+
+                with contextlib.suppress(RuntimeError):   # no loop running: nobody waits
+                    asyncio.get_running_loop().create_task(tell())
+
+    async def background(self, job: Job, limit: float) -> Any:
+        """A background job's answer (analysis), from the niced background worker, one at
+        a time and first in, first served; it starts once fewer than ``pause_at`` live
+        jobs think.  ``TimeoutError`` past ``limit`` (the worker is killed and replaced),
+        ``BotFailed`` if the job raised or the worker died."""
+        if self._background_turn is None:
+            self._background_turn = asyncio.Lock()
+            self._calm = asyncio.Condition()
+        loop = asyncio.get_running_loop()
+        async with self._background_turn:
+            assert self._calm is not None
+            async with self._calm:
+                await self._calm.wait_for(lambda: self.thinking < self.pause_at)
+            worker = self._background
+            if worker is not None and not worker.process.is_alive():
+                self._drop_background()
+                worker = None
+            if worker is None:
+                worker = self._background = await loop.run_in_executor(
+                    self._threads, _Worker, BACKGROUND_NICE)
+            try:
+                return await loop.run_in_executor(self._threads, worker.ask, job, limit)
+            except BotFailed:
+                if not worker.process.is_alive():
+                    self._drop_background()
+                raise
+            except BaseException:
+                self._drop_background()   # still working: past its limit, or cancelled
+                self.killed += 1
+                raise
+
+    def _drop_background(self) -> None:
+        if self._background is not None:
+            self._background.kill()
+            self._background = None
+
     def _forget(self, worker: _Worker) -> None:
         self._workers.discard(worker)
         worker.kill()
@@ -167,7 +315,12 @@ class BotWorkers:
         """The process ids of the live workers."""
         return {w.process.pid for w in self._workers if w.process.pid is not None}
 
+    def background_pid(self) -> int | None:
+        """The process id of the background worker, if it runs."""
+        return self._background.process.pid if self._background is not None else None
+
     def close(self) -> None:
         for worker in list(self._workers):
             self._forget(worker)
+        self._drop_background()
         self._threads.shutdown(wait=False, cancel_futures=True)

@@ -114,6 +114,7 @@ CODES: dict[str, Code] = {
     # -- help at a table against bots only (``assist``) ---------------------------------------
     "not_against_bots": Code("hints and undo are only for tables where every other seat is "
                              "a bot"),
+    "hint_thinking": Code("a hint for this seat is being thought: one at a time"),
     "nothing_to_undo": Code("the player has made no move to take back"),
     "undo_past_deal": Code("a move before the last deal cannot be taken back"),
 }

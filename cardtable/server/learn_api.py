@@ -12,19 +12,20 @@
 
 Lessons and puzzles are small fixed work per request; a hint is a fixed small search, in
 threads of this module's own (not the loop's default ones, which storage uses). An
-analysis runs in a process of its own (niced, one at a time, a few waiting at most), never
-in the server's loop or the threads storage uses; its progress and result are files under
-the data folder, so a finished analysis outlives the server process.
+analysis is cut into one job per move, run one at a time in the bot processes'
+background worker (``BotWorkers.background``: niced, and a job starts only while the live
+bots leave a core free), never in the server's own process; a live bot's move or a hint
+never waits for it.  Each move's job has its own limit (``ANALYSIS_MOVE_LIMIT``); its
+progress is kept while it runs, and its result is a file under the data folder, so a
+finished analysis outlives the server process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import json
-import multiprocessing
-import os
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,10 +36,13 @@ from pydantic import BaseModel, Field
 from .. import games
 from ..analysis import lessons as lessonlib
 from ..analysis import puzzles as puzzlelib
+from .bot_workers import BotFailed, BotWorkers, JudgeJob
 from .live import TableError
 from .schemas import Problem
 
 __all__ = ["Analyses", "register"]
+
+log = logging.getLogger("cardtable.server")
 
 ANALYSIS_ITERATIONS = 800
 """The search's iterations per judged move in the server (the terminal's default is 1500)."""
@@ -47,6 +51,9 @@ ANALYSIS_NODES = 20_000
 for that move): a bound on each analysis's work."""
 MOST_WAITING = 4
 """Analyses waiting for the worker at most; more are refused (429, ``analysis_busy``)."""
+ANALYSIS_MOVE_LIMIT = 300.0
+"""Seconds one move's judgement may work in the background process (a few seconds at
+the server's budgets) before the process is killed and the analysis fails."""
 
 
 class MoveText(BaseModel):
@@ -82,95 +89,123 @@ def _position_view(state: Any, seat: int) -> dict[str, Any]:
             "legal_moves": [str(m) for m in searched.legal_moves()]}
 
 
-def _analyse_in_worker(record_text: str, folder: str, name: str, iterations: int,
-                       hindsight: bool) -> None:
-    """In the worker process: analyse, writing progress and then the result as files."""
-    from .. import records
-    from ..analysis import analyse_record, learn_of
-
-    with contextlib.suppress(OSError):
-        os.nice(10)
-    record = records.loads(record_text)
-    learn = learn_of(record.game)
-    progress = Path(folder) / f"{name}.progress"
-
-    def tell(done: int, total: int) -> None:
-        progress.write_text(json.dumps({"done": done, "total": total}))
-
-    judged = analyse_record(record, iterations=iterations, seed=0, hindsight=hindsight,
-                            nodes=ANALYSIS_NODES, progress=tell)
-    result = {"game": record.game, "unit": learn.unit, "thresholds": list(learn.thresholds),
-              "iterations": iterations, "seed": 0, "moves": [j.to_dict() for j in judged]}
-    final = Path(folder) / f"{name}.json"
-    partial = final.with_suffix(".tmp")
-    partial.write_text(json.dumps(result, ensure_ascii=False))
-    partial.replace(final)
-    progress.unlink(missing_ok=True)
-
-
 class Analyses:
-    """Analyses of finished games: one worker process, results kept as files."""
+    """Analyses of finished games, a job per move in the bot processes' background worker;
+    results kept as files."""
 
     def __init__(self, folder: Path, *, iterations: int = ANALYSIS_ITERATIONS,
                  hindsight: bool = True) -> None:
         self.folder = folder
         self.iterations = iterations
         self.hindsight = hindsight
-        self.running: dict[str, concurrent.futures.Future[None]] = {}
+        self.running: dict[str, asyncio.Task[None]] = {}
+        self.progress: dict[str, tuple[int, int | None]] = {}
+        """Each running analysis's moves judged, and its moves in all."""
         self.threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="school")
         """Hints and the analyses' files: never the loop's default threads, which are the
         storage's."""
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
 
     def _file(self, table_id: str, suffix: str) -> Path:
         return self.folder / f"{table_id}{suffix}"
 
-    def start(self, table_id: str, record_text: str) -> str:
-        """Start analysing (unless done or under way); what it is now."""
-        if self._file(table_id, ".json").exists():
+    async def _in_thread(self, call: Callable[[], Any]) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.threads, call)
+
+    async def start(self, table_id: str, record_text: str, workers: BotWorkers) -> str:
+        """Start analysing (unless done or under way) in ``workers``; what it is now."""
+        if await self._in_thread(self._file(table_id, ".json").exists):
             return "done"
         job = self.running.get(table_id)
         if job is not None and not job.done():
             return "running"
-        if sum(1 for f in self.running.values() if not f.done()) > MOST_WAITING:
+        if sum(1 for t in self.running.values() if not t.done()) > MOST_WAITING:
             raise TableError("too many analyses are waiting: try again in a minute", 429,
                              "analysis_busy", retry_after=60)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        if self._pool is None:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"))
-        self.running[table_id] = self._pool.submit(
-            _analyse_in_worker, record_text, str(self.folder), table_id, self.iterations,
-            self.hindsight)
+        self.progress[table_id] = (0, None)
+        self.running[table_id] = asyncio.get_running_loop().create_task(
+            self._analyse(table_id, record_text, workers))
         return "running"
 
-    def status(self, table_id: str) -> dict[str, Any]:
+    def _jobs(self, record_text: str) -> tuple[Any, list[JudgeJob]]:
+        """The record, and a job for each of its moves: the position before it, seeded
+        as ``analyse_record`` seeds it (so the result is the same)."""
+        from .. import records
+
+        record = records.loads(record_text)
+        state = record.start()
+        jobs = []
+        for index, move in enumerate(record.moves, 1):
+            if state.to_move is None:
+                raise ValueError(f"move {index} ({move}) comes after the end of the game")
+            jobs.append(JudgeJob(state.copy(), str(move), index, self.iterations, 0,
+                                 self.hindsight, ANALYSIS_NODES))
+            state.push(str(move))
+        return record, jobs
+
+    async def _analyse(self, table_id: str, record_text: str, workers: BotWorkers) -> None:
+        """Judge the moves one by one in the background worker, then store the result."""
+        from ..analysis import learn_of
+
+        record, jobs = await self._in_thread(lambda: self._jobs(record_text))
+        learn = learn_of(record.game)
+        judged = []
+        for done, job in enumerate(jobs, 1):
+            try:
+                judged.append(await workers.background(job, ANALYSIS_MOVE_LIMIT))
+            except (TimeoutError, BotFailed) as error:
+                log.warning("table %s: the analysis stopped at move %d: %s", table_id,
+                            job.index, error)
+                raise
+            self.progress[table_id] = (done, len(jobs))
+        result = {"game": record.game, "unit": learn.unit, "thresholds": list(learn.thresholds),
+                  "iterations": self.iterations, "seed": 0, "moves": judged}
+
+        def store() -> None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            final = self._file(table_id, ".json")
+            partial = final.with_suffix(".tmp")
+            partial.write_text(json.dumps(result, ensure_ascii=False))
+            partial.replace(final)
+
+        await self._in_thread(store)
+        self.progress.pop(table_id, None)
+
+    async def status(self, table_id: str) -> dict[str, Any]:
         done = self._file(table_id, ".json")
-        if done.exists():
-            return {"status": "done", "analysis": json.loads(done.read_text())}
-        job = self.running.get(table_id)
-        if job is None:
+
+        def stored() -> dict[str, Any] | None:
+            return json.loads(done.read_text()) if done.exists() else None
+
+        task = self.running.get(table_id)
+        found = await self._in_thread(stored)
+        finished = task is not None and task.done()
+        if (found is None and task is not None and finished and not task.cancelled()
+                and task.exception() is None):
+            found = await self._in_thread(stored)   # stored while we looked
+        if found is not None:
+            if finished:
+                self.running.pop(table_id, None)
+            return {"status": "done", "analysis": found}
+        if task is None:
             raise TableError("this game has not been analysed: POST to start", 404,
                              "no_analysis")
-        if job.done() and job.exception() is not None:
-            del self.running[table_id]
-            raise TableError(f"the analysis failed: {job.exception()}", 500,
-                             "analysis_failed")
-        progress = self._file(table_id, ".progress")
-        try:
-            counts = json.loads(progress.read_text())
-        except (OSError, ValueError):
-            counts = {"done": 0, "total": None}
-        return {"status": "running", **counts}
+        if finished:
+            self.running.pop(table_id, None)
+            self.progress.pop(table_id, None)
+            why = "it was stopped" if task.cancelled() else task.exception()
+            raise TableError(f"the analysis failed: {why}", 500, "analysis_failed")
+        counted, total = self.progress.get(table_id, (0, None))
+        return {"status": "running", "done": counted, "total": total}
 
     def close(self) -> None:
-        """Stop the threads and the worker; an app started again (its lifespan entered
-        anew, as tests do) gets fresh ones (an executor makes its threads on first use)."""
+        """Stop the analyses and the threads; an app started again (its lifespan entered
+        anew, as tests do) gets fresh threads (an executor makes them on first use)."""
+        for task in self.running.values():
+            task.cancel()
+        self.running.clear()
+        self.progress.clear()
         self.threads.shutdown(wait=False, cancel_futures=True)
         self.threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="school")
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
 
 
 ANSWERS: dict[int | str, dict[str, Any]] = {
@@ -269,15 +304,13 @@ def register(app: FastAPI, data_dir: str | Path,
                 raise TableError("the game is not over yet: a game is analysed once it has "
                                  "ended", 409, "not_over")
             record = table.record()
-        status = await asyncio.get_running_loop().run_in_executor(
-            analyses.threads, analyses.start, table_id, record.dumps())
-        return {"status": status}
+        workers = tables_of(request).runner.pool()
+        return {"status": await analyses.start(table_id, record.dumps(), workers)}
 
     @app.get("/api/tables/{table_id}/analysis", responses=ANSWERS)
     async def analysis_status(table_id: str) -> dict[str, Any]:
         if len(table_id) > 64 or not table_id.replace("-", "").replace("_", "").isalnum():
             raise TableError(f"no table {table_id!r}", 404, "not_found")
-        return await asyncio.get_running_loop().run_in_executor(
-            analyses.threads, analyses.status, table_id)
+        return await analyses.status(table_id)
 
     return analyses

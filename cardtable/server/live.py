@@ -201,6 +201,8 @@ class LiveSeat:
     seen: bool = False
     """A connection has come with this seat's token (``SeatRow.seen``)."""
     claim_task: asyncio.Task[None] | None = None
+    hinting: bool = False
+    """A hint for this seat is being thought (``assist``: one at a time)."""
     """Frees the seat if it is taken but nobody connects (``Seating.hold``)."""
     player_id: str | None = None
     """The player who took the seat (``players``), if known: they may come back to it

@@ -466,9 +466,11 @@ class Tables:
                 await self._refuse(table, connection, error.reason, error.code)
         elif kind in ("chat", "chat_off"):
             await chat.receive(self, table, connection, message)
-        elif kind in ("hint", "undo"):
-            act = assist.hint if kind == "hint" else assist.undo
-            refusal = await act(self, table, connection)
+        elif kind == "hint":
+            # thought in a bot process while this socket reads on
+            self.spawn(self._hint(table, connection, message.get("lang", "en")))
+        elif kind == "undo":
+            refusal = await assist.undo(self, table, connection)
             if refusal is not None:
                 await self._refuse(table, connection, refusal)
         elif kind == "rematch":
@@ -476,6 +478,11 @@ class Tables:
                 await self.seating.rematch(table, connection.seat)
             except TableError as error:
                 await self._refuse(table, connection, error.reason, error.code, error.params)
+
+    async def _hint(self, table: LiveTable, connection: Connection, lang: str) -> None:
+        refusal = await assist.hint(self, table, connection, lang)
+        if refusal is not None:
+            await self._refuse(table, connection, refusal)
 
     async def _refuse(self, table: LiveTable, connection: Connection, reason: str,
                       code: str | None = None, params: dict[str, Any] | None = None) -> None:

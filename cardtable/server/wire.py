@@ -19,8 +19,9 @@ Client to server::
     {"type": "rematch"}
     {"type": "resign"}   (your side loses; the game ends)
     {"type": "leave"}    (an unrated table: the takeover bot plays on)
-    {"type": "hint"}     (at a table against bots only: answered {"type": "hint", "move",
-                          "version"})
+    {"type": "hint", "lang"?: "en"|"ru"|"pt"|"fa"}   (at a table against bots only:
+                          answered {"type": "hint", "version", "move", "level", "lang",
+                          "text", "unit", "choices": [{"move", "value", "text"}, ...]})
     {"type": "undo"}     (at a table against bots only: back to your last decision)
     {"type": "ping"}
 
@@ -38,6 +39,8 @@ __all__ = ["MessageError", "decode", "encode", "plain"]
 
 MAX_MESSAGE = 4096
 MAX_MOVE = 200
+HINT_LANGS = ("en", "ru", "pt", "fa")
+"""The languages a hint is worded in (the page's)."""
 MAX_TOKEN = 64
 """A seat token is 32 characters; a longer one holds no seat, and is not even hashed."""
 
@@ -78,6 +81,9 @@ def decode(text: str | bytes) -> dict[str, Any]:
             raise MessageError('a move needs "move": the move as text, one of "legal_moves"')
         if len(move) > MAX_MOVE:
             raise MessageError(f"the move is too long (at most {MAX_MOVE} characters)")
+    elif kind == "hint":
+        if data.get("lang", "en") not in HINT_LANGS:
+            raise MessageError(f'a hint\'s "lang" is one of {", ".join(HINT_LANGS)}')
     elif kind not in ("rematch", "ping", "resign", "leave", "chat", "chat_off", "hint", "undo"):
         # chat: ``chat`` checks it
         raise MessageError(f"unknown message type {kind!r}: send \"move\", \"rematch\", "

@@ -8,6 +8,7 @@ from browserkit import (
     click_durak_move,
     create_table,
     legal_moves,
+    screenshot,
     table_root,
     wait_for_next_version,
     wait_for_turn_or_end,
@@ -55,3 +56,39 @@ def test_no_hint_or_undo_at_a_table_with_another_person(open_page, server_url) -
     for someone in (page, friend):
         someone.wait_for_selector('#table-root[data-to-move]:not([data-to-move=""])')
         assert someone.locator(".actions button.hint, .actions button.undo").count() == 0
+
+
+@pytest.mark.parametrize(("locale", "lang", "words", "percent"),
+                         [("en-US", "en", "keeps", "%"), ("fa-IR", "fa", "حکم نگه می‌دارد", "٪")],
+                         ids=["en", "fa"])
+def test_a_hint_explains_its_move_and_the_best_moves_in_my_language(
+        open_page, locale: str, lang: str, words: str, percent: str) -> None:
+    page = open_page("/", locale=locale, reduced_motion=True)
+    create_table(page, "durak", seats=["human", "bot:random"])
+    page.click(".created .open-table")
+    assert wait_for_turn_or_end(page)
+    page.click(".actions button.hint")
+    panel = page.locator(".hint-panel")
+    panel.wait_for()
+    assert panel.get_attribute("data-lang") == lang
+    assert panel.get_attribute("data-move") == table_root(page).get_attribute("data-hint")
+    assert words in panel.locator(".hint-why").inner_text()
+    choices = panel.locator(".hint-choice")
+    assert 1 <= choices.count() <= 3
+    assert panel.locator(".hint-choice.chosen").count() == 1
+    values = panel.locator(".hint-value").all_inner_texts()
+    assert values and all(percent in v for v in values)
+    if lang == "fa":   # the values in Persian digits, the explanation right to left
+        assert all(any("۰" <= ch <= "۹" for ch in v) for v in values)
+        assert page.evaluate("document.documentElement.dir") == "rtl"
+    button = page.locator(".actions button.hint")   # ready to be asked again
+    assert not button.is_disabled() and button.inner_text() == page.evaluate(
+        "async () => (await import('/js/i18n.js')).t('table.hint')")
+    panel.scroll_into_view_if_needed()
+    screenshot(page, f"hint-{lang}-desktop")
+    # the panel goes once the table moves on
+    version = table_root(page).get_attribute("data-version")
+    moves = legal_moves(page)
+    click_durak_move(page, next((m for m in moves if m != "take"), moves[0]), via_table=False)
+    wait_for_next_version(page, version)
+    page.wait_for_selector(".hint-panel", state="detached")

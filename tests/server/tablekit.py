@@ -50,6 +50,55 @@ class Stuck:
         return []
 
 
+@dataclasses.dataclass(frozen=True)
+class Gate:
+    """A bot process's job (``BotWorkers.run`` or ``background``) that says it started
+    (``gate + ".started"``), waits until the file ``gate`` exists (an hour at most), then
+    answers with its process id and whether ``look`` existed when the gate opened."""
+
+    gate: str
+    look: str = ""
+
+    def run(self, own: dict[str, Any]) -> dict[str, Any]:
+        import os
+
+        Path(self.gate + ".started").touch()
+        for _ in range(360_000):
+            if Path(self.gate).exists():
+                break
+            time.sleep(0.01)
+        return {"pid": os.getpid(), "saw": bool(self.look) and Path(self.look).exists()}
+
+
+@dataclasses.dataclass(frozen=True)
+class GatedHint:
+    """A hint job (``bot_workers.HintJob``'s fields) that waits, before thinking, until
+    the file named by ``$CARDTABLE_TEST_GATE`` exists (the workers inherit it)."""
+
+    state: Any
+    level: str
+    lang: str
+    top: int
+    seed: int
+
+    def run(self, own: dict[str, Any]) -> Any:
+        import os
+
+        from cardtable.server.bot_workers import HintJob
+
+        Gate(os.environ["CARDTABLE_TEST_GATE"]).run(own)
+        return HintJob(self.state, self.level, self.lang, self.top, self.seed).run(own)
+
+
+def wait_for_file(path: Path, timeout: float = 120) -> None:
+    """Until ``path`` exists (a bound on the wait, not a timing)."""
+    for _ in range(int(timeout * 20)):
+        if path.exists():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{path} never appeared in {timeout} s")
+
+
 def from_address(client: TestClient, host: str) -> TestClient:
     """A client of the same running app (the same event loop) from another address."""
     other = TestClient(client.app, client=(host, 50000))

@@ -1,13 +1,20 @@
 """Hint and undo: at a table where every other seat is a bot, and never at a table with
-another person (refused there with a code)."""
+another person (refused there with a code).  A hint explains its move in the asker's
+language, with the best moves and their values, and is thought in a bot process."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
-from tablekit import Player, connect, create
+from tablekit import GatedHint, Player, connect, create, wait_for_file
+
+import cardtable.analysis.hints
+from cardtable.server import assist
 
 
 def moves_stored(tmp_path: Path, table: str) -> int:
@@ -32,6 +39,89 @@ def test_a_hint_is_one_of_my_legal_moves_at_a_table_of_bots(client: TestClient) 
         hint = player.next_of("hint")
         assert hint["move"] in state["legal_moves"]
         assert hint["version"] == state["version"]
+
+
+def my_turn_with_a_choice(player: Player) -> dict:
+    """My turn with two legal moves or more (forced moves played)."""
+    state = my_turn(player)
+    while len(state["legal_moves"]) < 2:
+        player.move(state, state["legal_moves"][0])
+        state = player.state(state["version"] + 1)
+        state = state if state["legal_moves"] else my_turn(player)
+    return state
+
+
+# words every explanation of the game has, in each language: Pasur's next player's reply,
+# Durak's trumps kept
+EXPLAINED = [("pasur", "en", "the next player's best reply"),
+             ("pasur", "fa", "بهترین پاسخ بازیکن بعدی"),
+             ("durak", "ru", "остаётся козырей"),
+             ("durak", "pt", "trunfos")]
+
+
+@pytest.mark.parametrize(("game", "lang", "words"), EXPLAINED,
+                         ids=[f"{g}-{lang}" for g, lang, _ in EXPLAINED])
+def test_a_hint_explains_its_move_with_the_best_moves_and_their_values_in_my_language(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch, game: str, lang: str,
+        words: str) -> None:
+    def not_here(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a hint was thought in the server's own process")
+
+    monkeypatch.setattr(cardtable.analysis.hints, "hint", not_here)
+    seated = create(client, game=game, seats=["human", "bot:random"])
+    with connect(client, seated["table"], seated["token"]) as ws:
+        player = Player(ws)
+        state = my_turn_with_a_choice(player)
+        player.send({"type": "hint", "lang": lang})
+        hint = player.next_of("hint", timeout=120)
+    legal = state["legal_moves"]
+    assert hint["version"] == state["version"] and hint["move"] in legal
+    assert hint["lang"] == lang and hint["level"] == assist.HINT_BOT
+    assert words in hint["text"]
+    assert hint["unit"] == ("points" if game == "pasur" else "chance of being the durak")
+    choices = hint["choices"]
+    assert 2 <= len(choices) <= 3
+    assert len({c["move"] for c in choices}) == len(choices)
+    assert all(c["move"] in legal and isinstance(c["value"], float) and words in c["text"]
+               for c in choices)
+    chosen = next(c for c in choices if c["move"] == hint["move"])
+    assert chosen["text"] == hint["text"]
+    # thought in a bot process, not the server's (whose hint function would have failed)
+    workers = client.app.state.tables.runner.workers
+    assert workers.pids() and os.getpid() not in workers.pids()
+
+
+def test_a_hint_in_a_language_the_page_does_not_speak_is_refused(client: TestClient) -> None:
+    seated = create(client, game="durak", seats=["human", "bot:random"])
+    with connect(client, seated["table"], seated["token"]) as ws:
+        player = Player(ws)
+        my_turn(player)
+        for lang in ("de", "", ["en"]):
+            player.send({"type": "hint", "lang": lang})
+            assert player.next_of("error")["code"] == "bad_message"
+        assert not any(m["type"] == "hint" for m in player.messages)
+
+
+def test_one_hint_at_a_time_for_a_seat(make_client: Callable[..., TestClient],
+                                       monkeypatch: pytest.MonkeyPatch,
+                                       tmp_path: Path) -> None:
+    gate = tmp_path / "gate"
+    monkeypatch.setenv("CARDTABLE_TEST_GATE", str(gate))   # the bot processes inherit it
+    monkeypatch.setattr(assist, "HintJob", GatedHint)
+    client = make_client()
+    seated = create(client, game="durak", seats=["human", "bot:random"])
+    with connect(client, seated["table"], seated["token"]) as ws:
+        player = Player(ws)
+        state = my_turn(player)
+        player.send({"type": "hint"})
+        wait_for_file(Path(str(gate) + ".started"))   # the first is being thought
+        player.send({"type": "hint"})
+        assert player.next_of("error")["code"] == "hint_thinking"
+        gate.touch()
+        hint = player.next_of("hint", timeout=120)
+        assert hint["move"] in state["legal_moves"]
+        player.send({"type": "hint"})   # that one answered: the seat may ask again
+        assert player.next_of("hint", timeout=120)["move"] in state["legal_moves"]
 
 
 def test_undo_goes_back_to_my_last_decision_and_forgets_the_stored_moves(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import time
 
@@ -9,7 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 from tablekit import Player, connect, create, play_together
 
+from cardtable import analysis, records
 from cardtable.analysis import lessons, puzzles
+from cardtable.server import learn_api
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
@@ -81,7 +85,11 @@ def test_a_puzzle_answer_says_why_in_the_players_language(client: TestClient, ga
     assert refused.status_code == 422 and refused.json()["code"] == "bad_lang"
 
 
-def test_a_finished_game_is_analysed_in_the_background(make_client) -> None:
+def test_a_finished_game_is_analysed_in_the_background(
+        make_client, monkeypatch: pytest.MonkeyPatch) -> None:
+    def not_here(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a move was judged in the server's own process")
+
     client = make_client()
     client.app.state.analyses.iterations = 20
     client.app.state.analyses.hindsight = False   # the exact endgames: slow on a busy machine
@@ -90,20 +98,55 @@ def test_a_finished_game_is_analysed_in_the_background(make_client) -> None:
     assert refused.status_code == 409 and refused.json()["code"] == "not_over"
     with connect(client, seated["table"], seated["token"]) as ws:
         play_together({seated["seat"]: Player(ws)}, [], random.Random(2))
+    monkeypatch.setattr(analysis, "judge", not_here)
     started = client.post(f"/api/tables/{seated['table']}/analysis")
     assert started.status_code == 202 and started.json()["status"] in ("running", "done")
+    seen = []
     for _ in range(600):
         status = client.get(f"/api/tables/{seated['table']}/analysis").json()
         if status["status"] == "done":
             break
         assert status["status"] == "running"
+        seen.append((status["done"], status["total"]))
         time.sleep(0.5)
+    monkeypatch.undo()
     record = client.get(f"/api/tables/{seated['table']}/record").json()
     moves = status["analysis"]["moves"]
     assert [m["move"] for m in moves] == record["moves"]
     assert status["analysis"]["unit"] == "chance of being the durak"
+    # the progress counts up to the moves of the game
+    assert all(done <= (total or len(moves)) for done, total in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    # judged in the bot processes' background worker (the server's judge would have
+    # failed), with the same result as the whole analysis in one process, seeded alike
+    workers = client.app.state.tables.runner.workers
+    assert workers.background_pid() not in (None, os.getpid())
+    alone = analysis.analyse_record(records.loads(json.dumps(record)), iterations=20, seed=0,
+                                    hindsight=False, nodes=learn_api.ANALYSIS_NODES)
+    assert moves == [j.to_dict() for j in alone]
     again = client.post(f"/api/tables/{seated['table']}/analysis")
     assert again.json()["status"] == "done"   # stored: not analysed twice
+
+
+def test_an_analysis_move_past_its_own_limit_fails_the_analysis(
+        make_client, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(learn_api, "ANALYSIS_MOVE_LIMIT", 0.0)   # no move can be judged
+    client = make_client()
+    seated = create(client, game="durak", seats=["human", "bot:random"])
+    with connect(client, seated["table"], seated["token"]) as ws:
+        play_together({seated["seat"]: Player(ws)}, [], random.Random(3))
+    assert client.post(f"/api/tables/{seated['table']}/analysis").status_code == 202
+    for _ in range(600):
+        answer = client.get(f"/api/tables/{seated['table']}/analysis")
+        if answer.status_code != 200:
+            break
+        assert answer.json() == {"status": "running", "done": 0, "total": answer.json()["total"]}
+        time.sleep(0.2)
+    assert answer.status_code == 500 and answer.json()["code"] == "analysis_failed"
+    workers = client.app.state.tables.runner.workers
+    assert workers.killed == 1 and workers.background_pid() is None   # killed, not waited for
+    # asked again, it starts afresh
+    assert client.post(f"/api/tables/{seated['table']}/analysis").json()["status"] == "running"
 
 
 def test_a_lesson_hint_explains_the_easy_bots_move(client: TestClient) -> None:

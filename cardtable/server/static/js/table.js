@@ -4,7 +4,7 @@
 
 import { TableSocket, joinTable, getTableInfo, seats as seatStore } from "./api.js";
 import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
-import { t, onLanguageChange } from "./i18n.js";
+import { t, onLanguageChange, language } from "./i18n.js";
 import { kindLabel, gameTitle, normalizeSeats } from "./names.js";
 import { moveText, isCardText, cardKey } from "./cards.js";
 import { gameModule } from "./games.js";
@@ -17,6 +17,7 @@ import { chime, soundButton } from "./sound.js";
 import { ChatPanel } from "./chat.js";
 import { getMe, ratingChanges } from "./players.js";
 import { rulesCard } from "./rulescard.js";
+import { hintPanel, hintMoveText } from "./hintpanel.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -130,6 +131,7 @@ export class TableView {
     el.choices = h("div", { class: "choices", role: "group" });
     el.hand = h("section", { class: "my-hand", "aria-label": t("table.hand") });
     el.actions = h("div", { class: "actions", role: "toolbar" });
+    el.hintBox = h("div", { class: "hint-area" });
     el.summary = h("div", { class: "summary-area" });
     el.rules = h("div", { class: "rules-area" });
     el.help = h("div", { class: "table-help" },
@@ -140,7 +142,7 @@ export class TableView {
       h("div", { class: "board" },
         el.opponents,
         el.felt),
-      el.mine = h("div", { class: "mine" }, el.turn, el.prompt, el.choices, el.hand, el.actions),
+      el.mine = h("div", { class: "mine" }, el.turn, el.prompt, el.choices, el.hand, el.actions, el.hintBox),
       el.info,
       el.help,
       el.summary);
@@ -177,6 +179,7 @@ export class TableView {
       this.chat.receive(msg);
     } else if (msg.type === "error") {
       this.pending = null;   // refused: a fresh state follows, and the controls unlock
+      this.hintAsked = false;
       if (msg.code === "no_seat" && !this.state) {
         // A stale token (the server forgot the table): watch instead.
         seatStore.forget(this.tableId);
@@ -187,13 +190,15 @@ export class TableView {
       const el = toast(text, "error");
       if (el) el.dataset.code = msg.code ?? "";
       announce(text);
-    } else if (msg.type === "hint" && this.state && msg.version === this.state.version) {
+    } else if (msg.type === "hint") {
+      this.hintAsked = false;
+      if (!this.state || msg.version !== this.state.version) { this.render(); return; }
       this.hint = msg;
       this.el.main.dataset.hint = msg.move;
-      this.markHint();
-      const text = t("table.hintIs", { move: msg.move });
+      this.render();   // the button back, the cards marked, the hint's panel
+      const text = t("table.hintIs", { move: hintMoveText(msg.move) });
       toast(text, "info");
-      announce(text);
+      announce(msg.text ? `${text}. ${msg.text}` : text);
     } else if (msg.type === "rematch" && msg.table) {
       // The same token holds the same seat at the new table.
       if (this.token && typeof msg.seat === "number") {
@@ -234,12 +239,17 @@ export class TableView {
     const s = this.state;
     if (this.mySeat === null || s.over || s.status !== "playing") return [];
     if (!this.seats().every((x) => x.seat === this.mySeat || x.isBot)) return [];
-    const ask = (type) => () => { this.socket.send({ type }); };
+    const ask = (type) => () => {
+      // a hint is worded in the page's language; the button waits for it
+      if (type === "hint" && this.socket.send({ type, lang: language() })) { this.hintAsked = true; this.render(); }
+      else if (type !== "hint") this.socket.send({ type });
+    };
     const buttons = [h("button", { type: "button", class: "help undo", dataset: { focusKey: "help:undo" },
       onclick: ask("undo") }, t("table.undo"))];
     if (this.myTurn()) {
       buttons.unshift(h("button", { type: "button", class: "help hint", dataset: { focusKey: "help:hint" },
-        onclick: ask("hint") }, t("table.hint")));
+        disabled: !!this.hintAsked, "aria-busy": this.hintAsked ? "true" : null,
+        onclick: ask("hint") }, this.hintAsked ? t("table.hintThinking") : t("table.hint")));
     }
     return buttons;
   }
@@ -366,7 +376,17 @@ export class TableView {
       if (target) target.focus({ preventScroll: true });
     }
     this.markHint();
+    this.renderHint();
     this.autoPlay(parts);
+  }
+
+  /** The hint's panel (why, and the best moves with their values) until the table moves on. */
+  renderHint() {
+    const hint = this.hint;
+    const current = !!hint && !!this.state && hint.version === this.state.version;
+    if (!current) { clear(this.el.hintBox); return; }
+    if (this.el.hintBox.firstChild?.dataset.move === hint.move) return;
+    clear(this.el.hintBox).append(hintPanel(hint));
   }
 
   /** The cards of the hinted move, marked in the hand until the table moves on. */

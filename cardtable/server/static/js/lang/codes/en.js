@@ -3,6 +3,7 @@
 
 export default {
   "code.not_against_bots": "Hints and undo are only for games against bots.",
+  "code.hint_thinking": "A hint is on its way: one at a time.",
   "code.nothing_to_undo": "You have no move to take back yet.",
   "code.undo_past_deal": "Moves before the last deal cannot be taken back.",
   "code.invalid_request": "The server could not read that request.",

@@ -3,6 +3,7 @@
 
 export default {
   "code.not_against_bots": "راهنما و برگرداندن حرکت فقط در بازی با ربات‌هاست.",
+  "code.hint_thinking": "راهنما در راه است: هر بار یکی.",
   "code.nothing_to_undo": "هنوز حرکتی برای برگرداندن ندارید.",
   "code.undo_past_deal": "حرکت‌های پیش از آخرین پخش را نمی‌شود برگرداند.",
   "code.invalid_request": "سرور نتوانست این درخواست را بخواند.",

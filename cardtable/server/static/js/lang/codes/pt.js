@@ -3,6 +3,7 @@
 
 export default {
   "code.not_against_bots": "Dicas e desfazer só valem em jogos contra robôs.",
+  "code.hint_thinking": "Uma dica já está a caminho: uma de cada vez.",
   "code.nothing_to_undo": "Você ainda não tem jogada para desfazer.",
   "code.undo_past_deal": "Jogadas antes da última distribuição não podem ser desfeitas.",
   "code.invalid_request": "O servidor não conseguiu ler esse pedido.",

@@ -3,6 +3,7 @@
 
 export default {
   "code.not_against_bots": "Подсказки и отмена хода — только в игре против ботов.",
+  "code.hint_thinking": "Подсказка уже готовится: по одной за раз.",
   "code.nothing_to_undo": "Вам пока нечего отменять.",
   "code.undo_past_deal": "Ходы до последней сдачи отменить нельзя.",
   "code.invalid_request": "Сервер не смог прочитать этот запрос.",

@@ -1,0 +1,55 @@
+// A hint at a table against bots: the move, why (in the words the server wrote, in the
+// language the page asked in) and the two or three best moves with their values, said in
+// the page's language.  The values are the bot's own search's: Pasur, points ahead of
+// the other side by the end of the hand; Durak, the chance of being the durak.
+
+import { h } from "./dom.js";
+import { t, language, hasKey } from "./i18n.js";
+import { moveText } from "./cards.js";
+
+/** A value in the hint's unit, in the page's language: "+1.5 points", "34% durak". */
+export function hintValue(value, unit) {
+  if (typeof value !== "number") return "";
+  const locale = language() === "fa" ? "fa-IR" : language();
+  if (unit === "points") {
+    let shown;
+    try {
+      shown = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1,
+        signDisplay: "always" }).format(value);
+    } catch { shown = (value >= 0 ? "+" : "") + value.toFixed(1); }
+    return t("table.hintPoints", { value: shown });
+  }
+  if (String(unit).includes("durak")) return t("table.hintDurak", { value: Math.round(100 * value) });
+  return `${value} ${unit}`;
+}
+
+/** A move's text with its words in the page's language ("attack J♦" -> "حمله J♦"). */
+export function hintMoveText(move) {
+  return String(move).split(/\s+/).map((word) => {
+    const key = `move.${word.toLowerCase()}`;
+    return hasKey(key) ? t(key) : word;
+  }).join(" ");
+}
+
+/** The server's words with Persian digits in Persian, as the page writes its numbers. */
+function digits(text, lang) {
+  return lang === "fa" ? String(text).replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]) : text;
+}
+
+/** The hint's panel: what to play and why, then the best moves with their values. */
+export function hintPanel(hint) {
+  const choices = Array.isArray(hint.choices) ? hint.choices : [];
+  return h("section", { class: "hint-panel", "aria-label": t("table.hint"),
+    dataset: { move: hint.move, lang: hint.lang || "" } },
+    h("p", { class: "hint-move" }, h("strong", {}, t("table.hintIs", { move: "" })), moveText(hint.move)),
+    hint.text ? h("p", { class: "hint-why", lang: hint.lang || null, dir: "auto" }, digits(hint.text, hint.lang)) : null,
+    choices.length ? h("h3", { class: "hint-best" }, t("table.hintBest")) : null,
+    choices.length ? h("ol", { class: "hint-choices" }, ...choices.map((c) =>
+      h("li", { class: c.move === hint.move ? "hint-choice chosen" : "hint-choice",
+        dataset: { move: c.move, value: String(c.value) } },
+        moveText(c.move), " ",
+        h("span", { class: "hint-value" }, hintValue(c.value, hint.unit)),
+        c.text ? h("span", { class: "hint-choice-why muted", lang: hint.lang || null, dir: "auto" },
+          digits(c.text, hint.lang)) : null)))
+      : null);
+}
