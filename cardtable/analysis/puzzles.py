@@ -26,7 +26,7 @@ from typing import Any
 from .. import records
 from ..bots.ismcts import kit_of
 from ..game import GameState
-from . import hindsight_values, learn_of, values
+from . import HINDSIGHT_NODES, hindsight_values, learn_of, values
 
 __all__ = ["PUZZLES_FILE", "daily", "find", "load", "position", "unique", "why"]
 
@@ -50,7 +50,7 @@ def unique(found: dict[str, float], margin: float, *,
 
 
 def _scored(state: GameState[Any], *, search: bool, iterations: int,
-            seed: int) -> tuple[dict[str, float], str] | None:
+            seed: int, nodes: int) -> tuple[dict[str, float], str] | None:
     """Every move's value in the game's units (higher better) and how it was found."""
     learn = learn_of(state)
     position = learn.searched(state)
@@ -58,7 +58,7 @@ def _scored(state: GameState[Any], *, search: bool, iterations: int,
     if seat is None or len(position.legal_moves()) < 2:
         return None
     if kit_of(position).perfect(position, seat):
-        exact = hindsight_values(state)
+        exact = hindsight_values(state, nodes=nodes)
         if exact is not None:
             return {str(m): round(learn.expected(v), 4) for m, v in exact.items()}, "exact"
     if not search:
@@ -69,9 +69,11 @@ def _scored(state: GameState[Any], *, search: bool, iterations: int,
 
 def find(record: records.Record, *, margin: float | None = None, search: bool = False,
          search_margin: float | None = None, iterations: int = 3000,
-         seed: int = 0, choices: int = 3) -> list[dict[str, Any]]:
+         seed: int = 0, choices: int = 3,
+         nodes: int = HINDSIGHT_NODES) -> list[dict[str, Any]]:
     """The puzzles of one finished game (each a JSON-able dict), from positions with at
-    least ``choices`` legal moves."""
+    least ``choices`` legal moves; a position the solver cannot settle within ``nodes``
+    positions makes none."""
     learn = learn_of(record.game)
     margin = learn.puzzle_margin if margin is None else margin
     search_margin = learn.thresholds[2] * 2 if search_margin is None else search_margin
@@ -81,7 +83,8 @@ def find(record: records.Record, *, margin: float | None = None, search: bool = 
             break
         if len(state.legal_moves()) < choices:
             continue
-        scored = _scored(state, search=search, iterations=iterations, seed=seed + index)
+        scored = _scored(state, search=search, iterations=iterations, seed=seed + index,
+                         nodes=nodes)
         if scored is None:
             continue
         found, proof = scored

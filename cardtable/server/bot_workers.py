@@ -33,7 +33,8 @@ from typing import Any, Protocol
 
 from .. import bots
 
-__all__ = ["BotFailed", "BotMove", "BotWorkers", "HintJob", "Job", "JudgeJob", "watch_parent"]
+__all__ = ["BotFailed", "BotMove", "BotWorkers", "HintJob", "Job", "JudgeJob", "PuzzleJob",
+           "watch_parent"]
 
 _STARTING = multiprocessing.get_context("spawn")
 
@@ -106,6 +107,22 @@ class JudgeJob:
         return judge(self.state, self.state.parse_move(self.move), self.index,
                      iterations=self.iterations, seed=self.seed, hindsight=self.hindsight,
                      nodes=self.nodes).to_dict()
+
+
+@dataclass(frozen=True)
+class PuzzleJob:
+    """The puzzles of a finished game (``cardtable.analysis.puzzles.find``: positions where
+    the exact solver proves one move clearly best), within ``nodes`` positions a solve;
+    the answer is the list of puzzles."""
+
+    record_text: str
+    nodes: int
+
+    def run(self, own: dict[str, Any]) -> list[dict[str, Any]]:
+        from .. import records
+        from ..analysis import puzzles
+
+        return puzzles.find(records.loads(self.record_text), nodes=self.nodes)
 
 
 def watch_parent(parent: int) -> None:

@@ -36,7 +36,7 @@ from pydantic import BaseModel, Field
 from .. import games
 from ..analysis import lessons as lessonlib
 from ..analysis import puzzles as puzzlelib
-from .bot_workers import BotFailed, BotWorkers, JudgeJob
+from .bot_workers import BotFailed, BotWorkers, JudgeJob, PuzzleJob
 from .live import TableError
 from .schemas import Problem
 
@@ -104,6 +104,8 @@ class Analyses:
         self.threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="school")
         """Hints and the analyses' files: never the loop's default threads, which are the
         storage's."""
+        self._found: list[dict[str, Any]] | None = None
+        """The puzzles found in analysed games, once read."""
 
     def _file(self, table_id: str, suffix: str) -> Path:
         return self.folder / f"{table_id}{suffix}"
@@ -158,7 +160,8 @@ class Analyses:
                 raise
             self.progress[table_id] = (done, len(jobs))
         result = {"game": record.game, "unit": learn.unit, "thresholds": list(learn.thresholds),
-                  "iterations": self.iterations, "seed": 0, "moves": judged}
+                  "iterations": self.iterations, "seed": 0, "moves": judged,
+                  "series": _series(record, judged)}
 
         def store() -> None:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -169,6 +172,46 @@ class Analyses:
 
         await self._in_thread(store)
         self.progress.pop(table_id, None)
+        if self.hindsight:
+            await self._find_puzzles(table_id, record_text, workers)
+
+    async def _find_puzzles(self, table_id: str, record_text: str,
+                            workers: BotWorkers) -> None:
+        """The game's puzzles (positions with one move proved clearly best), found in the
+        background worker after its analysis and kept beside it: players' games feed the
+        puzzle pages.  A game whose search runs past the limit gives none."""
+        try:
+            found = await workers.background(PuzzleJob(record_text, ANALYSIS_NODES),
+                                             ANALYSIS_MOVE_LIMIT)
+        except (TimeoutError, BotFailed) as error:
+            log.warning("table %s: no puzzles looked for: %s", table_id, error)
+            return
+
+        def store() -> None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            target = self._file(table_id, ".puzzles.json")
+            partial = target.with_suffix(".tmp")
+            partial.write_text(json.dumps(found, ensure_ascii=False))
+            partial.replace(target)
+
+        await self._in_thread(store)
+        known = {p["id"] for p in self._found or []}
+        self._found = [*(self._found or []), *(p for p in found if p["id"] not in known)]
+
+    async def found_puzzles(self) -> list[dict[str, Any]]:
+        """The puzzles found in the games analysed here (read from the folder once)."""
+        if self._found is None:
+            def read() -> list[dict[str, Any]]:
+                out: list[dict[str, Any]] = []
+                for path in sorted(self.folder.glob("*.puzzles.json")):
+                    try:
+                        out.extend(json.loads(path.read_text(encoding="utf-8")))
+                    except (OSError, ValueError) as error:
+                        log.warning("puzzles in %s not read: %s", path.name, error)
+                return out
+
+            self._found = await self._in_thread(read)
+        return self._found
 
     async def status(self, table_id: str) -> dict[str, Any]:
         done = self._file(table_id, ".json")
@@ -206,6 +249,21 @@ class Analyses:
         self.progress.clear()
         self.threads.shutdown(wait=False, cancel_futures=True)
         self.threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="school")
+
+
+def _series(record: Any, judged: list[dict[str, Any]]) -> dict[str, list[float]]:
+    """Each seat's expected result over the game (``cardtable.analysis.series``), for the
+    analysis page's graph."""
+    from ..analysis import Judgement, series
+    from ..bots.ismcts import kit_of
+
+    state = record.start()
+    kit = kit_of(state)
+    players = state.players
+    sides = [kit.side_of(state, seat) for seat in range(players)]
+    judgements = [Judgement(**j) for j in judged]
+    return {str(seat): [round(v, 4) for v in series(record.game, judgements, seat, sides)]
+            for seat in range(players)}
 
 
 ANSWERS: dict[int | str, dict[str, Any]] = {
@@ -254,20 +312,26 @@ def register(app: FastAPI, data_dir: str | Path,
             analyses.threads, lambda: hint(state, "easy", lang=lang))
         return given.to_dict()
 
-    def stored(game: str | None = None) -> list[dict[str, Any]]:
+    async def stored(game: str | None = None) -> list[dict[str, Any]]:
+        """The shipped puzzles, then those found in the games analysed here."""
         if game is not None and game not in games.names():
             raise TableError(f"no game {game!r}; the games are: {', '.join(games.names())}",
                              404, "no_game")
-        return puzzlelib.load(game=game)
+        shipped = puzzlelib.load(game=game)
+        ids = {p["id"] for p in shipped}
+        return shipped + [p for p in await analyses.found_puzzles()
+                          if (game is None or p["game"] == game) and p["id"] not in ids]
 
     @app.get("/api/puzzles/{game}", responses=ANSWERS)
     async def puzzle(game: str, daily: bool = False,
                      index: int = Query(0, ge=0, le=100_000)) -> dict[str, Any]:
         """A puzzle's position (the daily one, or by index), without its answer."""
-        found = stored(game)
+        found = await stored(game)
         if not found:
             raise TableError(f"no puzzles are stored for {game}", 404, "no_puzzle")
-        chosen = puzzlelib.daily(found) if daily else found[index % len(found)]
+        # the daily puzzle comes from the shipped ones, so that it stays the same all day
+        chosen = (puzzlelib.daily(puzzlelib.load(game=game) or found) if daily
+                  else found[index % len(found)])
         state = puzzlelib.position(chosen)
         return {"id": chosen["id"], "game": game, "count": len(found),
                 "index": found.index(chosen),
@@ -275,7 +339,7 @@ def register(app: FastAPI, data_dir: str | Path,
 
     @app.post("/api/puzzles/{puzzle_id}/answer", responses=ANSWERS)
     async def puzzle_answer(puzzle_id: str, body: MoveText) -> dict[str, Any]:
-        chosen = next((p for p in stored() if p["id"] == puzzle_id), None)
+        chosen = next((p for p in await stored() if p["id"] == puzzle_id), None)
         if chosen is None:
             raise TableError(f"no puzzle {puzzle_id!r}", 404, "no_puzzle")
         from ..analysis import learn_of

@@ -124,6 +124,10 @@ def test_a_finished_game_is_analysed_in_the_background(
     alone = analysis.analyse_record(records.loads(json.dumps(record)), iterations=20, seed=0,
                                     hindsight=False, nodes=learn_api.ANALYSIS_NODES)
     assert moves == [j.to_dict() for j in alone]
+    # the graph's series: each seat's expected result, the other seat's turned round
+    series = status["analysis"]["series"]
+    assert series["0"] == [round(v, 4) for v in analysis.series("durak", alone, 0, [0, 1])]
+    assert len(series["0"]) == len(series["1"]) == sum(j.expected is not None for j in alone)
     again = client.post(f"/api/tables/{seated['table']}/analysis")
     assert again.json()["status"] == "done"   # stored: not analysed twice
 
@@ -154,3 +158,43 @@ def test_a_lesson_hint_explains_the_easy_bots_move(client: TestClient) -> None:
     given = client.get(f"/api/learn/durak/{step.key}/hint", params={"lang": "pt"}).json()
     assert given["move"] in step.goals and given["level"] == "easy"
     assert "bate" in given["text"] and 1 <= len(given["choices"]) <= 3
+
+
+class _Inline:
+    """Bot workers that run a background job in this process (the job's own code is what
+    is tested here; the worker processes have tests of their own)."""
+
+    async def background(self, job: object, limit: float) -> object:
+        return job.run({})   # type: ignore[attr-defined]
+
+
+def test_puzzles_found_in_an_analysed_game_join_the_puzzle_pages(make_client,
+                                                                  tmp_path) -> None:
+    shipped = puzzles.load(game="durak")
+    source = shipped[0]   # its record ends at a proved position: the game "played" here
+    record_text = json.dumps(source["record"])
+    client = make_client(data_dir=tmp_path / "one")
+    analyses = client.app.state.analyses
+    before = client.get("/api/puzzles/durak").json()["count"]
+    assert before == len(shipped)
+
+    async def find() -> None:
+        await analyses._find_puzzles("t1", record_text, _Inline())
+
+    client.portal.call(find)
+    kept = json.loads((analyses.folder / "t1.puzzles.json").read_text())
+    assert [p["answer"] for p in kept] == [source["answer"]]
+    lower = not analysis.learn_of("durak").higher_is_better   # the chance of being the durak
+    assert all(puzzles.unique(p["values"], p["margin"], higher_is_better=not lower)
+               == p["answer"] for p in kept)
+    # a found puzzle with an id of its own is served after the shipped ones
+    kept[0]["id"] = "durak-found-1"
+    (analyses.folder / "t1.puzzles.json").write_text(json.dumps(kept))
+    again = make_client(data_dir=tmp_path / "one")   # a restarted server reads the folder
+    count = again.get("/api/puzzles/durak").json()["count"]
+    assert count == before + 1
+    last = again.get("/api/puzzles/durak", params={"index": count - 1}).json()
+    assert last["id"] == "durak-found-1" and "hands" not in last["view"]
+    answered = again.post("/api/puzzles/durak-found-1/answer",
+                          json={"move": source["answer"]}).json()
+    assert answered["right"] and answered["why"]
