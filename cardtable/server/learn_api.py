@@ -101,6 +101,19 @@ def _position_view(state: Any, seat: int) -> dict[str, Any]:
             "legal_moves": [str(m) for m in searched.legal_moves()]}
 
 
+def _after(step: lessonlib.Step, text: str) -> dict[str, Any]:
+    """The step's position after the learner's (right) move, as the learner sees it."""
+    from ..analysis import learn_of
+
+    state = step.position()
+    searched = learn_of(state).searched(state)
+    seat = searched.to_move
+    move = searched.parse_move(text)
+    searched.push(move)
+    return {"seat": seat, "move": str(move), "to_move": searched.to_move,
+            "view": searched.view(seat)}
+
+
 def _analyse_in_worker(record_text: str, folder: str, name: str, iterations: int,
                        hindsight: bool) -> None:
     """In the worker process: analyse, writing progress and then the result as files."""
@@ -242,7 +255,8 @@ def register(app: FastAPI, data_dir: str | Path,
     async def lesson_check(game: str, key: str, body: MoveText,
                            request: Request) -> dict[str, Any]:
         """Judge the learner's move; a right one is kept as done for the player asking
-        (``done``: whether it was kept for someone)."""
+        (``done``: whether it was kept for someone), and ``after`` is the learner's view
+        once it is played (the page shows the move taking effect)."""
         verdict = lessonlib.check(_step(game, key), body.move, lang=_lang(body.lang))
         kept = False
         if verdict.right:
@@ -250,7 +264,11 @@ def register(app: FastAPI, data_dir: str | Path,
             if player is not None:
                 await asyncio.to_thread(_progress_of(request).mark, player.id, game, key)
                 kept = True
-        return {"right": verdict.right, "reason": verdict.reason, "done": kept}
+        answer: dict[str, Any] = {"right": verdict.right, "reason": verdict.reason,
+                                  "done": kept}
+        if verdict.right:
+            answer["after"] = _after(_step(game, key), body.move)
+        return answer
 
     @app.get("/api/learn/{game}/{key}/hint", responses=ANSWERS)
     async def lesson_hint(game: str, key: str,

@@ -115,7 +115,6 @@ export class LessonTable extends TableView {
     super(root, `lesson-${game}`);
     this.game = game;
     this.key = key;
-    this.version = 0;
     this.verdict = null;     // {right, text, move} of the last move tried
     this.unlistenLesson = onLanguageChange(() => this.load());
     this.load();
@@ -169,15 +168,22 @@ export class LessonTable extends TableView {
       this.verdict = this.verdict.right ? { ...this.verdict, text: t("lesson.right"), lang } : null;
     }
     if (this.hintFor && this.hintFor.lang !== lang) this.hintFor = null;
+    this.onMessage(this.stateMessage());
+  }
+
+  /** The step as the live table's socket would send it: before the learner's move, or
+   * once the right move is played (``after``, from the server's check). */
+  stateMessage() {
     const step = this.step;
-    this.version = this.version || 1;
-    this.onMessage({
-      type: "state", table: this.tableId, game: this.game, version: this.version,
-      status: "playing", over: false, to_move: step.seat, seat: step.seat, view: step.view,
-      legal_moves: step.legal_moves, last_move: null,
+    const after = this.after;
+    return {
+      type: "state", table: this.tableId, game: this.game, version: after ? 2 : 1,
+      status: "playing", over: false, seat: step.seat, to_move: after ? after.to_move : step.seat,
+      view: after ? after.view : step.view, legal_moves: after ? [] : step.legal_moves,
+      last_move: after ? { index: 1, seat: after.seat, move: after.move } : null,
       seats: Array.from({ length: step.view.players ?? 2 }, (_, seat) => ({
         seat, kind: "human", name: null, taken: true, connected: true })),
-    });
+    };
   }
 
   lessonSend(msg) {
@@ -199,9 +205,15 @@ export class LessonTable extends TableView {
     this.pending = null;
     if (answer) {
       this.verdict = { right: answer.right, text: answer.reason, move, lang: language() };
-      if (answer.right) { this.solved = true; if (answer.done) this.done.add(key); }
+      if (answer.right) {
+        this.solved = true;
+        this.after = answer.after ?? null;
+        if (answer.done) this.done.add(key);
+      }
     }
-    this.render();
+    // The right move is played on the table (the move log and the cards show it).
+    if (answer?.right && this.after) this.onMessage(this.stateMessage());
+    else this.render();
     if (!answer) return;
     announce(answer.reason);
     if (answer.right) this.root.querySelector("#next-step")?.focus({ preventScroll: true });
