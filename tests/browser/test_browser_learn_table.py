@@ -119,3 +119,20 @@ def test_every_lesson_word_is_in_every_language(open_page) -> None:
         [lang, english.filter((k) => !keys(lang).includes(k)).join(",")]);
     }""")
     assert dict(missing) == {"en": "", "ru": "", "pt": "", "fa": ""}
+
+
+def test_changing_the_language_says_the_step_again_in_it(open_page) -> None:
+    step = lessons.course("durak")[2]
+    page = open_page(f"/#/learn/durak/{step.key}", reduced_motion=True)
+    panel_step(page, step.key)
+    wrong = next(m for m in legal_moves(page) if m not in step.goals)
+    click_move(page, "durak", wrong)
+    page.wait_for_selector('#lesson-verdict[data-right="false"]')
+    page.select_option("#language", "ru")
+    page.wait_for_function("t => document.querySelector('#lesson-text')?.textContent === t",
+                           arg=step.text["ru"])
+    assert page.locator("#lesson-verdict").count() == 0   # the English reason went
+    click_move(page, "durak", wrong)
+    page.wait_for_selector('#lesson-verdict[data-right="false"]')
+    assert lessons.check(step, wrong, lang="ru").reason in page.locator(
+        "#lesson-verdict").text_content()
