@@ -37,7 +37,9 @@ from .. import games
 from ..analysis import lessons as lessonlib
 from ..analysis import puzzles as puzzlelib
 from .bot_workers import BotFailed, BotWorkers, JudgeJob, PuzzleJob
+from .lesson_progress import ProgressStore
 from .live import TableError
+from .players import current_player
 from .schemas import Problem
 
 __all__ = ["Analyses", "register"]
@@ -81,12 +83,42 @@ def _step(game: str, key: str) -> lessonlib.Step:
     raise TableError(f"the {game} course has no step {key!r}", 404, "no_step")
 
 
+def _in_course_order(game: str, keys: set[str]) -> list[str]:
+    """The done steps in their course's order; a key the course no longer has (a game
+    gone, a step renamed) is left out."""
+    if game not in games.names():
+        return []
+    return [step.key for step in lessonlib.course(game) if step.key in keys]
+
+
+def _progress_of(request: Request) -> ProgressStore:
+    """The progress rows' store, on the app's storage (made again if the storage is)."""
+    state = request.app.state
+    store: ProgressStore | None = getattr(state, "progress_store", None)
+    if store is None or store.storage is not state.storage:
+        store = state.progress_store = ProgressStore(state.storage)
+    return store
+
+
 def _position_view(state: Any, seat: int) -> dict[str, Any]:
     from ..analysis import learn_of
 
     searched = learn_of(state).searched(state)
     return {"seat": seat, "view": searched.view(seat),
             "legal_moves": [str(m) for m in searched.legal_moves()]}
+
+
+def _after(step: lessonlib.Step, text: str) -> dict[str, Any]:
+    """The step's position after the learner's (right) move, as the learner sees it."""
+    from ..analysis import learn_of
+
+    state = step.position()
+    searched = learn_of(state).searched(state)
+    seat = searched.to_move
+    move = searched.parse_move(text)
+    searched.push(move)
+    return {"seat": seat, "move": str(move), "to_move": searched.to_move,
+            "view": searched.view(seat)}
 
 
 class Analyses:
@@ -276,6 +308,22 @@ def register(app: FastAPI, data_dir: str | Path,
     """Add the school's routes to ``app``; the analyses are kept under ``data_dir``."""
     analyses = Analyses(Path(data_dir) / "analysis")
 
+    # before /api/learn/{game}, which would take "progress" for a game's name
+    @app.get("/api/learn/progress", responses=ANSWERS)
+    async def progress(request: Request,
+                       game: str | None = Query(None, max_length=32)) -> dict[str, Any]:
+        """The steps the player asking (the session's guest or account) has done, per
+        game; nothing for a request without a player."""
+        if game is not None:
+            _course(game)
+        player = await current_player(request)
+        if player is None:
+            return {"player": None, "games": {}}
+        done = await asyncio.to_thread(_progress_of(request).done, player.id, game)
+        return {"player": player.id, "games": {
+            name: in_course for name, keys in done.items()
+            if (in_course := _in_course_order(name, set(keys)))}}
+
     @app.get("/api/learn/{game}", responses=ANSWERS)
     async def course(game: str, lang: str = Query("en", max_length=4)) -> dict[str, Any]:
         """A game's course: every step's key, title and text."""
@@ -290,14 +338,30 @@ def register(app: FastAPI, data_dir: str | Path,
         lang = _lang(lang)
         step = _step(game, key)
         state = step.position()
+        seat = state.to_move
+        assert seat is not None, "a lesson step is a position with a move to find"
         return {"game": game, "key": key, "title": step.title.get(lang, step.title["en"]),
                 "text": step.text.get(lang, step.text["en"]),
-                **_position_view(state, state.to_move)}
+                **_position_view(state, seat)}
 
     @app.post("/api/learn/{game}/{key}/check", responses=ANSWERS)
-    async def lesson_check(game: str, key: str, body: MoveText) -> dict[str, Any]:
+    async def lesson_check(game: str, key: str, body: MoveText,
+                           request: Request) -> dict[str, Any]:
+        """Judge the learner's move; a right one is kept as done for the player asking
+        (``done``: whether it was kept for someone), and ``after`` is the learner's view
+        once it is played (the page shows the move taking effect)."""
         verdict = lessonlib.check(_step(game, key), body.move, lang=_lang(body.lang))
-        return {"right": verdict.right, "reason": verdict.reason}
+        kept = False
+        if verdict.right:
+            player = await current_player(request)
+            if player is not None:
+                await asyncio.to_thread(_progress_of(request).mark, player.id, game, key)
+                kept = True
+        answer: dict[str, Any] = {"right": verdict.right, "reason": verdict.reason,
+                                  "done": kept}
+        if verdict.right:
+            answer["after"] = _after(_step(game, key), body.move)
+        return answer
 
     @app.get("/api/learn/{game}/{key}/hint", responses=ANSWERS)
     async def lesson_hint(game: str, key: str,

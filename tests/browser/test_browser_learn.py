@@ -1,5 +1,5 @@
-"""The school's page (/learn.html): take a lesson, ask for a hint, open an analysis, solve
-a puzzle, in English and in Persian (right to left)."""
+"""The school's page (/learn.html): open an analysis, solve a puzzle, in English and in
+Persian (right to left).  The lessons are on the table: test_browser_learn_table.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cardtable.analysis import lessons, puzzles
+from cardtable.analysis import puzzles
 
 pytestmark = pytest.mark.browser
 
@@ -21,27 +21,6 @@ def call(server_url: str, method: str, path: str, body: dict | None = None) -> A
                                      headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=30) as answer:
         return json.loads(answer.read())
-
-
-@pytest.mark.parametrize("lang", ["en", "fa"])
-def test_a_lesson_step_a_wrong_move_a_hint_and_the_right_move(open_page, lang: str) -> None:
-    steps = lessons.course("durak")
-    page = open_page(f"/learn.html?game=durak&lang={lang}")
-    page.wait_for_selector(f'#step-text[data-step="{steps[0].key}"]')
-    assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "fa" else "ltr")
-    assert page.locator("#step-text").text_content() == steps[0].text[lang]
-    wrong = next(m for m in page.locator(".school-move").all_text_contents()
-                 if m not in steps[0].goals)
-    page.click(f'.school-move[data-move="{wrong}"]')
-    page.wait_for_selector('#verdict[data-right="false"]')
-    assert steps[0].miss[lang] in page.locator("#verdict").text_content()
-    page.click("#ask-hint")
-    page.wait_for_selector("#hint[data-move]")
-    assert page.locator("#hint").text_content()
-    page.click(f'.school-move[data-move="{steps[0].goals[0]}"]')
-    page.wait_for_selector('#verdict[data-right="true"]')
-    page.click("#next-step")
-    page.wait_for_selector(f'#step-text[data-step="{steps[1].key}"]')
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
@@ -93,7 +72,7 @@ def test_the_replay_and_the_header_lead_to_the_school(open_page, finished_table:
     assert f"analyse={finished_table}" in link.get_attribute("href")
     assert "lang=en" in link.get_attribute("href")
     learn = page.locator('nav a[data-nav="learn"]')
-    assert learn.get_attribute("href") == "/learn.html?lang=en"
+    assert learn.get_attribute("href") == "/#/learn"   # the lessons, on the table
     link.click()
     page.wait_for_url(f"**/learn.html?analyse={finished_table}*")
     page.locator("#analysis-status").wait_for()

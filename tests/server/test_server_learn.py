@@ -31,10 +31,16 @@ def test_checking_a_lesson_move(client: TestClient) -> None:
     step = lessons.course("pasur")[0]
     right = client.post(f"/api/learn/pasur/{step.key}/check",
                         json={"move": step.goals[0]}).json()
-    assert right == {"right": True, "reason": "Right."}
+    assert (right["right"], right["reason"], right["done"]) == (True, "Right.", False)
+    # the learner's view once the move is played: the 4♣ taken, nobody else's hand
+    after = right["after"]
+    assert after["seat"] == 0 and after["move"] == step.goals[0]
+    assert "4♣" not in after["view"]["table"] and "hands" not in after["view"]
+    assert after["view"]["hand"] == ["K♠"]
     wrong = client.post(f"/api/learn/pasur/{step.key}/check",
                         json={"move": "K♠", "lang": "ru"}).json()
     assert not wrong["right"] and wrong["reason"].startswith("Так можно")
+    assert "after" not in wrong
 
 
 @pytest.mark.parametrize(("method", "url", "body", "status", "code"), [

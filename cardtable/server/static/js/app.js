@@ -1,6 +1,7 @@
 // The page's entry: the header (navigation, language), and which screen to show:
 //   /                the lobby          /#history        finished games
 //   /table/ID        a live table       /#replay/ID      one game's replay
+//   /#/learn[/GAME[/STEP]]              the lessons, on the live table's drawing (lesson.js)
 
 import { LANGUAGES, initialLanguage, setLanguage, language, t, onLanguageChange } from "./i18n.js";
 import { installCardDefs } from "./cards.js";
@@ -10,6 +11,7 @@ import { Lobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { History, Replay } from "./history.js";
 import { AccountPage, ProfilePage, LeaderboardPage, accountBadge } from "./players.js";
+import { learnScreen } from "./lesson.js";
 
 const main = document.getElementById("main");
 let screen = null;
@@ -27,6 +29,9 @@ function route() {
   } else if (hash.startsWith("replay/")) {
     name = "replay";
     screen = new Replay(main, decodeURIComponent(hash.slice("replay/".length)));
+  } else if (hash === "learn" || hash.startsWith("learn/")) {
+    name = "learn";
+    screen = learnScreen(main, hash.slice("learn".length));
   } else if (hash === "history") {
     name = "history";
     screen = new History(main);
@@ -54,7 +59,7 @@ function markNav(name) {
 
 function setTitle(name) {
   const key = { lobby: "nav.lobby", account: "account.title", profile: "profile.title",
-    leaderboard: "nav.leaderboard" }[name] ?? "nav.history";
+    leaderboard: "nav.leaderboard", learn: "nav.learn" }[name] ?? "nav.history";
   if (name !== "table") document.title = `${t(key)} · cardtable`;
 }
 
@@ -83,8 +88,8 @@ function header() {
     h("nav", { "aria-label": "main" }, link("/", "nav.lobby", "lobby"),
       link("/#history", "nav.history", "history"),
       link("/#leaderboard", "nav.leaderboard", "leaderboard"),
-      // the school is a page of its own (lessons, puzzles, analysis), in the same language
-      h("a", { href: `/learn.html?lang=${language()}`, dataset: { nav: "learn" } }, t("nav.learn"))),
+      // the lessons are played on the table (#/learn); puzzles and analysis on /learn.html
+      link("/#/learn", "nav.learn", "learn")),
     accountBadge(),
     h("label", { class: "lang" }, h("span", { class: "sr-only" }, t("nav.language")), select));
 }
@@ -105,7 +110,7 @@ onLanguageChange(() => {
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", () => {
   // Only the hashes that name a screen change the screen.
-  if (/^#\/?(history|replay\/.+|account|leaderboard(\/.*)?|players\/.+)?$/.test(location.hash)
+  if (/^#\/?(history|replay\/.+|account|leaderboard(\/.*)?|players\/.+|learn(\/.*)?)?$/.test(location.hash)
       || location.hash === "") route();
 });
 route();

@@ -17,6 +17,7 @@ import ptTable from "./lang/table/pt.js";
 import faTable from "./lang/table/fa.js";
 import ruTable from "./lang/table/ru.js";
 import players from "./lang/players.js";
+import lessons from "./lang/lessons.js";
 import enRules from "./lang/rules/en.js";
 import ptRules from "./lang/rules/pt.js";
 import faRules from "./lang/rules/fa.js";
@@ -39,6 +40,7 @@ const STRINGS = {
   fa: { ...fa, ...faCodes, ...faTable, ...faRules }, ru: { ...ru, ...ruCodes, ...ruTable, ...ruRules },
 };
 for (const [code, extra] of Object.entries(players)) Object.assign(STRINGS[code], extra);
+for (const [code, extra] of Object.entries(lessons)) Object.assign(STRINGS[code], extra);
 
 // Card names for screen readers: "7 of clubs", "ás de espadas", "هفت خاج", "дама пик".
 const RANKS = {

@@ -1,27 +1,29 @@
-// The school's page (/learn.html): lessons, hints, puzzles and the analysis of a finished
-// game, over the server's /api/learn, /api/puzzles and /api/tables/{id}/analysis.
-// ?game=NAME&lang=en|ru|pt|fa, and ?puzzle=1 or ?analyse=TABLE_ID.  Game names come from
-// the query and GET /api/games: this module names none.
+// The school's page (/learn.html): puzzles and the analysis of a finished game, over the
+// server's /api/puzzles and /api/tables/{id}/analysis: ?game=NAME&puzzle=1 or
+// ?analyse=TABLE_ID, with &lang=en|ru|pt|fa.  The lessons are played on the table itself
+// (the main page's /#/learn/GAME, lesson.js): a lesson link, or this page without
+// ?puzzle or ?analyse, leads there in the same language.  Game names come from the query
+// and GET /api/games: this module names none.
 
 import { h, clear, announce } from "./dom.js";
 
 const WORDS = {
-  en: { daily: "The daily puzzle", nextPuzzle: "Next puzzle", right: "Right.", wrong: "Not the best. The best:", why: "Why", yours: "Your move", lesson: "Lesson", step: "Step", hint: "Hint", next: "Next step", done: "Course done.",
+  en: { daily: "The daily puzzle", nextPuzzle: "Next puzzle", right: "Right.", wrong: "Not the best. The best:", why: "Why", yours: "Your move",
         puzzle: "Puzzle", find: "One move is clearly best. Find it.", analysis: "Analysis",
         running: "Analysing: move", of: "of", loss: "loss", best: "best", label: "label",
         move: "move", seat: "seat", table: "Table", hand: "Your hand", learn: "Learn",
         puzzles: "Puzzles", waiting: "Waiting for the analysis" },
-  ru: { daily: "Задача дня", nextPuzzle: "Следующая задача", right: "Верно.", wrong: "Не лучший ход. Лучший:", why: "Почему", yours: "Ваш ход", lesson: "Урок", step: "Шаг", hint: "Подсказка", next: "Дальше", done: "Курс пройден.",
+  ru: { daily: "Задача дня", nextPuzzle: "Следующая задача", right: "Верно.", wrong: "Не лучший ход. Лучший:", why: "Почему", yours: "Ваш ход",
         puzzle: "Задача", find: "Один ход явно лучший. Найдите его.", analysis: "Анализ",
         running: "Анализ: ход", of: "из", loss: "потеря", best: "лучший", label: "оценка",
         move: "ход", seat: "место", table: "Стол", hand: "Ваши карты", learn: "Учиться",
         puzzles: "Задачи", waiting: "Ждём анализ" },
-  pt: { daily: "O problema do dia", nextPuzzle: "Próximo problema", right: "Certo.", wrong: "Não é a melhor. A melhor:", why: "Por quê", yours: "Sua jogada", lesson: "Lição", step: "Passo", hint: "Dica", next: "Próximo passo",
-        done: "Curso concluído.", puzzle: "Problema", find: "Uma jogada é claramente a melhor. Encontre-a.",
+  pt: { daily: "O problema do dia", nextPuzzle: "Próximo problema", right: "Certo.", wrong: "Não é a melhor. A melhor:", why: "Por quê", yours: "Sua jogada",
+        puzzle: "Problema", find: "Uma jogada é claramente a melhor. Encontre-a.",
         analysis: "Análise", running: "Analisando: jogada", of: "de", loss: "perda",
         best: "melhor", label: "marca", move: "jogada", seat: "lugar", table: "Mesa",
         hand: "Sua mão", learn: "Aprender", puzzles: "Problemas", waiting: "Aguardando a análise" },
-  fa: { daily: "معمای روز", nextPuzzle: "معمای بعد", right: "درست است.", wrong: "بهترین نیست. بهترین:", why: "چرا", yours: "حرکت شما", lesson: "درس", step: "گام", hint: "راهنما", next: "گام بعد", done: "دوره تمام شد.",
+  fa: { daily: "معمای روز", nextPuzzle: "معمای بعد", right: "درست است.", wrong: "بهترین نیست. بهترین:", why: "چرا", yours: "حرکت شما",
         puzzle: "معما", find: "یک حرکت آشکارا بهترین است. آن را پیدا کنید.", analysis: "تحلیل",
         running: "در حال تحلیل: حرکت", of: "از", loss: "زیان", best: "بهترین", label: "برچسب",
         move: "حرکت", seat: "جایگاه", table: "میز", hand: "دست شما", learn: "آموزش",
@@ -63,46 +65,6 @@ function moveButtons(moves, onPick) {
   return h("div", { class: "school-moves" }, moves.map((move) =>
     h("button", { type: "button", class: "school-move", dataset: { move }, onclick: () => onPick(move) },
       move)));
-}
-
-function progressKey(game) { return `cardtable.learn.${game}`; }
-
-async function lesson(game) {
-  const course = await call("GET", `/api/learn/${encodeURIComponent(game)}?lang=${lang}`);
-  let index = Number(localStorage.getItem(progressKey(game)) || 0);
-  const show = async () => {
-    clear(root);
-    if (index >= course.steps.length) {
-      root.append(h("p", { class: "school-done" }, t.done));
-      return;
-    }
-    const key = course.steps[index].key;
-    const step = await call("GET", `/api/learn/${encodeURIComponent(game)}/${key}?lang=${lang}`);
-    const verdict = h("p", { id: "verdict", role: "status" });
-    const hint = h("p", { id: "hint" });
-    const next = h("button", { type: "button", id: "next-step", hidden: true, onclick: () => {
-      index += 1; localStorage.setItem(progressKey(game), String(index)); show();
-    } }, t.next);
-    root.append(
-      h("h1", {}, `${t.lesson} · ${t.step} ${index + 1}/${course.steps.length}: ${step.title}`),
-      h("p", { id: "step-text", dataset: { step: key } }, step.text),
-      position(step.view),
-      moveButtons(step.legal_moves, async (move) => {
-        const answer = await call("POST", `/api/learn/${encodeURIComponent(game)}/${key}/check`,
-          { move, lang });
-        verdict.textContent = answer.reason;
-        verdict.dataset.right = String(answer.right);
-        announce(answer.reason);
-        if (answer.right) next.hidden = false;
-      }),
-      h("button", { type: "button", id: "ask-hint", onclick: async () => {
-        const given = await call("GET", `/api/learn/${encodeURIComponent(game)}/${key}/hint?lang=${lang}`);
-        hint.textContent = `${given.move}: ${given.text}`;
-        hint.dataset.move = given.move;
-      } }, t.hint),
-      verdict, hint, next);
-  };
-  await show();
 }
 
 async function puzzle(game) {
@@ -155,11 +117,21 @@ function drawAnalysis(data, status) {
     h("tbody", {}, rows)));
 }
 
+/** The lessons of a game (or all of them) on the table, in the main page. */
+function lessonHref(game) { return game ? `/#/learn/${encodeURIComponent(game)}` : "/#/learn"; }
+
+/** The main page speaks the language it remembers: the one chosen here, if it was. */
+function keepLanguage() {
+  if (!query.get("lang")) return;
+  try { localStorage.setItem("cardtable.lang", lang); } catch { /* private mode */ }
+}
+
 async function nav() {
   const box = document.getElementById("school-nav");
   const listed = await call("GET", "/api/games");
   for (const game of listed) {
-    box.append(h("a", { href: `/learn.html?game=${game.name}&lang=${lang}` }, `${t.learn} ${game.title}`), " ",
+    box.append(h("a", { href: lessonHref(game.name), class: "lesson-link", onclick: keepLanguage },
+      `${t.learn} ${game.title}`), " ",
       h("a", { href: `/learn.html?game=${game.name}&puzzle=1&lang=${lang}` }, `${t.puzzles} ${game.title}`), " ");
   }
   return listed;
@@ -171,7 +143,8 @@ async function main() {
     if (query.get("analyse")) return await analysis(query.get("analyse"));
     const game = query.get("game") || listed[0].name;
     if (query.get("puzzle")) return await puzzle(game);
-    return await lesson(game);
+    keepLanguage();
+    return location.replace(lessonHref(query.get("game")));
   } catch (error) {
     root.append(h("p", { class: "error", role: "alert" }, error.message));
   }

@@ -10,11 +10,12 @@ import { t, num } from "./i18n.js";
 import { navigate } from "./router.js";
 
 let me = null;
+let asking = null;   // the /api/me under way: two callers at once make one guest, not two
 const listeners = new Set();
 
 /** Who this browser is (a first visit makes a guest); cached, refreshed by `refreshMe`. */
 export async function getMe() {
-  if (!me) await refreshMe();
+  if (!me) await (asking ||= refreshMe().finally(() => { asking = null; }));
   return me;
 }
 

@@ -59,6 +59,17 @@ export class TableView {
     this.chat = new ChatPanel((msg) => this.socket.send(msg), () => ({ seat: this.mySeat,
       creator: this.mySeat !== null && this.mySeat === (this.state?.seats || []).find((s) => s.kind === "human")?.seat }));
     this.build();
+    this.connect();
+    this.unlisten = onLanguageChange(() => { this.buildFrame(); this.render(); });
+    this.unsetting = onSettingChange(() => this.render());
+    this.onKey = (event) => this.keydown(event);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  /** The live table's links to the server: its socket (and a seat held on another device)
+   * and the rules it plays.  A lesson's table (lesson.js) puts a position of its own here. */
+  connect() {
+    const tableId = this.tableId;
     this.socket = new TableSocket(tableId, this.token, {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status) => {
@@ -84,13 +95,9 @@ export class TableView {
       },
     });
     if (!this.token) this.comeBack();
-    this.unlisten = onLanguageChange(() => { this.buildFrame(); this.render(); });
-    this.unsetting = onSettingChange(() => this.render());
     // The rules this table plays, for the rules card (not in the socket's states).
     getTableInfo(tableId).then((info) => { this.rules = info.rules; this.render(); })
       .catch(() => { /* no card: the table plays on without it */ });
-    this.onKey = (event) => this.keydown(event);
-    document.addEventListener("keydown", this.onKey);
   }
 
   /** No token here, but the signed-in player may hold a seat (taken on another device). */
