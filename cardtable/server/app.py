@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import gzip
 import json
 import logging
@@ -38,6 +37,7 @@ from ..records import Record, RecordError, rules_to_dict
 from .accounts import cross_site, current_player
 from .accounts import install as install_players
 from .bounds import Limits
+from .collector import quiet_collector
 from .guard import MessageRate, address_of
 from .life_api import router as life_router
 from .pagefiles import PageFiles, page_response
@@ -75,11 +75,6 @@ __all__ = ["create_app", "serve"]
 log = logging.getLogger("cardtable.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
-
-GC_YOUNG_THRESHOLD = 5_000
-"""Allocations between two collections of the youngest generation in a running server
-(Python's default is 700): a move allocates thousands of short-lived objects and few
-cycles, so collecting it less often costs nothing and saves passes (``quiet_collector``)."""
 
 for _type, _suffixes in (("text/javascript", (".js", ".mjs")), ("text/css", (".css",)),
                          ("image/svg+xml", (".svg",)), ("application/json", (".json", ".map")),
@@ -646,22 +641,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
     server = uvicorn.Server(config)
     quiet_collector()
     server.run()
-
-
-def quiet_collector() -> None:
-    """Keep the garbage collector's full passes short, for a server's steady latency.
-
-    A full collection walks every tracked object, and most of a fresh server's are the
-    modules it imported (about 150,000 objects: two thirds of the heap at 500 tables),
-    which live as long as the process; walking them made every full pass a pause of 50 to
-    400 ms in the middle of the moves (the tail of the latency at 500 tables). They are
-    moved out of the collector's sight once (``gc.freeze``), and the youngest generation
-    is collected less often, since a move makes few cycles.
-    """
-    gc.collect()
-    gc.freeze()
-    _, middle, oldest = gc.get_threshold()
-    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, oldest)
 
 
 def _websocket_protocol() -> Any:

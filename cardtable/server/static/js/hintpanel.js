@@ -19,7 +19,7 @@ export function hintValue(value, unit) {
     } catch { shown = (value >= 0 ? "+" : "") + value.toFixed(1); }
     return t("table.hintPoints", { value: shown });
   }
-  if (String(unit).includes("durak")) return t("table.hintDurak", { value: Math.round(100 * value) });
+  if (String(unit).startsWith("chance")) return t("table.hintDurak", { value: Math.round(100 * value) });
   return `${value} ${unit}`;
 }
 
