@@ -38,6 +38,8 @@ function locale() { return language() === "fa" ? "fa-IR" : language(); }
 /** A value in the analysis's unit, in the page's language: "+2.5" points, "34%". */
 function valueText(value, unit, { signed = false } = {}) {
   if (typeof value !== "number") return "—";
+  // rounded first, so that a tiny negative loss is "0", not "-0"
+  value = isChance(unit) ? Math.round(value * 100) / 100 + 0 : Math.round(value * 10) / 10 + 0;
   try {
     if (isChance(unit)) {
       return new Intl.NumberFormat(locale(), { style: "percent", maximumFractionDigits: 0 }).format(value);
@@ -220,11 +222,9 @@ export class AnalysisBoard {
     return [
       h("p", { id: "analysis-status", role: "status", dataset: { done: "true" } },
         t("analysis.done", { n: this.judged().length })),
-      h("p", { class: "analysis-thresholds" },
-        `${isChance(unit) ? t("analysis.unitChance") : t("analysis.unitPoints")}. `,
-        a === undefined ? "" : t("analysis.thresholds", {
-          a: valueText(a, unit), b: valueText(b, unit), c: valueText(c, unit) })),
-      h("h3", {}, t("analysis.graphs")),
+      a === undefined ? null : h("p", { class: "analysis-thresholds" }, t("analysis.thresholds", {
+        a: valueText(a, unit), b: valueText(b, unit), c: valueText(c, unit) })),
+      h("h3", {}, `${t("analysis.graphs")} (${isChance(unit) ? t("analysis.unitChance") : t("analysis.unitPoints")})`),
       h("div", { class: "analysis-graphs" }, seats.map((seat) => this.graph(seat, data.series[String(seat)]))),
       h("h3", {}, t("analysis.moves")),
       this.filters(seats),

@@ -11,7 +11,7 @@
 
 import { api, getGames } from "./api.js";
 import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
-import { t, language } from "./i18n.js";
+import { t, language, LANGUAGES } from "./i18n.js";
 import { gameTitle } from "./names.js";
 import { navigate } from "./router.js";
 import { moveText, isCardText, cardKey } from "./cards.js";
@@ -43,6 +43,10 @@ function pageLink(href, attrs, ...children) {
 function digits(text, lang) {
   return lang === "fa" ? String(text).replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]) : String(text);
 }
+
+/** The direction of the server's words in ``lang`` (they may start with a card: "auto"
+ * would read a Persian sentence that starts "Q♠ ..." left to right). */
+function dirOf(lang) { return LANGUAGES[lang]?.dir ?? "auto"; }
 
 /** A puzzle on the live table's drawing.  A lesson's table, with the puzzle for its step:
  * ``key`` (the lesson's step) holds the puzzle's number, null for the daily one. */
@@ -174,9 +178,9 @@ export class PuzzleTable extends LessonTable {
         dataset: { right: String(answer.right), move: answer.move } },
       answer.right ? `✓ ${t("puzzle.right")}` : [`✗ ${t("puzzle.wrong")} `, moveText(answer.answer)]),
       h("p", { id: "puzzle-why" }, h("strong", {}, `${t("puzzle.why")} `), moveText(answer.answer), " ",
-        h("span", { lang: answer.lang, dir: "auto" }, digits(answer.why, answer.lang))),
+        h("span", { lang: answer.lang, dir: dirOf(answer.lang) }, digits(answer.why, answer.lang))),
       answer.yours ? h("p", { id: "puzzle-yours" }, h("strong", {}, `${t("puzzle.yours")} `),
-        moveText(answer.move), " ", h("span", { lang: answer.lang, dir: "auto" }, digits(answer.yours, answer.lang))) : null,
+        moveText(answer.move), " ", h("span", { lang: answer.lang, dir: dirOf(answer.lang) }, digits(answer.yours, answer.lang))) : null,
       h("h3", {}, t("puzzle.values")),
       this.valueList(answer),
       h("p", { class: "muted puzzle-proof" },
