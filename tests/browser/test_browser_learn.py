@@ -156,10 +156,16 @@ def test_the_analysis_board_graphs_labels_and_the_replay(open_page, analysed_tab
     chosen = (labelled or judged)[-1]
     page.click(f'#analysis-moves tr[data-index="{chosen["index"]}"] button.show-move')
     page.wait_for_selector(f'#replay-table[data-step="{chosen["index"]}"]')
-    assert page.locator("#replay-table .last-move .last").get_attribute("data-move") == chosen["move"]
+    last = page.locator("#replay-table .last-move .last")
+    assert last.get_attribute("data-move") == chosen["move"]
     assert page.url.endswith(f"#/analyse/{table}/{chosen['index']}")
     assert page.locator(f'#analysis-moves tr[data-index="{chosen["index"]}"]').get_attribute(
         "aria-current") == "true"
+    # and what the analysis says of it, over the table
+    current = page.locator("#analysis-current")
+    assert current.get_attribute("data-index") == str(chosen["index"])
+    if chosen["label"]:
+        assert LABELS[lang][chosen["label"]] in current.text_content()
 
 
 def test_there_are_labelled_moves_to_show(analysed_table: dict) -> None:
@@ -178,6 +184,14 @@ def test_the_replay_and_the_old_school_page_lead_to_the_board(open_page,
     page.wait_for_url(f"**/#/analyse/{table}")
     page.wait_for_selector('#analysis-status[data-done="true"]')
     assert page.locator('nav a[data-nav="history"]').get_attribute("aria-current") == "page"
+    # a link to a move opens the board there; the replay's keys step on, and the address
+    # follows
+    at = open_page(f"/#/analyse/{table}/3")
+    at.wait_for_selector('#replay-table[data-step="3"]')
+    at.wait_for_selector('#analysis-status[data-done="true"]')
+    at.keyboard.press("ArrowRight")
+    at.wait_for_selector('#replay-table[data-step="4"]')
+    assert at.url.endswith(f"#/analyse/{table}/4")
     old = open_page(f"/learn.html?analyse={table}&lang=fa")
     old.wait_for_url(f"**/#/analyse/{table}")
     old.wait_for_selector("#analysis-moves")

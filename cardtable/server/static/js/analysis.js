@@ -49,6 +49,16 @@ function valueText(value, unit, { signed = false } = {}) {
   } catch { return String(value); }
 }
 
+/** Bring a row into sight inside its scrolling box, without scrolling the page. */
+function scrollWithin(box, row) {
+  if (!box) return;
+  const outer = box.getBoundingClientRect();
+  const inner = row.getBoundingClientRect();
+  if (inner.top < outer.top + inner.height || inner.bottom > outer.bottom) {
+    box.scrollTop += inner.top - outer.top - outer.height / 2;
+  }
+}
+
 const SVG = "http://www.w3.org/2000/svg";
 
 /** An SVG element (h() makes HTML ones). */
@@ -65,8 +75,13 @@ function svg(tag, attrs = {}, ...children) {
 }
 
 /** The replay under the board: it goes to a move asked for before it has loaded, once
- * it has. */
+ * it has, and tells the board where it is (its keys and buttons step through the game). */
 class BoardReplay extends Replay {
+  go(step) {
+    super.go(step);
+    this.onStep?.(this.step);
+  }
+
   render() {
     super.render();
     if (this.steps && this.wanted) {
@@ -102,6 +117,7 @@ export class AnalysisBoard {
     };
     clear(root).append(this.el.panel, this.el.replayHead, this.el.replay);
     this.replay = new BoardReplay(this.el.replay, tableId);
+    this.replay.onStep = (step) => this.stepShown(step);
     if (move) this.replay.show(move, { scroll: false });
     this.draw();
     this.start();
@@ -188,8 +204,9 @@ export class AnalysisBoard {
     else if (!this.analysis) parts.push(this.progressBox());
     else parts.push(...this.board());
     replaceKeepingFocus(this.el.panel, parts);
+    this.el.current = h("p", { id: "analysis-current", "aria-live": "polite" });
     replaceKeepingFocus(this.el.replayHead, [h("h2", { class: "analysis-replay-title" }, t("analysis.replay")),
-      h("p", { class: "muted" }, t("analysis.replayHelp"))]);
+      h("p", { class: "muted" }, t("analysis.replayHelp")), this.el.current]);
     this.markSelected();
   }
 
@@ -344,21 +361,51 @@ export class AnalysisBoard {
     this.el.empty.hidden = shown > 0;
   }
 
-  /** Show a move: the replay at the table after it, the row and the graphs marked, and
-   * the address says it (a link to the move). */
+  /** Show a move: the replay at the table after it (which says so: stepShown). */
   select(index, { scroll = true } = {}) {
     this.selected = index;
     this.replay.show(index, { scroll });
-    history.replaceState(null, "", analysisHref(this.tableId, index));
     this.markSelected();
+  }
+
+  /** The replay shows the table after move ``step``: the row and the graphs marked, the
+   * move's judgements said above the table, and the address says it (a link to it). */
+  stepShown(step) {
+    if (this.gone) return;
+    this.selected = step || null;
+    if (location.hash.startsWith("#/analyse/")) {
+      history.replaceState(null, "", analysisHref(this.tableId, this.selected));
+    }
+    this.markSelected();
+  }
+
+  /** What the analysis says of the move shown, over the replay. */
+  renderCurrent() {
+    const box = this.el.current;
+    if (!box) return;
+    const move = (this.analysis?.moves || []).find((m) => m.index === this.selected);
+    if (!move || !(move.choices > 1)) { clear(box); box.hidden = true; return; }
+    const unit = this.analysis.unit;
+    box.hidden = false;
+    box.dataset.index = String(move.index);
+    replaceKeepingFocus(box, [
+      h("strong", {}, `${t("analysis.moveNo")} ${num(move.index)} · ${this.seatName(move.seat)}: `),
+      moveText(move.move, { plain: true }),
+      move.label ? [" ", h("span", { class: `label-word label-${move.label}` }, this.labelText(move.label))] : null,
+      ` · ${t("analysis.best")}: `, moveText(move.best, { plain: true }),
+      ` · ${t("analysis.loss")}: ${valueText(move.loss, unit)}`,
+      move.hindsight_best ? [` · ${t("analysis.hindsightBest")}: `, moveText(move.hindsight_best, { plain: true }),
+        ` · ${t("analysis.hindsightLoss")}: ${valueText(move.hindsight_loss, unit)}`] : null]);
   }
 
   markSelected() {
     const index = this.selected;
+    this.renderCurrent();
     for (const row of this.el.panel.querySelectorAll("#analysis-moves tbody tr")) {
       const on = Number(row.dataset.index) === index;
       row.classList.toggle("selected", on);
       if (on) row.setAttribute("aria-current", "true"); else row.removeAttribute("aria-current");
+      if (on && !row.hidden) scrollWithin(row.closest(".analysis-moves-box"), row);
     }
     for (const figure of this.el.panel.querySelectorAll(".analysis-graph")) {
       const x = this.cursorX?.[Number(figure.dataset.seat)];
