@@ -101,6 +101,12 @@ def test_the_daily_puzzle_is_solved_from_the_lessons(open_page) -> None:
     click_move(page, "durak", shown["answer"])
     page.wait_for_selector('#puzzle-verdict[data-right="true"]')
     assert page.locator("#puzzle-values li").count() == len(shown["values"])
+    # another language: the answer's reason is said again in it
+    page.select_option("#language", "ru")
+    page.wait_for_function("t => document.querySelector('#puzzle-why')?.textContent.includes(t)",
+                           arg=puzzles.why(shown, shown["answer"], "ru")["why"])
+    assert page.locator("#puzzle-verdict").text_content().endswith(
+        "Верно: это единственный явно лучший ход.")
 
 
 @pytest.fixture(scope="module")
