@@ -172,6 +172,14 @@ def test_the_analysis_board_graphs_labels_and_the_replay(open_page, analysed_tab
     assert current.get_attribute("data-index") == str(chosen["index"])
     if chosen["label"]:
         assert LABELS[lang][chosen["label"]] in current.text_content()
+    if lang == "en" and labelled:
+        # drawn again in another language, at the same move
+        page.select_option("#language", "fa")
+        cell = f'#analysis-moves tr[data-index="{labelled[0]["index"]}"] td.label'
+        page.wait_for_function("([sel, word]) => document.querySelector(sel)?.textContent === word",
+                               arg=[cell, LABELS["fa"][labelled[0]["label"]]])
+        assert page.locator("#replay-table").get_attribute("data-step") == str(chosen["index"])
+        assert current.get_attribute("data-index") == str(chosen["index"])
 
 
 def test_there_are_labelled_moves_to_show(analysed_table: dict) -> None:

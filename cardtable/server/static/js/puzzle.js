@@ -107,6 +107,11 @@ export class PuzzleTable extends LessonTable {
     this.root.querySelector("#next-puzzle")?.focus({ preventScroll: true });
   }
 
+  /** Once answered, nobody is to move: the panel says the rest. */
+  turnLine() {
+    return this.solved ? h("p", { class: "whose-turn over" }) : super.turnLine();
+  }
+
   /** No hints: the puzzle is to find the move. */
   helpButtons() { return []; }
 
