@@ -215,6 +215,30 @@ def test_the_replay_and_the_old_school_page_lead_to_the_board(open_page,
     puzzle.wait_for_selector('#puzzle-panel[data-index="1"]')
 
 
+def test_only_my_mistakes(open_page, analysed_table: dict) -> None:
+    """The player's own seat (here: a seat's token kept on this device for seat 2) is
+    chosen at first; with "only labelled", only that seat's labelled moves are listed."""
+    table, analysis = analysed_table["table"], analysed_table["analysis"]
+    page = open_page("/")
+    page.evaluate("id => localStorage.setItem(`cardtable.seat.${id}`, "
+                  "JSON.stringify({seat: 1, token: 'kept'}))", table)
+    page.goto(page.url.split("#")[0] + f"#/analyse/{table}")
+    page.wait_for_selector('#analysis-status[data-done="true"]')
+    assert page.locator("#analysis-whose").input_value() == "1"
+    mine = [m for m in analysis["moves"] if m["choices"] > 1 and m["seat"] == 1]
+    assert page.locator("#analysis-moves tbody tr:visible").count() == len(mine)
+    page.check("#analysis-only-labelled")
+    shown = page.locator("#analysis-moves tbody tr:visible")
+    assert shown.count() == len([m for m in mine if m["label"]])
+    assert "(You)" in page.locator('.analysis-graph[data-seat="1"] figcaption').text_content()
+
+
+def test_a_game_not_analysable_says_why(open_page) -> None:
+    page = open_page("/#/analyse/NoSuchTable")
+    page.wait_for_selector("#analysis .error[role=alert]")
+    assert page.locator("#analysis-status").count() == 0
+
+
 def test_every_school_word_is_in_every_language(open_page) -> None:
     page = open_page("/")
     page.wait_for_selector("#main")
