@@ -1,5 +1,6 @@
-"""The school's page (/learn.html): open an analysis, solve a puzzle, in English and in
-Persian (right to left).  The lessons are on the table: test_browser_learn_table.py."""
+"""Puzzles on the real table (/#/puzzle/GAME[/N]) and the analysis board of a finished game
+(/#/analyse/ID[/MOVE]), in English and in Persian (right to left); the old school page
+(/learn.html) forwards there.  The lessons are on the table: test_browser_learn_table.py."""
 
 from __future__ import annotations
 
@@ -9,10 +10,16 @@ import urllib.request
 from typing import Any
 
 import pytest
+from browserkit import click_durak_move, click_pasur_move
 
 from cardtable.analysis import puzzles
 
 pytestmark = pytest.mark.browser
+
+LOCALES = {"en": "en-US", "fa": "fa-IR"}
+LABELS = {"en": {"inaccuracy": "inaccuracy", "mistake": "mistake", "blunder": "blunder"},
+          "fa": {"inaccuracy": "بی‌دقتی", "mistake": "اشتباه", "blunder": "اشتباه فاحش"}}
+ANALYSIS_WAIT_MS = 600_000
 
 
 def call(server_url: str, method: str, path: str, body: dict | None = None) -> Any:
@@ -23,56 +30,224 @@ def call(server_url: str, method: str, path: str, body: dict | None = None) -> A
         return json.loads(answer.read())
 
 
+def shown_puzzle(page: Any) -> dict[str, Any]:
+    """The stored puzzle the page shows (its answer and values), by the table's id."""
+    page.wait_for_selector("#puzzle-panel")
+    shown = page.locator("#table-root").get_attribute("data-puzzle")
+    return next(p for p in puzzles.load() if p["id"] == shown)
+
+
+def click_move(page: Any, game: str, move: str) -> None:
+    if game == "pasur":
+        click_pasur_move(page, move, via_table=False)
+    else:
+        click_durak_move(page, move, via_table=False)
+
+
 @pytest.mark.parametrize("lang", ["en", "fa"])
-def test_a_puzzle_is_solved_and_shows_why(open_page, lang: str) -> None:
-    page = open_page(f"/learn.html?game=durak&puzzle=1&lang={lang}")
-    page.wait_for_selector(".school-move")
-    shown = page.locator("h1").get_attribute("data-puzzle")
-    answer = next(p["answer"] for p in puzzles.load(game="durak") if p["id"] == shown)
-    page.click(f'.school-move[data-move="{answer}"]')
-    page.wait_for_selector("#verdict li")
-    verdict = page.locator("#verdict")
-    assert verdict.get_attribute("data-right") == "true"   # the stored answer is right
-    assert verdict.locator("li").count() > 0               # every move's value
-    assert verdict.locator(".puzzle-why").text_content()   # and the reason in words
+def test_a_puzzle_on_the_table_wrong_then_the_next_one_right(open_page, lang: str) -> None:
+    page = open_page("/#/puzzle/pasur/1", locale=LOCALES[lang], reduced_motion=True)
+    first = shown_puzzle(page)
+    assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "fa" else "ltr")
+    table = page.locator("#table-root")
+    assert table.get_attribute("data-game") == "pasur"
+    assert table.get_attribute("data-my-turn") == "true"   # the live table's own drawing
+    digits = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹") if lang == "fa" else {}
+    count = str(len(puzzles.load(game="pasur"))).translate(digits)
+    assert page.locator(".lesson-where").text_content() == {
+        "en": f"Puzzle 1 of {count}", "fa": f"معمای ۱ از {count}"}[lang]
+
+    # a wrong answer: the answer said and marked on the table, why, and every move's value
+    wrong = next(m for m in first["values"] if m != first["answer"])
+    click_move(page, "pasur", wrong)
+    page.wait_for_selector('#puzzle-verdict[data-right="false"]')
+    why = puzzles.why(first, wrong, lang)
+    assert why["why"].translate(digits) in page.locator("#puzzle-why").text_content()
+    assert why["yours"].translate(digits) in page.locator("#puzzle-yours").text_content()
+    assert table.get_attribute("data-answer") == first["answer"]
+    assert table.get_attribute("data-my-turn") == "false"   # one try
+    answer_card = first["answer"].split(" x ")[0]
+    assert page.locator(f'.hand-cards .card.puzzle-answer[data-card="{answer_card}"]').count() == 1
+    values = page.locator("#puzzle-values li")
+    assert values.count() == len(first["values"])
+    assert values.first.get_attribute("data-move") == first["answer"]   # the best first
+    assert page.locator(f'#puzzle-values li.played[data-move="{wrong}"]').count() == 1
+
+    # the next puzzle, answered right
     assert page.locator("#next-puzzle").text_content() == {"en": "Next puzzle",
                                                           "fa": "معمای بعد"}[lang]
     page.click("#next-puzzle")
-    page.wait_for_selector(f'h1[data-puzzle]:not([data-puzzle="{shown}"])')
+    page.wait_for_selector(f'#puzzle-panel:not([data-puzzle="{first["id"]}"])')
+    assert page.url.endswith("#/puzzle/pasur/2")
+    second = shown_puzzle(page)
+    click_move(page, "pasur", second["answer"])
+    page.wait_for_selector('#puzzle-verdict[data-right="true"]')
+    assert page.locator("#puzzle-yours").count() == 0
+    assert page.locator("#puzzle-why").text_content()
+
+    # and the daily one
+    page.click("#daily-puzzle")
+    page.wait_for_selector('#puzzle-panel[data-daily="true"]')
+    assert page.url.endswith("#/puzzle/pasur")
+
+
+def test_the_daily_puzzle_is_solved_from_the_lessons(open_page) -> None:
+    page = open_page("/#/learn", reduced_motion=True)
+    page.click('.lesson-course[data-game="durak"] a.puzzle')
+    page.wait_for_selector('#puzzle-panel[data-daily="true"]')
+    assert page.url.endswith("#/puzzle/durak")
+    assert page.locator('nav a[data-nav="learn"]').get_attribute("aria-current") == "page"
+    shown = shown_puzzle(page)
+    click_move(page, "durak", shown["answer"])
+    page.wait_for_selector('#puzzle-verdict[data-right="true"]')
+    assert page.locator("#puzzle-values li").count() == len(shown["values"])
+    # another language: the answer's reason is said again in it
+    page.select_option("#language", "ru")
+    page.wait_for_function("t => document.querySelector('#puzzle-why')?.textContent.includes(t)",
+                           arg=puzzles.why(shown, shown["answer"], "ru")["why"])
+    assert page.locator("#puzzle-verdict").text_content().endswith(
+        "Верно: это единственный явно лучший ход.")
 
 
 @pytest.fixture(scope="module")
-def finished_table(server_url: str) -> str:
-    """A Durak game between two easy bots, played to the end (one for both languages: the
-    second page finds its analysis stored)."""
+def analysed_table(server_url: str) -> dict[str, Any]:
+    """A Durak game between two easy bots, played to the end and analysed (one for every
+    test here: the later pages find the analysis stored); its record and analysis."""
     table = call(server_url, "POST", "/api/tables",
                  {"game": "durak", "seats": ["bot:easy", "bot:easy"]})["table"]
     for _ in range(600):
         if call(server_url, "GET", f"/api/tables/{table}")["over"]:
             break
         time.sleep(0.2)
-    return table
+    call(server_url, "POST", f"/api/tables/{table}/analysis")
+    for _ in range(ANALYSIS_WAIT_MS // 500):
+        now = call(server_url, "GET", f"/api/tables/{table}/analysis")
+        if now["status"] == "done":
+            break
+        time.sleep(0.5)
+    record = call(server_url, "GET", f"/api/tables/{table}/record")
+    return {"table": table, "record": record, "analysis": now["analysis"]}
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
-def test_a_finished_game_is_analysed_on_the_page(open_page, server_url: str,
-                                                 finished_table: str, lang: str) -> None:
-    page = open_page(f"/learn.html?analyse={finished_table}&lang={lang}")
-    page.wait_for_selector('#analysis-status[data-done="true"]', timeout=1_200_000)
-    record = call(server_url, "GET", f"/api/tables/{finished_table}/record")
-    rows = page.locator("#analysis-moves tbody tr").count()
-    assert 0 < rows <= len(record["moves"])
+def test_the_analysis_board_graphs_labels_and_the_replay(open_page, analysed_table: dict,
+                                                         lang: str) -> None:
+    table, analysis = analysed_table["table"], analysed_table["analysis"]
+    page = open_page(f"/#/analyse/{table}", locale=LOCALES[lang], reduced_motion=True)
+    page.wait_for_selector('#analysis-status[data-done="true"]', timeout=ANALYSIS_WAIT_MS)
     assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "fa" else "ltr")
+    judged = [m for m in analysis["moves"] if m["choices"] > 1]
+    labelled = [m for m in judged if m["label"]]
+    # a graph per seat, described for screen readers, its labelled moves marked
+    for seat, series in analysis["series"].items():
+        graph = page.locator(f'.analysis-graph[data-seat="{seat}"]')
+        assert graph.get_attribute("data-points") == str(len(series))
+        assert graph.locator("svg title").first.text_content()
+        assert graph.locator("svg desc").text_content()
+        marked = [m for m in labelled if m["seat"] == int(seat) and m["expected"] is not None]
+        assert graph.locator(".mark").count() == len(marked)
+    # every judged move, with both judgements and its label in the page's language
+    rows = page.locator("#analysis-moves tbody tr")
+    assert rows.count() == len(judged)
+    for move in labelled:
+        row = page.locator(f'#analysis-moves tr[data-index="{move["index"]}"]')
+        assert row.get_attribute("data-label") == move["label"]
+        assert row.locator("td.label").text_content() == LABELS[lang][move["label"]]
+    assert page.locator("#analysis-moves td.hindsight-loss").count() == len(judged)
+    page.check("#analysis-only-labelled")
+    assert page.locator("#analysis-moves tbody tr:visible").count() == len(labelled)
+    page.uncheck("#analysis-only-labelled")
+
+    # a move chosen shows the table after it, on the game's replay
+    chosen = (labelled or judged)[-1]
+    page.click(f'#analysis-moves tr[data-index="{chosen["index"]}"] button.show-move')
+    page.wait_for_selector(f'#replay-table[data-step="{chosen["index"]}"]')
+    last = page.locator("#replay-table .last-move .last")
+    assert last.get_attribute("data-move") == chosen["move"]
+    assert page.url.endswith(f"#/analyse/{table}/{chosen['index']}")
+    assert page.locator(f'#analysis-moves tr[data-index="{chosen["index"]}"]').get_attribute(
+        "aria-current") == "true"
+    # and what the analysis says of it, over the table
+    current = page.locator("#analysis-current")
+    assert current.get_attribute("data-index") == str(chosen["index"])
+    if chosen["label"]:
+        assert LABELS[lang][chosen["label"]] in current.text_content()
+    if lang == "en" and labelled:
+        # drawn again in another language, at the same move
+        page.select_option("#language", "fa")
+        cell = f'#analysis-moves tr[data-index="{labelled[0]["index"]}"] td.label'
+        page.wait_for_function("([sel, word]) => document.querySelector(sel)?.textContent === word",
+                               arg=[cell, LABELS["fa"][labelled[0]["label"]]])
+        assert page.locator("#replay-table").get_attribute("data-step") == str(chosen["index"])
+        assert current.get_attribute("data-index") == str(chosen["index"])
 
 
-def test_the_replay_and_the_header_lead_to_the_school(open_page, finished_table: str) -> None:
-    page = open_page(f"/#replay/{finished_table}")
+def test_there_are_labelled_moves_to_show(analysed_table: dict) -> None:
+    """The game the board is tested on has labels to show (else its checks of the labels
+    would check nothing): easy bots make mistakes."""
+    assert any(m["label"] for m in analysed_table["analysis"]["moves"])
+
+
+def test_the_replay_and_the_old_school_page_lead_to_the_board(open_page,
+                                                              analysed_table: dict) -> None:
+    table = analysed_table["table"]
+    page = open_page(f"/#replay/{table}")
     link = page.locator(".replay a.analyse")
     link.wait_for()
-    assert f"analyse={finished_table}" in link.get_attribute("href")
-    assert "lang=en" in link.get_attribute("href")
-    learn = page.locator('nav a[data-nav="learn"]')
-    assert learn.get_attribute("href") == "/#/learn"   # the lessons, on the table
     link.click()
-    page.wait_for_url(f"**/learn.html?analyse={finished_table}*")
-    page.locator("#analysis-status").wait_for()
+    page.wait_for_url(f"**/#/analyse/{table}")
+    page.wait_for_selector('#analysis-status[data-done="true"]')
+    assert page.locator('nav a[data-nav="history"]').get_attribute("aria-current") == "page"
+    # a link to a move opens the board there; the replay's keys step on, and the address
+    # follows
+    at = open_page(f"/#/analyse/{table}/3")
+    at.wait_for_selector('#replay-table[data-step="3"]')
+    at.wait_for_selector('#analysis-status[data-done="true"]')
+    at.keyboard.press("ArrowRight")
+    at.wait_for_selector('#replay-table[data-step="4"]')
+    assert at.url.endswith(f"#/analyse/{table}/4")
+    old = open_page(f"/learn.html?analyse={table}&lang=fa")
+    old.wait_for_url(f"**/#/analyse/{table}")
+    old.wait_for_selector("#analysis-moves")
+    assert old.evaluate("document.documentElement.dir") == "rtl"
+    puzzle = open_page("/learn.html?game=durak&puzzle=1&n=1&lang=fa")
+    puzzle.wait_for_url("**/#/puzzle/durak/2")
+    puzzle.wait_for_selector('#puzzle-panel[data-index="1"]')
+
+
+def test_only_my_mistakes(open_page, analysed_table: dict) -> None:
+    """The player's own seat (here: a seat's token kept on this device for seat 2) is
+    chosen at first; with "only labelled", only that seat's labelled moves are listed."""
+    table, analysis = analysed_table["table"], analysed_table["analysis"]
+    page = open_page("/")
+    page.evaluate("id => localStorage.setItem(`cardtable.seat.${id}`, "
+                  "JSON.stringify({seat: 1, token: 'kept'}))", table)
+    page.goto(page.url.split("#")[0] + f"#/analyse/{table}")
+    page.wait_for_selector('#analysis-status[data-done="true"]')
+    assert page.locator("#analysis-whose").input_value() == "1"
+    mine = [m for m in analysis["moves"] if m["choices"] > 1 and m["seat"] == 1]
+    assert page.locator("#analysis-moves tbody tr:visible").count() == len(mine)
+    page.check("#analysis-only-labelled")
+    shown = page.locator("#analysis-moves tbody tr:visible")
+    assert shown.count() == len([m for m in mine if m["label"]])
+    assert "(You)" in page.locator('.analysis-graph[data-seat="1"] figcaption').text_content()
+
+
+def test_a_game_not_analysable_says_why(open_page) -> None:
+    page = open_page("/#/analyse/NoSuchTable")
+    page.wait_for_selector("#analysis .error[role=alert]")
+    assert page.locator("#analysis-status").count() == 0
+
+
+def test_every_school_word_is_in_every_language(open_page) -> None:
+    page = open_page("/")
+    page.wait_for_selector("#main")
+    missing = page.evaluate("""async () => {
+      const { ALL_STRINGS } = await import("/js/i18n.js");
+      const keys = (lang) => Object.keys(ALL_STRINGS[lang])
+        .filter((k) => k.startsWith("puzzle.") || k.startsWith("analysis."));
+      const english = keys("en");
+      return Object.keys(ALL_STRINGS).map((lang) =>
+        [lang, english.filter((k) => !keys(lang).includes(k)).join(",")]);
+    }""")
+    assert dict(missing) == {"en": "", "ru": "", "pt": "", "fa": ""}

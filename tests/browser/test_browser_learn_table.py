@@ -94,14 +94,8 @@ def test_the_header_and_the_school_page_lead_to_the_lessons(open_page) -> None:
     learn.click()
     page.wait_for_selector(".lesson-course a.resume")
     assert page.locator('nav a[data-nav="learn"]').get_attribute("aria-current") == "page"
-    # the school page's lesson links, and the page itself without a puzzle or an analysis,
-    # lead to the table, in the school page's language
-    school = open_page("/learn.html?game=durak&puzzle=1&lang=fa")
-    link = school.locator('#school-nav a.lesson-link[href="/#/learn/pasur"]')
-    link.wait_for()
-    link.click()
-    panel_step(school, lessons.course("pasur")[0].key)
-    assert school.evaluate("document.documentElement.dir") == "rtl"
+    # the old school page without a puzzle or an analysis leads to the lessons on the
+    # table, in the school page's language
     old = open_page("/learn.html?game=durak&lang=fa")
     panel_step(old, lessons.course("durak")[0].key)
     assert old.evaluate("document.documentElement.dir") == "rtl"

@@ -2,6 +2,8 @@
 //   /                the lobby          /#history        finished games
 //   /table/ID        a live table       /#replay/ID      one game's replay
 //   /#/learn[/GAME[/STEP]]              the lessons, on the live table's drawing (lesson.js)
+//   /#/puzzle[/GAME[/N]]                a puzzle, on the live table's drawing (puzzle.js)
+//   /#/analyse/ID[/MOVE]                a finished game's analysis board (analysis.js)
 
 import { LANGUAGES, initialLanguage, setLanguage, language, t, onLanguageChange } from "./i18n.js";
 import { installCardDefs } from "./cards.js";
@@ -12,6 +14,8 @@ import { TableView } from "./table.js";
 import { History, Replay } from "./history.js";
 import { AccountPage, ProfilePage, LeaderboardPage, accountBadge } from "./players.js";
 import { learnScreen } from "./lesson.js";
+import { puzzleScreen } from "./puzzle.js";
+import { analysisScreen } from "./analysis.js";
 
 const main = document.getElementById("main");
 let screen = null;
@@ -32,6 +36,12 @@ function route() {
   } else if (hash === "learn" || hash.startsWith("learn/")) {
     name = "learn";
     screen = learnScreen(main, hash.slice("learn".length));
+  } else if (hash === "puzzle" || hash.startsWith("puzzle/")) {
+    name = "puzzle";
+    screen = puzzleScreen(main, hash.slice("puzzle".length));
+  } else if (hash.startsWith("analyse/")) {
+    name = "analysis";
+    screen = analysisScreen(main, hash.slice("analyse/".length));
   } else if (hash === "history") {
     name = "history";
     screen = new History(main);
@@ -52,15 +62,17 @@ function route() {
 
 function markNav(name) {
   for (const link of document.querySelectorAll("nav a[data-nav]")) {
-    const on = link.dataset.nav === name || (name === "replay" && link.dataset.nav === "history");
+    const on = link.dataset.nav === name || (name === "puzzle" && link.dataset.nav === "learn")
+      || ((name === "replay" || name === "analysis") && link.dataset.nav === "history");
     if (on) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   }
 }
 
 function setTitle(name) {
   const key = { lobby: "nav.lobby", account: "account.title", profile: "profile.title",
-    leaderboard: "nav.leaderboard", learn: "nav.learn" }[name] ?? "nav.history";
-  if (name !== "table") document.title = `${t(key)} · cardtable`;
+    leaderboard: "nav.leaderboard", learn: "nav.learn", puzzle: "puzzle.title",
+    analysis: "analysis.title" }[name] ?? "nav.history";
+  if (name !== "table" && name !== "puzzle") document.title = `${t(key)} · cardtable`;
 }
 
 function navigate(path) {
@@ -110,7 +122,7 @@ onLanguageChange(() => {
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", () => {
   // Only the hashes that name a screen change the screen.
-  if (/^#\/?(history|replay\/.+|account|leaderboard(\/.*)?|players\/.+|learn(\/.*)?)?$/.test(location.hash)
+  if (/^#\/?(history|replay\/.+|account|leaderboard(\/.*)?|players\/.+|learn(\/.*)?|puzzle(\/.*)?|analyse\/.+)?$/.test(location.hash)
       || location.hash === "") route();
 });
 route();

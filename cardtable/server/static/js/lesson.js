@@ -101,8 +101,7 @@ export class LessonList {
         h("p", { class: "lesson-go" },
           pageLink(all ? `/#/learn/${enc(course.game)}/${enc(course.steps[0].key)}` : `/#/learn/${enc(course.game)}`,
             { class: "button primary resume" }, go), " ",
-          h("a", { class: "button puzzle", href: `/learn.html?game=${enc(course.game)}&puzzle=1&lang=${language()}` },
-            t("lesson.puzzle"))),
+          pageLink(`/#/puzzle/${enc(course.game)}`, { class: "button puzzle" }, t("lesson.puzzle"))),
         stepList(course.game, course.steps, course.done)));
     }
   }
