@@ -100,7 +100,7 @@ function header() {
     h("nav", { "aria-label": "main" }, link("/", "nav.lobby", "lobby"),
       link("/#history", "nav.history", "history"),
       link("/#leaderboard", "nav.leaderboard", "leaderboard"),
-      // the lessons are played on the table (#/learn); puzzles and analysis on /learn.html
+      // lessons (#/learn), puzzles (#/puzzle) and analysis (#/analyse) on the table
       link("/#/learn", "nav.learn", "learn")),
     accountBadge(),
     h("label", { class: "lang" }, h("span", { class: "sr-only" }, t("nav.language")), select));

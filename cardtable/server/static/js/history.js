@@ -4,7 +4,7 @@
 
 import { getHistory, getReplay } from "./api.js";
 import { h, clear, replaceKeepingFocus } from "./dom.js";
-import { t, num, joinList, language } from "./i18n.js";
+import { t, num, joinList } from "./i18n.js";
 import { gameTitle, kindLabel } from "./names.js";
 import { moveText } from "./cards.js";
 import { gameModule } from "./games.js";
@@ -82,9 +82,9 @@ export class History {
  * and after every move, the watcher's view and every hand; the page draws each step with
  * the live table's own drawing code (its game's module in games.js), every hand face up.
  */
-/** The school's analysis of a finished game: every move judged (learn.html). */
+/** The analysis board of a finished game: every move judged (analysis.js). */
 function analyseLink(tableId) {
-  return h("a", { class: "analyse", href: `/learn.html?analyse=${encodeURIComponent(tableId)}&lang=${language()}` },
+  return h("a", { class: "analyse", href: `/#/analyse/${encodeURIComponent(tableId)}` },
     t("history.analyse"));
 }
 
