@@ -94,9 +94,10 @@ class BasicBot:
 LEVELS: dict[str, tuple[str, dict[str, Any], str]] = {
     "beginner": ("basic", {}, "takes the best capture or the cheapest card it sees now"),
     "easy": ("greedy", {}, "the greedy tactics player"),
-    "medium": ("ismcts", {"iterations": 1000, "scaled": True, "seconds": 2.0,
+    "medium": ("ismcts", {"iterations": 1000, "scaled": True, "seconds": 2.0, "depth": 1,
                           "solver": True, "solver_nodes": 20_000, "solver_seconds": 2.0},
-               "ISMCTS, 1000 iterations (500 in Durak), and an exact alpha-beta search of "
+               "ISMCTS one move deep (flat Monte Carlo), 1000 iterations (500 in Durak): "
+               "every reply is the playout policy's, and an exact alpha-beta search of "
                "20 000 positions at most once nothing is hidden (time caps of 2 s only as a "
                "safety net)"),
     "hard": ("ismcts", {"iterations": 2000, "scaled": True, "seconds": 5.0, "infer": True,
