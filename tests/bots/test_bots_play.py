@@ -90,7 +90,8 @@ def test_every_level_is_a_named_configuration_of_a_kind():
         assert kind in bots.specs() and meaning
         for key, value in options.items():
             assert getattr(bot, key) == value
-    assert bots.make("expert").solver and not bots.make("hard").solver
+    assert all(bots.make(level).solver for level in ("medium", "hard", "expert"))
+    assert bots.make("medium").depth == 1 and bots.make("hard").depth == 0
 
 
 def test_a_level_takes_the_options_of_its_kind():

@@ -181,3 +181,55 @@ def test_a_bigger_pasur_win_is_always_worth_more():
     context = PASUR.context(hand, 0)
     rewards = [context.of(points)[0] for points in ([45, 0], [30, 2], [20, 2], [5, 30])]
     assert rewards == sorted(rewards, reverse=True) and len(set(rewards)) == 4
+
+
+def durak_last_stock_card_endgames(count: int, seed: int):
+    """Positions of two players with one card left in the stock, the face-up trump: it is
+    seen by everyone, so nothing is hidden, and someone draws it after the first round."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        cards = pack(36)
+        rng.shuffle(cards)
+        a, b = rng.randint(1, 2), rng.randint(1, 2)
+        face_up = cards[a + b]
+        out.append(durak.Game.from_position(hands=[cards[:a], cards[a:a + b]],
+                                            trump=face_up.suit, stock=[face_up],
+                                            attacker=rng.randint(0, 1)))
+    return out
+
+
+def test_the_face_up_trump_alone_in_the_stock_hides_nothing():
+    game = durak.Game.from_position(hands=["6♠ 7♥", "8♠ 10♥"], trump="♦", stock="K♦",
+                                    attacker=0)
+    assert DURAK.perfect(game, 0) and DURAK.perfect(game, 1)
+    game = durak.Game.from_position(hands=["6♠ 7♥", "8♠ 10♥"], trump="♦", stock="9♣ K♦",
+                                    attacker=0)
+    assert not DURAK.perfect(game, 0)   # the 9♣ could be any unseen card
+
+
+def test_alpha_beta_agrees_with_minimax_with_the_last_stock_card_still_to_draw():
+    values = set()
+    for position in durak_last_stock_card_endgames(30, seed=3):
+        seat = position.to_move
+        value, mine = exact(DURAK, position, seat)
+        truth = minimax(position.copy(), value, mine, DURAK.key)
+        solved, move = Solver(DURAK, value, mine).solve(position)
+        assert solved == pytest.approx(truth)
+        position.push(move)
+        assert minimax(position, value, mine, DURAK.key) == pytest.approx(truth)
+        values.add(truth)
+    assert len(values) > 1, "the positions should not all come out the same"
+
+
+def test_medium_wins_an_endgame_the_greedy_player_loses():
+    # greedy leads its lowest card, 7♣, which the 10♣ beats; leading the 9♠ instead, which
+    # seat 1 cannot beat (no spade, no trump), makes it take, and the 7♣ then goes out last
+    game = durak.Game.from_position(hands=["7♣ 9♠", "10♣ K♣"], trump="♦", attacker=0)
+    assert str(bots.make("greedy").choose(game)) == "attack 7♣"
+    bot = bots.make("medium", seed=1)
+    move = bot.choose(game)
+    assert str(move) == "attack 9♠" and bot.stats["solved"]
+    value, mine = exact(DURAK, game, 0)
+    game.push(move)
+    assert minimax(game, value, mine, DURAK.key) == 1.0
