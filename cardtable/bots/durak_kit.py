@@ -137,7 +137,7 @@ class DurakKit:
     """ISMCTS's UCB constant for rewards of +1 and -1."""
     budget_scale = 0.5
     """A level searches Durak with half its iterations: a playout runs to the end of the
-    game, about twice as long as a Pasur one, so a move takes about as long (session 9:
+    game, about twice as long as a Pasur one, so a move takes about as long (session 10:
     the tree search with the exact endgames was the durak against greedy in 22 of 100
     games with 1000 iterations, in 19 of the same 100 deals with 500: no gain shown for
     twice the time)."""
@@ -161,7 +161,7 @@ class DurakKit:
 
     def near_end(self, state: Game, seat: int) -> bool:
         """Never: a Durak game near its end is left to the search and the exact endgame
-        (tried in session 9, ``pimc=8`` with two cards left in the stock: a deal ran past
+        (tried in session 10, ``pimc=8`` with two cards left in the stock: a deal ran past
         20 000 positions and the move took 1.7 s of CPU before it fell back to the search)."""
         return False
 
