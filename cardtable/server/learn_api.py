@@ -121,6 +121,15 @@ def _after(step: lessonlib.Step, text: str) -> dict[str, Any]:
             "view": searched.view(seat)}
 
 
+def _write_json(path: Path, data: Any) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a file beside it, then renamed), so
+    a reader never meets half a result."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".tmp")
+    partial.write_text(json.dumps(data, ensure_ascii=False))
+    partial.replace(path)
+
+
 class Analyses:
     """Analyses of finished games, a job per move in the bot processes' background worker;
     results kept as files."""
@@ -195,14 +204,7 @@ class Analyses:
                   "iterations": self.iterations, "seed": 0, "moves": judged,
                   "series": _series(record, judged)}
 
-        def store() -> None:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            final = self._file(table_id, ".json")
-            partial = final.with_suffix(".tmp")
-            partial.write_text(json.dumps(result, ensure_ascii=False))
-            partial.replace(final)
-
-        await self._in_thread(store)
+        await self._in_thread(lambda: _write_json(self._file(table_id, ".json"), result))
         self.progress.pop(table_id, None)
         if self.hindsight:
             await self._find_puzzles(table_id, record_text, workers)
@@ -219,14 +221,7 @@ class Analyses:
             log.warning("table %s: no puzzles looked for: %s", table_id, error)
             return
 
-        def store() -> None:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            target = self._file(table_id, ".puzzles.json")
-            partial = target.with_suffix(".tmp")
-            partial.write_text(json.dumps(found, ensure_ascii=False))
-            partial.replace(target)
-
-        await self._in_thread(store)
+        await self._in_thread(lambda: _write_json(self._file(table_id, ".puzzles.json"), found))
         known = {p["id"] for p in self._found or []}
         self._found = [*(self._found or []), *(p for p in found if p["id"] not in known)]
 

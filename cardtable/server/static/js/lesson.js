@@ -155,9 +155,7 @@ export class LessonTable extends TableView {
       }
       this.step = await api(`/api/learn/${game}/${enc(this.key)}?lang=${lang}`);
     } catch (error) {
-      if (this.gone) return;
-      replaceKeepingFocus(this.el.banner, [h("div", { class: "banner error", role: "alert" },
-        h("p", {}, error.message), this.backLink())]);
+      this.showError(error);
       return;
     }
     if (this.gone || lang !== language()) return;
@@ -251,6 +249,13 @@ export class LessonTable extends TableView {
     const data = this.el.main.dataset;
     data.lesson = this.key;
     data.solved = String(!!this.solved);
+  }
+
+  /** Say in the panel that the step (or puzzle) could not be had, with the way back. */
+  showError(error) {
+    if (this.gone) return;
+    replaceKeepingFocus(this.el.banner, [h("div", { class: "banner error", role: "alert" },
+      h("p", {}, error.message), this.backLink())]);
   }
 
   backLink() {

@@ -70,9 +70,7 @@ export class PuzzleTable extends LessonTable {
       }
       if (this.answer && this.answer.lang !== lang) this.answer = await this.ask(this.answer.move, lang);
     } catch (error) {
-      if (this.gone) return;
-      replaceKeepingFocus(this.el.banner, [h("div", { class: "banner error", role: "alert" },
-        h("p", {}, error.message), this.backLink())]);
+      this.showError(error);
       return;
     }
     if (this.gone || lang !== language()) return;
