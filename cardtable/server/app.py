@@ -409,8 +409,10 @@ async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
             await _close(websocket, NO_SEAT, 4403, "no_seat")
             return
     connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
-    await tables.connect(table, connection)
     try:
+        # inside the try: a client gone while it was being connected (the task cancelled in
+        # the middle of ``connect``) is disconnected too, or its seat would stay "connected"
+        await tables.connect(table, connection)
         await _converse(websocket, connection, tables.guard.message_rate(),
                         lambda data: tables.receive(table, connection, data))
     finally:

@@ -414,7 +414,10 @@ class Tables:
         await chat.send_history(self, table, connection)
 
     async def disconnect(self, table: LiveTable, connection: Connection) -> None:
+        """Forget a connection; one never added (its ``connect`` cut short) changes nothing."""
         async with table.lock:
+            if connection not in table.connections:
+                return
             table.connections.discard(connection)
             if connection.seat is not None:
                 seat = table.seats[connection.seat]
