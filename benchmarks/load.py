@@ -19,7 +19,18 @@ ends is replaced by a new one.  It measures:
   generator, and the services (PostgreSQL's and Redis's processes on this machine), read
   from ``/proc`` at the start and end of the counted time.  CPU time does not depend on
   what else runs, so it tells how many moves a second the machine's cores can carry at
-  most (``cores_bound_moves_per_s``) even on a busy machine.
+  most (``cores_bound_moves_per_s``) even on a busy machine;
+- ``generator_lag_p99_ms``, ``generator_lag_max_ms``: how late this process's own event
+  loop woke for a 10 ms timer while counting.  A state is timed when this process reads
+  it, so a late loop here is latency the server did not cause: a p99 near the lag's says
+  the generator, not the server, set it;
+- ``steal_pct``: the share of this machine's CPU time its host took for others while
+  counting (``/proc/stat``'s steal): on a shared virtual machine the same run's latency
+  and CPU a move grow with it.
+
+This process's garbage collector is kept out of the counted time (collected and frozen
+before, disabled during): its full passes over a thousand sockets' objects paused the
+reading of every socket for 100 to 150 ms, which was counted as the server's latency.
 
     python benchmarks/load.py --tables 200 --pace 1 --seconds 30 --json out.json
     python benchmarks/load.py --tables 500 --pace 0 --seconds 30 \\
@@ -32,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -161,6 +173,15 @@ def cpu_now(servers: list[int]) -> dict[str, float]:
     return {"servers": sum(cpu_seconds(pid) for pid in servers),
             "generator": time.process_time(),
             "services": sum(cpu_seconds(pid) for pid in service_pids())}
+
+
+def cpu_ticks() -> tuple[int, int]:
+    """The machine's CPU ticks so far: (all, stolen by the host), from ``/proc/stat``."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    return sum(fields[:8]), (fields[7] if len(fields) > 7 else 0)
 
 
 def rss_mb(pid: int) -> float:
@@ -303,6 +324,14 @@ def percentile(values: list[float], q: float) -> float | None:
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
 
 
+async def loop_lag(lags: list[float], stop: float, every: float = 0.01) -> None:
+    """How late this process's loop wakes for a timer, in ms, until ``stop``."""
+    while time.perf_counter() < stop:
+        asked = time.perf_counter()
+        await asyncio.sleep(every)
+        lags.append(1000 * max(0.0, time.perf_counter() - asked - every))
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="cardtable-load-"))
     processes = []
@@ -330,12 +359,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                                                 random.Random(rng.getrandbits(64))))
                  for i in range(args.tables)]
         await asyncio.sleep(max(0.0, warm - time.perf_counter()))
+        gc.collect()
+        gc.freeze()
+        gc.disable()
         figures.counting = True
         counted_from = time.perf_counter()
         server_pids = [p.pid for p, _ in processes]
         cpu_from = cpu_now(server_pids)
+        ticks_from = cpu_ticks()
+        lags: list[float] = []
+        watch = asyncio.create_task(loop_lag(lags, stop))
         await asyncio.gather(*loops, return_exceptions=True)
         cpu_to = cpu_now(server_pids)
+        ticks_to = cpu_ticks()
+        gc.enable()
+        watch.cancel()
         moves = max(1, figures.moves)
         cpu_ms = {party: round(1000 * (cpu_to[party] - cpu_from[party]) / moves, 3)
                   for party in cpu_from}
@@ -353,6 +391,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "mover_mean_ms": round(statistics.fmean(figures.mover_ms), 2)
             if figures.mover_ms else None,
             "errors": figures.errors, "lost": figures.lost,
+            "generator_lag_p99_ms": percentile(lags, 0.99),
+            "generator_lag_max_ms": round(max(lags), 2) if lags else None,
+            "steal_pct": round(100 * (ticks_to[1] - ticks_from[1])
+                               / max(1, ticks_to[0] - ticks_from[0]), 1),
             "error_reasons": dict(figures.reasons.most_common(5)),
             "rss_mb": round(sum(rss_mb(p.pid) for p, _ in processes), 1),
             "cpu_ms_per_move": cpu_ms,
