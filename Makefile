@@ -34,7 +34,8 @@ test: $(VENV)/.installed-dev
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -m "not slow" -q
 
-# mypy reads its files and its strictness from pyproject.toml: the engine, strictly.
+# mypy reads its files and its strictness from pyproject.toml: the whole package; the engine
+# strictly, the edges (server, adapters, arena, terminal...) with the strict flags relaxed.
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check cardtable tests benchmarks
 	$(BIN)/mypy

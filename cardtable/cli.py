@@ -44,7 +44,7 @@ def _console() -> Console:
     """The console for stdout: cards written ``10D`` where it cannot print the suits."""
     from .terminal.output import console
 
-    return console()  # type: ignore[no-any-return]
+    return console()
 
 
 def _out(path: Path | None) -> Path | None:

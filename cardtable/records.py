@@ -187,7 +187,7 @@ def record_of(state: GameState, game: str, *, seats: Sequence[dict[str, Any]] = 
               started: str | None = None, **extra: Any) -> Record:
     """The record of a game played so far (moves from its move stack)."""
     spec = games.get(game)
-    rules = state.rules  # type: ignore[attr-defined]
+    rules = state.rules
     moves = [str(move) for move in _all_moves(state)]
     over = state.is_over()
     return Record(
@@ -210,7 +210,7 @@ def _all_moves(state: GameState) -> list[Any]:
     history = getattr(state, "history", None)
     if callable(history):
         return list(history())
-    return list(state.move_stack)  # type: ignore[attr-defined]
+    return list(state.move_stack)
 
 
 def loads(text: str) -> Record:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
@@ -147,7 +147,7 @@ class Episode:
     def returns(self) -> list[float]:
         raise NotImplementedError
 
-    def copy(self) -> Episode:
+    def copy(self) -> Self:
         """An independent copy: the lists in ``_lists`` and the engine state are its own."""
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
@@ -157,7 +157,7 @@ class Episode:
         self._copy_more(other)
         return other
 
-    def _copy_more(self, other: Episode) -> None:
+    def _copy_more(self, other: Self) -> None:
         """Copy what ``copy`` leaves shared: the engine state (``_inner``) and the like."""
         raise NotImplementedError
 
@@ -165,12 +165,31 @@ class Episode:
         """The engine's state being played (a Pasur hand, a Durak game)."""
         raise NotImplementedError
 
-    def resample(self, seat: int, rng: random.Random) -> Episode:
+    @property
+    def engine(self) -> Any:
+        """The engine's state, for bots that choose engine moves (``None`` before the deal
+        is complete)."""
+        raise NotImplementedError
+
+    def legal_moves(self) -> list[Any]:
+        """The engine moves open to the seat to move (empty at chance nodes)."""
+        raise NotImplementedError
+
+    def actions_for(self, move: Any) -> list[int]:
+        """The actions that make an engine ``move`` from a decision node."""
+        raise NotImplementedError
+
+    @property
+    def moves(self) -> list[tuple[int, Any]]:
+        """(seat, move) for every move made so far."""
+        raise NotImplementedError
+
+    def resample(self, seat: int, rng: random.Random) -> Self:
         """An episode ``seat`` cannot tell from this one, its hidden cards dealt afresh."""
         raise NotImplementedError
 
     @classmethod
-    def from_state(cls, state: Any) -> Episode:
+    def from_state(cls, state: Any) -> Self:
         """The episode of a cardtable game in play: its deal replayed card by card and its
         moves as actions (what the OpenSpiel bot searches from)."""
         raise NotImplementedError
@@ -235,7 +254,7 @@ class Episode:
             self.apply(self.sample_chance(rng))
 
     @classmethod
-    def from_openspiel(cls, params: dict[str, Any]) -> Episode:
+    def from_openspiel(cls, params: dict[str, Any]) -> Self:
         """A fresh episode from the pyspiel game's parameters (``openspiel_parameters``)."""
         return cls(**params)
 
@@ -244,14 +263,14 @@ class Episode:
         return dict(self.params())
 
     @classmethod
-    def replay(cls, params: dict[str, Any], actions: Sequence[int]) -> Episode:
+    def replay(cls, params: dict[str, Any], actions: Sequence[int]) -> Self:
         """A fresh episode with ``actions`` applied in order."""
         episode = cls(**params)
         for action in actions:
             episode.apply(int(action))
         return episode
 
-    def __deepcopy__(self, memo: dict) -> Episode:
+    def __deepcopy__(self, memo: dict) -> Self:
         return self.copy()
 
     def __reduce__(self) -> tuple:

@@ -180,11 +180,19 @@ class DurakEpisode(Episode):
 
     _lists = ("_deck", "_log", "_played", "_taken", "_drawn", "_hands")
 
-    def _copy_more(self, other: Episode) -> None:
+    def _copy_more(self, other: DurakEpisode) -> None:
         other._game = self._game.copy() if self._game is not None else None
 
     def _inner(self) -> Game | None:
         return self._game
+
+    @property
+    def _game_dealt(self) -> Game:
+        """The engine's game, which exists from the end of the deal on (while seats play,
+        and once the game is over)."""
+        game = self._game
+        assert game is not None, "the deal is not complete yet"
+        return game
 
     # -- whose turn, and what they may do ---------------------------------------------
 
@@ -214,7 +222,7 @@ class DurakEpisode(Episode):
         elif self._phase == _PLAY:
             move = self._legal.get(action)
             if move is None:
-                self._game.push(move_of(action))   # raises IllegalMove saying why
+                self._game_dealt.push(move_of(action))   # raises IllegalMove saying why
                 raise AssertionError("an action missing from the legal list was accepted")
             self._push(move)
         else:
@@ -238,8 +246,9 @@ class DurakEpisode(Episode):
         self._legal = self._legal_now()
 
     def _push(self, move: Move) -> None:
-        game = self._game
+        game = self._game_dealt
         seat = game.to_move
+        assert seat is not None, "a move is pushed only while the game goes on"
         table_before = self._table_mask
         game.push(move)
         self._moves += 1
@@ -283,7 +292,7 @@ class DurakEpisode(Episode):
 
     def _legal_now(self) -> dict[int, Move]:
         out = {}
-        for move in self._game.legal_moves():
+        for move in self._game_dealt.legal_moves():
             action = _ACTIONS.get(move)
             if action is None:
                 action = _ACTIONS[move] = action_of(move)
@@ -295,7 +304,7 @@ class DurakEpisode(Episode):
         """What everyone sees now, worked out when a view asks for it."""
         if self._pub_at == self._moves:
             return self._pub_cache
-        game = self._game
+        game = self._game_dealt
         view = game.view(None)
         table = game.table
         self._pub_cache = {
@@ -361,7 +370,9 @@ class DurakEpisode(Episode):
     def returns(self) -> list[float]:
         if self._phase != _OVER or self.truncated:
             return [0.0] * self.players
-        return list(self._game.outcome().returns)
+        outcome = self._game_dealt.outcome()
+        assert outcome is not None, "a game over has an outcome"
+        return list(outcome.returns)
 
     # -- what a seat sees ---------------------------------------------------------------
 
@@ -551,14 +562,15 @@ class DurakEpisode(Episode):
         the face-up trump card at its bottom), as a mask."""
         self._check_seat(seat)
         if self._phase == _DEAL:
+            trump_card = self._trump_card_now()
             return self.pack_mask & ~self._hands_now()[seat] & ~(
-                self._trump_card_now().mask if self._trump_card_now() else 0)
+                trump_card.mask if trump_card else 0)
         pub = self._pub
         mask = 0
         for other in range(self.players):
             if other != seat:
                 mask |= pub["hands"][other] & ~pub["known"][other]
-        stock = self._game.stock
+        stock = self._game_dealt.stock
         if stock:
             mask |= mask_of(stock[:-1])
         return mask
@@ -677,7 +689,7 @@ class DurakEpisode(Episode):
             except IllegalMove as error:
                 problem = str(error)
                 continue
-            if episode.engine.view(None) == state.view(None):
+            if episode._game_dealt.view(None) == state.view(None):
                 return episode
             problem = "the replayed game differs from the real one"
         raise ValueError(f"could not replay this Durak game: {problem}")

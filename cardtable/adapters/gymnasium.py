@@ -24,7 +24,7 @@ False
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -48,7 +48,8 @@ class CardtableEnv(gymnasium.Env):
     ``players``...).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+    # an instance variable, as gymnasium.Env declares it (gymnasium.make reads the class's)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, game: str | None = None, *, seat: int = 0, opponent: str = "random",
                  observation: str = "observation", illegal_reward: float | None = None,

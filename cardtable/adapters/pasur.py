@@ -38,6 +38,7 @@ sides (two players: the points difference).  Zero-sum.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -136,12 +137,20 @@ class PasurEpisode(Episode):
 
     _lists = ("_dealt", "_chance", "_plays", "_tables")
 
-    def _copy_more(self, other: Episode) -> None:
+    def _copy_more(self, other: PasurEpisode) -> None:
         other._deals = [row[:] for row in self._deals]
         other._hand = self._hand.copy() if self._hand is not None else None
 
     def _inner(self) -> Hand | None:
         return self._hand
+
+    @property
+    def _hand_dealt(self) -> Hand:
+        """The engine's hand, which exists from the end of the first deal round on (while
+        a later round is dealt it still holds the table, the piles and the score)."""
+        hand = self._hand
+        assert hand is not None, "the first deal round is not complete yet"
+        return hand
 
     # -- whose turn, and what they may do ---------------------------------------------
 
@@ -252,7 +261,7 @@ class PasurEpisode(Episode):
             self._hand = Hand.from_position(self.rules, hands=held, table=self._dealt[four:],
                                             stock=stock, to_move=self.leader, deal_round=1)
         else:
-            prev = self._hand
+            prev = self._hand_dealt
             self._hand = Hand.from_position(
                 self.rules, hands=held, table=prev.table, stock=stock, to_move=self.leader,
                 captured=prev.captured, surs=prev.surs, last_capturer=prev.last_capturer,
@@ -263,13 +272,13 @@ class PasurEpisode(Episode):
 
     def _refresh(self) -> None:
         by_card: dict[int, list[Move]] = {}
-        for move in self._hand.legal_moves():
+        for move in self._hand_dealt.legal_moves():
             by_card.setdefault(move.index, []).append(move)
         self._by_card = {index: tuple(sorted(moves, key=lambda m: m.taken))
                          for index, moves in by_card.items()}
 
     def _decide(self, action: int) -> None:
-        seat = self._hand.to_move
+        seat = self._hand_dealt.to_move
         if self._pending < 0:
             if not 0 <= action < 52:
                 raise IllegalMove(f"seat {seat} plays a card first (actions 0 to 51), "
@@ -309,8 +318,9 @@ class PasurEpisode(Episode):
             self._picked = picked
 
     def _push(self, move: Move) -> None:
-        hand = self._hand
+        hand = self._hand_dealt
         seat = hand.to_move
+        assert seat is not None, "a move is pushed only while the hand goes on"
         before = hand.deal_round
         hand.push(move)
         self._plays.append((seat, move))
@@ -353,7 +363,8 @@ class PasurEpisode(Episode):
         out = [move.index]
         if len(moves) == 1:
             return out
-        picked, left = 0, moves
+        picked = 0
+        left: Sequence[Move] = moves
         rest = move.taken
         while rest:
             bit = rest & -rest
@@ -387,12 +398,12 @@ class PasurEpisode(Episode):
 
     def points(self) -> list[int] | None:
         """Points per side once the hand is over."""
-        return self._hand.score() if self._phase == _OVER else None
+        return self._hand_dealt.score() if self._phase == _OVER else None
 
     def returns(self) -> list[float]:
         if self._phase != _OVER:
             return [0.0] * self.players
-        points = self._hand.score()
+        points = self._hand_dealt.score()
         total, others = sum(points), self.sides - 1
         return [float(points[seat % self.sides]
                       - (total - points[seat % self.sides]) / others)
@@ -402,7 +413,7 @@ class PasurEpisode(Episode):
 
     def _hands_now(self) -> list[int]:
         if self._phase == _PLAY:
-            return self._hand.hand_masks
+            return self._hand_dealt.hand_masks
         masks = [0] * self.players
         if self._phase == _DEAL:
             for k, card in enumerate(self._dealt[:4 * self.players]):
@@ -412,7 +423,7 @@ class PasurEpisode(Episode):
     def _table_now(self) -> int:
         if self._phase == _DEAL and self._round == 1:
             return mask_of(self._dealt[4 * self.players:])
-        return self._hand.table_mask
+        return self._hand_dealt.table_mask
 
     # The engine's hand holds the piles, surs and last capturer from the first deal on
     # (while a later round is dealt, its table and piles are still right).
@@ -509,7 +520,7 @@ class PasurEpisode(Episode):
         if self._pending < 0:
             return ""
         named = format_cards(cards_of(self._picked))
-        return (f"\nseat {self._hand.to_move} plays {CARDS[self._pending]}, choosing what it "
+        return (f"\nseat {self._hand_dealt.to_move} plays {CARDS[self._pending]}, choosing what it "
                 f"takes: {named or 'nothing named yet'}")
 
     def _observation_string(self, seat: int, private: str) -> str:
@@ -533,7 +544,7 @@ class PasurEpisode(Episode):
         if last is not None:
             lines.append(f"last capture: seat {last}")
         if self._phase == _OVER:
-            lines.append("points: " + " ".join(str(p) for p in self._hand.score()))
+            lines.append("points: " + " ".join(str(p) for p in self._hand_dealt.score()))
         return "\n".join(lines) + self._pending_text()
 
     def _information_string(self, seat: int, private: str) -> str:

@@ -67,10 +67,10 @@ def summarize(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> 
         if has_points and scored:
             # points over hands played; the interval from per-deal means (a deal's
             # duplicate games are one unit, not independent draws)
-            total_points = sum(r.points[seat] for r, seat in scored)
+            total_points = sum(_points(r)[seat] for r, seat in scored)
             total_hands = sum(r.hands for r, _ in scored)
             entry["mean_points"] = total_points / total_hands
-            per_deal = _per_deal(scored, lambda r, seat: r.points[seat] / r.hands)
+            per_deal = _per_deal(scored, lambda r, seat: _points(r)[seat] / r.hands)
             _, ci = t_mean_ci(list(per_deal.values()))
             entry["mean_points_ci95"] = None if ci is None else list(ci)
         if loser and n:
@@ -80,6 +80,12 @@ def summarize(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> 
         figures[label] = entry
     _rate(labels, results, figures)
     return figures
+
+
+def _points(result: GameResult) -> tuple[int, ...]:
+    """The points per seat of a game that scores them (callers keep only those games)."""
+    assert result.points is not None, "this game scores no points"
+    return result.points
 
 
 def _share(result: GameResult, label: str,
@@ -123,7 +129,7 @@ def margin(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> dic
         results = [r for r in results if r.points is not None]
 
         def value(r: GameResult, seat: int) -> float:
-            return r.points[seat] / r.hands
+            return _points(r)[seat] / r.hands
     elif gamelib.get(game).has_loser:
         what = f"{gamelib.get(game).loser} rate of the second minus the first"
 

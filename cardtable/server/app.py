@@ -322,9 +322,10 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
             return
         try:
             await websocket.accept()
+            ticket: str | OwnSeat | None = token
             if token is None and seat is not None:   # a player's own seat, from anywhere
-                token = await _own_seat(websocket, tables, table_id, seat)
-            await _seat_and_play(websocket, tables, table_id, token)
+                ticket = await _own_seat(websocket, tables, table_id, seat)
+            await _seat_and_play(websocket, tables, table_id, ticket)
         finally:
             tables.guard.close_socket(address)
 
@@ -658,7 +659,7 @@ def _websocket_protocol() -> Any:
     except ImportError:  # pragma: no cover - another uvicorn
         return "auto"
 
-    class AnsweringProtocol(WebSocketsSansIOProtocol):  # type: ignore[misc, valid-type]
+    class AnsweringProtocol(WebSocketsSansIOProtocol):
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
             if (not self.handshake_initiated and self.conn.handshake_exc is not None

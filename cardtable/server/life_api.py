@@ -155,7 +155,8 @@ async def lobby(request: Request, game: str | None = Query(None, max_length=32),
     rows = await asyncio.to_thread(tables.storage.listing, over=False, limit=limit, offset=0,
                                    game=game)
     at = _dt.datetime.now(_dt.UTC)
-    open_, live = [], []
+    open_: list[LiveGame] = []
+    live: list[LiveGame] = []
     for row, seats in rows:
         listing = _listing(row, seats, tables.live.get(row.id))
         age = max(0.0, (at - _dt.datetime.fromisoformat(row.created)).total_seconds())

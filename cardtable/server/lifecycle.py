@@ -283,6 +283,7 @@ class Lifecycle:
             log.info("table %s: seat %d ran out of time (%d in a row); %s plays for it",
                      table.id, seat, life.timeouts[seat], spec)
         text = await tables.runner._move(table, make_bot(spec), spec, snapshot)
+        reason: str | None   # why the move was not played: only logged
         try:
             reason = await tables.play(table, seat, version, text)
         except StorageUnavailable:

@@ -174,7 +174,7 @@ class RatingStore(PlayerStore):
                     session.add(row)
                 rows.append(row)
             best = sorted({r.score for r in results}, reverse=True)
-            ranks = [best.index(r.score) for r in results]
+            ranks: list[float] = [best.index(r.score) for r in results]
             before = [model.rating(mu=row.mu, sigma=row.sigma) for row in rows]
             after = model.rate([[rating] for rating in before], ranks=ranks)
             changes: dict[int, dict[str, Any]] = {}

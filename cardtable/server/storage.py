@@ -43,7 +43,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import CursorResult, Engine, Result
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 __all__ = [
@@ -134,6 +134,13 @@ def _first_line(error: BaseException) -> str:
 _UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError)
 """What SQLAlchemy raises when the database is away: a refused or dropped connection, a
 server shutting down, an exhausted pool (``IntegrityError`` and the like are answers)."""
+
+def _rows_changed(result: Result[Any]) -> int:
+    """How many rows an UPDATE changed: the session answers one with a ``CursorResult``
+    (which counts them) but types it as the ``Result`` of any statement."""
+    assert isinstance(result, CursorResult), "an UPDATE answers with a cursor result"
+    return result.rowcount
+
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -337,7 +344,7 @@ class Storage:
                 linked = session.execute(
                     update(TableRow).where(TableRow.id == rematch_of, TableRow.rematch.is_(None))
                     .values(rematch=row.id))
-                if linked.rowcount != 1:
+                if _rows_changed(linked) != 1:
                     raise RematchExists(f"table {rematch_of} already has a rematch")
             session.add(row)
             session.flush()
@@ -364,7 +371,7 @@ class Storage:
                        SeatRow.kind == "human", SeatRow.token_hash.is_(None))
                 .values(token_hash=token_hash, name=name, seen=None, player_id=player_id,
                         player_kind=player_kind))
-            if result.rowcount != 1:
+            if _rows_changed(result) != 1:
                 return False
             free = session.scalar(select(func.count()).select_from(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.kind == "human",
@@ -387,7 +394,7 @@ class Storage:
                        SeatRow.token_hash == token_hash, SeatRow.seen.is_(None))
                 .values(token_hash=None, name=None, player_id=None,
                                                        player_kind=None))
-            return result.rowcount == 1
+            return _rows_changed(result) == 1
 
     @_guarded
     def mark_seen(self, table_id: str, seat: int) -> None:
@@ -409,7 +416,7 @@ class Storage:
             values: dict[str, Any] = {"status": status}
             if finished is not None:
                 values.update(finished=finished, summary=summary)
-            return session.execute(query.values(**values)).rowcount == 1
+            return _rows_changed(session.execute(query.values(**values))) == 1
 
     @_guarded
     def save_life(self, table_id: str, life: dict) -> None:

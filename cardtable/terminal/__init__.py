@@ -434,8 +434,12 @@ class Session:
             self._pop()
         self.message = Text.assemble(("Took back your move ", "cyan"), move_text(text),
                                      (f" ({plural(undone, 'move')} in all).", "cyan"))
-        while not self.state.is_over() and not self.seats[self.state.to_move].human:
-            self._bot_turn(self.state.to_move)
+        while not self.state.is_over():
+            mover = self.state.to_move
+            assert mover is not None, "a game not over has a seat to move"
+            if self.seats[mover].human:
+                break
+            self._bot_turn(mover)
 
     def _understand(self, seat: int, answer: str) -> Any:
         legal = self.state.legal_moves()
@@ -614,14 +618,15 @@ def watch(spec: GameSpec, bot_specs: Sequence[str], *, players: int | None = Non
                 console.print(Text.assemble(f"  {names[seat]} holds ",
                                             cards_line(view.get("hand") or [])))
         held = total
-        seat = state.to_move
+        mover = state.to_move
+        assert mover is not None, "a game not over has a seat to move"
         before = marker(state) if marker else None
         told = state.view(None) if narrate else None
-        move = players_bots[seat].choose(state)
+        move = players_bots[mover].choose(state)
         state.push(move)
-        words, notes = (narrate(told, state, seat, str(move), names) if narrate
+        words, notes = (narrate(told, state, mover, str(move), names) if narrate
                         else (str(move), []))
-        console.print(Text.assemble(f"{names[seat]}: ", move_text(words)))
+        console.print(Text.assemble(f"{names[mover]}: ", move_text(words)))
         for note in notes:
             console.print(Text.assemble(("» ", "cyan"), move_text(note)))
         if out_seats is not None:

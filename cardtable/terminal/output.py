@@ -26,7 +26,7 @@ import io
 import os
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 __all__ = [
     "ASCII",
@@ -94,13 +94,13 @@ def console(*, no_color: bool = False, stream: TextIO | None = None, **options: 
     from rich.console import Console
 
     stream = stream if stream is not None else sys.stdout
-    if not can_print(stream):
-        stream = AsciiCards(stream)
+    # AsciiCards is a text stream in all Rich uses, though not a typing.TextIO by descent
+    out = stream if can_print(stream) else cast(TextIO, AsciiCards(stream))
     if no_color:
         options.setdefault("no_color", True)
         options.setdefault("force_terminal", False)
     options.setdefault("highlight", False)
-    return Console(file=stream, **options)
+    return Console(file=out, **options)
 
 
 def output_path(text: str | os.PathLike[str]) -> Path:

@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console, Group
 from rich.text import Text
 
+from ..game import GameState
 from ..records import Record, RecordError, loads
 from . import cards_line, move_text, screen_module
 
@@ -26,8 +27,8 @@ FIELDS: dict[str, tuple[type | None, ...]] = {
 
 
 def _kind(kinds: tuple[type | None, ...]) -> str:
-    words = {str: "text", int: "a whole number", dict: "an object", list: "a list",
-             None: "null"}
+    words: dict[type | None, str] = {str: "text", int: "a whole number", dict: "an object",
+                                     list: "a list", None: "null"}
     return " or ".join(words[k] for k in kinds)
 
 
@@ -161,6 +162,6 @@ def _final(module: Any, states: list[Any], names: list[str], record: Record) -> 
     return module.final(view, names, record.spec, order=order)
 
 
-def _mover(state) -> int:
+def _mover(state: GameState) -> int:
     seat = state.to_move
     return seat if seat is not None else 0

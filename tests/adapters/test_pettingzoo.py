@@ -78,3 +78,13 @@ def test_an_illegal_action_ends_the_game_with_the_illegal_reward():
         env.step(illegal)
     assert all(env.terminations.values())
     assert env.rewards[agent] == -50.0
+
+
+def test_a_live_agent_stepping_with_no_action_is_told_so():
+    # the wrappers of env() catch it first; the bare environment says it itself
+    from cardtable.adapters.pettingzoo.env import CardtableAECEnv
+
+    env = CardtableAECEnv("pasur")
+    env.reset(seed=1)
+    with pytest.raises(TypeError, match="player_0 is still playing"):
+        env.step(None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium.utils import EzPickle
@@ -34,8 +34,9 @@ class CardtableAECEnv(AECEnv, EzPickle):
     agent.  A Durak game cut off at ``max_moves`` ends with every agent truncated.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "cardtable",
-                                          "is_parallelizable": False}
+    # PettingZoo reads it from the class and from the instance, which names its game (below)
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"],  # noqa: RUF012
+                                "name": "cardtable", "is_parallelizable": False}
 
     def __init__(self, game: str | None = None, *, render_mode: str | None = None,
                  observation: str = "observation", **params: Any) -> None:
@@ -79,7 +80,7 @@ class CardtableAECEnv(AECEnv, EzPickle):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self._agent(self.episode.current_player())
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -91,6 +92,8 @@ class CardtableAECEnv(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise TypeError(f"{agent} is still playing: it steps with an action, not None")
         self._cumulative_rewards[agent] = 0.0
         episode = self.episode
         episode.apply(int(action))          # an illegal action raises IllegalMove
