@@ -4,7 +4,8 @@ The server runs in processes of its own (``python -m cardtable.server``), with S
 fresh folder by default, or PostgreSQL (a fresh database made for the run on the server
 ``--database-url`` names, and dropped after it: tables left by an earlier run would be
 restored and played on by the servers, and measured with the new ones); ``--processes 2
---redis-url URL`` runs two behind Redis, each table's players split between the two.
+--redis-url URL`` runs two behind Redis, each table's players split between the two
+(``--together``: both on the process that made the table).
 This process plays both seats of every table: at each table the seat to move sends a
 legal move every ``--pace`` seconds (0: as fast as the answers come), and a table that
 ends is replaced by a new one.  It measures:
@@ -169,10 +170,21 @@ def service_pids() -> list[int]:
     return found
 
 
-def cpu_now(servers: list[int]) -> dict[str, float]:
+def cpu_now(servers: list[int]) -> dict[str, Any]:
+    """CPU seconds so far: the servers', this process's, and each service process's."""
     return {"servers": sum(cpu_seconds(pid) for pid in servers),
             "generator": time.process_time(),
-            "services": sum(cpu_seconds(pid) for pid in service_pids())}
+            "services": {pid: cpu_seconds(pid) for pid in service_pids()}}
+
+
+def cpu_between(start: dict[str, Any], end: dict[str, Any]) -> dict[str, float]:
+    """CPU seconds each party spent from ``start`` to ``end``.  A service process that ended
+    meanwhile (the PostgreSQL backend of a closed connection) is left out rather than
+    subtracted; one that started meanwhile counts from zero."""
+    services = sum(seconds - start["services"].get(pid, 0.0)
+                   for pid, seconds in end["services"].items())
+    return {"servers": end["servers"] - start["servers"],
+            "generator": end["generator"] - start["generator"], "services": services}
 
 
 def cpu_ticks() -> tuple[int, int]:
@@ -243,7 +255,10 @@ async def table_loop(bases: list[str], index: int, args: argparse.Namespace,
     http = httpx.AsyncClient(timeout=30, limits=httpx.Limits(keepalive_expiry=2))
     try:
         while time.perf_counter() < stop:
-            base_a, base_b = bases[index % len(bases)], bases[(index + 1) % len(bases)]
+            base_a = bases[index % len(bases)]
+            # split: the second player on the next process, so that every move is relayed;
+            # together: both on the table's process, as a proxy routing by table would
+            base_b = base_a if args.together else bases[(index + 1) % len(bases)]
             try:
                 created = (await http.post(f"{base_a}/api/tables", json={
                     "game": args.game, "players": 2, "seats": ["human", "human"],
@@ -375,12 +390,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         gc.enable()
         watch.cancel()
         moves = max(1, figures.moves)
-        cpu_ms = {party: round(1000 * (cpu_to[party] - cpu_from[party]) / moves, 3)
-                  for party in cpu_from}
+        cpu_ms = {party: round(1000 * seconds / moves, 3)
+                  for party, seconds in cpu_between(cpu_from, cpu_to).items()}
         elapsed = max(1e-9, min(time.perf_counter(), stop + TIMEOUT) - counted_from)
         result = {
             "tables": args.tables, "pace": args.pace, "seconds": args.seconds,
-            "processes": args.processes, "game": args.game,
+            "processes": args.processes, "together": args.together, "game": args.game,
             "database": "postgresql" if args.database_url else "sqlite",
             "moves": figures.moves, "games": figures.games,
             "moves_per_s": round(figures.moves / min(elapsed, args.seconds), 1),
@@ -423,6 +438,10 @@ def main() -> None:
     parser.add_argument("--database-url", default=None, help="SQLAlchemy URL (default: SQLite)")
     parser.add_argument("--processes", type=int, default=1, help="server processes")
     parser.add_argument("--redis-url", default=None, help="Redis, for several processes")
+    parser.add_argument("--together", action="store_true",
+                        help="with several processes, seat a table's two players on the same "
+                             "one (as a proxy routing by table would); by default they are "
+                             "split, so every move crosses Redis")
     parser.add_argument("--game", default="durak", help="the game every table plays")
     parser.add_argument("--options", default="{}", help="rule options, as JSON")
     parser.add_argument("--seed", type=int, default=1)

@@ -31,3 +31,4 @@ def test_a_small_run_plays_moves_and_reports_every_figure(tmp_path: Path) -> Non
     assert figures["generator_lag_p99_ms"] <= figures["generator_lag_max_ms"]
     assert 0 <= figures["steal_pct"] <= 100
     assert set(figures["cpu_ms_per_move"]) == {"servers", "generator", "services"}
+    assert all(ms >= 0 for ms in figures["cpu_ms_per_move"].values())
