@@ -135,6 +135,7 @@ _UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutEr
 """What SQLAlchemy raises when the database is away: a refused or dropped connection, a
 server shutting down, an exhausted pool (``IntegrityError`` and the like are answers)."""
 
+
 def _rows_changed(result: Result[Any]) -> int:
     """How many rows an UPDATE changed: the session answers one with a ``CursorResult``
     (which counts them) but types it as the ``Result`` of any statement."""
