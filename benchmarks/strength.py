@@ -78,7 +78,7 @@ MATCHUPS = [
             ("expert:seconds=60,solver_seconds=60", "hard:seconds=60"), 60,
             aim="expert beats hard"),
     # the expert of session 7 (8000 iterations, up to 4 s a move; Durak's basic playouts)
-    # against today's (3000, 1500 in Durak), time caps lifted: within the noise is the aim
+    # against today's (3000, 2500 in Durak), time caps lifted: within the noise is the aim
     Matchup("pasur-expert-before", "pasur", ("expert:seconds=60,solver_seconds=60", BEFORE),
             400, hands=True, aim="expert within 0.2 points a hand of the expert before"),
     Matchup("durak-expert-before", "durak", ("expert:seconds=60,solver_seconds=60", BEFORE),

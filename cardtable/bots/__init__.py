@@ -94,20 +94,22 @@ class BasicBot:
 LEVELS: dict[str, tuple[str, dict[str, Any], str]] = {
     "beginner": ("basic", {}, "takes the best capture or the cheapest card it sees now"),
     "easy": ("greedy", {}, "the greedy tactics player"),
-    "medium": ("ismcts", {"iterations": 1000, "scaled": True, "seconds": 2.0, "depth": 1,
-                          "solver": True, "solver_nodes": 20_000, "solver_seconds": 2.0},
+    "medium": ("ismcts", {"iterations": {"pasur": 1000, "durak": 500}, "seconds": 2.0,
+                          "depth": 1, "solver": True, "solver_nodes": 20_000,
+                          "solver_seconds": 2.0},
                "ISMCTS one move deep (flat Monte Carlo), 1000 iterations (500 in Durak): "
                "every reply is the playout policy's, and an exact alpha-beta search of "
                "20 000 positions at most once nothing is hidden (time caps of 2 s only as a "
                "safety net)"),
-    "hard": ("ismcts", {"iterations": 2000, "scaled": True, "seconds": 5.0, "infer": True,
-                        "solver": True, "solver_nodes": 30_000, "solver_seconds": 5.0},
+    "hard": ("ismcts", {"iterations": {"pasur": 2000, "durak": 1000}, "seconds": 5.0,
+                        "infer": True, "solver": True, "solver_nodes": 30_000,
+                        "solver_seconds": 5.0},
              "ISMCTS, 2000 iterations (1000 in Durak), reading the other players' moves "
              "(infer), and the exact endgame search of 30 000 positions at most (caps 5 s)"),
-    "expert": ("ismcts", {"iterations": 3000, "scaled": True, "seconds": 8.0, "infer": True,
-                          "paired": True, "solver": True, "solver_nodes": 50_000,
-                          "solver_seconds": 5.0},
-               "ISMCTS, 3000 iterations (1500 in Durak), reading the other players' moves, "
+    "expert": ("ismcts", {"iterations": {"pasur": 3000, "durak": 2500}, "seconds": 8.0,
+                          "infer": True, "paired": True, "solver": True,
+                          "solver_nodes": 50_000, "solver_seconds": 5.0},
+               "ISMCTS, 3000 iterations (2500 in Durak), reading the other players' moves, "
                "every root move tried on the same deals (paired), and the exact endgame "
                "search of 50 000 positions at most (caps 8 s and 5 s)"),
 }
@@ -119,8 +121,6 @@ def _level(level: str) -> Callable[..., Bot]:
 
     def factory(*, seed: int | random.Random | None = None, **options: Any) -> Bot:
         settings = {**preset, **options}
-        if "iterations" in options:
-            settings.pop("scaled", None)   # the caller's own budget, in every game
         return _FACTORIES[kind](seed=seed, name=level, **settings)
 
     return factory

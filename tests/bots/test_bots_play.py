@@ -114,24 +114,39 @@ def test_every_search_level_is_an_iteration_budget_with_its_time_cap_a_safety_ne
         budgets = []
         for level in ("medium", "hard", "expert"):
             options = searches[level]
-            budget = round(options["iterations"] * kit_for({"game": game}).budget_scale)
-            assert options["scaled"]
+            budget = options["iterations"][kit_for({"game": game}).name]
             assert options["seconds"] >= budget / SLOWEST, (level, game)
             budgets.append(budget)
         assert budgets == sorted(budgets) and len(set(budgets)) == 3, game
 
 
-def test_a_level_searches_durak_with_half_its_budget_unless_told_otherwise():
-    spec = games.get("durak")
-    state = spec.start(spec.presets["transfer"], players=2, seed=4)
+@pytest.mark.parametrize("game, preset, budgets", [
+    ("durak", "transfer", {"medium": 500, "hard": 1000, "expert": 2500}),
+    ("pasur", "standard", {"medium": 1000, "hard": 2000, "expert": 3000}),
+])
+def test_a_level_searches_with_its_games_budget_unless_told_otherwise(game, preset, budgets):
+    """Each game has its own budget a level (a Durak playout runs to the end of the game);
+    an ``iterations`` in the spec is the caller's, in every game."""
+    spec = games.get(game)
+    state = spec.start(spec.presets[preset], players=2, seed=4)
     while len(state.legal_moves()) < 2:
         state.push(state.legal_moves()[0])
-    medium = bots.make("medium:seconds=600", seed=1)
-    medium.choose(state)
-    assert medium.stats["iterations"] == bots.LEVELS["medium"][1]["iterations"] // 2
+    for level, budget in budgets.items():
+        bot = bots.make(f"{level}:seconds=600", seed=1)
+        bot.choose(state)
+        assert bot.stats["iterations"] == budget, level
     told = bots.make("medium:iterations=30", seed=1)
     told.choose(state)
     assert told.stats["iterations"] == 30
+
+
+def test_a_budget_for_each_game_must_be_whole_numbers():
+    with pytest.raises(ValueError, match="whole number"):
+        bots.ISMCTSBot(iterations={"pasur": 100, "durak": 0})
+    with pytest.raises(ValueError, match="at least one game"):
+        bots.ISMCTSBot(iterations={})
+    with pytest.raises(ValueError, match="whole number"):
+        bots.ISMCTSBot(iterations={"durak": True})
 
 
 def test_a_level_plays_the_same_game_with_its_cap_or_without():
