@@ -31,8 +31,8 @@ class Kit(Protocol):
     exploration: float
     """ISMCTS's UCB constant for this game's rewards."""
     budget_scale: float
-    """What a level's iteration budget is multiplied by in this game (so that a level
-    takes about as long a move in every game)."""
+    """What ``scaled=1`` multiplies a single iteration budget by in this game (so that a
+    search takes about as long a move in every game; the levels name each game's budget)."""
 
     def sampler(self, state: Any, seat: int, *,
                 infer: bool = False) -> Callable[[random.Random], Any]:
