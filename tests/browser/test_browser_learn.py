@@ -146,6 +146,12 @@ def test_the_analysis_board_graphs_labels_and_the_replay(open_page, analysed_tab
         assert graph.locator("svg desc").text_content()
         marked = [m for m in labelled if m["seat"] == int(seat) and m["expected"] is not None]
         assert graph.locator(".mark").count() == len(marked)
+        # the game runs the way the page reads: from the right in Persian
+        xs = [float(point.split(",")[0]) for point in
+              graph.locator("polyline.series").get_attribute("points").split()]
+        assert len(xs) >= 2 and (xs[0] > xs[-1] if lang == "fa" else xs[0] < xs[-1])
+        first = float(graph.locator(".axis-note.first").get_attribute("x"))
+        assert (first > 320) == (lang == "fa")
     # every judged move, with both judgements and its label in the page's language
     rows = page.locator("#analysis-moves tbody tr")
     assert rows.count() == len(judged)
@@ -180,6 +186,8 @@ def test_the_analysis_board_graphs_labels_and_the_replay(open_page, analysed_tab
                                arg=[cell, LABELS["fa"][labelled[0]["label"]]])
         assert page.locator("#replay-table").get_attribute("data-step") == str(chosen["index"])
         assert current.get_attribute("data-index") == str(chosen["index"])
+        assert page.locator(".analysis-graph svg").first.get_attribute(
+            "data-direction") == "rtl"
 
 
 def test_there_are_labelled_moves_to_show(analysed_table: dict) -> None:

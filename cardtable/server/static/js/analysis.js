@@ -270,7 +270,12 @@ export class AnalysisBoard {
       hi = Math.max(0, ...points.map((p) => p.value));
       if (hi - lo < 2) { hi += 1; lo -= 1; }
     }
-    const x = (v) => left + (W - left - right) * (last <= 1 ? 0.5 : (v - 1) / (last - 1));
+    // a right-to-left page reads the game from the right: the first move at the right,
+    // the values' scale on the right too (the drawing mirrored, its words not)
+    const rtl = document.documentElement.dir === "rtl";
+    const across = (px) => (rtl ? W - px : px);
+    const start = rtl ? "end" : "start", end = rtl ? "start" : "end";
+    const x = (v) => across(left + (W - left - right) * (last <= 1 ? 0.5 : (v - 1) / (last - 1)));
     const y = (v) => top + (H - top - bottom) * (1 - (v - lo) / (hi - lo));
     const ticks = isChance(unit) ? [0, 0.5, 1] : [lo, 0, hi];
     const marked = points.filter((p) => p.move && p.move.seat === seat && p.move.label);
@@ -278,17 +283,18 @@ export class AnalysisBoard {
     const titleId = `analysis-graph-title-${seat}`;
     const descId = `analysis-graph-desc-${seat}`;
     const chart = svg("svg", { class: "analysis-graph-svg", viewBox: `0 0 ${W} ${H}`, role: "img",
-      "aria-labelledby": `${titleId} ${descId}`, dir: "ltr", preserveAspectRatio: "none" },
+      "aria-labelledby": `${titleId} ${descId}`, dir: "ltr", preserveAspectRatio: "none",
+      "data-direction": rtl ? "rtl" : "ltr" },
     svg("title", { id: titleId, text: t("analysis.graphTitle", { name }) }),
     svg("desc", { id: descId, text: t("analysis.graphDesc", {
       unit: isChance(unit) ? t("analysis.unitChance") : t("analysis.unitPoints"),
       from: 1, to: last, low: valueText(lo, unit), high: valueText(hi, unit), name,
       marks: marks.length ? joinList(marks) : t("analysis.noMarks") }) }),
     ticks.map((v) => svg("g", { class: v === 0 && !isChance(unit) ? "tick zero" : "tick" },
-      svg("line", { x1: left, x2: W - right, y1: y(v), y2: y(v) }),
-      svg("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end", text: valueText(v, unit, { signed: !isChance(unit) }) }))),
-    svg("text", { class: "axis-note", x: left, y: H - 6, text: num(1) }),
-    svg("text", { class: "axis-note", x: W - right, y: H - 6, "text-anchor": "end", text: num(last) }),
+      svg("line", { x1: across(left), x2: across(W - right), y1: y(v), y2: y(v) }),
+      svg("text", { x: across(left - 6), y: y(v) + 4, "text-anchor": end, text: valueText(v, unit, { signed: !isChance(unit) }) }))),
+    svg("text", { class: "axis-note first", x: across(left), y: H - 6, "text-anchor": start, text: num(1) }),
+    svg("text", { class: "axis-note last", x: across(W - right), y: H - 6, "text-anchor": end, text: num(last) }),
     svg("line", { class: "cursor", x1: -10, x2: -10, y1: top, y2: H - bottom }),
     svg("polyline", { class: "series", fill: "none",
       points: points.map((p) => `${x(p.x).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ") }),
