@@ -108,11 +108,11 @@ def _position_view(state: Any, seat: int) -> dict[str, Any]:
             "legal_moves": [str(m) for m in searched.legal_moves()]}
 
 
-def _after(step: lessonlib.Step, text: str) -> dict[str, Any]:
-    """The step's position after the learner's (right) move, as the learner sees it."""
+def _after(state: Any, text: str) -> dict[str, Any]:
+    """The position after the move ``text`` (a legal one), as the seat that made it sees
+    it: a lesson's right move, a puzzle's answer, played on the table."""
     from ..analysis import learn_of
 
-    state = step.position()
     searched = learn_of(state).searched(state)
     seat = searched.to_move
     move = searched.parse_move(text)
@@ -355,7 +355,7 @@ def register(app: FastAPI, data_dir: str | Path,
         answer: dict[str, Any] = {"right": verdict.right, "reason": verdict.reason,
                                   "done": kept}
         if verdict.right:
-            answer["after"] = _after(_step(game, key), body.move)
+            answer["after"] = _after(_step(game, key).position(), body.move)
         return answer
 
     @app.get("/api/learn/{game}/{key}/hint", responses=ANSWERS)
@@ -417,7 +417,8 @@ def register(app: FastAPI, data_dir: str | Path,
             analyses.threads, puzzlelib.why, chosen, played, lang)
         return {"right": played == chosen["answer"], "answer": chosen["answer"],
                 "values": chosen["values"], "unit": chosen["unit"], "proof": chosen["proof"],
-                "shown": {m: learn.show(v) for m, v in chosen["values"].items()}, **why}
+                "shown": {m: learn.show(v) for m, v in chosen["values"].items()},
+                "after": _after(puzzlelib.position(chosen), chosen["answer"]), **why}
 
     @app.post("/api/tables/{table_id}/analysis", status_code=202, responses=ANSWERS)
     async def start_analysis(table_id: str, request: Request) -> dict[str, Any]:

@@ -73,6 +73,18 @@ def test_a_puzzle_on_the_table_wrong_then_the_next_one_right(open_page, lang: st
     assert values.first.get_attribute("data-move") == first["answer"]   # the best first
     assert page.locator(f'#puzzle-values li.played[data-move="{wrong}"]').count() == 1
 
+    # the table after the best move, and back to the puzzle
+    hand = page.locator(f'.hand-cards .card[data-card="{answer_card}"]')
+    page.click("#puzzle-after")
+    page.wait_for_selector('#table-root[data-after="true"]')
+    assert hand.count() == 0
+    assert page.locator("#puzzle-after").get_attribute("aria-pressed") == "true"
+    assert page.locator("#puzzle-after").text_content() == {
+        "en": "Show the puzzle again", "fa": "نمایش دوباره‌ی معما"}[lang]
+    page.click("#puzzle-after")
+    page.wait_for_selector('#table-root[data-after="false"]')
+    assert hand.count() == 1 and page.locator("#puzzle-values li").count() == len(first["values"])
+
     # the next puzzle, answered right
     assert page.locator("#next-puzzle").text_content() == {"en": "Next puzzle",
                                                           "fa": "معمای بعد"}[lang]

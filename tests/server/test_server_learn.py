@@ -91,6 +91,24 @@ def test_a_puzzle_answer_says_why_in_the_players_language(client: TestClient, ga
     assert refused.status_code == 422 and refused.json()["code"] == "bad_lang"
 
 
+@pytest.mark.parametrize("game", ["pasur", "durak"])
+def test_an_answered_puzzle_shows_the_position_after_its_answer(client: TestClient,
+                                                                game: str) -> None:
+    """Right or wrong, the answer comes with the table once the best move is played, as
+    the puzzle's seat sees it: the answer's card gone from the hand, no other hand shown."""
+    stored = puzzles.load(game=game)[0]
+    shown = client.get(f"/api/puzzles/{game}?index=0").json()
+    wrong = next(m for m in stored["values"] if m != stored["answer"])
+    for move in (stored["answer"], wrong):
+        after = client.post(f"/api/puzzles/{stored['id']}/answer",
+                            json={"move": move}).json()["after"]
+        assert (after["seat"], after["move"]) == (stored["seat"], stored["answer"])
+        played = [word for word in stored["answer"].split() if word in shown["view"]["hand"]]
+        assert played and not set(played) & set(after["view"]["hand"])
+        assert len(after["view"]["hand"]) == len(shown["view"]["hand"]) - len(played)
+        assert set(after["view"]) == set(shown["view"]) and "hands" not in after["view"]
+
+
 def test_a_finished_game_is_analysed_in_the_background(
         make_client, monkeypatch: pytest.MonkeyPatch) -> None:
     def not_here(*args: object, **kwargs: object) -> None:

@@ -68,7 +68,10 @@ export class PuzzleTable extends LessonTable {
           history.replaceState(null, "", puzzleHref(this.game, this.key));
         }
       }
-      if (this.answer && this.answer.lang !== lang) this.answer = await this.ask(this.answer.move, lang);
+      if (this.answer && this.answer.lang !== lang) {
+        this.answer = await this.ask(this.answer.move, lang);
+        if (this.after) this.after = this.answer.after ?? null;
+      }
     } catch (error) {
       this.showError(error);
       return;
@@ -97,12 +100,21 @@ export class PuzzleTable extends LessonTable {
     if (answer) {
       this.answer = answer;
       this.solved = true;   // one try: the answer is shown, right or wrong
+      this.after = null;    // the puzzle's table until the player asks for the one after
     }
     this.render();
     if (!answer) return;
     announce(answer.right ? t("puzzle.right")
       : `${t("puzzle.wrong")} ${answer.answer}. ${t("puzzle.why")} ${answer.why}`);
     this.root.querySelector("#next-puzzle")?.focus({ preventScroll: true });
+  }
+
+  /** Once answered, the table after the best move or the puzzle's own, in turn: the
+   * answer played out (the move log and the cards show it). */
+  toggleAfter() {
+    if (!this.answer?.after) return;
+    this.after = this.after ? null : this.answer.after;
+    this.onMessage(this.stateMessage());
   }
 
   /** Once answered, nobody is to move: the panel says the rest. */
@@ -127,6 +139,7 @@ export class PuzzleTable extends LessonTable {
     data.puzzle = this.step.id;
     data.solved = String(!!this.solved);
     data.answer = this.answer?.answer ?? "";
+    data.after = String(!!this.after);
     this.el.main.classList.add("puzzle-table");
   }
 
@@ -188,6 +201,10 @@ export class PuzzleTable extends LessonTable {
       this.valueList(answer),
       h("p", { class: "muted puzzle-proof" },
         answer.proof === "exact" ? t("puzzle.proofExact") : t("puzzle.proofSearch")),
+      answer.after ? h("p", {}, h("button", { type: "button", id: "puzzle-after", class: "button",
+        "aria-pressed": String(!!this.after), dataset: { focusKey: "puzzle:after" },
+        onclick: () => this.toggleAfter() },
+      this.after ? t("puzzle.showBefore") : t("puzzle.showAfter"))) : null,
     ] : [];
     replaceKeepingFocus(this.el.banner, [h("section", {
       class: "banner lesson puzzle", id: "puzzle-panel", "aria-labelledby": "puzzle-title",
