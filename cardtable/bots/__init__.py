@@ -94,26 +94,25 @@ class BasicBot:
 LEVELS: dict[str, tuple[str, dict[str, Any], str]] = {
     "beginner": ("basic", {}, "takes the best capture or the cheapest card it sees now"),
     "easy": ("greedy", {}, "the greedy tactics player"),
-    "medium": ("ismcts", {"iterations": {"pasur": 1000, "durak": 500}, "seconds": 2.0,
-                          "depth": 1, "solver": True, "solver_nodes": 20_000,
-                          "solver_seconds": 2.0},
+    "medium": ("ismcts", {"budget": "medium", "seconds": 2.0, "depth": 1, "solver": True,
+                          "solver_nodes": 20_000, "solver_seconds": 2.0},
                "ISMCTS one move deep (flat Monte Carlo), 1000 iterations (500 in Durak): "
                "every reply is the playout policy's, and an exact alpha-beta search of "
                "20 000 positions at most once nothing is hidden (time caps of 2 s only as a "
                "safety net)"),
-    "hard": ("ismcts", {"iterations": {"pasur": 2000, "durak": 1000}, "seconds": 5.0,
-                        "infer": True, "solver": True, "solver_nodes": 30_000,
-                        "solver_seconds": 5.0},
+    "hard": ("ismcts", {"budget": "hard", "seconds": 5.0, "infer": True, "solver": True,
+                        "solver_nodes": 30_000, "solver_seconds": 5.0},
              "ISMCTS, 2000 iterations (1000 in Durak), reading the other players' moves "
              "(infer), and the exact endgame search of 30 000 positions at most (caps 5 s)"),
-    "expert": ("ismcts", {"iterations": {"pasur": 3000, "durak": 2500}, "seconds": 8.0,
-                          "infer": True, "paired": True, "solver": True,
-                          "solver_nodes": 50_000, "solver_seconds": 5.0},
+    "expert": ("ismcts", {"budget": "expert", "seconds": 8.0, "infer": True, "paired": True,
+                          "solver": True, "solver_nodes": 50_000, "solver_seconds": 5.0},
                "ISMCTS, 3000 iterations (2500 in Durak), reading the other players' moves, "
                "every root move tried on the same deals (paired), and the exact endgame "
                "search of 50 000 positions at most (caps 8 s and 5 s)"),
 }
-"""Each level: (the bot kind, its options, what it is)."""
+"""Each level: (the bot kind, its options, what it is).  A search level's iterations are
+its game's (``budget``: the kit's ``budgets`` name them, so that no module here names a
+game)."""
 
 
 def _level(level: str) -> Callable[..., Bot]:
@@ -121,6 +120,8 @@ def _level(level: str) -> Callable[..., Bot]:
 
     def factory(*, seed: int | random.Random | None = None, **options: Any) -> Bot:
         settings = {**preset, **options}
+        if "iterations" in options:
+            settings.pop("budget", None)   # the caller's own budget, in every game
         return _FACTORIES[kind](seed=seed, name=level, **settings)
 
     return factory

@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from ..game import GameState, make_rng
@@ -88,9 +87,9 @@ class ISMCTSBot:
     ``depth`` is how many moves deep the tree grows (0: no limit; 1 is flat Monte Carlo:
     only the root's moves keep statistics and every reply is the playout policy's, which
     sees the sampled hands, where rarely visited tree nodes reply almost at random);
-    ``iterations`` may be a mapping from a game's kit name to its budget (the levels give
-    each game its own: a Durak playout runs to the end of the game and costs about twice a
-    Pasur one); ``scaled`` lets the game's kit scale a single ``iterations``
+    ``budget`` names a level whose iterations the game's kit gives (``kit.budgets``: each
+    game its own, since a Durak playout runs to the end of the game and costs about twice a
+    Pasur one); ``scaled`` lets the game's kit scale ``iterations`` instead
     (``kit.budget_scale``, a half in Durak).
     A seeded bot with an iteration budget alone is reproducible.
 
@@ -100,23 +99,20 @@ class ISMCTSBot:
     """
 
     def __init__(self, *, seed: int | random.Random | None = None,
-                 iterations: int | Mapping[str, int] | None = None,
-                 seconds: float | None = None,
+                 iterations: int | None = None, seconds: float | None = None,
                  c: float | None = None, playout: str = "basic", solver: bool | int = False,
                  solver_nodes: int = 200_000, solver_seconds: float | None = None,
                  infer: bool | int = False, paired: bool | int = False,
                  horizon: int | None = None, pimc: int = 0, depth: int = 0,
-                 scaled: bool | int = False, name: str = "ismcts") -> None:
-        if iterations is None and seconds is None:
+                 scaled: bool | int = False, budget: str | None = None,
+                 name: str = "ismcts") -> None:
+        if iterations is None and seconds is None and budget is None:
             iterations = 1000
-        budgets = (list(iterations.values()) if isinstance(iterations, Mapping)
-                   else [] if iterations is None else [iterations])
-        if not budgets and isinstance(iterations, Mapping):
-            raise ValueError("iterations must name a budget for at least one game")
-        for budget in budgets:
-            if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
-                raise ValueError(f"iterations must be a whole number of 1 or more, "
-                                 f"not {budget!r}")
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise ValueError(f"iterations must be a whole number of 1 or more, "
+                             f"not {iterations!r}")
+        if budget is not None and not (isinstance(budget, str) and budget):
+            raise ValueError(f"budget names a level, not {budget!r}")
         if seconds is not None and not _positive(seconds):
             raise ValueError(f"seconds must be a number above 0, not {seconds!r}")
         if c is not None and not (_number(c) and c >= 0):
@@ -138,7 +134,9 @@ class ISMCTSBot:
             raise ValueError(f"playout is 'basic', 'random' or 'plain', not {playout!r}")
         self.name = name
         self.rng = make_rng(seed)
-        self.iterations = dict(iterations) if isinstance(iterations, Mapping) else iterations
+        self.iterations = iterations
+        self.budget = budget
+        """The level whose iterations the game's kit gives, when ``iterations`` is not set."""
         self.scaled = bool(scaled)
         """The budget is a level's: each game's kit scales it (``kit.budget_scale``)."""
         self.seconds = seconds
@@ -264,9 +262,12 @@ class ISMCTSBot:
         log, sqrt = math.log, math.sqrt
         root = _Node(None, -1)
         limit: float = math.inf
-        if isinstance(self.iterations, dict):
-            # a game the mapping does not name gets the largest budget it gives
-            limit = self.iterations.get(kit.name, max(self.iterations.values()))
+        if self.iterations is None and self.budget is not None:
+            budgets = getattr(kit, "budgets", {})
+            if self.budget not in budgets:
+                raise ValueError(f"the {kit.name} kit gives no budget for {self.budget!r}; "
+                                 f"it gives: {', '.join(budgets) or 'none'}")
+            limit = budgets[self.budget]
         elif self.iterations is not None:
             limit = self.iterations
             if self.scaled:

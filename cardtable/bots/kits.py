@@ -16,7 +16,7 @@ game names its kit in its ``GameSpec``; nothing here changes.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol
 
 from .. import games
@@ -30,9 +30,12 @@ class Kit(Protocol):
     name: str
     exploration: float
     """ISMCTS's UCB constant for this game's rewards."""
+    budgets: Mapping[str, int]
+    """Each search level's iterations in this game (``medium``, ``hard``, ``expert``),
+    measured so that a level takes about as long a move in every game."""
     budget_scale: float
-    """What ``scaled=1`` multiplies a single iteration budget by in this game (so that a
-    search takes about as long a move in every game; the levels name each game's budget)."""
+    """What ``scaled=1`` multiplies an ``iterations`` given in a spec by in this game (so
+    that such a search takes about as long a move in every game)."""
 
     def sampler(self, state: Any, seat: int, *,
                 infer: bool = False) -> Callable[[random.Random], Any]:

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from ..cards import Card, mask_of
@@ -80,11 +81,13 @@ class PasurKit:
 
     name = "pasur"
     exploration = 0.2
-    budget_scale = 1.0
-    """A level's iterations as they are (Durak's kit halves them)."""
     """ISMCTS's UCB constant: rewards (points over 50) differ little between moves.  With
     points over 20, 0.3 and 0.5 did better than 1.0 against greedy (+2.0 against +1.75
     points a hand, 200 hands); 0.2 over 50 is 0.5 over 20."""
+    budgets: Mapping[str, int] = MappingProxyType({"medium": 1000, "hard": 2000, "expert": 3000})
+    """Each search level's iterations (docs/bots.md, "How long a level thinks")."""
+    budget_scale = 1.0
+    """``scaled=1`` takes the iterations as they are (Durak's kit halves them)."""
 
     # -- hidden cards ----------------------------------------------------------------------
 

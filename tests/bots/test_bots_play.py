@@ -114,7 +114,8 @@ def test_every_search_level_is_an_iteration_budget_with_its_time_cap_a_safety_ne
         budgets = []
         for level in ("medium", "hard", "expert"):
             options = searches[level]
-            budget = options["iterations"][kit_for({"game": game}).name]
+            budget = kit_for({"game": game}).budgets[options["budget"]]
+            assert options["budget"] == level and "iterations" not in options
             assert options["seconds"] >= budget / SLOWEST, (level, game)
             budgets.append(budget)
         assert budgets == sorted(budgets) and len(set(budgets)) == 3, game
@@ -125,8 +126,8 @@ def test_every_search_level_is_an_iteration_budget_with_its_time_cap_a_safety_ne
     ("pasur", "standard", {"medium": 1000, "hard": 2000, "expert": 3000}),
 ])
 def test_a_level_searches_with_its_games_budget_unless_told_otherwise(game, preset, budgets):
-    """Each game has its own budget a level (a Durak playout runs to the end of the game);
-    an ``iterations`` in the spec is the caller's, in every game."""
+    """Each game gives each level its budget (a Durak playout runs to the end of the
+    game); an ``iterations`` in the spec is the caller's, in every game."""
     spec = games.get(game)
     state = spec.start(spec.presets[preset], players=2, seed=4)
     while len(state.legal_moves()) < 2:
@@ -140,13 +141,13 @@ def test_a_level_searches_with_its_games_budget_unless_told_otherwise(game, pres
     assert told.stats["iterations"] == 30
 
 
-def test_a_budget_for_each_game_must_be_whole_numbers():
-    with pytest.raises(ValueError, match="whole number"):
-        bots.ISMCTSBot(iterations={"pasur": 100, "durak": 0})
-    with pytest.raises(ValueError, match="at least one game"):
-        bots.ISMCTSBot(iterations={})
-    with pytest.raises(ValueError, match="whole number"):
-        bots.ISMCTSBot(iterations={"durak": True})
+def test_a_budget_names_a_level_the_games_kit_knows():
+    spec = games.get("pasur")
+    state = spec.start(spec.presets["standard"], players=2, seed=4)
+    with pytest.raises(ValueError, match="names a level"):
+        bots.ISMCTSBot(budget="")
+    with pytest.raises(ValueError, match="gives no budget for 'grandmaster'"):
+        bots.ISMCTSBot(budget="grandmaster").choose(state)
 
 
 def test_a_level_plays_the_same_game_with_its_cap_or_without():
