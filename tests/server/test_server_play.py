@@ -83,7 +83,10 @@ def _check_hidden(record: records.Record, texts: dict[int | None, list[str]]) ->
 
     Hidden from an audience at a version: the cards another seat sees and it does not,
     and the cards nobody sees (the stock) that it has not seen in this deal, in its view
-    or played in a move.
+    or played in a move.  A state's ``last_move`` must be the record's move before it and
+    is public whatever it names: at the start of a new hand it is the last move of the hand
+    before, whose cards may lie in another hand now (found by a Pasur match that went to
+    a second hand: "J♦ x A♦ 6♦ 7♦" with 6♦ dealt again to the other seat).
     """
     seats = list(range(record.players))
     truth = _views_by_version(record, [*seats, None])
@@ -97,6 +100,10 @@ def _check_hidden(record: records.Record, texts: dict[int | None, list[str]]) ->
             if message["type"] == "state":
                 version = message["version"]
                 now = truth[version]
+                last = message.get("last_move")
+                assert (last or {}).get("move") == (record.moves[version - 1] if version
+                                                    else None), message
+                text = json.dumps({**message, "last_move": None}, ensure_ascii=False)
                 assert message["view"] == now["views"][audience], (
                     f"audience {audience} at version {version} was not sent its own view")
             now = truth[version]
