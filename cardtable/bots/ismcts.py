@@ -138,7 +138,7 @@ class ISMCTSBot:
         self.budget = budget
         """The level whose iterations the game's kit gives, when ``iterations`` is not set."""
         self.scaled = bool(scaled)
-        """The budget is a level's: each game's kit scales it (``kit.budget_scale``)."""
+        """An ``iterations`` given is scaled by the game's kit (``kit.budget_scale``)."""
         self.seconds = seconds
         self.c = None if c is None else float(c)
         self.playout = playout
