@@ -36,6 +36,7 @@ from ..game import rule_options
 from ..records import Record, RecordError, rules_to_dict
 from .accounts import cross_site, current_player
 from .accounts import install as install_players
+from .border import TextBorder
 from .bounds import Limits
 from .collector import quiet_collector
 from .guard import MessageRate, address_of
@@ -344,6 +345,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
 
     app.state.analyses = _school(app, data_dir, tables_of)
     app.mount("/", PageFiles(directory=static, html=True, check_dir=False), name="static")
+    # outermost: no endpoint, middleware or database sees a NUL or an unbounded body
+    app.add_middleware(TextBorder)
     return app
 
 

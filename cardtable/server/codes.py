@@ -37,6 +37,8 @@ CODES: dict[str, Code] = {
     # -- any request ------------------------------------------------------------------------
     "invalid_request": Code("the request cannot be read or asks for what the rules or the "
                             "server's limits do not allow"),
+    "invalid_text": Code("the request holds a NUL character, which no text may hold"),
+    "too_large": Code("the request's body is larger than any endpoint reads"),
     "not_found": Code("there is no such thing here (a page; a table, then named)", ("table",)),
     "method_not_allowed": Code("this address does not take this method"),
     "conflict": Code("not now: the table is not in a state to grant it"),

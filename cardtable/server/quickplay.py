@@ -31,6 +31,7 @@ from .bot_runner import default_bot
 from .lifecycle import DEFAULT_CLOCK, DEFAULT_TAKEOVER
 from .live import TableError
 from .seating import plan_table
+from .storage import StorageUnavailable
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -329,7 +330,18 @@ class QuickPlay:
                     entry.status = "cancelled"
                     await self.store.put(entry)
             for group, bots in match(entries, at, width=self.width, widen=self.widen):
-                await self._seat(group, bots)
+                try:
+                    await self._seat(group, bots)
+                except (asyncio.CancelledError, StorageUnavailable):
+                    raise  # the database is away for everyone: the round ends, told as 503
+                except Exception:
+                    # a fault of this group's tickets must not stop the others' matching:
+                    # its tickets leave the queue, and the round goes on
+                    log.exception("quick play could not seat %s",
+                                  [entry.ticket[:6] for entry in group])
+                    for entry in group:
+                        entry.status = "cancelled"
+                        await self.store.put(entry)
 
     async def _seat(self, group: list[Entry], bots: int) -> None:
         """A table for the group (bots in the seats left), each entry given its seat."""

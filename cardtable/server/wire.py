@@ -34,6 +34,7 @@ import json
 from typing import Any
 
 from ..records import jsonable as plain
+from .border import has_nul
 
 __all__ = ["MessageError", "decode", "encode", "plain"]
 
@@ -67,6 +68,9 @@ def decode(text: str | bytes) -> dict[str, Any]:
     except RecursionError:
         raise MessageError("the message is nested too deeply to read (a message is a flat "
                            "JSON object)") from None
+    if has_nul(data):
+        raise MessageError("text with a NUL character (\\u0000) in it cannot be stored: "
+                           "remove it and send again")
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise MessageError('a message is a JSON object with a "type": "move", "rematch" '
                            'or "ping"')

@@ -7,6 +7,8 @@ export default {
   "code.nothing_to_undo": "You have no move to take back yet.",
   "code.undo_past_deal": "Moves before the last deal cannot be taken back.",
   "code.invalid_request": "The server could not read that request.",
+  "code.invalid_text": "Text may not hold a NUL character (\\u0000): remove it and try again.",
+  "code.too_large": "That request is too large for the server to read.",
   "code.not_found": "There is no such table (or it is gone).",
   "code.method_not_allowed": "That cannot be done here.",
   "code.conflict": "Not now: the table is not ready for that.",

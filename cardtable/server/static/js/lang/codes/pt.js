@@ -7,6 +7,8 @@ export default {
   "code.nothing_to_undo": "Você ainda não tem jogada para desfazer.",
   "code.undo_past_deal": "Jogadas antes da última distribuição não podem ser desfeitas.",
   "code.invalid_request": "O servidor não conseguiu ler esse pedido.",
+  "code.invalid_text": "O texto não pode conter o caractere NUL (\\u0000): remova-o e tente de novo.",
+  "code.too_large": "Esse pedido é grande demais para o servidor ler.",
   "code.not_found": "Essa mesa não existe (ou já não existe mais).",
   "code.method_not_allowed": "Isso não pode ser feito aqui.",
   "code.conflict": "Agora não: a mesa não está pronta para isso.",

@@ -1,0 +1,135 @@
+"""No byte stops the site (issue 28, blocker 1): a NUL character anywhere in a request is
+refused at the border with 422 ``invalid_text`` and changes nothing, on SQLite and on
+PostgreSQL (which cannot store one); a body too large to be anyone's is refused with 413;
+and one quick-play group that cannot be seated does not stop the others being matched."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from tablekit import Player, connect, create
+
+from cardtable.server.border import MAX_BODY
+
+# (method, path, JSON body): each held a NUL and answered a plain-text 500 on PostgreSQL
+NUL_REQUESTS: list[tuple[str, str, Any]] = [
+    ("POST", "/api/account/login", {"username": "a\u0000b", "password": "x" * 12}),
+    ("POST", "/api/account/register", {"username": "eve\u0000", "password": "long enough pw"}),
+    ("GET", "/api/players/a%00b", None),
+    ("GET", "/api/tables/a%00b", None),
+    ("GET", "/api/tables?game=a%00", None),
+    ("GET", "/api/history?game=a%00", None),
+    ("GET", "/api/leaderboard?pool=a%00", None),
+    ("POST", "/api/tables", {"game": "durak", "seats": ["human", "bot"], "name": "a\u0000"}),
+    ("POST", "/api/quick-play", {"game": "durak", "players": 2, "name": "n\u0000"}),
+    ("POST", "/api/tables", {"game": "durak", "options": {"a\u0000": 1}}),
+]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_client(request: pytest.FixtureRequest,
+               make_client: Callable[..., TestClient]) -> TestClient:
+    if request.param == "sqlite":
+        return make_client()
+    return make_client(database_url=request.getfixturevalue("database_url"))
+
+
+@pytest.mark.parametrize(("method", "path", "body"), NUL_REQUESTS,
+                         ids=[f"{m} {p}" for m, p, _ in NUL_REQUESTS])
+def test_a_nul_anywhere_is_refused_at_the_border_and_changes_nothing(
+        any_client: TestClient, method: str, path: str, body: Any) -> None:
+    response = any_client.request(method, path, json=body)
+    assert response.status_code == 422, response.text
+    answer = response.json()
+    assert answer["code"] == "invalid_text"
+    assert "NUL" in answer["detail"]
+    health = any_client.get("/api/health").json()
+    assert health["tables"] == 0
+    assert any_client.get("/api/leaderboard").status_code == 200
+    # the site goes on: a good request right after is answered
+    assert any_client.post("/api/account/register", json={
+        "username": "after", "password": "a long password"}).status_code == 201
+
+
+@pytest.mark.parametrize("body", [
+    b'{"username": "a\\u0000b", "password": "xxxxxxxxxxxx"}',  # escaped in a JSON string
+    b'{"username": "a\x00b", "password": "xxxxxxxxxxxx"}',  # raw
+])
+def test_a_nul_escaped_or_raw_in_a_body_is_refused(client: TestClient, body: bytes) -> None:
+    response = client.post("/api/account/login", content=body,
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 422 and response.json()["code"] == "invalid_text"
+
+
+def test_an_escaped_backslash_before_u0000_is_text_not_a_nul(client: TestClient) -> None:
+    # the six characters \u0000 written as text are a fine (if odd) password
+    response = client.post("/api/account/register", json={
+        "username": "literal", "password": "\\u0000 is not a nul"})
+    assert response.status_code == 201, response.text
+
+
+def test_a_body_larger_than_any_endpoint_reads_is_refused_with_413(
+        client: TestClient) -> None:
+    big = b'{"game": "durak", "name": "' + b"x" * (MAX_BODY + 1) + b'"}'
+    response = client.post("/api/tables", content=big,
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 413, response.text
+    assert response.json()["code"] == "too_large"
+    assert client.get("/api/health").json()["tables"] == 0
+
+
+def test_a_socket_message_with_a_nul_is_refused_and_the_socket_plays_on(
+        client: TestClient) -> None:
+    seated = create(client, game="durak", seats=["human", "human"])
+    with connect(client, seated["table"], seated["token"]) as ws:
+        player = Player(ws)
+        before = player.state()
+        player.send('{"type": "chat", "text": "hi\\u0000there"}')
+        error = player.next_of("error")
+        assert error["code"] == "bad_message"
+        assert "NUL" in error["reason"]
+        player.send({"type": "ping"})
+        assert player.next_of("pong")["type"] == "pong"
+        versions = {m["version"] for m in player.messages if m["type"] == "state"}
+        assert versions == {before["version"]}
+
+
+def test_a_socket_with_a_nul_in_its_address_is_closed_before_it_opens(
+        client: TestClient) -> None:
+    seated = create(client, game="durak", seats=["human", "bot"])
+    address = f"/ws/{seated['table']}?token=a%00b"
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(address) as ws:
+        ws.receive_text()
+    assert refused.value.code == 1008
+
+
+def test_a_quick_play_group_that_cannot_be_seated_does_not_stop_the_others(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    queue = client.app.state.quickplay  # type: ignore[attr-defined]
+    seat = queue._seat
+
+    async def seat_or_fail(group: list, bots: int) -> None:
+        if group[0].players == 3:
+            raise ValueError("a fault in this group's tickets")
+        await seat(group, bots)
+
+    monkeypatch.setattr(queue, "_seat", seat_or_fail)
+    bad = {"game": "durak", "players": 3, "bots_after": None}
+    good = {"game": "durak", "players": 2, "bots_after": None}
+    broken = [client.post("/api/quick-play", json=bad).json() for _ in range(3)]
+    one = client.post("/api/quick-play", json=good).json()
+    two = client.post("/api/quick-play", json=good).json()
+    deadline = time.monotonic() + 20  # a bound on the wait, not a timing
+    while client.get(f"/api/quick-play/{one['ticket']}").json()["status"] != "matched":
+        assert time.monotonic() < deadline, "the good pair was never matched"
+        time.sleep(0.1)
+    first = client.get(f"/api/quick-play/{one['ticket']}").json()
+    second = client.get(f"/api/quick-play/{two['ticket']}").json()
+    assert first["table"] == second["table"]
+    for ticket in broken:
+        assert client.get(f"/api/quick-play/{ticket['ticket']}").json()["status"] == "cancelled"
