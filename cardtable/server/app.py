@@ -34,6 +34,7 @@ from starlette.exceptions import HTTPException
 from .. import __version__, bots, games
 from ..game import rule_options
 from ..records import Record, RecordError, rules_to_dict
+from . import protocol
 from .accounts import cross_site, current_player
 from .accounts import install as install_players
 from .border import TextBorder
@@ -188,6 +189,11 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
 
     def tables_of(request: Request | WebSocket) -> Tables:
         return request.app.state.tables
+
+    @app.get("/api/protocol.json")
+    async def protocol_schema() -> dict[str, Any]:
+        """The table socket's messages, both ways, as JSON Schema (``protocol``)."""
+        return protocol.schema()
 
     @app.get("/api/health", response_model=Health, responses={
         503: {"model": Health,

@@ -35,6 +35,7 @@ from limits import parse
 from sqlalchemy import Integer, String, select
 from sqlalchemy.orm import Mapped, mapped_column
 
+from . import protocol
 from .players import PlayerStore
 from .storage import Base, _guarded, now
 from .wire import encode
@@ -166,11 +167,11 @@ def _admit(tables: Tables, connection: Connection) -> None:
 
 
 async def receive(tables: Tables, table: LiveTable, connection: Connection,
-                  message: dict[str, Any]) -> None:
+                  message: protocol.Chat | protocol.ChatOff) -> None:
     """One chat message or setting from a connection; a refusal is an error to it alone."""
     try:
-        if message["type"] == "chat_off":
-            await _set_off(tables, table, connection, message.get("off"))
+        if isinstance(message, protocol.ChatOff):
+            await _set_off(tables, table, connection, message.off)
         else:
             await _say(tables, table, connection, message)
     except ChatError as error:
@@ -179,14 +180,14 @@ async def receive(tables: Tables, table: LiveTable, connection: Connection,
 
 
 async def _say(tables: Tables, table: LiveTable, connection: Connection,
-               message: dict[str, Any]) -> None:
-    phrase, text = message.get("phrase"), None
+               message: protocol.Chat) -> None:
+    phrase, text = message.phrase, None
     if phrase is not None:
         if phrase not in PHRASES:
-            raise ChatError(f"no quick phrase {str(phrase)[:32]!r}: one of "
+            raise ChatError(f"no quick phrase {phrase[:32]!r}: one of "
                             f"{', '.join(PHRASES)}", "bad_message")
     else:
-        text = clean_text(message.get("text"))
+        text = clean_text(message.text)
     room = _room(connection)
     if room == "players" and await _is_off(tables, table):
         raise ChatError("the table's creator has turned the players' chat off", "chat_off")

@@ -18,6 +18,7 @@ from ..game import GameSpec, GameState
 from ..records import Record, record_of, rules_to_dict
 from .bounds import Limits
 from .codes import Refusal, refused
+from .protocol import page_view
 from .storage import hash_token
 from .wire import encode
 
@@ -326,7 +327,8 @@ class LiveTable:
             "over": self.over,
             "to_move": to_move,
             "seat": seat,
-            "view": self.state.view(seat),   # plain JSON by the contract (test_contract)
+            # plain JSON by the contract (test_contract); what is beside it, not in it too
+            "view": page_view(self.state.view(seat)),
             "legal_moves": legal,
             "last_move": self.last_move,
             "seats": [s.public() for s in self.seats],

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..records import Record, RecordError
+from .protocol import page_view
 from .wire import plain
 
 __all__ = ["replay_steps"]
@@ -50,7 +51,7 @@ def replay_steps(record: Record) -> list[dict[str, Any]]:
             "seat": mover if index else None,
             "move": text,
             "to_move": state.to_move,
-            "view": plain(state.view(None)),
+            "view": page_view(plain(state.view(None))),  # to_move beside, as in a state
             "hands": [plain(state.view(seat).get("hand")) for seat in range(state.players)],
             "result": plain(record.spec.summary(state)) if over else None,
         })

@@ -26,7 +26,7 @@ from .. import games
 from ..cards import Card
 from ..game import IllegalMove
 from ..records import rules_from_dict
-from . import assist, chat
+from . import assist, chat, protocol
 from .bot_runner import BotRunner
 from .codes import Refusal, refused
 from .guard import Guard
@@ -48,7 +48,7 @@ from .live import (
 from .ratings import count_table
 from .seating import Seating, live_seat
 from .storage import CLOSED, OPEN, Storage, StorageUnavailable, StoredTable, now
-from .wire import MessageError, decode, encode, plain
+from .wire import ClientMessage, MessageError, decode, encode, plain
 from .writer import MoveWriter
 
 if TYPE_CHECKING:
@@ -441,18 +441,17 @@ class Tables:
             await self._refuse(table, connection, error.reason, error.code)
 
     async def _handle(self, table: LiveTable, connection: Connection,
-                      message: dict[str, Any]) -> None:
-        kind = message["type"]
+                      message: ClientMessage) -> None:
+        kind = message.type
         if kind == "ping":
             connection.outbox.put("pong", encode({"type": "pong"}))
-        elif kind == "move":
+        elif isinstance(message, protocol.Move):
             if connection.seat is None:
                 await self._refuse(table, connection,
                                    "you are watching this table: only seated players move",
                                    "watching")
                 return
-            reason = await self.play(table, connection.seat, message["version"],
-                                     message["move"])
+            reason = await self.play(table, connection.seat, message.version, message.move)
             if reason:
                 await self._refuse(table, connection, reason)
         elif kind in ("resign", "leave"):
@@ -467,11 +466,11 @@ class Tables:
                     await self.lifecycle.leave(table, connection.seat)
             except TableError as error:
                 await self._refuse(table, connection, error.reason, error.code)
-        elif kind in ("chat", "chat_off"):
+        elif isinstance(message, protocol.Chat | protocol.ChatOff):
             await chat.receive(self, table, connection, message)
-        elif kind == "hint":
+        elif isinstance(message, protocol.Hint):
             # thought in a bot process while this socket reads on
-            self.spawn(self._hint(table, connection, message.get("lang", "en")))
+            self.spawn(self._hint(table, connection, message.lang))
         elif kind == "undo":
             refusal = await assist.undo(self, table, connection)
             if refusal is not None:

@@ -1,31 +1,18 @@
-"""The messages of the table's WebSocket; ``plain`` (``records.jsonable``) makes server
-data plain JSON.
+"""The table's WebSocket messages on the wire: ``decode`` reads a page's text into a typed
+``protocol.ClientMessage``, ``encode`` writes a server message; ``plain``
+(``records.jsonable``) makes server data plain JSON.
 
-Server to client::
+The messages themselves (every field, both directions) are the models of
+``cardtable.server.protocol``, served as JSON Schema at ``GET /api/protocol.json`` and
+described in docs/server.md.  Here is only what makes text a message or refuses it, with
+a sentence that says what was expected:
 
-    {"type": "state", "table": ID, "game": NAME, "version": N,
-     "status": "waiting"|"playing"|"over",
-     "over": bool, "to_move": SEAT|null, "seat": YOUR_SEAT|null, "view": {...},
-     "legal_moves": [TEXT, ...], "last_move": {"index", "seat", "move"}|null,
-     "seats": [...], "summary": {...} (once over), "rematch": ID|null}
-    {"type": "error", "reason": TEXT, "code"?: CODE}   (a refused message: then a fresh
-                                                         "state")
-    {"type": "rematch", "table": ID, "seat": YOUR_SEAT|null}
-    {"type": "pong"}
-
-Client to server::
-
-    {"type": "move", "version": N, "move": TEXT}
-    {"type": "rematch"}
-    {"type": "resign"}   (your side loses; the game ends)
-    {"type": "leave"}    (an unrated table: the takeover bot plays on)
-    {"type": "hint", "lang"?: "en"|"ru"|"pt"|"fa"}   (at a table against bots only:
-                          answered {"type": "hint", "version", "move", "level", "lang",
-                          "text", "unit", "choices": [{"move", "value", "text"}, ...]})
-    {"type": "undo"}     (at a table against bots only: back to your last decision)
-    {"type": "ping"}
-
-Chat (``{"type": "chat", ...}``, ``{"type": "chat_off", ...}``): see ``cardtable.server.chat``.
+>>> decode('{"type": "hint", "lang": "fa"}')
+Hint(type='hint', lang='fa')
+>>> decode('{"type": "move", "version": "3", "move": "take"}')
+Traceback (most recent call last):
+...
+cardtable.server.wire.MessageError: a move needs "version": the version number (a whole ...
 """
 
 from __future__ import annotations
@@ -33,15 +20,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pydantic import ValidationError
+
 from ..records import jsonable as plain
 from .border import has_nul
+from .protocol import (
+    CLIENT_TYPES,
+    HINT_LANGS,
+    MAX_MOVE,
+    check_outgoing,
+    client_adapter,
+    server_adapter,
+)
+from .protocol import ClientMessage as ClientMessage
 
 __all__ = ["MessageError", "decode", "encode", "plain"]
 
 MAX_MESSAGE = 4096
-MAX_MOVE = 200
-HINT_LANGS = ("en", "ru", "pt", "fa")
-"""The languages a hint is worded in (the page's)."""
 MAX_TOKEN = 64
 """A seat token is 32 characters; a longer one holds no seat, and is not even hashed."""
 
@@ -53,10 +48,14 @@ class MessageError(ValueError):
 
 
 def encode(message: dict[str, Any]) -> str:
+    """A server message as the text sent; checked against ``protocol.ServerMessage`` when
+    ``protocol.check_outgoing`` is on (the tests)."""
+    if check_outgoing():
+        server_adapter.validate_python(message)
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
-def decode(text: str | bytes) -> dict[str, Any]:
+def decode(text: str | bytes) -> ClientMessage:
     """Read and check one client message; ``MessageError`` says what is wrong with it."""
     if len(text) > MAX_MESSAGE:
         raise MessageError(f"the message is too long ({len(text)} characters; at most "
@@ -72,25 +71,36 @@ def decode(text: str | bytes) -> dict[str, Any]:
         raise MessageError("text with a NUL character (\\u0000) in it cannot be stored: "
                            "remove it and send again")
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise MessageError('a message is a JSON object with a "type": "move", "rematch" '
-                           'or "ping"')
-    kind = data["type"]
-    if kind == "move":
-        version = data.get("version")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise MessageError('a move needs "version": the version number of the state it '
-                               'was chosen in')
-        move = data.get("move")
-        if not isinstance(move, str) or not move.strip():
-            raise MessageError('a move needs "move": the move as text, one of "legal_moves"')
-        if len(move) > MAX_MOVE:
-            raise MessageError(f"the move is too long (at most {MAX_MOVE} characters)")
-    elif kind == "hint":
-        if data.get("lang", "en") not in HINT_LANGS:
-            raise MessageError(f'a hint\'s "lang" is one of {", ".join(HINT_LANGS)}')
-    elif kind not in ("rematch", "ping", "resign", "leave", "chat", "chat_off", "hint", "undo"):
-        # chat: ``chat`` checks it
-        raise MessageError(f"unknown message type {kind!r}: send \"move\", \"rematch\", "
-                           f"\"resign\", \"leave\", \"chat\", \"hint\", \"undo\" or "
-                           "\"ping\"")
-    return data
+        raise MessageError(f'a message is a JSON object with a "type": {_ONE_OF}')
+    try:
+        return client_adapter.validate_python(data)
+    except ValidationError as error:
+        raise MessageError(_why(data["type"], error)) from None
+
+
+_ONE_OF = ", ".join(f'"{kind}"' for kind in CLIENT_TYPES[:-1]) + f' or "{CLIENT_TYPES[-1]}"'
+
+_FIELD_SAYS = {
+    ("move", "version"): 'a move needs "version": the version number (a whole number) of '
+                         'the state it was chosen in',
+    ("move", "move"): 'a move needs "move": the move as text, one of "legal_moves" (at most '
+                      f'{MAX_MOVE} characters)',
+    ("hint", "lang"): f'a hint\'s "lang" is one of {", ".join(HINT_LANGS)}',
+    ("chat", "text"): 'a chat message needs "text" (or a quick "phrase")',
+    ("chat", "phrase"): 'a chat "phrase" is the key of a quick phrase',
+    ("chat_off", "off"): '"chat_off" needs "off": true or false',
+}
+
+
+def _why(kind: str, error: ValidationError) -> str:
+    """The first thing wrong with a message, as a sentence a person reads."""
+    if kind not in CLIENT_TYPES:
+        return f"unknown message type {kind[:40]!r}: send {_ONE_OF}"
+    for problem in error.errors():
+        where = problem["loc"]  # (the type, the field, ...)
+        field = str(where[1]) if len(where) > 1 else ""
+        said = _FIELD_SAYS.get((kind, field))
+        if said:
+            return said
+    problem = error.errors()[0]
+    return f"a {kind} message cannot be read: {problem['msg']}"

@@ -14,6 +14,7 @@ from tablekit import Player, cards_in, connect, create, play_out, play_together,
 
 from cardtable import bots, games, records
 from cardtable.cards import pack
+from cardtable.server.protocol import VIEW_BESIDE
 from cardtable.server.tables import Connection, Outbox
 from cardtable.server.wire import plain
 
@@ -104,7 +105,12 @@ def _check_hidden(record: records.Record, texts: dict[int | None, list[str]]) ->
                 assert (last or {}).get("move") == (record.moves[version - 1] if version
                                                     else None), message
                 text = json.dumps({**message, "last_move": None}, ensure_ascii=False)
-                assert message["view"] == now["views"][audience], (
+                true_view = now["views"][audience]
+                # the view's facts that a state gives beside it are there, not in it
+                assert message["to_move"] == true_view["to_move"]
+                assert message["seat"] == true_view["seat"]
+                assert message["view"] == {key: value for key, value in true_view.items()
+                                           if key not in VIEW_BESIDE}, (
                     f"audience {audience} at version {version} was not sent its own view")
             now = truth[version]
             if now["deal"] != deal:
