@@ -81,3 +81,48 @@ def test_two_processes_sweeping_count_a_table_once(
                    for client in (one, two, one)]
         assert counted == [1, 0, 0]
         assert _games(two) == 1
+
+
+def _kill_right_after_the_last_move(tmp_path: Path, extra: tuple[str, ...]) -> None:
+    import json
+
+    import httpx
+    from tablekit import next_state, server, socket_for
+
+    data = tmp_path / "data"
+    with server(data, *extra) as (process, base):
+        darya, anna = httpx.Client(base_url=base), httpx.Client(base_url=base)
+        for client, name in ((darya, "darya"), (anna, "anna_k")):
+            answer = client.post("/api/account/register",
+                                 json={"username": name, "password": "correct horse battery"})
+            assert answer.status_code < 300, answer.text
+        made = darya.post("/api/tables", json={"game": "durak",
+                                               "seats": ["human", "human"]}).json()
+        joined = anna.post(f"/api/tables/{made['table']}/join").json()
+        rng = random.Random(4)
+        with socket_for(base, made["table"], made["token"]) as ws0, \
+                socket_for(base, made["table"], joined["token"]) as ws1:
+            sockets = {0: ws0, 1: ws1}
+            latest = {seat: next_state(ws) for seat, ws in sockets.items()}
+            while not latest[0]["over"]:
+                version, mover = latest[0]["version"], latest[0]["to_move"]
+                sockets[mover].send(json.dumps({"type": "move", "version": version,
+                                                "move": rng.choice(
+                                                    latest[mover]["legal_moves"])}))
+                latest = {seat: next_state(ws, version + 1) for seat, ws in sockets.items()}
+            process.kill()   # SIGKILL as soon as the last move is told: no shutdown runs
+            process.wait(10)
+    with server(data, *extra) as (_, base):
+        profile = httpx.get(f"{base}/api/players/darya").json()
+        assert [r["games"] for r in profile["ratings"]] == [1]
+        summary = httpx.get(f"{base}/api/tables/{made['table']}").json()["summary"]
+        assert set(summary["ratings"]) == {"0", "1"}
+
+
+def test_a_kill_right_after_the_last_move_loses_no_rating_sqlite(tmp_path: Path) -> None:
+    _kill_right_after_the_last_move(tmp_path, ())
+
+
+def test_a_kill_right_after_the_last_move_loses_no_rating_postgres(
+        tmp_path: Path, database_url: str) -> None:
+    _kill_right_after_the_last_move(tmp_path, ("--database-url", database_url))
