@@ -126,3 +126,31 @@ def test_a_kill_right_after_the_last_move_loses_no_rating_sqlite(tmp_path: Path)
 def test_a_kill_right_after_the_last_move_loses_no_rating_postgres(
         tmp_path: Path, database_url: str) -> None:
     _kill_right_after_the_last_move(tmp_path, ("--database-url", database_url))
+
+
+def test_a_resignation_is_rated_with_its_end_or_by_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def dies(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the process died here")
+
+    with _app(tmp_path, None) as client:
+        anna = fresh(client)
+        register(client, "darya")
+        register(anna, "anna_k")
+        tables = []
+        for _ in range(2):
+            made = client.post("/api/tables", json={"game": "durak",
+                                                    "seats": ["human", "human"]}).json()
+            anna.post(f"/api/tables/{made['table']}/join")
+            tables.append((made["table"], made["token"]))
+        first = client.post(f"/api/tables/{tables[0][0]}/resign",
+                            json={"token": tables[0][1]}).json()
+        assert first["summary"]["ratings"]["0"]["change"] < 0   # counted with the end
+        monkeypatch.setattr(ratings, "count_in", dies)
+        second = client.post(f"/api/tables/{tables[1][0]}/resign",
+                             json={"token": tables[1][1]}).json()
+        assert second["summary"]["resigned"] == 0 and "ratings" not in second["summary"]
+        monkeypatch.undo()
+        assert _games(client) == 1
+    with _app(tmp_path, None) as client:
+        assert _games(client) == 2
