@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .bot_runner import make_bot
 from .live import OVER, PLAYING, WAITING, LiveSeat, LiveTable, TableError
-from .ratings import count_table
+from .ratings import tally_of
 from .storage import StorageUnavailable, now
 from .wire import plain
 
@@ -366,9 +366,8 @@ class Lifecycle:
                 summary["loser"] = seat
             elif "winner" in summary:   # the game names its winning side
                 summary["winner"] = _winning_side(table, losers)
-            await self._end(table, self.annotate(table, summary))
-        await count_table(self.tables, table)   # resigned: that side lost, for ratings
-        return summary
+            # counted with the end: that side lost, for ratings
+            return await self._end(table, self.annotate(table, summary))
 
     async def leave(self, table: LiveTable, seat: int) -> None:
         """``seat``'s player leaves an unrated table: the takeover bot plays on for good."""
@@ -422,21 +421,24 @@ class Lifecycle:
             raise TableError(f"the game has not started: nothing to {what} yet (every seat "
                              "must be taken first)", 409, "not_started")
 
-    async def _end(self, table: LiveTable, summary: dict[str, Any]) -> None:
-        """End the game now, without a move (call under the lock): stored, then told."""
+    async def _end(self, table: LiveTable, summary: dict[str, Any]) -> dict[str, Any]:
+        """End the game now, without a move (call under the lock): stored with its
+        results counted (one transaction), then told.  Returns the summary as stored."""
         finished = now()
         if table.life is not None:
             await self._save(table)
-        stored = await asyncio.to_thread(self.tables.storage.set_status, table.id, OVER,
-                                         was=table.status, finished=finished, summary=summary)
-        if not stored:
+        stored = await asyncio.to_thread(self.tables.storage.end_table, table.id,
+                                         was=table.status, finished=finished,
+                                         summary=summary, tally=tally_of(table, summary))
+        if stored is None:
             raise TableError("the table changed meanwhile; look again", 409, "conflict")
-        table.status, table.finished, table.summary = OVER, finished, summary
+        table.status, table.finished, table.summary = OVER, finished, stored
         self.stop(table)
         self.tables.runner.stop_graces(table)
         if table.bot_task is not None:
             table.bot_task.cancel()
         table.broadcast()
+        return stored
 
     # -- ratings shown with the seats ---------------------------------------------------
     async def load_ratings(self, table: LiveTable) -> None:
@@ -507,8 +509,7 @@ class Lifecycle:
                     return
                 log.info("table %s: nobody came back for %.0f s; it ends as abandoned",
                          table.id, self.tables.settings.abandon_after)
-            await count_table(self.tables, table)   # abandoned: counted, unrated
-            self.tables.evict_if_idle(table)
+            self.tables.evict_if_idle(table)   # abandoned: counted with its end, unrated
             return
 
 

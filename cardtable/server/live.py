@@ -119,6 +119,10 @@ class Settings:
     abandon_after: float = 600.0
     """Seconds a table may go with no seated person connected before it ends as
     abandoned (``lifecycle``)."""
+    count_every: float = 60.0
+    """Seconds between sweeps for finished tables whose results were not counted (a
+    process of an older version died between the end and the count, or the count
+    failed); a start sweeps first thing."""
 
 
 class SecureRandom(random.SystemRandom):

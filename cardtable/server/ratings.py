@@ -1,10 +1,14 @@
 """Results, ratings, profiles and the leaderboard.
 
-When a table finishes, ``count_table`` records each player's result once (a row in
+When a table finishes, its ``Tally`` records each player's result once (a row in
 ``tables_counted`` makes a second count, by any process, a no-op): the game in their
 recent games, their record against each bot level at the table, and, when every seat is a
 signed-in account (no guests, no bots, no bot accounts), new openskill ratings in the
-table's pool (game, rule set, player count: 2 players apart, 3 or more together).  A seat
+table's pool (game, rule set, player count: 2 players apart, 3 or more together).  The
+tally runs in the transaction that stores the game's end (``storage.Tally``), so a crash
+cannot leave a game over and not counted; a table that is all the same (an older version
+crashed between the two, or the count failed) is counted by ``count_table`` when a start,
+a sweep or an adoption finds it (``tables.counted`` is ``None``).  A seat
 the table summary names as resigned (``summary["resigned"]``) or forfeited
 (``summary["forfeits"]``) has lost, whatever the cards said.  The rating change goes into
 the table's summary (``summary["ratings"]``), so the end of the game shows it.
@@ -18,13 +22,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
-from sqlalchemy import exc as sa_exc
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
 
 from .players import (
     BotRecordRow,
@@ -37,14 +42,13 @@ from .players import (
     RatingRow,
 )
 from .storage import _guarded, now
-from .wire import plain
 
 if TYPE_CHECKING:
     from .live import LiveTable
     from .tables import Tables
 
-__all__ = ["SeatResult", "count_table", "display", "pool_of", "rate_finished", "results_of",
-           "router"]
+__all__ = ["SeatResult", "Tally", "count_table", "display", "pool_of", "rate_finished",
+           "results_of", "router", "tally_of"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -87,10 +91,11 @@ class SeatResult:
     """``win``, ``loss`` or ``draw``."""
 
 
-def results_of(table: LiveTable) -> list[SeatResult]:
+def results_of(table: LiveTable, summary: dict[str, Any] | None = None) -> list[SeatResult]:
     """Each seat's result from the game's outcome and the summary's resignations and
-    forfeits (those seats lost); empty when the game has no outcome (say, abandoned)."""
-    summary = table.summary or {}
+    forfeits (those seats lost); empty when the game has no outcome (say, abandoned).
+    ``summary`` is the table's own unless given (an end about to be stored)."""
+    summary = (table.summary if summary is None else summary) or {}
     if summary.get("abandoned") or summary.get("closed"):
         return []
     outcome = table.state.outcome()
@@ -124,73 +129,131 @@ def rated(results: list[SeatResult]) -> bool:
             and len(set(people)) == len(people))
 
 
+def _claim(session: Session, table_id: str, at: str) -> bool:
+    """Mark a table counted (its row in ``tables_counted``); False if it was already, by
+    any process.  A second process inserting it at once waits for the first's commit and
+    then inserts nothing, so no error spoils the transaction it is in."""
+    dialect = session.get_bind().dialect.name
+    values = {"table_id": table_id, "at": at}
+    if dialect in ("postgresql", "sqlite"):
+        make = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        query = make(FinishedRow).values(**values).on_conflict_do_nothing(
+            index_elements=["table_id"]).returning(FinishedRow.table_id)
+        return session.execute(query).scalar() is not None
+    else:  # another database: the primary key refuses the second
+        if session.get(FinishedRow, table_id) is not None:
+            return False
+        session.execute(insert(FinishedRow).values(**values))
+        return True
+
+
+def count_in(session: Session, table_id: str, game: str, pool: str,
+             results: list[SeatResult], is_rated: bool, at: str
+             ) -> dict[int, dict[str, Any]] | None:
+    """Record a finished table's results once, in the caller's transaction; the rating
+    changes by seat (empty for an unrated game; ``None``: counted already)."""
+    from openskill.models import PlackettLuce
+
+    if not _claim(session, table_id, at):
+        return None
+    people = [r for r in results if r.kind == "human" and r.player_id]
+    known = set(session.scalars(select(PlayerRow.id).where(
+        PlayerRow.id.in_([r.player_id for r in people]))))
+    people = [r for r in people if r.player_id in known]
+    for r in people:
+        session.add(PlayerGameRow(player_id=r.player_id, table_id=table_id, seat=r.seat,
+                                  game=game, pool=pool, result=r.result,
+                                  rated=int(is_rated), at=at))
+        for bot in (b for b in results if b.kind == "bot" and b.bot):
+            record = session.get(BotRecordRow, (r.player_id, bot.bot))
+            if record is None:
+                record = BotRecordRow(player_id=r.player_id, bot=bot.bot, wins=0,
+                                      losses=0, draws=0)
+                session.add(record)
+            if r.score > bot.score:
+                record.wins += 1
+            elif r.score < bot.score:
+                record.losses += 1
+            else:
+                record.draws += 1
+    if not is_rated:
+        session.flush()
+        return {}
+    model = PlackettLuce()
+    rows = []
+    for r in results:
+        row = session.get(RatingRow, (r.player_id, pool))
+        if row is None:
+            fresh = model.rating()
+            row = RatingRow(player_id=r.player_id, pool=pool, mu=fresh.mu,
+                            sigma=fresh.sigma, games=0, wins=0)
+            session.add(row)
+        rows.append(row)
+    best = sorted({r.score for r in results}, reverse=True)
+    ranks: list[float] = [best.index(r.score) for r in results]
+    before = [model.rating(mu=row.mu, sigma=row.sigma) for row in rows]
+    after = model.rate([[rating] for rating in before], ranks=ranks)
+    changes: dict[int, dict[str, Any]] = {}
+    for r, row, [new] in zip(results, rows, after, strict=True):
+        old = display(row.mu)
+        row.mu, row.sigma = new.mu, new.sigma
+        row.games += 1
+        row.wins += r.result == "win"
+        change = display(new.mu) - old
+        session.add(RatingHistoryRow(player_id=r.player_id, pool=pool,
+                                     table_id=table_id, at=at,
+                                     rating=display(new.mu), change=change))
+        changes[r.seat] = {"pool": pool, "before": old, "after": display(new.mu),
+                           "change": change,
+                           "provisional": new.sigma > PROVISIONAL_SIGMA}
+    session.flush()   # a failure shows here, before the caller takes the changes
+    return changes
+
+
+@dataclass(eq=False)
+class Tally:
+    """A finished table's results, counted by ``storage`` in the transaction that stores
+    the game's end, or in one of its own for a table left uncounted (``storage.Tally``)."""
+
+    table_id: str
+    game: str
+    pool: str
+    results: list[SeatResult]
+    changes: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The rating changes by seat of the last count (empty: unrated, counted already,
+    or not counted)."""
+
+    @property
+    def added(self) -> dict[str, Any]:
+        """What the count adds to the table's summary: ``ratings`` for a rated game."""
+        if not self.changes:
+            return {}
+        return {"ratings": {str(seat): change for seat, change in self.changes.items()}}
+
+    def __call__(self, session: Session, at: str) -> dict[str, Any]:
+        self.changes = {}   # a transaction tried before and rolled back counted nothing
+        if self.results:
+            self.changes = count_in(session, self.table_id, self.game, self.pool,
+                                    self.results, rated(self.results), at) or {}
+        return self.added
+
+
+def tally_of(table: LiveTable, summary: dict[str, Any] | None = None) -> Tally:
+    """The count of a table whose game is over (``summary``: its end's, if not stored)."""
+    return Tally(table.id, table.game, pool_of(table.game, table.preset, table.players),
+                 results_of(table, summary))
+
+
 class RatingStore(PlayerStore):
     """The results' rows (on the same engine as the players')."""
 
     @_guarded
     def count(self, table_id: str, game: str, pool: str, results: list[SeatResult],
               is_rated: bool) -> dict[int, dict[str, Any]] | None:
-        """Record a finished table's results once; the rating changes by seat (``None``:
-        counted already)."""
-        from openskill.models import PlackettLuce
-
-        at = now()
+        """Record a finished table's results once, in a transaction of their own; the
+        rating changes by seat (``None``: counted already)."""
         with self.storage._writing() as session:
-            try:
-                session.add(FinishedRow(table_id=table_id, at=at))
-                session.flush()
-            except sa_exc.IntegrityError:
-                return None
-            people = [r for r in results if r.kind == "human" and r.player_id]
-            known = set(session.scalars(select(PlayerRow.id).where(
-                PlayerRow.id.in_([r.player_id for r in people]))))
-            people = [r for r in people if r.player_id in known]
-            for r in people:
-                session.add(PlayerGameRow(player_id=r.player_id, table_id=table_id, seat=r.seat,
-                                          game=game, pool=pool, result=r.result,
-                                          rated=int(is_rated), at=at))
-                for bot in (b for b in results if b.kind == "bot" and b.bot):
-                    record = session.get(BotRecordRow, (r.player_id, bot.bot))
-                    if record is None:
-                        record = BotRecordRow(player_id=r.player_id, bot=bot.bot, wins=0,
-                                              losses=0, draws=0)
-                        session.add(record)
-                    if r.score > bot.score:
-                        record.wins += 1
-                    elif r.score < bot.score:
-                        record.losses += 1
-                    else:
-                        record.draws += 1
-            if not is_rated:
-                return {}
-            model = PlackettLuce()
-            rows = []
-            for r in results:
-                row = session.get(RatingRow, (r.player_id, pool))
-                if row is None:
-                    fresh = model.rating()
-                    row = RatingRow(player_id=r.player_id, pool=pool, mu=fresh.mu,
-                                    sigma=fresh.sigma, games=0, wins=0)
-                    session.add(row)
-                rows.append(row)
-            best = sorted({r.score for r in results}, reverse=True)
-            ranks: list[float] = [best.index(r.score) for r in results]
-            before = [model.rating(mu=row.mu, sigma=row.sigma) for row in rows]
-            after = model.rate([[rating] for rating in before], ranks=ranks)
-            changes: dict[int, dict[str, Any]] = {}
-            for r, row, [new] in zip(results, rows, after, strict=True):
-                old = display(row.mu)
-                row.mu, row.sigma = new.mu, new.sigma
-                row.games += 1
-                row.wins += r.result == "win"
-                change = display(new.mu) - old
-                session.add(RatingHistoryRow(player_id=r.player_id, pool=pool,
-                                             table_id=table_id, at=at,
-                                             rating=display(new.mu), change=change))
-                changes[r.seat] = {"pool": pool, "before": old, "after": display(new.mu),
-                                   "change": change,
-                                   "provisional": new.sigma > PROVISIONAL_SIGMA}
-            return changes
+            return count_in(session, table_id, game, pool, results, is_rated, now())
 
     @_guarded
     def profile(self, key: str) -> dict[str, Any] | None:
@@ -277,36 +340,32 @@ def store_of(tables_or_request: Any) -> RatingStore:
     return store
 
 
-async def count_table(tables: Tables, table: LiveTable) -> None:
-    """Count a finished table's results (once, whichever process asks first); a rated
-    game's rating changes go into its summary (stored, and sent to everyone at the table).
-    A failure is logged: the game itself stays finished."""
+async def count_table(tables: Tables, table: LiveTable) -> bool:
+    """Count a table that is over but was not counted with its end (a crash between the
+    two under an older version, or a count that failed), once, whichever process asks
+    first; a rated game's changes go into its stored summary, and to everyone at the
+    table if it is live here.  True if this call counted it; a failure is logged (the
+    next sweep tries again)."""
     if not table.over:
-        return
+        return False
     try:
-        results = results_of(table)
-        if not results:
-            return
-        is_rated = rated(results)
-        pool = pool_of(table.game, table.preset, table.players)
-        changes = await asyncio.to_thread(store_of(tables).count, table.id, table.game, pool,
-                                          results, is_rated)
-        if not changes:
-            return
-        async with table.lock:
-            table.summary = {**(table.summary or {}),
-                             "ratings": {str(seat): change for seat, change in changes.items()}}
-            summary = plain(table.summary)
-            await asyncio.to_thread(tables.storage.set_status, table.id, "over",
-                                    finished=table.finished, summary=summary)
-            table.broadcast()
+        tally = tally_of(table)
+        summary = await asyncio.to_thread(tables.storage.count_over, table.id, tally)
+        if summary is None:
+            return False
+        if tally.added and tables.live.get(table.id) is table:
+            async with table.lock:
+                table.summary = {**(table.summary or {}), **tally.added}
+                table.broadcast()
+        return True
     except Exception:
         log.exception("table %s: the players' results could not be counted", table.id)
+        return False
 
 
 rate_finished = count_table
-"""The name the other parts of the server use: call it once a table has ended, however it
-ended (its summary says who resigned or forfeited); a second call does nothing."""
+"""Another name for it: counting a table counted already (with its end, or by another
+process) does nothing."""
 
 
 class RatingPoint(BaseModel):

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -58,6 +58,7 @@ __all__ = [
     "StorageUnavailable",
     "StoredTable",
     "TableRow",
+    "Tally",
     "hash_token",
     "migrate",
     "normalize_url",
@@ -189,6 +190,9 @@ class TableRow(Base):
     life: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     """The table's life besides its moves (``lifecycle.Life``): time control, clock banks
     as of the last stored move, timeouts in a row, forfeits, seats left, rated or not."""
+    counted: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
+    """When its results were counted (``ratings``), in the transaction that stored its end
+    or later by a sweep; ``None`` while it is not over, or over and not counted yet."""
 
 
 class SeatRow(Base):
@@ -290,6 +294,13 @@ def migrate(engine: Engine) -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+class Tally(Protocol):
+    """A finished table's count (``ratings.Tally``), run inside the transaction that stores
+    its end: results, records, ratings.  Answers what it adds to the table's summary."""
+
+    def __call__(self, session: Session, at: str) -> dict[str, Any]: ...
 
 
 @dataclass
@@ -420,6 +431,50 @@ class Storage:
             return _rows_changed(session.execute(query.values(**values))) == 1
 
     @_guarded
+    def end_table(self, table_id: str, *, was: str, finished: str, summary: dict,
+                  tally: Tally | None) -> dict | None:
+        """End a game without a move (a resignation, an abandoned table), its results
+        counted in the same transaction; the summary as stored (``None``: the table was
+        not ``was`` any more, and nothing changed)."""
+        with self._writing() as session:
+            ended = session.execute(update(TableRow).where(TableRow.id == table_id,
+                                                           TableRow.status == was)
+                                    .values(status="over", finished=finished))
+            if _rows_changed(ended) != 1:
+                return None
+            return _finish(session, table_id, finished, summary, tally)
+
+    @_guarded
+    def count_over(self, table_id: str, tally: Tally) -> dict | None:
+        """Count a table that is over and was not counted (its end was stored, then the
+        process died, or the count failed); the summary as stored now, or ``None`` if it
+        was counted meanwhile (by any process) or is not over.  Marking it counted is the
+        first write, so a second process counting it waits for the first and finds it
+        done."""
+        at = now()
+        with self._writing() as session:
+            marked = session.execute(update(TableRow).where(
+                TableRow.id == table_id, TableRow.status == "over",
+                TableRow.counted.is_(None)).values(counted=at))
+            if _rows_changed(marked) != 1:
+                return None
+            row = session.get(TableRow, table_id)
+            assert row is not None
+            summary = {**(row.summary or {}), **tally(session, row.finished or at)}
+            session.execute(update(TableRow).where(TableRow.id == table_id)
+                            .values(summary=summary))
+            return summary
+
+    @_guarded
+    def uncounted(self, limit: int = 100) -> list[str]:
+        """Tables that are over and not counted (the oldest end first)."""
+        with self.sessions() as session:
+            return list(session.scalars(
+                select(TableRow.id).where(TableRow.status == "over",
+                                          TableRow.counted.is_(None))
+                .order_by(TableRow.finished, TableRow.id).limit(limit)))
+
+    @_guarded
     def save_life(self, table_id: str, life: dict) -> None:
         """Store a table's clocks and forfeits (``lifecycle``), after the move that set them."""
         with self._writing() as session:
@@ -435,8 +490,10 @@ class Storage:
     @_guarded
     def append_move(self, table_id: str, index: int, seat: int, move: str, *,
                     new_decks: Sequence[tuple[int, Sequence[str]]] = (),
-                    over: bool = False, summary: dict | None = None) -> str:
-        """Write a move (and any deck it caused to be dealt) in one transaction.
+                    over: bool = False, summary: dict | None = None,
+                    tally: Tally | None = None) -> str:
+        """Write a move (and any deck it caused to be dealt, and the end of the game with
+        its results counted by ``tally``) in one transaction.
 
         The primary key (table, index) refuses a second move with the same number, so
         two writers can never both append move N.
@@ -446,32 +503,30 @@ class Storage:
             session.add(MoveRow(table_id=table_id, index=index, seat=seat, move=move, at=at))
             session.add_all(DealRow(table_id=table_id, index=i, cards=list(cards))
                             for i, cards in new_decks)
-            if over:
-                session.execute(update(TableRow).where(TableRow.id == table_id)
-                                .values(status="over", finished=at, summary=summary))
             session.flush()
+            if over:
+                _finish(session, table_id, at, summary, tally)
         return at
 
     @_guarded
     def append_moves(self, moves: Sequence[tuple[str, int, int, str,
                                                  Sequence[tuple[int, Sequence[str]]],
-                                                 bool, dict | None]]) -> str:
+                                                 bool, dict | None, Tally | None]]) -> str:
         """Write several moves of different tables in one transaction (a group commit:
         ``writer.MoveWriter``): each is ``(table, index, seat, move, new_decks, over,
-        summary)`` as ``append_move`` takes them.  All or none are written."""
+        summary, tally)`` as ``append_move`` takes them.  All or none are written."""
         at = now()
         with self._writing() as session:
             session.execute(insert(MoveRow), [
                 {"table_id": table, "index": index, "seat": seat, "move": move, "at": at}
-                for table, index, seat, move, _, _, _ in moves])
+                for table, index, seat, move, *_ in moves])
             decks = [{"table_id": table, "index": i, "cards": list(cards)}
-                     for table, _, _, _, new_decks, _, _ in moves for i, cards in new_decks]
+                     for table, _, _, _, new_decks, *_ in moves for i, cards in new_decks]
             if decks:
                 session.execute(insert(DealRow), decks)
-            for table, _, _, _, _, over, summary in moves:
+            for table, _, _, _, _, over, summary, tally in moves:
                 if over:
-                    session.execute(update(TableRow).where(TableRow.id == table)
-                                    .values(status="over", finished=at, summary=summary))
+                    _finish(session, table, at, summary, tally)
         return at
 
     @_guarded
@@ -554,6 +609,31 @@ class Storage:
         moves = list(session.scalars(select(MoveRow).where(MoveRow.table_id == row.id)
                                      .order_by(MoveRow.index)).all())
         return StoredTable(row=row, seats=seats, decks=decks, moves=moves)
+
+
+def _finish(session: Session, table_id: str, finished: str, summary: dict | None,
+            tally: Tally | None) -> dict | None:
+    """Store a game's end with its results counted, in the transaction that ends it; the
+    summary as stored.  The count runs in a savepoint: if it fails, the end is stored all
+    the same, uncounted (``counted`` stays ``None``), and the next sweep counts it.
+
+    Call it after this transaction's first write: pysqlite opens no transaction for a
+    savepoint, whose release would then commit it alone."""
+    counted = None
+    if tally is not None:
+        try:
+            with session.begin_nested():
+                summary = {**(summary or {}), **tally(session, finished)}
+            counted = finished
+        except _UNREACHABLE:
+            raise
+        except Exception:
+            log.exception("table %s: its results could not be counted with its end; "
+                          "they are left for the next sweep", table_id)
+    session.execute(update(TableRow).where(TableRow.id == table_id)
+                    .values(status="over", finished=finished, summary=summary,
+                            counted=counted))
+    return summary
 
 
 def _unfinished() -> Any:

@@ -45,7 +45,7 @@ from .live import (
     Settings,
     TableError,
 )
-from .ratings import count_table
+from .ratings import count_table, tally_of
 from .seating import Seating, live_seat
 from .storage import CLOSED, OPEN, Storage, StorageUnavailable, StoredTable, now
 from .wire import ClientMessage, MessageError, decode, encode, plain
@@ -91,6 +91,8 @@ class Tables:
         self.guard = Guard(self.settings.limits)
         self._loading: dict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.uncountable: dict[str, str] = {}
+        """Finished tables a sweep could not count here (why): not tried again."""
 
     # -- start and stop -----------------------------------------------------------------
     async def start(self) -> None:
@@ -110,6 +112,42 @@ class Tables:
                 self.seating.hold(table)
                 self.runner.kick(table)
         log.info("resumed %d unfinished tables", len(self.live))
+        with contextlib.suppress(StorageUnavailable):
+            await self.count_left(limit=1000)
+        self.spawn(self._sweep())
+
+    async def count_left(self, limit: int = 100) -> int:
+        """Count the finished tables left uncounted (at most ``limit``, the oldest first),
+        each once whichever process sweeps too; how many this call counted."""
+        counted = 0
+        for table_id in await asyncio.to_thread(self.storage.uncounted, limit):
+            if table_id in self.uncountable:
+                continue
+            table = self.live.get(table_id)
+            if table is None or not table.over:
+                stored = await asyncio.to_thread(self.storage.load, table_id)
+                if stored is None:
+                    continue
+                try:
+                    table = self._rebuild(stored)
+                except Exception as error:   # kept for a version that can replay it
+                    self.uncountable[table_id] = str(error)
+                    log.error("table %s cannot be counted: %s", table_id, error)
+                    continue
+            if await count_table(self, table):
+                counted += 1
+                log.warning("table %s was over but not counted; it is counted now", table_id)
+        return counted
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.count_every)
+            try:
+                await self.count_left()
+            except StorageUnavailable:
+                pass   # the storage logged the outage; the next sweep tries again
+            except Exception:
+                log.exception("the sweep for uncounted tables failed")
 
     async def _resume(self, stored: StoredTable) -> LiveTable | None:
         """A live table from an unfinished stored one, put right first: a table waiting
@@ -138,11 +176,11 @@ class Tables:
             return None
         if table.over and row.status != OVER:  # its last move ended the game
             table.finished = stored.moves[-1].at if stored.moves else now()
-            table.summary = plain(table.spec.summary(table.state))
-            await asyncio.to_thread(self.storage.set_status, row.id, OVER, was=row.status,
-                                    finished=table.finished, summary=table.summary)
+            summary = plain(table.spec.summary(table.state))
+            table.summary = await asyncio.to_thread(
+                self.storage.end_table, row.id, was=row.status, finished=table.finished,
+                summary=summary, tally=tally_of(table, summary)) or summary
             log.warning("table %s: its moves ended the game; it is over now", row.id)
-            self.spawn(count_table(self, table))   # if the crash came before they were
         return table
 
     async def stop(self) -> None:
@@ -235,6 +273,8 @@ class Tables:
                         log.error("table %s cannot be resumed: %s", table_id, error)
                         raise TableError(f"table {table_id} cannot be resumed: {error}",
                                          503, "table_broken", params={"table": table_id}) from None
+                    if stored.row.counted is None:   # its end was stored, its count not
+                        self.spawn(count_table(self, table))
                 else:  # adopted from a process that stopped
                     resumed = await self._resume(stored)
                     if resumed is None:
@@ -332,10 +372,12 @@ class Tables:
                          for index in range(table.decks_stored, len(dealt))]
             summary = (self.lifecycle.annotate(table, plain(table.spec.summary(state)))
                        if over else None)
+            # the results are counted in the transaction that stores the end
+            tally = tally_of(table, summary) if over else None
             try:
                 at = await self.writer.append(
                     table.id, table.version, seat, move_text,
-                    new_decks=new_decks, over=over, summary=summary)
+                    new_decks=new_decks, over=over, summary=summary, tally=tally)
             except StorageUnavailable:
                 state.pop()
                 table.stale = True
@@ -354,14 +396,11 @@ class Tables:
             if over:
                 table.status = OVER
                 table.finished = at
-                table.summary = summary
+                table.summary = {**(summary or {}), **(tally.added if tally else {})}
                 self.runner.stop_graces(table)
             await self.lifecycle.save_after_move(table, seat, table.version - 1)
             table.broadcast()
         if table.over:
-            # results and ratings, once: a task of the tables, not of this connection (a
-            # socket that closes now must not cancel the count)
-            self.spawn(count_table(self, table))
             self.evict_if_idle(table)
         else:
             self.runner.kick(table)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .storage import Storage, StorageUnavailable
+from .storage import Storage, StorageUnavailable, Tally
 
 __all__ = ["MoveWriter"]
 
@@ -40,6 +40,7 @@ class _Pending:
     new_decks: Sequence[tuple[int, Sequence[str]]]
     over: bool
     summary: dict[str, Any] | None
+    tally: Tally | None
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future[str] = field(repr=False)
 
@@ -58,12 +59,14 @@ class MoveWriter:
 
     async def append(self, table_id: str, index: int, seat: int, move: str, *,
                      new_decks: Sequence[tuple[int, Sequence[str]]] = (),
-                     over: bool = False, summary: dict[str, Any] | None = None) -> str:
-        """Store a move (and the decks it dealt, and the end of the game); answers the
-        time it was stored, once it is committed, or raises what the write raised."""
+                     over: bool = False, summary: dict[str, Any] | None = None,
+                     tally: Tally | None = None) -> str:
+        """Store a move (and the decks it dealt, and the end of the game with its results
+        counted by ``tally``, in the same transaction); answers the time it was stored,
+        once it is committed, or raises what the write raised."""
         loop = asyncio.get_running_loop()
-        pending = _Pending(table_id, index, seat, move, new_decks, over, summary, loop,
-                           loop.create_future())
+        pending = _Pending(table_id, index, seat, move, new_decks, over, summary, tally,
+                           loop, loop.create_future())
         self._start()
         self._queue.put(pending)
         return await pending.future
@@ -109,8 +112,8 @@ class MoveWriter:
         answers: list[tuple[_Pending, str | None, BaseException | None]] = []
         try:
             at = self.storage.append_moves([
-                (p.table_id, p.index, p.seat, p.move, p.new_decks, p.over, p.summary)
-                for p in batch])
+                (p.table_id, p.index, p.seat, p.move, p.new_decks, p.over, p.summary,
+                 p.tally) for p in batch])
         except Exception as error:
             if len(batch) == 1 or isinstance(error, StorageUnavailable):
                 # the database is away: no use trying each
@@ -121,7 +124,7 @@ class MoveWriter:
                         stored = self.storage.append_move(
                             pending.table_id, pending.index, pending.seat, pending.move,
                             new_decks=pending.new_decks, over=pending.over,
-                            summary=pending.summary)
+                            summary=pending.summary, tally=pending.tally)
                     except Exception as one:
                         answers.append((pending, None, one))
                     else:
