@@ -43,7 +43,7 @@ class Matchup:
 
 BEFORE = ("ismcts:iterations=8000,seconds=60,infer=1,paired=1,solver=1,solver_nodes=50000,"
           "solver_seconds=60,playout=plain")
-"""The expert as it was before session 8 (4 s a move at most), time caps lifted."""
+"""The expert as it was before commit 1cfd1bf (4 s a move at most), time caps lifted."""
 
 MATCHUPS = [
     Matchup("pasur-greedy-random", "pasur", ("greedy", "random"), 400, hands=True,
@@ -77,7 +77,7 @@ MATCHUPS = [
     Matchup("durak-expert-hard", "durak",
             ("expert:seconds=60,solver_seconds=60", "hard:seconds=60"), 60,
             aim="expert beats hard"),
-    # the expert of session 7 (8000 iterations, up to 4 s a move; Durak's basic playouts)
+    # the expert of commit 74c9918 (8000 iterations, up to 4 s a move; Durak's basic playouts)
     # against today's (3000, 2500 in Durak), time caps lifted: within the noise is the aim
     Matchup("pasur-expert-before", "pasur", ("expert:seconds=60,solver_seconds=60", BEFORE),
             400, hands=True, aim="expert within 0.2 points a hand of the expert before"),

@@ -146,11 +146,6 @@ class Card:
     def __ge__(self, other: Card) -> bool:
         return self.index >= other.index
 
-    @property
-    def is_face(self) -> bool:
-        """J, Q or K."""
-        return self.rank > 10
-
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read ``10♦``, ``10D``, ``TD``, ``td``, ``A♠``, ``as``, ``QH`` and the like."""

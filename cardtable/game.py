@@ -266,11 +266,6 @@ def make_rng(seed: int | random.Random | None) -> random.Random:
     return random.Random(seed)
 
 
-def seat_order(first: int, players: int) -> Sequence[int]:
-    """Seats in turn order starting from ``first``."""
-    return [(first + i) % players for i in range(players)]
-
-
 @dataclass(frozen=True)
 class GameSpec:
     """What the outer layers need to know of a game; each game package exports one as SPEC.

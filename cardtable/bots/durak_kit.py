@@ -138,11 +138,11 @@ class DurakKit:
     """ISMCTS's UCB constant for rewards of +1 and -1."""
     budgets: Mapping[str, int] = MappingProxyType({"medium": 500, "hard": 1000, "expert": 2500})
     """Each search level's iterations: half Pasur's for medium and hard, since a playout runs
-    to the end of the game; the expert's 2500 (session 12, from 1500) spend its second and
+    to the end of the game; the expert's 2500 (commit eef5695, from 1500) spend its second and
     beat hard on new deals, +0.19 [+0.01, +0.35] of durak rate over 120 (docs/bots.md)."""
     budget_scale = 0.5
     """``scaled=1`` searches Durak with half the iterations: a playout runs to the end of
-    the game, about twice as long as a Pasur one, so a move takes about as long (session 10:
+    the game, about twice as long as a Pasur one, so a move takes about as long (commit 79006e5:
     the tree search with the exact endgames was the durak against greedy in 22 of 100
     games with 1000 iterations, in 19 of the same 100 deals with 500: no gain shown for
     twice the time)."""
@@ -166,7 +166,7 @@ class DurakKit:
 
     def near_end(self, state: Game, seat: int) -> bool:
         """Never: a Durak game near its end is left to the search and the exact endgame
-        (tried in session 10, ``pimc=8`` with two cards left in the stock: a deal ran past
+        (tried at commit 79006e5, ``pimc=8`` with two cards left in the stock: a deal ran past
         20 000 positions and the move took 1.7 s of CPU before it fell back to the search)."""
         return False
 
@@ -218,7 +218,7 @@ class DurakKit:
         return self.tactics(position)
 
     def playout_plain(self, position: Game, rng: random.Random) -> Move:
-        """The playout policy before session 8: the basic one, now and then a random move
+        """The playout policy before commit 1cfd1bf: the basic one, now and then a random move
         (kept to measure the tactics playout against: ``ismcts:playout=plain``)."""
         if rng.random() < 0.05:
             moves = position.legal_moves()

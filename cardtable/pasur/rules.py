@@ -1,8 +1,9 @@
 """The rules of Pasur: one option per rule point, and one preset per source.
 
-Every rule point of ``rules/VARIANTS.md`` and every variation the sources name is a field
-of ``Rules``.  The four presets are the four sources; ``standard`` (playpasur.com, the
-Persian reference) is the default everywhere.
+Every rule point of the team's rules digest (VARIANTS.md, kept with the rule sources
+outside this repository) and every variation the sources name is a field of ``Rules``.
+The four presets are the four sources; ``standard`` (playpasur.com, the Persian
+reference) is the default everywhere.
 
 >>> PRESETS["standard"].target, PRESETS["turkish"].target
 (62, 51)

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from .live import LiveTable
     from .tables import Tables
 
-__all__ = ["SeatResult", "Tally", "count_table", "display", "pool_of", "rate_finished",
+__all__ = ["SeatResult", "Tally", "count_table", "display", "pool_of",
            "results_of", "router", "tally_of"]
 
 log = logging.getLogger("cardtable.server")
@@ -362,10 +362,6 @@ async def count_table(tables: Tables, table: LiveTable) -> bool:
         log.exception("table %s: the players' results could not be counted", table.id)
         return False
 
-
-rate_finished = count_table
-"""Another name for it: counting a table counted already (with its end, or by another
-process) does nothing."""
 
 
 class RatingPoint(BaseModel):

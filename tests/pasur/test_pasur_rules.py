@@ -1,4 +1,4 @@
-"""The rule sets: one option per rule point, one preset per source (rules/VARIANTS.md)."""
+"""The rule sets: one option per rule point, one preset per source (the rules digest)."""
 
 from __future__ import annotations
 
