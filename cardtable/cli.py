@@ -133,38 +133,18 @@ def _show(value: object) -> str:
     return str(value)
 
 
-@app.command()
-def serve(
-    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
-    data_dir: Annotated[Path, typer.Option(help="folder for the SQLite database")] = Path("data"),
-    database_url: Annotated[str | None, typer.Option(
-        help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default: SQLite)")] = None,
-    redis_url: Annotated[str | None, typer.Option(
-        help="redis://host:port to join several server processes")] = None,
-    bot_delay: Annotated[float, typer.Option(
-        help="seconds a bot waits before it moves, so people can follow")] = 0.8,
-    grace: Annotated[float, typer.Option(
-        help="seconds a dropped player keeps the seat before a takeover bot plays")] = 60.0,
-    bot_processes: Annotated[int, typer.Option(
-        help="think in this many processes of their own (0: threads)")] = 0,
-    bot_time_limit: Annotated[float, typer.Option(
-        help="seconds a bot may think before a random legal move is played")] = 30.0,
-    abandon_after: Annotated[float, typer.Option(
-        help="seconds with no seated person connected before a table ends as "
-             "abandoned")] = 600.0,
-) -> None:
-    """Start the web table on http://HOST:PORT."""
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
+                              "help_option_names": []})
+def serve(ctx: typer.Context) -> None:
+    """Start the web table on http://HOST:PORT (every flag: cardtable serve --help)."""
     try:
-        from .server import serve as run_server
+        from .server.__main__ import main as run_server
     except ImportError as error:
         print(f"the web table needs the server extras: pip install 'cardtable[server]' "
               f"({error})", file=sys.stderr)
         raise typer.Exit(2) from None
-    run_server(host=host, port=port, data_dir=str(data_dir), database_url=database_url,
-               redis_url=redis_url, bot_delay=bot_delay, grace=grace,
-               bot_processes=bot_processes, bot_time_limit=bot_time_limit,
-               abandon_after=abandon_after)
+    # the flags are the server's own (made from its settings): one command, two names
+    run_server(list(ctx.args), prog="cardtable serve")
 
 
 @app.command("watch-table")

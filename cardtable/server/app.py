@@ -624,7 +624,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
           bot_threads: int = 4, storage_threads: int = 8, limits: Limits | None = None,
           log_level: str = "info", claim_grace: float = 120.0,
           storage_retry_max: float = 5.0, redis_pool_size: int = 20,
-          redis_pool_timeout: float = 5.0, abandon_after: float = 600.0) -> None:
+          redis_pool_timeout: float = 5.0, abandon_after: float = 600.0,
+          quick_play_poll: float = 8.0) -> None:
     """Run the web table with uvicorn until interrupted."""
     import uvicorn
 
@@ -635,7 +636,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
                      bot_threads=bot_threads, storage_threads=storage_threads, limits=limits,
                      claim_grace=claim_grace, storage_retry_max=storage_retry_max,
                      redis_pool_size=redis_pool_size, redis_pool_timeout=redis_pool_timeout,
-                     abandon_after=abandon_after)
+                     abandon_after=abandon_after, quick_play_poll=quick_play_poll)
     # a WebSocket frame bigger than a message can be is not even read (closed with 1009);
     # no per-message compression: deflating every state costs more CPU than the bytes it
     # saves on messages of a kilobyte or two

@@ -1,0 +1,132 @@
+"""The server's settings: one pydantic-settings model, read from flags, the environment
+and a ``.env`` file, in that order of precedence.
+
+Every setting is a field with a type, a default, a bound and a line of help.  The flags
+of ``cardtable serve`` and ``python -m cardtable.server`` (the same command) are made from
+the fields, each also given as ``CARDTABLE_<NAME>`` in the environment or in ``.env``;
+docs/server.md's table of them is ``table()``'s text (a test keeps the two the same).  The
+limits on what clients may ask (``bounds.Limits``) keep their own flags beside these.
+
+>>> ServerSettings(port=8080).port, ServerSettings().data_dir
+(8080, PosixPath('data'))
+>>> ServerSettings(database_url="postgresql+psycopg://u:pw@db/ct").database_url
+SecretStr('**********')
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["ENV_PREFIX", "ServerSettings", "add_flags", "from_flags", "table"]
+
+ENV_PREFIX = "CARDTABLE_"
+
+
+class ServerSettings(BaseSettings):
+    """How the web table runs (the limits on clients are ``bounds.Limits``)."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_file=".env",
+                                      env_file_encoding="utf-8", extra="ignore",
+                                      frozen=True)
+
+    host: str = Field("127.0.0.1", min_length=1, max_length=255,
+                      description="the address to listen on (0.0.0.0: every interface)")
+    port: int = Field(8000, ge=1, le=65535, description="the port to listen on")
+    data_dir: Path = Field(Path("data"), description="the folder of the SQLite database "
+                           "(DATA_DIR/cardtable.sqlite3) and of the analyses")
+    database_url: SecretStr | None = Field(None, description="an SQLAlchemy URL, e.g. "
+                                           "postgresql+psycopg://user@host/db (none: SQLite "
+                                           "in the data folder); never printed")
+    redis_url: SecretStr | None = Field(None, description="redis://host:port/db: join several "
+                                        "server processes; never printed")
+    redis_prefix: str = Field("cardtable", min_length=1, max_length=64, pattern=r"^[\w.:-]+$",
+                              description="with Redis: the prefix of its keys and channels")
+    lease: float = Field(15.0, gt=0, le=3600, description="with Redis: seconds a process "
+                         "holds a table without renewing")
+    redis_pool_size: int = Field(20, ge=2, le=10_000, description="with Redis: connections a "
+                                 "process opens to it at most (one listens)")
+    redis_pool_timeout: float = Field(5.0, gt=0, le=600, description="with Redis: seconds a "
+                                      "call waits for a free connection before it fails (503)")
+    bot_delay: float = Field(0.8, ge=0, le=60, description="seconds a bot waits before it "
+                             "plays, so people can follow")
+    grace: float = Field(60.0, ge=0, le=86_400, description="seconds a dropped player keeps "
+                         "the seat before a takeover bot may play")
+    bot_processes: int = Field(0, ge=0, le=256, description="bots think in this many "
+                               "processes of their own (0: threads of the server)")
+    bot_threads: int = Field(4, ge=1, le=256, description="without bot processes, the "
+                             "threads bots think in (never the database's)")
+    bot_time_limit: float = Field(30.0, gt=0, le=3600, description="seconds a bot may think: "
+                                  "its search stops there (a random legal move past it)")
+    storage_threads: int = Field(8, ge=1, le=256, description="threads for the database "
+                                 "calls alone (bots never hold up storage)")
+    claim_grace: float = Field(120.0, ge=0, le=86_400, description="seconds a seat taken but "
+                               "never connected to is held before it is free again")
+    storage_retry_max: float = Field(5.0, gt=0, le=600, description="the longest wait between "
+                                     "tries to store a bot's move while the database is away")
+    abandon_after: float = Field(600.0, gt=0, le=604_800, description="seconds a table may go "
+                                 "with no seated person connected before it ends as "
+                                 "abandoned, unrated")
+    quick_play_poll: float = Field(8.0, gt=0, le=3600, description="seconds a quick-play "
+                                   "ticket stays in the queue without being polled")
+    log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
+        "info", description="uvicorn's and the server's log level (seat tokens are kept "
+                            "out of the log)")
+
+    def app_arguments(self) -> dict[str, Any]:
+        """The keyword arguments of ``create_app`` these settings give (secrets revealed
+        here alone, to the code that connects)."""
+        out = self.model_dump(exclude={"host", "port", "log_level"})
+        for name in ("database_url", "redis_url"):
+            secret = getattr(self, name)
+            out[name] = secret.get_secret_value() if secret is not None else None
+        out["data_dir"] = str(self.data_dir)
+        return out
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _shown_default(name: str) -> str:
+    default = ServerSettings.model_fields[name].default
+    return "none" if default is None else str(default)
+
+
+def add_flags(parser: argparse.ArgumentParser) -> None:
+    """A flag per setting.  A flag left out is ``None``, so the environment, ``.env`` and
+    then the default decide."""
+    for name, info in ServerSettings.model_fields.items():
+        env = ENV_PREFIX + name.upper()
+        parser.add_argument(_flag(name), default=None, metavar=name.upper(),
+                            help=f"{info.description} (${env}; default "
+                                 f"{_shown_default(name)})")
+
+
+def from_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> ServerSettings:
+    """The settings: the flags given, then the environment and ``.env``, then defaults.
+    A value out of its bounds ends the command with a sentence, not a traceback."""
+    given = {name: getattr(args, name) for name in ServerSettings.model_fields
+             if getattr(args, name, None) is not None}
+    try:
+        return ServerSettings(**given)
+    except ValidationError as error:
+        problems = []
+        for item in error.errors():
+            name = str(item["loc"][0]) if item["loc"] else "?"
+            problems.append(f"{_flag(name)} (${ENV_PREFIX}{name.upper()}): {item['msg']}")
+        parser.error("; ".join(problems))
+        raise  # parser.error exits
+
+
+def table() -> str:
+    """docs/server.md's table of the settings, made from the model."""
+    lines = ["| flag | environment | default | what it sets |", "|---|---|---|---|"]
+    for name, info in ServerSettings.model_fields.items():
+        lines.append(f"| `{_flag(name)}` | `{ENV_PREFIX}{name.upper()}` | "
+                     f"`{_shown_default(name)}` | {info.description} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,113 @@
+"""One settings object (issue 27, item 3): every setting is a field of
+``ServerSettings``, given by a flag, ``CARDTABLE_<NAME>`` or ``.env`` (in that order), bounded,
+with the same flags under both command names, secrets never printed, and docs/server.md's
+table made from the model."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardtable.server.__main__ import parse, parser
+from cardtable.server.settings import ServerSettings, table
+
+DOCS = Path(__file__).parents[2] / "docs" / "server.md"
+SECRET_URL = "postgresql+psycopg://cardtable:hunter2-secret@db.example/cardtable"
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No CARDTABLE_ variable of the machine's, and no .env but the test's own."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("CARDTABLE_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+
+
+def test_the_defaults_are_the_ones_documented() -> None:
+    chosen, _ = parse([])
+    assert (chosen.host, chosen.port, chosen.data_dir) == ("127.0.0.1", 8000, Path("data"))
+    assert chosen.database_url is None and chosen.quick_play_poll == 8.0
+
+
+def test_a_setting_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDTABLE_PORT", "8123")
+    monkeypatch.setenv("CARDTABLE_QUICK_PLAY_POLL", "0.5")
+    chosen, _ = parse([])
+    assert chosen.port == 8123 and chosen.quick_play_poll == 0.5
+
+
+def test_a_setting_is_read_from_a_dot_env_file(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("CARDTABLE_DATA_DIR=/srv/cardtable\nCARDTABLE_GRACE=30\n")
+    chosen, _ = parse([])
+    assert chosen.data_dir == Path("/srv/cardtable") and chosen.grace == 30
+
+
+def test_a_flag_beats_the_environment_which_beats_dot_env(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("CARDTABLE_PORT=7000\nCARDTABLE_BOT_DELAY=2\n")
+    monkeypatch.setenv("CARDTABLE_PORT", "7001")
+    assert parse([])[0].port == 7001
+    assert parse(["--port", "7002"])[0].port == 7002
+    assert parse([])[0].bot_delay == 2
+
+
+@pytest.mark.parametrize("argv", [["--port", "0"], ["--port", "http"], ["--grace", "-1"],
+                                  ["--log-level", "loud"], ["--redis-prefix", "a b"]])
+def test_a_value_out_of_bounds_is_refused_in_words(argv: list[str],
+                                                   capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        parse(argv)
+    assert stopped.value.code == 2
+    said = capsys.readouterr().err
+    assert argv[0] in said and "Traceback" not in said
+
+
+def test_the_limits_keep_their_own_flags() -> None:
+    _, limits = parse(["--ws-max-bytes", "20000"])
+    assert limits.ws_max_bytes == 20000
+
+
+def test_every_field_has_help_and_a_flag() -> None:
+    text = parser().format_help()
+    for name, info in ServerSettings.model_fields.items():
+        assert info.description, name
+        assert "--" + name.replace("_", "-") in text
+
+
+def test_a_secret_url_is_never_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDTABLE_DATABASE_URL", SECRET_URL)
+    chosen, _ = parse([])
+    assert "hunter2" not in repr(chosen) and "hunter2" not in str(chosen.model_dump())
+    assert chosen.app_arguments()["database_url"] == SECRET_URL  # given to the code alone
+    assert "hunter2" not in parser().format_help()
+
+
+def test_both_command_names_take_the_same_flags(tmp_path: Path) -> None:
+    def help_of(*command: str) -> str:
+        done = subprocess.run([sys.executable, *command, "--help"], capture_output=True,
+                              text=True, timeout=60, env={"PATH": "/usr/bin:/bin",
+                                                          "CARDTABLE_REDIS_URL": SECRET_URL})
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    module = help_of("-m", "cardtable.server")
+    cli = help_of("-m", "cardtable.cli", "serve")
+    # the usage lines wrap by the command's name; the options and their help are one text
+    assert module[module.index("options:"):] == cli[cli.index("options:"):]
+    assert set(re.findall(r"--[a-z-]+", module)) == set(re.findall(r"--[a-z-]+", cli))
+    assert "hunter2" not in module
+
+
+def test_the_docs_table_is_the_models() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    begin, end = "<!-- settings:begin -->\n", "<!-- settings:end -->"
+    assert text[text.index(begin) + len(begin):text.index(end)] == table(), (
+        "docs/server.md's settings table differs from ServerSettings: paste "
+        "cardtable.server.settings.table() between its settings markers")
