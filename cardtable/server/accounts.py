@@ -19,7 +19,6 @@ import asyncio
 import math
 import secrets
 import time
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -33,6 +32,7 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 from pydantic import BaseModel, Field
 
+from .bounds import PlayerLimits
 from .guard import address_of
 from .players import (
     Player,
@@ -58,21 +58,6 @@ _hasher = PasswordHasher()   # argon2id, the library's recommended cost
 _DUMMY = _hasher.hash("a password nobody has, so an unknown user costs a hash too")
 
 
-@dataclass(frozen=True)
-class PlayerLimits:
-    """How often people may try to sign in, register and talk (``limits`` rate strings)."""
-
-    login_per_address: str = "20/minute"
-    login_per_account: str = "10/minute"
-    register_per_address: str = "10/hour"
-    guests_per_address: str = "100/hour"
-    """New guests (first visits without a cookie): each is a row in the database."""
-    api_tokens: int = 5
-    """API tokens an account may hold at once."""
-    chat_per_window: str = "5/10seconds"
-    """Chat messages of one connection."""
-
-
 def store_of(connection: Request | WebSocket) -> PlayerStore:
     state = connection.app.state
     store = getattr(state, "player_store", None)
@@ -82,7 +67,9 @@ def store_of(connection: Request | WebSocket) -> PlayerStore:
 
 
 def limits_of(connection: Request | WebSocket) -> PlayerLimits:
-    return getattr(connection.app.state, "player_limits", None) or PlayerLimits()
+    """The server's one ``PlayerLimits``: a field of its settings (``live.Settings``)."""
+    limits: PlayerLimits = connection.app.state.tables.settings.players
+    return limits
 
 
 async def _serializer(connection: Request | WebSocket) -> URLSafeTimedSerializer:

@@ -38,7 +38,7 @@ from . import protocol
 from .accounts import cross_site, current_player
 from .accounts import install as install_players
 from .border import TextBorder
-from .bounds import Limits
+from .bounds import Limits, PlayerLimits
 from .collector import quiet_collector
 from .guard import MessageRate, address_of
 from .life_api import router as life_router
@@ -94,7 +94,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                storage_threads: int = 8, limits: Limits | None = None,
                claim_grace: float = 120.0, storage_retry_max: float = 5.0,
                redis_pool_size: int = 20, redis_pool_timeout: float = 5.0,
-               abandon_after: float = 600.0, quick_play_poll: float = 8.0) -> FastAPI:
+               abandon_after: float = 600.0, quick_play_poll: float = 8.0,
+               player_limits: PlayerLimits | None = None) -> FastAPI:
     """The web table as an ASGI app.
 
     ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
@@ -110,7 +111,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                         queue_limit=queue_limit, bot_processes=bot_processes,
                         bot_threads=bot_threads, storage_threads=storage_threads,
                         limits=limits or Limits(), claim_grace=claim_grace,
-                        storage_retry_max=storage_retry_max, abandon_after=abandon_after)
+                        storage_retry_max=storage_retry_max, abandon_after=abandon_after,
+                        players=player_limits or PlayerLimits())
     static = Path(static_dir) if static_dir is not None else STATIC
 
     @contextlib.asynccontextmanager

@@ -203,3 +203,18 @@ def _pairs(text: str) -> dict[str, float]:
 
 def _names(text: str) -> tuple[str, ...]:
     return tuple(filter(None, (name.strip() for name in text.split(","))))
+
+
+@dataclass(frozen=True)
+class PlayerLimits:
+    """How often people may try to sign in, register and talk (``limits`` rate strings)."""
+
+    login_per_address: str = "20/minute"
+    login_per_account: str = "10/minute"
+    register_per_address: str = "10/hour"
+    guests_per_address: str = "100/hour"
+    """New guests (first visits without a cookie): each is a row in the database."""
+    api_tokens: int = 5
+    """API tokens an account may hold at once."""
+    chat_per_window: str = "5/10seconds"
+    """Chat messages of one connection."""

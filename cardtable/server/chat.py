@@ -152,9 +152,7 @@ def creator_seat(table: LiveTable) -> int | None:
 
 
 def _admit(tables: Tables, connection: Connection) -> None:
-    from .accounts import PlayerLimits
-
-    limits = getattr(tables, "player_limits", None) or PlayerLimits()
+    limits = tables.settings.players
     item = parse(limits.chat_per_window)
     window, clock = item.get_expiry(), time.monotonic()
     sent = _sent.setdefault(connection, collections.deque())

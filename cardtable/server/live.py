@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from ..game import GameSpec, GameState
 from ..records import Record, record_of, rules_to_dict
-from .bounds import Limits
+from .bounds import Limits, PlayerLimits
 from .codes import Refusal, refused
 from .protocol import page_view
 from .storage import hash_token
@@ -115,6 +115,8 @@ class Settings:
     storage_threads: int = 8
     """Threads for the database calls, used by nothing else."""
     limits: Limits = field(default_factory=Limits)
+    players: PlayerLimits = field(default_factory=PlayerLimits)
+    """How often people may sign in, register and chat."""
     """Every limit on what clients may ask (``cardtable.server.bounds``)."""
     abandon_after: float = 600.0
     """Seconds a table may go with no seated person connected before it ends as

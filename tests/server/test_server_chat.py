@@ -69,7 +69,7 @@ def test_a_message_is_at_most_200_characters_and_loses_its_control_characters(
 
 
 def test_chat_is_rate_limited_per_connection(app_client: TestClient) -> None:
-    app_client.app.state.tables.player_limits = PlayerLimits(chat_per_window="2/minute")
+    app_client.app.state.tables.settings.players = PlayerLimits(chat_per_window="2/minute")
     made, _ = table_for_two(app_client)
     with connect(app_client, made["table"], made["token"]) as a:
         player = Player(a)

@@ -75,7 +75,7 @@ def test_a_wrong_password_and_an_unknown_user_get_the_same_answer(
 
 
 def test_sign_in_is_throttled_per_account_and_per_address(app_client: TestClient) -> None:
-    app_client.app.state.player_limits = PlayerLimits(login_per_address="5/minute",
+    app_client.app.state.tables.settings.players = PlayerLimits(login_per_address="5/minute",
                                                       login_per_account="3/minute")
     register(fresh(app_client), "darya")
     for _ in range(3):
@@ -215,7 +215,7 @@ def test_unreadable_account_requests_are_422_with_a_code(app_client: TestClient)
 
 
 def test_new_guests_are_bounded_per_address(app_client: TestClient) -> None:
-    app_client.app.state.player_limits = PlayerLimits(guests_per_address="2/hour")
+    app_client.app.state.tables.settings.players = PlayerLimits(guests_per_address="2/hour")
     for _ in range(2):
         assert fresh(app_client, "10.1.1.1").get("/api/me").json()["kind"] == "guest"
     refused = fresh(app_client, "10.1.1.1").get("/api/me")
