@@ -135,6 +135,10 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                 pool_size=redis_pool_size, pool_timeout=redis_pool_timeout)
             await cluster.start()
         await tables.start()
+        try:  # the analyses an earlier version kept as files, into the database
+            await app.state.analyses.import_folder()
+        except Exception:
+            log.exception("the analysis files in the data folder could not be read in")
         tickets = (LocalTickets() if cluster is None
                    else RedisTickets(cluster.redis, redis_prefix))
         app.state.quickplay = QuickPlay(tables, tickets, poll_timeout=quick_play_poll)

@@ -24,8 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import json
+import contextlib
+import functools
 import logging
+import os
+import secrets
+import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,11 +40,13 @@ from pydantic import BaseModel, Field
 from .. import games
 from ..analysis import lessons as lessonlib
 from ..analysis import puzzles as puzzlelib
+from .analysis_store import AnalysisStore
 from .bot_workers import BotFailed, BotWorkers, JudgeJob, PuzzleJob
 from .lesson_progress import ProgressStore
 from .live import TableError
 from .players import current_player
 from .schemas import Problem
+from .storage import Storage
 
 __all__ = ["Analyses", "register"]
 
@@ -52,6 +58,12 @@ ANALYSIS_NODES = 20_000
 """The exact solver's budget of positions per move in the server (past it, no hindsight
 for that move): a bound on each analysis's work."""
 MOST_WAITING = 4
+
+
+def _lease() -> float:
+    """Seconds an analysis is held without a move judged; then another process may take
+    it.  Longer than any move's job (bounded by ``ANALYSIS_MOVE_LIMIT``)."""
+    return ANALYSIS_MOVE_LIMIT + 60.0
 """Analyses waiting for the worker at most; more are refused (429, ``analysis_busy``)."""
 ANALYSIS_MOVE_LIMIT = 300.0
 """Seconds one move's judgement may work in the background process (a few seconds at
@@ -121,50 +133,51 @@ def _after(state: Any, text: str) -> dict[str, Any]:
             "view": searched.view(seat)}
 
 
-def _write_json(path: Path, data: Any) -> None:
-    """Write ``data`` to ``path`` whole or not at all (a file beside it, then renamed), so
-    a reader never meets half a result."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".tmp")
-    partial.write_text(json.dumps(data, ensure_ascii=False))
-    partial.replace(path)
-
-
 class Analyses:
     """Analyses of finished games, a job per move in the bot processes' background worker;
-    results kept as files."""
+    results kept in the database (``analysis_store``), so any process serves them and one
+    game is analysed once however many processes are asked."""
 
-    def __init__(self, folder: Path, *, iterations: int = ANALYSIS_ITERATIONS,
-                 hindsight: bool = True) -> None:
+    def __init__(self, folder: Path, storage_of: Callable[[], Storage], *,
+                 iterations: int = ANALYSIS_ITERATIONS, hindsight: bool = True) -> None:
         self.folder = folder
+        """Where analyses were kept as files before the database: read in at start."""
+        self.storage_of = storage_of
         self.iterations = iterations
         self.hindsight = hindsight
+        self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
+        """This process, as the analyses' rows name it."""
         self.running: dict[str, asyncio.Task[None]] = {}
-        self.progress: dict[str, tuple[int, int | None]] = {}
-        """Each running analysis's moves judged, and its moves in all."""
         self.threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="school")
-        """Hints and the analyses' files: never the loop's default threads, which are the
+        """Hints and the analyses' rows: never the loop's default threads, which are the
         storage's."""
         self._found: list[dict[str, Any]] | None = None
         """The puzzles found in analysed games, once read."""
 
-    def _file(self, table_id: str, suffix: str) -> Path:
-        return self.folder / f"{table_id}{suffix}"
+    @property
+    def store(self) -> AnalysisStore:
+        return AnalysisStore(self.storage_of())
 
     async def _in_thread(self, call: Callable[[], Any]) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.threads, call)
 
+    async def import_folder(self) -> int:
+        """The analyses an earlier version kept as files, read into the database."""
+        return int(await self._in_thread(lambda: self.store.import_folder(self.folder)))
+
     async def start(self, table_id: str, record_text: str, workers: BotWorkers) -> str:
-        """Start analysing (unless done or under way) in ``workers``; what it is now."""
-        if await self._in_thread(self._file(table_id, ".json").exists):
-            return "done"
+        """Start analysing (unless done or under way here or in another process) in
+        ``workers``; what it is now."""
         job = self.running.get(table_id)
         if job is not None and not job.done():
             return "running"
         if sum(1 for t in self.running.values() if not t.done()) > MOST_WAITING:
             raise TableError("too many analyses are waiting: try again in a minute", 429,
                              "analysis_busy", retry_after=60)
-        self.progress[table_id] = (0, None)
+        store = self.store
+        claim = await self._in_thread(lambda: store.claim(table_id, self.owner, _lease()))
+        if claim != "mine":
+            return str(claim)
         self.running[table_id] = asyncio.get_running_loop().create_task(
             self._analyse(table_id, record_text, workers))
         return "running"
@@ -186,12 +199,28 @@ class Analyses:
         return record, jobs
 
     async def _analyse(self, table_id: str, record_text: str, workers: BotWorkers) -> None:
-        """Judge the moves one by one in the background worker, then store the result."""
+        """Judge the moves one by one in the background worker, then store the result; a
+        failure is stored too, so every process tells it."""
+        store = self.store
+        try:
+            await self._judge(store, table_id, record_text, workers)
+        except asyncio.CancelledError:
+            raise  # the app is stopping: the lease runs out and the next asker takes it
+        except Exception as error:
+            why = str(error) or type(error).__name__
+            log.warning("table %s: the analysis failed: %s", table_id, why)
+            with contextlib.suppress(Exception):
+                await self._in_thread(lambda: store.fail(table_id, self.owner, why))
+            raise
+
+    async def _judge(self, store: AnalysisStore, table_id: str, record_text: str,
+                     workers: BotWorkers) -> None:
         from ..analysis import learn_of
 
         record, jobs = await self._in_thread(lambda: self._jobs(record_text))
         learn = learn_of(record.game)
         judged = []
+        await self._in_thread(lambda: store.progress(table_id, self.owner, 0, len(jobs), _lease()))
         for done, job in enumerate(jobs, 1):
             try:
                 judged.append(await workers.background(job, ANALYSIS_MOVE_LIMIT))
@@ -199,13 +228,12 @@ class Analyses:
                 log.warning("table %s: the analysis stopped at move %d: %s", table_id,
                             job.index, error)
                 raise
-            self.progress[table_id] = (done, len(jobs))
+            await self._in_thread(functools.partial(
+                store.progress, table_id, self.owner, done, len(jobs), _lease()))
         result = {"game": record.game, "unit": learn.unit, "thresholds": list(learn.thresholds),
                   "iterations": self.iterations, "seed": 0, "moves": judged,
                   "series": _series(record, judged)}
-
-        await self._in_thread(lambda: _write_json(self._file(table_id, ".json"), result))
-        self.progress.pop(table_id, None)
+        await self._in_thread(lambda: store.finish(table_id, self.owner, result))
         if self.hindsight:
             await self._find_puzzles(table_id, record_text, workers)
 
@@ -220,52 +248,34 @@ class Analyses:
         except (TimeoutError, BotFailed) as error:
             log.warning("table %s: no puzzles looked for: %s", table_id, error)
             return
-
-        await self._in_thread(lambda: _write_json(self._file(table_id, ".puzzles.json"), found))
+        store = self.store
+        await self._in_thread(lambda: store.keep_puzzles(table_id, found))
         known = {p["id"] for p in self._found or []}
         self._found = [*(self._found or []), *(p for p in found if p["id"] not in known)]
 
     async def found_puzzles(self) -> list[dict[str, Any]]:
-        """The puzzles found in the games analysed here (read from the folder once)."""
+        """The puzzles found in the games analysed (read from the database once)."""
         if self._found is None:
-            def read() -> list[dict[str, Any]]:
-                out: list[dict[str, Any]] = []
-                for path in sorted(self.folder.glob("*.puzzles.json")):
-                    try:
-                        out.extend(json.loads(path.read_text(encoding="utf-8")))
-                    except (OSError, ValueError) as error:
-                        log.warning("puzzles in %s not read: %s", path.name, error)
-                return out
-
-            self._found = await self._in_thread(read)
+            store = self.store
+            self._found = await self._in_thread(store.all_puzzles)
         return self._found
 
     async def status(self, table_id: str) -> dict[str, Any]:
-        done = self._file(table_id, ".json")
-
-        def stored() -> dict[str, Any] | None:
-            return json.loads(done.read_text()) if done.exists() else None
-
+        store = self.store
+        found = await self._in_thread(lambda: store.find(table_id))
         task = self.running.get(table_id)
-        found = await self._in_thread(stored)
-        finished = task is not None and task.done()
-        if (found is None and task is not None and finished and not task.cancelled()
-                and task.exception() is None):
-            found = await self._in_thread(stored)   # stored while we looked
-        if found is not None:
-            if finished:
-                self.running.pop(table_id, None)
-            return {"status": "done", "analysis": found}
-        if task is None:
+        if task is not None and task.done():
+            self.running.pop(table_id, None)
+        if found is None:
             raise TableError("this game has not been analysed: POST to start", 404,
                              "no_analysis")
-        if finished:
-            self.running.pop(table_id, None)
-            self.progress.pop(table_id, None)
-            why = "it was stopped" if task.cancelled() else task.exception()
-            raise TableError(f"the analysis failed: {why}", 500, "analysis_failed")
-        counted, total = self.progress.get(table_id, (0, None))
-        return {"status": "running", "done": counted, "total": total}
+        if found.status == "done":
+            return {"status": "done", "analysis": found.result}
+        if found.status == "failed" or not found.live:
+            why = found.why or "the process analysing it stopped"
+            raise TableError(f"the analysis failed: {why}; POST to start it again", 500,
+                             "analysis_failed")
+        return {"status": "running", "done": found.judged, "total": found.total}
 
     def close(self) -> None:
         """Stop the analyses and the threads; an app started again (its lifespan entered
@@ -273,7 +283,6 @@ class Analyses:
         for task in self.running.values():
             task.cancel()
         self.running.clear()
-        self.progress.clear()
         self.threads.shutdown(wait=False, cancel_futures=True)
         self.threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="school")
 
@@ -301,7 +310,7 @@ ANSWERS: dict[int | str, dict[str, Any]] = {
 def register(app: FastAPI, data_dir: str | Path,
              tables_of: Callable[[Request], Any]) -> Analyses:
     """Add the school's routes to ``app``; the analyses are kept under ``data_dir``."""
-    analyses = Analyses(Path(data_dir) / "analysis")
+    analyses = Analyses(Path(data_dir) / "analysis", lambda: app.state.storage)
 
     # before /api/learn/{game}, which would take "progress" for a game's name
     @app.get("/api/learn/progress", responses=ANSWERS)

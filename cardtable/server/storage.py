@@ -330,6 +330,11 @@ class Storage:
         self._write_lock: contextlib.AbstractContextManager[Any] = (
             threading.Lock() if self.url.startswith("sqlite") else contextlib.nullcontext())
 
+    def writing(self) -> contextlib.AbstractContextManager[Session]:
+        """The one unit of work every store writes in: a transaction, committed whole or
+        rolled back (``_writing``'s public face)."""
+        return self._writing()
+
     @contextlib.contextmanager
     def _writing(self) -> Iterator[Session]:
         """A write transaction.  SQLite has one writer at a time: this process's writers

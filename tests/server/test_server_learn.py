@@ -203,18 +203,19 @@ def test_puzzles_found_in_an_analysed_game_join_the_puzzle_pages(make_client,
     assert before == len(shipped)
 
     async def find() -> None:
+        assert analyses.store.claim("t1", analyses.owner, 60) == "mine"  # its analysis
         await analyses._find_puzzles("t1", record_text, _Inline())
 
     client.portal.call(find)
-    kept = json.loads((analyses.folder / "t1.puzzles.json").read_text())
+    kept = analyses.store.all_puzzles()   # kept in the database, beside the analysis
     assert [p["answer"] for p in kept] == [source["answer"]]
     lower = not analysis.learn_of("durak").higher_is_better   # the chance of being the durak
     assert all(puzzles.unique(p["values"], p["margin"], higher_is_better=not lower)
                == p["answer"] for p in kept)
     # a found puzzle with an id of its own is served after the shipped ones
     kept[0]["id"] = "durak-found-1"
-    (analyses.folder / "t1.puzzles.json").write_text(json.dumps(kept))
-    again = make_client(data_dir=tmp_path / "one")   # a restarted server reads the folder
+    analyses.store.keep_puzzles("t1", kept)
+    again = make_client(data_dir=tmp_path / "one")   # a restarted server reads them
     count = again.get("/api/puzzles/durak").json()["count"]
     assert count == before + 1
     last = again.get("/api/puzzles/durak", params={"index": count - 1}).json()
