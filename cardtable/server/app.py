@@ -135,10 +135,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                 pool_size=redis_pool_size, pool_timeout=redis_pool_timeout)
             await cluster.start()
         await tables.start()
-        try:  # the analyses an earlier version kept as files, into the database
-            await app.state.analyses.import_folder()
-        except Exception:
-            log.exception("the analysis files in the data folder could not be read in")
+        await app.state.analyses.import_folder()  # an earlier version's files, read in
         tickets = (LocalTickets() if cluster is None
                    else RedisTickets(cluster.redis, redis_prefix))
         app.state.quickplay = QuickPlay(tables, tickets, poll_timeout=quick_play_poll)
@@ -195,11 +192,6 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
 
     def tables_of(request: Request | WebSocket) -> Tables:
         return request.app.state.tables
-
-    @app.get("/api/protocol.json")
-    async def protocol_schema() -> dict[str, Any]:
-        """The table socket's messages, both ways, as JSON Schema (``protocol``)."""
-        return protocol.schema()
 
     @app.get("/api/health", response_model=Health, responses={
         503: {"model": Health,
@@ -343,6 +335,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
             tables.guard.close_socket(address)
 
     app.include_router(life_router)
+    app.include_router(protocol.router)
 
     @app.get("/", include_in_schema=False)
     async def index(request: Request) -> Response:

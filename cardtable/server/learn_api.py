@@ -162,8 +162,13 @@ class Analyses:
         return await asyncio.get_running_loop().run_in_executor(self.threads, call)
 
     async def import_folder(self) -> int:
-        """The analyses an earlier version kept as files, read into the database."""
-        return int(await self._in_thread(lambda: self.store.import_folder(self.folder)))
+        """The analyses an earlier version kept as files, read into the database (a
+        failure is logged: the server starts without them)."""
+        try:
+            return int(await self._in_thread(lambda: self.store.import_folder(self.folder)))
+        except Exception:
+            log.exception("the analysis files in %s could not be read in", self.folder)
+            return 0
 
     async def start(self, table_id: str, record_text: str, workers: BotWorkers) -> str:
         """Start analysing (unless done or under way here or in another process) in

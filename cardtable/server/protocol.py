@@ -24,6 +24,7 @@ import json
 import re
 from typing import Annotated, Any, Literal, Union, get_args
 
+from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "ServerMessage",
     "check_outgoing",
     "client_adapter",
+    "router",
     "schema",
     "server_adapter",
 ]
@@ -281,6 +283,15 @@ def page_view(view: dict[str, Any]) -> dict[str, Any]:
 def schema() -> dict[str, Any]:
     """Both unions as JSON Schema (``GET /api/protocol.json``)."""
     return {"client": client_adapter.json_schema(), "server": server_adapter.json_schema()}
+
+
+router = APIRouter()
+
+
+@router.get("/api/protocol.json")
+async def protocol_schema() -> dict[str, Any]:
+    """The table socket's messages, both ways, as JSON Schema."""
+    return schema()
 
 
 class _Checking:

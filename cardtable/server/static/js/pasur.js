@@ -140,8 +140,9 @@ export function render(ctx) {
       h("span", { class: "pile-count" }, t("pasur.stock", { n: stock }))),
     tableRow,
   ];
-  if (lastEntry && lastEntry.sur) felt.push(h("div", { class: "sur-flash", role: "status" }, "SUR!"));
   const handOver = handOverPanel(ctx);
+  // the flash sits where the hand's summary strip has its close button: one or the other
+  if (lastEntry && lastEntry.sur && !handOver) felt.push(h("div", { class: "sur-flash", role: "status" }, "SUR!"));
   if (handOver) felt.push(handOver);
 
   // -- scores ---------------------------------------------------------------------------------
