@@ -20,7 +20,7 @@ from .bounds import Limits, PlayerLimits
 from .codes import Refusal, refused
 from .protocol import page_view
 from .storage import hash_token
-from .wire import encode
+from .wire import encode, plain
 
 __all__ = [
     "OVER",
@@ -414,4 +414,8 @@ class LiveTable:
         record = record_of(self.state, self.game, seats=[s.record_entry() for s in self.seats],
                            started=self.created, table=self.id)
         record.finished = self.finished
+        if record.result is None and self.summary:
+            # ended by the table, not by the rules (resigned, abandoned): its summary says
+            # how, and is the game's result
+            record.result = plain(self.summary)
         return record

@@ -30,7 +30,10 @@ from ..records import Record, RecordError
 from .protocol import page_view
 from .wire import plain
 
-__all__ = ["replay_steps"]
+__all__ = ["ENDED_BY_THE_TABLE", "replay_steps"]
+
+ENDED_BY_THE_TABLE = ("resigned", "abandoned")
+"""How a game ends that its rules did not end (``lifecycle``): its replay ends there."""
 
 
 def replay_steps(record: Record) -> list[dict[str, Any]]:
@@ -58,6 +61,10 @@ def replay_steps(record: Record) -> list[dict[str, Any]]:
         # The seat that decides now is the one whose move the next step shows.
         mover = state.to_move
     result = steps[-1]["result"]
+    if result is None and record.result.get("ended") in ENDED_BY_THE_TABLE:
+        # resigned or abandoned: the moves stop before the rules end the game; the
+        # recorded summary says how it ended
+        result = steps[-1]["result"] = record.result
     if result is None:
         raise RecordError(f"the record's {len(record.moves)} moves do not finish the game")
     if result != record.result:

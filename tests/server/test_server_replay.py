@@ -90,3 +90,20 @@ def test_the_replay_is_sent_compressed_when_the_client_accepts_it(client: TestCl
     assert squeezed.headers["content-encoding"] == "gzip"
     assert int(squeezed.headers["content-length"]) < len(plain.content) // 4
     assert json.loads(squeezed.content) == plain.json()  # httpx unpacks it
+
+
+@pytest.mark.parametrize("game", ["pasur", "durak"])
+def test_a_resigned_game_is_replayed_to_its_resignation(client: TestClient, game: str) -> None:
+    # issue 28, major 7: the replay of a resigned game answered 500
+    seated = create(client, game=game, seats=["human", "bot:random"])
+    resigned = client.post(f"/api/tables/{seated['table']}/resign",
+                           json={"token": seated["token"]})
+    assert resigned.status_code == 200
+    answer = client.get(f"/api/tables/{seated['table']}/replay")
+    assert answer.status_code == 200, answer.text
+    steps = answer.json()["steps"]
+    assert steps[-1]["result"]["ended"] == "resigned"
+    assert steps[-1]["result"]["resigned"] == seated["seat"]
+    assert all(step["result"] is None for step in steps[:-1])
+    record = records.loads(client.get(f"/api/tables/{seated['table']}/record").text)
+    assert record.result is not None and record.result["ended"] == "resigned"
