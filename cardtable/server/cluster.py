@@ -57,7 +57,7 @@ from .cluster_messages import (
 )
 from .codes import Refusal, refused
 from .live import ClusterUnavailable, Connection, LiveTable, NotHere, Outbox, TableError
-from .storage import StorageUnavailable
+from .storage import periodically
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -363,14 +363,7 @@ class Cluster:
 
     async def _adopt_loop(self) -> None:
         """Take over the unfinished tables whose owner has gone (or that have none)."""
-        while True:
-            await asyncio.sleep(self.lease / 2)
-            try:
-                await self.adopt()
-            except StorageUnavailable:
-                pass  # the storage logged the outage; the next round tries again
-            except Exception:
-                log.exception("adopting tables failed")
+        await periodically(self.lease / 2, self.adopt, "adopting tables")
 
     async def adopt(self) -> None:
         if self.problem is not None:

@@ -15,6 +15,7 @@ A database that cannot be reached raises :class:`StorageUnavailable`; the server
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import contextlib
 import datetime as _dt
@@ -23,7 +24,7 @@ import hashlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, Protocol, TypeVar
@@ -164,6 +165,19 @@ def _guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
         return result
 
     return guarded
+
+
+async def periodically(interval: float, call: Callable[[], Awaitable[Any]], what: str) -> None:
+    """Run ``call`` every ``interval`` seconds for ever: a database outage waits for the
+    next round (the storage logged it), any other failure is logged and waits too."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await call()
+        except StorageUnavailable:
+            pass
+        except Exception:
+            log.exception("%s failed", what)
 
 
 class Base(DeclarativeBase):

@@ -47,7 +47,7 @@ from .live import (
 )
 from .ratings import count_table, tally_of
 from .seating import Seating, live_seat
-from .storage import CLOSED, OPEN, Storage, StorageUnavailable, StoredTable, now
+from .storage import CLOSED, OPEN, Storage, StorageUnavailable, StoredTable, now, periodically
 from .wire import ClientMessage, MessageError, decode, encode, plain
 from .writer import MoveWriter
 
@@ -140,14 +140,8 @@ class Tables:
         return counted
 
     async def _sweep(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.count_every)
-            try:
-                await self.count_left()
-            except StorageUnavailable:
-                pass   # the storage logged the outage; the next sweep tries again
-            except Exception:
-                log.exception("the sweep for uncounted tables failed")
+        await periodically(self.settings.count_every, self.count_left,
+                           "the sweep for uncounted tables")
 
     async def _resume(self, stored: StoredTable) -> LiveTable | None:
         """A live table from an unfinished stored one, put right first: a table waiting
