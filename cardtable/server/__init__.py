@@ -19,7 +19,7 @@ def __getattr__(name: str) -> Any:
     # the app (FastAPI, SQLAlchemy) is imported when first asked for, so that a bot
     # process, which needs only the engine, starts quickly
     if name in __all__:
-        from . import app
+        from .web import app
 
         return getattr(app, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -30,7 +30,7 @@ def parse(argv: list[str] | None = None, prog: str = "python -m cardtable.server
 
 def main(argv: list[str] | None = None, prog: str = "python -m cardtable.server") -> None:
     chosen, limits = parse(argv, prog)
-    from .app import serve
+    from .web.app import serve
 
     serve(host=chosen.host, port=chosen.port, log_level=chosen.log_level, limits=limits,
           **chosen.app_arguments())

@@ -99,7 +99,7 @@ class Ping(_Client):
 
 
 class Chat(_Client):
-    """A chat line: free ``text`` (cleaned and bounded by ``cardtable.server.chat``) or a
+    """A chat line: free ``text`` (cleaned and bounded by ``cardtable.server.play.chat``) or a
     quick ``phrase`` by its key."""
 
     type: Literal["chat"]

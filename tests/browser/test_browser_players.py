@@ -14,7 +14,7 @@ import httpx
 import pytest
 from browserkit import screenshot
 
-from cardtable.server.ratings import pool_of
+from cardtable.server.people.ratings import pool_of
 
 pytestmark = pytest.mark.browser
 

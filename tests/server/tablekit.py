@@ -84,7 +84,7 @@ class GatedHint:
     def run(self, own: dict[str, Any]) -> Any:
         import os
 
-        from cardtable.server.bot_workers import HintJob
+        from cardtable.server.play.bot_workers import HintJob
 
         Gate(os.environ["CARDTABLE_TEST_GATE"]).run(own)
         return HintJob(self.state, self.level, self.lang, self.top, self.seed).run(own)

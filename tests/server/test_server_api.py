@@ -12,7 +12,7 @@ from tablekit import Player, connect, create, play_out
 
 from cardtable import bots, games, records
 from cardtable.game import rule_options
-from cardtable.server.storage import hash_token
+from cardtable.server.store.storage import hash_token
 
 GAMES = ["pasur", "durak"]
 

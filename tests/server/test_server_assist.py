@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from tablekit import GatedHint, Player, connect, create, wait_for_file
 
 import cardtable.analysis.hints
-from cardtable.server import assist
+from cardtable.server.play import assist
 
 
 def moves_stored(tmp_path: Path, table: str) -> int:

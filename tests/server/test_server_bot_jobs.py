@@ -13,7 +13,7 @@ import pytest
 from tablekit import Gate, run_async
 
 from cardtable import games
-from cardtable.server.bot_workers import BotWorkers, HintJob
+from cardtable.server.play.bot_workers import BotWorkers, HintJob
 
 
 async def appears(path: Path, timeout: float = 120) -> None:

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from tablekit import MACHINE_SPEED, Player, Stuck, connect, create, run_async, with_bots
 
 from cardtable import bots, games
-from cardtable.server.bot_workers import BotWorkers
+from cardtable.server.play.bot_workers import BotWorkers
 
 
 def table_count(client: TestClient) -> int:

@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from playerkit import app_client, fresh, register
 from tablekit import Player, connect
 
-from cardtable.server.accounts import PlayerLimits
+from cardtable.server.people.accounts import PlayerLimits
 
 __all__ = ["app_client"]   # the fixture
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from tablekit import Player, connect, create
 
 from cardtable.server.codes import CODES, RESERVED
-from cardtable.server.live import TableError
+from cardtable.server.play.live import TableError
 
 SERVER = Path(__file__).resolve().parents[2] / "cardtable" / "server"
 LANGS = SERVER / "static" / "js" / "lang" / "codes"
@@ -36,7 +36,7 @@ def codes_in_source() -> dict[str, str]:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             found.setdefault(node.value, where)
 
-    for path in sorted(SERVER.glob("*.py")):
+    for path in sorted(SERVER.rglob("*.py")):
         if path.name == "codes.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

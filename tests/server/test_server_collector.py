@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from cardtable.server.collector import GC_YOUNG_THRESHOLD, quiet_collector
+from cardtable.server.web.collector import GC_YOUNG_THRESHOLD, quiet_collector
 
 
 def test_quiet_collector_freezes_what_is_loaded_and_collects_the_young_less_often() -> None:

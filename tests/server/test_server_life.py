@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from tablekit import Player, connect, create
 
-from cardtable.server.quickplay import Entry, match
+from cardtable.server.play.quickplay import Entry, match
 
 
 def wait_for(condition: Any, timeout: float = 20.0) -> Any:
@@ -213,7 +213,7 @@ def test_when_time_runs_out_the_takeover_bot_plays_and_three_in_a_row_forfeit(
 
 
 def test_a_move_in_time_ends_the_run_of_timeouts(client: TestClient) -> None:
-    from cardtable.server.lifecycle import Life
+    from cardtable.server.play.lifecycle import Life
 
     life = Life(players=2, move=5, bank=10)
     life.timeouts[0] = 2

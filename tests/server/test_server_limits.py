@@ -33,8 +33,8 @@ from tablekit import (
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from cardtable.server.bounds import Limits, add_flags, from_flags
-from cardtable.server.guard import Guard, MessageRate
-from cardtable.server.live import TableError
+from cardtable.server.play.guard import Guard, MessageRate
+from cardtable.server.play.live import TableError
 
 ROOT = Path(__file__).resolve().parents[2]
 

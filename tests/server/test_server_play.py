@@ -14,8 +14,8 @@ from tablekit import Player, cards_in, connect, create, play_out, play_together,
 
 from cardtable import bots, games, records
 from cardtable.cards import pack
+from cardtable.server.play.tables import Connection, Outbox
 from cardtable.server.protocol import VIEW_BESIDE
-from cardtable.server.tables import Connection, Outbox
 from cardtable.server.wire import plain
 
 GAMES = ["pasur", "durak"]

@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from playerkit import PASSWORD, app_client, fresh, login, register
 from tablekit import connect
 
-from cardtable.server.accounts import COOKIE, PlayerLimits
+from cardtable.server.people.accounts import COOKIE, PlayerLimits
 
 __all__ = ["app_client"]   # the fixture
 

@@ -14,7 +14,8 @@ from fastapi.testclient import TestClient
 from playerkit import fresh, register
 from tablekit import MACHINE_SPEED, Player, connect, play_together
 
-from cardtable.server import create_app, ratings
+from cardtable.server import create_app
+from cardtable.server.people import ratings
 
 
 def _app(tmp_path: Path, url: str | None) -> TestClient:

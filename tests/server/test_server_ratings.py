@@ -14,7 +14,7 @@ from playerkit import app_client, fresh, register
 from tablekit import Player, connect, play_out, play_together, run_async
 
 from cardtable.game import Outcome
-from cardtable.server.ratings import (
+from cardtable.server.people.ratings import (
     SeatResult,
     display,
     pool_of,

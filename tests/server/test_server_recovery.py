@@ -25,7 +25,7 @@ from websockets.sync.client import ClientConnection
 from cardtable import games
 from cardtable.cards import Card
 from cardtable.records import rules_from_dict
-from cardtable.server.storage import Storage, sqlite_url
+from cardtable.server.store.storage import Storage, sqlite_url
 
 
 def test_a_killed_server_resumes_every_table_at_the_same_version_with_the_same_hands(

@@ -189,7 +189,7 @@ def test_a_relay_opened_while_the_owners_are_read_is_kept(
 
     import redis
 
-    from cardtable.server.live import Connection, Outbox
+    from cardtable.server.play.live import Connection, Outbox
 
     client = make_client(redis_url=own_redis.url)
     cluster = client.app.state.tables.cluster

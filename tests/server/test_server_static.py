@@ -8,8 +8,8 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from cardtable.server import create_app
-from cardtable.server.app import STATIC
-from cardtable.server.pagefiles import page_html
+from cardtable.server.web.app import STATIC
+from cardtable.server.web.pagefiles import page_html
 
 
 def make_page(folder: Path) -> None:

@@ -18,7 +18,7 @@ from sqlalchemy.orm import sessionmaker
 from tablekit import MACHINE_SPEED, Player, connect, create, play_out, play_together
 
 from cardtable.server import create_app
-from cardtable.server.storage import (
+from cardtable.server.store.storage import (
     SeatRow,
     Storage,
     StorageUnavailable,
@@ -249,7 +249,7 @@ def test_a_database_from_before_the_claim_column_keeps_its_seats(
     from alembic.config import Config
 
     storage = Storage(sqlite_url(settings["data_dir"]))
-    here = Path(__file__).resolve().parents[2] / "cardtable" / "server"
+    here = Path(__file__).resolve().parents[2] / "cardtable" / "server" / "store"
     config = Config(str(here / "alembic.ini"))
     config.set_main_option("script_location", str(here / "migrations"))
     with storage.engine.begin() as connection:

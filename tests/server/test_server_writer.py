@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 from tablekit import run_async
 
-from cardtable.server.storage import SeatRow, Storage, TableRow, now, sqlite_url
-from cardtable.server.writer import MoveWriter
+from cardtable.server.store.storage import SeatRow, Storage, TableRow, now, sqlite_url
+from cardtable.server.store.writer import MoveWriter
 
 
 def storage_with_tables(tmp_path: Path, count: int) -> Storage:

@@ -17,12 +17,12 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
-from .. import games
-from .guard import address_of
-from .lifecycle import ratings_in_pool
-from .live import LiveTable, NotHere, TableError
+from ... import games
+from ..play.guard import address_of
+from ..play.lifecycle import ratings_in_pool
+from ..play.live import LiveTable, NotHere, TableError
+from ..wire import MAX_TOKEN
 from .schemas import Problem, TableListing
-from .wire import MAX_TOKEN
 
 __all__ = ["Lobby", "QuickPlayRequest", "SeatToken", "Ticket", "router"]
 
@@ -103,7 +103,7 @@ async def _elsewhere(request: Request, table: LiveTable, seat: int, owner: str,
                      action: str) -> dict[str, Any]:
     """Send a resign or leave to the process that plays the table, and wait (a few
     seconds) until the database shows it done; returns the stored summary or life."""
-    from .cluster_messages import LifeAction
+    from ..cluster.messages import LifeAction
 
     tables = request.app.state.tables
     tables.lifecycle.check(table, seat, action)
@@ -172,7 +172,7 @@ async def _seat_ratings(storage: Any, row: Any, seats: list[Any]) -> dict[str, i
               if getattr(seat, "player_kind", None) == "account" and seat.player_id}
     if not wanted:
         return {}
-    from .ratings import pool_of
+    from ..people.ratings import pool_of
 
     found = await asyncio.to_thread(ratings_in_pool, storage, sorted(set(wanted.values())),
                                     pool_of(row.game, row.preset, row.players))
@@ -206,7 +206,7 @@ async def quick_play_cancel(ticket: str, request: Request) -> Ticket:
 
 async def _player(request: Request) -> Any:
     """The player asking (a guest, an account, a bot account), or ``None``."""
-    from .accounts import current_player
+    from ..people.accounts import current_player
 
     return await current_player(request)
 
@@ -221,7 +221,7 @@ async def _rating(request: Request, player: Any, body: QuickPlayRequest) -> floa
     (they play unrated, and are matched with anyone)."""
     if player is None or player.kind != "account":
         return None
-    from .ratings import pool_of
+    from ..people.ratings import pool_of
 
     game = games.get(body.game) if body.game in games.names() else None
     if game is None:

@@ -22,13 +22,26 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import IntegrityError
 
-from .. import games
-from ..cards import Card
-from ..game import IllegalMove
-from ..records import rules_from_dict
-from . import assist, chat, protocol
+from ... import games
+from ...cards import Card
+from ...game import IllegalMove
+from ...records import rules_from_dict
+from .. import protocol
+from ..codes import Refusal, refused
+from ..people.ratings import count_table, tally_of
+from ..store.storage import (
+    CLOSED,
+    OPEN,
+    Storage,
+    StorageUnavailable,
+    StoredTable,
+    now,
+    periodically,
+)
+from ..store.writer import MoveWriter
+from ..wire import ClientMessage, MessageError, decode, encode, plain
+from . import assist, chat
 from .bot_runner import BotRunner
-from .codes import Refusal, refused
 from .guard import Guard
 from .lifecycle import Lifecycle
 from .live import (
@@ -45,14 +58,10 @@ from .live import (
     Settings,
     TableError,
 )
-from .ratings import count_table, tally_of
 from .seating import Seating, live_seat
-from .storage import CLOSED, OPEN, Storage, StorageUnavailable, StoredTable, now, periodically
-from .wire import ClientMessage, MessageError, decode, encode, plain
-from .writer import MoveWriter
 
 if TYPE_CHECKING:
-    from .cluster import Cluster
+    from ..cluster.relay import Cluster
 
 __all__ = [
     "ClusterUnavailable",

@@ -37,16 +37,16 @@ from typing import Any
 from fastapi import FastAPI, Query, Request
 from pydantic import BaseModel, Field
 
-from .. import games
-from ..analysis import lessons as lessonlib
-from ..analysis import puzzles as puzzlelib
-from .analysis_store import AnalysisStore
-from .bot_workers import BotFailed, BotWorkers, JudgeJob, PuzzleJob
-from .lesson_progress import ProgressStore
-from .live import TableError
-from .players import current_player
+from ... import games
+from ...analysis import lessons as lessonlib
+from ...analysis import puzzles as puzzlelib
+from ..people.players import current_player
+from ..people.progress import ProgressStore
+from ..play.bot_workers import BotFailed, BotWorkers, JudgeJob, PuzzleJob
+from ..play.live import TableError
+from ..store.analyses import AnalysisStore
+from ..store.storage import Storage
 from .schemas import Problem
-from .storage import Storage
 
 __all__ = ["Analyses", "register"]
 
@@ -113,7 +113,7 @@ def _progress_of(request: Request) -> ProgressStore:
 
 
 def _position_view(state: Any, seat: int) -> dict[str, Any]:
-    from ..analysis import learn_of
+    from ...analysis import learn_of
 
     searched = learn_of(state).searched(state)
     return {"seat": seat, "view": searched.view(seat),
@@ -123,7 +123,7 @@ def _position_view(state: Any, seat: int) -> dict[str, Any]:
 def _after(state: Any, text: str) -> dict[str, Any]:
     """The position after the move ``text`` (a legal one), as the seat that made it sees
     it: a lesson's right move, a puzzle's answer, played on the table."""
-    from ..analysis import learn_of
+    from ...analysis import learn_of
 
     searched = learn_of(state).searched(state)
     seat = searched.to_move
@@ -190,7 +190,7 @@ class Analyses:
     def _jobs(self, record_text: str) -> tuple[Any, list[JudgeJob]]:
         """The record, and a job for each of its moves: the position before it, seeded
         as ``analyse_record`` seeds it (so the result is the same)."""
-        from .. import records
+        from ... import records
 
         record = records.loads(record_text)
         state = record.start()
@@ -220,7 +220,7 @@ class Analyses:
 
     async def _judge(self, store: AnalysisStore, table_id: str, record_text: str,
                      workers: BotWorkers) -> None:
-        from ..analysis import learn_of
+        from ...analysis import learn_of
 
         record, jobs = await self._in_thread(lambda: self._jobs(record_text))
         learn = learn_of(record.game)
@@ -295,8 +295,8 @@ class Analyses:
 def _series(record: Any, judged: list[dict[str, Any]]) -> dict[str, list[float]]:
     """Each seat's expected result over the game (``cardtable.analysis.series``), for the
     analysis page's graph."""
-    from ..analysis import Judgement, series
-    from ..bots.ismcts import kit_of
+    from ...analysis import Judgement, series
+    from ...bots.ismcts import kit_of
 
     state = record.start()
     kit = kit_of(state)
@@ -377,7 +377,7 @@ def register(app: FastAPI, data_dir: str | Path,
                           lang: str = Query("en", max_length=4)) -> dict[str, Any]:
         """The easy bot's move in the step's position, explained (a fixed, small search,
         in a thread: the loop goes on)."""
-        from ..analysis.hints import hint
+        from ...analysis.hints import hint
 
         lang = _lang(lang)
         state = _step(game, key).position()
@@ -415,7 +415,7 @@ def register(app: FastAPI, data_dir: str | Path,
         chosen = next((p for p in await stored() if p["id"] == puzzle_id), None)
         if chosen is None:
             raise TableError(f"no puzzle {puzzle_id!r}", 404, "no_puzzle")
-        from ..analysis import learn_of
+        from ...analysis import learn_of
 
         lang = _lang(body.lang)
         learn = learn_of(chosen["game"])

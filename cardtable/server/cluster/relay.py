@@ -43,7 +43,10 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cluster_messages import (
+from ..codes import Refusal, refused
+from ..play.live import ClusterUnavailable, Connection, LiveTable, NotHere, Outbox, TableError
+from ..store.storage import periodically
+from .messages import (
     Bye,
     ClusterMessage,
     Deliver,
@@ -55,12 +58,9 @@ from .cluster_messages import (
     decode,
     encode,
 )
-from .codes import Refusal, refused
-from .live import ClusterUnavailable, Connection, LiveTable, NotHere, Outbox, TableError
-from .storage import periodically
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from ..play.tables import Tables
 
 __all__ = ["REDIS_LOST", "Cluster", "Relay", "RemoteConnection"]
 

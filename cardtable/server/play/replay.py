@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..records import Record, RecordError
-from .protocol import page_view
-from .wire import plain
+from ...records import Record, RecordError
+from ..protocol import page_view
+from ..wire import plain
 
 __all__ = ["ENDED_BY_THE_TABLE", "replay_steps"]
 

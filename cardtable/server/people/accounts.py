@@ -32,8 +32,8 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 from pydantic import BaseModel, Field
 
-from .bounds import PlayerLimits
-from .guard import address_of
+from ..bounds import PlayerLimits
+from ..play.guard import address_of
 from .players import (
     Player,
     PlayerError,

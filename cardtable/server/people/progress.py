@@ -12,8 +12,8 @@ from sqlalchemy import ForeignKey, String, select
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, mapped_column
 
+from ..store.storage import Base, _guarded, now
 from .players import PlayerStore
-from .storage import Base, _guarded, now
 
 __all__ = ["LessonDoneRow", "ProgressStore"]
 

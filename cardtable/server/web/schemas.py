@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from .. import games
+from ... import games
 
 __all__ = [
     "CreateTable",

@@ -26,12 +26,12 @@ from collections.abc import AsyncIterator
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from .. import games
+from ... import games
+from ..store.storage import StorageUnavailable
 from .bot_runner import default_bot
 from .lifecycle import DEFAULT_CLOCK, DEFAULT_TAKEOVER
 from .live import TableError
 from .seating import plan_table
-from .storage import StorageUnavailable
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -374,6 +374,6 @@ def _player(entry: Entry) -> Any:
     """The ``players.Player`` a ticket was taken by (``None``: nobody known)."""
     if entry.player is None:
         return None
-    from .players import Player
+    from ..people.players import Player
 
     return Player(**entry.player)

@@ -7,7 +7,7 @@ from typing import Any
 from alembic import context
 from sqlalchemy import create_engine
 
-from cardtable.server.storage import Base, normalize_url
+from cardtable.server.store.storage import Base, normalize_url
 
 
 def run(connection: Any) -> None:

@@ -31,6 +31,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from ..store.storage import _guarded, now
 from .players import (
     BotRecordRow,
     FinishedRow,
@@ -41,11 +42,10 @@ from .players import (
     RatingHistoryRow,
     RatingRow,
 )
-from .storage import _guarded, now
 
 if TYPE_CHECKING:
-    from .live import LiveTable
-    from .tables import Tables
+    from ..play.live import LiveTable
+    from ..play.tables import Tables
 
 __all__ = ["SeatResult", "Tally", "count_table", "display", "pool_of",
            "results_of", "router", "tally_of"]

@@ -21,10 +21,10 @@ import logging
 import secrets
 from typing import TYPE_CHECKING, Any
 
+from ..codes import Refusal, refused
+from ..wire import encode
 from .bot_workers import BotFailed, HintJob
-from .codes import Refusal, refused
 from .live import OVER, PLAYING, Connection, LiveTable
-from .wire import encode
 
 if TYPE_CHECKING:
     from .tables import Tables

@@ -24,7 +24,7 @@ from limits import parse_many
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
-from .bounds import Limits
+from ..bounds import Limits
 from .live import LiveTable, TableError
 
 __all__ = ["Guard", "MessageRate", "address_of"]

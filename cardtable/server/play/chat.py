@@ -35,10 +35,10 @@ from limits import parse
 from sqlalchemy import Integer, String, select
 from sqlalchemy.orm import Mapped, mapped_column
 
-from . import protocol
-from .players import PlayerStore
-from .storage import Base, _guarded, now
-from .wire import encode
+from .. import protocol
+from ..people.players import PlayerStore
+from ..store.storage import Base, _guarded, now
+from ..wire import encode
 
 if TYPE_CHECKING:
     from .live import Connection, LiveTable

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
-from .. import bots
+from ... import bots
 
 __all__ = ["BotFailed", "BotMove", "BotWorkers", "HintJob", "Job", "JudgeJob", "PuzzleJob",
            "watch_parent"]
@@ -82,7 +82,7 @@ class HintJob:
     seed: int
 
     def run(self, own: dict[str, Any]) -> dict[str, Any]:
-        from ..analysis.hints import hint
+        from ...analysis.hints import hint
 
         given = hint(self.state, self.level, lang=self.lang, top=self.top, seed=self.seed)
         return given.to_dict()
@@ -102,7 +102,7 @@ class JudgeJob:
     nodes: int
 
     def run(self, own: dict[str, Any]) -> dict[str, Any]:
-        from ..analysis import judge
+        from ...analysis import judge
 
         return judge(self.state, self.state.parse_move(self.move), self.index,
                      iterations=self.iterations, seed=self.seed, hindsight=self.hindsight,
@@ -119,8 +119,8 @@ class PuzzleJob:
     nodes: int
 
     def run(self, own: dict[str, Any]) -> list[dict[str, Any]]:
-        from .. import records
-        from ..analysis import puzzles
+        from ... import records
+        from ...analysis import puzzles
 
         return puzzles.find(records.loads(self.record_text), nodes=self.nodes)
 

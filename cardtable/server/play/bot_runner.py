@@ -26,11 +26,11 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from .. import bots
-from ..game import GameState
+from ... import bots
+from ...game import GameState
+from ..store.storage import StorageUnavailable
 from .bot_workers import BotWorkers
 from .live import PLAYING, LiveSeat, LiveTable
-from .storage import StorageUnavailable
 
 if TYPE_CHECKING:
     from .tables import Tables

@@ -31,20 +31,32 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
-from .. import __version__, bots, games
-from ..game import rule_options
-from ..records import Record, RecordError, rules_to_dict
-from . import protocol
-from .accounts import cross_site, current_player
-from .accounts import install as install_players
-from .border import TextBorder
-from .bounds import Limits, PlayerLimits
+from ... import __version__, bots, games
+from ...game import rule_options
+from ...records import Record, RecordError, rules_to_dict
+from .. import protocol
+from ..border import TextBorder
+from ..bounds import Limits, PlayerLimits
+from ..people.accounts import cross_site, current_player
+from ..people.accounts import install as install_players
+from ..play.guard import MessageRate, address_of
+from ..play.quickplay import LocalTickets, QuickPlay, RedisTickets
+from ..play.replay import replay_steps
+from ..play.tables import (
+    ClusterUnavailable,
+    Connection,
+    LiveTable,
+    NotHere,
+    Outbox,
+    Settings,
+    TableError,
+    Tables,
+)
+from ..store.storage import SeatRow, Storage, StorageUnavailable, TableRow, hash_token, sqlite_url
+from ..wire import MAX_TOKEN, encode, plain
 from .collector import quiet_collector
-from .guard import MessageRate, address_of
 from .life_api import router as life_router
 from .pagefiles import PageFiles, page_response
-from .quickplay import LocalTickets, QuickPlay, RedisTickets
-from .replay import replay_steps
 from .schemas import (
     CreateTable,
     GameInfo,
@@ -59,24 +71,12 @@ from .schemas import (
     TableInfo,
     TableListing,
 )
-from .storage import SeatRow, Storage, StorageUnavailable, TableRow, hash_token, sqlite_url
-from .tables import (
-    ClusterUnavailable,
-    Connection,
-    LiveTable,
-    NotHere,
-    Outbox,
-    Settings,
-    TableError,
-    Tables,
-)
-from .wire import MAX_TOKEN, encode, plain
 
 __all__ = ["create_app", "serve"]
 
 log = logging.getLogger("cardtable.server")
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(__file__).resolve().parent.parent / "static"
 
 for _type, _suffixes in (("text/javascript", (".js", ".mjs")), ("text/css", (".css",)),
                          ("image/svg+xml", (".svg",)), ("application/json", (".json", ".map")),
@@ -103,7 +103,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     With ``redis_url`` several processes share the database: each table is played by one
     of them (a lease of ``lease`` seconds in Redis) and the others relay its players
     (through at most ``redis_pool_size`` connections to Redis, each waited for at most
-    ``redis_pool_timeout`` seconds); see ``cardtable.server.cluster``.  ``limits`` bounds
+    ``redis_pool_timeout`` seconds); see ``cardtable.server.cluster.relay``.  ``limits`` bounds
     what clients may ask (``cardtable.server.bounds.Limits``).
     """
     url = database_url or sqlite_url(data_dir)
@@ -128,7 +128,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         app.state.tables = tables
         cluster = None
         if redis_url:
-            from .cluster import Cluster
+            from ..cluster.relay import Cluster
 
             cluster = tables.cluster = Cluster(
                 redis_url, tables, prefix=redis_prefix, lease=lease,

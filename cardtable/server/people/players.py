@@ -19,8 +19,8 @@ from sqlalchemy import Float, ForeignKey, Integer, String, func, select, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .live import TableError
-from .storage import Base, SeatRow, Storage, TableRow, _guarded, hash_token, now
+from ..play.live import TableError
+from ..store.storage import Base, SeatRow, Storage, TableRow, _guarded, hash_token, now
 
 __all__ = [
     "ApiTokenRow",

@@ -20,11 +20,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..people.ratings import tally_of
+from ..store.storage import StorageUnavailable, now
+from ..wire import plain
 from .bot_runner import make_bot
 from .live import OVER, PLAYING, WAITING, LiveSeat, LiveTable, TableError
-from .ratings import tally_of
-from .storage import StorageUnavailable, now
-from .wire import plain
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -129,8 +129,8 @@ def ratings_in_pool(storage: Any, player_ids: list[str], pool: str) -> dict[str,
     """The shown rating of each player in a pool (the starting one where they have none)."""
     from sqlalchemy import select
 
-    from .players import RatingRow
-    from .ratings import START_MU, display
+    from ..people.players import RatingRow
+    from ..people.ratings import START_MU, display
 
     with storage.sessions() as session:
         rows = dict(session.execute(select(RatingRow.player_id, RatingRow.mu).where(
@@ -449,7 +449,7 @@ class Lifecycle:
                   if seat.player_id and seat.player_kind == "account"}
         if not wanted:
             return
-        from .ratings import pool_of
+        from ..people.ratings import pool_of
 
         pool = pool_of(table.game, table.preset, table.players)
         try:

@@ -2,7 +2,7 @@
 
 Each connection has its own bounded outbox, so a slow client can fall behind (and skip
 to the newest state) without holding up the table.  Everything here is changed under
-the table's asyncio lock; ``cardtable.server.tables`` does the changing.
+the table's asyncio lock; ``cardtable.server.play.tables`` does the changing.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..game import GameSpec, GameState
-from ..records import Record, record_of, rules_to_dict
-from .bounds import Limits, PlayerLimits
-from .codes import Refusal, refused
-from .protocol import page_view
-from .storage import hash_token
-from .wire import encode, plain
+from ...game import GameSpec, GameState
+from ...records import Record, record_of, rules_to_dict
+from ..bounds import Limits, PlayerLimits
+from ..codes import Refusal, refused
+from ..protocol import page_view
+from ..store.storage import hash_token
+from ..wire import encode, plain
 
 __all__ = [
     "OVER",

@@ -18,19 +18,19 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .. import bots, games
-from ..game import GameSpec
-from ..records import options_from_json, rules_to_dict
+from ... import bots, games
+from ...game import GameSpec
+from ...records import options_from_json, rules_to_dict
+from ..bounds import OutOfBounds, check_rules, check_seats
+from ..cluster.messages import Seats
+from ..store.storage import RematchExists, SeatRow, StorageUnavailable, TableRow, hash_token, now
+from ..wire import encode
 from .bot_runner import default_bot, make_bot
-from .bounds import OutOfBounds, check_rules, check_seats
-from .cluster_messages import Seats
 from .lifecycle import DEFAULT_TAKEOVER
 from .live import PLAYING, WAITING, LiveSeat, LiveTable, NotHere, SecureRandom, TableError
-from .storage import RematchExists, SeatRow, StorageUnavailable, TableRow, hash_token, now
-from .wire import encode
 
 if TYPE_CHECKING:
-    from .players import Player
+    from ..people.players import Player
     from .tables import Tables
 
 __all__ = ["NewSeat", "NewTable", "Seating", "live_seat", "new_id", "parse_seat", "plan_table"]

@@ -1,0 +1,1 @@
+"""Several processes on one database, joined through Redis."""

@@ -1,0 +1,1 @@
+"""People: accounts, players, ratings and lesson progress."""

@@ -1,0 +1,1 @@
+"""Live play: the tables, their seats, bots, clocks, chat and quick play."""

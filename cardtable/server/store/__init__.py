@@ -1,0 +1,1 @@
+"""Storage: the database, its migrations, the move writer, the analyses."""

@@ -1,0 +1,1 @@
+"""The web edge: the FastAPI app, its routes, the page and its files."""
