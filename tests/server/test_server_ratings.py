@@ -19,9 +19,9 @@ from cardtable.server.people.ratings import (
     display,
     pool_of,
     rated,
-    results_of,
     store_of,
 )
+from cardtable.server.play.results import results_of
 
 __all__ = ["app_client"]   # the fixture
 

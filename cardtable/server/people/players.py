@@ -30,8 +30,6 @@ __all__ = [
     "PlayerStore",
     "check_display_name",
     "check_username",
-    "current_player",
-    "player_or_guest",
     "random_name",
 ]
 
@@ -409,19 +407,3 @@ class PlayerStore:
         with self.storage.sessions() as session:
             return session.scalar(select(SeatRow.player_id).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat))
-
-
-async def current_player(connection: Any) -> Player | None:
-    """The player a request or WebSocket comes from, or ``None`` (``accounts`` has the
-    session and the API tokens; this is the name other modules import)."""
-    from .accounts import current_player as find
-
-    return await find(connection)
-
-
-async def player_or_guest(request: Any, response: Any) -> Player:
-    """A FastAPI dependency: the player asking, a new guest (and its cookie) on a first
-    visit."""
-    from .accounts import player_or_guest as find
-
-    return await find(request, response)

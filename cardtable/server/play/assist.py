@@ -27,7 +27,7 @@ from .bot_workers import BotFailed, HintJob
 from .live import OVER, PLAYING, Connection, LiveTable
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from .host import House
 
 __all__ = ["HINT_BOT", "HINT_LIMIT", "HINT_TOP", "against_bots_only", "hint", "undo"]
 
@@ -62,7 +62,7 @@ def _check(table: LiveTable, connection: Connection) -> Refusal | None:
     return None
 
 
-async def hint(tables: Tables, table: LiveTable, connection: Connection,
+async def hint(tables: House, table: LiveTable, connection: Connection,
                lang: str = "en") -> Refusal | None:
     """Send the seat the move the hint's level would play now, and why, in ``lang``
     (to it alone)."""
@@ -95,7 +95,7 @@ async def hint(tables: Tables, table: LiveTable, connection: Connection,
     return None
 
 
-async def undo(tables: Tables, table: LiveTable, connection: Connection) -> Refusal | None:
+async def undo(tables: House, table: LiveTable, connection: Connection) -> Refusal | None:
     """Take back the moves since the seat's own last decision (the bots' answers with
     it), within the current deal; everyone is sent the state as it was."""
     async with table.lock:

@@ -33,7 +33,7 @@ from .bot_workers import BotWorkers
 from .live import PLAYING, LiveSeat, LiveTable
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from .host import House
 
 __all__ = ["BotRunner", "default_bot", "make_bot"]
 
@@ -57,7 +57,7 @@ def make_bot(spec: str) -> Any:
 class BotRunner:
     """Plays for the bots at every live table of this process."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: House) -> None:
         self.tables = tables
         self.settings = tables.settings
         self.workers: BotWorkers | None = None
@@ -97,7 +97,7 @@ class BotRunner:
                     version = table.version
                 if self.settings.bot_delay > 0:
                     await asyncio.sleep(self.settings.bot_delay)
-                text = await self._move(table, bot, spec, snapshot)
+                text = await self.think(table, bot, spec, snapshot)
                 reason = await self._play(table, seat, version, text)
                 if reason:
                     log.info("table %s: bot move %r for seat %d not played: %s",
@@ -123,7 +123,7 @@ class BotRunner:
                 await asyncio.sleep(wait * random.uniform(0.5, 1.0))
                 wait = min(wait * 2, max(0.1, self.settings.storage_retry_max))
 
-    async def _move(self, table: LiveTable, bot: Any, spec: str | None,
+    async def think(self, table: LiveTable, bot: Any, spec: str | None,
                     snapshot: GameState[Any]) -> str:
         """The bot's move as text, thought in a bot process if there are any, else in a
         bot thread; a random legal move if the bot fails or runs past the limit."""

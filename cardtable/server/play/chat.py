@@ -41,8 +41,8 @@ from ..store.storage import Base, _guarded, now
 from ..wire import encode
 
 if TYPE_CHECKING:
+    from .host import House
     from .live import Connection, LiveTable
-    from .tables import Tables
 
 __all__ = ["MAX_TEXT", "PHRASES", "ChatMessageRow", "receive", "send_history"]
 
@@ -126,10 +126,14 @@ def clean_text(text: Any) -> str:
     return kept
 
 
-def _store(tables: Tables) -> ChatStore:
-    store = getattr(tables, "_chat_store", None)
+_stores: weakref.WeakKeyDictionary[Any, ChatStore] = weakref.WeakKeyDictionary()
+"""Each house's chat store, made when its first chat line is said or read."""
+
+
+def _store(tables: House) -> ChatStore:
+    store = _stores.get(tables)
     if store is None:
-        store = tables._chat_store = ChatStore(tables.storage)  # type: ignore[attr-defined]
+        store = _stores[tables] = ChatStore(tables.storage)
     return store
 
 
@@ -151,7 +155,7 @@ def creator_seat(table: LiveTable) -> int | None:
     return next((seat.index for seat in table.seats if seat.kind == "human"), None)
 
 
-def _admit(tables: Tables, connection: Connection) -> None:
+def _admit(tables: House, connection: Connection) -> None:
     limits = tables.settings.players
     item = parse(limits.chat_per_window)
     window, clock = item.get_expiry(), time.monotonic()
@@ -164,7 +168,7 @@ def _admit(tables: Tables, connection: Connection) -> None:
     sent.append(clock)
 
 
-async def receive(tables: Tables, table: LiveTable, connection: Connection,
+async def receive(tables: House, table: LiveTable, connection: Connection,
                   message: protocol.Chat | protocol.ChatOff) -> None:
     """One chat message or setting from a connection; a refusal is an error to it alone."""
     try:
@@ -177,7 +181,7 @@ async def receive(tables: Tables, table: LiveTable, connection: Connection,
                                                "code": error.code}))
 
 
-async def _say(tables: Tables, table: LiveTable, connection: Connection,
+async def _say(tables: House, table: LiveTable, connection: Connection,
                message: protocol.Chat) -> None:
     phrase, text = message.phrase, None
     if phrase is not None:
@@ -202,13 +206,13 @@ async def _say(tables: Tables, table: LiveTable, connection: Connection,
                 other.outbox.put("chat", out)
 
 
-async def _is_off(tables: Tables, table: LiveTable) -> bool:
+async def _is_off(tables: House, table: LiveTable) -> bool:
     if table.id not in _off:
         _, _off[table.id] = await asyncio.to_thread(_store(tables).recent, table.id, "none")
     return _off[table.id]
 
 
-async def _set_off(tables: Tables, table: LiveTable, connection: Connection, off: Any) -> None:
+async def _set_off(tables: House, table: LiveTable, connection: Connection, off: Any) -> None:
     if not isinstance(off, bool):
         raise ChatError('"chat_off" needs "off": true or false', "bad_message")
     if connection.seat is None or connection.seat != creator_seat(table):
@@ -221,7 +225,7 @@ async def _set_off(tables: Tables, table: LiveTable, connection: Connection, off
         other.outbox.put("chat", out)
 
 
-async def send_history(tables: Tables, table: LiveTable, connection: Connection) -> None:
+async def send_history(tables: House, table: LiveTable, connection: Connection) -> None:
     """The room's newest messages and the setting, to a connection that just opened."""
     async with _locks[table.id]:
         _ready.add(connection)

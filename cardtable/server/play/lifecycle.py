@@ -20,14 +20,14 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..people.ratings import tally_of
 from ..store.storage import StorageUnavailable, now
 from ..wire import plain
 from .bot_runner import make_bot
 from .live import OVER, PLAYING, WAITING, LiveSeat, LiveTable, TableError
+from .results import tally_of
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from .host import House
 
 __all__ = ["DEFAULT_CLOCK", "DEFAULT_TAKEOVER", "TIMEOUTS_TO_FORFEIT", "Life", "Lifecycle",
            "side_of"]
@@ -174,7 +174,7 @@ def _all_accounts(table: LiveTable) -> bool:
 class Lifecycle:
     """Runs the clocks and the abandonment watch of this process's live tables."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: House) -> None:
         self.tables = tables
 
     @property
@@ -282,7 +282,7 @@ class Lifecycle:
             spec = table.takeover or DEFAULT_TAKEOVER
             log.info("table %s: seat %d ran out of time (%d in a row); %s plays for it",
                      table.id, seat, life.timeouts[seat], spec)
-        text = await tables.runner._move(table, make_bot(spec), spec, snapshot)
+        text = await tables.runner.think(table, make_bot(spec), spec, snapshot)
         reason: str | None   # why the move was not played: only logged
         try:
             reason = await tables.play(table, seat, version, text)

@@ -31,7 +31,7 @@ from .live import PLAYING, WAITING, LiveSeat, LiveTable, NotHere, SecureRandom, 
 
 if TYPE_CHECKING:
     from ..people.players import Player
-    from .tables import Tables
+    from .host import House
 
 __all__ = ["NewSeat", "NewTable", "Seating", "live_seat", "new_id", "parse_seat", "plan_table"]
 
@@ -145,7 +145,7 @@ def plan_table(game: str, preset: str | None = None, options: dict[str, Any] | N
 class Seating:
     """Making tables and giving their seats, for the live tables of this process."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: House) -> None:
         self.tables = tables
 
     async def create(self, game: str, *, preset: str | None = None,

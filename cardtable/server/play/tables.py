@@ -18,7 +18,7 @@ import collections
 import contextlib
 import logging
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
@@ -28,7 +28,6 @@ from ...game import IllegalMove
 from ...records import rules_from_dict
 from .. import protocol
 from ..codes import Refusal, refused
-from ..people.ratings import count_table, tally_of
 from ..store.storage import (
     CLOSED,
     OPEN,
@@ -43,6 +42,7 @@ from ..wire import ClientMessage, MessageError, decode, encode, plain
 from . import assist, chat
 from .bot_runner import BotRunner
 from .guard import Guard
+from .host import Owners
 from .lifecycle import Lifecycle
 from .live import (
     OVER,
@@ -58,10 +58,8 @@ from .live import (
     Settings,
     TableError,
 )
+from .results import count_table, tally_of
 from .seating import Seating, live_seat
-
-if TYPE_CHECKING:
-    from ..cluster.relay import Cluster
 
 __all__ = [
     "ClusterUnavailable",
@@ -92,8 +90,8 @@ class Tables:
         self.settings = settings or Settings()
         self.live: dict[str, LiveTable] = {}
         self.broken: dict[str, str] = {}
-        self.cluster: Cluster | None = None
-        """A ``cluster.Cluster`` when several processes share the tables, else ``None``."""
+        self.cluster: Owners | None = None
+        """A ``cluster.relay.Cluster`` when several processes share the tables, else ``None``."""
         self.seating = Seating(self)
         self.runner = BotRunner(self)
         self.lifecycle = Lifecycle(self)

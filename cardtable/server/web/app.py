@@ -45,14 +45,13 @@ from ..play.replay import replay_steps
 from ..play.tables import (
     ClusterUnavailable,
     Connection,
-    LiveTable,
     NotHere,
     Outbox,
     Settings,
     TableError,
     Tables,
 )
-from ..store.storage import SeatRow, Storage, StorageUnavailable, TableRow, hash_token, sqlite_url
+from ..store.storage import Storage, StorageUnavailable, hash_token, sqlite_url
 from ..wire import MAX_TOKEN, encode, plain
 from .collector import quiet_collector
 from .life_api import router as life_router
@@ -67,9 +66,10 @@ from .schemas import (
     Problem,
     Replay,
     Seated,
-    SeatInfo,
     TableInfo,
     TableListing,
+    listing_of,
+    seat_info_of,
 )
 
 __all__ = ["create_app", "serve"]
@@ -126,11 +126,11 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         tables = Tables(storage, settings)
         app.state.storage = storage
         app.state.tables = tables
-        cluster = None
+        cluster = app.state.cluster = None
         if redis_url:
             from ..cluster.relay import Cluster
 
-            cluster = tables.cluster = Cluster(
+            cluster = app.state.cluster = tables.cluster = Cluster(
                 redis_url, tables, prefix=redis_prefix, lease=lease,
                 pool_size=redis_pool_size, pool_timeout=redis_pool_timeout)
             await cluster.start()
@@ -202,7 +202,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
             count: int | None = await asyncio.to_thread(tables.storage.table_count)
         except StorageUnavailable:
             count = None
-        cluster = tables.cluster
+        cluster = request.app.state.cluster
         answer = Health(status="ok" if count is not None else "unavailable",
                         version=__version__, tables=count,
                         live=sum(1 for t in tables.live.values() if not t.over),
@@ -257,7 +257,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         tables = tables_of(request)
         rows = await asyncio.to_thread(tables.storage.listing, over=False, limit=limit,
                                        offset=offset, game=game)
-        return [_listing(row, seats, tables.live.get(row.id)) for row, seats in rows]
+        return [listing_of(row, seats, tables.live.get(row.id)) for row, seats in rows]
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo,
              responses=_answers(404, 503))
@@ -311,7 +311,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         rows = await asyncio.to_thread(tables_of(request).storage.listing, over=True,
                                        limit=limit, offset=offset, game=game)
         return [HistoryEntry(id=row.id, game=row.game, preset=row.preset, players=row.players,
-                             seats=[_seat_info(seat) for seat in seats], created=row.created,
+                             seats=[seat_info_of(seat) for seat in seats], created=row.created,
                              finished=row.finished, summary=row.summary,
                              record=f"/api/tables/{row.id}/record", invite=f"/table/{row.id}")
                 for row, seats in rows]
@@ -486,7 +486,7 @@ async def _stop(task: asyncio.Task[Any]) -> None:
 async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
                  token: str | OwnSeat | None) -> None:
     """A player at a table another process plays: pass messages both ways through Redis."""
-    table_id, owner, cluster = elsewhere.table_id, elsewhere.owner, tables.cluster
+    table_id, owner, cluster = elsewhere.table_id, elsewhere.owner, websocket.app.state.cluster
     assert cluster is not None, "only a process of a cluster finds a table elsewhere"
     if owner is None:
         await _close(websocket, "the table is changing servers; connect again", 1012, "moved")
@@ -596,24 +596,6 @@ def _replay_body(table_id: str, record: Record, gzipped: bool) -> bytes:
               "record": record.to_dict(), "steps": replay_steps(record)}
     body = json.dumps(replay, ensure_ascii=False, separators=(",", ":")).encode()
     return gzip.compress(body, compresslevel=6) if gzipped else body
-
-
-def _seat_info(seat: SeatRow) -> SeatInfo:
-    return SeatInfo(seat=seat.seat, kind=seat.kind, bot=seat.bot, name=seat.name,
-                    taken=seat.kind == "bot" or seat.token_hash is not None,
-                    connected=False, bot_playing=False)
-
-
-def _listing(row: TableRow, seats: list[SeatRow], live: LiveTable | None) -> TableListing:
-    infos = ([SeatInfo(**seat.public()) for seat in live.seats] if live is not None
-             else [_seat_info(seat) for seat in seats])
-    return TableListing(
-        id=row.id, game=row.game, title=games.get(row.game).title, preset=row.preset,
-        players=row.players, status=live.status if live is not None else row.status,
-        seats=infos, taken=sum(1 for s in infos if s.taken),
-        free_seats=sum(1 for s in infos if not s.taken), created=row.created,
-        invite=f"/table/{row.id}", watch=f"/ws/tables/{row.id}",
-        version=live.version if live is not None else None)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data",

@@ -40,7 +40,7 @@ from pydantic import BaseModel, Field
 from ... import games
 from ...analysis import lessons as lessonlib
 from ...analysis import puzzles as puzzlelib
-from ..people.players import current_player
+from ..people.accounts import current_player
 from ..people.progress import ProgressStore
 from ..play.bot_workers import BotFailed, BotWorkers, JudgeJob, PuzzleJob
 from ..play.live import TableError

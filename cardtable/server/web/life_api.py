@@ -22,7 +22,7 @@ from ..play.guard import address_of
 from ..play.lifecycle import ratings_in_pool
 from ..play.live import LiveTable, NotHere, TableError
 from ..wire import MAX_TOKEN
-from .schemas import Problem, TableListing
+from .schemas import Problem, TableListing, listing_of
 
 __all__ = ["Lobby", "QuickPlayRequest", "SeatToken", "Ticket", "router"]
 
@@ -149,7 +149,6 @@ async def leave(table_id: str, body: SeatToken, request: Request) -> dict[str, A
 async def lobby(request: Request, game: str | None = Query(None, max_length=32),
                 limit: int = Query(50, ge=1, le=200)) -> Lobby:
     """Tables with a free seat, and live games to watch (with age and the players)."""
-    from .app import _listing
 
     tables = request.app.state.tables
     rows = await asyncio.to_thread(tables.storage.listing, over=False, limit=limit, offset=0,
@@ -158,7 +157,7 @@ async def lobby(request: Request, game: str | None = Query(None, max_length=32),
     open_: list[LiveGame] = []
     live: list[LiveGame] = []
     for row, seats in rows:
-        listing = _listing(row, seats, tables.live.get(row.id))
+        listing = listing_of(row, seats, tables.live.get(row.id))
         age = max(0.0, (at - _dt.datetime.fromisoformat(row.created)).total_seconds())
         ratings = await _seat_ratings(tables.storage, row, seats)
         entry = LiveGame(**listing.model_dump(), age=round(age, 1), ratings=ratings)

@@ -7,6 +7,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from ... import games
+from ..play.live import LiveTable
+from ..store.storage import SeatRow, TableRow
 
 __all__ = [
     "CreateTable",
@@ -23,6 +25,8 @@ __all__ = [
     "TableInfo",
     "TableListing",
     "TimeControl",
+    "listing_of",
+    "seat_info_of",
 ]
 
 
@@ -212,3 +216,23 @@ class Health(BaseModel):
     """With Redis (several processes): "ok", or "down" (then the answer is 503)."""
     detail: str | None = None
     code: str | None = None
+
+
+def seat_info_of(seat: SeatRow) -> SeatInfo:
+    return SeatInfo(seat=seat.seat, kind=seat.kind, bot=seat.bot, name=seat.name,
+                    taken=seat.kind == "bot" or seat.token_hash is not None,
+                    connected=False, bot_playing=False)
+
+
+def listing_of(row: TableRow, seats: list[SeatRow], live: LiveTable | None) -> TableListing:
+    """A table as the lobby lists it: from its live copy when this process plays it."""
+    infos = ([SeatInfo(**seat.public()) for seat in live.seats] if live is not None
+             else [seat_info_of(seat) for seat in seats])
+    return TableListing(
+        id=row.id, game=row.game, title=games.get(row.game).title, preset=row.preset,
+        players=row.players, status=live.status if live is not None else row.status,
+        seats=infos, taken=sum(1 for s in infos if s.taken),
+        free_seats=sum(1 for s in infos if not s.taken), created=row.created,
+        invite=f"/table/{row.id}", watch=f"/ws/tables/{row.id}",
+        version=live.version if live is not None else None)
+

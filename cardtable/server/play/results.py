@@ -1,0 +1,81 @@
+"""The results of a finished live table, as the ratings count them.
+
+``people.ratings`` keeps the ratings and counts a ``Tally`` in the transaction that stores
+a game's end; this module reads a live table (its outcome, its resignations and
+forfeits, who sat where) into that tally, and counts a table a crash left uncounted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ..people.ratings import SeatResult, Tally, pool_of
+from .live import LiveTable
+
+if TYPE_CHECKING:
+    from .host import House
+
+__all__ = ["count_table", "results_of", "tally_of"]
+
+log = logging.getLogger("cardtable.server")
+
+
+def results_of(table: LiveTable, summary: dict[str, Any] | None = None) -> list[SeatResult]:
+    """Each seat's result from the game's outcome and the summary's resignations and
+    forfeits (those seats lost); empty when the game has no outcome (say, abandoned).
+    ``summary`` is the table's own unless given (an end about to be stored)."""
+    summary = (table.summary if summary is None else summary) or {}
+    if summary.get("abandoned") or summary.get("closed"):
+        return []
+    outcome = table.state.outcome()
+    lost = {s for s in summary.get("forfeits") or [] if isinstance(s, int)}
+    if isinstance(summary.get("resigned"), int):
+        lost.add(summary["resigned"])
+    if outcome is None and not lost:
+        return []
+    n = len(table.seats)
+    returns = list(outcome.returns) if outcome is not None else [0.0] * n
+    winners = set(outcome.winners) if outcome is not None else set()
+    if lost:   # the seats that lost on time or resigned are last, whatever the cards said
+        low = min(returns) - 1
+        returns = [low if seat in lost else value for seat, value in enumerate(returns)]
+        winners = (winners - lost) or {seat for seat in range(n) if seat not in lost}
+    out = []
+    for seat in table.seats:
+        i = seat.index
+        result = "draw" if not winners else "win" if i in winners else "loss"
+        out.append(SeatResult(seat=i, kind=seat.kind, player_id=seat.player_id,
+                              player_kind=seat.player_kind, bot=seat.bot_spec,
+                              score=returns[i], result=result))
+    return out
+
+
+def tally_of(table: LiveTable, summary: dict[str, Any] | None = None) -> Tally:
+    """The count of a table whose game is over (``summary``: its end's, if not stored)."""
+    return Tally(table.id, table.game, pool_of(table.game, table.preset, table.players),
+                 results_of(table, summary))
+
+
+async def count_table(tables: House, table: LiveTable) -> bool:
+    """Count a table that is over but was not counted with its end (a crash between the
+    two under an older version, or a count that failed), once, whichever process asks
+    first; a rated game's changes go into its stored summary, and to everyone at the
+    table if it is live here.  True if this call counted it; a failure is logged (the
+    next sweep tries again)."""
+    if not table.over:
+        return False
+    try:
+        tally = tally_of(table)
+        summary = await asyncio.to_thread(tables.storage.count_over, table.id, tally)
+        if summary is None:
+            return False
+        if tally.added and tables.live.get(table.id) is table:
+            async with table.lock:
+                table.summary = {**(table.summary or {}), **tally.added}
+                table.broadcast()
+        return True
+    except Exception:
+        log.exception("table %s: the players' results could not be counted", table.id)
+        return False
