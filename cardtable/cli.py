@@ -414,8 +414,8 @@ def arena(
 
 
 def _school() -> None:
-    """The school's commands (analyse, learn, puzzle) live in cardtable.analysis."""
-    from .analysis.commands import register
+    """The school's commands (analyse, learn, puzzle) live in cardtable.terminal.school."""
+    from .terminal.school import register
 
     register(app)
 

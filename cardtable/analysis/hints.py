@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import bots
 from ..game import GameState
-from . import learn_of, values
+from .search import learn_of, values
 
 __all__ = ["Hint", "hint"]
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import MOVE_ERRORS, GameState
-from . import learn_of
+from .search import learn_of
 
 __all__ = ["LANGS", "Progress", "Step", "Verdict", "check", "course", "progress_path"]
 

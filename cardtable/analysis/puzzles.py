@@ -26,7 +26,7 @@ from typing import Any
 from .. import records
 from ..bots.ismcts import kit_of
 from ..game import GameState
-from . import HINDSIGHT_NODES, hindsight_values, learn_of, values
+from .search import HINDSIGHT_NODES, hindsight_values, learn_of, values
 
 __all__ = ["PUZZLES_FILE", "daily", "find", "load", "position", "unique", "why"]
 

@@ -27,9 +27,9 @@ figures, JSON, table and plot).  The command, ``cardtable arena``, is in ``cardt
 
 from __future__ import annotations
 
-from .planning import Task, labels, plan, rules_of, seatings
+from .planning import GameResult, Task, labels, plan, rules_of, seatings
 from .report import ArenaRun, margin, summarize
-from .running import GameResult, execute, play_plan, play_task, run
+from .running import execute, play_plan, play_task, run
 from .statistics import Z95, bounded_mean_ci, mean_ci, t_mean_ci, wilson
 
 __all__ = [

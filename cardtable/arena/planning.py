@@ -18,7 +18,7 @@ from .. import bots as botlib
 from .. import games as gamelib
 from ..game import GameSpec
 
-__all__ = ["Task", "labels", "plan", "rules_of", "seatings"]
+__all__ = ["GameResult", "Task", "labels", "plan", "rules_of", "seatings"]
 
 
 def seatings(bots: Sequence[str], *, players: int,
@@ -66,6 +66,29 @@ class Task:
     bot_seeds: tuple[int, ...]
     hands: bool = False
     save_dir: str | None = None
+
+
+@dataclasses.dataclass
+class GameResult:
+    """How one game went, per seat: what a ``Task`` comes back as (here, below both
+    the running and the report, which both use it)."""
+
+    index: int
+    deal: int
+    lineup: tuple[str, ...]
+    returns: tuple[float, ...]
+    winners: tuple[int, ...]
+    points: tuple[int, ...] | None
+    """Points per seat over the game (its side's points), where the game scores points."""
+    hands: int
+    """Hands played (1 for a game that is not made of hands)."""
+    loser: int | None
+    """The losing seat (the durak), where the game has one."""
+    moves: int
+    seconds: float
+    record: str | None = None
+    finished: bool = True
+    """False for a game stopped at ``MAX_MOVES`` (bots going round in circles): a draw."""
 
 
 def labels(bots: Sequence[str]) -> list[str]:

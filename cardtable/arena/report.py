@@ -20,14 +20,12 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import games as gamelib
+from .planning import GameResult
 from .planning import labels as _labels
 from .statistics import bounded_mean_ci, t_mean_ci, wilson
-
-if TYPE_CHECKING:
-    from .running import GameResult
 
 __all__ = ["ArenaRun", "margin", "summarize", "warnings"]
 

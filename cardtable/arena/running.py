@@ -6,7 +6,6 @@ seeded run gives the same figures on one process, several, or a Ray cluster.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -16,36 +15,14 @@ from typing import Any
 from .. import bots as botlib
 from .. import games as gamelib
 from ..game import GameSpec, GameState
-from .planning import Task, plan, rules_of
+from .planning import GameResult, Task, plan, rules_of
 from .report import ArenaRun, margin, summarize
 
-__all__ = ["MAX_MOVES", "GameResult", "execute", "play_plan", "play_task", "run"]
+__all__ = ["MAX_MOVES", "execute", "play_plan", "play_task", "run"]
 
 MAX_MOVES = 20_000
 """A game still going after this many moves is stopped and counted as a draw (two bots can
 pass the same cards back and forth in Durak for ever; the rules do not stop them)."""
-
-
-@dataclasses.dataclass
-class GameResult:
-    """How one game went, per seat."""
-
-    index: int
-    deal: int
-    lineup: tuple[str, ...]
-    returns: tuple[float, ...]
-    winners: tuple[int, ...]
-    points: tuple[int, ...] | None
-    """Points per seat over the game (its side's points), where the game scores points."""
-    hands: int
-    """Hands played (1 for a game that is not made of hands)."""
-    loser: int | None
-    """The losing seat (the durak), where the game has one."""
-    moves: int
-    seconds: float
-    record: str | None = None
-    finished: bool = True
-    """False for a game stopped at ``MAX_MOVES`` (bots going round in circles): a draw."""
 
 
 # -- playing one game ----------------------------------------------------------------------

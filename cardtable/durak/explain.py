@@ -21,12 +21,12 @@ from .moves import Move, MoveKind
 from .tables import DEFEND, LEAD, OVER, RANK_SHIFT, STRENGTH, THROW
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import State
 
 __all__ = ["why_illegal"]
 
 
-def why_illegal(game: Game, move: Move) -> str:
+def why_illegal(game: State, move: Move) -> str:
     """Why ``move`` is not legal now (``move`` is known not to be among the legal moves)."""
     if game._phase == OVER:
         return "the game is over"
@@ -93,7 +93,7 @@ def why_illegal(game: Game, move: Move) -> str:
             f"this round is {game._limit}")
 
 
-def _why_no_transfer(game: Game, move: Move, seat: int, hand: int) -> str:
+def _why_no_transfer(game: State, move: Move, seat: int, hand: int) -> str:
     rules = game.rules
     if move.shown and not rules.passport:
         return ("a transfer by showing a trump (passport) is not played under these "

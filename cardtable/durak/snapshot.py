@@ -20,15 +20,45 @@ shares, which keeps a search's snapshots small; the game drops its saved one
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..cards import Card
 from .moves import Move
 
-if TYPE_CHECKING:
-    from .state import State
+__all__ = ["BetweenRounds", "Fields", "Snapshot"]
 
-__all__ = ["BetweenRounds", "Snapshot"]
+
+class Fields(Protocol):
+    """The fields of a game's ``State`` that a snapshot saves and puts back: described
+    here, so that this module need not import ``state`` (which holds snapshots)."""
+
+    _hands: list[int]
+    _known: list[int]
+    _stock: tuple[Card, ...]
+    _prefix: tuple[int, ...]
+    _drawn: int
+    _trump_card: Card | None
+    _discard: int
+    _round: int
+    _out: int
+    _loser: int | None
+    _phase: int
+    _attacker: int
+    _defender: int
+    _orig: int
+    _to_move: int
+    _cap_now: int
+    _att: tuple[Card, ...]
+    _open: int
+    _beats: tuple[tuple[Card, Card], ...]
+    _tmask: int
+    _tranks: int
+    _limit: int
+    _passed: int
+    _shown: int
+    _legal: list[Move] | None
+    _between: BetweenRounds | None
+    _moves: list[Move]
 
 
 class BetweenRounds:
@@ -50,7 +80,7 @@ class BetweenRounds:
     trump_card: Card | None
 
     @classmethod
-    def save(cls, game: State) -> BetweenRounds:
+    def save(cls, game: Fields) -> BetweenRounds:
         """These fields of ``game`` now; ``game._between`` holds them until one changes."""
         saved = cls()
         saved.cap_now = game._cap_now
@@ -66,7 +96,7 @@ class BetweenRounds:
         game._between = saved
         return saved
 
-    def restore(self, game: State) -> None:
+    def restore(self, game: Fields) -> None:
         game._cap_now = self.cap_now
         game._discard = self.discard
         game._drawn = self.drawn
@@ -109,7 +139,7 @@ class Snapshot:
     legal: list[Move] | None
 
     @classmethod
-    def save(cls, game: State, legal: list[Move] | None) -> Snapshot:
+    def save(cls, game: Fields, legal: list[Move] | None) -> Snapshot:
         """The state of ``game`` now (``legal``: its legal moves, if known)."""
         snapshot = cls()
         snapshot.moves = len(game._moves)
@@ -132,7 +162,7 @@ class Snapshot:
         snapshot.legal = legal
         return snapshot
 
-    def restore(self, game: State) -> None:
+    def restore(self, game: Fields) -> None:
         """Put ``game`` back in this state (``pop`` trims its moves)."""
         game._hands = list(self.hands)
         game._known = list(self.known)

@@ -10,14 +10,23 @@ cost a fifth of a random move.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
 from .moves import Move
 
-if TYPE_CHECKING:
-    from .hand import Hand
+__all__ = ["Capture", "Fields", "Snapshot", "Sur", "Trail"]
 
-__all__ = ["Capture", "Snapshot", "Sur", "Trail"]
+
+class Fields(Protocol):
+    """The fields of a ``Hand`` that the records put back: described here, so that this
+    module need not import ``hand`` (which holds the records)."""
+
+    _held: list[bytes]
+    _table: int
+    _captured: list[int]
+    _side: tuple[int, ...]
+    _last: int | None
+    _surs: list[int]
 
 
 class Trail:
@@ -34,7 +43,7 @@ class Trail:
     table: int
     """The table before."""
 
-    def restore(self, hand: Hand) -> None:
+    def restore(self, hand: Fields) -> None:
         hand._held[self.seat] = self.held
         hand._table = self.table
 
@@ -49,7 +58,7 @@ class Capture(Trail):
     last: int | None
     """The last capturer before."""
 
-    def restore(self, hand: Hand) -> None:
+    def restore(self, hand: Fields) -> None:
         seat = self.seat
         hand._held[seat] = self.held
         hand._table = self.table
@@ -63,7 +72,7 @@ class Sur(Capture):
     __slots__ = ()
     sur: ClassVar[bool] = True
 
-    def restore(self, hand: Hand) -> None:
+    def restore(self, hand: Fields) -> None:
         Capture.restore(self, hand)
         hand._surs[hand._side[self.seat]] -= 1
 

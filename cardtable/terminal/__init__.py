@@ -32,87 +32,13 @@ from .. import games
 from ..cards import CardError
 from ..game import GameSpec, GameState, IllegalMove, rule_options
 from ..records import Record, record_of
+from .screens import screen_module
+from .text import SUIT_STYLE, card_text, cards_line, log_lines, move_text, plural
 
-__all__ = ["Quit", "Session", "card_text", "log_lines", "play", "plural", "screen_module",
-           "seat_names", "seat_plan", "watch"]
-
-SUIT_STYLE = {"♣": "bold green", "♦": "bold blue", "♥": "bold red", "♠": "bold"}
-"""The four-colour deck: every suit a colour of its own (♦ is not a second red)."""
-
-MARK = "underline"
-"""How a card that matters is marked: a trump, a card that counts in Pasur."""
+__all__ = ["SUIT_STYLE", "Quit", "Session", "card_text", "cards_line", "log_lines",
+           "move_text", "play", "plural", "screen_module", "seat_names", "seat_plan", "watch"]
 
 HELP = "number or move text · h hint · u undo · r rules · l log · q quit"
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """``1 club``, ``2 clubs``: a count with its noun.
-
-    >>> plural(1, "club"), plural(0, "card"), plural(3, "sur")
-    ('1 club', '0 cards', '3 surs')
-    """
-    return f"{count} {word if count == 1 else many or word + 's'}"
-
-
-def card_text(card: str, *, highlight: bool = False, mark: bool = False) -> Text:
-    """A card as coloured text, each suit its own colour; ``mark`` underlines a card that
-    matters (a trump, a counting card)."""
-    style = SUIT_STYLE.get(card[-1:], "")
-    if mark:
-        style += " " + MARK
-    if highlight:
-        style += " reverse"
-    return Text(card, style=style.strip())
-
-
-def cards_line(cards: Sequence[str], *, empty: str = "—",
-               marked: Callable[[str], bool] | None = None) -> Text:
-    """Cards in a row; those ``marked`` says matter are underlined."""
-    if not cards:
-        return Text(empty, style="dim")
-    return Text(" ").join(card_text(c, mark=bool(marked and marked(c))) for c in cards)
-
-
-def log_lines(log: Sequence[tuple[Any, ...]], names: Sequence[str]) -> list[Text]:
-    """The moves given (``(seat, words)`` or ``(seat, words, notes)``), in flowing lines
-    ``Name: words · Name: words``, each note (a sur, a round's end) on a line of its own."""
-    out: list[Text] = []
-    run: list[Text] = []
-    for entry in log:
-        seat, words = entry[0], entry[1]
-        notes = entry[2] if len(entry) > 2 else ()
-        run.append(Text.assemble((f"{names[seat]}: ", "bold"), move_text(words)))
-        if notes:
-            out.append(Text("  ") + Text(" · ").join(run))
-            run = []
-            out.extend(Text.assemble("  ", ("» ", "cyan"), move_text(note)) for note in notes)
-    if run:
-        out.append(Text("  ") + Text(" · ").join(run))
-    return out
-
-
-def move_text(move: str) -> Text:
-    """A move's text with its cards coloured."""
-    out = Text()
-    for i, word in enumerate(move.split(" ")):
-        if i:
-            out.append(" ")
-        card = word.rstrip(",.;:)")
-        if card[-1:] in SUIT_STYLE and len(card) >= 2:
-            out.append_text(card_text(card))
-            out.append(word[len(card):])
-        else:
-            out.append(word)
-    return out
-
-
-def screen_module(spec: GameSpec) -> Any:
-    """The drawing module a game's spec names, or the generic screen if it names none."""
-    if spec.screen is None:
-        from . import generic
-
-        return generic
-    return spec.plugin("screen")
 
 
 @dataclasses.dataclass

@@ -17,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import card_text, cards_line, log_lines, plural
+from .text import card_text, cards_line, log_lines, plural
 
 PHASE_WORDS = {
     "lead": "{attacker} leads",

@@ -27,7 +27,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from . import cards_line, log_lines, move_text
+from .text import cards_line, log_lines, move_text
 
 __all__ = ["final", "screen"]
 

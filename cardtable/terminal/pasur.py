@@ -18,7 +18,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import cards_line, log_lines, plural
+from .text import cards_line, log_lines, plural
 
 
 def counting(rules: Any) -> Callable[[str], bool]:

@@ -12,7 +12,8 @@ from rich.text import Text
 
 from ..game import GameState
 from ..records import Record, RecordError, loads
-from . import cards_line, move_text, screen_module
+from .screens import screen_module
+from .text import cards_line, move_text
 
 KEYS = "Enter/n next · b back · j N jump to move N · e end · q quit"
 

@@ -1,7 +1,8 @@
 """The school's commands in ``cardtable``: ``analyse`` (and ``learn``, ``puzzle``).
 
 ``register(app)`` adds them to the Typer app of ``cardtable/cli.py``, so that file needs
-one line for all of them.
+one line for all of them.  They draw on the terminal, so they live in it: the analysis
+they call stays free of the terminal.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from rich.console import Console
 from rich.table import Table
 
 from .. import records
+from ..analysis import DEFAULT_ITERATIONS, analyse_record, learn_of, series, sparkline
 from ..bots.ismcts import kit_of
-from . import DEFAULT_ITERATIONS, analyse_record, learn_of, series, sparkline
 
 __all__ = ["register"]
 
@@ -116,9 +117,10 @@ def learn(
     Progress is kept in a JSON file (``$CARDTABLE_HOME``, ``$XDG_DATA_HOME/cardtable`` or
     ``~/.cardtable``).  Type a move (or its number), ``a`` for the answer, ``q`` to stop.
     """
+    from ..analysis.lessons import LANGS, Progress, check, course
     from ..games import get
-    from ..terminal import move_text, screen_module
-    from .lessons import LANGS, Progress, check, course
+    from .screens import screen_module
+    from .text import move_text
 
     if lang not in LANGS:
         raise typer.BadParameter(f"lang is one of {', '.join(LANGS)}")
@@ -180,10 +182,10 @@ def puzzle(
                                          "this many legal moves")] = 3,
 ) -> None:
     """Solve a puzzle: a position from a real game where one move is clearly best."""
+    from ..analysis.lessons import Progress
+    from ..analysis.puzzles import daily, find, load, position
     from ..games import get
-    from ..terminal import screen_module
-    from .lessons import Progress
-    from .puzzles import daily, find, load, position
+    from .screens import screen_module
 
     console = Console()
     if make:
