@@ -145,3 +145,85 @@ def test_no_source_file_is_over_seven_hundred_lines():
             if path.suffix in (".py", ".js")
             and (n := len(path.read_text().splitlines())) > 700}
     assert long == {}
+
+
+def module_graph() -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
+    """Every import between cardtable's modules (at the top, in a function, or for the
+    type checker alone: a circle of any of them is a circle of the design), and every
+    name taken from the ``__init__`` of a package holding the importer."""
+    names = {}
+    for path in ROOT.rglob("*.py"):
+        parts = ("cardtable", *path.relative_to(ROOT).with_suffix("").parts)
+        names[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph: dict[str, set[str]] = {name: set() for name in names}
+    upward = []
+    for name, path in names.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                graph[name].update(a.name for a in node.names if a.name in names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    source = ".".join([*base, *([node.module] if node.module else [])])
+                else:
+                    source = node.module or ""
+                for alias in node.names:
+                    if f"{source}.{alias.name}" in names:
+                        graph[name].add(f"{source}.{alias.name}")
+                    elif source in names:
+                        graph[name].add(source)
+                        if name.startswith(source + ".") and alias.name != "__version__":
+                            upward.append((name, f"{source}.{alias.name}"))
+    for name in graph:
+        graph[name].discard(name)
+    return graph, upward
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                top = stack.pop()
+                part.append(top)
+                if top == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_of_cardtable_is_in_an_import_circle() -> None:
+    graph, _ = module_graph()
+    assert "cardtable.server.play.tables" in graph["cardtable.server.web.app"]  # it sees
+    assert circles(graph) == []
+
+
+def test_no_module_takes_a_name_from_a_package_above_it() -> None:
+    """A package's ``__init__`` imports its modules; a module importing it back would
+    make a circle (``__version__``, which the top one defines alone, is the exception)."""
+    _, upward = module_graph()
+    assert upward == []
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
