@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from tablekit import MACHINE_SPEED  # noqa: E402
 
 from cardtable.server import create_app  # noqa: E402
+from cardtable.server.clock import FakeClock  # noqa: E402
 from cardtable.server.protocol import check_outgoing  # noqa: E402
 
 # every message a server test makes the server send is checked against protocol's models
@@ -24,11 +25,19 @@ check_outgoing(True)
 
 
 @pytest.fixture
-def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
-    """Start an app (bots without delay) and return a TestClient whose lifespan runs."""
+def clock() -> FakeClock:
+    """The time of the test's apps: it moves only when the test moves it."""
+    return FakeClock()
+
+
+@pytest.fixture
+def make_client(tmp_path: Path, clock: FakeClock) -> Iterator[Callable[..., TestClient]]:
+    """Start an app (bots without delay, the test's clock) and return a TestClient whose
+    lifespan runs."""
     stack: list[TestClient] = []
 
     def make(**settings: Any) -> TestClient:
+        settings.setdefault("clock", clock)
         settings.setdefault("bot_delay", 0)
         settings.setdefault("grace", 600)
         settings.setdefault("data_dir", tmp_path / "data")

@@ -90,6 +90,26 @@ class GatedHint:
         return HintJob(self.state, self.level, self.lang, self.top, self.seed).run(own)
 
 
+@contextmanager
+def ticking(clock: Any, step: float) -> Iterator[None]:
+    """The test's fake clock runs by itself inside the block: ``step`` seconds of it for
+    each hundredth of a real second, so a grace, a clock or a retry of the server ends as
+    soon as the server can get to it, however long it is."""
+    stop = threading.Event()
+
+    def run() -> None:
+        while not stop.wait(0.01):
+            clock.move(step)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
 def wait_for_file(path: Path, timeout: float = 120) -> None:
     """Until ``path`` exists (a bound on the wait, not a timing)."""
     for _ in range(int(timeout * 20)):

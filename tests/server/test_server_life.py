@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tablekit import Player, connect, create
+from tablekit import Player, connect, create, ticking
 
 from cardtable.server.play.quickplay import Entry, match
 
@@ -193,7 +193,7 @@ def test_a_clock_that_cannot_run_is_refused(client: TestClient, clock: dict) -> 
 
 
 def test_when_time_runs_out_the_takeover_bot_plays_and_three_in_a_row_forfeit(
-        client: TestClient) -> None:
+        client: TestClient, clock: Any) -> None:
     seated = create(client, game="durak", seats=["human", "bot:random"],
                     takeover="bot:random", clock={"move": 1, "bank": 0})
     table = seated["table"]
@@ -202,8 +202,9 @@ def test_when_time_runs_out_the_takeover_bot_plays_and_three_in_a_row_forfeit(
         state = me.state()
         # the player never moves: each of their turns times out
         final = state
-        while not final["over"] and 0 not in info(client, table)["gone"]:
-            final = me.state(timeout=30)
+        with ticking(clock, 0.5):
+            while not final["over"] and 0 not in info(client, table)["gone"]:
+                final = me.state(timeout=30)
     described = wait_for(lambda: info(client, table)["over"] and info(client, table),
                          timeout=120)
     assert described["summary"]["forfeits"] == [0]
@@ -223,7 +224,7 @@ def test_a_move_in_time_ends_the_run_of_timeouts(client: TestClient) -> None:
 
 
 def test_the_bank_left_is_stored_with_the_move_and_survives_a_restart(
-        make_client: Any) -> None:
+        make_client: Any, clock: Any) -> None:
     client = make_client()
     seated = create(client, game="durak", seats=["human", "bot:random"],
                     clock={"move": 1, "bank": 30})
@@ -233,11 +234,11 @@ def test_the_bank_left_is_stored_with_the_move_and_survives_a_restart(
         state = me.state()
         while not state["legal_moves"]:
             state = me.state()
-        time.sleep(1.6)   # past the move's second: the bank pays the rest
+        clock.move(1.6)   # past the move's second: the bank pays the rest
         me.move(state, state["legal_moves"][0])
         me.state(state["version"] + 1)
     stored = client.app.state.storage.load(table).row.life
-    assert stored["banks"][0] < 30 and stored["banks"][1] == 30
+    assert stored["banks"] == [29.4, 30]
     client.__exit__(None, None, None)
     again = make_client()
     described = info(again, table)
@@ -248,11 +249,12 @@ def test_the_bank_left_is_stored_with_the_move_and_survives_a_restart(
 # -- abandonment and the lobby ----------------------------------------------------------------
 
 def test_a_table_nobody_comes_back_to_ends_as_abandoned_and_leaves_the_lobby(
-        make_client: Any) -> None:
-    client = make_client(abandon_after=0.3)
+        make_client: Any, clock: Any) -> None:
+    client = make_client(abandon_after=300)
     seated = create(client, game="durak", seats=["human", "bot:random"])
     table = seated["table"]
-    described = wait_for(lambda: info(client, table)["over"] and info(client, table))
+    with ticking(clock, 10):
+        described = wait_for(lambda: info(client, table)["over"] and info(client, table))
     assert described["summary"]["abandoned"] is True
     assert described["summary"]["rated"] is False
     lobby = client.get("/api/lobby").json()
@@ -260,13 +262,16 @@ def test_a_table_nobody_comes_back_to_ends_as_abandoned_and_leaves_the_lobby(
     assert table not in {t["id"] for t in client.get("/api/tables").json()}
 
 
-def test_a_connected_player_keeps_the_table_alive(make_client: Any) -> None:
-    client = make_client(abandon_after=0.3)
+def test_a_connected_player_keeps_the_table_alive(make_client: Any, clock: Any) -> None:
+    client = make_client(abandon_after=300)
     seated = create(client, game="durak", seats=["human", "human"])
-    with connect(client, seated["table"], seated["token"]) as ws:
+    table = seated["table"]
+    with connect(client, table, seated["token"]) as ws:
         Player(ws).state()
-        time.sleep(1.0)
-        assert info(client, seated["table"])["over"] is False
+        # connected, the table has no abandonment watch to run out: none is waiting
+        assert client.app.state.tables.live[table].life.abandon is None
+        clock.move(900)
+        assert info(client, table)["over"] is False
 
 
 def test_the_lobby_lists_free_seats_apart_from_live_games(client: TestClient) -> None:
@@ -309,24 +314,28 @@ def test_two_players_waiting_for_people_are_seated_together(client: TestClient) 
     assert [s["kind"] for s in info(client, first["table"])["seats"]] == ["human", "human"]
 
 
-def test_different_pools_are_not_seated_together(client: TestClient) -> None:
+def test_different_pools_are_not_seated_together(client: TestClient, clock: Any) -> None:
     one = client.post("/api/quick-play", json={"game": "durak", "players": 2,
                                                "bots_after": None}).json()
     two = client.post("/api/quick-play", json={"game": "durak", "players": 3,
                                                "bots_after": None}).json()
-    time.sleep(0.7)
+    clock.move(0.7)   # a round of matching runs; each poll below runs one too
     for ticket in (one, two):
         assert client.get(f"/api/quick-play/{ticket['ticket']}").json()["status"] == "waiting"
 
 
-def test_a_ticket_can_be_cancelled_and_an_unpolled_one_is(make_client: Any) -> None:
-    client = make_client(quick_play_poll=0.5)
+def test_a_ticket_can_be_cancelled_and_an_unpolled_one_is(make_client: Any,
+                                                           clock: Any) -> None:
+    client = make_client(quick_play_poll=8)
     body = {"game": "durak", "players": 2, "bots_after": None}
     one = client.post("/api/quick-play", json=body).json()
     cancelled = client.delete(f"/api/quick-play/{one['ticket']}").json()
     assert cancelled["status"] == "cancelled"
     two = client.post("/api/quick-play", json=body).json()
-    time.sleep(1.5)
+    assert client.get(f"/api/quick-play/{two['ticket']}").json()["status"] == "waiting"
+    clock.move(9)   # no poll for longer than a ticket lives: the next round cancels it
+    store = client.app.state.quickplay.store
+    wait_for(lambda: store.entries[two["ticket"]].status == "cancelled")
     assert client.get(f"/api/quick-play/{two['ticket']}").json()["status"] == "cancelled"
 
 
@@ -374,21 +383,24 @@ def test_bots_fill_the_seats_only_for_those_who_asked_for_them() -> None:
 
 
 def test_staying_away_past_the_grace_period_at_a_clocked_table_forfeits_the_seat(
-        make_client: Any) -> None:
-    client = make_client(grace=0.3)
+        make_client: Any, clock: Any) -> None:
+    client = make_client(grace=30)
     seated = create(client, game="durak", seats=["human", "bot:random"],
                     takeover="bot:random", clock={"move": 600, "bank": 0})
-    described = wait_for(lambda: info(client, seated["table"])["over"]
-                         and info(client, seated["table"]))
+    with ticking(clock, 5):
+        described = wait_for(lambda: info(client, seated["table"])["over"]
+                             and info(client, seated["table"]))
     assert described["summary"]["forfeits"] == [0]
 
 
-def test_staying_away_at_a_table_without_a_clock_does_not_forfeit(make_client: Any) -> None:
-    client = make_client(grace=0.3)
+def test_staying_away_at_a_table_without_a_clock_does_not_forfeit(make_client: Any,
+                                                                 clock: Any) -> None:
+    client = make_client(grace=30)
     seated = create(client, game="durak", seats=["human", "bot:random"],
                     takeover="bot:random")
-    described = wait_for(lambda: info(client, seated["table"])["over"]
-                         and info(client, seated["table"]))
+    with ticking(clock, 5):
+        described = wait_for(lambda: info(client, seated["table"])["over"]
+                             and info(client, seated["table"]))
     assert "forfeits" not in described["summary"]
     assert described["gone"] == []
 

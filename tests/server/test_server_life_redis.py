@@ -64,14 +64,25 @@ def test_two_processes_share_the_quick_play_queue(tmp_path: Path, own_redis: Own
 
 def test_a_ticket_unpolled_on_every_process_is_cancelled(tmp_path: Path,
                                                            own_redis: OwnRedis) -> None:
+    import redis
+
     data = tmp_path / "data"
     shared = flags(own_redis)
-    with server(data, *shared) as (_, a), server(data, *shared) as (_, b):
+    prefix = shared[-1]
+    with server(data, *shared, "--quick-play-poll", "1") as (_, a), \
+            server(data, *shared, "--quick-play-poll", "1") as (_, b):
         one = httpx.post(f"{a}/api/quick-play", json={"game": "durak", "players": 3,
                                                       "bots_after": None}, timeout=10).json()
         assert httpx.get(f"{b}/api/quick-play/{one['ticket']}", timeout=10).json()[
             "status"] == "waiting"
-        time.sleep(9.5)   # past the 8 seconds a ticket lives without a poll
+
+        # read the shared queue itself: asking a process would count as a poll
+        def status() -> str:
+            text = redis.Redis.from_url(own_redis.url).hget(f"{prefix}:quickplay:tickets",
+                                                              one["ticket"])
+            return json.loads(text)["status"]
+
+        wait_for(lambda: status() == "cancelled", what="the unpolled ticket to be cancelled")
         assert httpx.get(f"{b}/api/quick-play/{one['ticket']}", timeout=10).json()[
             "status"] == "cancelled"
 

@@ -7,10 +7,20 @@ import random
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tablekit import Player, cards_in, connect, create, play_out, play_together, with_bots
+from tablekit import (
+    Player,
+    cards_in,
+    connect,
+    create,
+    play_out,
+    play_together,
+    ticking,
+    with_bots,
+)
 
 from cardtable import bots, games, records
 from cardtable.cards import pack
@@ -353,8 +363,8 @@ def test_a_dropped_player_comes_back_with_the_token_to_the_same_seat_and_hand(
 
 
 def test_a_takeover_bot_plays_for_a_player_gone_past_the_grace_period(
-        make_client: object) -> None:
-    client = make_client(grace=0.05)
+        make_client: Any, clock: Any) -> None:
+    client = make_client(grace=30)
     seated = create(client, game="durak", seats=["human", "human"], takeover="bot:random")
     joined = client.post(f"/api/tables/{seated['table']}/join").json()
     with connect(client, seated["table"], joined["token"]) as ws1:
@@ -363,16 +373,18 @@ def test_a_takeover_bot_plays_for_a_player_gone_past_the_grace_period(
     with connect(client, seated["table"], seated["token"]) as ws0:
         player = Player(ws0)
         state = player.state()
-        while not state["seats"][1]["bot_playing"]:
-            state = player.state()
+        with ticking(clock, 5):
+            while not state["seats"][1]["bot_playing"]:
+                state = player.state()
         final = play_out(player, random.Random(4), state)
     assert final["over"]
     assert any(s["last_move"] and s["last_move"]["seat"] == 1 for s in player.states)
     assert client.get(f"/api/tables/{seated['table']}").json()["takeover"] == "random"
 
 
-def test_a_player_back_from_a_takeover_gets_the_seat_back(make_client: object) -> None:
-    client = make_client(grace=0.05)
+def test_a_player_back_from_a_takeover_gets_the_seat_back(make_client: Any,
+                                                         clock: Any) -> None:
+    client = make_client(grace=30)
     seated = create(client, game="durak", seats=["human", "human"], takeover="bot:random")
     joined = client.post(f"/api/tables/{seated['table']}/join").json()
     with connect(client, seated["table"], joined["token"]) as ws1:
@@ -380,8 +392,9 @@ def test_a_player_back_from_a_takeover_gets_the_seat_back(make_client: object) -
     with connect(client, seated["table"], seated["token"]) as ws0:
         watcher0 = Player(ws0)
         state = watcher0.state()
-        while not state["seats"][1]["bot_playing"]:
-            state = watcher0.state()
+        with ticking(clock, 5):
+            while not state["seats"][1]["bot_playing"]:
+                state = watcher0.state()
         with connect(client, seated["table"], joined["token"]) as ws1:
             back = Player(ws1)
             state = back.state()

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, delete, event, update
 from sqlalchemy.orm import sessionmaker
-from tablekit import MACHINE_SPEED, Player, connect, create, play_out, play_together
+from tablekit import MACHINE_SPEED, Player, connect, create, play_out, play_together, ticking
 
 from cardtable.server import create_app
 from cardtable.server.store.storage import (
@@ -191,8 +191,8 @@ def wait_for(predicate: Callable[[], Any], timeout: float = 20) -> Any:
 
 
 def test_a_seat_whose_token_never_connected_is_freed_after_the_claim_grace(
-        make_client: Callable[..., TestClient]) -> None:
-    client = make_client(claim_grace=0.3)
+        make_client: Callable[..., TestClient], clock: Any) -> None:
+    client = make_client(claim_grace=120)
     made = create(client, game="durak", seats=["human", "human"])
     table = made["table"]
     with connect(client, table, made["token"]) as ws0:
@@ -201,8 +201,9 @@ def test_a_seat_whose_token_never_connected_is_freed_after_the_claim_grace(
         lost = client.post(f"/api/tables/{table}/join").json()  # its answer never arrives
         assert lost["seat"] == 1
         state = creator.state()
-        while state["seats"][1]["taken"]:
-            state = creator.state()
+        with ticking(clock, 10):
+            while state["seats"][1]["taken"]:
+                state = creator.state()
         info = client.get(f"/api/tables/{table}").json()
         assert info["free_seats"] == 1
         assert "4403" in closed_with(client, table, lost["token"])
@@ -214,8 +215,8 @@ def test_a_seat_whose_token_never_connected_is_freed_after_the_claim_grace(
 
 
 def test_a_seat_that_connected_once_is_kept_past_the_claim_grace(
-        make_client: Callable[..., TestClient]) -> None:
-    client = make_client(claim_grace=0.2)
+        make_client: Callable[..., TestClient], clock: Any) -> None:
+    client = make_client(claim_grace=120)
     made = create(client, game="durak", seats=["human", "human"])
     table = made["table"]
     with connect(client, table, made["token"]) as ws0:
@@ -223,7 +224,10 @@ def test_a_seat_that_connected_once_is_kept_past_the_claim_grace(
     joined = client.post(f"/api/tables/{table}/join").json()
     with connect(client, table, joined["token"]) as ws1:
         Player(ws1).state()
-    time.sleep(0.6)  # three claim graces: both seats were connected to, so both stay taken
+    # both seats were connected to: no hold waits to free one, and three graces later
+    # both are still taken
+    assert all(seat.claim_task is None for seat in client.app.state.tables.live[table].seats)
+    clock.move(360)
     assert client.get(f"/api/tables/{table}").json()["free_seats"] == 0
     with connect(client, table, joined["token"]) as ws1:
         assert Player(ws1).state()["seat"] == 1
@@ -295,7 +299,7 @@ def outage(make_client: Callable[..., TestClient]) -> Iterator[Callable[..., Any
 
 def test_an_outage_is_answered_503_logged_once_and_ends_by_itself(
         make_client: Callable[..., TestClient], outage: Any,
-        caplog: pytest.LogCaptureFixture) -> None:
+        caplog: pytest.LogCaptureFixture, clock: Any) -> None:
     client = make_client(bot_delay=0.01)
     bots_only = create(client, game="pasur", seats=["bot:random", "bot:random"])
     made = create(client, game="durak", seats=["human", "human"])
@@ -317,16 +321,17 @@ def test_an_outage_is_answered_503_logged_once_and_ends_by_itself(
         error = players[mover].next_of("error")
         assert error["code"] == "storage_unavailable"
         assert players[mover].state()["version"] == state[mover]["version"]
-        time.sleep(1.0)  # the bots at the other table keep trying meanwhile
-        outage(client, False)
-        wait_for(lambda: client.get("/api/health").status_code == 200)
+        with ticking(clock, 0.5):   # the bots at the other table keep trying meanwhile
+            wait_for(lambda: client.app.state.storage.outage.since is not None)
+            outage(client, False)
+            wait_for(lambda: client.get("/api/health").status_code == 200)
         # the table moves again
         players[mover].move(state[mover], state[mover]["legal_moves"][0])
         assert players[mover].state(state[mover]["version"] + 1)["last_move"]["seat"] == mover
     assert client.post("/api/tables", json={"game": "durak"}).status_code == 201
     # the bots' table plays on by itself
     mended = client.get(f"/api/tables/{bots_only['table']}").json()["version"]
-    with connect(client, bots_only["table"]) as ws:
+    with connect(client, bots_only["table"]) as ws, ticking(clock, 0.5):
         watcher = Player(ws)
         state = watcher.state()
         while state["version"] <= mended and not state["over"]:

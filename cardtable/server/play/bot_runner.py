@@ -96,7 +96,7 @@ class BotRunner:
                     snapshot = table.state.copy()
                     version = table.version
                 if self.settings.bot_delay > 0:
-                    await asyncio.sleep(self.settings.bot_delay)
+                    await self.tables.clock.sleep(self.settings.bot_delay)
                 text = await self.think(table, bot, spec, snapshot)
                 reason = await self._play(table, seat, version, text)
                 if reason:
@@ -120,7 +120,7 @@ class BotRunner:
             try:
                 return await self.tables.play(table, seat, version, text, by_bot=True)
             except StorageUnavailable:
-                await asyncio.sleep(wait * random.uniform(0.5, 1.0))
+                await self.tables.clock.sleep(wait * random.uniform(0.5, 1.0))
                 wait = min(wait * 2, max(0.1, self.settings.storage_retry_max))
 
     async def think(self, table: LiveTable, bot: Any, spec: str | None,
@@ -184,7 +184,7 @@ class BotRunner:
         seat.grace_task = self.tables.spawn(self._grace(table, seat))
 
     async def _grace(self, table: LiveTable, seat: LiveSeat) -> None:
-        await asyncio.sleep(self.settings.grace)
+        await self.tables.clock.sleep(self.settings.grace)
         async with table.lock:
             seat.grace_task = None
             if seat.connections or table.over or not table.takeover or seat.bot is not None:

@@ -15,6 +15,7 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
+from ..clock import Clock
 from ..codes import Refusal
 from ..store.storage import Storage
 from .bot_workers import BotWorkers
@@ -67,6 +68,8 @@ class Owners(Protocol):
 class House(Protocol):
     """``tables.Tables`` as its pieces see it."""
 
+    @property
+    def clock(self) -> Clock: ...
     @property
     def storage(self) -> Storage: ...
     @property

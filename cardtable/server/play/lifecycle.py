@@ -20,6 +20,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..clock import Clock
 from ..store.storage import StorageUnavailable, now
 from ..wire import plain
 from .bot_runner import make_bot
@@ -47,7 +48,7 @@ class Life:
     """A table's clock and the seats that are gone (forfeited or left).
 
     ``banks`` and ``timeouts`` are per seat; ``turn`` is the (version, seat) whose clock
-    runs, since ``started`` (the event loop's time).
+    runs, since ``started`` (on ``clock``, the tables' clock).
     """
 
     players: int
@@ -67,6 +68,8 @@ class Life:
     """The (version, seat) whose move the takeover bot is playing after a timeout."""
     ratings: dict[int, int] = field(default_factory=dict)
     """The rating each account's seat has in the table's pool (shown with the seat)."""
+    clock: Clock = field(default_factory=Clock, repr=False)
+    """What the time is (the tables' clock, given by ``Lifecycle.attach``)."""
 
     def __post_init__(self) -> None:
         if len(self.banks) != self.players:
@@ -178,14 +181,15 @@ class Lifecycle:
         self.tables = tables
 
     @property
-    def loop_time(self) -> float:
-        return asyncio.get_running_loop().time()
+    def clock_time(self) -> float:
+        return self.tables.clock.time()
 
     # -- tables coming and going ------------------------------------------------------
     def attach(self, table: LiveTable, stored: dict[str, Any] | None) -> Life:
         """Give a table its ``Life`` from what the database holds; seats that are gone get
         the takeover bot back."""
         life = Life.from_dict(stored, table.players)
+        life.clock = self.tables.clock
         table.life = life
         for index in life.forfeits + life.left:
             seat = table.seats[index]
@@ -232,7 +236,7 @@ class Lifecycle:
         life.turn = turn
         if turn is None:
             return
-        life.started = self.loop_time
+        life.started = self.clock_time
         assert life.move is not None
         limit = life.move + life.banks[turn[1]]
         life.timer = self.tables.spawn(self._timeout(table, turn, limit))
@@ -245,7 +249,7 @@ class Lifecycle:
             return False
         changed = False
         if life.clocked and life.turn == (version, seat):
-            spent = max(0.0, self.loop_time - life.started)
+            spent = max(0.0, self.clock_time - life.started)
             assert life.move is not None
             life.banks[seat] = max(0.0, life.banks[seat] - max(0.0, spent - life.move))
             changed = True
@@ -266,7 +270,7 @@ class Lifecycle:
     async def _timeout(self, table: LiveTable, turn: tuple[int, int], limit: float) -> None:
         """The seat's time is up: the takeover bot plays this move for it; the third
         timeout in a row forfeits the seat."""
-        await asyncio.sleep(limit)
+        await self.tables.clock.sleep(limit)
         version, seat = turn
         tables = self.tables
         async with table.lock:
@@ -490,7 +494,7 @@ class Lifecycle:
     async def _abandon(self, table: LiveTable) -> None:
         wait = self.tables.settings.abandon_after
         while True:
-            await asyncio.sleep(wait)
+            await self.tables.clock.sleep(wait)
             async with table.lock:
                 life: Life | None = table.life
                 if (life is None or life.abandon is not asyncio.current_task() or table.over

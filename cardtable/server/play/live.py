@@ -344,7 +344,7 @@ class LiveTable:
                 s.kind == "human" and s.player_kind == "account" for s in self.seats)
             message["ratings"] = {str(seat): value for seat, value in self.life.ratings.items()}
             if self.life.clocked:
-                message["clock"] = self.life.view(asyncio.get_running_loop().time())
+                message["clock"] = self.life.view(self.life.clock.time())
         if self.over:
             message["summary"] = self.summary
             message["rematch"] = self.rematch

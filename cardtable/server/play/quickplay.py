@@ -237,16 +237,15 @@ class QuickPlay:
         """Tickets waiting at most from one address."""
         self._task: asyncio.Task[None] | None = None
 
-    @staticmethod
-    def clock() -> float:
-        return time.time()  # wall time: several processes compare it
+    def clock(self) -> float:
+        return self.tables.clock.wall()  # wall time: several processes compare it
 
     def start(self) -> None:
         self._task = self.tables.spawn(self._rounds())
 
     async def _rounds(self) -> None:
         while True:
-            await asyncio.sleep(0.5)
+            await self.tables.clock.sleep(0.5)
             try:
                 await self.round()
             except asyncio.CancelledError:
@@ -307,7 +306,7 @@ class QuickPlay:
     @contextlib.asynccontextmanager
     async def _matching_wait(self) -> AsyncIterator[bool]:
         """The matching lock, waited for (at most a few seconds)."""
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 5   # a bound on waiting for a lock: the real time
         while True:
             async with self.store.matching() as mine:
                 if mine or time.monotonic() > deadline:

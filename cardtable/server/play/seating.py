@@ -349,7 +349,7 @@ class Seating:
     async def _unclaimed(self, table: LiveTable, seat: LiveSeat, token_hash: str) -> None:
         wait = self.tables.settings.claim_grace
         while True:
-            await asyncio.sleep(wait)
+            await self.tables.clock.sleep(wait)
             async with table.lock:
                 if (seat.claim_task is not asyncio.current_task() or seat.seen
                         or seat.connections or seat.token_hash != token_hash or table.over

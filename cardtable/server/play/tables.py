@@ -27,6 +27,7 @@ from ...cards import Card
 from ...game import IllegalMove
 from ...records import rules_from_dict
 from .. import protocol
+from ..clock import Clock
 from ..codes import Refusal, refused
 from ..store.storage import (
     CLOSED,
@@ -83,8 +84,11 @@ class Tables:
     ``seating`` makes tables and gives seats; ``runner`` plays for the bots.
     """
 
-    def __init__(self, storage: Storage, settings: Settings | None = None) -> None:
+    def __init__(self, storage: Storage, settings: Settings | None = None, *,
+                 clock: Clock | None = None) -> None:
         self.storage = storage
+        self.clock = clock or Clock()
+        """What every clock, grace and wait of the tables reads (a test's fake one)."""
         self.writer = MoveWriter(storage)
         """Every move is written through it, in group commits."""
         self.settings = settings or Settings()

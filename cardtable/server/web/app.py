@@ -37,6 +37,7 @@ from ...records import Record, RecordError, rules_to_dict
 from .. import protocol
 from ..border import TextBorder
 from ..bounds import Limits, PlayerLimits
+from ..clock import Clock
 from ..people.accounts import cross_site, current_player
 from ..people.accounts import install as install_players
 from ..play.guard import MessageRate, address_of
@@ -95,7 +96,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                claim_grace: float = 120.0, storage_retry_max: float = 5.0,
                redis_pool_size: int = 20, redis_pool_timeout: float = 5.0,
                abandon_after: float = 600.0, quick_play_poll: float = 8.0,
-               player_limits: PlayerLimits | None = None) -> FastAPI:
+               player_limits: PlayerLimits | None = None,
+               clock: Clock | None = None) -> FastAPI:
     """The web table as an ASGI app.
 
     ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
@@ -104,7 +106,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     of them (a lease of ``lease`` seconds in Redis) and the others relay its players
     (through at most ``redis_pool_size`` connections to Redis, each waited for at most
     ``redis_pool_timeout`` seconds); see ``cardtable.server.cluster.relay``.  ``limits`` bounds
-    what clients may ask (``cardtable.server.bounds.Limits``).
+    what clients may ask (``cardtable.server.bounds.Limits``).  ``clock`` is what every
+    clock, grace and wait of the tables reads (a test's ``clock.FakeClock``).
     """
     url = database_url or sqlite_url(data_dir)
     settings = Settings(bot_delay=bot_delay, bot_time_limit=bot_time_limit, grace=grace,
@@ -123,7 +126,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         # no bot can hold up
         asyncio.get_running_loop().set_default_executor(storage.executor)
         await asyncio.to_thread(storage.migrate)
-        tables = Tables(storage, settings)
+        tables = Tables(storage, settings, clock=clock)
         app.state.storage = storage
         app.state.tables = tables
         cluster = app.state.cluster = None
