@@ -20,7 +20,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..play.live import TableError
-from ..store.storage import Base, SeatRow, Storage, TableRow, _guarded, hash_token, now
+from ..store.storage import OPEN, Base, SeatRow, Store, TableRow, guarded, hash_token, now
 
 __all__ = [
     "ApiTokenRow",
@@ -236,14 +236,10 @@ def new_player_id() -> str:
     return "p" + secrets.token_hex(12)
 
 
-class PlayerStore:
+class PlayerStore(Store):
     """The players' rows, through the storage's engine and threads (call it in a thread)."""
 
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-        self.outage = storage.outage   # for ``_guarded``
-
-    @_guarded
+    @guarded
     def secret(self, name: str) -> str:
         """A secret shared by every process, made by the first that asks."""
         with self.storage.sessions() as session:
@@ -252,7 +248,7 @@ class PlayerStore:
                 return row.value
         value = secrets.token_urlsafe(48)
         try:
-            with self.storage._writing() as session:
+            with self.storage.writing() as session:
                 session.add(SecretRow(name=name, value=value))
         except sa_exc.IntegrityError:   # another process made it first
             with self.storage.sessions() as session:
@@ -261,22 +257,22 @@ class PlayerStore:
                 return row.value
         return value
 
-    @_guarded
+    @guarded
     def new_guest(self, session_id: str) -> Player:
         """A guest, signed in with a new session (one transaction)."""
         row = PlayerRow(id=new_player_id(), kind="guest", name=random_name(), created=now())
-        with self.storage._writing() as session:
+        with self.storage.writing() as session:
             session.add(row)
             session.flush()
             session.add(SessionRow(id_hash=hash_token(session_id), player_id=row.id,
                                    created=now()))
         return row.player()
 
-    @_guarded
+    @guarded
     def start_session(self, player_id: str, session_id: str, ending: str | None) -> None:
         """A new session for a player, ending the one it replaces (``ending``): a session
         id is never carried across a sign-in."""
-        with self.storage._writing() as session:
+        with self.storage.writing() as session:
             if ending:
                 old = session.get(SessionRow, hash_token(ending))
                 if old is not None:
@@ -284,14 +280,14 @@ class PlayerStore:
             session.add(SessionRow(id_hash=hash_token(session_id), player_id=player_id,
                                    created=now()))
 
-    @_guarded
+    @guarded
     def end_session(self, session_id: str) -> None:
-        with self.storage._writing() as session:
+        with self.storage.writing() as session:
             row = session.get(SessionRow, hash_token(session_id))
             if row is not None:
                 session.delete(row)
 
-    @_guarded
+    @guarded
     def by_session(self, session_id: str) -> Player | None:
         with self.storage.sessions() as session:
             row = session.scalar(select(PlayerRow).join(
@@ -299,24 +295,24 @@ class PlayerStore:
                 SessionRow.id_hash == hash_token(session_id)))
             return None if row is None else row.player()
 
-    @_guarded
+    @guarded
     def get(self, player_id: str) -> Player | None:
         with self.storage.sessions() as session:
             row = session.get(PlayerRow, player_id)
             return None if row is None else row.player()
 
-    @_guarded
+    @guarded
     def by_username(self, username: str) -> PlayerRow | None:
         with self.storage.sessions() as session:
             return session.scalar(select(PlayerRow).where(
                 PlayerRow.username_key == username.lower()))
 
-    @_guarded
+    @guarded
     def register(self, player_id: str | None, username: str, password_hash: str) -> Player:
         """An account; a guest (``player_id``) becomes it, keeping their id and games.
 
         ``PlayerError`` (409, ``username_taken``) if the name is taken in any case."""
-        with self.storage._writing() as session:
+        with self.storage.writing() as session:
             taken = session.scalar(select(PlayerRow.id).where(
                 PlayerRow.username_key == username.lower()))
             if taken is not None:
@@ -333,33 +329,33 @@ class PlayerStore:
                 raise PlayerError("that username is taken", 409, "username_taken") from None
             return row.player()
 
-    @_guarded
+    @guarded
     def rename(self, player_id: str, name: str) -> Player | None:
-        with self.storage._writing() as session:
+        with self.storage.writing() as session:
             row = session.get(PlayerRow, player_id)
             if row is None:
                 return None
             row.name = name
             # the seats of open tables show the new name too
-            open_ids = select(TableRow.id).where(TableRow.status.in_(("waiting", "playing")))
+            open_ids = select(TableRow.id).where(TableRow.status.in_(OPEN))
             session.execute(update(SeatRow).where(SeatRow.player_id == player_id,
                                                   SeatRow.table_id.in_(open_ids))
                             .values(name=name))
             return row.player()
 
-    @_guarded
+    @guarded
     def set_password_hash(self, player_id: str, password_hash: str) -> None:
-        with self.storage._writing() as session:
+        with self.storage.writing() as session:
             session.execute(update(PlayerRow).where(PlayerRow.id == player_id)
                             .values(password_hash=password_hash))
 
     # -- API tokens -------------------------------------------------------------------------
-    @_guarded
+    @guarded
     def new_api_token(self, player_id: str, limit: int) -> str:
         """A new API token; the account is a bot account from now on.  ``PlayerError``
         (409) past ``limit`` tokens."""
         token = "ct_" + secrets.token_urlsafe(30)
-        with self.storage._writing() as session:
+        with self.storage.writing() as session:
             count = session.scalar(select(func.count()).select_from(ApiTokenRow)
                                    .where(ApiTokenRow.player_id == player_id)) or 0
             if count >= limit:
@@ -371,16 +367,16 @@ class PlayerStore:
                             .values(kind="bot"))
         return token
 
-    @_guarded
+    @guarded
     def revoke_api_tokens(self, player_id: str) -> int:
-        with self.storage._writing() as session:
+        with self.storage.writing() as session:
             rows = session.scalars(select(ApiTokenRow).where(
                 ApiTokenRow.player_id == player_id)).all()
             for row in rows:
                 session.delete(row)
             return len(rows)
 
-    @_guarded
+    @guarded
     def by_api_token(self, token: str) -> Player | None:
         with self.storage.sessions() as session:
             row = session.scalar(select(PlayerRow).join(
@@ -389,7 +385,7 @@ class PlayerStore:
             return None if row is None else row.player()
 
     # -- seats ------------------------------------------------------------------------------
-    @_guarded
+    @guarded
     def open_seats(self, player_id: str) -> list[dict[str, Any]]:
         """The seats of a player at tables still in play (to come back from anywhere)."""
         with self.storage.sessions() as session:
@@ -397,12 +393,12 @@ class PlayerStore:
                 select(SeatRow.table_id, SeatRow.seat, TableRow.game, TableRow.status)
                 .join(TableRow, TableRow.id == SeatRow.table_id)
                 .where(SeatRow.player_id == player_id,
-                       TableRow.status.in_(("waiting", "playing")))
+                       TableRow.status.in_(OPEN))
                 .order_by(TableRow.created.desc()).limit(50)).all()
             return [{"table": table, "seat": seat, "game": game, "status": status,
                      "url": f"/table/{table}"} for table, seat, game, status in rows]
 
-    @_guarded
+    @guarded
     def seat_player(self, table_id: str, seat: int) -> str | None:
         with self.storage.sessions() as session:
             return session.scalar(select(SeatRow.player_id).where(

@@ -12,8 +12,7 @@ from sqlalchemy import ForeignKey, String, select
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..store.storage import Base, _guarded, now
-from .players import PlayerStore
+from ..store.storage import Base, Store, guarded, now
 
 __all__ = ["LessonDoneRow", "ProgressStore"]
 
@@ -29,14 +28,14 @@ class LessonDoneRow(Base):
     at: Mapped[str] = mapped_column(String(40))
 
 
-class ProgressStore(PlayerStore):
+class ProgressStore(Store):
     """The rows of done steps, through the storage's engine (call it in a thread)."""
 
-    @_guarded
+    @guarded
     def mark(self, player_id: str, game: str, step: str) -> bool:
         """Note ``step`` as done; ``False`` if it was already (the first time is kept)."""
         try:
-            with self.storage._writing() as session:
+            with self.storage.writing() as session:
                 if session.get(LessonDoneRow, (player_id, game, step)) is not None:
                     return False
                 session.add(LessonDoneRow(player_id=player_id, game=game, step=step, at=now()))
@@ -44,7 +43,7 @@ class ProgressStore(PlayerStore):
             return False
         return True
 
-    @_guarded
+    @guarded
     def done(self, player_id: str, game: str | None = None) -> dict[str, list[str]]:
         """The steps done, per game."""
         query = select(LessonDoneRow.game, LessonDoneRow.step).where(

@@ -32,14 +32,13 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from ..store.storage import _guarded, now
+from ..store.storage import Store, guarded, now
 from .players import (
     BotRecordRow,
     FinishedRow,
     PlayerError,
     PlayerGameRow,
     PlayerRow,
-    PlayerStore,
     RatingHistoryRow,
     RatingRow,
 )
@@ -206,18 +205,18 @@ class Tally:
 
 
 
-class RatingStore(PlayerStore):
+class RatingStore(Store):
     """The results' rows (on the same engine as the players')."""
 
-    @_guarded
+    @guarded
     def count(self, table_id: str, game: str, pool: str, results: list[SeatResult],
               is_rated: bool) -> dict[int, dict[str, Any]] | None:
         """Record a finished table's results once, in a transaction of their own; the
         rating changes by seat (``None``: counted already)."""
-        with self.storage._writing() as session:
+        with self.storage.writing() as session:
             return count_in(session, table_id, game, pool, results, is_rated, now())
 
-    @_guarded
+    @guarded
     def profile(self, key: str) -> dict[str, Any] | None:
         with self.storage.sessions() as session:
             player = session.scalar(select(PlayerRow).where(
@@ -259,7 +258,7 @@ class RatingStore(PlayerStore):
                     "username": player.username, "ratings": ratings,
                     "games": {"played": played, "won": won}, "recent": recent, "bots": bots}
 
-    @_guarded
+    @guarded
     def ratings_of(self, player_ids: list[str], pool: str) -> dict[str, dict[str, Any]]:
         """The ratings of some players in one pool (what a seat shows beside a name);
         players not rated there are left out."""
@@ -270,7 +269,7 @@ class RatingStore(PlayerStore):
                                     "provisional": row.sigma > PROVISIONAL_SIGMA}
                     for row in rows}
 
-    @_guarded
+    @guarded
     def leaderboard(self, pool: str | None, limit: int, offset: int) -> dict[str, Any]:
         with self.storage.sessions() as session:
             pools = list(session.scalars(select(RatingRow.pool).distinct()

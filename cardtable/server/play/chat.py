@@ -36,8 +36,7 @@ from sqlalchemy import Integer, String, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .. import protocol
-from ..people.players import PlayerStore
-from ..store.storage import Base, _guarded, now
+from ..store.storage import Base, Store, guarded, now
 from ..wire import encode
 
 if TYPE_CHECKING:
@@ -77,13 +76,13 @@ class ChatSettingRow(Base):
     off: Mapped[int] = mapped_column(Integer)
 
 
-class ChatStore(PlayerStore):
-    @_guarded
+class ChatStore(Store):
+    @guarded
     def add(self, row: ChatMessageRow) -> None:
-        with self.storage._writing() as session:
+        with self.storage.writing() as session:
             session.add(row)
 
-    @_guarded
+    @guarded
     def recent(self, table_id: str, room: str) -> tuple[list[dict[str, Any]], bool]:
         with self.storage.sessions() as session:
             rows = session.scalars(select(ChatMessageRow).where(
@@ -92,9 +91,9 @@ class ChatStore(PlayerStore):
             setting = session.get(ChatSettingRow, table_id)
             return [row.message() for row in reversed(rows)], bool(setting and setting.off)
 
-    @_guarded
+    @guarded
     def set_off(self, table_id: str, off: bool) -> None:
-        with self.storage._writing() as session:
+        with self.storage.writing() as session:
             row = session.get(ChatSettingRow, table_id)
             if row is None:
                 session.add(ChatSettingRow(table_id=table_id, off=int(off)))

@@ -19,7 +19,7 @@ from ...records import Record, record_of, rules_to_dict
 from ..bounds import Limits, PlayerLimits
 from ..codes import Refusal, refused
 from ..protocol import page_view
-from ..store.storage import hash_token
+from ..store.storage import OVER, PLAYING, WAITING, hash_token
 from ..wire import encode, plain
 
 __all__ = [
@@ -37,7 +37,6 @@ __all__ = [
     "TableError",
 ]
 
-WAITING, PLAYING, OVER = "waiting", "playing", "over"
 
 
 class NotHere(Exception):

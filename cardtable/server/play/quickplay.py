@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import json
 import logging
 import secrets
@@ -36,9 +37,19 @@ from .seating import plan_table
 if TYPE_CHECKING:
     from .tables import Tables
 
-__all__ = ["Entry", "LocalTickets", "QuickPlay", "RedisTickets", "match"]
+__all__ = ["Entry", "LocalTickets", "QuickPlay", "RedisTickets", "Ticket", "match"]
 
 log = logging.getLogger("cardtable.server")
+
+
+class Ticket(enum.StrEnum):
+    """Where a quick-play ticket is."""
+
+    WAITING = "waiting"
+    MATCHED = "matched"
+    """Seated at ``table``."""
+    CANCELLED = "cancelled"
+    """By its player, or for want of a poll (``poll_timeout``)."""
 
 
 @dataclass
@@ -57,7 +68,8 @@ class Entry:
     address: str = "unknown"
     player: dict[str, Any] | None = None
     """The player who asked (``players.Player.public()``): the seat is theirs."""
-    status: str = "waiting"
+    status: str = Ticket.WAITING
+    """A ``Ticket`` status (its text: a ticket is stored as JSON)."""
     table: str | None = None
     seat: int | None = None
     token: str | None = None
@@ -94,7 +106,7 @@ def match(entries: list[Entry], at: float, *, width: float = 100.0,
         return gap <= window(one) and gap <= window(other)
 
     pools: dict[tuple[str, str, int], list[Entry]] = {}
-    for entry in sorted((e for e in entries if e.status == "waiting"),
+    for entry in sorted((e for e in entries if e.status == Ticket.WAITING),
                         key=lambda e: (e.entered, e.ticket)):
         pools.setdefault(entry.pool, []).append(entry)
     taken: set[str] = set()
@@ -262,7 +274,7 @@ class QuickPlay:
             plan = plan_table(game, preset, None, players)
         except (ValueError, KeyError) as error:
             raise TableError(str(error).strip("'\""), 422) from None
-        waiting = [e for e in await self.store.all() if e.status == "waiting"]
+        waiting = [e for e in await self.store.all() if e.status == Ticket.WAITING]
         if len(waiting) >= self.max_tickets:
             raise TableError("the quick-play queue is full just now; try again in a minute",
                              429, "queue_full", retry_after=30)
@@ -282,7 +294,7 @@ class QuickPlay:
 
     async def poll(self, ticket: str) -> dict[str, Any]:
         entry = await self._entry(ticket)
-        if entry.status == "waiting":
+        if entry.status == Ticket.WAITING:
             await self.store.touch(ticket, self.clock())
             await self.round()
             entry = await self._entry(ticket)
@@ -291,8 +303,8 @@ class QuickPlay:
     async def cancel(self, ticket: str) -> dict[str, Any]:
         async with self._matching_wait() as mine:
             entry = await self._entry(ticket)
-            if entry.status == "waiting" and mine:
-                entry.status = "cancelled"
+            if entry.status == Ticket.WAITING and mine:
+                entry.status = Ticket.CANCELLED
                 await self.store.put(entry)
         return entry.answer(self.clock())
 
@@ -323,10 +335,10 @@ class QuickPlay:
             at = self.clock()
             entries = await self.store.all()
             for entry in entries:
-                if entry.status != "waiting" and at - entry.polled > self.keep:
+                if entry.status != Ticket.WAITING and at - entry.polled > self.keep:
                     await self.store.delete(entry.ticket)
-                elif entry.status == "waiting" and at - entry.polled > self.poll_timeout:
-                    entry.status = "cancelled"
+                elif entry.status == Ticket.WAITING and at - entry.polled > self.poll_timeout:
+                    entry.status = Ticket.CANCELLED
                     await self.store.put(entry)
             for group, bots in match(entries, at, width=self.width, widen=self.widen):
                 try:
@@ -339,7 +351,7 @@ class QuickPlay:
                     log.exception("quick play could not seat %s",
                                   [entry.ticket[:6] for entry in group])
                     for entry in group:
-                        entry.status = "cancelled"
+                        entry.status = Ticket.CANCELLED
                         await self.store.put(entry)
 
     async def _seat(self, group: list[Entry], bots: int) -> None:
@@ -362,7 +374,7 @@ class QuickPlay:
             log.warning("quick play could not make a table: %s", error.reason)
             return
         for entry, (seat_index, seat_token) in zip(group, given, strict=True):
-            entry.status, entry.table = "matched", table.id
+            entry.status, entry.table = Ticket.MATCHED, table.id
             entry.seat, entry.token = seat_index, seat_token
             entry.polled = self.clock()
             await self.store.put(entry)

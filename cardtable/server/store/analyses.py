@@ -22,7 +22,7 @@ from sqlalchemy import DateTime, Integer, String, Text, select
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .storage import Base, Storage, _guarded
+from .storage import Base, Store, guarded
 
 __all__ = ["AnalysisRow", "AnalysisStore", "Claim", "Found"]
 
@@ -74,14 +74,10 @@ def _aware(moment: dt.datetime) -> dt.datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
 
-class AnalysisStore:
+class AnalysisStore(Store):
     """The analyses' rows, through the storage's engine (call it in a thread)."""
 
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-        self.outage = storage.outage   # for ``_guarded``
-
-    @_guarded
+    @guarded
     def claim(self, table_id: str, owner: str, lease: float) -> Claim:
         """Take the analysis of ``table_id`` unless it is done or another process's lease
         on it holds: one row per table, so two processes asking at once cannot both win."""
@@ -105,7 +101,7 @@ class AnalysisStore:
         except sa_exc.IntegrityError:  # inserted by another process at the same moment
             return "running"
 
-    @_guarded
+    @guarded
     def progress(self, table_id: str, owner: str, judged: int, total: int,
                  lease: float) -> None:
         """Moves judged so far; the lease renewed."""
@@ -116,7 +112,7 @@ class AnalysisStore:
                 row.judged, row.total, row.updated = judged, total, at
                 row.lease_until = at + dt.timedelta(seconds=lease)
 
-    @_guarded
+    @guarded
     def finish(self, table_id: str, owner: str, result: dict[str, Any]) -> None:
         with self.storage.writing() as session:
             row = session.get(AnalysisRow, table_id)
@@ -124,21 +120,21 @@ class AnalysisStore:
                 row.status, row.updated = DONE, _now()
                 row.result = json.dumps(result, ensure_ascii=False)
 
-    @_guarded
+    @guarded
     def fail(self, table_id: str, owner: str, why: str) -> None:
         with self.storage.writing() as session:
             row = session.get(AnalysisRow, table_id)
             if row is not None and row.owner == owner and row.status == RUNNING:
                 row.status, row.why, row.updated = FAILED, why[:2000], _now()
 
-    @_guarded
+    @guarded
     def keep_puzzles(self, table_id: str, found: list[dict[str, Any]]) -> None:
         with self.storage.writing() as session:
             row = session.get(AnalysisRow, table_id)
             if row is not None:
                 row.puzzles = json.dumps(found, ensure_ascii=False)
 
-    @_guarded
+    @guarded
     def find(self, table_id: str) -> Found | None:
         with self.storage.sessions() as session:
             row = session.get(AnalysisRow, table_id)
@@ -149,7 +145,7 @@ class AnalysisStore:
                          judged=row.judged, total=row.total,
                          result=json.loads(row.result) if row.result else None, why=row.why)
 
-    @_guarded
+    @guarded
     def all_puzzles(self) -> list[dict[str, Any]]:
         """The puzzles found in every analysed game, in the order of their tables."""
         out: list[dict[str, Any]] = []

@@ -19,6 +19,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import datetime as _dt
+import enum
 import functools
 import hashlib
 import logging
@@ -57,9 +58,12 @@ __all__ = [
     "SeatRow",
     "Storage",
     "StorageUnavailable",
+    "Store",
     "StoredTable",
     "TableRow",
+    "TableStatus",
     "Tally",
+    "guarded",
     "hash_token",
     "migrate",
     "normalize_url",
@@ -69,10 +73,22 @@ __all__ = [
 
 log = logging.getLogger("cardtable.server")
 
-OPEN = ("waiting", "playing")
-"""The statuses of a table still in play; a finished one is ``over``."""
-CLOSED = "closed"
-"""A table whose rows contradict each other, closed at a start (its reason in ``summary``)."""
+class TableStatus(enum.StrEnum):
+    """Where a table is in its life; stored as its value (a ``StrEnum`` equals its text,
+    so rows written before the enum read the same)."""
+
+    WAITING = "waiting"
+    """Seats are free: the game has not started."""
+    PLAYING = "playing"
+    OVER = "over"
+    CLOSED = "closed"
+    """Its rows contradicted each other at a start: closed, its reason in ``summary``."""
+
+
+WAITING, PLAYING, OVER, CLOSED = (TableStatus.WAITING, TableStatus.PLAYING, TableStatus.OVER,
+                                  TableStatus.CLOSED)
+OPEN = (WAITING, PLAYING)
+"""The statuses of a table still in play."""
 
 
 class RematchExists(RuntimeError):
@@ -149,7 +165,7 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
-def _guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
+def guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
     """A storage call that raises ``StorageUnavailable`` when the database is away, and
     tells the storage's ``Outage`` how the call went."""
 
@@ -165,6 +181,16 @@ def _guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
         return result
 
     return guarded
+
+
+class Store:
+    """A feature's rows (players, chat, ratings, lessons, analyses) on the storage's
+    engine: each store writes through ``storage.writing()`` and reads through
+    ``storage.sessions()``; its methods are ``guarded`` (call them in a thread)."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.outage = storage.outage   # what ``guarded`` tells
 
 
 async def periodically(interval: float, call: Callable[[], Awaitable[Any]], what: str) -> None:
@@ -344,16 +370,12 @@ class Storage:
         self._write_lock: contextlib.AbstractContextManager[Any] = (
             threading.Lock() if self.url.startswith("sqlite") else contextlib.nullcontext())
 
-    def writing(self) -> contextlib.AbstractContextManager[Session]:
-        """The one unit of work every store writes in: a transaction, committed whole or
-        rolled back (``_writing``'s public face)."""
-        return self._writing()
-
     @contextlib.contextmanager
-    def _writing(self) -> Iterator[Session]:
-        """A write transaction.  SQLite has one writer at a time: this process's writers
-        queue on a lock here rather than in SQLite's busy wait, which sleeps in steps of up
-        to 100 ms (a latency spike for every move that meets a table being made)."""
+    def writing(self) -> Iterator[Session]:
+        """The one unit of work every store writes in: a transaction, committed whole or
+        rolled back.  SQLite has one writer at a time: this process's writers queue on a
+        lock here rather than in SQLite's busy wait, which sleeps in steps of up to 100 ms
+        (a latency spike for every move that meets a table being made)."""
         with self._write_lock, self.sessions.begin() as session:
             yield session
 
@@ -365,12 +387,12 @@ class Storage:
         self.engine.dispose()
 
     # -- writing ----------------------------------------------------------------------
-    @_guarded
+    @guarded
     def create_table(self, row: TableRow, seats: Sequence[SeatRow],
                      decks: Sequence[Sequence[str]], rematch_of: str | None = None) -> None:
         """A new table, its seats and its first decks; with ``rematch_of``, link the old
         table to it in the same transaction (refused if it already has a rematch)."""
-        with self._writing() as session:
+        with self.writing() as session:
             if rematch_of is not None:
                 linked = session.execute(
                     update(TableRow).where(TableRow.id == rematch_of, TableRow.rematch.is_(None))
@@ -383,7 +405,7 @@ class Storage:
             session.add_all(DealRow(table_id=row.id, index=i, cards=list(deck))
                             for i, deck in enumerate(decks))
 
-    @_guarded
+    @guarded
     def take_seat(self, table_id: str, seat: int, token_hash: str, name: str | None,
                   player_id: str | None = None, player_kind: str | None = None) -> bool:
         """Give a free seat to a person; False if someone took it first (any process).
@@ -391,7 +413,7 @@ class Storage:
         The game starts in the same transaction when this was the last free seat, so a
         crash cannot leave a table whose seats are all taken still waiting.
         """
-        with self._writing() as session:
+        with self.writing() as session:
             # lock the table's row first: two processes taking the last two seats at once
             # then count the free seats one after the other
             session.execute(select(TableRow.id).where(TableRow.id == table_id)
@@ -409,16 +431,16 @@ class Storage:
                 SeatRow.token_hash.is_(None)))
             if not free:
                 session.execute(update(TableRow)
-                                .where(TableRow.id == table_id, TableRow.status == "waiting")
-                                .values(status="playing"))
+                                .where(TableRow.id == table_id, TableRow.status == WAITING)
+                                .values(status=PLAYING))
             return True
 
-    @_guarded
+    @guarded
     def free_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
         """Free a seat taken with that token and never seen; False if it was seen (or
         changed hands) meanwhile.  A game that started goes on: the seat can be taken
         again through the invite link."""
-        with self._writing() as session:
+        with self.writing() as session:
             result = session.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat,
@@ -427,20 +449,20 @@ class Storage:
                                                        player_kind=None))
             return _rows_changed(result) == 1
 
-    @_guarded
+    @guarded
     def mark_seen(self, table_id: str, seat: int) -> None:
         """A connection came with the seat's token: the seat is claimed for good."""
-        with self._writing() as session:
+        with self.writing() as session:
             session.execute(update(SeatRow)
                             .where(SeatRow.table_id == table_id, SeatRow.seat == seat,
                                    SeatRow.seen.is_(None))
                             .values(seen=now()))
 
-    @_guarded
+    @guarded
     def set_status(self, table_id: str, status: str, *, was: str | None = None,
                    finished: str | None = None, summary: dict | None = None) -> bool:
         """Change a table's status (only from ``was``, if given); False if it was not."""
-        with self._writing() as session:
+        with self.writing() as session:
             query = update(TableRow).where(TableRow.id == table_id)
             if was is not None:
                 query = query.where(TableRow.status == was)
@@ -449,21 +471,21 @@ class Storage:
                 values.update(finished=finished, summary=summary)
             return _rows_changed(session.execute(query.values(**values))) == 1
 
-    @_guarded
+    @guarded
     def end_table(self, table_id: str, *, was: str, finished: str, summary: dict,
                   tally: Tally | None) -> dict | None:
         """End a game without a move (a resignation, an abandoned table), its results
         counted in the same transaction; the summary as stored (``None``: the table was
         not ``was`` any more, and nothing changed)."""
-        with self._writing() as session:
+        with self.writing() as session:
             ended = session.execute(update(TableRow).where(TableRow.id == table_id,
                                                            TableRow.status == was)
-                                    .values(status="over", finished=finished))
+                                    .values(status=OVER, finished=finished))
             if _rows_changed(ended) != 1:
                 return None
             return _finish(session, table_id, finished, summary, tally)
 
-    @_guarded
+    @guarded
     def count_over(self, table_id: str, tally: Tally) -> dict | None:
         """Count a table that is over and was not counted (its end was stored, then the
         process died, or the count failed); the summary as stored now, or ``None`` if it
@@ -471,9 +493,9 @@ class Storage:
         first write, so a second process counting it waits for the first and finds it
         done."""
         at = now()
-        with self._writing() as session:
+        with self.writing() as session:
             marked = session.execute(update(TableRow).where(
-                TableRow.id == table_id, TableRow.status == "over",
+                TableRow.id == table_id, TableRow.status == OVER,
                 TableRow.counted.is_(None)).values(counted=at))
             if _rows_changed(marked) != 1:
                 return None
@@ -484,29 +506,29 @@ class Storage:
                             .values(summary=summary))
             return summary
 
-    @_guarded
+    @guarded
     def uncounted(self, limit: int = 100) -> list[str]:
         """Tables that are over and not counted (the oldest end first)."""
         with self.sessions() as session:
             return list(session.scalars(
-                select(TableRow.id).where(TableRow.status == "over",
+                select(TableRow.id).where(TableRow.status == OVER,
                                           TableRow.counted.is_(None))
                 .order_by(TableRow.finished, TableRow.id).limit(limit)))
 
-    @_guarded
+    @guarded
     def save_life(self, table_id: str, life: dict) -> None:
         """Store a table's clocks and forfeits (``lifecycle``), after the move that set them."""
-        with self._writing() as session:
+        with self.writing() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(life=life))
 
-    @_guarded
+    @guarded
     def close_table(self, table_id: str, reason: str) -> None:
         """Close a table that cannot be played, keeping why (``summary["closed"]``)."""
-        with self._writing() as session:
+        with self.writing() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id, _unfinished())
                             .values(status=CLOSED, finished=now(), summary={"closed": reason}))
 
-    @_guarded
+    @guarded
     def append_move(self, table_id: str, index: int, seat: int, move: str, *,
                     new_decks: Sequence[tuple[int, Sequence[str]]] = (),
                     over: bool = False, summary: dict | None = None,
@@ -518,7 +540,7 @@ class Storage:
         two writers can never both append move N.
         """
         at = now()
-        with self._writing() as session:
+        with self.writing() as session:
             session.add(MoveRow(table_id=table_id, index=index, seat=seat, move=move, at=at))
             session.add_all(DealRow(table_id=table_id, index=i, cards=list(cards))
                             for i, cards in new_decks)
@@ -527,7 +549,7 @@ class Storage:
                 _finish(session, table_id, at, summary, tally)
         return at
 
-    @_guarded
+    @guarded
     def append_moves(self, moves: Sequence[tuple[str, int, int, str,
                                                  Sequence[tuple[int, Sequence[str]]],
                                                  bool, dict | None, Tally | None]]) -> str:
@@ -535,7 +557,7 @@ class Storage:
         ``writer.MoveWriter``): each is ``(table, index, seat, move, new_decks, over,
         summary, tally)`` as ``append_move`` takes them.  All or none are written."""
         at = now()
-        with self._writing() as session:
+        with self.writing() as session:
             session.execute(insert(MoveRow), [
                 {"table_id": table, "index": index, "seat": seat, "move": move, "at": at}
                 for table, index, seat, move, *_ in moves])
@@ -548,17 +570,17 @@ class Storage:
                     _finish(session, table, at, summary, tally)
         return at
 
-    @_guarded
+    @guarded
     def take_back(self, table_id: str, from_index: int) -> int:
         """Forget the moves from ``from_index`` on (an undo, within the current deal: the
         decks stay); how many were forgotten."""
-        with self._writing() as session:
+        with self.writing() as session:
             result = session.execute(delete(MoveRow).where(MoveRow.table_id == table_id,
                                                            MoveRow.index >= from_index))
             return int(getattr(result, "rowcount", 0) or 0)
 
     # -- reading ----------------------------------------------------------------------
-    @_guarded
+    @guarded
     def load(self, table_id: str) -> StoredTable | None:
         with self.sessions() as session:
             row = session.get(TableRow, table_id)
@@ -566,44 +588,44 @@ class Storage:
                 return None
             return self._stored(session, row)
 
-    @_guarded
+    @guarded
     def unfinished(self) -> list[StoredTable]:
         with self.sessions() as session:
             rows = session.scalars(select(TableRow).where(_unfinished())
                                    .order_by(TableRow.created)).all()
             return [self._stored(session, row) for row in rows]
 
-    @_guarded
+    @guarded
     def unfinished_ids(self) -> list[str]:
         with self.sessions() as session:
             return list(session.scalars(select(TableRow.id).where(_unfinished())
                                         .order_by(TableRow.created)).all())
 
-    @_guarded
+    @guarded
     def seats_of(self, table_id: str) -> list[SeatRow]:
         with self.sessions() as session:
             return list(session.scalars(select(SeatRow).where(SeatRow.table_id == table_id)
                                         .order_by(SeatRow.seat)).all())
 
-    @_guarded
+    @guarded
     def move_count(self, table_id: str) -> int:
         with self.sessions() as session:
             return session.scalar(select(func.count()).select_from(MoveRow)
                                   .where(MoveRow.table_id == table_id)) or 0
 
-    @_guarded
+    @guarded
     def table_count(self) -> int:
         with self.sessions() as session:
             return session.scalar(select(func.count()).select_from(TableRow)) or 0
 
-    @_guarded
+    @guarded
     def listing(self, *, over: bool, limit: int, offset: int = 0,
                 game: str | None = None) -> list[tuple[TableRow, list[SeatRow]]]:
         """Open tables (newest first) or finished ones (latest finished first)."""
         with self.sessions() as session:
             query = select(TableRow)
             if over:
-                query = query.where(TableRow.status == "over").order_by(
+                query = query.where(TableRow.status == OVER).order_by(
                     TableRow.finished.desc(), TableRow.id)
             else:
                 query = query.where(TableRow.status.in_(OPEN)).order_by(
@@ -650,12 +672,12 @@ def _finish(session: Session, table_id: str, finished: str, summary: dict | None
             log.exception("table %s: its results could not be counted with its end; "
                           "they are left for the next sweep", table_id)
     session.execute(update(TableRow).where(TableRow.id == table_id)
-                    .values(status="over", finished=finished, summary=summary,
+                    .values(status=OVER, finished=finished, summary=summary,
                             counted=counted))
     return summary
 
 
 def _unfinished() -> Any:
     """Tables neither over nor closed: the ones a start resumes (or repairs, or closes)."""
-    return TableRow.status.not_in(("over", CLOSED))
+    return TableRow.status.not_in((OVER, CLOSED))
 

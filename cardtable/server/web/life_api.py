@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 from ... import games
 from ..play.guard import address_of
 from ..play.lifecycle import ratings_in_pool
-from ..play.live import LiveTable, NotHere, TableError
+from ..play.live import OVER, LiveTable, NotHere, TableError
 from ..wire import MAX_TOKEN
 from .schemas import Problem, TableListing, listing_of
 
@@ -114,7 +114,7 @@ async def _elsewhere(request: Request, table: LiveTable, seat: int, owner: str,
         stored = await asyncio.to_thread(tables.storage.load, table.id)
         if stored is not None:
             row = stored.row
-            if action == "resign" and row.status == "over":
+            if action == "resign" and row.status == OVER:
                 return dict(row.summary or {})
             if action == "leave" and seat in ((row.life or {}).get("left") or []):
                 return dict(row.life or {})
