@@ -1,6 +1,10 @@
-"""The web table's HTTP and WebSocket endpoints (FastAPI).
+"""The web table as one FastAPI app: ``create_app`` builds it, ``serve`` runs it.
 
-``create_app`` builds the app; ``serve`` runs it with uvicorn.  The endpoints, in short:
+The app is its settings, a lifespan that makes the storage, the tables, the cluster and
+quick play (kept on ``app.state``, given to the endpoints by ``deps``), and a router per
+feature: ``health_api``, ``tables_api``, ``socket_api``, ``life_api`` (lobby, quick play,
+resign, leave), ``people.accounts`` and ``people.ratings``, ``learn_api``, the protocol's
+schema and the page (``pagefiles``).  The endpoints, in short:
 
 - ``GET /api/health``, ``GET /api/games`` (games, presets, player counts, rule options, bots)
 - ``POST /api/tables`` (create), ``GET /api/tables`` (open tables), ``GET /api/tables/{id}``,
@@ -15,63 +19,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gzip
-import json
 import logging
-import math
 import mimetypes
 import re
-import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
-from starlette.exceptions import HTTPException
+from fastapi import FastAPI
 
-from ... import __version__, bots, games
-from ...game import rule_options
-from ...records import Record, RecordError, rules_to_dict
+from ... import __version__
 from .. import protocol
 from ..border import TextBorder
 from ..bounds import Limits, PlayerLimits
 from ..clock import Clock
-from ..people.accounts import cross_site, current_player
 from ..people.accounts import install as install_players
-from ..play.guard import MessageRate, address_of
 from ..play.quickplay import LocalTickets, QuickPlay, RedisTickets
-from ..play.replay import replay_steps
-from ..play.tables import (
-    ClusterUnavailable,
-    Connection,
-    NotHere,
-    Outbox,
-    Settings,
-    TableError,
-    Tables,
-)
-from ..store.storage import Storage, StorageUnavailable, hash_token, sqlite_url
-from ..wire import MAX_TOKEN, encode, plain
+from ..play.tables import Settings, Tables
+from ..store.storage import Storage, sqlite_url
 from .collector import quiet_collector
+from .deps import tables_of
+from .errors import install as install_errors
+from .health_api import router as health_router
 from .life_api import router as life_router
-from .pagefiles import PageFiles, page_response
-from .schemas import (
-    CreateTable,
-    GameInfo,
-    Health,
-    HistoryEntry,
-    JoinTable,
-    OptionInfo,
-    Problem,
-    Replay,
-    Seated,
-    TableInfo,
-    TableListing,
-    listing_of,
-    seat_info_of,
-)
+from .pagefiles import PageFiles
+from .pagefiles import router as page_router
+from .socket_api import router as socket_router
+from .tables_api import playable
+from .tables_api import router as tables_router
 
 __all__ = ["create_app", "serve"]
 
@@ -155,198 +130,11 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     app = FastAPI(title="cardtable", version=__version__, lifespan=lifespan,
                   description=f"{_titles()} at a web table: lobby, tables with "
                               "friends and bots, live play over a WebSocket, records.")
-
-    @app.exception_handler(TableError)
-    async def _refused(request: Request, error: TableError) -> JSONResponse:
-        """Every refusal about a table, from any endpoint: its status, reason and code."""
-        headers = None
-        if error.retry_after is not None:
-            headers = {"Retry-After": str(math.ceil(error.retry_after))}
-        return JSONResponse(status_code=error.status, headers=headers, content=error.answer())
-
-    @app.exception_handler(HTTPException)
-    async def _http_refusal(request: Request, error: HTTPException) -> JSONResponse:
-        """The framework's own refusals, in the same shape (a body that is not even text,
-        which FastAPI answers 400, is an unreadable request like any other: 422)."""
-        status, reason = error.status_code, str(error.detail)
-        if status == 400:
-            status, reason = 422, "the body cannot be read: send JSON, in UTF-8"
-        return JSONResponse(status_code=status, headers=error.headers, content={
-            "detail": reason, "code": TableError.CODES.get(status, "refused")})
-
-    @app.exception_handler(StorageUnavailable)
-    async def _unavailable(request: Request, error: StorageUnavailable) -> JSONResponse:
-        """The database is away: 503, and when to try again (the outage is logged once)."""
-        return JSONResponse(status_code=503, headers={"Retry-After": "5"},
-                            content={"detail": error.reason, "code": error.code})
-
-    @app.exception_handler(RequestValidationError)
-    async def _unreadable(request: Request, error: RequestValidationError) -> JSONResponse:
-        reasons, errors = [], []
-        for item in error.errors():
-            where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
-            reasons.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
-            # not the input itself: it may be huge, or a NaN that JSON cannot carry
-            errors.append({"loc": [str(part) for part in item.get("loc", ())],
-                           "msg": str(item.get("msg")), "type": str(item.get("type"))})
-        return JSONResponse(status_code=422, content={
-            "detail": "; ".join(reasons) or "the request cannot be read",
-            "code": "invalid_request", "errors": errors})
-
-    def tables_of(request: Request | WebSocket) -> Tables:
-        return request.app.state.tables
-
-    @app.get("/api/health", response_model=Health, responses={
-        503: {"model": Health,
-              "description": "the database or Redis (several processes) cannot be reached"}})
-    async def health(request: Request) -> Any:
-        tables = tables_of(request)
-        try:
-            count: int | None = await asyncio.to_thread(tables.storage.table_count)
-        except StorageUnavailable:
-            count = None
-        cluster = request.app.state.cluster
-        answer = Health(status="ok" if count is not None else "unavailable",
-                        version=__version__, tables=count,
-                        live=sum(1 for t in tables.live.values() if not t.over),
-                        broken=sorted(tables.broken),
-                        process=cluster.process if cluster else None,
-                        database="ok" if count is not None else "down",
-                        redis=None if cluster is None else "ok")
-        if count is None:
-            answer.code = "storage_unavailable"
-            answer.detail = "the database cannot be reached: requests are answered 503"
-        if cluster is not None and cluster.problem is not None:
-            answer.status, answer.redis = "unavailable", "down"
-            answer.code = "cluster_unavailable"
-            answer.detail = (f"Redis, which joins the server processes, cannot be reached "
-                             f"({cluster.problem}): no table is played here until it is back")
-        if answer.status != "ok":
-            return JSONResponse(status_code=503, content=answer.model_dump())
-        return answer
-
-    @app.get("/api/games", response_model=list[GameInfo])
-    async def list_games() -> list[GameInfo]:
-        known = set(bots.specs())
-        offered = [name for name in settings.limits.bots if name in known]
-        out = []
-        for spec in _playable():
-            out.append(GameInfo(
-                name=spec.name, title=spec.title, default_preset=spec.default_preset,
-                presets={preset: rules_to_dict(rules) for preset, rules in spec.presets.items()},
-                player_counts=list(spec.player_counts), default_players=spec.default_players,
-                options=[OptionInfo(name=o.name, type=o.type, default=plain(o.default),
-                                    doc=o.doc,
-                                    choices=None if o.choices is None else plain(o.choices),
-                                    maximum=settings.limits.rule_bounds.get(o.name))
-                         for o in rule_options(spec.rules_type)],
-                bots=offered))
-        return out
-
-    @app.post("/api/tables", response_model=Seated, status_code=201,
-              responses=_answers(422, 429))
-    async def create_table(body: CreateTable, request: Request) -> Seated:
-        table, seat, token = await tables_of(request).seating.create(
-            body.game, preset=body.preset, options=body.options, players=body.players,
-            seats=body.seats, takeover=body.takeover, name=body.name,
-            address=address_of(request), player=await current_player(request),
-            clock=None if body.clock is None else body.clock.model_dump())
-        return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
-
-    @app.get("/api/tables", response_model=list[TableListing], responses=_answers(422))
-    async def open_tables(request: Request, game: str | None = Query(None, max_length=32),
-                          limit: int = Query(50, ge=1, le=200),
-                          offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> list[TableListing]:
-        tables = tables_of(request)
-        rows = await asyncio.to_thread(tables.storage.listing, over=False, limit=limit,
-                                       offset=offset, game=game)
-        return [listing_of(row, seats, tables.live.get(row.id)) for row, seats in rows]
-
-    @app.get("/api/tables/{table_id}", response_model=TableInfo,
-             responses=_answers(404, 503))
-    async def table_info(table_id: str, request: Request) -> dict[str, Any]:
-        table = await tables_of(request).find(table_id)
-        async with table.lock:
-            return table.describe()
-
-    @app.post("/api/tables/{table_id}/join", response_model=Seated,
-              responses=_answers(404, 409, 422, 503))
-    async def join_table(table_id: str, request: Request,
-                         body: JoinTable | None = None) -> Seated:
-        table, seat, token = await tables_of(request).seating.join(
-            table_id, body.name if body else None, player=await current_player(request))
-        return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
-
-    @app.get("/api/tables/{table_id}/record", responses=_answers(404, 409, 503))
-    async def table_record(table_id: str, request: Request) -> Response:
-        table = await tables_of(request).find(table_id)
-        async with table.lock:
-            record = table.record()
-        return Response(record.dumps(), media_type="application/json")
-
-    @app.get("/api/tables/{table_id}/replay", response_model=Replay,
-             responses=_answers(404, 409, 500, 503))
-    async def table_replay(table_id: str, request: Request) -> Response:
-        """The finished game step by step: the deal, then the table after every move,
-        with every hand face up (so only once the game is over)."""
-        table = await tables_of(request).find(table_id)
-        async with table.lock:
-            if not table.over:
-                raise TableError("the game is not over yet: its replay shows every hand, so "
-                                 "it is given once the game has ended", 409, "not_over")
-            record = table.record()
-        gzipped = "gzip" in request.headers.get("accept-encoding", "")
-        try:
-            body = await asyncio.to_thread(_replay_body, table.id, record, gzipped)
-        except RecordError as error:
-            log.error("table %s cannot be replayed: %s", table.id, error)
-            raise TableError(f"this game cannot be replayed: {error}", 500) from None
-        # a finished game never changes: the browser may keep its replay
-        headers = {"Vary": "Accept-Encoding", "Cache-Control": "private, max-age=86400, immutable"}
-        if gzipped:
-            headers["Content-Encoding"] = "gzip"
-        return Response(body, media_type="application/json", headers=headers)
-
-    @app.get("/api/history", response_model=list[HistoryEntry], responses=_answers(422))
-    async def history(request: Request, game: str | None = Query(None, max_length=32),
-                      limit: int = Query(50, ge=1, le=200),
-                      offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> list[HistoryEntry]:
-        rows = await asyncio.to_thread(tables_of(request).storage.listing, over=True,
-                                       limit=limit, offset=offset, game=game)
-        return [HistoryEntry(id=row.id, game=row.game, preset=row.preset, players=row.players,
-                             seats=[seat_info_of(seat) for seat in seats], created=row.created,
-                             finished=row.finished, summary=row.summary,
-                             record=f"/api/tables/{row.id}/record", invite=f"/table/{row.id}")
-                for row, seats in rows]
-
-    @app.websocket("/ws/tables/{table_id}")
-    async def play(websocket: WebSocket, table_id: str, token: str | None = None,
-                   seat: str | None = None) -> None:
-        tables = tables_of(websocket)
-        address = address_of(websocket)
-        refused = tables.guard.open_socket(address)
-        if refused is not None:
-            await _deny(websocket, refused)
-            return
-        try:
-            await websocket.accept()
-            ticket: str | OwnSeat | None = token
-            if token is None and seat is not None:   # a player's own seat, from anywhere
-                ticket = await _own_seat(websocket, tables, table_id, seat)
-            await _seat_and_play(websocket, tables, table_id, ticket)
-        finally:
-            tables.guard.close_socket(address)
-
-    app.include_router(life_router)
-    app.include_router(protocol.router)
-
-    @app.get("/", include_in_schema=False)
-    async def index(request: Request) -> Response:
-        return _page(static, request)
-
-    @app.get("/table/{table_id}", include_in_schema=False)
-    async def invite(table_id: str, request: Request) -> Response:
-        return _page(static, request)
+    app.state.static = static
+    install_errors(app)
+    for router in (health_router, tables_router, socket_router, life_router, protocol.router,
+                   page_router):
+        app.include_router(router)
 
     install_players(app)
     from .learn_api import register as _school
@@ -358,247 +146,10 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     return app
 
 
-NO_SEAT = "this token holds no seat at this table (connect without a token to watch)"
-MAX_OFFSET = 1_000_000
-"""The largest ``offset`` of the listings (a bigger one would only ever be empty)."""
-
-
-class OwnSeat(NamedTuple):
-    """A seat asked for by number, by a signed-in player (instead of a seat token)."""
-
-    seat: int
-    player_id: str | None
-
-
-NOT_YOURS = ("that seat is not yours: sign in as the player who took it, or connect with "
-             "its token")
-
-
-async def _own_seat(websocket: WebSocket, tables: Tables, table_id: str,
-                    seat: str) -> OwnSeat:
-    """``?seat=N`` without a token: the seat, if the session's (or API token's) player
-    took it; checked against the table's seats once it is found (a seat that is not a
-    small number is nobody's)."""
-    if not (seat.isascii() and seat.isdigit() and len(seat) <= 2):
-        return OwnSeat(-1, "")
-    try:   # a page of another site may not use the session (the cookie goes with it)
-        player = None if cross_site(websocket) else await current_player(websocket)
-    except StorageUnavailable:
-        player = None
-    return OwnSeat(int(seat), player.id if player is not None else "")
-
-
-async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
-                         token: str | OwnSeat | None) -> None:
-    """An accepted socket: find the table and the token's seat, then play (or relay)."""
-    try:
-        table = await tables.get(table_id)
-    except ClusterUnavailable as error:  # for a while: the page connects again
-        await _close(websocket, error.reason, 1012, error.code)
-        return
-    except TableError as error:  # 4410 closed, 4503 broken: for good
-        await _close(websocket, error.reason, 4000 + error.status, error.code)
-        return
-    except StorageUnavailable as error:  # 1013: try again later (the page does)
-        await _close(websocket, error.reason, 1013, error.code)
-        return
-    except NotHere as elsewhere:
-        await _relay(websocket, tables, elsewhere, token)
-        return
-    if table is None:
-        await _close(websocket, f"there is no table {table_id[:40]!r}", 4404, "not_found")
-        return
-    seat = None
-    if isinstance(token, OwnSeat):
-        seat = token.seat if 0 <= token.seat < len(table.seats) and table.seats[
-            token.seat].player_id == token.player_id else None
-        if seat is None:
-            await _close(websocket, NOT_YOURS, 4403, "no_seat")
-            return
-    elif token:
-        seat = table.seat_of_token(token) if len(token) <= MAX_TOKEN else None
-        if seat is None:
-            await _close(websocket, NO_SEAT, 4403, "no_seat")
-            return
-    connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
-    try:
-        # inside the try: a client gone while it was being connected (the task cancelled in
-        # the middle of ``connect``) is disconnected too, or its seat would stay "connected"
-        await tables.connect(table, connection)
-        await _converse(websocket, connection, tables.guard.message_rate(),
-                        lambda data: tables.receive(table, connection, data))
-    finally:
-        await tables.disconnect(table, connection)
-
-
-FLOODING = ("too many messages: at most {rate:g} a second on average; this connection is "
-            "closed (connect again and send less often)")
-SLOW_DOWN = ("you are sending messages too fast (at most {rate:g} a second on average): "
-             "the ones over that are dropped; keep on and the connection is closed")
-
-
-async def _converse(websocket: WebSocket, connection: Connection, rate: MessageRate,
-                    handle: Callable[[str | bytes], Awaitable[None]]) -> None:
-    """Send what the outbox holds, and hand each client message to ``handle``, as fast as
-    ``rate`` lets the client send: past it the client is warned, then closed (1008).
-
-    A message the server fails on closes the socket with 1011 (and is logged), never
-    without a close frame.
-    """
-    sender = asyncio.create_task(_send(websocket, connection))
-    try:
-        while True:
-            try:
-                message = await websocket.receive()
-            except (WebSocketDisconnect, RuntimeError):   # the socket is gone
-                return
-            if message["type"] == "websocket.disconnect":
-                return
-            verdict = rate.admit()
-            if verdict == "ok":
-                data = message.get("text")
-                if data is None:
-                    data = message.get("bytes") or b""
-                await handle(data)
-            elif verdict == "warn":
-                connection.outbox.put("error", encode({
-                    "type": "error", "code": "rate_limited",
-                    "reason": SLOW_DOWN.format(rate=rate.per_second)}))
-            elif verdict == "close":
-                await _stop(sender)
-                await _close(websocket, FLOODING.format(rate=rate.per_second), 1008,
-                             "message_flood")
-                return
-            if sender.done():
-                return
-    except Exception:
-        log.exception("a WebSocket message could not be handled")
-        await _stop(sender)
-        await _close(websocket, "the server failed on that message; connect again", 1011,
-                     "server_error")
-    finally:
-        await _stop(sender)
-
-
-async def _stop(task: asyncio.Task[Any]) -> None:
-    task.cancel()
-    with contextlib.suppress(BaseException):
-        await task
-
-
-async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
-                 token: str | OwnSeat | None) -> None:
-    """A player at a table another process plays: pass messages both ways through Redis."""
-    table_id, owner, cluster = elsewhere.table_id, elsewhere.owner, websocket.app.state.cluster
-    assert cluster is not None, "only a process of a cluster finds a table elsewhere"
-    if owner is None:
-        await _close(websocket, "the table is changing servers; connect again", 1012, "moved")
-        return
-    seat = None
-    if isinstance(token, OwnSeat):
-        rows = await asyncio.to_thread(tables.storage.seats_of, table_id)
-        seat = next((row.seat for row in rows if row.seat == token.seat
-                     and row.player_id == token.player_id), None)
-        if seat is None:
-            await _close(websocket, NOT_YOURS, 4403, "no_seat")
-            return
-    elif token:
-        if len(token) <= MAX_TOKEN:
-            digest = hash_token(token)
-            rows = await asyncio.to_thread(tables.storage.seats_of, table_id)
-            seat = next((row.seat for row in rows if row.token_hash is not None
-                         and secrets.compare_digest(row.token_hash, digest)), None)
-        if seat is None:
-            await _close(websocket, NO_SEAT, 4403, "no_seat")
-            return
-    connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
-    try:
-        conn = await cluster.relay_open(owner, table_id, seat, connection)
-    except ClusterUnavailable as error:
-        await _close(websocket, error.reason, 1012, error.code)
-        return
-    try:
-        await _converse(websocket, connection, tables.guard.message_rate(),
-                        lambda data: cluster.relay_message(conn, data))
-    finally:
-        await cluster.relay_close(conn)
-
-
-async def _send(websocket: WebSocket, connection: Connection) -> None:
-    while True:
-        kind, text = await connection.outbox.get_item()
-        if kind == "close":  # the table moved to another process, or Redis went: reconnect
-            await _close(websocket, text, 1012, "moved")
-            return
-        await websocket.send_text(text)
-
-
-async def _close(websocket: WebSocket, reason: str, code: int, why: str) -> None:
-    """Tell the client why (an error message with a ``code``), then close with ``code``
-    and the reason (cut to what a close frame holds).  A client already gone is fine."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        await websocket.send_text(encode({"type": "error", "reason": reason, "code": why}))
-        await websocket.close(code=code, reason=_close_reason(reason))
-
-
-def _close_reason(reason: str) -> str:
-    """A close frame's reason is at most 123 bytes of UTF-8."""
-    return reason.encode()[:120].decode(errors="ignore")
-
-
-async def _deny(websocket: WebSocket, error: TableError) -> None:
-    """Refuse a socket before it opens: an HTTP answer (429 with the reason and the code)
-    where the server can give one, else open, say why and close (1008)."""
-    answer = JSONResponse(status_code=error.status, content=error.answer())
-    try:
-        await websocket.send_denial_response(answer)
-    except RuntimeError:   # no denial responses from this server: say it on the socket
-        await websocket.accept()
-        await _close(websocket, error.reason, 1008, error.code)
-
-
-def _answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The refusals an endpoint may answer, for the OpenAPI description."""
-    said = {404: "there is no such table", 409: "not now: the table is not in a state to "
-            "grant it (the reason says why)", 422: "the request cannot be read or asks for "
-            "something the rules or the server's limits do not allow",
-            429: "too many requests from your address: see Retry-After",
-            500: "the server failed", 503: "the table cannot be played now"}
-    return {status: {"model": Problem, "description": said[status]} for status in statuses}
-
-
-def _page(static: Path, request: Request) -> Response:
-    index = static / "index.html"
-    if not index.is_file():
-        return JSONResponse(status_code=404, content={
-            "detail": "the web page is not installed (cardtable/server/static/index.html)",
-            "code": "not_found"})
-    return page_response(static, request.headers.get("if-none-match"))
-
-
 def _titles() -> str:
     """The games' titles as one phrase ("A, B and C"), for the API's description."""
-    titles = [spec.title for spec in _playable()]
+    titles = [spec.title for spec in playable()]
     return " and ".join(filter(None, [", ".join(titles[:-1]), *titles[-1:]])) or "Card games"
-
-
-def _playable() -> list[Any]:
-    """The games whose engines load; one that fails is logged and left out of the lobby."""
-    specs = []
-    for name in games.names():
-        try:
-            specs.append(games.get(name))
-        except (ImportError, AttributeError) as error:
-            log.error("game %s cannot be loaded: %s", name, error)
-    return specs
-
-
-def _replay_body(table_id: str, record: Record, gzipped: bool) -> bytes:
-    """The replay as JSON bytes; gzip shrinks a long match's views about fortyfold."""
-    replay = {"table": table_id, "game": record.game, "players": record.players,
-              "record": record.to_dict(), "steps": replay_steps(record)}
-    body = json.dumps(replay, ensure_ascii=False, separators=(",", ":")).encode()
-    return gzip.compress(body, compresslevel=6) if gzipped else body
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data",

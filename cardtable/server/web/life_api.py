@@ -21,7 +21,9 @@ from ... import games
 from ..play.guard import address_of
 from ..play.lifecycle import ratings_in_pool
 from ..play.live import OVER, LiveTable, NotHere, TableError
+from ..play.tables import Tables
 from ..wire import MAX_TOKEN
+from .deps import Asker, Live, Queue, Stored
 from .schemas import Problem, TableListing, listing_of
 
 __all__ = ["Lobby", "QuickPlayRequest", "SeatToken", "Ticket", "router"]
@@ -78,10 +80,9 @@ ANSWERS: dict[int | str, dict[str, Any]] = {
     status: {"model": Problem} for status in (403, 404, 409, 422, 429, 503)}
 
 
-async def _seat_of(request: Request, table_id: str, token: str) -> tuple[LiveTable, int, Any]:
+async def _seat_of(tables: Tables, table_id: str, token: str) -> tuple[LiveTable, int, Any]:
     """The table (live here, or a copy when another process plays it: then also that
     process's name) and the token's seat."""
-    tables = request.app.state.tables
     owner = None
     try:
         table = await tables.get(table_id)
@@ -99,13 +100,12 @@ async def _seat_of(request: Request, table_id: str, token: str) -> tuple[LiveTab
     return table, seat, owner
 
 
-async def _elsewhere(request: Request, table: LiveTable, seat: int, owner: str,
+async def _elsewhere(tables: Tables, table: LiveTable, seat: int, owner: str,
                      action: str) -> dict[str, Any]:
     """Send a resign or leave to the process that plays the table, and wait (a few
     seconds) until the database shows it done; returns the stored summary or life."""
     from ..cluster.messages import LifeAction
 
-    tables = request.app.state.tables
     tables.lifecycle.check(table, seat, action)
     assert tables.cluster is not None
     tables.cluster.check()
@@ -124,33 +124,31 @@ async def _elsewhere(request: Request, table: LiveTable, seat: int, owner: str,
 
 
 @router.post("/api/tables/{table_id}/resign", responses=ANSWERS)
-async def resign(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
+async def resign(table_id: str, body: SeatToken, tables: Live) -> dict[str, Any]:
     """Resign: your side loses (Pasur: the match; Durak: you are the durak); the game ends."""
-    table, seat, owner = await _seat_of(request, table_id, body.token)
+    table, seat, owner = await _seat_of(tables, table_id, body.token)
     if owner is not None:
-        summary = await _elsewhere(request, table, seat, owner, "resign")
+        summary = await _elsewhere(tables, table, seat, owner, "resign")
     else:
-        summary = await request.app.state.tables.lifecycle.resign(table, seat)
+        summary = await tables.lifecycle.resign(table, seat)
     return {"table": table.id, "seat": seat, "summary": summary}
 
 
 @router.post("/api/tables/{table_id}/leave", responses=ANSWERS)
-async def leave(table_id: str, body: SeatToken, request: Request) -> dict[str, Any]:
+async def leave(table_id: str, body: SeatToken, tables: Live) -> dict[str, Any]:
     """Leave an unrated table: its takeover bot plays your seat to the end."""
-    table, seat, owner = await _seat_of(request, table_id, body.token)
+    table, seat, owner = await _seat_of(tables, table_id, body.token)
     if owner is not None:
-        await _elsewhere(request, table, seat, owner, "leave")
+        await _elsewhere(tables, table, seat, owner, "leave")
     else:
-        await request.app.state.tables.lifecycle.leave(table, seat)
+        await tables.lifecycle.leave(table, seat)
     return {"table": table.id, "seat": seat, "left": True}
 
 
 @router.get("/api/lobby", response_model=Lobby, responses=ANSWERS)
-async def lobby(request: Request, game: str | None = Query(None, max_length=32),
+async def lobby(tables: Live, game: str | None = Query(None, max_length=32),
                 limit: int = Query(50, ge=1, le=200)) -> Lobby:
     """Tables with a free seat, and live games to watch (with age and the players)."""
-
-    tables = request.app.state.tables
     rows = await asyncio.to_thread(tables.storage.listing, over=False, limit=limit, offset=0,
                                    game=game)
     at = _dt.datetime.now(_dt.UTC)
@@ -179,35 +177,27 @@ async def _seat_ratings(storage: Any, row: Any, seats: list[Any]) -> dict[str, i
 
 
 @router.post("/api/quick-play", response_model=Ticket, status_code=201, responses=ANSWERS)
-async def quick_play(body: QuickPlayRequest, request: Request) -> Ticket:
+async def quick_play(body: QuickPlayRequest, request: Request, queue: Queue, player: Asker,
+                     storage: Stored) -> Ticket:
     """Join the quick-play queue; poll the ticket until it is matched."""
-    queue = request.app.state.quickplay
-    player = await _player(request)
     answer = await queue.enter(body.game, body.preset, body.players, body.bots_after,
-                               name=body.name, rating=await _rating(request, player, body),
+                               name=body.name, rating=await _rating(storage, player, body),
                                address=address_of(request),
                                player=None if player is None else player.public())
     return Ticket(**answer)
 
 
 @router.get("/api/quick-play/{ticket}", response_model=Ticket, responses=ANSWERS)
-async def quick_play_ticket(ticket: str, request: Request) -> Ticket:
+async def quick_play_ticket(ticket: str, queue: Queue) -> Ticket:
     """The ticket now: waiting, matched (with the table, the seat and its token) or
     cancelled.  Polling keeps it in the queue."""
-    return Ticket(**await request.app.state.quickplay.poll(ticket))
+    return Ticket(**await queue.poll(ticket))
 
 
 @router.delete("/api/quick-play/{ticket}", response_model=Ticket, responses=ANSWERS)
-async def quick_play_cancel(ticket: str, request: Request) -> Ticket:
+async def quick_play_cancel(ticket: str, queue: Queue) -> Ticket:
     """Leave the queue (a ticket already matched keeps its seat)."""
-    return Ticket(**await request.app.state.quickplay.cancel(ticket))
-
-
-async def _player(request: Request) -> Any:
-    """The player asking (a guest, an account, a bot account), or ``None``."""
-    from ..people.accounts import current_player
-
-    return await current_player(request)
+    return Ticket(**await queue.cancel(ticket))
 
 
 def rating_in_pool(storage: Any, player_id: str, pool: str) -> float:
@@ -215,7 +205,7 @@ def rating_in_pool(storage: Any, player_id: str, pool: str) -> float:
     return float(ratings_in_pool(storage, [player_id], pool)[player_id])
 
 
-async def _rating(request: Request, player: Any, body: QuickPlayRequest) -> float | None:
+async def _rating(storage: Any, player: Any, body: QuickPlayRequest) -> float | None:
     """An account's rating in the pool it asks to play in; ``None`` for guests and bots
     (they play unrated, and are matched with anyone)."""
     if player is None or player.kind != "account":
@@ -227,4 +217,4 @@ async def _rating(request: Request, player: Any, body: QuickPlayRequest) -> floa
         return None
     pool = pool_of(game.name, body.preset or game.default_preset,
                    body.players or game.default_players)
-    return await asyncio.to_thread(rating_in_pool, request.app.state.storage, player.id, pool)
+    return await asyncio.to_thread(rating_in_pool, storage, player.id, pool)

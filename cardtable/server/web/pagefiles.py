@@ -26,11 +26,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from fastapi.responses import Response
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Scope
 
-__all__ = ["CACHE", "PageFiles", "page_html", "page_response"]
+__all__ = ["CACHE", "PageFiles", "page_html", "page_response", "router"]
 
 CACHE = "no-cache"
 """Keep, but ask again (with the ETag) before using: the files' names have no hash."""
@@ -73,3 +74,26 @@ class PageFiles(StaticFiles):
         response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["Cache-Control"] = CACHE
         return response
+
+
+router = APIRouter(include_in_schema=False)
+"""The page, at ``/`` and at a table's invitation ``/table/{id}`` (the app's ``static``)."""
+
+
+@router.get("/")
+async def index(request: Request) -> Response:
+    return _page(request.app.state.static, request)
+
+
+@router.get("/table/{table_id}")
+async def invite(table_id: str, request: Request) -> Response:
+    return _page(request.app.state.static, request)
+
+
+def _page(static: Path, request: Request) -> Response:
+    index = static / "index.html"
+    if not index.is_file():
+        return JSONResponse(status_code=404, content={
+            "detail": "the web page is not installed (cardtable/server/static/index.html)",
+            "code": "not_found"})
+    return page_response(static, request.headers.get("if-none-match"))

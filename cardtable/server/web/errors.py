@@ -1,0 +1,58 @@
+"""Every refusal in one shape: ``{"detail": reason, "code": code}`` with its status, from
+the tables' ``TableError``, the framework's own refusals, a database that is away and a
+request that cannot be read."""
+
+from __future__ import annotations
+
+import math
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from ..play.live import TableError
+from ..store.storage import StorageUnavailable
+
+__all__ = ["install"]
+
+
+def install(app: FastAPI) -> None:
+    """Answer every refusal of ``app`` in the one shape."""
+
+    @app.exception_handler(TableError)
+    async def _refused(request: Request, error: TableError) -> JSONResponse:
+        """Every refusal about a table, from any endpoint: its status, reason and code."""
+        headers = None
+        if error.retry_after is not None:
+            headers = {"Retry-After": str(math.ceil(error.retry_after))}
+        return JSONResponse(status_code=error.status, headers=headers, content=error.answer())
+
+    @app.exception_handler(HTTPException)
+    async def _http_refusal(request: Request, error: HTTPException) -> JSONResponse:
+        """The framework's own refusals, in the same shape (a body that is not even text,
+        which FastAPI answers 400, is an unreadable request like any other: 422)."""
+        status, reason = error.status_code, str(error.detail)
+        if status == 400:
+            status, reason = 422, "the body cannot be read: send JSON, in UTF-8"
+        return JSONResponse(status_code=status, headers=error.headers, content={
+            "detail": reason, "code": TableError.CODES.get(status, "refused")})
+
+    @app.exception_handler(StorageUnavailable)
+    async def _unavailable(request: Request, error: StorageUnavailable) -> JSONResponse:
+        """The database is away: 503, and when to try again (the outage is logged once)."""
+        return JSONResponse(status_code=503, headers={"Retry-After": "5"},
+                            content={"detail": error.reason, "code": error.code})
+
+    @app.exception_handler(RequestValidationError)
+    async def _unreadable(request: Request, error: RequestValidationError) -> JSONResponse:
+        reasons, errors = [], []
+        for item in error.errors():
+            where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+            reasons.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
+            # not the input itself: it may be huge, or a NaN that JSON cannot carry
+            errors.append({"loc": [str(part) for part in item.get("loc", ())],
+                           "msg": str(item.get("msg")), "type": str(item.get("type"))})
+        return JSONResponse(status_code=422, content={
+            "detail": "; ".join(reasons) or "the request cannot be read",
+            "code": "invalid_request", "errors": errors})

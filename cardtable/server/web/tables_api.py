@@ -1,0 +1,166 @@
+"""The tables over HTTP: the games offered, making and joining a table, the open tables,
+one table, its record and replay once over, and the finished games."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from ... import bots, games
+from ...game import rule_options
+from ...records import Record, RecordError, rules_to_dict
+from ..play.guard import address_of
+from ..play.replay import replay_steps
+from ..play.tables import TableError
+from ..wire import plain
+from .deps import Asker, Live, answers
+from .schemas import (
+    CreateTable,
+    GameInfo,
+    HistoryEntry,
+    JoinTable,
+    OptionInfo,
+    Replay,
+    Seated,
+    TableInfo,
+    TableListing,
+    listing_of,
+    seat_info_of,
+)
+
+__all__ = ["playable", "router"]
+
+log = logging.getLogger("cardtable.server")
+
+router = APIRouter(tags=["tables"])
+
+MAX_OFFSET = 1_000_000
+"""The largest ``offset`` of the listings (a bigger one would only ever be empty)."""
+
+
+@router.get("/api/games", response_model=list[GameInfo])
+async def list_games(tables: Live) -> list[GameInfo]:
+    limits = tables.settings.limits
+    known = set(bots.specs())
+    offered = [name for name in limits.bots if name in known]
+    out = []
+    for spec in playable():
+        out.append(GameInfo(
+            name=spec.name, title=spec.title, default_preset=spec.default_preset,
+            presets={preset: rules_to_dict(rules) for preset, rules in spec.presets.items()},
+            player_counts=list(spec.player_counts), default_players=spec.default_players,
+            options=[OptionInfo(name=o.name, type=o.type, default=plain(o.default),
+                                doc=o.doc,
+                                choices=None if o.choices is None else plain(o.choices),
+                                maximum=limits.rule_bounds.get(o.name))
+                     for o in rule_options(spec.rules_type)],
+            bots=offered))
+    return out
+
+
+@router.post("/api/tables", response_model=Seated, status_code=201,
+             responses=answers(422, 429))
+async def create_table(body: CreateTable, request: Request, tables: Live,
+                       player: Asker) -> Seated:
+    table, seat, token = await tables.seating.create(
+        body.game, preset=body.preset, options=body.options, players=body.players,
+        seats=body.seats, takeover=body.takeover, name=body.name,
+        address=address_of(request), player=player,
+        clock=None if body.clock is None else body.clock.model_dump())
+    return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
+
+
+@router.get("/api/tables", response_model=list[TableListing], responses=answers(422))
+async def open_tables(tables: Live, game: str | None = Query(None, max_length=32),
+                      limit: int = Query(50, ge=1, le=200),
+                      offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> list[TableListing]:
+    rows = await asyncio.to_thread(tables.storage.listing, over=False, limit=limit,
+                                   offset=offset, game=game)
+    return [listing_of(row, seats, tables.live.get(row.id)) for row, seats in rows]
+
+
+@router.get("/api/tables/{table_id}", response_model=TableInfo,
+            responses=answers(404, 503))
+async def table_info(table_id: str, tables: Live) -> dict[str, Any]:
+    table = await tables.find(table_id)
+    async with table.lock:
+        return table.describe()
+
+
+@router.post("/api/tables/{table_id}/join", response_model=Seated,
+             responses=answers(404, 409, 422, 503))
+async def join_table(table_id: str, tables: Live, player: Asker,
+                     body: JoinTable | None = None) -> Seated:
+    table, seat, token = await tables.seating.join(
+        table_id, body.name if body else None, player=player)
+    return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
+
+
+@router.get("/api/tables/{table_id}/record", responses=answers(404, 409, 503))
+async def table_record(table_id: str, tables: Live) -> Response:
+    table = await tables.find(table_id)
+    async with table.lock:
+        record = table.record()
+    return Response(record.dumps(), media_type="application/json")
+
+
+@router.get("/api/tables/{table_id}/replay", response_model=Replay,
+            responses=answers(404, 409, 500, 503))
+async def table_replay(table_id: str, request: Request, tables: Live) -> Response:
+    """The finished game step by step: the deal, then the table after every move,
+    with every hand face up (so only once the game is over)."""
+    table = await tables.find(table_id)
+    async with table.lock:
+        if not table.over:
+            raise TableError("the game is not over yet: its replay shows every hand, so "
+                             "it is given once the game has ended", 409, "not_over")
+        record = table.record()
+    gzipped = "gzip" in request.headers.get("accept-encoding", "")
+    try:
+        body = await asyncio.to_thread(_replay_body, table.id, record, gzipped)
+    except RecordError as error:
+        log.error("table %s cannot be replayed: %s", table.id, error)
+        raise TableError(f"this game cannot be replayed: {error}", 500) from None
+    # a finished game never changes: the browser may keep its replay
+    headers = {"Vary": "Accept-Encoding", "Cache-Control": "private, max-age=86400, immutable"}
+    if gzipped:
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type="application/json", headers=headers)
+
+
+@router.get("/api/history", response_model=list[HistoryEntry], responses=answers(422))
+async def history(tables: Live, game: str | None = Query(None, max_length=32),
+                  limit: int = Query(50, ge=1, le=200),
+                  offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> list[HistoryEntry]:
+    rows = await asyncio.to_thread(tables.storage.listing, over=True,
+                                   limit=limit, offset=offset, game=game)
+    return [HistoryEntry(id=row.id, game=row.game, preset=row.preset, players=row.players,
+                         seats=[seat_info_of(seat) for seat in seats], created=row.created,
+                         finished=row.finished, summary=row.summary,
+                         record=f"/api/tables/{row.id}/record", invite=f"/table/{row.id}")
+            for row, seats in rows]
+
+
+def playable() -> list[Any]:
+    """The games whose engines load; one that fails is logged and left out of the lobby."""
+    specs = []
+    for name in games.names():
+        try:
+            specs.append(games.get(name))
+        except (ImportError, AttributeError) as error:
+            log.error("game %s cannot be loaded: %s", name, error)
+    return specs
+
+
+def _replay_body(table_id: str, record: Record, gzipped: bool) -> bytes:
+    """The replay as JSON bytes; gzip shrinks a long match's views about fortyfold."""
+    replay = {"table": table_id, "game": record.game, "players": record.players,
+              "record": record.to_dict(), "steps": replay_steps(record)}
+    body = json.dumps(replay, ensure_ascii=False, separators=(",", ":")).encode()
+    return gzip.compress(body, compresslevel=6) if gzipped else body
