@@ -38,9 +38,9 @@ from ..play.quickplay import LocalTickets, QuickPlay, RedisTickets
 from ..play.tables import Settings, Tables
 from ..store.storage import Storage, sqlite_url
 from .collector import quiet_collector
-from .deps import tables_of
 from .errors import install as install_errors
 from .health_api import router as health_router
+from .learn_api import register as register_school
 from .life_api import router as life_router
 from .pagefiles import PageFiles
 from .pagefiles import router as page_router
@@ -137,9 +137,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
         app.include_router(router)
 
     install_players(app)
-    from .learn_api import register as _school
-
-    app.state.analyses = _school(app, data_dir, tables_of)
+    register_school(app, data_dir)
     app.mount("/", PageFiles(directory=static, html=True, check_dir=False), name="static")
     # outermost: no endpoint, middleware or database sees a NUL or an unbounded body
     app.add_middleware(TextBorder)

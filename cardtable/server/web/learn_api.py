@@ -32,10 +32,11 @@ import secrets
 import socket
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from pydantic import BaseModel, Field
+from starlette.requests import HTTPConnection
 
 from ... import games
 from ...analysis import lessons as lessonlib
@@ -46,6 +47,7 @@ from ..play.bot_workers import BotFailed, BotWorkers, JudgeJob, PuzzleJob
 from ..play.live import TableError
 from ..store.analyses import AnalysisStore
 from ..store.storage import Storage
+from .deps import Live
 from .schemas import Problem
 
 __all__ = ["Analyses", "register"]
@@ -312,143 +314,154 @@ ANSWERS: dict[int | str, dict[str, Any]] = {
 """Every refusal of the school's endpoints, for the OpenAPI description."""
 
 
-def register(app: FastAPI, data_dir: str | Path,
-             tables_of: Callable[[Request], Any]) -> Analyses:
+def register(app: FastAPI, data_dir: str | Path) -> Analyses:
     """Add the school's routes to ``app``; the analyses are kept under ``data_dir``."""
-    analyses = Analyses(Path(data_dir) / "analysis", lambda: app.state.storage)
-
-    # before /api/learn/{game}, which would take "progress" for a game's name
-    @app.get("/api/learn/progress", responses=ANSWERS)
-    async def progress(request: Request,
-                       game: str | None = Query(None, max_length=32)) -> dict[str, Any]:
-        """The steps the player asking (the session's guest or account) has done, per
-        game; nothing for a request without a player."""
-        if game is not None:
-            _course(game)
-        player = await current_player(request)
-        if player is None:
-            return {"player": None, "games": {}}
-        done = await asyncio.to_thread(_progress_of(request).done, player.id, game)
-        return {"player": player.id, "games": {
-            name: in_course for name, keys in done.items()
-            if (in_course := _in_course_order(name, set(keys)))}}
-
-    @app.get("/api/learn/{game}", responses=ANSWERS)
-    async def course(game: str, lang: str = Query("en", max_length=4)) -> dict[str, Any]:
-        """A game's course: every step's key, title and text."""
-        lang = _lang(lang)
-        return {"game": game, "steps": [
-            {"key": s.key, "title": s.title.get(lang, s.title["en"]),
-             "text": s.text.get(lang, s.text["en"])} for s in _course(game)]}
-
-    @app.get("/api/learn/{game}/{key}", responses=ANSWERS)
-    async def lesson_step(game: str, key: str,
-                          lang: str = Query("en", max_length=4)) -> dict[str, Any]:
-        lang = _lang(lang)
-        step = _step(game, key)
-        state = step.position()
-        seat = state.to_move
-        assert seat is not None, "a lesson step is a position with a move to find"
-        return {"game": game, "key": key, "title": step.title.get(lang, step.title["en"]),
-                "text": step.text.get(lang, step.text["en"]),
-                **_position_view(state, seat)}
-
-    @app.post("/api/learn/{game}/{key}/check", responses=ANSWERS)
-    async def lesson_check(game: str, key: str, body: MoveText,
-                           request: Request) -> dict[str, Any]:
-        """Judge the learner's move; a right one is kept as done for the player asking
-        (``done``: whether it was kept for someone), and ``after`` is the learner's view
-        once it is played (the page shows the move taking effect)."""
-        verdict = lessonlib.check(_step(game, key), body.move, lang=_lang(body.lang))
-        kept = False
-        if verdict.right:
-            player = await current_player(request)
-            if player is not None:
-                await asyncio.to_thread(_progress_of(request).mark, player.id, game, key)
-                kept = True
-        answer: dict[str, Any] = {"right": verdict.right, "reason": verdict.reason,
-                                  "done": kept}
-        if verdict.right:
-            answer["after"] = _after(_step(game, key).position(), body.move)
-        return answer
-
-    @app.get("/api/learn/{game}/{key}/hint", responses=ANSWERS)
-    async def lesson_hint(game: str, key: str,
-                          lang: str = Query("en", max_length=4)) -> dict[str, Any]:
-        """The easy bot's move in the step's position, explained (a fixed, small search,
-        in a thread: the loop goes on)."""
-        from ...analysis.hints import hint
-
-        lang = _lang(lang)
-        state = _step(game, key).position()
-        given = await asyncio.get_running_loop().run_in_executor(
-            analyses.threads, lambda: hint(state, "easy", lang=lang))
-        return given.to_dict()
-
-    async def stored(game: str | None = None) -> list[dict[str, Any]]:
-        """The shipped puzzles, then those found in the games analysed here."""
-        if game is not None and game not in games.names():
-            raise TableError(f"no game {game!r}; the games are: {', '.join(games.names())}",
-                             404, "no_game")
-        shipped = puzzlelib.load(game=game)
-        ids = {p["id"] for p in shipped}
-        return shipped + [p for p in await analyses.found_puzzles()
-                          if (game is None or p["game"] == game) and p["id"] not in ids]
-
-    @app.get("/api/puzzles/{game}", responses=ANSWERS)
-    async def puzzle(game: str, daily: bool = False,
-                     index: int = Query(0, ge=0, le=100_000)) -> dict[str, Any]:
-        """A puzzle's position (the daily one, or by index), without its answer."""
-        found = await stored(game)
-        if not found:
-            raise TableError(f"no puzzles are stored for {game}", 404, "no_puzzle")
-        # the daily puzzle comes from the shipped ones, so that it stays the same all day
-        chosen = (puzzlelib.daily(puzzlelib.load(game=game) or found) if daily
-                  else found[index % len(found)])
-        state = puzzlelib.position(chosen)
-        return {"id": chosen["id"], "game": game, "count": len(found),
-                "index": found.index(chosen),
-                **_position_view(state, chosen["seat"])}
-
-    @app.post("/api/puzzles/{puzzle_id}/answer", responses=ANSWERS)
-    async def puzzle_answer(puzzle_id: str, body: MoveText) -> dict[str, Any]:
-        chosen = next((p for p in await stored() if p["id"] == puzzle_id), None)
-        if chosen is None:
-            raise TableError(f"no puzzle {puzzle_id!r}", 404, "no_puzzle")
-        from ...analysis import learn_of
-
-        lang = _lang(body.lang)
-        learn = learn_of(chosen["game"])
-        state = learn.searched(puzzlelib.position(chosen))
-        try:
-            move = state.parse_move(body.move)
-        except ValueError as error:
-            raise TableError(f"not a move here: {error}", 422, "bad_move") from None
-        if move not in state.legal_moves():
-            raise TableError(f"{move} is not a legal move here", 422, "bad_move")
-        played = str(move)
-        why = await asyncio.get_running_loop().run_in_executor(
-            analyses.threads, puzzlelib.why, chosen, played, lang)
-        return {"right": played == chosen["answer"], "answer": chosen["answer"],
-                "values": chosen["values"], "unit": chosen["unit"], "proof": chosen["proof"],
-                "shown": {m: learn.show(v) for m, v in chosen["values"].items()},
-                "after": _after(puzzlelib.position(chosen), chosen["answer"]), **why}
-
-    @app.post("/api/tables/{table_id}/analysis", status_code=202, responses=ANSWERS)
-    async def start_analysis(table_id: str, request: Request) -> dict[str, Any]:
-        table = await tables_of(request).find(table_id)
-        async with table.lock:
-            if not table.over:
-                raise TableError("the game is not over yet: a game is analysed once it has "
-                                 "ended", 409, "not_over")
-            record = table.record()
-        workers = tables_of(request).runner.pool()
-        return {"status": await analyses.start(table_id, record.dumps(), workers)}
-
-    @app.get("/api/tables/{table_id}/analysis", responses=ANSWERS)
-    async def analysis_status(table_id: str) -> dict[str, Any]:
-        if len(table_id) > 64 or not table_id.replace("-", "").replace("_", "").isalnum():
-            raise TableError(f"no table {table_id!r}", 404, "not_found")
-        return await analyses.status(table_id)
-
+    app.state.analyses = analyses = Analyses(Path(data_dir) / "analysis",
+                                             lambda: app.state.storage)
+    app.include_router(router)
     return analyses
+
+
+def analyses_of(connection: HTTPConnection) -> Analyses:
+    """The app's analyses (``register`` made them)."""
+    analyses: Analyses = connection.app.state.analyses
+    return analyses
+
+
+School = Annotated[Analyses, Depends(analyses_of)]
+router = APIRouter(tags=["learn"])
+
+
+# before /api/learn/{game}, which would take "progress" for a game's name
+@router.get("/api/learn/progress", responses=ANSWERS)
+async def progress(request: Request,
+                   game: str | None = Query(None, max_length=32)) -> dict[str, Any]:
+    """The steps the player asking (the session's guest or account) has done, per
+    game; nothing for a request without a player."""
+    if game is not None:
+        _course(game)
+    player = await current_player(request)
+    if player is None:
+        return {"player": None, "games": {}}
+    done = await asyncio.to_thread(_progress_of(request).done, player.id, game)
+    return {"player": player.id, "games": {
+        name: in_course for name, keys in done.items()
+        if (in_course := _in_course_order(name, set(keys)))}}
+
+@router.get("/api/learn/{game}", responses=ANSWERS)
+async def course(game: str, lang: str = Query("en", max_length=4)) -> dict[str, Any]:
+    """A game's course: every step's key, title and text."""
+    lang = _lang(lang)
+    return {"game": game, "steps": [
+        {"key": s.key, "title": s.title.get(lang, s.title["en"]),
+         "text": s.text.get(lang, s.text["en"])} for s in _course(game)]}
+
+@router.get("/api/learn/{game}/{key}", responses=ANSWERS)
+async def lesson_step(game: str, key: str,
+                      lang: str = Query("en", max_length=4)) -> dict[str, Any]:
+    lang = _lang(lang)
+    step = _step(game, key)
+    state = step.position()
+    seat = state.to_move
+    assert seat is not None, "a lesson step is a position with a move to find"
+    return {"game": game, "key": key, "title": step.title.get(lang, step.title["en"]),
+            "text": step.text.get(lang, step.text["en"]),
+            **_position_view(state, seat)}
+
+@router.post("/api/learn/{game}/{key}/check", responses=ANSWERS)
+async def lesson_check(game: str, key: str, body: MoveText,
+                       request: Request) -> dict[str, Any]:
+    """Judge the learner's move; a right one is kept as done for the player asking
+    (``done``: whether it was kept for someone), and ``after`` is the learner's view
+    once it is played (the page shows the move taking effect)."""
+    verdict = lessonlib.check(_step(game, key), body.move, lang=_lang(body.lang))
+    kept = False
+    if verdict.right:
+        player = await current_player(request)
+        if player is not None:
+            await asyncio.to_thread(_progress_of(request).mark, player.id, game, key)
+            kept = True
+    answer: dict[str, Any] = {"right": verdict.right, "reason": verdict.reason,
+                              "done": kept}
+    if verdict.right:
+        answer["after"] = _after(_step(game, key).position(), body.move)
+    return answer
+
+@router.get("/api/learn/{game}/{key}/hint", responses=ANSWERS)
+async def lesson_hint(analyses: School, game: str, key: str,
+                      lang: str = Query("en", max_length=4)) -> dict[str, Any]:
+    """The easy bot's move in the step's position, explained (a fixed, small search,
+    in a thread: the loop goes on)."""
+    from ...analysis.hints import hint
+
+    lang = _lang(lang)
+    state = _step(game, key).position()
+    given = await asyncio.get_running_loop().run_in_executor(
+        analyses.threads, lambda: hint(state, "easy", lang=lang))
+    return given.to_dict()
+
+async def stored(analyses: Analyses, game: str | None = None) -> list[dict[str, Any]]:
+    """The shipped puzzles, then those found in the games analysed here."""
+    if game is not None and game not in games.names():
+        raise TableError(f"no game {game!r}; the games are: {', '.join(games.names())}",
+                         404, "no_game")
+    shipped = puzzlelib.load(game=game)
+    ids = {p["id"] for p in shipped}
+    return shipped + [p for p in await analyses.found_puzzles()
+                      if (game is None or p["game"] == game) and p["id"] not in ids]
+
+@router.get("/api/puzzles/{game}", responses=ANSWERS)
+async def puzzle(analyses: School, game: str, daily: bool = False,
+                 index: int = Query(0, ge=0, le=100_000)) -> dict[str, Any]:
+    """A puzzle's position (the daily one, or by index), without its answer."""
+    found = await stored(analyses, game)
+    if not found:
+        raise TableError(f"no puzzles are stored for {game}", 404, "no_puzzle")
+    # the daily puzzle comes from the shipped ones, so that it stays the same all day
+    chosen = (puzzlelib.daily(puzzlelib.load(game=game) or found) if daily
+              else found[index % len(found)])
+    state = puzzlelib.position(chosen)
+    return {"id": chosen["id"], "game": game, "count": len(found),
+            "index": found.index(chosen),
+            **_position_view(state, chosen["seat"])}
+
+@router.post("/api/puzzles/{puzzle_id}/answer", responses=ANSWERS)
+async def puzzle_answer(analyses: School, puzzle_id: str, body: MoveText) -> dict[str, Any]:
+    chosen = next((p for p in await stored(analyses) if p["id"] == puzzle_id), None)
+    if chosen is None:
+        raise TableError(f"no puzzle {puzzle_id!r}", 404, "no_puzzle")
+    from ...analysis import learn_of
+
+    lang = _lang(body.lang)
+    learn = learn_of(chosen["game"])
+    state = learn.searched(puzzlelib.position(chosen))
+    try:
+        move = state.parse_move(body.move)
+    except ValueError as error:
+        raise TableError(f"not a move here: {error}", 422, "bad_move") from None
+    if move not in state.legal_moves():
+        raise TableError(f"{move} is not a legal move here", 422, "bad_move")
+    played = str(move)
+    why = await asyncio.get_running_loop().run_in_executor(
+        analyses.threads, puzzlelib.why, chosen, played, lang)
+    return {"right": played == chosen["answer"], "answer": chosen["answer"],
+            "values": chosen["values"], "unit": chosen["unit"], "proof": chosen["proof"],
+            "shown": {m: learn.show(v) for m, v in chosen["values"].items()},
+            "after": _after(puzzlelib.position(chosen), chosen["answer"]), **why}
+
+@router.post("/api/tables/{table_id}/analysis", status_code=202, responses=ANSWERS)
+async def start_analysis(analyses: School, tables: Live, table_id: str) -> dict[str, Any]:
+    table = await tables.find(table_id)
+    async with table.lock:
+        if not table.over:
+            raise TableError("the game is not over yet: a game is analysed once it has "
+                             "ended", 409, "not_over")
+        record = table.record()
+    workers = tables.runner.pool()
+    return {"status": await analyses.start(table_id, record.dumps(), workers)}
+
+@router.get("/api/tables/{table_id}/analysis", responses=ANSWERS)
+async def analysis_status(analyses: School, table_id: str) -> dict[str, Any]:
+    if len(table_id) > 64 or not table_id.replace("-", "").replace("_", "").isalnum():
+        raise TableError(f"no table {table_id!r}", 404, "not_found")
+    return await analyses.status(table_id)
