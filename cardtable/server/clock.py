@@ -26,7 +26,9 @@ ticket's last poll.
 ...     await clock.advance(30)
 ...     await asyncio.gather(*tasks)
 ...     return said
->>> asyncio.run(main())
+>>> import concurrent.futures
+>>> with concurrent.futures.ThreadPoolExecutor(1) as thread:   # a loop of its own
+...     thread.submit(asyncio.run, main()).result()
 ['a second', 'half a minute on', 'a minute']
 """
 
