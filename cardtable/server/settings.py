@@ -16,10 +16,11 @@ SecretStr('**********')
 from __future__ import annotations
 
 import argparse
+import ipaddress
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = ["ENV_PREFIX", "ServerSettings", "add_flags", "from_flags", "table"]
@@ -73,14 +74,30 @@ class ServerSettings(BaseSettings):
                                  "abandoned, unrated")
     quick_play_poll: float = Field(8.0, gt=0, le=3600, description="seconds a quick-play "
                                    "ticket stays in the queue without being polled")
+    trusted_proxies: str = Field("", max_length=2000, description="the addresses or networks "
+                                 "(comma-separated, e.g. 127.0.0.1,10.0.0.0/8) of the proxies "
+                                 "whose X-Forwarded-For names the client; none: every client "
+                                 "is the address it connects from")
     log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
         "info", description="uvicorn's and the server's log level (seat tokens are kept "
                             "out of the log)")
 
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        """Each item an IP address or network: a typo must not trust the world."""
+        items = [item.strip() for item in value.split(",") if item.strip()]
+        for item in items:
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise ValueError(f"{item!r} is not an IP address or network") from None
+        return ",".join(items)
+
     def app_arguments(self) -> dict[str, Any]:
         """The keyword arguments of ``create_app`` these settings give (secrets revealed
         here alone, to the code that connects)."""
-        out = self.model_dump(exclude={"host", "port", "log_level"})
+        out = self.model_dump(exclude={"host", "port", "log_level", "trusted_proxies"})
         for name in ("database_url", "redis_url"):
             secret = getattr(self, name)
             out[name] = secret.get_secret_value() if secret is not None else None

@@ -31,8 +31,9 @@ __all__ = ["Guard", "MessageRate", "address_of"]
 
 
 def address_of(connection: Any) -> str:
-    """The client's address of a request or WebSocket (as uvicorn gives it: behind a
-    proxy, run uvicorn with ``--forwarded-allow-ips`` so it is the client's own)."""
+    """The client's address of a request or WebSocket, as uvicorn gives it: the address
+    it connects from, or behind a proxy named in ``--trusted-proxies`` the one that
+    proxy's ``X-Forwarded-For`` names."""
     client = getattr(connection, "client", None)
     return client.host if client is not None and client.host else "unknown"
 

@@ -158,8 +158,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
           log_level: str = "info", claim_grace: float = 120.0,
           storage_retry_max: float = 5.0, redis_pool_size: int = 20,
           redis_pool_timeout: float = 5.0, abandon_after: float = 600.0,
-          quick_play_poll: float = 8.0) -> None:
-    """Run the web table with uvicorn until interrupted."""
+          quick_play_poll: float = 8.0, trusted_proxies: str = "") -> None:
+    """Run the web table with uvicorn until interrupted.  ``X-Forwarded-For`` is believed
+    only from ``trusted_proxies`` (comma-separated addresses or networks; none by
+    default): from anyone else it is a header like any other, and the per-address
+    limits count the address a client connects from."""
     import uvicorn
 
     limits = limits or Limits()
@@ -175,7 +178,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
     # saves on messages of a kilobyte or two
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
                             ws=_websocket_protocol(), ws_max_size=limits.ws_max_bytes,
-                            ws_per_message_deflate=False)
+                            ws_per_message_deflate=False,
+                            proxy_headers=bool(trusted_proxies),
+                            forwarded_allow_ips=trusted_proxies or None)
     for name in ("uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).addFilter(RedactTokens())
     # the table's own messages (tables resumed, bots cut off, leases lost) go where
