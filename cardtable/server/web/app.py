@@ -39,6 +39,7 @@ from ..play.tables import Settings, Tables
 from ..store.storage import Storage, sqlite_url
 from .collector import quiet_collector
 from .errors import install as install_errors
+from .headers import SecurityHeaders
 from .health_api import router as health_router
 from .learn_api import register as register_school
 from .life_api import router as life_router
@@ -139,6 +140,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     install_players(app)
     register_school(app, data_dir)
     app.mount("/", PageFiles(directory=static, html=True, check_dir=False), name="static")
+    app.add_middleware(SecurityHeaders)
     # outermost: no endpoint, middleware or database sees a NUL or an unbounded body
     app.add_middleware(TextBorder)
     return app

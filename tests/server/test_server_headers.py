@@ -1,0 +1,47 @@
+"""Every answer carries the headers that hold a browser to the page (issue 28, minor 15)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardtable.server.web.app import STATIC
+from cardtable.server.web.headers import POLICY
+
+
+@pytest.fixture
+def client(make_client: Any) -> TestClient:
+    return make_client(static_dir=STATIC)   # the real page
+
+
+@pytest.mark.parametrize("path", ["/", "/table/abc", "/api/health", "/api/tables/nosuch",
+                                  "/js/app.js", "/nosuch.png"])
+def test_every_answer_carries_the_security_headers(client: TestClient, path: str) -> None:
+    answer = client.get(path)
+    assert answer.headers["content-security-policy"] == POLICY
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    assert answer.headers["referrer-policy"] == "same-origin"
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert answer.headers["cross-origin-opener-policy"] == "same-origin"
+    # plain HTTP: a browser is not told to insist on TLS it has not seen
+    assert "strict-transport-security" not in answer.headers
+
+
+def test_the_policy_allows_no_inline_script_and_no_framing() -> None:
+    rules = dict(rule.strip().split(" ", 1) for rule in POLICY.split(";"))
+    assert rules["script-src"] == "'self'" and "unsafe" not in POLICY
+    assert rules["frame-ancestors"] == "'none'" and rules["object-src"] == "'none'"
+
+
+def test_an_answer_over_tls_tells_the_browser_to_stay_on_it(client: TestClient) -> None:
+    secure = TestClient(client.app, base_url="https://testserver")
+    assert secure.get("/api/health").headers["strict-transport-security"].startswith(
+        "max-age=")
+
+
+def test_the_api_explorer_keeps_its_inline_script(client: TestClient) -> None:
+    answer = client.get("/docs")
+    assert answer.status_code == 200 and "content-security-policy" not in answer.headers
+    assert answer.headers["x-frame-options"] == "DENY"
