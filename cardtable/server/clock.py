@@ -82,12 +82,6 @@ class FakeClock(Clock):
     def wall(self) -> float:
         return self._now + self._wall_offset
 
-    @property
-    def sleeping(self) -> int:
-        """How many waits are pending (a test can wait for a timer to be set)."""
-        with self._lock:
-            return sum(1 for *_, future in self._sleepers if not future.done())
-
     async def sleep(self, seconds: float) -> None:
         if seconds <= 0:
             await asyncio.sleep(0)

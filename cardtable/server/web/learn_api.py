@@ -348,6 +348,7 @@ async def progress(request: Request,
         name: in_course for name, keys in done.items()
         if (in_course := _in_course_order(name, set(keys)))}}
 
+
 @router.get("/api/learn/{game}", responses=ANSWERS)
 async def course(game: str, lang: str = Query("en", max_length=4)) -> dict[str, Any]:
     """A game's course: every step's key, title and text."""
@@ -355,6 +356,7 @@ async def course(game: str, lang: str = Query("en", max_length=4)) -> dict[str, 
     return {"game": game, "steps": [
         {"key": s.key, "title": s.title.get(lang, s.title["en"]),
          "text": s.text.get(lang, s.text["en"])} for s in _course(game)]}
+
 
 @router.get("/api/learn/{game}/{key}", responses=ANSWERS)
 async def lesson_step(game: str, key: str,
@@ -367,6 +369,7 @@ async def lesson_step(game: str, key: str,
     return {"game": game, "key": key, "title": step.title.get(lang, step.title["en"]),
             "text": step.text.get(lang, step.text["en"]),
             **_position_view(state, seat)}
+
 
 @router.post("/api/learn/{game}/{key}/check", responses=ANSWERS)
 async def lesson_check(game: str, key: str, body: MoveText,
@@ -387,6 +390,7 @@ async def lesson_check(game: str, key: str, body: MoveText,
         answer["after"] = _after(_step(game, key).position(), body.move)
     return answer
 
+
 @router.get("/api/learn/{game}/{key}/hint", responses=ANSWERS)
 async def lesson_hint(analyses: School, game: str, key: str,
                       lang: str = Query("en", max_length=4)) -> dict[str, Any]:
@@ -400,6 +404,7 @@ async def lesson_hint(analyses: School, game: str, key: str,
         analyses.threads, lambda: hint(state, "easy", lang=lang))
     return given.to_dict()
 
+
 async def stored(analyses: Analyses, game: str | None = None) -> list[dict[str, Any]]:
     """The shipped puzzles, then those found in the games analysed here."""
     if game is not None and game not in games.names():
@@ -409,6 +414,7 @@ async def stored(analyses: Analyses, game: str | None = None) -> list[dict[str, 
     ids = {p["id"] for p in shipped}
     return shipped + [p for p in await analyses.found_puzzles()
                       if (game is None or p["game"] == game) and p["id"] not in ids]
+
 
 @router.get("/api/puzzles/{game}", responses=ANSWERS)
 async def puzzle(analyses: School, game: str, daily: bool = False,
@@ -424,6 +430,7 @@ async def puzzle(analyses: School, game: str, daily: bool = False,
     return {"id": chosen["id"], "game": game, "count": len(found),
             "index": found.index(chosen),
             **_position_view(state, chosen["seat"])}
+
 
 @router.post("/api/puzzles/{puzzle_id}/answer", responses=ANSWERS)
 async def puzzle_answer(analyses: School, puzzle_id: str, body: MoveText) -> dict[str, Any]:
@@ -449,6 +456,7 @@ async def puzzle_answer(analyses: School, puzzle_id: str, body: MoveText) -> dic
             "shown": {m: learn.show(v) for m, v in chosen["values"].items()},
             "after": _after(puzzlelib.position(chosen), chosen["answer"]), **why}
 
+
 @router.post("/api/tables/{table_id}/analysis", status_code=202, responses=ANSWERS)
 async def start_analysis(analyses: School, tables: Live, table_id: str) -> dict[str, Any]:
     table = await tables.find(table_id)
@@ -459,6 +467,7 @@ async def start_analysis(analyses: School, tables: Live, table_id: str) -> dict[
         record = table.record()
     workers = tables.runner.pool()
     return {"status": await analyses.start(table_id, record.dumps(), workers)}
+
 
 @router.get("/api/tables/{table_id}/analysis", responses=ANSWERS)
 async def analysis_status(analyses: School, table_id: str) -> dict[str, Any]:
