@@ -227,3 +227,76 @@ def test_no_module_takes_a_name_from_a_package_above_it() -> None:
 
 def test_the_circle_finder_finds_a_circle() -> None:
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+# -- one owner per live table ---------------------------------------------------------------
+SERVER = ROOT / "server"
+OWNER = SERVER / "play" / "dealer.py"
+NOT_TABLES = {"row", "entry", "record", "answer"}
+"""Names the server gives to what is not a live table although it has fields of the same
+names: database rows, quick-play entries, game records, the health check's answer."""
+MUTATORS = {"append", "add", "discard", "remove", "pop", "popleft", "clear", "extend",
+            "update", "push", "insert", "setdefault"}
+
+
+def table_fields() -> set[str]:
+    import dataclasses
+
+    from cardtable.server.play.live import Life, LiveSeat, LiveTable
+
+    return {f.name for cls in (LiveTable, LiveSeat, Life) for f in dataclasses.fields(cls)}
+
+
+def changes_to_tables(path: Path, fields: set[str]) -> list[str]:
+    """Every place in ``path`` that assigns a field of a table, a seat or a table's life,
+    or changes one in place (``life.left.append``), other than an object's own."""
+    found = []
+
+    def owned_elsewhere(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr in fields
+                and not (isinstance(node.value, ast.Name)
+                         and node.value.id in {"self", *NOT_TABLES}))
+
+    for node in ast.walk(ast.parse(path.read_text())):
+        targets: list[ast.AST] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        for target in targets:
+            for item in (target.elts if isinstance(target, ast.Tuple | ast.List) else [target]):
+                if isinstance(item, ast.Subscript):
+                    item = item.value
+                if owned_elsewhere(item):
+                    found.append(f"{path.name}:{node.lineno} {ast.unparse(item)} =")
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in MUTATORS and owned_elsewhere(node.func.value)):
+            found.append(f"{path.name}:{node.lineno} {ast.unparse(node.func)}()")
+    return found
+
+
+def test_only_the_dealer_changes_a_live_table() -> None:
+    fields = table_fields()
+    changes = [change for path in sorted(SERVER.rglob("*.py")) if path != OWNER
+               for change in changes_to_tables(path, fields)]
+    assert changes == []
+
+
+def test_no_module_takes_a_lock_of_a_table() -> None:
+    from cardtable.server.play.live import LiveTable
+
+    assert "lock" not in table_fields() and not hasattr(LiveTable, "lock")
+    taken = [f"{path.name}:{node.lineno}" for path in sorted(SERVER.rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.Attribute) and node.attr == "lock"]
+    assert taken == []
+
+
+def test_the_owner_check_finds_a_change(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("def f(table, life, row):\n    table.status = 'over'\n"
+                      "    life.banks[0] = 1.0\n    life.left.append(2)\n"
+                      "    row.status = 'over'\n")
+    assert changes_to_tables(sample, table_fields()) == [
+        "sample.py:2 table.status =", "sample.py:3 life.banks =",
+        "sample.py:4 life.left.append()"]

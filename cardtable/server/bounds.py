@@ -50,6 +50,9 @@ class Limits:
     connections_per_address: int = _limit(
         32, "WebSockets open at once from one address; one more is refused "
         "(HTTP 429, `too_many_connections`)")
+    watchers_per_table: int = _limit(
+        200, "people watching one table at once; one more is refused (its socket closed "
+        "with 4429, `too_many_watchers`; 0: no limit)")
     tables_per_address: str = _limit(
         "20/minute;200/hour", "new tables one address may make (the `limits` library's "
         "syntax: several rates separated by `;`; empty: no limit); past it 429 "

@@ -50,6 +50,7 @@ CODES: dict[str, Code] = {
     "cluster_unavailable": Code("the servers cannot reach each other for a moment"),
     # -- the server's limits ----------------------------------------------------------------
     "too_many_connections": Code("too many sockets open from one address", ("limit",)),
+    "too_many_watchers": Code("the table has as many watchers as it takes", ("limit",)),
     "too_many_bot_tables": Code("too many tables of bots only", ("limit",)),
     "bot_not_offered": Code("this server offers no such bot", ("bot",)),
     "bot_option_out_of_bounds": Code("a bot option past what the server allows", ("option",)),

@@ -19,6 +19,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
+from starlette.websockets import WebSocketDisconnect
 from tablekit import (
     MACHINE_SPEED,
     Player,
@@ -97,6 +98,40 @@ def test_a_flooding_socket_is_warned_then_closed_and_the_table_plays_on(
         players[mover].move(first[mover], first[mover]["legal_moves"][0])
         assert players[1 - mover].state(1)["version"] == 1
     assert client.get(f"/api/tables/{ana['table']}").json()["version"] == 1
+
+
+# -- watchers ----------------------------------------------------------------------------
+
+def test_a_table_takes_so_many_watchers_and_refuses_one_more_in_words(
+        make_client: Callable[..., TestClient]) -> None:
+    client = make_client(limits=limited(watchers_per_table=2))
+    seated = create(client, game="durak", seats=["human", "bot"])
+    table = seated["table"]
+    with connect(client, table, seated["token"]) as player, connect(client, table) as one, \
+            connect(from_address(client, "10.0.0.2"), table) as two:
+        for ws in (player, one, two):
+            Player(ws).state()
+        with connect(from_address(client, "10.0.0.3"), table) as three:
+            refusal = json.loads(three.receive_text())
+            assert refusal["code"] == "too_many_watchers" and refusal["limit"] == 2
+            with pytest.raises(WebSocketDisconnect) as closed:
+                three.receive_text()
+            assert closed.value.code == 4429
+    with connect(client, table) as again:   # the watchers left: room again
+        assert Player(again).state()["seat"] is None
+
+
+def test_a_new_watcher_is_sent_one_state_and_nobody_else_hears_of_it(
+        client: TestClient) -> None:
+    seated = create(client, game="durak", seats=["human", "human"])   # waits: nobody moves
+    with connect(client, seated["table"], seated["token"]) as ws:
+        player = Player(ws)
+        version = player.state()["version"]
+        with connect(client, seated["table"]) as watching:
+            assert Player(watching).state()["version"] == version
+            ws.send_text(json.dumps({"type": "ping"}))
+            # a state sent for the watcher would have come before the answer to the ping
+            assert json.loads(ws.receive_text()) == {"type": "pong"}
 
 
 # -- sockets and new tables per address ---------------------------------------------------

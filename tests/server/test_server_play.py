@@ -541,7 +541,7 @@ def test_two_copies_of_a_finished_table_asking_for_a_rematch_get_the_same_one(
             pass
     tables = client.app.state.tables
     stored = tables.storage.load(seated["table"])
-    first, second = tables._rebuild(stored), tables._rebuild(stored)
+    first, second = tables.rebuild(stored), tables.rebuild(stored)
     one = client.portal.call(tables.seating.rematch, first, None)
     two = client.portal.call(tables.seating.rematch, second, None)
     assert one == two

@@ -33,6 +33,7 @@ from limits.storage import storage_from_string
 from pydantic import BaseModel, Field
 
 from ..bounds import PlayerLimits
+from ..play.commands import Rename
 from ..play.guard import address_of
 from .players import (
     Player,
@@ -300,11 +301,7 @@ async def rename(body: NewName, request: Request, response: Response) -> Me:
     for table in list(request.app.state.tables.live.values()):   # the seats in play here
         if table.over or not any(seat.player_id == player.id for seat in table.seats):
             continue
-        async with table.lock:
-            for seat in table.seats:
-                if seat.player_id == player.id:
-                    seat.name = name
-            table.broadcast()
+        await table.dealer.ask(Rename(player.id, name))
     return _me(renamed or player)
 
 

@@ -9,6 +9,7 @@ then goes through ``Tables.play`` like a person's.  A bot that fails, or does no
 by the limit, plays a random legal move.  A person who stays away past the grace period
 gets the table's takeover bot.  While the database is away a bot keeps its move and tries
 to store it again after a wait that doubles up to ``Settings.storage_retry_max``.
+The table's dealer starts and ends the bot loop and the grace timers; they ask it.
 
 Hints and analyses think in the bot processes too (``BotRunner.pool``), even when the
 bots think in threads; a bot thinking in a thread counts as live work there, so an
@@ -30,7 +31,8 @@ from ... import bots
 from ...game import GameState
 from ..store.storage import StorageUnavailable
 from .bot_workers import BotWorkers
-from .live import PLAYING, LiveSeat, LiveTable
+from .commands import BotTurn, GraceOver
+from .live import LiveTable
 
 if TYPE_CHECKING:
     from .host import House
@@ -79,22 +81,15 @@ class BotRunner:
             self._threads.shutdown(wait=False, cancel_futures=True)
 
     # -- the bot loop ---------------------------------------------------------------------
-    def kick(self, table: LiveTable) -> None:
-        """Start the table's bot loop if a bot is to move and none is running."""
-        if table.bot_task is None and table.bot_to_move() is not None:
-            table.bot_task = self.tables.spawn(self._loop(table))
-
-    async def _loop(self, table: LiveTable) -> None:
-        """Play for the bots while it is a bot's turn; each move goes through ``play``."""
+    async def play_bots(self, table: LiveTable) -> None:
+        """Play for the bots while it is a bot's turn (the table's dealer runs this as the
+        table's bot task); each move goes through ``Tables.play`` like a person's."""
         try:
             while True:
-                async with table.lock:
-                    seat = table.bot_to_move()
-                    if seat is None:
-                        return
-                    bot, spec = table.seats[seat].bot, table.seats[seat].bot_playing
-                    snapshot = table.state.copy()
-                    version = table.version
+                turn = await table.dealer.ask(BotTurn())
+                if turn is None:
+                    return
+                seat, bot, spec, snapshot, version = turn
                 if self.settings.bot_delay > 0:
                     await self.tables.clock.sleep(self.settings.bot_delay)
                 text = await self.think(table, bot, spec, snapshot)
@@ -107,9 +102,6 @@ class BotRunner:
         except Exception:
             # the next move or connection at this table starts the loop again
             log.exception("table %s: the bot loop stopped", table.id)
-        finally:
-            table.bot_task = None
-            self.tables.evict_if_idle(table)
 
     async def _play(self, table: LiveTable, seat: int, version: int, text: str) -> str | None:
         """Play the bot's move; while the database cannot be reached, try again after a
@@ -169,35 +161,9 @@ class BotRunner:
             if not thinking.done():
                 thinking.cancel()   # a bot still waiting for a thread never starts
 
-    # -- takeover bots --------------------------------------------------------------------
-    def start_graces(self, table: LiveTable) -> None:
-        """A game with a takeover bot starts: each person not here yet has the grace period
-        to connect, or the bot plays for them."""
-        if table.takeover and table.status == PLAYING:
-            for seat in table.seats:
-                if seat.kind == "human" and seat.connections == 0:
-                    self.start_grace(table, seat)
-
-    def start_grace(self, table: LiveTable, seat: LiveSeat) -> None:
-        if seat.grace_task is not None:
-            seat.grace_task.cancel()
-        seat.grace_task = self.tables.spawn(self._grace(table, seat))
-
-    async def _grace(self, table: LiveTable, seat: LiveSeat) -> None:
+    # -- takeover bots ----------------------------------------------------------------------
+    async def grace(self, table: LiveTable, seat: int) -> None:
+        """A person away from a game with a takeover bot has ``grace`` seconds to come
+        back; then the bot plays for them (the dealer decides, as they may be back)."""
         await self.tables.clock.sleep(self.settings.grace)
-        async with table.lock:
-            seat.grace_task = None
-            if seat.connections or table.over or not table.takeover or seat.bot is not None:
-                return
-            seat.bot = make_bot(table.takeover)
-            seat.bot_playing = table.takeover
-            log.info("table %s: %s takes over seat %d", table.id, table.takeover, seat.index)
-            await self.tables.lifecycle.grace_over(table, seat)
-            table.broadcast()
-        self.kick(table)
-
-    @staticmethod
-    def stop_graces(table: LiveTable) -> None:
-        for seat in table.seats:
-            if seat.grace_task is not None:
-                seat.grace_task.cancel()
+        await table.dealer.ask(GraceOver(seat))

@@ -38,12 +38,14 @@ from sqlalchemy.orm import Mapped, mapped_column
 from .. import protocol
 from ..store.storage import Base, Store, guarded, now
 from ..wire import encode
+from .commands import Say, SetChatOff
 
 if TYPE_CHECKING:
     from .host import House
     from .live import Connection, LiveTable
 
-__all__ = ["MAX_TEXT", "PHRASES", "ChatMessageRow", "receive", "send_history"]
+__all__ = ["MAX_TEXT", "PHRASES", "ChatMessageRow", "receive", "say", "send_history",
+           "set_off"]
 
 MAX_TEXT = 200
 HISTORY = 50
@@ -140,7 +142,6 @@ _sent: weakref.WeakKeyDictionary[Any, collections.deque[float]] = weakref.WeakKe
 _ready: weakref.WeakSet[Any] = weakref.WeakSet()
 """Connections sent their room's history: only they are sent new messages, so a message
 stored while the history was read is not sent twice."""
-_locks: collections.defaultdict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
 _off: dict[str, bool] = {}
 """Tables whose players' chat is off, as last read or set here (the database has it)."""
 
@@ -167,20 +168,22 @@ def _admit(tables: House, connection: Connection) -> None:
     sent.append(clock)
 
 
-async def receive(tables: House, table: LiveTable, connection: Connection,
+async def receive(table: LiveTable, connection: Connection,
                   message: protocol.Chat | protocol.ChatOff) -> None:
-    """One chat message or setting from a connection; a refusal is an error to it alone."""
+    """One chat message or setting from a connection, handled by the table's dealer (so
+    a new connection's history and a new message never cross); a refusal is an error to
+    the connection alone."""
     try:
         if isinstance(message, protocol.ChatOff):
-            await _set_off(tables, table, connection, message.off)
+            await table.dealer.ask(SetChatOff(connection, message.off))
         else:
-            await _say(tables, table, connection, message)
+            await table.dealer.ask(Say(connection, message))
     except ChatError as error:
         connection.outbox.put("error", encode({"type": "error", "reason": error.reason,
                                                "code": error.code}))
 
 
-async def _say(tables: House, table: LiveTable, connection: Connection,
+async def say(tables: House, table: LiveTable, connection: Connection,
                message: protocol.Chat) -> None:
     phrase, text = message.phrase, None
     if phrase is not None:
@@ -197,12 +200,11 @@ async def _say(tables: House, table: LiveTable, connection: Connection,
     name = (table.seats[seat].name or f"Seat {seat + 1}") if seat is not None else "spectator"
     row = ChatMessageRow(table_id=table.id, room=room, seat=seat, name=name, text=text,
                          phrase=phrase, at=now())
-    async with _locks[table.id]:
-        await asyncio.to_thread(_store(tables).add, row)
-        out = encode(row.message())
-        for other in list(table.connections):
-            if _room(other) == room and other in _ready:
-                other.outbox.put("chat", out)
+    await asyncio.to_thread(_store(tables).add, row)
+    out = encode(row.message())
+    for other in list(table.connections):
+        if _room(other) == room and other in _ready:
+            other.outbox.put("chat", out)
 
 
 async def _is_off(tables: House, table: LiveTable) -> bool:
@@ -211,7 +213,7 @@ async def _is_off(tables: House, table: LiveTable) -> bool:
     return _off[table.id]
 
 
-async def _set_off(tables: House, table: LiveTable, connection: Connection, off: Any) -> None:
+async def set_off(tables: House, table: LiveTable, connection: Connection, off: Any) -> None:
     if not isinstance(off, bool):
         raise ChatError('"chat_off" needs "off": true or false', "bad_message")
     if connection.seat is None or connection.seat != creator_seat(table):
@@ -225,22 +227,21 @@ async def _set_off(tables: House, table: LiveTable, connection: Connection, off:
 
 
 async def send_history(tables: House, table: LiveTable, connection: Connection) -> None:
-    """The room's newest messages and the setting, to a connection that just opened."""
-    async with _locks[table.id]:
-        _ready.add(connection)
-        try:
-            messages, off = await asyncio.to_thread(_store(tables).recent, table.id,
-                                                    _room(connection))
-        except Exception:   # the chat's history is a nicety: the table plays on without it
-            return
-        _off[table.id] = off
-        if off:
-            connection.outbox.put("chat", encode({"type": "chat_setting", "off": True}))
-        for message in messages:
-            connection.outbox.put("chat", encode(message))
+    """The room's newest messages and the setting, to a connection that just opened (its
+    dealer asks, as it adds the connection)."""
+    _ready.add(connection)
+    try:
+        messages, off = await asyncio.to_thread(_store(tables).recent, table.id,
+                                                _room(connection))
+    except Exception:   # the chat's history is a nicety: the table plays on without it
+        return
+    _off[table.id] = off
+    if off:
+        connection.outbox.put("chat", encode({"type": "chat_setting", "off": True}))
+    for message in messages:
+        connection.outbox.put("chat", encode(message))
 
 
 def forget(table_id: str) -> None:
-    """A table that left memory: its chat's lock and setting go too."""
-    _locks.pop(table_id, None)
+    """A table that left memory: its chat's setting goes too."""
     _off.pop(table_id, None)

@@ -1,8 +1,8 @@
 """A live table: its authoritative game, its seats and connections, and what each is sent.
 
 Each connection has its own bounded outbox, so a slow client can fall behind (and skip
-to the newest state) without holding up the table.  Everything here is changed under
-the table's asyncio lock; ``cardtable.server.play.tables`` does the changing.
+to the newest state) without holding up the table.  Everything here is changed by
+the table's one owner, ``cardtable.server.play.dealer``; the rest only reads it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from ...game import GameSpec, GameState
 from ...records import Record, record_of, rules_to_dict
 from ..bounds import Limits, PlayerLimits
+from ..clock import Clock
 from ..codes import Refusal, refused
 from ..protocol import page_view
 from ..store.storage import OVER, PLAYING, WAITING, hash_token
@@ -28,6 +29,7 @@ __all__ = [
     "WAITING",
     "ClusterUnavailable",
     "Connection",
+    "Life",
     "LiveSeat",
     "LiveTable",
     "NotHere",
@@ -124,6 +126,96 @@ class Settings:
     """Seconds between sweeps for finished tables whose results were not counted (a
     process of an older version died between the end and the count, or the count
     failed); a start sweeps first thing."""
+
+
+@dataclass(eq=False)
+class Life:
+    """A table's clock and the seats that are gone (forfeited or left).
+
+    ``banks`` and ``timeouts`` are per seat; ``turn`` is the (version, seat) whose clock
+    runs, since ``started`` (on ``clock``, the tables' clock).
+    """
+
+    players: int
+    move: float | None = None
+    """Seconds for each move (``None``: no clock)."""
+    bank: float = 0.0
+    rated: bool = False
+    banks: list[float] = field(default_factory=list)
+    timeouts: list[int] = field(default_factory=list)
+    forfeits: list[int] = field(default_factory=list)
+    left: list[int] = field(default_factory=list)
+    turn: tuple[int, int] | None = None
+    started: float = 0.0
+    timer: asyncio.Task[None] | None = None
+    abandon: asyncio.Task[None] | None = None
+    timing_out: tuple[int, int] | None = None
+    """The (version, seat) whose move the takeover bot is playing after a timeout."""
+    ratings: dict[int, int] = field(default_factory=dict)
+    """The rating each account's seat has in the table's pool (shown with the seat)."""
+    clock: Clock = field(default_factory=Clock, repr=False)
+    """What the time is (the tables' clock, given by ``Lifecycle.attach``)."""
+
+    def __post_init__(self) -> None:
+        if len(self.banks) != self.players:
+            self.banks = [float(self.bank)] * self.players
+        if len(self.timeouts) != self.players:
+            self.timeouts = [0] * self.players
+
+    @property
+    def clocked(self) -> bool:
+        return self.move is not None
+
+    def gone(self, seat: int) -> bool:
+        """The seat is played by the bot for good (forfeited, or its player left)."""
+        return seat in self.forfeits or seat in self.left
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None, players: int) -> Life:
+        data = data or {}
+        clock = data.get("clock") or None
+        return cls(players=players,
+                   move=None if clock is None else float(clock["move"]),
+                   bank=0.0 if clock is None else float(clock["bank"]),
+                   rated=bool(data.get("rated", False)),
+                   banks=[float(x) for x in data.get("banks", [])],
+                   timeouts=[int(x) for x in data.get("timeouts", [])],
+                   forfeits=[int(x) for x in data.get("forfeits", [])],
+                   left=[int(x) for x in data.get("left", [])])
+
+    def to_dict(self) -> dict[str, Any]:
+        clock = (None if self.move is None
+                 else {"move": _whole(self.move), "bank": _whole(self.bank)})
+        return {"clock": clock, "rated": self.rated, "banks": [round(b, 3) for b in self.banks],
+                "timeouts": list(self.timeouts), "forfeits": list(self.forfeits),
+                "left": list(self.left)}
+
+    def time_left(self, at: float) -> tuple[float, float]:
+        """(seconds of the move, seconds of the bank) the running turn has left at ``at``."""
+        if self.turn is None or self.move is None:
+            return 0.0, 0.0
+        spent = max(0.0, at - self.started)
+        bank = self.banks[self.turn[1]]
+        return max(0.0, self.move - spent), max(0.0, bank - max(0.0, spent - self.move))
+
+    def view(self, at: float) -> dict[str, Any] | None:
+        """The clock as every viewer sees it: the time control, each bank, and the seat
+        whose time runs with what it has left (seconds, counted from when it is sent)."""
+        if self.move is None:
+            return None
+        out: dict[str, Any] = {"move": self.move, "bank": self.bank,
+                               "banks": [round(b, 1) for b in self.banks],
+                               "seat": None, "move_left": None, "bank_left": None}
+        if self.turn is not None:
+            move_left, bank_left = self.time_left(at)
+            out.update(seat=self.turn[1], move_left=round(move_left, 1),
+                       bank_left=round(bank_left, 1))
+        return out
+
+
+def _whole(seconds: float) -> float | int:
+    """Whole seconds as an int (``20``, not ``20.0``), as the time control was given."""
+    return int(seconds) if float(seconds).is_integer() else seconds
 
 
 class SecureRandom(random.SystemRandom):
@@ -259,11 +351,12 @@ class LiveTable:
     version: int = 0
     decks_stored: int = 0
     last_move: dict[str, Any] | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
-    life: Any = None
-    """Its clocks, forfeits and seats left (``lifecycle.Life``)."""
+    life: Life | None = None
+    """Its clocks, forfeits and seats left."""
+    dealer: Any = None
+    """Its one owner (``dealer.Dealer``): every change to the table goes through it."""
     stale: bool = False
     """A move's write failed without an answer (the database went away): it may have
     been stored all the same, so the table is read again before the next move."""

@@ -12,6 +12,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ..people.ratings import SeatResult, Tally, pool_of
+from .commands import Counted
 from .live import LiveTable
 
 if TYPE_CHECKING:
@@ -72,9 +73,7 @@ async def count_table(tables: House, table: LiveTable) -> bool:
         if summary is None:
             return False
         if tally.added and tables.live.get(table.id) is table:
-            async with table.lock:
-                table.summary = {**(table.summary or {}), **tally.added}
-                table.broadcast()
+            await table.dealer.ask(Counted(tuple(tally.added.items())))
         return True
     except Exception:
         log.exception("table %s: the players' results could not be counted", table.id)

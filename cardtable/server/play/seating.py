@@ -2,11 +2,12 @@
 
 Creating a table and making a rematch differ only in where the seats come from (the
 request, or the finished table); ``Seating.open`` deals, stores, owns and starts a table
-for both.  Taking a seat, here or through another process, ends in ``Seating.seated``:
-the game starts once every seat is taken (in the database, in the same transaction as the
-seat), and everyone at the table hears of it.  A seat taken but never connected to is
-freed again after ``Settings.claim_grace`` (``Seating.hold``): the answer that carried
-its token may have been lost.
+for both.  A seat is taken by the table's dealer (``commands.TakeSeat``, or
+``SeatsRead`` for a seat taken through another process): the game starts once every seat
+is taken (in the database, in the same transaction as the seat), and everyone at the
+table hears of it.  A seat taken but never connected to is freed again after
+``Settings.claim_grace`` (``Seating.unclaimed``): the answer that carried its token may
+have been lost.
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from ...game import GameSpec
 from ...records import options_from_json, rules_to_dict
 from ..bounds import OutOfBounds, check_rules, check_seats
 from ..cluster.messages import Seats
-from ..store.storage import RematchExists, SeatRow, StorageUnavailable, TableRow, hash_token, now
-from ..wire import encode
+from ..store.storage import RematchExists, SeatRow, TableRow, hash_token, now
 from .bot_runner import default_bot, make_bot
+from .commands import Begin, Rematch, SeatsRead, TakeSeat, Unclaimed
+from .dealer import Dealer
 from .lifecycle import DEFAULT_TAKEOVER
 from .live import PLAYING, WAITING, LiveSeat, LiveTable, NotHere, SecureRandom, TableError
 
@@ -76,13 +78,11 @@ def parse_seat(text: str) -> tuple[str, str | None]:
 
 def live_seat(row: SeatRow) -> LiveSeat:
     """A stored seat at a live table; a bot's seat gets its bot."""
-    seat = LiveSeat(index=row.seat, kind=row.kind, bot_spec=row.bot, name=row.name,
+    playing = (row.bot or default_bot()) if row.kind == "bot" else None
+    return LiveSeat(index=row.seat, kind=row.kind, bot_spec=row.bot, name=row.name,
                     token_hash=row.token_hash, seen=row.seen is not None,
-                    player_id=row.player_id, player_kind=row.player_kind)
-    if row.kind == "bot":
-        seat.bot_playing = row.bot or default_bot()
-        seat.bot = make_bot(seat.bot_playing)
-    return seat
+                    player_id=row.player_id, player_kind=row.player_kind,
+                    bot=make_bot(playing) if playing else None, bot_playing=playing)
 
 
 @dataclass(frozen=True)
@@ -233,14 +233,11 @@ class Seating:
             players=plan.players, state=state, seats=[live_seat(row) for row in rows],
             status=status, created=created, takeover=plan.takeover,
             rematch_of=plan.rematch_of, decks_stored=len(decks))
-        tables.lifecycle.attach(table, plan.life)
+        Dealer(tables, table, plan.life)
         if cluster is not None and not cluster.holds(table_id):
             return table  # stored, and Redis went away meanwhile: it is adopted once back
         tables.live[table_id] = table
-        tables.lifecycle.start(table)
-        tables.runner.start_graces(table)
-        self.hold(table)
-        tables.runner.kick(table)
+        await table.dealer.ask(Begin())
         return table
 
     # -- taking a seat --------------------------------------------------------------------
@@ -259,27 +256,9 @@ class Seating:
         if table is None:
             raise TableError(f"there is no table {table_id!r}", 404, "not_found",
                              params={"table": table_id})
-        async with table.lock:
-            if table.over:
-                raise TableError("this game is over: there is no seat to take", 409, "game_over")
-            free = table.free_seats()
-            if not free:
-                raise TableError("every seat at this table is taken; you can still watch", 409,
-                             "table_full")
-            seat = free[0]
-            token = new_token()
-            digest = hash_token(token)
-            if not await asyncio.to_thread(self.tables.storage.take_seat, table.id, seat.index,
-                                           digest, name, player_id, kind):
-                raise TableError("that seat was just taken by someone else; try again", 409,
-                                 "seat_taken")
-            seat.token_hash = digest
-            seat.name = name
-            seat.player_id, seat.player_kind = player_id, kind
-            seat.seen = False
-            await self.seated(table)
-        self.tables.runner.kick(table)
-        return table, seat.index, token
+        token = new_token()
+        seat = await table.dealer.ask(TakeSeat(hash_token(token), name, player_id, kind))
+        return table, seat, token
 
     async def _join_elsewhere(self, elsewhere: NotHere, name: str | None,
                               player_id: str | None = None,
@@ -311,64 +290,20 @@ class Seating:
         if table is None:
             return
         rows = await asyncio.to_thread(self.tables.storage.seats_of, table_id)
-        async with table.lock:
-            for row in rows:
-                seat = table.seats[row.seat]
-                anew = seat.token_hash != row.token_hash
-                seat.token_hash, seat.name = row.token_hash, row.name
-                seat.player_id, seat.player_kind = row.player_id, row.player_kind
-                seat.seen = row.seen is not None or (seat.seen and not anew)
-            await self.seated(table)
-        self.tables.runner.kick(table)
-
-    async def seated(self, table: LiveTable) -> None:
-        """A seat was taken (call under the lock): once every seat is, the game starts (the
-        database started it with the last seat); everyone at the table is sent the new
-        seats, and a seat nobody connects to is held only so long.  The caller kicks the
-        bots after."""
-        if table.status == WAITING and not table.free_seats():
-            table.status = PLAYING
-            self.tables.runner.start_graces(table)
-            self.tables.lifecycle.arm(table)
-        self.hold(table)
-        self.tables.spawn(self.tables.lifecycle.load_ratings(table))
-        table.broadcast()
+        await table.dealer.ask(SeatsRead(tuple(rows)))
 
     # -- seats nobody claims ----------------------------------------------------------------
-    def hold(self, table: LiveTable) -> None:
-        """Each seat taken but never connected to is held for ``claim_grace`` seconds, then
-        freed, unless its token connects first (``Tables.connect`` ends the hold)."""
-        if table.over:
-            return
-        for seat in table.seats:
-            if (seat.kind == "human" and seat.token_hash is not None and not seat.seen
-                    and seat.claim_task is None):
-                seat.claim_task = self.tables.spawn(
-                    self._unclaimed(table, seat, seat.token_hash))
-
-    async def _unclaimed(self, table: LiveTable, seat: LiveSeat, token_hash: str) -> None:
+    async def unclaimed(self, table: LiveTable, seat: int, token_hash: str) -> None:
+        """A seat taken but never connected to is held ``claim_grace`` seconds, then freed
+        (the dealer decides: its token may have connected meanwhile); while the database
+        is away it tries again later."""
         wait = self.tables.settings.claim_grace
+        timer = asyncio.current_task()
         while True:
             await self.tables.clock.sleep(wait)
-            async with table.lock:
-                if (seat.claim_task is not asyncio.current_task() or seat.seen
-                        or seat.connections or seat.token_hash != token_hash or table.over
-                        or self.tables.live.get(table.id) is not table):
-                    return
-                try:
-                    freed = await asyncio.to_thread(self.tables.storage.free_seat, table.id,
-                                                    seat.index, token_hash)
-                except StorageUnavailable:
-                    wait = self.tables.settings.storage_retry_max  # try again later
-                    continue
-                seat.claim_task = None
-                if not freed:  # seen or taken anew through another process meanwhile
-                    return
-                seat.token_hash = seat.name = seat.player_id = seat.player_kind = None
-                log.info("table %s: seat %d was taken but never connected to; it is free "
-                         "again", table.id, seat.index)
-                table.broadcast()
+            if await table.dealer.ask(Unclaimed(seat, token_hash, timer)):
                 return
+            wait = self.tables.settings.storage_retry_max
 
     # -- rematch --------------------------------------------------------------------------
     async def rematch(self, table: LiveTable, seat: int | None) -> str:
@@ -377,23 +312,11 @@ class Seating:
         Each person's token works at the new table too (the seat keeps its token hash),
         so a client only has to connect to the new table with the token it holds.
         """
-        async with table.lock:
-            if not table.over:
-                raise TableError("a rematch can be asked for once the game is over", 409,
-                                 "rematch_not_over")
-            humans = [s for s in table.seats if s.kind == "human"]
-            if humans and seat is None:
-                raise TableError("only the players at this table can ask for a rematch", 409,
-                                 "rematch_not_player")
-            if table.rematch is None:
-                table.rematch = await self._open_rematch(table)
-            for connection in list(table.connections):
-                connection.outbox.put("rematch", encode(
-                    {"type": "rematch", "table": table.rematch, "seat": connection.seat}))
-            table.broadcast()
-            return table.rematch
+        made: str = await table.dealer.ask(Rematch(seat))
+        return made
 
-    async def _open_rematch(self, old: LiveTable) -> str:
+    async def open_rematch(self, old: LiveTable) -> str:
+        """Open the rematch of a finished table (its dealer asks, once)."""
         seats = tuple(NewSeat(kind=s.kind, bot=s.bot_spec, name=s.name, token_hash=s.token_hash,
                               player_id=s.player_id, player_kind=s.player_kind)
                       for s in old.seats)

@@ -17,18 +17,15 @@ import asyncio
 import collections
 import contextlib
 import logging
-from collections.abc import Coroutine
-from typing import Any
-
-from sqlalchemy.exc import IntegrityError
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 from ... import games
 from ...cards import Card
-from ...game import IllegalMove
-from ...records import rules_from_dict
+from ...records import Record, rules_from_dict
 from .. import protocol
 from ..clock import Clock
-from ..codes import Refusal, refused
+from ..codes import Refusal
 from ..store.storage import (
     CLOSED,
     OPEN,
@@ -42,6 +39,8 @@ from ..store.writer import MoveWriter
 from ..wire import ClientMessage, MessageError, decode, encode, plain
 from . import assist, chat
 from .bot_runner import BotRunner
+from .commands import Begin, Close, Connect, Disconnect, Move, Read, Refuse
+from .dealer import Dealer
 from .guard import Guard
 from .host import Owners
 from .lifecycle import Lifecycle
@@ -76,6 +75,8 @@ __all__ = [
 ]
 
 log = logging.getLogger("cardtable.server")
+
+T = TypeVar("T")
 
 
 class Tables:
@@ -117,11 +118,7 @@ class Tables:
             if table is None:
                 continue
             self.live[table.id] = table
-            if not table.over:
-                self.lifecycle.start(table)
-                self.runner.start_graces(table)
-                self.seating.hold(table)
-                self.runner.kick(table)
+            await table.dealer.ask(Begin())
         log.info("resumed %d unfinished tables", len(self.live))
         with contextlib.suppress(StorageUnavailable):
             await self.count_left(limit=1000)
@@ -140,7 +137,7 @@ class Tables:
                 if stored is None:
                     continue
                 try:
-                    table = self._rebuild(stored)
+                    table = self.rebuild(stored)
                 except Exception as error:   # kept for a version that can replay it
                     self.uncountable[table_id] = str(error)
                     log.error("table %s cannot be counted: %s", table_id, error)
@@ -174,18 +171,20 @@ class Tables:
                         "moves played" if stored.moves else "every seat taken")
             row.status = PLAYING
         try:
-            table = self._rebuild(stored)
+            table = self.rebuild(stored)
         except Exception as error:  # a table that cannot be rebuilt must not stop the rest
             self.broken[row.id] = str(error)
             log.error("table %s cannot be resumed: %s", row.id, error)
             return None
         if table.over and row.status != OVER:  # its last move ended the game
-            table.finished = stored.moves[-1].at if stored.moves else now()
+            finished = stored.moves[-1].at if stored.moves else now()
             summary = plain(table.spec.summary(table.state))
-            table.summary = await asyncio.to_thread(
-                self.storage.end_table, row.id, was=row.status, finished=table.finished,
+            summary = await asyncio.to_thread(
+                self.storage.end_table, row.id, was=row.status, finished=finished,
                 summary=summary, tally=tally_of(table, summary)) or summary
             log.warning("table %s: its moves ended the game; it is over now", row.id)
+            row.status, row.finished, row.summary = OVER, finished, summary
+            table = self.rebuild(stored)   # as the database has it now
         return table
 
     async def stop(self) -> None:
@@ -209,7 +208,7 @@ class Tables:
         return task
 
     # -- finding tables -------------------------------------------------------------------
-    def _rebuild(self, stored: StoredTable) -> LiveTable:
+    def rebuild(self, stored: StoredTable) -> LiveTable:
         """A live table from the database: its stored decks dealt, its moves replayed."""
         row = stored.row
         spec = games.get(row.game)
@@ -235,7 +234,7 @@ class Tables:
             status=status, created=row.created, takeover=row.takeover, finished=row.finished,
             summary=row.summary, rematch_of=row.rematch_of, rematch=row.rematch,
             version=len(stored.moves), decks_stored=len(stored.decks), last_move=last_move)
-        self.lifecycle.attach(table, row.life)
+        Dealer(self, table, row.life)
         return table
 
     async def get(self, table_id: str) -> LiveTable | None:
@@ -272,7 +271,7 @@ class Tables:
                     raise _unplayable(table_id, stored, self.broken)
                 if stored.row.status == OVER:
                     try:
-                        table = self._rebuild(stored)
+                        table = self.rebuild(stored)
                     except Exception as error:
                         self.broken[table_id] = str(error)
                         log.error("table %s cannot be resumed: %s", table_id, error)
@@ -289,10 +288,7 @@ class Tables:
                 if table.over:
                     self._trim()
                 else:  # its bots and graces go on here
-                    self.lifecycle.start(table)
-                    self.runner.start_graces(table)
-                    self.seating.hold(table)
-                    self.runner.kick(table)
+                    await table.dealer.ask(Begin())
                 return table
         finally:
             if not lock.locked():
@@ -305,7 +301,7 @@ class Tables:
             return await self.get(table_id)
         except (NotHere, ClusterUnavailable):
             stored = await asyncio.to_thread(self.storage.load, table_id)
-            return None if stored is None else self._rebuild(stored)
+            return None if stored is None else self.rebuild(stored)
 
     async def find(self, table_id: str) -> LiveTable:
         """``snapshot``, or ``TableError`` (404) for a table that does not exist."""
@@ -315,16 +311,26 @@ class Tables:
                              params={"table": table_id})
         return table
 
+    async def read(self, table: LiveTable, what: Callable[[LiveTable], T]) -> T:
+        """``what(table)``, read while nothing changes it (its dealer reads it)."""
+        answer: T = await table.dealer.ask(Read(what))
+        return answer
+
+    async def finished_record(self, table: LiveTable, why: str) -> Record:
+        """The record of a finished game; ``TableError`` 409 ``not_over`` (saying ``why``
+        it waits for the end) while it is played."""
+        def record(table: LiveTable) -> Record:
+            if not table.over:
+                raise TableError(f"the game is not over yet: {why}", 409, "not_over")
+            return table.record()
+        return await self.read(table, record)
+
     async def drop(self, table_id: str, reason: str) -> None:
         """Stop playing a table here (another process owns it now); its players reconnect."""
         table = self.live.pop(table_id, None)
         if table is None:
             return
-        if table.bot_task is not None:
-            table.bot_task.cancel()
-        self.runner.stop_graces(table)
-        self.lifecycle.stop(table)
-        table.close_all(reason)
+        await table.dealer.ask(Close(reason))
 
     def evict_if_idle(self, table: LiveTable) -> None:
         """A finished table nobody watches leaves memory; the database still has it."""
@@ -344,133 +350,16 @@ class Tables:
     async def play(self, table: LiveTable, seat: int, version: int, text: str, *,
                    by_bot: bool = False) -> Refusal | None:
         """Play a move for ``seat``; returns why not (nothing changes then), or ``None``."""
-        async with table.lock:
-            if table.stale:
-                await self._reload(table)  # StorageUnavailable while the database is away
-            reason = table.refusal(seat, version, by_bot)
-            if not reason and self.cluster is not None:
-                reason = self.cluster.refusal(table)  # only while its lease surely holds
-            if reason:
-                return reason
-            state = table.state
-            try:
-                move = state.parse_move(text)
-            except IllegalMove as error:   # a move of the game, not legal now
-                return refused("illegal_move", f"{text!r} cannot be played now: {error}",
-                               move=text)
-            except ValueError as error:
-                return refused("not_a_move", f"{text!r} is not a move here: {error}", move=text)
-            try:
-                state.push(move)
-            except ValueError as error:  # IllegalMove and every other refusal of the engine
-                return refused("illegal_move", f"{text!r} cannot be played now: {error}",
-                               move=text)
-            except Exception as error:  # a fault in the engine: the state may be half-changed
-                log.exception("table %s: the engine failed on %r", table.id, text)
-                await self._reload(table)
-                return refused("engine_failed", f"the game could not play {text!r} "
-                               f"({type(error).__name__}: {error}); nothing changed", move=text)
-            move_text = str(move)
-            over = state.is_over()
-            dealt = table.spec.deals(state)
-            new_decks = [(index, [card.text for card in dealt[index]])
-                         for index in range(table.decks_stored, len(dealt))]
-            summary = (self.lifecycle.annotate(table, plain(table.spec.summary(state)))
-                       if over else None)
-            # the results are counted in the transaction that stores the end
-            tally = tally_of(table, summary) if over else None
-            try:
-                at = await self.writer.append(
-                    table.id, table.version, seat, move_text,
-                    new_decks=new_decks, over=over, summary=summary, tally=tally)
-            except StorageUnavailable:
-                state.pop()
-                table.stale = True
-                raise
-            except Exception as error:
-                state.pop()
-                log.exception("table %s: move %d could not be saved", table.id, table.version)
-                if self.cluster is not None and isinstance(error, IntegrityError):
-                    # another process wrote this move: it owns the table now
-                    self.spawn(self.drop(table.id, "the table moved to another server"))
-                return refused("move_not_saved", f"the move could not be saved "
-                               f"({type(error).__name__}); nothing changed")
-            table.last_move = {"index": table.version, "seat": seat, "move": move_text}
-            table.version += 1
-            table.decks_stored = len(dealt)
-            if over:
-                table.status = OVER
-                table.finished = at
-                table.summary = {**(summary or {}), **(tally.added if tally else {})}
-                self.runner.stop_graces(table)
-            await self.lifecycle.save_after_move(table, seat, table.version - 1)
-            table.broadcast()
-        if table.over:
-            self.evict_if_idle(table)
-        else:
-            self.runner.kick(table)
-        return None
-
-    async def _reload(self, table: LiveTable) -> None:
-        """Deal and replay the table again from the database, taking the moves it holds
-        that this process did not know it had stored.  Call under the lock."""
-        stored = await asyncio.to_thread(self.storage.load, table.id)
-        table.stale = False
-        if stored is None:
-            return
-        fresh = self._rebuild(stored)
-        table.state = fresh.state
-        if fresh.version != table.version:
-            table.version, table.last_move = fresh.version, fresh.last_move
-            table.decks_stored = fresh.decks_stored
-            table.status, table.finished, table.summary = (fresh.status, fresh.finished,
-                                                           fresh.summary)
-            if table.over:
-                self.runner.stop_graces(table)
-                self.lifecycle.stop(table)
-            else:
-                self.lifecycle.arm(table)
-            table.broadcast()
+        reason: Refusal | None = await table.dealer.ask(Move(seat, version, text, by_bot))
+        return reason
 
     # -- connections ------------------------------------------------------------------------
     async def connect(self, table: LiveTable, connection: Connection) -> None:
-        async with table.lock:
-            table.connections.add(connection)
-            if connection.seat is not None:
-                seat = table.seats[connection.seat]
-                seat.connections += 1
-                if seat.grace_task is not None:
-                    seat.grace_task.cancel()
-                    seat.grace_task = None
-                if seat.claim_task is not None:
-                    seat.claim_task.cancel()
-                    seat.claim_task = None
-                if seat.kind == "human" and not seat.seen:
-                    seat.seen = True  # its token arrived: the seat is claimed for good
-                    with contextlib.suppress(StorageUnavailable):
-                        await asyncio.to_thread(self.storage.mark_seen, table.id, seat.index)
-                if (seat.kind == "human" and seat.bot is not None
-                        and not (table.life and table.life.gone(seat.index))):
-                    seat.bot = seat.bot_playing = None  # the player is back
-            self.lifecycle.presence(table)
-            self.lifecycle.arm(table)
-            table.broadcast()
-        await chat.send_history(self, table, connection)
+        await table.dealer.ask(Connect(connection))
 
     async def disconnect(self, table: LiveTable, connection: Connection) -> None:
         """Forget a connection; one never added (its ``connect`` cut short) changes nothing."""
-        async with table.lock:
-            if connection not in table.connections:
-                return
-            table.connections.discard(connection)
-            if connection.seat is not None:
-                seat = table.seats[connection.seat]
-                seat.connections -= 1
-                if seat.connections == 0 and table.takeover and not table.over:
-                    self.runner.start_grace(table, seat)
-            self.lifecycle.presence(table)
-            table.broadcast()
-            self.evict_if_idle(table)
+        await table.dealer.ask(Disconnect(connection))
 
     async def receive(self, table: LiveTable, connection: Connection, text: str | bytes) -> None:
         """Handle one client message; a refused one gets an error and a fresh state."""
@@ -511,12 +400,12 @@ class Tables:
             except TableError as error:
                 await self._refuse(table, connection, error.reason, error.code)
         elif isinstance(message, protocol.Chat | protocol.ChatOff):
-            await chat.receive(self, table, connection, message)
+            await chat.receive(table, connection, message)
         elif isinstance(message, protocol.Hint):
             # thought in a bot process while this socket reads on
             self.spawn(self._hint(table, connection, message.lang))
         elif kind == "undo":
-            refusal = await assist.undo(self, table, connection)
+            refusal = await assist.undo(table, connection)
             if refusal is not None:
                 await self._refuse(table, connection, refusal)
         elif kind == "rematch":
@@ -532,8 +421,7 @@ class Tables:
 
     async def _refuse(self, table: LiveTable, connection: Connection, reason: str,
                       code: str | None = None, params: dict[str, Any] | None = None) -> None:
-        async with table.lock:
-            table.refuse(connection, reason, code, params)
+        await table.dealer.ask(Refuse(connection, reason, code, tuple((params or {}).items())))
 
 
 def _inconsistency(stored: StoredTable) -> str | None:

@@ -460,11 +460,7 @@ async def puzzle_answer(analyses: School, puzzle_id: str, body: MoveText) -> dic
 @router.post("/api/tables/{table_id}/analysis", status_code=202, responses=ANSWERS)
 async def start_analysis(analyses: School, tables: Live, table_id: str) -> dict[str, Any]:
     table = await tables.find(table_id)
-    async with table.lock:
-        if not table.over:
-            raise TableError("the game is not over yet: a game is analysed once it has "
-                             "ended", 409, "not_over")
-        record = table.record()
+    record = await tables.finished_record(table, "a game is analysed once it has ended")
     workers = tables.runner.pool()
     return {"status": await analyses.start(table_id, record.dumps(), workers)}
 

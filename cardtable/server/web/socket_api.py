@@ -109,7 +109,12 @@ async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
     try:
         # inside the try: a client gone while it was being connected (the task cancelled in
         # the middle of ``connect``) is disconnected too, or its seat would stay "connected"
-        await tables.connect(table, connection)
+        try:
+            await tables.connect(table, connection)
+        except TableError as error:   # as many watchers as the table takes
+            await _close(websocket, error.reason, 4000 + error.status, error.code,
+                         error.params)
+            return
         await _converse(websocket, connection, tables.guard.message_rate(),
                         lambda data: tables.receive(table, connection, data))
     finally:
@@ -220,11 +225,14 @@ async def _send(websocket: WebSocket, connection: Connection) -> None:
         await websocket.send_text(text)
 
 
-async def _close(websocket: WebSocket, reason: str, code: int, why: str) -> None:
-    """Tell the client why (an error message with a ``code``), then close with ``code``
-    and the reason (cut to what a close frame holds).  A client already gone is fine."""
+async def _close(websocket: WebSocket, reason: str, code: int, why: str,
+                 params: dict[str, Any] | None = None) -> None:
+    """Tell the client why (an error message with a ``code`` and its parameters), then
+    close with ``code`` and the reason (cut to what a close frame holds).  A client
+    already gone is fine."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        await websocket.send_text(encode({"type": "error", "reason": reason, "code": why}))
+        await websocket.send_text(encode({**(params or {}), "type": "error",
+                                          "reason": reason, "code": why}))
         await websocket.close(code=code, reason=_close_reason(reason))
 
 

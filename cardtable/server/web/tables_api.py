@@ -17,7 +17,7 @@ from ...game import rule_options
 from ...records import Record, RecordError, rules_to_dict
 from ..play.guard import address_of
 from ..play.replay import replay_steps
-from ..play.tables import TableError
+from ..play.tables import LiveTable, TableError
 from ..wire import plain
 from .deps import Asker, Live, answers
 from .schemas import (
@@ -89,8 +89,7 @@ async def open_tables(tables: Live, game: str | None = Query(None, max_length=32
             responses=answers(404, 503))
 async def table_info(table_id: str, tables: Live) -> dict[str, Any]:
     table = await tables.find(table_id)
-    async with table.lock:
-        return table.describe()
+    return await tables.read(table, LiveTable.describe)
 
 
 @router.post("/api/tables/{table_id}/join", response_model=Seated,
@@ -105,8 +104,7 @@ async def join_table(table_id: str, tables: Live, player: Asker,
 @router.get("/api/tables/{table_id}/record", responses=answers(404, 409, 503))
 async def table_record(table_id: str, tables: Live) -> Response:
     table = await tables.find(table_id)
-    async with table.lock:
-        record = table.record()
+    record = await tables.read(table, LiveTable.record)
     return Response(record.dumps(), media_type="application/json")
 
 
@@ -116,11 +114,8 @@ async def table_replay(table_id: str, request: Request, tables: Live) -> Respons
     """The finished game step by step: the deal, then the table after every move,
     with every hand face up (so only once the game is over)."""
     table = await tables.find(table_id)
-    async with table.lock:
-        if not table.over:
-            raise TableError("the game is not over yet: its replay shows every hand, so "
-                             "it is given once the game has ended", 409, "not_over")
-        record = table.record()
+    record = await tables.finished_record(table, "its replay shows every hand, so it is "
+                                          "given once the game has ended")
     gzipped = "gzip" in request.headers.get("accept-encoding", "")
     try:
         body = await asyncio.to_thread(_replay_body, table.id, record, gzipped)

@@ -19,6 +19,7 @@ export default {
   "code.storage_unavailable": "The server's storage is away for a moment; try again soon.",
   "code.cluster_unavailable": "The servers lost touch for a moment; reconnecting…",
   "code.too_many_connections": "Too many connections from your address (at most {limit}); close some tabs.",
+  "code.too_many_watchers": "This table has as many watchers as it takes ({limit}); try again later.",
   "code.too_many_bot_tables": "Too many tables of bots only (at most {limit}); wait for one to end.",
   "code.bot_not_offered": "This server has no bot called “{bot}”.",
   "code.bot_option_out_of_bounds": "The bot setting “{option}” is beyond what this server allows.",

@@ -19,6 +19,7 @@ export default {
   "code.storage_unavailable": "انبارهٔ سرور لحظه‌ای در دسترس نیست؛ کمی بعد دوباره امتحان کنید.",
   "code.cluster_unavailable": "سرورها لحظه‌ای ارتباطشان قطع شد؛ در حال اتصال دوباره…",
   "code.too_many_connections": "اتصال‌های زیادی از نشانی شما باز است (حداکثر {limit})؛ چند زبانه را ببندید.",
+  "code.too_many_watchers": "این میز به اندازهٔ گنجایشش تماشاگر دارد ({limit})؛ بعداً دوباره امتحان کنید.",
   "code.too_many_bot_tables": "میزهای فقط با ربات زیاد است (حداکثر {limit})؛ صبر کنید یکی تمام شود.",
   "code.bot_not_offered": "این سرور رباتی به نام «{bot}» ندارد.",
   "code.bot_option_out_of_bounds": "تنظیم «{option}» ربات بیش از حدی است که این سرور اجازه می‌دهد.",

@@ -19,6 +19,7 @@ export default {
   "code.storage_unavailable": "O armazenamento do servidor está fora por um momento; tente logo mais.",
   "code.cluster_unavailable": "Os servidores perderam contato por um momento; reconectando…",
   "code.too_many_connections": "Conexões demais do seu endereço (no máximo {limit}); feche algumas abas.",
+  "code.too_many_watchers": "Esta mesa já tem tantos espectadores quanto comporta ({limit}); tente mais tarde.",
   "code.too_many_bot_tables": "Mesas só de robôs demais (no máximo {limit}); espere uma terminar.",
   "code.bot_not_offered": "Este servidor não tem um robô chamado “{bot}”.",
   "code.bot_option_out_of_bounds": "A configuração “{option}” do robô passa do que este servidor permite.",

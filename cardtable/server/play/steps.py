@@ -1,0 +1,270 @@
+"""Deciding what a command does to a table, before anything is stored or sent.
+
+Each function here is given the table (and what the command says, and the time where the
+time matters) and answers what should happen: a refusal, or what to store and how the
+table changes.  None stores, sends or changes anything: ``dealer.Dealer`` runs what they
+decide, store first, then the table, then what is sent.  A move is tried on the table's
+own state and taken back before the answer (``push`` then ``pop``: the engine's states
+are made to be stepped both ways), so the table is as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...game import IllegalMove
+from ..codes import Refusal, refused
+from ..people.ratings import Tally
+from ..wire import plain
+from .live import OVER, PLAYING, WAITING, Life, LiveTable, TableError
+from .results import tally_of
+
+__all__ = ["EngineFailed", "Played", "abandoned", "against_bots_only", "all_accounts",
+           "annotate", "check_help", "check_hint", "check_leave", "check_playing",
+           "last_move", "move", "resigned", "side_of", "spent", "undo"]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move that may be played: what to store, and what the table becomes."""
+
+    seat: int
+    version: int
+    move: Any
+    """The engine's move, pushed again once the move is stored."""
+    text: str
+    over: bool
+    new_decks: list[tuple[int, list[str]]]
+    """Decks dealt by this move (index, cards), stored with it."""
+    decks: int
+    """How many decks the game has dealt after the move."""
+    summary: dict[str, Any] | None
+    tally: Tally | None
+    """The results, counted in the transaction that stores the end."""
+
+
+class EngineFailed(Exception):
+    """The engine failed on a move (a fault, not a refusal): its state may be half-changed,
+    so the table is read again from the database."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
+
+
+def move(table: LiveTable, seat: int, version: int, text: str) -> Refusal | Played:
+    """What playing ``text`` for ``seat`` would store and make of the table, or why not
+    (the table's own checks, ``LiveTable.refusal``, come first and are the caller's)."""
+    state = table.state
+    try:
+        chosen = state.parse_move(text)
+    except IllegalMove as error:   # a move of the game, not legal now
+        return refused("illegal_move", f"{text!r} cannot be played now: {error}", move=text)
+    except ValueError as error:
+        return refused("not_a_move", f"{text!r} is not a move here: {error}", move=text)
+    try:
+        state.push(chosen)
+    except ValueError as error:  # IllegalMove and every other refusal of the engine
+        return refused("illegal_move", f"{text!r} cannot be played now: {error}", move=text)
+    except Exception as error:
+        raise EngineFailed(refused(
+            "engine_failed", f"the game could not play {text!r} ({type(error).__name__}: "
+            f"{error}); nothing changed", move=text)) from error
+    try:
+        over = state.is_over()
+        dealt = table.spec.deals(state)
+        new_decks = [(index, [card.text for card in dealt[index]])
+                     for index in range(table.decks_stored, len(dealt))]
+        summary = annotate(table, plain(table.spec.summary(state))) if over else None
+        tally = tally_of(table, summary) if over else None   # read from the state after it
+    finally:
+        state.pop()
+    return Played(seat=seat, version=version, move=chosen, text=str(chosen), over=over,
+                  new_decks=new_decks, decks=len(dealt), summary=summary, tally=tally)
+
+
+def spent(life: Life, seat: int, version: int, at: float) -> float | None:
+    """The bank ``seat`` has left after its move at ``version`` made at ``at`` (``None``:
+    its clock was not running)."""
+    if not life.clocked or life.turn != (version, seat):
+        return None
+    assert life.move is not None
+    used = max(0.0, at - life.started)
+    return max(0.0, life.banks[seat] - max(0.0, used - life.move))
+
+
+# -- the end without a move --------------------------------------------------------------
+def check_playing(table: LiveTable, what: str) -> None:
+    """Refuse (``TableError``) what cannot be done to a game over or not started."""
+    if table.over:
+        raise TableError(f"the game is over: there is nothing to {what}", 409, "game_over")
+    if table.status == WAITING:
+        raise TableError(f"the game has not started: nothing to {what} yet (every seat "
+                         "must be taken first)", 409, "not_started")
+
+
+def check_leave(table: LiveTable, seat: int) -> None:
+    """Refuse a leave the table does not allow: a rated game, or a seat already left."""
+    check_playing(table, "leave")
+    life = table.life
+    assert life is not None
+    if life.rated or all_accounts(table):
+        raise TableError("this game is rated: you may resign, not leave", 409, "rated_table")
+    if life.gone(seat):
+        raise TableError("you have already left this seat", 409, "already_left")
+
+
+def resigned(table: LiveTable, seat: int) -> dict[str, Any]:
+    """The summary of a game ``seat`` resigns: its side loses."""
+    check_playing(table, "resign")
+    losers = side_of(table, seat)
+    summary = plain(table.spec.summary(table.state))
+    summary.update(over=True, ended="resigned", resigned=seat, losers=losers,
+                   winners=[s for s in range(table.players) if s not in losers])
+    if table.spec.has_loser:
+        summary["loser"] = seat
+    elif "winner" in summary:   # the game names its winning side
+        summary["winner"] = _winning_side(table, losers)
+    return annotate(table, summary)
+
+
+def abandoned(table: LiveTable) -> dict[str, Any]:
+    """The summary of a game nobody came back to: it ends, unrated."""
+    summary = plain(table.spec.summary(table.state))
+    summary.update(over=True, ended="abandoned", abandoned=True)
+    summary = annotate(table, summary)
+    summary["rated"] = False
+    return summary
+
+
+def annotate(table: LiveTable, summary: dict[str, Any]) -> dict[str, Any]:
+    """The summary of a finished game, with the seats that forfeited or left (their
+    players lost, for ratings) and ``rated`` when it was (the rest is the game's own
+    result, as its record has it)."""
+    life: Life | None = table.life
+    if life is None:
+        return summary
+    if life.forfeits:
+        summary["forfeits"] = sorted(life.forfeits)
+    if life.left:
+        summary["left"] = sorted(life.left)
+    if life.rated:
+        summary["rated"] = True
+    return summary
+
+
+def side_of(table: LiveTable, seat: int) -> list[int]:
+    """The seats that win or lose with ``seat``: its team where the rules seat teams
+    (``seat % sides``, as both games' rules put it), else the seat alone."""
+    count = table.players
+    for name in ("sides", "teams"):
+        method = getattr(table.rules, name, None)
+        if callable(method):
+            count = int(method(table.players))
+            break
+    if count >= table.players or count < 1:
+        return [seat]
+    return [s for s in range(table.players) if s % count == seat % count]
+
+
+def _winning_side(table: LiveTable, losers: list[int]) -> int | None:
+    """The one side left when ``losers`` resign, as the game numbers its sides (``seat %
+    sides``); ``None`` when more than one side is left (no single winner)."""
+    sides = table.players // len(losers)
+    left = {s % sides for s in range(table.players) if s not in losers}
+    return left.pop() if len(left) == 1 else None
+
+
+def all_accounts(table: LiveTable) -> bool:
+    """Every seat is a signed-in account's (the games ``ratings`` rates)."""
+    return all(seat.kind == "human" and seat.player_kind == "account" for seat in table.seats)
+
+
+# -- help against bots ------------------------------------------------------------------
+def against_bots_only(table: LiveTable, seat: int) -> bool:
+    """Whether every seat but ``seat`` is a bot's (a person's seat played by a takeover
+    bot is still a person's)."""
+    return all(other.kind == "bot" for other in table.seats if other.index != seat)
+
+
+def check_help(table: LiveTable, seat: int | None) -> Refusal | None:
+    """Why ``seat`` may not have a hint or an undo here (``None``: it may)."""
+    if seat is None:
+        return refused("watching", "you are watching this table: only seated players ask")
+    if not against_bots_only(table, seat):
+        return refused("not_against_bots", "hints and undo are only for tables where every "
+                       "other seat is a bot")
+    if table.status == OVER:
+        return refused("game_over", "the game is over")
+    if table.status != PLAYING:
+        return refused("waiting_for_players", "the game has not started", free=0)
+    return None
+
+
+def check_hint(table: LiveTable, seat: int | None) -> Refusal | None:
+    """Why ``seat`` may not have a hint now: a hint is for its own turn, one at a time."""
+    reason = check_help(table, seat)
+    if reason is None and table.state.to_move != seat:
+        reason = refused("not_your_turn", "a hint is for your own turn",
+                         seat=table.state.to_move)
+    if reason is None and table.seats[seat].hinting:   # type: ignore[index]
+        reason = refused("hint_thinking", "a hint for this seat is being thought: wait "
+                         "for it")
+    return reason
+
+
+def undo(table: LiveTable, seat: int | None) -> Refusal | int:
+    """How many moves an undo for ``seat`` takes back (its own last decision and the
+    bots' answers to it, within the current deal), or why it may not."""
+    reason = check_help(table, seat)
+    if reason is not None:
+        return reason
+    trial = table.state.copy()
+    dealt = len(table.spec.deals(trial))
+    taken: list[Any] = []
+    while True:
+        if not trial.move_stack:
+            return refused("nothing_to_undo", "you have made no move to take back")
+        taken.append(trial.pop())
+        if trial.to_move == seat:
+            break
+    assert seat is not None   # check_help refused a watcher
+    if len(table.spec.deals(trial)) != dealt or _drew(trial, seat, taken[::-1]):
+        return refused("undo_past_deal", "a move before cards were last dealt or drawn "
+                       "cannot be taken back (you have seen the cards since)")
+    return len(taken)
+
+
+def _drew(before: Any, seat: int, moves: list[Any]) -> bool:
+    """Whether ``seat`` got a card into its hand, playing ``moves`` on from ``before``,
+    that it could not see at ``before`` (drawn from the stock, or dealt): undoing them
+    would let it play again knowing what comes next."""
+    seen = set(_cards_in(before.view(seat)))
+    trial = before.copy()
+    for move in moves:
+        trial.push(move)
+        hand = trial.view(seat).get("hand")
+        if isinstance(hand, list) and any(card not in seen for card in hand):
+            return True
+    return False
+
+
+def _cards_in(value: Any) -> list[str]:
+    """Every text in a view (cards are texts there; other texts match no card)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _cards_in(item)]
+    if isinstance(value, list | tuple):
+        return [text for item in value for text in _cards_in(item)]
+    return []
+
+
+def last_move(table: LiveTable) -> dict[str, Any] | None:
+    """The move before the table's current state, as ``state_message`` sends it."""
+    if not table.version:
+        return None
+    trial = table.state.copy()
+    played = trial.pop()
+    return {"index": table.version - 1, "seat": trial.to_move, "move": str(played)}
