@@ -151,3 +151,22 @@ def test_one_of_two_processes_killed_mid_game_every_game_ends_with_every_move_on
         assert moves >= 10 * len(seats) // 2
         for seat in seats:  # no close but the killed process's and "connect again"
             assert all(code in (None, 1012) for code, _ in seat.closes), seat.closes
+
+
+def test_a_new_name_given_through_one_process_is_shown_at_a_table_another_plays(
+        tmp_path: Path, redis_url: str) -> None:
+    data = tmp_path / "data"
+    flags = ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}")
+    with server(data, *flags) as (_, a), server(data, *flags) as (_, b), \
+            httpx.Client(base_url=b) as zhenya:
+        made = httpx.post(f"{a}/api/tables", json={
+            "game": "durak", "seats": ["human", "human"]}).json()   # played by A
+        zhenya.get("/api/me")
+        joined = zhenya.post(f"/api/tables/{made['table']}/join").json()
+        with socket_for(a, made["table"], made["token"]) as ws:
+            assert next_state(ws)["seats"][1]["name"] != "Zhenya"
+            renamed = zhenya.post("/api/me/name", json={"name": "Zhenya"},
+                                  headers={"Origin": b})
+            assert renamed.status_code == 200 and joined["seat"] == 1
+            while next_state(ws)["seats"][1]["name"] != "Zhenya":   # A shows it
+                pass

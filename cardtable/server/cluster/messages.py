@@ -28,6 +28,7 @@ __all__ = [
     "Hello",
     "Intent",
     "LifeAction",
+    "Renamed",
     "Seats",
     "decode",
     "encode",
@@ -105,10 +106,22 @@ class LifeAction:
     action: str
 
 
-ClusterMessage = Deliver | Gone | Hello | Intent | Bye | Seats | LifeAction
+@dataclass(frozen=True)
+class Renamed:
+    """A player seated at this table changed their display name through another process:
+    the owner shows the new one."""
+
+    KIND: ClassVar[str] = "renamed"
+    table: str
+    player: str
+    name: str
+
+
+ClusterMessage = Deliver | Gone | Hello | Intent | Bye | Seats | LifeAction | Renamed
 
 _TYPES: dict[str, type[ClusterMessage]] = {
-    kind.KIND: kind for kind in (Deliver, Gone, Hello, Intent, Bye, Seats, LifeAction)}
+    kind.KIND: kind for kind in (Deliver, Gone, Hello, Intent, Bye, Seats, LifeAction,
+                                 Renamed)}
 _WIRE_NAMES = {"outbox_kind": "as"}
 """Fields whose wire key is not their name (``as`` is a Python keyword)."""
 _FIELD_NAMES = {wire: name for name, wire in _WIRE_NAMES.items()}

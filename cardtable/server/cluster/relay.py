@@ -54,6 +54,7 @@ from .messages import (
     Hello,
     Intent,
     LifeAction,
+    Renamed,
     Seats,
     decode,
     encode,
@@ -482,6 +483,8 @@ class Cluster:
                 self.tables.spawn(self.tables.seating.reload_seats(table_id))
             case LifeAction(table=table_id, seat=seat, action=action):
                 self.tables.spawn(self.tables.lifecycle.act(table_id, seat, action))
+            case Renamed(table=table_id, player=player, name=name):
+                self.tables.spawn(self.tables.rename(player, name, [table_id]))
 
     def _hello(self, message: Hello) -> None:
         remote = RemoteConnection(

@@ -33,7 +33,6 @@ from limits.storage import storage_from_string
 from pydantic import BaseModel, Field
 
 from ..bounds import PlayerLimits
-from ..play.commands import Rename
 from ..play.guard import address_of
 from .players import (
     Player,
@@ -298,10 +297,10 @@ async def rename(body: NewName, request: Request, response: Response) -> Me:
     name = check_display_name(body.name)
     player = await player_or_guest(request, response)
     renamed = await asyncio.to_thread(store_of(request).rename, player.id, name)
-    for table in list(request.app.state.tables.live.values()):   # the seats in play here
-        if table.over or not any(seat.player_id == player.id for seat in table.seats):
-            continue
-        await table.dealer.ask(Rename(player.id, name))
+    seats = await asyncio.to_thread(store_of(request).open_seats, player.id)
+    # the seats in play, in whichever process plays their table
+    await request.app.state.tables.rename(player.id, name,
+                                          sorted({seat["table"] for seat in seats}))
     return _me(renamed or player)
 
 

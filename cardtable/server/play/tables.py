@@ -25,6 +25,7 @@ from ...cards import Card
 from ...records import Record, rules_from_dict
 from .. import protocol
 from ..clock import Clock
+from ..cluster.messages import Renamed
 from ..codes import Refusal
 from ..store.storage import (
     CLOSED,
@@ -39,7 +40,7 @@ from ..store.writer import MoveWriter
 from ..wire import ClientMessage, MessageError, decode, encode, plain
 from . import assist, chat
 from .bot_runner import BotRunner
-from .commands import Begin, Close, Connect, Disconnect, Move, Read, Refuse
+from .commands import Begin, Close, Connect, Disconnect, Move, Read, Refuse, Rename
 from .dealer import Dealer
 from .guard import Guard
 from .host import Owners
@@ -324,6 +325,20 @@ class Tables:
                 raise TableError(f"the game is not over yet: {why}", 409, "not_over")
             return table.record()
         return await self.read(table, record)
+
+    async def rename(self, player_id: str, name: str, table_ids: list[str]) -> None:
+        """A player's new display name, shown at their seats at these tables: a table
+        played here is told by its dealer, one played by another process through it."""
+        for table_id in table_ids:
+            table = self.live.get(table_id)
+            if table is not None:
+                if not table.over:
+                    await table.dealer.ask(Rename(player_id, name))
+            elif self.cluster is not None:
+                with contextlib.suppress(ClusterUnavailable):
+                    owner = await self.cluster.owner(table_id)
+                    if owner is not None:
+                        await self.cluster.send(owner, Renamed(table_id, player_id, name))
 
     async def drop(self, table_id: str, reason: str) -> None:
         """Stop playing a table here (another process owns it now); its players reconnect."""
