@@ -63,6 +63,9 @@ class Limits:
     bot_tables: int = _limit(
         20, "unfinished tables of bots only in this server process, from everyone (429 "
         "`too_many_bot_tables`)")
+    bots_thinking_per_address: int = _limit(
+        2, "bots thinking at once for the tables one address (and one account) made, "
+        "whoever sits at them; the others wait their turn (0: no limit)")
     rule_bounds: dict[str, int] = field(
         default_factory=lambda: {"target": 1000, "fixed_hands": 50},
         metadata={"doc": "the largest value of a whole-number rule option at a table made "

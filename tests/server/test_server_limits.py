@@ -11,9 +11,12 @@ import dataclasses
 import json
 import os
 import socket
+import threading
+import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -34,6 +37,7 @@ from tablekit import (
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from cardtable.server.bounds import Limits, add_flags, from_flags
+from cardtable.server.play import bot_runner, steps
 from cardtable.server.play.guard import Guard, MessageRate
 from cardtable.server.play.live import TableError
 
@@ -132,6 +136,54 @@ def test_a_new_watcher_is_sent_one_state_and_nobody_else_hears_of_it(
             ws.send_text(json.dumps({"type": "ping"}))
             # a state sent for the watcher would have come before the answer to the ping
             assert json.loads(ws.receive_text()) == {"type": "pong"}
+
+
+# -- bot thinking per address ------------------------------------------------------------
+
+def test_the_bots_of_one_address_think_on_its_budget_and_others_do_not_wait_for_them(
+        make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    entered = threading.Semaphore(0)
+    release = threading.Event()
+    choose = bot_runner.bots.choose_within
+
+    def held(bot: Any, state: Any, deadline: float) -> Any:
+        entered.release()
+        release.wait(20)
+        return choose(bot, state, deadline)
+
+    monkeypatch.setattr(bot_runner.bots, "choose_within", held)
+    client = make_client(limits=limited(bots_thinking_per_address=1), bot_threads=4)
+    other = from_address(client, "10.0.0.2")
+    runner = client.app.state.tables.runner
+    try:
+        for maker in (client, client, other):   # two tables of one address, one of another
+            create(maker, game="durak", seats=["bot:random", "bot:random"])
+        assert entered.acquire(timeout=20) and entered.acquire(timeout=20)
+        # one of the first address's bots thinks and one waits; the other's thinks
+        def budgets() -> list[tuple[int, int]]:
+            return [runner.thinking("address:testclient"), runner.thinking("address:10.0.0.2")]
+        deadline = time.monotonic() + 20
+        while client.portal.call(budgets) != [(1, 1), (1, 0)]:
+            assert time.monotonic() < deadline, client.portal.call(budgets)
+        assert not entered.acquire(blocking=False), "a second bot of one address thinks"
+    finally:
+        release.set()
+
+
+def test_bots_wait_while_every_person_at_the_table_is_away() -> None:
+    from test_server_dealer import table_of
+
+    table = table_of("durak", 4)
+    assert steps.unattended(table)   # its person has not come
+    table.seats[0].connections = 1
+    assert not steps.unattended(table)
+    bots_only = table_of("durak", 4)
+    bots_only.seats[0].kind = "bot"
+    assert not steps.unattended(bots_only)
+    left = table_of("durak", 4)   # its person left for good: the bots play it out
+    assert left.life is not None
+    left.life.left.append(0)
+    assert not steps.unattended(left)
 
 
 # -- sockets and new tables per address ---------------------------------------------------

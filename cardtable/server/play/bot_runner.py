@@ -25,6 +25,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from ... import bots
@@ -65,6 +66,8 @@ class BotRunner:
         self.workers: BotWorkers | None = None
         """The bot processes, once a bot, a hint or an analysis has needed one."""
         self._threads: concurrent.futures.ThreadPoolExecutor | None = None
+        self._budgets: dict[str, list[Any]] = {}
+        """Each budget key's semaphore, the bots using it and those thinking (``_turn``)."""
 
     def pool(self) -> BotWorkers:
         """The bot processes: ``bot_processes`` of them for the bots (one when the bots
@@ -118,7 +121,43 @@ class BotRunner:
     async def think(self, table: LiveTable, bot: Any, spec: str | None,
                     snapshot: GameState[Any]) -> str:
         """The bot's move as text, thought in a bot process if there are any, else in a
-        bot thread; a random legal move if the bot fails or runs past the limit."""
+        bot thread, once the table's budget has a turn free; a random legal move if the
+        bot fails or runs past the limit."""
+        async with contextlib.AsyncExitStack() as turns:
+            for key in table.budget or (f"table:{table.id}",):
+                await turns.enter_async_context(self._turn(key))
+            return await self._think(table, bot, spec, snapshot)
+
+    def thinking(self, key: str) -> tuple[int, int]:
+        """(bots thinking, bots waiting) on the budget ``key`` (``LiveTable.budget``)."""
+        entry = self._budgets.get(key)
+        return (0, 0) if entry is None else (entry[2], entry[1] - entry[2])
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, key: str) -> AsyncIterator[None]:
+        """One of ``bots_thinking_per_address`` turns of ``key``'s budget: a bot waits
+        for one, so the tables of one address (or account) think on at most that many
+        threads or processes however many tables and bots it has."""
+        limit = self.settings.limits.bots_thinking_per_address
+        if limit <= 0:
+            yield
+            return
+        entry = self._budgets.setdefault(key, [asyncio.Semaphore(limit), 0, 0])
+        entry[1] += 1   # its users: the entry goes when the last one is done
+        try:
+            async with entry[0]:
+                entry[2] += 1   # thinking now
+                try:
+                    yield
+                finally:
+                    entry[2] -= 1
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._budgets[key]
+
+    async def _think(self, table: LiveTable, bot: Any, spec: str | None,
+                     snapshot: GameState[Any]) -> str:
         limit = self.settings.bot_time_limit
         try:
             if self.settings.bot_processes and spec:

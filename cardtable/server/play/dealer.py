@@ -448,6 +448,7 @@ class Dealer:
         self._presence()
         self._arm()
         table.broadcast()
+        self.kick()   # the bots of a table nobody was at play on
         await chat.send_history(self.house, table, connection)
 
     async def _disconnect(self, command: cmd.Disconnect) -> None:
@@ -586,7 +587,7 @@ class Dealer:
     async def _bot_turn(self, command: cmd.BotTurn) -> tuple[int, Any, str | None, Any, int] | None:
         table = self.table
         seat = table.bot_to_move()
-        if seat is None:
+        if seat is None or steps.unattended(table):   # a connection kicks the bots again
             return None
         return (seat, table.seats[seat].bot, table.seats[seat].bot_playing,
                 table.state.copy(), table.version)

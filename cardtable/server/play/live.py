@@ -357,6 +357,10 @@ class LiveTable:
     """Its clocks, forfeits and seats left."""
     dealer: Any = None
     """Its one owner (``dealer.Dealer``): every change to the table goes through it."""
+    budget: tuple[str, ...] = ()
+    """Whose bot thinking its bots count against (``Limits.bots_thinking_per_address``):
+    the address and the account that made it; none known (a table resumed after a
+    restart, or made by quick play): the table alone."""
     stale: bool = False
     """A move's write failed without an answer (the database went away): it may have
     been stored all the same, so the table is read again before the next move."""

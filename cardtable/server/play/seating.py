@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from ..people.players import Player
     from .host import House
 
-__all__ = ["NewSeat", "NewTable", "Seating", "live_seat", "new_id", "parse_seat", "plan_table"]
+__all__ = ["NewSeat", "NewTable", "Seating", "budget_of", "live_seat", "new_id", "parse_seat",
+           "plan_table"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -110,6 +111,17 @@ class NewTable:
     rematch_of: str | None = None
     life: dict[str, Any] | None = None
     """The time control and whether the table is rated (``lifecycle.Life``)."""
+    budget: tuple[str, ...] = ()
+    """Whose bot thinking the table's bots count against (``LiveTable.budget``)."""
+
+
+def budget_of(address: str, player: Player | None) -> tuple[str, ...]:
+    """Whose bot thinking a new table counts against: the address that made it, and the
+    account when one made it (a guest's id is as cheap as a new address)."""
+    keys = [f"address:{address}"]
+    if player is not None and player.kind != "guest":
+        keys.append(f"player:{player.id}")
+    return tuple(keys)
 
 
 def plan_table(game: str, preset: str | None = None, options: dict[str, Any] | None = None,
@@ -168,7 +180,8 @@ class Seating:
             check_seats(seats, takeover, limits)
             plan = plan_table(game, preset, options, players, seats, takeover)
             check_rules(plan.rules, limits)
-            plan = dataclasses.replace(plan, life={"clock": clock, "rated": rated})
+            plan = dataclasses.replace(plan, life={"clock": clock, "rated": rated},
+                                       budget=budget_of(address, player))
         except OutOfBounds as error:
             raise TableError(error.reason, 422, error.code, params=error.params) from None
         except ValueError as error:
@@ -232,7 +245,7 @@ class Seating:
             id=table_id, game=spec.name, spec=spec, preset=plan.preset, rules=plan.rules,
             players=plan.players, state=state, seats=[live_seat(row) for row in rows],
             status=status, created=created, takeover=plan.takeover,
-            rematch_of=plan.rematch_of, decks_stored=len(decks))
+            rematch_of=plan.rematch_of, decks_stored=len(decks), budget=plan.budget)
         Dealer(tables, table, plan.life)
         if cluster is not None and not cluster.holds(table_id):
             return table  # stored, and Redis went away meanwhile: it is adopted once back
@@ -325,7 +338,8 @@ class Seating:
             kept = old.life.to_dict()
             life = {"clock": kept["clock"], "rated": kept["rated"]}
         plan = NewTable(spec=old.spec, rules=old.rules, players=old.players, seats=seats,
-                        preset=old.preset, takeover=old.takeover, rematch_of=old.id, life=life)
+                        preset=old.preset, takeover=old.takeover, rematch_of=old.id, life=life,
+                        budget=old.budget)
         try:
             if any(seat.kind == "human" for seat in seats):
                 return (await self.open(plan)).id

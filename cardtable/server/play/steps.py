@@ -22,7 +22,7 @@ from .results import tally_of
 
 __all__ = ["EngineFailed", "Played", "abandoned", "against_bots_only", "all_accounts",
            "annotate", "check_help", "check_hint", "check_leave", "check_playing",
-           "last_move", "move", "resigned", "side_of", "spent", "undo"]
+           "last_move", "move", "resigned", "side_of", "spent", "unattended", "undo"]
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,16 @@ def spent(life: Life, seat: int, version: int, at: float) -> float | None:
     assert life.move is not None
     used = max(0.0, at - life.started)
     return max(0.0, life.banks[seat] - max(0.0, used - life.move))
+
+
+def unattended(table: LiveTable) -> bool:
+    """A table whose people may come back, none of them connected: its bots wait for one
+    (a table of bots alone plays for whoever watches, or for nobody; one whose people
+    all left or forfeited is played to its end by the bots, for its result)."""
+    life = table.life
+    people = [seat for seat in table.seats if seat.kind == "human"
+              and not (life is not None and life.gone(seat.index))]
+    return bool(people) and not any(seat.connections for seat in people)
 
 
 # -- the end without a move --------------------------------------------------------------
