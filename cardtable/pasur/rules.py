@@ -42,8 +42,9 @@ class Rules:
     """
 
     # -- players and seats ------------------------------------------------------------
-    player_counts: tuple[int, ...] = _option(
-        (2,), "how many players these rules allow (2 to 4); standard is a two-player game")
+    player_counts: tuple[int, ...] = field(default=(2,), metadata={
+        "doc": "how many players these rules allow (2 to 4); standard is a two-player game",
+        "each_of": (2, 3, 4)})
     teams_of_four: bool = _option(
         True, "four players play as two teams of partners facing (side = seat % 2)")
     dealer_leads: bool = _option(
@@ -56,8 +57,9 @@ class Rules:
         "replace a single one (a second jack redeals), redeal, deal the table again (its "
         "cards back into the stock; the hands stay), or let it stay",
         ("replace", "replace_one", "redeal", "redeal_table", "stay"))
-    opening_same_face_redeal: int = _option(
-        0, "redeal when this many queens, or this many kings, open the table (0: never)")
+    opening_same_face_redeal: int = field(default=0, metadata={
+        "doc": "redeal when this many queens, or this many kings, open the table (0: never)",
+        "values": (0, 2, 3, 4)})
     opening_any_face_redeal: bool = _option(
         False, "redeal when any J, Q or K opens the table (a playpasur family variation)")
     # -- captures -----------------------------------------------------------------------
