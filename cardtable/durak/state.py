@@ -277,8 +277,8 @@ class State:
         if not self.is_draw:
             return None
         if any(self._hands):
-            return (f"draw: {self.rules.max_rounds} rounds ended with no durak "
-                    f"(the rule option max_rounds)")
+            return (f"draw: the round limit ({self.rules.max_rounds}, the rule option "
+                    f"max_rounds) was reached with no durak")
         return "draw: the last defence emptied every hand"
 
     def outcome(self) -> Outcome | None:

@@ -228,8 +228,8 @@ class Match:
         if self._drawn == "no_points":
             return "drawn: these rules score no points, so no hand could change the totals"
         if self._drawn == "max_hands":
-            return (f"drawn: no side won in {self.rules.max_hands} hands "
-                    f"(the rule option max_hands)")
+            return (f"drawn: the hand limit ({self.rules.max_hands}, the rule option "
+                    f"max_hands) was reached with no winner")
         return None
 
     @property

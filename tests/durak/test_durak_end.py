@@ -28,7 +28,7 @@ def test_three_players_who_always_take_are_drawn_at_the_round_limit() -> None:
     always_take(game)
     assert game.round_number == 12 and game.is_draw and game.loser is None
     assert [len(hand) for hand in game.hands] == [2, 2, 2]   # round and round
-    reason = "draw: 12 rounds ended with no durak (the rule option max_rounds)"
+    reason = "draw: the round limit (12, the rule option max_rounds) was reached with no durak"
     outcome = game.outcome()
     assert outcome is not None and outcome.returns == (0.0, 0.0, 0.0)
     assert outcome.reason == reason

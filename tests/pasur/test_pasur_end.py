@@ -69,8 +69,9 @@ def test_a_match_nobody_has_won_after_max_hands_is_drawn_with_its_totals() -> No
     outcome = match.outcome()
     assert outcome is not None and outcome.winners == () and outcome.returns == (0.0, 0.0)
     assert outcome.points == tuple(match.totals) and sum(match.totals) > 0
-    assert outcome.reason == "drawn: no side won in 2 hands (the rule option max_hands)"
-    with pytest.raises(IllegalMove, match="the match is over: drawn: no side won"):
+    assert outcome.reason == ("drawn: the hand limit (2, the rule option max_hands) was "
+                              "reached with no winner")
+    with pytest.raises(IllegalMove, match="the match is over: drawn: the hand limit"):
         match.push("x")
 
 

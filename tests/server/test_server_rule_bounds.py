@@ -5,6 +5,7 @@ asking for more is refused with 422 and a stable code, and nothing is made."""
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tablekit import MACHINE_SPEED, create
+from tablekit import MACHINE_SPEED, Player, connect, create, play_out
 
 from cardtable import games
 from cardtable.game import rule_options
@@ -130,3 +131,30 @@ def test_the_docs_table_of_rule_bounds_is_the_servers() -> None:
         for option, allowed in rule_bound_rows(games.get(game).rules_type, Limits()):
             rows.append(f"| {game} | `{option}` | {allowed} |")
     assert found.group(1).strip().splitlines() == rows
+
+
+# -- every game ends --------------------------------------------------------------------------
+
+NO_POINTS = {"ace_points": 0, "jack_points": 0, "two_clubs_points": 0,
+             "ten_diamonds_points": 0, "seven_diamonds_points": 0, "bonus_points": 0,
+             "sur_points": 0}
+
+
+@pytest.mark.parametrize(("game", "options", "drawn"), [
+    ("pasur", NO_POINTS, "drawn: these rules score no points, so no hand could change the "
+                         "totals"),
+    ("durak", {"max_rounds": 1}, "draw: the round limit (1, the rule option max_rounds) was "
+                                 "reached with no durak"),
+], ids=["pasur-no-points", "durak-round-limit"])
+def test_a_table_whose_rules_cannot_reach_a_winner_ends_drawn_saying_why(
+        client: TestClient, game: str, options: dict, drawn: str) -> None:
+    seated = create(client, game=game, seats=["human", "bot:random"], options=options)
+    with connect(client, seated["table"], seated["token"]) as ws:
+        final = play_out(Player(ws), random.Random(8))
+    assert final["summary"]["drawn"] == drawn and final["summary"]["over"] is True
+    info = client.get(f"/api/tables/{seated['table']}").json()
+    assert info["status"] == "over" and info["summary"]["drawn"] == drawn
+    if game == "pasur":
+        assert final["summary"]["winners"] == [] and len(final["summary"]["hands"]) == 1
+    else:
+        assert final["summary"]["draw"] is True and final["summary"]["rounds"] == 1
