@@ -4,6 +4,7 @@ asking for more is refused with 422 and a stable code, and nothing is made."""
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import random
 import re
@@ -17,7 +18,14 @@ from tablekit import MACHINE_SPEED, Player, connect, create, play_out
 
 from cardtable import games
 from cardtable.game import rule_options
-from cardtable.server.bounds import RULE_BOUNDS, RULE_MINIMUMS, Limits, rule_bound_rows
+from cardtable.server.bounds import (
+    RULE_BOUNDS,
+    RULE_MINIMUMS,
+    Limits,
+    add_flags,
+    from_flags,
+    rule_bound_rows,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -119,6 +127,22 @@ def test_the_lobby_shows_the_least_and_largest_value_of_every_bounded_option(
     shown = {o["name"]: (o["minimum"], o["maximum"]) for o in pasur["options"]}
     assert shown["target"] == (1, 1000) and shown["max_hands"] == (1, 500)
     assert shown["ace_points"] == (0, 100) and shown["jack"] == (None, None)
+
+
+def test_the_least_values_are_a_flag_and_refuse_below_them(
+        make_client: Callable[..., TestClient]) -> None:
+    parser = argparse.ArgumentParser()
+    add_flags(parser)
+    limits = from_flags(parser.parse_args(["--rule-minimums", "target=30,max_rounds=50"]))
+    assert limits.rule_minimums == {"target": 30, "max_rounds": 50}
+    assert limits.rule_bounds == RULE_BOUNDS
+    client = make_client(limits=dataclasses.replace(MACHINE_SPEED,
+                                                    rule_minimums=limits.rule_minimums))
+    refused = client.post("/api/tables", json={
+        "game": "pasur", "seats": ["bot:random", "bot:random"], "options": {"target": 29}})
+    assert refused.status_code == 422
+    assert (refused.json()["code"], refused.json()["limit"]) == ("rule_option_below_bounds", 30)
+    assert "'target' is at least 30 at this server, not 29" in refused.json()["detail"]
 
 
 def test_the_docs_table_of_rule_bounds_is_the_servers() -> None:
