@@ -45,8 +45,10 @@ def deals(game: Game) -> list[list[Card]]:
 
 
 def summary(game: Game) -> dict[str, Any]:
-    """The result as JSON-able data, for records and the page."""
-    return {
+    """The result as JSON-able data, for records and the page; a draw at the round limit
+    also says why (``drawn``: only then, so the results of other games stay as they were
+    recorded)."""
+    out: dict[str, Any] = {
         "over": game.is_over(),
         "loser": game.loser,
         "draw": game.is_draw,
@@ -55,6 +57,9 @@ def summary(game: Game) -> dict[str, Any]:
         "rounds": game.round_number,
         "moves": len(game.move_stack),
     }
+    if game.is_draw and any(game.hands):
+        out["drawn"] = game.draw_reason
+    return out
 
 
 def measure(game: Game) -> Measure:

@@ -375,6 +375,10 @@ class Game(State):
                 self._out |= (0 if hands[0] else 1) | (0 if hands[1] else 2)
                 self._finished()
                 return
+            if self._round >= self.rules.max_rounds:
+                self._phase = OVER   # a draw at the round limit (``_finished``'s draw)
+                self._loser = None
+                return
             leader = defender if not taken else 1 - defender
             self._round += 1
             self._cap_now = ROUND_LIMIT
@@ -419,6 +423,10 @@ class Game(State):
                 bit <<= 1
             self._out = out
         if (holding < 2 or self._teams != n) and self._finished():
+            return
+        if self._round >= self.rules.max_rounds:
+            self._phase = OVER   # a draw at the round limit
+            self._loser = None
             return
         clockwise = self._clockwise
         if not taken and hands[defender]:

@@ -19,13 +19,22 @@ from dataclasses import dataclass, field
 
 from ..game import check_options
 
-__all__ = ["DEFAULT_PRESET", "HAND_SIZE", "PRESETS", "ROUND_LIMIT", "Rules"]
+__all__ = ["DEFAULT_PRESET", "HAND_SIZE", "PRESETS", "ROUND_LIMIT", "ROUND_MOVES", "Rules"]
 
 HAND_SIZE = 6
 """Hands are filled up to six cards after every round (larger hands stay)."""
 
 ROUND_LIMIT = 6
 """No round ever holds more than six attack cards."""
+
+ROUND_MOVES = 100
+"""No round holds more than 100 moves, so a game of ``max_rounds`` rounds holds at most
+``max_rounds * ROUND_MOVES``: the moves that put attack cards on the table (attacks,
+throw-ins, transfers) each add one card or more, and there are at most 6; at most 6
+defences; a trump shown as a passport is shown once a round (at most 13); one take; one
+trump exchange a game (the lowest trump is then the face-up card).  Passes: each thrower
+passes at most once between two of those moves, so at most 5 (six players) times 14
+stretches.  6 + 6 + 13 + 1 + 1 + 70 = 97."""
 
 
 @dataclass(frozen=True)
@@ -54,9 +63,15 @@ class Rules:
     trump_six_exchange: bool = field(default=False, metadata={
         "doc": "the holder of the lowest trump may swap it for the face-up trump card "
                "while another card lies on it"})
+    max_rounds: int = field(default=500, metadata={
+        "doc": "the game is drawn when this many rounds end with no durak (with three "
+               "players or more, taking in turn can go round for ever)"})
 
     def __post_init__(self) -> None:
         check_options(self)
+        if self.max_rounds < 1:
+            raise ValueError(f"rule option 'max_rounds' must be 1 or more, "
+                             f"not {self.max_rounds!r}")
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -269,14 +269,27 @@ class State:
     def is_draw(self) -> bool:
         return self._phase == OVER and self._loser is None
 
+    @property
+    def draw_reason(self) -> str | None:
+        """Why a drawn game ended, in words (``None`` unless it is a draw): the last
+        defence emptied every hand, or ``rules.max_rounds`` rounds ended with no durak
+        (then cards are still held)."""
+        if not self.is_draw:
+            return None
+        if any(self._hands):
+            return (f"draw: the round limit ({self.rules.max_rounds}, the rule option "
+                    f"max_rounds) was reached with no durak")
+        return "draw: the last defence emptied every hand"
+
     def outcome(self) -> Outcome | None:
         """The durak's side shares -1, the others share +1; a draw is 0 for all."""
         if self._phase != OVER:
             return None
         n = self.players
         if self._loser is None:
-            return Outcome(returns=(0.0,) * n, winners=(),
-                           reason="draw: the last defence emptied every hand")
+            reason = self.draw_reason
+            assert reason is not None   # (over without a durak: a draw)
+            return Outcome(returns=(0.0,) * n, winners=(), reason=reason)
         team = self._team[self._loser]
         losing = [s for s in range(n) if self._team[s] == team]
         lose, win = -1.0 / len(losing), 1.0 / (n - len(losing))

@@ -30,14 +30,15 @@ __all__ = ["Match", "deals", "summary"]
 
 
 class Match:
-    """Hands of Pasur until one side wins.
+    """Hands of Pasur until one side wins, or the match is drawn: after ``max_hands`` hands
+    with no winner, or at once when the rules score no point at all (``_draw``).
 
     Seat 0 leads the first hand and the lead passes to the next seat each hand (in every
     source the next dealer, and so the next leader, is the next player in turn order).
     """
 
-    __slots__ = ("_decks", "_finished", "_hand", "_rng", "_totals", "_winner", "players",
-                 "rules", "sides")
+    __slots__ = ("_decks", "_done", "_drawn", "_finished", "_hand", "_rng", "_totals", "_winner",
+                 "players", "rules", "sides")
 
     rules: Rules
     players: int
@@ -49,6 +50,10 @@ class Match:
     _hand: Hand
     _totals: list[int]
     _winner: int | None
+    _drawn: str | None
+    """Why the match ended without a winner (``DRAWN``), or ``None``."""
+    _done: bool
+    """The match is over: won or drawn."""
 
     def __init__(self) -> None:
         raise TypeError("start a match with Match.new(rules, ...)")
@@ -69,6 +74,8 @@ class Match:
         self._finished = []
         self._totals = [0] * self.sides
         self._winner = None
+        self._drawn = None
+        self._done = False
         self._hand = self._deal(0)
         return self
 
@@ -109,18 +116,18 @@ class Match:
 
     @property
     def to_move(self) -> int | None:
-        return None if self._winner is not None else self._hand._to_move
+        return None if self._done else self._hand._to_move
 
     def is_over(self) -> bool:
-        return self._winner is not None
+        return self._done
 
     def legal_moves(self) -> list[Move]:
-        return [] if self._winner is not None else self._hand.legal_moves()
+        return [] if self._done else self._hand.legal_moves()
 
     def push(self, move: Move | str, *, seat: int | None = None) -> None:
         """Play a move in the current hand; a finished hand is scored and the next dealt."""
-        if self._winner is not None:
-            raise IllegalMove(f"the match is over: side {self._winner} won")
+        if self._done:
+            raise IllegalMove(self._over_text())
         hand = self._hand
         hand.push(move, seat=seat)
         if hand._to_move is None:
@@ -131,7 +138,9 @@ class Match:
             self._totals[side] += points
         self._finished.append(hand)
         self._winner = self._decide()
-        if self._winner is None:
+        self._drawn = None if self._winner is not None else self._draw()
+        self._done = self._winner is not None or self._drawn is not None
+        if not self._done:
             self._hand = self._deal(len(self._finished))
 
     def _decide(self) -> int | None:
@@ -146,11 +155,26 @@ class Match:
             done = best >= self.rules.target
         return totals.index(best) if done else None
 
+    def _draw(self) -> str | None:
+        """Why the match ends drawn after a hand with no winner, or ``None`` to play on:
+        the rules score no point at all, so nothing could ever change (after the fixed
+        number of hands, if there is one), or ``max_hands`` hands have been played."""
+        rules, played = self.rules, len(self._finished)
+        if not rules.scores_points and played >= (rules.fixed_hands or 1):
+            return "no_points"
+        if played >= rules.max_hands:
+            return "max_hands"
+        return None
+
+    def _over_text(self) -> str:
+        if self._winner is not None:
+            return f"the match is over: side {self._winner} won"
+        return f"the match is over: {self.draw_reason}"
+
     def pop(self) -> Move:
         """Undo the last move, back into the previous hand if this one has just begun."""
         hand = self._hand
-        if self._winner is not None or (not hand._snaps and not hand._history
-                                        and self._finished):
+        if self._done or (not hand._snaps and not hand._history and self._finished):
             hand = self._finished[-1].copy()
             self._unfinish(hand)
         self._hand = hand
@@ -160,11 +184,12 @@ class Match:
         self._finished.pop()
         for side, points in enumerate(hand.score()):
             self._totals[side] -= points
-        self._winner = None
+        self._winner = self._drawn = None
+        self._done = False
 
     def parse_move(self, text: str) -> Move:
-        if self._winner is not None:
-            raise IllegalMove(f"the match is over: side {self._winner} won")
+        if self._done:
+            raise IllegalMove(self._over_text())
         return self._hand.parse_move(text)
 
     # -- what is where ------------------------------------------------------------------
@@ -172,7 +197,7 @@ class Match:
     @property
     def hand(self) -> Hand:
         """The hand in play (the last hand once the match is over)."""
-        return self._finished[-1] if self._winner is not None else self._hand
+        return self._finished[-1] if self._done else self._hand
 
     @property
     def finished_hands(self) -> list[Hand]:
@@ -183,7 +208,7 @@ class Match:
     def move_stack(self) -> list[Move]:
         """Every move of the match so far, across hands, in the order played."""
         moves = [move for hand in self._finished for move in hand.move_stack]
-        if self._winner is None:
+        if not self._done:
             moves += self._hand.move_stack
         return moves
 
@@ -194,23 +219,39 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The winning side, or ``None`` while the match goes on."""
+        """The winning side, or ``None`` while the match goes on (or once it is drawn)."""
         return self._winner
+
+    @property
+    def draw_reason(self) -> str | None:
+        """Why a drawn match ended, in words (``None`` unless it is drawn)."""
+        if self._drawn == "no_points":
+            return "drawn: these rules score no points, so no hand could change the totals"
+        if self._drawn == "max_hands":
+            return (f"drawn: the hand limit ({self.rules.max_hands}, the rule option "
+                    f"max_hands) was reached with no winner")
+        return None
 
     @property
     def decks(self) -> list[tuple[Card, ...]]:
         """The effective deck of every hand dealt so far: ``Match.new(rules,
         players=..., decks=match.decks)`` replays the same deals."""
-        dealt = len(self._finished) + (0 if self._winner is not None else 1)
+        dealt = len(self._finished) + (0 if self._done else 1)
         return [tuple(deck) for deck in self._decks[:dealt]]
 
     def side_of(self, seat: int) -> int:
         return self._hand.side_of(seat)
 
     def outcome(self) -> Outcome | None:
-        """Each winning seat +1, each other seat -k/(n-k) for k winning seats: sum zero."""
-        if self._winner is None:
+        """Each winning seat +1, each other seat -k/(n-k) for k winning seats: sum zero;
+        a drawn match is 0 for every seat."""
+        if not self._done:
             return None
+        if self._winner is None:
+            reason = self.draw_reason
+            assert reason is not None   # (over without a winner: drawn)
+            return Outcome(returns=(0.0,) * self.players, winners=(), reason=reason,
+                           points=tuple(self._totals))
         winners = tuple(seat for seat in range(self.players)
                         if self._hand.side_of(seat) == self._winner)
         k, n = len(winners), self.players
@@ -231,15 +272,17 @@ class Match:
                 "totals": self._totals[:],
                 "target": self.rules.target,
                 "fixed_hands": self.rules.fixed_hands,
-                "hand_number": len(self._finished) + (0 if self._winner is not None else 1),
+                "hand_number": len(self._finished) + (0 if self._done else 1),
                 "hand_points": [hand.score() for hand in self._finished],
                 # what each finished hand's points are made of (every capture is public)
                 "hand_sheets": [hand.score_sheet() for hand in self._finished],
                 "winner": self._winner,
-                "over": self._winner is not None,
+                "over": self._done,
             },
         })
-        if self._winner is not None:
+        if self._drawn is not None:   # (only then: the views of other matches stay as they were)
+            out["match"]["drawn"] = self.draw_reason
+        if self._done:
             out["to_move"] = None
             out["legal_moves"] = []
         return out
@@ -249,8 +292,8 @@ class Match:
         determinized, and later hands are dealt from a fresh generator drawn from ``rng``."""
         other = self.copy()
         other._rng = random.Random(rng.getrandbits(64))
-        dealt = len(self._finished) + (0 if self._winner is not None else 1)
-        if self._winner is None:
+        dealt = len(self._finished) + (0 if self._done else 1)
+        if not self._done:
             other._hand = self._hand.determinize(seat, rng)
             deck = other._hand.deck
             assert deck is not None   # (a match's hands are dealt, not set up)
@@ -261,6 +304,7 @@ class Match:
 
     def __repr__(self) -> str:
         state = (f"side {self._winner} won" if self._winner is not None
+                 else "drawn" if self._done
                  else f"hand {len(self._finished) + 1}, seat {self._hand._to_move} to move")
         return f"<Match {self.players} players, totals {self._totals}, {state}>"
 
@@ -271,9 +315,11 @@ def deals(match: Match) -> list[list[Card]]:
 
 
 def summary(match: Match) -> dict[str, Any]:
-    """A JSON-able result: totals, winner, and each hand's points and score sheet."""
+    """A JSON-able result: totals, winner, and each hand's points and score sheet; a drawn
+    match also says why (``drawn``: only then, so the results of other matches stay as
+    they were recorded)."""
     outcome = match.outcome()
-    return {
+    out = {
         "game": "pasur",
         "players": match.players,
         "sides": match.sides,
@@ -285,3 +331,6 @@ def summary(match: Match) -> dict[str, Any]:
                    "surs": hand.surs, "sheet": hand.score_sheet()}
                   for hand in match.finished_hands],
     }
+    if match.draw_reason is not None:
+        out["drawn"] = match.draw_reason
+    return out

@@ -42,8 +42,9 @@ class Rules:
     """
 
     # -- players and seats ------------------------------------------------------------
-    player_counts: tuple[int, ...] = _option(
-        (2,), "how many players these rules allow (2 to 4); standard is a two-player game")
+    player_counts: tuple[int, ...] = field(default=(2,), metadata={
+        "doc": "how many players these rules allow (2 to 4); standard is a two-player game",
+        "each_of": (2, 3, 4)})
     teams_of_four: bool = _option(
         True, "four players play as two teams of partners facing (side = seat % 2)")
     dealer_leads: bool = _option(
@@ -56,8 +57,9 @@ class Rules:
         "replace a single one (a second jack redeals), redeal, deal the table again (its "
         "cards back into the stock; the hands stay), or let it stay",
         ("replace", "replace_one", "redeal", "redeal_table", "stay"))
-    opening_same_face_redeal: int = _option(
-        0, "redeal when this many queens, or this many kings, open the table (0: never)")
+    opening_same_face_redeal: int = field(default=0, metadata={
+        "doc": "redeal when this many queens, or this many kings, open the table (0: never)",
+        "values": (0, 2, 3, 4)})
     opening_any_face_redeal: bool = _option(
         False, "redeal when any J, Q or K opens the table (a playpasur family variation)")
     # -- captures -----------------------------------------------------------------------
@@ -106,6 +108,9 @@ class Rules:
     fixed_hands: int | None = _option(
         None, "play exactly this many hands instead of to a target (a tie plays on); "
         "None: play to the target")
+    max_hands: int = _option(
+        200, "the match is drawn when no side has won after this many hands (so that no "
+        "rule set plays forever)")
 
     def __post_init__(self) -> None:
         counts = self.player_counts
@@ -128,6 +133,29 @@ class Rules:
         if self.fixed_hands is not None and self.fixed_hands < 1:
             raise ValueError("rule option 'fixed_hands' must be 1 or more (or None), "
                              f"not {self.fixed_hands!r}")
+        if self.max_hands < 1:
+            raise ValueError(f"rule option 'max_hands' must be 1 or more, not {self.max_hands!r}")
+        if self.fixed_hands is not None and self.fixed_hands > self.max_hands:
+            raise ValueError(f"rule option 'fixed_hands' ({self.fixed_hands}) cannot be more "
+                             f"than 'max_hands' ({self.max_hands})")
+
+    @property
+    def scores_points(self) -> bool:
+        """Whether a hand can score a point at all: some counting card is worth points, or
+        the bonus can be won (its minimum is within the 13 clubs or the 52 cards), or a sur
+        scores (and the sur cap is not 0).  When none can, a match ends drawn instead of
+        playing 0-0 hands forever (``Match``).
+
+        >>> Rules().scores_points, Rules(ace_points=0, jack_points=0, two_clubs_points=0,
+        ...     ten_diamonds_points=0, bonus_points=0, sur_points=0).scores_points
+        (True, False)
+        """
+        cards = (self.ace_points, self.jack_points, self.two_clubs_points,
+                 self.ten_diamonds_points, self.seven_diamonds_points)
+        bonus = self.bonus_points > 0 and self.bonus_minimum <= (13 if self.bonus == "clubs"
+                                                                 else 52)
+        surs = self.sur_points > 0 and self.sur_cap != 0
+        return any(cards) or bonus or surs
 
     def sides(self, players: int) -> int:
         """How many scoring sides ``players`` players form under these rules."""

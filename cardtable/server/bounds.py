@@ -9,7 +9,10 @@ a bound is refused with a reason a person can read and a stable ``code`` (``OutO
 and changes nothing.
 
 The bounds name rule options and bot options, never a game: a bound applies to every
-game's option of that name.
+game's option of that name.  Every rule option of the games here has one: a whole number
+its least and largest value (``rule_minimums``, ``rule_bounds``), a choice or a yes/no its
+game's own values (the game refuses any other, 422 ``invalid_request``);
+``rule_bound_rows`` lists them for docs/server.md.
 """
 
 from __future__ import annotations
@@ -22,12 +25,28 @@ from typing import Any
 
 from .. import bots
 
-__all__ = ["OFFERED_BOTS", "Limits", "OutOfBounds", "add_flags", "check_bot", "check_rules",
-           "check_seats", "from_flags"]
+__all__ = ["OFFERED_BOTS", "RULE_BOUNDS", "RULE_MINIMUMS", "Limits", "OutOfBounds",
+           "add_flags", "check_bot", "check_rules", "check_seats", "from_flags",
+           "rule_bound_rows"]
 
 OFFERED_BOTS = ("random", "basic", "greedy", "ismcts", *bots.LEVELS)
 """The bots a table made over the API may seat by default: the kinds of the engine and
 its named levels (a bot of another package, such as OpenSpiel's, is for the arena)."""
+
+
+RULE_BOUNDS = {
+    # Pasur: the match and its points (a point option past 100 only makes numbers long)
+    "target": 1000, "fixed_hands": 50, "max_hands": 500, "sur_points": 100, "sur_cap": 1000,
+    "bonus_points": 100, "bonus_minimum": 52, "ace_points": 100, "jack_points": 100,
+    "two_clubs_points": 100, "ten_diamonds_points": 100, "seven_diamonds_points": 100,
+    "opening_same_face_redeal": 4,
+    # Transfer Durak
+    "max_rounds": 1000,
+}
+"""The default largest value of every whole-number rule option of the games here."""
+
+RULE_MINIMUMS = {"target": 1, "fixed_hands": 1, "max_hands": 1, "max_rounds": 1}
+"""The default least values above 0 (every other whole-number option's least is 0)."""
 
 
 def _limit(default: Any, doc: str) -> Any:
@@ -67,10 +86,16 @@ class Limits:
         2, "bots thinking at once for the tables one address (and one account) made, "
         "whoever sits at them; the others wait their turn (0: no limit)")
     rule_bounds: dict[str, int] = field(
-        default_factory=lambda: {"target": 1000, "fixed_hands": 50},
+        default_factory=lambda: dict(RULE_BOUNDS),
         metadata={"doc": "the largest value of a whole-number rule option at a table made "
                          "here, by option name, for every game that has it (422 "
-                         "`rule_option_out_of_bounds`)"})
+                         "`rule_option_out_of_bounds`); an option with no bound here may "
+                         "only keep its default (422 `rule_option_not_bounded`); the flag "
+                         "replaces the whole list"})
+    rule_minimums: dict[str, int] = field(
+        default_factory=lambda: dict(RULE_MINIMUMS),
+        metadata={"doc": "the least value of a whole-number rule option, by option name "
+                         "(0 for an option not named; 422 `rule_option_below_bounds`)"})
     bots: tuple[str, ...] = _limit(
         OFFERED_BOTS, "the bots a table made here may seat (what `GET /api/games` lists); "
         "another is refused (422 `bot_not_offered`)")
@@ -142,7 +167,9 @@ def check_seats(seats: Iterable[Any] | None, takeover: Any, limits: Limits) -> N
 
 
 def check_rules(rules: Any, limits: Limits) -> None:
-    """Refuse rules with a whole-number option past the server's bound of that name.
+    """Refuse rules with a whole-number option below or past the server's bounds of that
+    name, or changed from its default when the server has no bound for it.  (Choices and
+    yes/no options were checked by the rules themselves: ``cardtable.game.check_options``.)
 
     >>> from cardtable import games
     >>> pasur = games.get("pasur")
@@ -153,12 +180,58 @@ def check_rules(rules: Any, limits: Limits) -> None:
     cardtable.server.bounds.OutOfBounds: rule option 'target' is at most 1000 at this server,
     not 1000000000000000
     """
-    for name, bound in limits.rule_bounds.items():
-        value = getattr(rules, name, None)
-        if isinstance(value, int) and not isinstance(value, bool) and value > bound:
+    for option in dataclasses.fields(rules):
+        name, value = option.name, getattr(rules, option.name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            continue   # yes/no, words, lists, None: the rules' own check
+        bound = limits.rule_bounds.get(name)
+        if bound is None:
+            if value != option.default:
+                raise OutOfBounds(f"rule option {name!r} has no bound at this server, so it "
+                                  f"keeps its default ({option.default}), not {value}",
+                                  "rule_option_not_bounded", option=name)
+            continue
+        least = limits.rule_minimums.get(name, 0)
+        if value < least:
+            raise OutOfBounds(f"rule option {name!r} is at least {least} at this server, "
+                              f"not {value}", "rule_option_below_bounds", option=name,
+                              limit=least)
+        if value > bound:
             raise OutOfBounds(f"rule option {name!r} is at most {bound} at this server, "
                               f"not {value}", "rule_option_out_of_bounds", option=name,
                               limit=bound)
+
+
+def rule_bound_rows(rules_type: type, limits: Limits) -> list[tuple[str, str]]:
+    """``(option, what a table made here may have)`` for every option of a ``Rules``
+    dataclass: docs/server.md's table of rule bounds is these rows (a test keeps them in
+    step).
+
+    >>> from cardtable.durak import Rules
+    >>> rule_bound_rows(Rules, Limits())[:2]
+    [('pack_size', '24, 36, 52'), ('first_round_limit', '5, 6')]
+    >>> rule_bound_rows(Rules, Limits())[-1]
+    ('max_rounds', '1 to 1000')
+    """
+    rows = []
+    for option in dataclasses.fields(rules_type):
+        name, default = option.name, option.default
+        choices = (option.metadata.get("choices") or option.metadata.get("values")
+                   or option.metadata.get("each_of"))
+        if choices is not None:   # the rules' own values (``values``: the rules check them)
+            text = ", ".join(map(str, choices))
+            if "each_of" in option.metadata:
+                text = f"some of {text}"
+        elif isinstance(default, bool):
+            text = "true, false"
+        elif name in limits.rule_bounds:
+            text = f"{limits.rule_minimums.get(name, 0)} to {limits.rule_bounds[name]}"
+            if "None" in str(option.type):
+                text += ", or none"
+        else:
+            text = f"only its default ({default})"
+        rows.append((name, text))
+    return rows
 
 
 def _plain(number: float) -> str:

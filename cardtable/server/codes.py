@@ -56,6 +56,10 @@ CODES: dict[str, Code] = {
     "bot_option_out_of_bounds": Code("a bot option past what the server allows", ("option",)),
     "rule_option_out_of_bounds": Code("a rule option past what the server allows",
                                       ("option", "limit")),
+    "rule_option_below_bounds": Code("a rule option below what the server allows",
+                                     ("option", "limit")),
+    "rule_option_not_bounded": Code("a rule option the server has no bound for, changed from "
+                                    "its default", ("option",)),
     "rules_unplayable": Code("these rule settings cannot be played"),
     "id_taken": Code("a new table's id was taken: try again"),
     # -- a table's life ---------------------------------------------------------------------

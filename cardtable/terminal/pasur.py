@@ -176,6 +176,7 @@ def final(view: dict, names: Sequence[str], spec: Any) -> RenderableType:
         table.add_row(str(number), *[str(p) for p in points])
     table.add_row("total", *[str(t) for t in match.get("totals", [])], style="bold")
     winner = match.get("winner")
-    caption = f"{sides[winner]} won the match." if winner is not None else "The match goes on."
+    caption = (f"{sides[winner]} won the match." if winner is not None
+               else "The match is drawn." if match.get("over") else "The match goes on.")
     table.caption = caption
     return table

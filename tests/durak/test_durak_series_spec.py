@@ -94,7 +94,7 @@ def test_every_option_is_documented_in_one_line():
     options = rule_options(Rules)
     assert [o.name for o in options] == [
         "pack_size", "first_round_limit", "first_round_transfer", "passport",
-        "late_transfer", "neighbours_only", "partners", "trump_six_exchange"]
+        "late_transfer", "neighbours_only", "partners", "trump_six_exchange", "max_rounds"]
     for option in options:
         assert option.doc and "\n" not in option.doc
     assert {o.name: o.choices for o in options if o.choices} == {

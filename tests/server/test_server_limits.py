@@ -279,7 +279,7 @@ def test_rule_options_at_their_bound_are_accepted_and_the_lobby_shows_the_bound(
     pasur = next(g for g in client.get("/api/games").json() if g["name"] == "pasur")
     shown = {o["name"]: o["maximum"] for o in pasur["options"]}
     assert shown["target"] == 1000 and shown["fixed_hands"] == 50
-    assert shown["jack_points"] is None
+    assert shown["jack_points"] == 100 and shown["jack"] is None
 
 
 def test_the_bounds_name_options_not_games(make_client: Callable[..., TestClient],

@@ -174,6 +174,8 @@ class OptionInfo(BaseModel):
     choices: list[Any] | None = None
     maximum: int | None = Field(None, description="the largest value a table made here may "
                                 "have (the server's bound; none: no bound)")
+    minimum: int | None = Field(None, description="the least value a table made here may "
+                                "have, for a whole-number option the server bounds")
 
 
 class Problem(BaseModel):

@@ -58,7 +58,9 @@ async def list_games(tables: Live) -> list[GameInfo]:
             options=[OptionInfo(name=o.name, type=o.type, default=plain(o.default),
                                 doc=o.doc,
                                 choices=None if o.choices is None else plain(o.choices),
-                                maximum=limits.rule_bounds.get(o.name))
+                                maximum=limits.rule_bounds.get(o.name),
+                                minimum=limits.rule_minimums.get(o.name, 0)
+                                if o.name in limits.rule_bounds else None)
                      for o in rule_options(spec.rules_type)],
             bots=offered))
     return out

@@ -348,7 +348,9 @@ export class Lobby {
           rerender();
         } });
     } else if (option.type === "int" || isOptionalInt(option.type)) {
-      control = h("input", { type: "number", id, min: 0, step: 1, inputmode: "numeric",
+      // the server's bounds, as GET /api/games gives them (a value past them is refused)
+      control = h("input", { type: "number", id, min: option.minimum ?? 0,
+        max: option.maximum ?? undefined, step: 1, inputmode: "numeric",
         value: value === null || value === undefined ? "" : String(value),
         placeholder: isOptionalInt(option.type) ? "—" : undefined, "aria-describedby": docId,
         onchange: (e) => {

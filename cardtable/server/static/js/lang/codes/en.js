@@ -24,6 +24,8 @@ export default {
   "code.bot_not_offered": "This server has no bot called “{bot}”.",
   "code.bot_option_out_of_bounds": "The bot setting “{option}” is beyond what this server allows.",
   "code.rule_option_out_of_bounds": "The rule “{option}” can be at most {limit} here.",
+  "code.rule_option_below_bounds": "The rule “{option}” must be at least {limit} here.",
+  "code.rule_option_not_bounded": "The rule “{option}” cannot be changed here.",
   "code.rules_unplayable": "These rules cannot be played together.",
   "code.id_taken": "Could not make the table; try again.",
   "code.table_closed": "This table was closed.",

@@ -24,6 +24,8 @@ export default {
   "code.bot_not_offered": "این سرور رباتی به نام «{bot}» ندارد.",
   "code.bot_option_out_of_bounds": "تنظیم «{option}» ربات بیش از حدی است که این سرور اجازه می‌دهد.",
   "code.rule_option_out_of_bounds": "قانون «{option}» اینجا حداکثر {limit} است.",
+  "code.rule_option_below_bounds": "قانون «{option}» اینجا دست‌کم {limit} است.",
+  "code.rule_option_not_bounded": "قانون «{option}» اینجا قابل تغییر نیست.",
   "code.rules_unplayable": "با این قوانین با هم نمی‌شود بازی کرد.",
   "code.id_taken": "ساختن میز ممکن نشد؛ دوباره امتحان کنید.",
   "code.table_closed": "این میز بسته شده است.",

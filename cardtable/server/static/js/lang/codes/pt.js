@@ -24,6 +24,8 @@ export default {
   "code.bot_not_offered": "Este servidor não tem um robô chamado “{bot}”.",
   "code.bot_option_out_of_bounds": "A configuração “{option}” do robô passa do que este servidor permite.",
   "code.rule_option_out_of_bounds": "A regra “{option}” pode ser no máximo {limit} aqui.",
+  "code.rule_option_below_bounds": "A regra “{option}” tem de ser pelo menos {limit} aqui.",
+  "code.rule_option_not_bounded": "A regra “{option}” não pode ser mudada aqui.",
   "code.rules_unplayable": "Não dá para jogar com essas regras juntas.",
   "code.id_taken": "Não foi possível criar a mesa; tente de novo.",
   "code.table_closed": "Esta mesa foi fechada.",

@@ -24,6 +24,8 @@ export default {
   "code.bot_not_offered": "На этом сервере нет бота «{bot}».",
   "code.bot_option_out_of_bounds": "Настройка бота «{option}» больше, чем позволяет этот сервер.",
   "code.rule_option_out_of_bounds": "Правило «{option}» здесь не может быть больше {limit}.",
+  "code.rule_option_below_bounds": "Правило «{option}» здесь не может быть меньше {limit}.",
+  "code.rule_option_not_bounded": "Правило «{option}» здесь нельзя менять.",
   "code.rules_unplayable": "По таким правилам вместе играть нельзя.",
   "code.id_taken": "Не удалось создать стол; попробуйте снова.",
   "code.table_closed": "Этот стол закрыт.",
