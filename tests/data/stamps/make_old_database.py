@@ -126,8 +126,10 @@ def answers(client: Any, kept: dict[str, Any], connect: Any, player: Any) -> dic
         got[f"/api/tables/{table}"] = client.get(f"/api/tables/{table}").json()
     for key in ("rated", "alone"):
         table = kept[key]
-        for tail in ("record", "analysis"):
-            got[f"/api/tables/{table}/{tail}"] = client.get(f"/api/tables/{table}/{tail}").json()
+        got[f"/api/tables/{table}/record"] = client.get(f"/api/tables/{table}/record").json()
+    # the analysis done (the other one's lease runs out with the wall clock)
+    table = kept["rated"]
+    got[f"/api/tables/{table}/analysis"] = client.get(f"/api/tables/{table}/analysis").json()
     token = kept["tokens"]["going"][0]
     for who, with_token in (("players", token), ("spectators", None)):
         with connect(client, kept["going"], with_token) as ws:
