@@ -9,6 +9,7 @@ migration ``0003_players``.
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 import secrets
 import unicodedata
@@ -20,7 +21,8 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..play.live import TableError
-from ..store.storage import OPEN, Base, SeatRow, Store, TableRow, guarded, hash_token, now
+from ..store.stamps import Stamp, stamp
+from ..store.storage import OPEN, Base, SeatRow, Store, TableRow, guarded, hash_token
 
 __all__ = [
     "ApiTokenRow",
@@ -76,7 +78,7 @@ class PlayerRow(Base):
     username: Mapped[str | None] = mapped_column(String(20), nullable=True)
     username_key: Mapped[str | None] = mapped_column(String(20), nullable=True, unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    created: Mapped[str] = mapped_column(String(40))
+    created: Mapped[_dt.datetime] = mapped_column(Stamp)
 
     def player(self) -> Player:
         return Player(id=self.id, name=self.name, kind=self.kind,  # type: ignore[arg-type]
@@ -90,7 +92,7 @@ class ApiTokenRow(Base):
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
-    created: Mapped[str] = mapped_column(String(40))
+    created: Mapped[_dt.datetime] = mapped_column(Stamp)
 
 
 class SessionRow(Base):
@@ -101,7 +103,7 @@ class SessionRow(Base):
 
     id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
-    created: Mapped[str] = mapped_column(String(40))
+    created: Mapped[_dt.datetime] = mapped_column(Stamp)
 
 
 class SecretRow(Base):
@@ -135,7 +137,7 @@ class RatingHistoryRow(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     pool: Mapped[str] = mapped_column(String(120))
     table_id: Mapped[str] = mapped_column(String(32))
-    at: Mapped[str] = mapped_column(String(40))
+    at: Mapped[_dt.datetime] = mapped_column(Stamp)
     rating: Mapped[int] = mapped_column(Integer)
     change: Mapped[int] = mapped_column(Integer)
 
@@ -153,7 +155,7 @@ class PlayerGameRow(Base):
     result: Mapped[str] = mapped_column(String(8))
     """``win``, ``loss`` or ``draw``."""
     rated: Mapped[int] = mapped_column(Integer)
-    at: Mapped[str] = mapped_column(String(40), index=True)
+    at: Mapped[_dt.datetime] = mapped_column(Stamp, index=True)
 
 
 class BotRecordRow(Base):
@@ -174,7 +176,7 @@ class FinishedRow(Base):
     __tablename__ = "tables_counted"
 
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    at: Mapped[str] = mapped_column(String(40))
+    at: Mapped[_dt.datetime] = mapped_column(Stamp)
 
 
 # -- names ------------------------------------------------------------------------------
@@ -260,12 +262,12 @@ class PlayerStore(Store):
     @guarded
     def new_guest(self, session_id: str) -> Player:
         """A guest, signed in with a new session (one transaction)."""
-        row = PlayerRow(id=new_player_id(), kind="guest", name=random_name(), created=now())
+        row = PlayerRow(id=new_player_id(), kind="guest", name=random_name(), created=stamp())
         with self.storage.writing() as session:
             session.add(row)
             session.flush()
             session.add(SessionRow(id_hash=hash_token(session_id), player_id=row.id,
-                                   created=now()))
+                                   created=stamp()))
         return row.player()
 
     @guarded
@@ -278,7 +280,7 @@ class PlayerStore(Store):
                 if old is not None:
                     session.delete(old)
             session.add(SessionRow(id_hash=hash_token(session_id), player_id=player_id,
-                                   created=now()))
+                                   created=stamp()))
 
     @guarded
     def end_session(self, session_id: str) -> None:
@@ -319,7 +321,7 @@ class PlayerStore(Store):
                 raise PlayerError("that username is taken", 409, "username_taken")
             row = session.get(PlayerRow, player_id) if player_id else None
             if row is None or row.kind != "guest":
-                row = PlayerRow(id=new_player_id(), created=now(), name=username, kind="account")
+                row = PlayerRow(id=new_player_id(), created=stamp(), name=username, kind="account")
                 session.add(row)
             row.kind, row.username, row.username_key = "account", username, username.lower()
             row.password_hash, row.name = password_hash, username
@@ -362,7 +364,7 @@ class PlayerStore(Store):
                 raise PlayerError(f"an account has at most {limit} API tokens; revoke one "
                                   "first", 409, "too_many_tokens")
             session.add(ApiTokenRow(token_hash=hash_token(token), player_id=player_id,
-                                    created=now()))
+                                    created=stamp()))
             session.execute(update(PlayerRow).where(PlayerRow.id == player_id)
                             .values(kind="bot"))
         return token

@@ -8,11 +8,14 @@ progress.  The rows live on the storage's ``Base``; the schema is made by the mi
 
 from __future__ import annotations
 
+import datetime as _dt
+
 from sqlalchemy import ForeignKey, String, select
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..store.storage import Base, Store, guarded, now
+from ..store.stamps import Stamp, stamp
+from ..store.storage import Base, Store, guarded
 
 __all__ = ["LessonDoneRow", "ProgressStore"]
 
@@ -25,7 +28,7 @@ class LessonDoneRow(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     game: Mapped[str] = mapped_column(String(32), primary_key=True)
     step: Mapped[str] = mapped_column(String(40), primary_key=True)
-    at: Mapped[str] = mapped_column(String(40))
+    at: Mapped[_dt.datetime] = mapped_column(Stamp)
 
 
 class ProgressStore(Store):
@@ -38,7 +41,7 @@ class ProgressStore(Store):
             with self.storage.writing() as session:
                 if session.get(LessonDoneRow, (player_id, game, step)) is not None:
                     return False
-                session.add(LessonDoneRow(player_id=player_id, game=game, step=step, at=now()))
+                session.add(LessonDoneRow(player_id=player_id, game=game, step=step, at=stamp()))
         except sa_exc.IntegrityError:   # the same step, marked at once by another request
             return False
         return True

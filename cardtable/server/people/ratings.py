@@ -21,6 +21,7 @@ first six games).
 from __future__ import annotations
 
 import asyncio
+import datetime as _dt
 import logging
 import weakref
 from dataclasses import dataclass, field
@@ -32,7 +33,8 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from ..store.storage import Store, guarded, now
+from ..store.stamps import stamp, text_of
+from ..store.storage import Store, guarded
 from .players import (
     BotRecordRow,
     FinishedRow,
@@ -95,7 +97,7 @@ def rated(results: list[SeatResult]) -> bool:
             and len(set(people)) == len(people))
 
 
-def _claim(session: Session, table_id: str, at: str) -> bool:
+def _claim(session: Session, table_id: str, at: _dt.datetime) -> bool:
     """Mark a table counted (its row in ``tables_counted``); False if it was already, by
     any process.  A second process inserting it at once waits for the first's commit and
     then inserts nothing, so no error spoils the transaction it is in."""
@@ -114,7 +116,7 @@ def _claim(session: Session, table_id: str, at: str) -> bool:
 
 
 def count_in(session: Session, table_id: str, game: str, pool: str,
-             results: list[SeatResult], is_rated: bool, at: str
+             results: list[SeatResult], is_rated: bool, at: _dt.datetime
              ) -> dict[int, dict[str, Any]] | None:
     """Record a finished table's results once, in the caller's transaction; the rating
     changes by seat (empty for an unrated game; ``None``: counted already)."""
@@ -196,7 +198,7 @@ class Tally:
             return {}
         return {"ratings": {str(seat): change for seat, change in self.changes.items()}}
 
-    def __call__(self, session: Session, at: str) -> dict[str, Any]:
+    def __call__(self, session: Session, at: _dt.datetime) -> dict[str, Any]:
         self.changes = {}   # a transaction tried before and rolled back counted nothing
         if self.results:
             self.changes = count_in(session, self.table_id, self.game, self.pool,
@@ -214,7 +216,7 @@ class RatingStore(Store):
         """Record a finished table's results once, in a transaction of their own; the
         rating changes by seat (``None``: counted already)."""
         with self.storage.writing() as session:
-            return count_in(session, table_id, game, pool, results, is_rated, now())
+            return count_in(session, table_id, game, pool, results, is_rated, stamp())
 
     @guarded
     def profile(self, key: str) -> dict[str, Any] | None:
@@ -238,14 +240,15 @@ class RatingStore(Store):
                     "pool": row.pool, "rating": display(row.mu),
                     "provisional": row.sigma > PROVISIONAL_SIGMA, "games": row.games,
                     "wins": row.wins,
-                    "history": [{"at": at, "rating": rating, "change": change, "table": table}
+                    "history": [{"at": text_of(at), "rating": rating, "change": change,
+                                 "table": table}
                                 for at, rating, change, table in reversed(history)]})
             played = session.scalar(select(func.count()).select_from(PlayerGameRow).where(
                 PlayerGameRow.player_id == player.id)) or 0
             won = session.scalar(select(func.count()).select_from(PlayerGameRow).where(
                 PlayerGameRow.player_id == player.id, PlayerGameRow.result == "win")) or 0
             recent = [{"table": g.table_id, "game": g.game, "pool": g.pool, "seat": g.seat,
-                       "result": g.result, "rated": bool(g.rated), "at": g.at,
+                       "result": g.result, "rated": bool(g.rated), "at": text_of(g.at),
                        "replay": f"/api/tables/{g.table_id}/replay",
                        "page": f"/table/{g.table_id}"}
                       for g in session.scalars(select(PlayerGameRow).where(

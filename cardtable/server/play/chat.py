@@ -36,6 +36,7 @@ from sqlalchemy import Integer, String, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .. import protocol
+from ..store.stamps import StampText
 from ..store.storage import Base, Store, guarded, now
 from ..wire import encode
 from .commands import Say, SetChatOff
@@ -64,7 +65,7 @@ class ChatMessageRow(Base):
     name: Mapped[str] = mapped_column(String(80))
     text: Mapped[str | None] = mapped_column(String(800), nullable=True)
     phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    at: Mapped[str] = mapped_column(String(40))
+    at: Mapped[str] = mapped_column(StampText)
 
     def message(self) -> dict[str, Any]:
         return {"type": "chat", "room": self.room, "seat": self.seat, "name": self.name,

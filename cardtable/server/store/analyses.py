@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import DateTime, Integer, String, Text, select
+from sqlalchemy import Integer, String, Text, select
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, mapped_column
 
+from .stamps import Stamp
 from .storage import Base, Store, guarded
 
 __all__ = ["AnalysisRow", "AnalysisStore", "Claim", "Found"]
@@ -38,13 +39,13 @@ class AnalysisRow(Base):
     status: Mapped[str] = mapped_column(String(16))
     owner: Mapped[str] = mapped_column(String(64))
     """The process analysing it (``running``), or that did."""
-    lease_until: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    lease_until: Mapped[dt.datetime] = mapped_column(Stamp)
     judged: Mapped[int] = mapped_column(Integer, default=0)
     total: Mapped[int | None] = mapped_column(Integer, nullable=True)
     result: Mapped[str | None] = mapped_column(Text, nullable=True)
     puzzles: Mapped[str | None] = mapped_column(Text, nullable=True)
     why: Mapped[str | None] = mapped_column(Text, nullable=True)
-    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    updated: Mapped[dt.datetime] = mapped_column(Stamp)
 
 
 @dataclass(frozen=True)
@@ -69,11 +70,6 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def _aware(moment: dt.datetime) -> dt.datetime:
-    """SQLite gives back naive times (stored in UTC)."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
-
-
 class AnalysisStore(Store):
     """The analyses' rows, through the storage's engine (call it in a thread)."""
 
@@ -92,7 +88,7 @@ class AnalysisStore(Store):
                     return "mine"
                 if row.status == DONE:
                     return "done"
-                if row.status == RUNNING and _aware(row.lease_until) > at:
+                if row.status == RUNNING and row.lease_until > at:
                     return "running"
                 row.status, row.owner, row.judged, row.total, row.why = (
                     RUNNING, owner, 0, None, None)
@@ -141,7 +137,7 @@ class AnalysisStore(Store):
             if row is None:
                 return None
             return Found(status=row.status, owner=row.owner,
-                         live=row.status == RUNNING and _aware(row.lease_until) > _now(),
+                         live=row.status == RUNNING and row.lease_until > _now(),
                          judged=row.judged, total=row.total,
                          result=json.loads(row.result) if row.result else None, why=row.why)
 

@@ -7,7 +7,7 @@ about a game in progress needs to be saved.  Each change that must be whole is o
 transaction (a new table with its seats and decks; a seat with the start of the game it
 completes; a move with the decks it dealt and the end of the game).  The schema itself is
 made by the Alembic migrations in ``migrations/``, run by :func:`migrate` when the server
-starts.
+starts.  Times are timestamps in UTC (``stamps``).
 
 A database that cannot be reached raises :class:`StorageUnavailable`; the server answers
 503 and tries again later, and :class:`Outage` logs the outage once and its end once.
@@ -47,6 +47,8 @@ from sqlalchemy import (
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import CursorResult, Engine, Result
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from .stamps import Stamp, StampText, moment_of, stamp, text_of
 
 __all__ = [
     "CLOSED",
@@ -222,15 +224,16 @@ class TableRow(Base):
     players: Mapped[int] = mapped_column(Integer)
     takeover: Mapped[str | None] = mapped_column(String(200), nullable=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
-    created: Mapped[str] = mapped_column(String(40))
-    finished: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    created: Mapped[str] = mapped_column(StampText)
+    finished: Mapped[str | None] = mapped_column(StampText, nullable=True)
+    """Made and ended: the live table's ISO text here, timestamps in the database."""
     summary: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     life: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     """The table's life besides its moves (``lifecycle.Life``): time control, clock banks
     as of the last stored move, timeouts in a row, forfeits, seats left, rated or not."""
-    counted: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
+    counted: Mapped[_dt.datetime | None] = mapped_column(Stamp, nullable=True, index=True)
     """When its results were counted (``ratings``), in the transaction that stored its end
     or later by a sweep; ``None`` while it is not over, or over and not counted yet."""
 
@@ -246,7 +249,7 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
     name: Mapped[str | None] = mapped_column(String(80), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
-    seen: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    seen: Mapped[_dt.datetime | None] = mapped_column(Stamp, nullable=True)
     """When a connection first came with the seat's token (``None``: not yet).  A seat
     taken but never seen is freed after a while: its token may have been lost."""
     player_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
@@ -274,12 +277,12 @@ class MoveRow(Base):
     index: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(Text)
-    at: Mapped[str] = mapped_column(String(40))
+    at: Mapped[str] = mapped_column(StampText)
 
 
 def now() -> str:
-    """The time in UTC as ISO 8601 text (text sorts the same in every database)."""
-    return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds")
+    """Now, as the ISO text the live tables carry and the API shows (``stamps.text_of``)."""
+    return text_of(stamp())
 
 
 def hash_token(token: str) -> str:
@@ -331,16 +334,26 @@ def migrate(engine: Engine) -> None:
     here = Path(__file__).resolve().parent
     config = Config(str(here / "alembic.ini"))
     config.set_main_option("script_location", str(here / "migrations"))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as connection:
+        if sqlite:   # a batch migration makes a table again: its references must not stop it
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+        finally:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
 
 
 class Tally(Protocol):
     """A finished table's count (``ratings.Tally``), run inside the transaction that stores
     its end: results, records, ratings.  Answers what it adds to the table's summary."""
 
-    def __call__(self, session: Session, at: str) -> dict[str, Any]: ...
+    def __call__(self, session: Session, at: _dt.datetime) -> dict[str, Any]: ...
 
 
 @dataclass
@@ -456,7 +469,7 @@ class Storage:
             session.execute(update(SeatRow)
                             .where(SeatRow.table_id == table_id, SeatRow.seat == seat,
                                    SeatRow.seen.is_(None))
-                            .values(seen=now()))
+                            .values(seen=stamp()))
 
     @guarded
     def set_status(self, table_id: str, status: str, *, was: str | None = None,
@@ -492,7 +505,7 @@ class Storage:
         was counted meanwhile (by any process) or is not over.  Marking it counted is the
         first write, so a second process counting it waits for the first and finds it
         done."""
-        at = now()
+        at = stamp()
         with self.writing() as session:
             marked = session.execute(update(TableRow).where(
                 TableRow.id == table_id, TableRow.status == OVER,
@@ -501,7 +514,8 @@ class Storage:
                 return None
             row = session.get(TableRow, table_id)
             assert row is not None
-            summary = {**(row.summary or {}), **tally(session, row.finished or at)}
+            ended = moment_of(row.finished) if row.finished else at
+            summary = {**(row.summary or {}), **tally(session, ended)}
             session.execute(update(TableRow).where(TableRow.id == table_id)
                             .values(summary=summary))
             return summary
@@ -660,12 +674,12 @@ def _finish(session: Session, table_id: str, finished: str, summary: dict | None
 
     Call it after this transaction's first write: pysqlite opens no transaction for a
     savepoint, whose release would then commit it alone."""
-    counted = None
+    counted, ended = None, moment_of(finished)
     if tally is not None:
         try:
             with session.begin_nested():
-                summary = {**(summary or {}), **tally(session, finished)}
-            counted = finished
+                summary = {**(summary or {}), **tally(session, ended)}
+            counted = ended
         except _UNREACHABLE:
             raise
         except Exception:
