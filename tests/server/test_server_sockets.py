@@ -9,6 +9,7 @@ the server to cut a connection, never for a clock; no test asserts how long it t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 from collections.abc import Callable, Iterator
@@ -239,6 +240,31 @@ def test_one_connection_past_the_limit_of_an_address_is_closed_unread(
     finally:
         for sock in held:
             sock.close()
+
+
+def test_websockets_count_among_the_connections_of_an_address(
+        base: tuple[Any, str]) -> None:
+    url = base[1]
+    made = httpx.post(f"{url}/api/tables", timeout=WAIT,
+                      json={"game": "durak", "players": 2, "seats": ["human", "bot:random"]})
+    table = made.json()["table"]
+    for _ in range(5):   # as above: an earlier test's connection may not be seen closed yet
+        with contextlib.ExitStack() as held:
+            try:
+                for _ in range(PER_PEER):
+                    held.enter_context(socket_for(url, table, None))
+            except Exception:   # refused: one of the earlier ones still counted
+                continue
+            with dial(url) as extra:
+                assert closed(extra)
+            break
+    else:
+        pytest.fail(f"{PER_PEER} WebSockets from one address were not all let in")
+    for _ in range(50):   # each closed socket gives its count back
+        with dial(url) as again:
+            if (reply := get_health(again)) is not None:
+                break
+    assert reply is not None and reply[0] == 200
 
 
 class Transport:
