@@ -122,7 +122,7 @@ def start_server(port: int, data_dir: Path, args: argparse.Namespace,
                # every player of the run comes from one address at machine speed: the
                # per-address quotas and the per-socket message rate are for people
                "--ws-messages-per-second", "0", "--tables-per-address", "",
-               "--connections-per-address", "1000000"]
+               "--connections-per-address", "1000000", "--connections-per-peer", "0"]
     if args.database_url:
         command += ["--database-url", args.run_database_url or args.database_url]
     if args.redis_url:

@@ -33,7 +33,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m cardtable.server"
     from .web.app import serve
 
     serve(host=chosen.host, port=chosen.port, log_level=chosen.log_level, limits=limits,
-          trusted_proxies=chosen.trusted_proxies, **chosen.app_arguments())
+          trusted_proxies=chosen.trusted_proxies, **chosen.socket_arguments(),
+          **chosen.app_arguments())
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ PostgreSQL cannot store a NUL character in a text column, and refuses the whole 
 every field of every endpoint, one ASGI middleware looks at each request's path, query
 string and body before any endpoint sees it, and answers 422 with the code
 ``invalid_text`` for a NUL anywhere in them; it also bounds the body, so no request makes
-the server buffer more than ``max_body`` bytes (413, ``too_large``).  The table's
+the server buffer more than ``max_body`` bytes (413, ``too_large``: by its Content-Length
+before a byte of it is read, or as a body without one passes the bound).  The table's
 WebSocket messages are checked the same way by ``wire.decode``.
 
 >>> has_nul({"name": "a\\x00b"}), has_nul(["fine", {"k": 1}]), has_nul({"\\x00": 1})
@@ -27,9 +28,10 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-MAX_BODY = 64 * 1024
-"""The largest request body any endpoint reads (a table's rules, a lesson's answer and an
-account's credentials are all far smaller)."""
+MAX_BODY = 16 * 1024
+"""The largest request body read by default (``--max-body-bytes``): a table's rules, a
+lesson's answer and an account's credentials are all far smaller, and no endpoint takes
+an upload."""
 
 NUL_TEXT = ("text with a NUL character (\\u0000) in it cannot be stored: remove it and "
             "send again")

@@ -39,6 +39,10 @@ CODES: dict[str, Code] = {
                             "server's limits do not allow"),
     "invalid_text": Code("the request holds a NUL character, which no text may hold"),
     "too_large": Code("the request's body is larger than any endpoint reads"),
+    "headers_too_large": Code("the request's line and headers are larger than the server "
+                              "reads"),
+    "request_timeout": Code("the request did not arrive in time (its headers or its body "
+                            "came too slowly): the connection is closed"),
     "not_found": Code("there is no such thing here (a page; a table, then named)", ("table",)),
     "method_not_allowed": Code("this address does not take this method"),
     "conflict": Code("not now: the table is not in a state to grant it"),

@@ -27,6 +27,10 @@ __all__ = ["ENV_PREFIX", "ServerSettings", "add_flags", "from_flags", "table"]
 
 ENV_PREFIX = "CARDTABLE_"
 
+SOCKET_SETTINGS = ("header_timeout", "body_timeout", "max_header_bytes",
+                   "connections_per_peer")
+"""The settings uvicorn's protocol holds to (``web.sockets``), before the app."""
+
 
 class ServerSettings(BaseSettings):
     """How the web table runs (the limits on clients are ``bounds.Limits``)."""
@@ -78,6 +82,20 @@ class ServerSettings(BaseSettings):
                                  "(comma-separated, e.g. 127.0.0.1,10.0.0.0/8) of the proxies "
                                  "whose X-Forwarded-For names the client; none: every client "
                                  "is the address it connects from")
+    max_body_bytes: int = Field(16 * 1024, ge=1024, le=64 * 1024 * 1024, description="the "
+                                "largest request body read, in bytes: one larger is refused "
+                                "as it arrives (413 `too_large`); no endpoint needs more")
+    header_timeout: float = Field(10.0, gt=0, le=600, description="seconds a connection has "
+                                  "to send a request's line and headers (from its start, or "
+                                  "from the request's first byte): then 408 and closed")
+    body_timeout: float = Field(20.0, gt=0, le=3600, description="seconds a request's body "
+                                "has to arrive after its headers: then 408 and closed")
+    max_header_bytes: int = Field(32 * 1024, ge=4096, le=1024 * 1024, description="the "
+                                  "largest request line and headers, in bytes (431 past it)")
+    connections_per_peer: int = Field(64, ge=0, le=1_000_000, description="connections one "
+                                      "address may hold open (WebSockets included); one more "
+                                      "is closed before it is read (0: no limit). A trusted "
+                                      "proxy is not counted: it bounds its clients itself")
     log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
         "info", description="uvicorn's and the server's log level (seat tokens are kept "
                             "out of the log)")
@@ -94,10 +112,15 @@ class ServerSettings(BaseSettings):
                 raise ValueError(f"{item!r} is not an IP address or network") from None
         return ",".join(items)
 
+    def socket_arguments(self) -> dict[str, Any]:
+        """The settings of the connections themselves: ``serve``'s, not the app's."""
+        return {name: getattr(self, name) for name in SOCKET_SETTINGS}
+
     def app_arguments(self) -> dict[str, Any]:
         """The keyword arguments of ``create_app`` these settings give (secrets revealed
         here alone, to the code that connects)."""
-        out = self.model_dump(exclude={"host", "port", "log_level", "trusted_proxies"})
+        out = self.model_dump(exclude={"host", "port", "log_level", "trusted_proxies",
+                                       *SOCKET_SETTINGS})
         for name in ("database_url", "redis_url"):
             secret = getattr(self, name)
             out[name] = secret.get_secret_value() if secret is not None else None

@@ -24,13 +24,12 @@ import mimetypes
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI
 
 from ... import __version__
 from .. import protocol
-from ..border import TextBorder
+from ..border import MAX_BODY, TextBorder
 from ..bounds import Limits, PlayerLimits
 from ..clock import Clock
 from ..people.accounts import install as install_players
@@ -73,7 +72,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                redis_pool_size: int = 20, redis_pool_timeout: float = 5.0,
                abandon_after: float = 600.0, quick_play_poll: float = 8.0,
                player_limits: PlayerLimits | None = None,
-               clock: Clock | None = None) -> FastAPI:
+               clock: Clock | None = None, max_body_bytes: int = MAX_BODY) -> FastAPI:
     """The web table as an ASGI app.
 
     ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
@@ -83,7 +82,8 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     (through at most ``redis_pool_size`` connections to Redis, each waited for at most
     ``redis_pool_timeout`` seconds); see ``cardtable.server.cluster.relay``.  ``limits`` bounds
     what clients may ask (``cardtable.server.bounds.Limits``).  ``clock`` is what every
-    clock, grace and wait of the tables reads (a test's ``clock.FakeClock``).
+    clock, grace and wait of the tables reads (a test's ``clock.FakeClock``).  A request
+    body over ``max_body_bytes`` is refused as it arrives (``border.TextBorder``).
     """
     url = database_url or sqlite_url(data_dir)
     settings = Settings(bot_delay=bot_delay, bot_time_limit=bot_time_limit, grace=grace,
@@ -142,7 +142,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     app.mount("/", PageFiles(directory=static, html=True, check_dir=False), name="static")
     app.add_middleware(SecurityHeaders)
     # outermost: no endpoint, middleware or database sees a NUL or an unbounded body
-    app.add_middleware(TextBorder)
+    app.add_middleware(TextBorder, max_body=max_body_bytes)
     return app
 
 
@@ -160,12 +160,21 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
           log_level: str = "info", claim_grace: float = 120.0,
           storage_retry_max: float = 5.0, redis_pool_size: int = 20,
           redis_pool_timeout: float = 5.0, abandon_after: float = 600.0,
-          quick_play_poll: float = 8.0, trusted_proxies: str = "") -> None:
+          quick_play_poll: float = 8.0, trusted_proxies: str = "",
+          max_body_bytes: int = MAX_BODY, header_timeout: float = 10.0,
+          body_timeout: float = 20.0, max_header_bytes: int = 32 * 1024,
+          connections_per_peer: int = 64) -> None:
     """Run the web table with uvicorn until interrupted.  ``X-Forwarded-For`` is believed
     only from ``trusted_proxies`` (comma-separated addresses or networks; none by
     default): from anyone else it is a header like any other, and the per-address
-    limits count the address a client connects from."""
+    limits count the address a client connects from.  What a connection may hold before
+    its request is read (the timeouts, the headers' size, connections per peer address)
+    is ``web.sockets``'s."""
+    import ipaddress
+
     import uvicorn
+
+    from .sockets import Guard, PeerCounter, announce_file_limit, guarded, websocket_protocol
 
     limits = limits or Limits()
     app = create_app(database_url=database_url, data_dir=data_dir, redis_url=redis_url,
@@ -174,12 +183,19 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
                      bot_threads=bot_threads, storage_threads=storage_threads, limits=limits,
                      claim_grace=claim_grace, storage_retry_max=storage_retry_max,
                      redis_pool_size=redis_pool_size, redis_pool_timeout=redis_pool_timeout,
-                     abandon_after=abandon_after, quick_play_poll=quick_play_poll)
+                     abandon_after=abandon_after, quick_play_poll=quick_play_poll,
+                     max_body_bytes=max_body_bytes)
+    trusted = tuple(ipaddress.ip_network(item, strict=False)
+                    for item in trusted_proxies.split(",") if item)
+    peers = PeerCounter(connections_per_peer, trusted)
+    guard = Guard(header_timeout=header_timeout, body_timeout=body_timeout,
+                  max_header_bytes=max_header_bytes, peers=peers)
     # a WebSocket frame bigger than a message can be is not even read (closed with 1009);
     # no per-message compression: deflating every state costs more CPU than the bytes it
     # saves on messages of a kilobyte or two
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
-                            ws=_websocket_protocol(), ws_max_size=limits.ws_max_bytes,
+                            http=guarded(guard), ws=websocket_protocol(peers),
+                            ws_max_size=limits.ws_max_bytes,
                             ws_per_message_deflate=False,
                             proxy_headers=bool(trusted_proxies),
                             forwarded_allow_ips=trusted_proxies or None)
@@ -191,39 +207,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
     ours.handlers = list(logging.getLogger("uvicorn").handlers)
     ours.setLevel(log_level.upper())
     ours.propagate = False
+    announce_file_limit(log)
     server = uvicorn.Server(config)
     quiet_collector()
     server.run()
-
-
-def _websocket_protocol() -> Any:
-    """uvicorn's WebSocket protocol (websockets, sans I/O), made to answer a handshake it
-    refuses: as uvicorn 0.54 ships it, a WebSocket request whose line is over 8 KB (a long
-    URL) or whose headers are too large gets its 414/431 answer made but never sent, and
-    the client waits forever; and a socket refused with an HTTP answer (429 for too many
-    connections) is logged as an error of the app.  Any other uvicorn: its own choice."""
-    try:
-        from uvicorn.protocols.websockets.websockets_sansio_impl import (
-            WebSocketsSansIOProtocol,
-        )
-    except ImportError:  # pragma: no cover - another uvicorn
-        return "auto"
-
-    class AnsweringProtocol(WebSocketsSansIOProtocol):
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if (not self.handshake_initiated and self.conn.handshake_exc is not None
-                    and not self.transport.is_closing()):
-                self.transport.write(b"".join(self.conn.data_to_send()))
-                self.transport.close()
-
-        async def send(self, message: Any) -> None:
-            await super().send(message)
-            if message["type"] == "websocket.http.response.body" and not message.get(
-                    "more_body", False):
-                self.handshake_complete = True   # refused with an answer: done, no error
-
-    return AnsweringProtocol
 
 
 class RedactTokens(logging.Filter):

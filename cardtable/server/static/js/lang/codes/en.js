@@ -9,6 +9,8 @@ export default {
   "code.invalid_request": "The server could not read that request.",
   "code.invalid_text": "Text may not hold a NUL character (\\u0000): remove it and try again.",
   "code.too_large": "That request is too large for the server to read.",
+  "code.headers_too_large": "That request's headers are too large for the server to read.",
+  "code.request_timeout": "The request came too slowly and the server stopped waiting; try again.",
   "code.not_found": "There is no such table (or it is gone).",
   "code.method_not_allowed": "That cannot be done here.",
   "code.conflict": "Not now: the table is not ready for that.",

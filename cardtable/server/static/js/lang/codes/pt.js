@@ -9,6 +9,8 @@ export default {
   "code.invalid_request": "O servidor não conseguiu ler esse pedido.",
   "code.invalid_text": "O texto não pode conter o caractere NUL (\\u0000): remova-o e tente de novo.",
   "code.too_large": "Esse pedido é grande demais para o servidor ler.",
+  "code.headers_too_large": "Os cabeçalhos desse pedido são grandes demais para o servidor ler.",
+  "code.request_timeout": "O pedido chegou devagar demais e o servidor parou de esperar; tente de novo.",
   "code.not_found": "Essa mesa não existe (ou já não existe mais).",
   "code.method_not_allowed": "Isso não pode ser feito aqui.",
   "code.conflict": "Agora não: a mesa não está pronta para isso.",
