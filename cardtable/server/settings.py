@@ -79,8 +79,8 @@ class ServerSettings(BaseSettings):
                                  "whose X-Forwarded-For names the client; none: every client "
                                  "is the address it connects from")
     log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
-        "info", description="uvicorn's and the server's log level (seat tokens are kept "
-                            "out of the log)")
+        "info", description="uvicorn's and the server's log level (seat tokens and "
+                            "quick-play tickets are kept out of the log)")
 
     @field_validator("trusted_proxies")
     @classmethod
