@@ -102,7 +102,12 @@ CODES: dict[str, Code] = {
     "signed_in": Code("already signed in: sign out before making another account"),
     "bad_credentials": Code("a wrong username or password (the same answer for both)"),
     "not_signed_in": Code("this needs an account: sign in first"),
-    "invalid_name": Code("a display name that is empty, not text or too long"),
+    "invalid_name": Code("a name that is empty, only spaces, not text or too long"),
+    "name_control": Code("a name holding a control or format character (a newline, a bidi "
+                         "override, a joiner joining nothing)", ("char",)),
+    "name_invisible": Code("a name in which nothing shows (only blank letters or signs)"),
+    "name_marks": Code("a name with too many combining marks on one character", ("limit",)),
+    "name_taken": Code("a name that is another account's username (whatever its case)"),
     "invalid_username": Code("a username is 3 to 20 letters, digits or _"),
     "weak_password": Code("a password shorter than the least length"),
     "invalid_password": Code("a password that is not text or too long"),

@@ -97,8 +97,8 @@ class ServerSettings(BaseSettings):
                                       "is closed before it is read (0: no limit). A trusted "
                                       "proxy is not counted: it bounds its clients itself")
     log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
-        "info", description="uvicorn's and the server's log level (seat tokens are kept "
-                            "out of the log)")
+        "info", description="uvicorn's and the server's log level (seat tokens and "
+                            "quick-play tickets are kept out of the log)")
 
     @field_validator("trusted_proxies")
     @classmethod

@@ -20,7 +20,7 @@ LANGS = SERVER / "static" / "js" / "lang" / "codes"
 LANGUAGES = ("en", "pt", "fa", "ru")
 
 CODE_AT = {"TableError": 2, "PlayerError": 2, "ChatError": 1, "OutOfBounds": 1, "refused": 0,
-           "Refusal": 1, "_close": 3, "_refuse": 3, "refuse": 2}
+           "Refusal": 1, "NameRefused": 1, "_close": 3, "_refuse": 3, "refuse": 2}
 """Where a call's code argument sits (a ``code=`` keyword counts too)."""
 
 

@@ -28,9 +28,11 @@ def test_a_first_visit_is_a_guest_with_a_friendly_name_kept_by_a_cookie(
 
 def test_a_guest_can_change_their_name_and_it_is_cleaned(app_client: TestClient) -> None:
     app_client.get("/api/me")
-    renamed = app_client.post("/api/me/name", json={"name": "  دریا\u202e  جان "})
+    renamed = app_client.post("/api/me/name", json={"name": "  دریا  جان "})
     assert renamed.status_code == 200
     assert renamed.json()["name"] == "دریا جان"
+    override = app_client.post("/api/me/name", json={"name": "دریا\u202e جان"})
+    assert override.status_code == 422 and override.json()["code"] == "name_control"
     too_long = app_client.post("/api/me/name", json={"name": "x" * 25})
     assert too_long.status_code == 422 and too_long.json()["code"] == "invalid_name"
     assert app_client.get("/api/me").json()["name"] == "دریا جان"

@@ -34,7 +34,9 @@ from pydantic import BaseModel, Field
 
 from ..bounds import PlayerLimits
 from ..play.guard import address_of
+from .names import username_key
 from .players import (
+    USERNAME,
     Player,
     PlayerError,
     PlayerStore,
@@ -44,8 +46,8 @@ from .players import (
 )
 from .ratings import router as ratings_router
 
-__all__ = ["COOKIE", "PlayerLimits", "current_player", "install", "player_or_guest",
-           "store_of"]
+__all__ = ["COOKIE", "PlayerLimits", "check_shown_name", "current_player", "install",
+           "player_or_guest", "store_of"]
 
 COOKIE = "cardtable_session"
 SESSION_AGE = 400 * 24 * 3600
@@ -137,6 +139,23 @@ async def player_or_guest(request: Request, response: Response) -> Player:
         player = await asyncio.to_thread(store_of(request).new_guest, session_id)
         await _set_cookie(request, response, session_id)
     return player
+
+
+async def check_shown_name(connection: Request | WebSocket, text: Any,
+                           player: Player | None = None) -> str:
+    """A name to show for ``player`` (``None``: a seat taken without a session), kept by the
+    one rule (``names.shown_name``), that is not another account's username in any case or
+    width: a guest called ``darya`` beside the account ``Darya`` would pass for them.
+
+    ``PlayerError`` (422) with the rule's code, or ``name_taken``."""
+    name = check_display_name(text)
+    key = username_key(name)
+    own = player is not None and (player.username or "").lower() == key
+    if (USERNAME.fullmatch(key) and not own
+            and await asyncio.to_thread(store_of(connection).by_username, key) is not None):
+        raise PlayerError("that name is an account's username: choose another", 422,
+                          "name_taken")
+    return name
 
 
 def cross_site(request: Request | WebSocket) -> bool:
@@ -294,8 +313,9 @@ async def me(request: Request, response: Response) -> Me:
 @router.post("/api/me/name", response_model=Me, responses=REFUSALS)
 async def rename(body: NewName, request: Request, response: Response) -> Me:
     """Change your display name (shown at your seats; escaped, at most 24 characters)."""
-    name = check_display_name(body.name)
+    check_display_name(body.name)   # refused before a first visit makes a guest
     player = await player_or_guest(request, response)
+    name = await check_shown_name(request, body.name, player)
     renamed = await asyncio.to_thread(store_of(request).rename, player.id, name)
     seats = await asyncio.to_thread(store_of(request).open_seats, player.id)
     # the seats in play, in whichever process plays their table

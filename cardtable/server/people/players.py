@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as _dt
 import re
 import secrets
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -23,6 +22,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from ..play.live import TableError
 from ..store.stamps import Stamp, stamp
 from ..store.storage import OPEN, Base, SeatRow, Store, TableRow, guarded, hash_token
+from .names import NameRefused, shown_name
 
 __all__ = [
     "ApiTokenRow",
@@ -38,8 +38,6 @@ __all__ = [
 Kind = Literal["guest", "account", "bot"]
 
 USERNAME = re.compile(r"[A-Za-z0-9_]{3,20}")
-MAX_NAME = 24
-"""The longest display name, in characters (names are shown beside cards, and escaped)."""
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 """A longer password is refused before hashing: a megabyte of password is only work."""
@@ -50,8 +48,9 @@ class PlayerError(TableError):
     ``{"detail", "code"}`` with its status)."""
 
     def __init__(self, reason: str, status: int = 422, code: str = "invalid_request", *,
-                 retry_after: float | None = None) -> None:
-        super().__init__(reason, status, code, retry_after=retry_after)
+                 retry_after: float | None = None, params: dict[str, Any] | None = None
+                 ) -> None:
+        super().__init__(reason, status, code, retry_after=retry_after, params=params)
 
 
 @dataclass(frozen=True)
@@ -184,9 +183,6 @@ ADJECTIVES = ("Brave", "Calm", "Clever", "Quick", "Lucky", "Merry", "Bold", "Gen
               "Sly", "Bright", "Quiet", "Swift", "Wise", "Jolly", "Keen", "Noble")
 ANIMALS = ("Otter", "Falcon", "Fox", "Heron", "Lynx", "Badger", "Owl", "Hare", "Marten",
            "Crane", "Wolf", "Stag", "Robin", "Panda", "Seal", "Gazelle")
-KEEP_FORMAT = {"\u200c", "\u200d"}
-"""Zero-width (non-)joiners are part of how Persian is written; other format characters
-(bidi overrides among them) are taken out of names."""
 
 
 def random_name(rng: secrets.SystemRandom | None = None) -> str:
@@ -196,24 +192,21 @@ def random_name(rng: secrets.SystemRandom | None = None) -> str:
 
 
 def check_display_name(text: Any) -> str:
-    """A display name as it is kept: control and format characters out, spaces joined,
-    1 to ``MAX_NAME`` characters; ``PlayerError`` otherwise.
+    """A display name as it is kept (the one rule of ``names.shown_name``), or
+    ``PlayerError`` (422) with the rule's code.
 
-    >>> check_display_name("  Darya\\u202e  Kh ")
+    >>> check_display_name("  Darya  Kh ")
     'Darya Kh'
-    >>> check_display_name("دریا")
-    'دریا'
+    >>> try:
+    ...     check_display_name("Darya\\u202e")
+    ... except PlayerError as refused:
+    ...     print(refused.status, refused.code, refused.params)
+    422 name_control {'char': 'U+202E'}
     """
-    if not isinstance(text, str):
-        raise PlayerError("a name is text", 422, "invalid_name")
-    kept = "".join(ch for ch in text if ch in KEEP_FORMAT
-                   or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
-    name = " ".join(kept.split())
-    if not name:
-        raise PlayerError("a name needs at least one letter", 422, "invalid_name")
-    if len(name) > MAX_NAME:
-        raise PlayerError(f"a name is at most {MAX_NAME} characters", 422, "invalid_name")
-    return name
+    try:
+        return shown_name(text)
+    except NameRefused as refused:
+        raise PlayerError(refused.reason, 422, refused.code, params=refused.params) from None
 
 
 def check_username(text: Any) -> str:

@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import logging
 import mimetypes
-import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -42,6 +41,7 @@ from .headers import SecurityHeaders
 from .health_api import router as health_router
 from .learn_api import register as register_school
 from .life_api import router as life_router
+from .logsafe import redact_logs
 from .pagefiles import PageFiles
 from .pagefiles import router as page_router
 from .socket_api import router as socket_router
@@ -199,8 +199,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
                             ws_per_message_deflate=False,
                             proxy_headers=bool(trusted_proxies),
                             forwarded_allow_ips=trusted_proxies or None)
-    for name in ("uvicorn.error", "uvicorn.access"):
-        logging.getLogger(name).addFilter(RedactTokens())
+    redact_logs()   # seat tokens and quick-play tickets are in URLs uvicorn logs
     # the table's own messages (tables resumed, bots cut off, leases lost) go where
     # uvicorn's go
     ours = logging.getLogger("cardtable")
@@ -213,13 +212,3 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "dat
     server.run()
 
 
-class RedactTokens(logging.Filter):
-    """Seat tokens travel in the WebSocket URL: keep them out of the server's log."""
-
-    PATTERN = re.compile(r"(token=)[^&\s\"']+")
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if "token=" in message:
-            record.msg, record.args = self.PATTERN.sub(r"\1…", message), ()
-        return True

@@ -25,6 +25,7 @@ from ..play.tables import Tables
 from ..wire import MAX_TOKEN
 from .deps import Asker, Live, Queue, Stored
 from .schemas import Problem, TableListing, listing_of
+from .tables_api import seat_name
 
 __all__ = ["Lobby", "QuickPlayRequest", "SeatToken", "Ticket", "router"]
 
@@ -180,8 +181,9 @@ async def _seat_ratings(storage: Any, row: Any, seats: list[Any]) -> dict[str, i
 async def quick_play(body: QuickPlayRequest, request: Request, queue: Queue, player: Asker,
                      storage: Stored) -> Ticket:
     """Join the quick-play queue; poll the ticket until it is matched."""
+    name = await seat_name(request, body.name, player)
     answer = await queue.enter(body.game, body.preset, body.players, body.bots_after,
-                               name=body.name, rating=await _rating(storage, player, body),
+                               name=name, rating=await _rating(storage, player, body),
                                address=address_of(request),
                                player=None if player is None else player.public())
     return Ticket(**answer)

@@ -15,6 +15,7 @@ from fastapi.responses import Response
 from ... import bots, games
 from ...game import rule_options
 from ...records import Record, RecordError, rules_to_dict
+from ..people.accounts import check_shown_name
 from ..play.guard import address_of
 from ..play.replay import replay_steps
 from ..play.tables import LiveTable, TableError
@@ -34,7 +35,7 @@ from .schemas import (
     seat_info_of,
 )
 
-__all__ = ["playable", "router"]
+__all__ = ["playable", "router", "seat_name"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -72,7 +73,8 @@ async def create_table(body: CreateTable, request: Request, tables: Live,
                        player: Asker) -> Seated:
     table, seat, token = await tables.seating.create(
         body.game, preset=body.preset, options=body.options, players=body.players,
-        seats=body.seats, takeover=body.takeover, name=body.name,
+        seats=body.seats, takeover=body.takeover,
+        name=await seat_name(request, body.name, player),
         address=address_of(request), player=player,
         clock=None if body.clock is None else body.clock.model_dump())
     return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
@@ -96,10 +98,10 @@ async def table_info(table_id: str, tables: Live) -> dict[str, Any]:
 
 @router.post("/api/tables/{table_id}/join", response_model=Seated,
              responses=answers(404, 409, 422, 503))
-async def join_table(table_id: str, tables: Live, player: Asker,
+async def join_table(table_id: str, request: Request, tables: Live, player: Asker,
                      body: JoinTable | None = None) -> Seated:
-    table, seat, token = await tables.seating.join(
-        table_id, body.name if body else None, player=player)
+    name = await seat_name(request, body.name if body else None, player)
+    table, seat, token = await tables.seating.join(table_id, name, player=player)
     return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
 
 
@@ -142,6 +144,15 @@ async def history(tables: Live, game: str | None = Query(None, max_length=32),
                          finished=row.finished, summary=row.summary,
                          record=f"/api/tables/{row.id}/record", invite=f"/table/{row.id}")
             for row, seats in rows]
+
+
+async def seat_name(request: Request, name: str | None, player: Any) -> str | None:
+    """The name a seat taken without a session shows, by the rule every shown name keeps
+    (``people.accounts.check_shown_name``); a player's seat shows their own name, and
+    ``name`` is not read."""
+    if player is not None or name is None:
+        return None
+    return await check_shown_name(request, name)
 
 
 def playable() -> list[Any]:

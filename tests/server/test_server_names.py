@@ -1,0 +1,202 @@
+"""Names shown to others keep one rule at every path that sets one: a seat taken without
+a session (making a table, joining one, quick play), a guest's name, an account's; the
+rule itself is ``cardtable.server.people.names``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from playerkit import register
+from tablekit import from_address
+
+from cardtable.server.people.names import MAX_MARKS, MAX_NAME, shown_name_or_code
+
+BAD = {
+    "nul": ("Ana\x00", "invalid_text"),   # the border refuses it before any endpoint
+    "bel": ("Ana\x07", "name_control"),
+    "newline": ("Ana\nBo", "name_control"),
+    "right-to-left override": ("Ana\u202e Bo", "name_control"),
+    "empty": ("", "invalid_name"),
+    "40 spaces": (" " * 40, "invalid_name"),
+    "hangul filler": ("\u3164", "name_invisible"),
+    "braille blank": ("\u2800\u2800", "name_invisible"),
+    "lone zwj": ("\u200d", "name_control"),
+    "21 combining marks": ("Z" + "\u0336" * 21, "name_marks"),
+    "an account's username": ("DARYA", "name_taken"),
+}
+"""Each name the issue named, and the code it is refused with."""
+
+GOOD = {
+    "persian": ("پاسور", "پاسور"),
+    "russian": ("Дурак", "Дурак"),
+    "zoë": ("Zoë", "Zoë"),
+    "one combining accent": ("Zoe\u0308", "Zoë"),   # NFC: the same as the one above
+    "emoji": ("🃏 Ace", "🃏 Ace"),
+    "persian with a zwnj": ("می\u200cخواهم", "می\u200cخواهم"),
+    "emoji joined by a zwj": ("👩\u200d💻", "👩\u200d💻"),
+    "spaces at the ends": ("  Ana  Bo ", "Ana Bo"),
+}
+
+ACCOUNT = "Darya"
+
+
+def nobody(client: TestClient, n: int) -> TestClient:
+    """A program with no session, from an address of its own."""
+    return from_address(client, f"10.0.{n // 250}.{n % 250 + 1}")
+
+
+counter = iter(range(10_000))
+
+
+def create(client: TestClient, name: str) -> tuple[Any, Callable[[], str | None]]:
+    made = nobody(client, next(counter)).post(
+        "/api/tables", json={"game": "durak", "seats": ["human", "human"], "name": name})
+    return made, lambda: client.get(f"/api/tables/{made.json()['table']}").json()[
+        "seats"][0]["name"]
+
+
+def join(client: TestClient, name: str) -> tuple[Any, Callable[[], str | None]]:
+    table = nobody(client, next(counter)).post(
+        "/api/tables", json={"game": "durak", "seats": ["human", "human"]}).json()["table"]
+    joined = nobody(client, next(counter)).post(f"/api/tables/{table}/join",
+                                                json={"name": name})
+    return joined, lambda: client.get(f"/api/tables/{table}").json()["seats"][1]["name"]
+
+
+def quick_play(client: TestClient, name: str) -> tuple[Any, Callable[[], str | None]]:
+    body = {"game": "durak", "players": 2, "bots_after": None}
+    first = nobody(client, next(counter))
+    ticket = first.post("/api/quick-play", json={**body, "name": name})
+
+    def shown() -> str | None:
+        nobody(client, next(counter)).post("/api/quick-play", json=body)
+        matched = first.get(f"/api/quick-play/{ticket.json()['ticket']}").json()
+        seats = client.get(f"/api/tables/{matched['table']}").json()["seats"]
+        return seats[matched["seat"]]["name"]
+
+    return ticket, shown
+
+
+def guest(client: TestClient, name: str) -> tuple[Any, Callable[[], str | None]]:
+    browser = nobody(client, next(counter))
+    browser.get("/api/me")
+    return (browser.post("/api/me/name", json={"name": name}),
+            lambda: browser.get("/api/me").json()["name"])
+
+
+PATHS = {"create": create, "join": join, "quick play": quick_play, "guest": guest}
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("case", BAD)
+def test_a_bad_name_is_refused_at_every_path_that_sets_one(
+        client: TestClient, case: str, path: str) -> None:
+    assert register(nobody(client, next(counter)), ACCOUNT).status_code == 201
+    name, code = BAD[case]
+    answer, _ = PATHS[path](client, name)
+    assert (answer.status_code, answer.json()["code"]) == (422, code), answer.text
+
+
+def test_a_refused_name_makes_no_table_and_keeps_the_guests_name(client: TestClient) -> None:
+    made, _ = create(client, "Ana\u202e")
+    assert made.status_code == 422 and client.get("/api/tables").json() == []
+    browser = nobody(client, next(counter))
+    before = browser.get("/api/me").json()["name"]
+    assert browser.post("/api/me/name", json={"name": "\u3164"}).status_code == 422
+    assert browser.get("/api/me").json()["name"] == before
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("case", GOOD)
+def test_a_good_name_is_kept_and_shown_at_every_path(
+        client: TestClient, case: str, path: str) -> None:
+    given, kept = GOOD[case]
+    answer, shown = PATHS[path](client, given)
+    assert answer.status_code in (200, 201), answer.text
+    assert shown() == kept
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_registration_takes_none_of_the_bad_names_as_a_username(
+        client: TestClient, case: str) -> None:
+    # the username is the account's first display name; its rule (3 to 20 of a-z, 0-9, _)
+    # is narrower than the display name's, and the taken one is refused in any case
+    assert register(nobody(client, next(counter)), ACCOUNT).status_code == 201
+    name, code = BAD[case]
+    answer = register(nobody(client, next(counter)), name)
+    expected = {"invalid_text": (422, "invalid_text"),
+                "name_taken": (409, "username_taken")}.get(code, (422, "invalid_username"))
+    assert (answer.status_code, answer.json()["code"]) == expected
+
+
+@pytest.mark.parametrize("name", ["darya", "DARYA", "Ｄａｒｙａ", " Darya "])
+def test_no_guest_or_seat_poses_as_an_account_in_any_case_or_width(
+        client: TestClient, name: str) -> None:
+    assert register(nobody(client, next(counter)), ACCOUNT).status_code == 201
+    for path in (create, join, quick_play, guest):
+        answer, _ = path(client, name)
+        assert (answer.status_code, answer.json()["code"]) == (422, "name_taken"), path
+
+
+def test_an_account_may_show_its_own_username_but_not_anothers(client: TestClient) -> None:
+    darya = nobody(client, next(counter))
+    register(darya, ACCOUNT)
+    register(nobody(client, next(counter)), "anna_k")
+    assert darya.post("/api/me/name", json={"name": "Darya K"}).status_code == 200
+    back = darya.post("/api/me/name", json={"name": "DARYA"})
+    assert back.status_code == 200 and back.json()["name"] == "DARYA"
+    other = darya.post("/api/me/name", json={"name": "Anna_K"})
+    assert (other.status_code, other.json()["code"]) == (422, "name_taken")
+
+
+def test_a_seat_name_is_not_read_when_the_player_has_a_session(client: TestClient) -> None:
+    darya = nobody(client, next(counter))
+    register(darya, ACCOUNT)
+    made = darya.post("/api/tables", json={"game": "durak", "seats": ["human", "human"],
+                                           "name": "\u3164"})
+    assert made.status_code == 201   # the seat shows the account's name, not this one
+    seats = client.get(f"/api/tables/{made.json()['table']}").json()["seats"]
+    assert seats[0]["name"] == ACCOUNT
+
+
+# -- the rule itself ------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "code"), [
+    ("Ana\x00", "name_control"),           # the rule refuses it too, behind the border
+    ("Ana\u2028Bo", "name_control"),       # a line separator
+    ("Ana\u2066Bo", "name_control"),       # a bidi isolate
+    ("Ana\u200bBo", "name_control"),       # a zero-width space
+    ("Ana\u00ad", "name_control"),         # a soft hyphen
+    ("Ana\ue000", "name_control"),         # private use
+    ("\u200dAna", "name_control"),         # a joiner joining nothing
+    ("Ana \u200c Bo", "name_control"),
+    ("Ana\U000e0067", "name_control"),     # a tag character after no flag
+    ("\u115f\u1160\uffa0", "name_invisible"),
+    ("\u0301", "name_invisible"),          # a mark on nothing
+    ("\u3000\u3164", "name_invisible"),
+    (12, "invalid_name"),
+    ("x" * (MAX_NAME + 1), "invalid_name"),
+])
+def test_the_rule_refuses(name: Any, code: str) -> None:
+    assert shown_name_or_code(name) == code
+
+
+@pytest.mark.parametrize(("name", "kept"), [
+    ("Z" + "\u0336" * MAX_MARKS, "Z" + "\u0336" * MAX_MARKS),
+    ("שָּׁלוֹם", "שָּׁלוֹם"),   # pointed Hebrew: three marks on the shin
+    ("Ana\u00a0\u3000Bo", "Ana Bo"),    # every kind of space is one space
+    ("x" * MAX_NAME, "x" * MAX_NAME),
+    ("\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+     "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"),  # Scotland
+])
+def test_the_rule_keeps(name: str, kept: str) -> None:
+    assert shown_name_or_code(name) == kept
+
+
+def test_more_marks_on_one_character_than_the_bound_are_refused() -> None:
+    assert shown_name_or_code("Z" + "\u0336" * (MAX_MARKS + 1)) == "name_marks"
+    # the bound is per character: marks on every letter of a word are fine
+    assert shown_name_or_code("Z\u0336" * 10) == "Z\u0336" * 10
