@@ -21,6 +21,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from ..play.live import TableError
 from ..store.storage import OPEN, Base, SeatRow, Store, TableRow, guarded, hash_token, now
+from .passwords import is_common
 
 __all__ = [
     "ApiTokenRow",
@@ -48,8 +49,9 @@ class PlayerError(TableError):
     ``{"detail", "code"}`` with its status)."""
 
     def __init__(self, reason: str, status: int = 422, code: str = "invalid_request", *,
-                 retry_after: float | None = None) -> None:
-        super().__init__(reason, status, code, retry_after=retry_after)
+                 retry_after: float | None = None, params: dict[str, Any] | None = None
+                 ) -> None:
+        super().__init__(reason, status, code, retry_after=retry_after, params=params)
 
 
 @dataclass(frozen=True)
@@ -223,12 +225,17 @@ def check_username(text: Any) -> str:
 
 
 def check_password(text: Any) -> str:
+    """A password an account may have: long enough, not too long, not a common one."""
     if not isinstance(text, str) or len(text) < MIN_PASSWORD:
         raise PlayerError(f"a password is at least {MIN_PASSWORD} characters", 422,
                           "weak_password")
     if len(text) > MAX_PASSWORD:
         raise PlayerError(f"a password is at most {MAX_PASSWORD} characters", 422,
                           "invalid_password")
+    if is_common(text):
+        raise PlayerError("this password is one of the most common ones, the first an "
+                          "attacker tries: choose another (a few words of your own make a "
+                          "good one)", 422, "password_common")
     return text
 
 
