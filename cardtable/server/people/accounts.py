@@ -25,7 +25,7 @@ import asyncio
 import math
 import secrets
 import time
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
@@ -213,15 +213,13 @@ class Limiter:
             if not await self.limiter.hit(item, "players", *keys):
                 await self._refuse(item, keys, code)
 
-    async def _refuse(self, item: Any, keys: tuple[str, ...], code: str) -> None:
+    async def _refuse(self, item: Any, keys: tuple[str, ...], code: str) -> NoReturn:
         stats = await self.limiter.get_window_stats(item, "players", *keys)
         wait = max(1, math.ceil(stats.reset_time - time.time()))
-        if code == "sign_in_throttled":
-            raise PlayerError(f"too many sign-in attempts from your address (at most {item});"
-                              f" try again in {wait} s", 429, code, retry_after=wait,
-                              params={"retry_after": wait})
-        raise PlayerError(f"too many attempts (at most {item}); try again in {wait} s",
-                          429, "rate_limited", retry_after=wait)
+        sign_in = code == "sign_in_throttled"   # the page says the wait: it is a parameter
+        what = "too many sign-in attempts from your address" if sign_in else "too many attempts"
+        raise PlayerError(f"{what} (at most {item}); try again in {wait} s", 429, code,
+                          retry_after=wait, params={"retry_after": wait} if sign_in else None)
 
 
 def _limiter(request: Request) -> Limiter:
