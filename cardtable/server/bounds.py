@@ -288,8 +288,14 @@ def _names(text: str) -> tuple[str, ...]:
 class PlayerLimits:
     """How often people may try to sign in, register and talk (``limits`` rate strings)."""
 
-    login_per_address: str = "20/minute"
-    login_per_account: str = "10/minute"
+    login_per_address: str = "20/minute;200/hour"
+    """Sign-in attempts from one address, to any accounts (a known device's apart)."""
+    login_per_account_address: str = "10/minute;50/hour"
+    """Sign-in attempts to one account from one address (a known device's apart): never
+    per account alone, so an attacker elsewhere cannot lock the owner out."""
+    login_known_device: str = "60/minute"
+    """Sign-in attempts from one address to the account its known-device cookie names (or
+    its session is signed in to), counted apart from the other two."""
     register_per_address: str = "10/hour"
     guests_per_address: str = "100/hour"
     """New guests (first visits without a cookie): each is a row in the database."""

@@ -101,6 +101,9 @@ CODES: dict[str, Code] = {
     "queue_full": Code("the quick-play queue is full just now"),
     "signed_in": Code("already signed in: sign out before making another account"),
     "bad_credentials": Code("a wrong username or password (the same answer for both)"),
+    "sign_in_throttled": Code("too many sign-in attempts from this address (for this "
+                              "account, or for any): wait that many seconds",
+                              ("retry_after",)),
     "not_signed_in": Code("this needs an account: sign in first"),
     "invalid_name": Code("a name that is empty, only spaces, not text or too long"),
     "name_control": Code("a name holding a control or format character (a newline, a bidi "
@@ -111,6 +114,8 @@ CODES: dict[str, Code] = {
     "invalid_username": Code("a username is 3 to 20 letters, digits or _"),
     "weak_password": Code("a password shorter than the least length"),
     "invalid_password": Code("a password that is not text or too long"),
+    "password_common": Code("a password on the list of common ones (or one of its words "
+                            "with a few digits or marks)"),
     "username_taken": Code("the username is taken (whatever its case)"),
     "too_many_tokens": Code("an account holds as many API tokens as allowed"),
     "chat_too_long": Code("a chat message over 200 characters"),

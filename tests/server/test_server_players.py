@@ -1,5 +1,6 @@
-"""Players: guests, accounts, sessions, the cross-site check, sign-in throttling, seats
-owned by a player and bot accounts; each test on SQLite and on PostgreSQL."""
+"""Players: guests, accounts, sessions, the cross-site check, seats owned by a player and
+bot accounts; each test on SQLite and on PostgreSQL (sign-in throttling:
+test_server_sign_in.py)."""
 
 from __future__ import annotations
 
@@ -74,24 +75,6 @@ def test_a_wrong_password_and_an_unknown_user_get_the_same_answer(
     assert wrong.json() == unknown.json() == {"detail": "wrong username or password",
                                               "code": "bad_credentials"}
     assert COOKIE not in wrong.headers.get("set-cookie", "")
-
-
-def test_sign_in_is_throttled_per_account_and_per_address(app_client: TestClient) -> None:
-    app_client.app.state.tables.settings.players = PlayerLimits(login_per_address="5/minute",
-                                                      login_per_account="3/minute")
-    register(fresh(app_client), "darya")
-    for _ in range(3):
-        assert login(fresh(app_client, "10.0.0.1"), "darya", "wrong one!").status_code == 401
-    # the account is throttled from every address, even with the right password
-    stopped = login(fresh(app_client, "10.0.0.2"), "darya")
-    assert stopped.status_code == 429 and stopped.json()["code"] == "rate_limited"
-    assert int(stopped.headers["Retry-After"]) >= 1
-    # the address is throttled for every account
-    for name in ("anna_1", "anna_2"):
-        assert login(fresh(app_client, "10.0.0.3"), name).status_code == 401
-    for name in ("anna_3", "anna_4", "anna_5"):
-        login(fresh(app_client, "10.0.0.3"), name)
-    assert login(fresh(app_client, "10.0.0.3"), "anna_6").status_code == 429
 
 
 def test_a_guest_who_registers_keeps_their_id_and_seats(app_client: TestClient) -> None:

@@ -8,9 +8,15 @@
 - A state-changing request that carries the session cookie must come from this site: an
   ``Origin`` (or, without one, a ``Referer``) naming another host is refused (403
   ``cross_site``).  Browsers send ``Origin`` on every cross-site POST.
-- Sign-in attempts are counted per address and per username (the ``limits`` library, in
-  the storage the server's other rates use); a wrong password and an unknown user get the
-  same answer.  Passwords are hashed with argon2id and never logged.
+- Sign-in attempts are counted per address and per (username, address), never per
+  username alone, so nobody can lock an owner out by failing to sign in as them from
+  elsewhere (the ``limits`` library, in the storage the server's other rates use).  Past a
+  rate, that address (or that pair) alone is told to wait: 429 ``sign_in_throttled`` with
+  ``Retry-After``.  A browser that has signed in to the account before carries a signed
+  "known device" cookie naming it; its sign-ins to that account skip those counts and are
+  counted apart under a generous rate of their own, as are those of a session already
+  signed in to it.  A wrong password and an unknown user get the same answer.  Passwords
+  are hashed with argon2id and never logged; common ones are refused (``passwords``).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import asyncio
 import math
 import secrets
 import time
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
@@ -27,7 +33,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, FastAPI, Request, Response, WebSocket
 from fastapi.responses import JSONResponse
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from limits import parse
+from limits import parse_many
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 from pydantic import BaseModel, Field
@@ -46,10 +52,14 @@ from .players import (
 )
 from .ratings import router as ratings_router
 
-__all__ = ["COOKIE", "PlayerLimits", "check_shown_name", "current_player", "install",
+__all__ = ["COOKIE", "DEVICE", "PlayerLimits", "check_shown_name", "current_player", "install",
            "player_or_guest", "store_of"]
 
 COOKIE = "cardtable_session"
+DEVICE = "cardtable_device"
+"""The known-device cookie: the account this browser last signed in to, signed; sent to
+the sign-in endpoint alone."""
+DEVICE_PATH = "/api/account/login"
 SESSION_AGE = 400 * 24 * 3600
 """Seconds a session cookie is good for (browsers keep a cookie at most 400 days)."""
 MAX_BEARER = 80
@@ -74,13 +84,18 @@ def limits_of(connection: Request | WebSocket) -> PlayerLimits:
     return limits
 
 
-async def _serializer(connection: Request | WebSocket) -> URLSafeTimedSerializer:
+async def _serializer(connection: Request | WebSocket,
+                      purpose: str = "session") -> URLSafeTimedSerializer:
+    """The signer of the session cookie, or (``"device"``) of the known-device one: one
+    key, a salt for each, so neither cookie passes for the other."""
     state = connection.app.state
-    serializer = getattr(state, "session_serializer", None)
-    if serializer is None:
+    serializers = getattr(state, "cookie_serializers", None)
+    if serializers is None:
         key = await asyncio.to_thread(store_of(connection).secret, "session")
-        serializer = state.session_serializer = URLSafeTimedSerializer(
-            key, salt="cardtable.session")
+        serializers = state.cookie_serializers = {
+            name: URLSafeTimedSerializer(key, salt=f"cardtable.{name}")
+            for name in ("session", "device")}
+    serializer: URLSafeTimedSerializer = serializers[purpose]
     return serializer
 
 
@@ -121,11 +136,17 @@ async def _set_cookie(request: Request, response: Response, session_id: str) -> 
 
 
 async def _sign_in(request: Request, response: Response, player: Player) -> None:
-    """A new session for ``player`` (the browser's old one ends)."""
+    """A new session for ``player`` (the browser's old one ends), and the known-device
+    cookie that lets this browser past the per-address counts of sign-in next time."""
     session_id = secrets.token_urlsafe(24)
     await asyncio.to_thread(store_of(request).start_session, player.id, session_id,
                             await _session_id(request))
     await _set_cookie(request, response, session_id)
+    if player.username:
+        device = await _serializer(request, "device")
+        response.set_cookie(DEVICE, device.dumps(player.username.lower()),
+                            max_age=SESSION_AGE, httponly=True, samesite="strict",
+                            path=DEVICE_PATH, secure=request.url.scheme == "https")
 
 
 async def player_or_guest(request: Request, response: Response) -> Player:
@@ -200,14 +221,24 @@ class Limiter:
         options = {"implementation": "redispy"} if url.startswith("redis") else {}
         self.limiter = MovingWindowRateLimiter(storage_from_string(f"async+{url}", **options))
 
-    async def hit(self, rate: str, *keys: str) -> None:
-        """Count an attempt, or refuse it (429 with when to try again)."""
-        item = parse(rate)
-        if not await self.limiter.hit(item, "players", *keys):
-            stats = await self.limiter.get_window_stats(item, "players", *keys)
-            wait = max(1, math.ceil(stats.reset_time - time.time()))
-            raise PlayerError(f"too many attempts (at most {rate}); try again in {wait} s",
-                              429, "rate_limited", retry_after=wait)
+    async def hit(self, rates: str, *keys: str, code: str = "rate_limited") -> None:
+        """Count an attempt against every rate of ``rates`` (``;`` between; empty: none),
+        or refuse it with ``code`` (429 with when to try again) and count nothing."""
+        items = parse_many(rates) if rates else []
+        for item in items:
+            if not await self.limiter.test(item, "players", *keys):
+                await self._refuse(item, keys, code)
+        for item in items:
+            if not await self.limiter.hit(item, "players", *keys):
+                await self._refuse(item, keys, code)
+
+    async def _refuse(self, item: Any, keys: tuple[str, ...], code: str) -> NoReturn:
+        stats = await self.limiter.get_window_stats(item, "players", *keys)
+        wait = max(1, math.ceil(stats.reset_time - time.time()))
+        sign_in = code == "sign_in_throttled"   # the page says the wait: it is a parameter
+        what = "too many sign-in attempts from your address" if sign_in else "too many attempts"
+        raise PlayerError(f"{what} (at most {item}); try again in {wait} s", 429, code,
+                          retry_after=wait, params={"retry_after": wait} if sign_in else None)
 
 
 def _limiter(request: Request) -> Limiter:
@@ -254,12 +285,12 @@ async def register(body: Credentials, request: Request, response: Response) -> M
     """An account; a guest who registers keeps their id, seats and games."""
     username = check_username(body.username)
     check_password(body.password)
-    await _limiter(request).hit(limits_of(request).register_per_address, "register",
-                                address_of(request))
     player = await current_player(request)
     if player is not None and player.kind != "guest":
         raise PlayerError("you are signed in: sign out first to make another account", 409,
                           "signed_in")
+    await _limiter(request).hit(limits_of(request).register_per_address, "register",
+                                address_of(request))
     digest = await asyncio.to_thread(_hasher.hash, body.password)
     account = await asyncio.to_thread(store_of(request).register,
                                       player.id if player else None, username, digest)
@@ -269,9 +300,18 @@ async def register(body: Credentials, request: Request, response: Response) -> M
 
 @router.post("/api/account/login", response_model=Me, responses=REFUSALS)
 async def login(body: Credentials, request: Request, response: Response) -> Me:
+    """Sign in.  Attempts are counted per address and per (account, address), or, from a
+    browser known to the account, apart under ``login_known_device``."""
     limits, limiter = limits_of(request), _limiter(request)
-    await limiter.hit(limits.login_per_address, "login-address", address_of(request))
-    await limiter.hit(limits.login_per_account, "login-account", body.username.lower())
+    address, key = address_of(request), body.username.lower()
+    if await _known(request, key):
+        await limiter.hit(limits.login_known_device, "login-known", address,
+                          code="sign_in_throttled")
+    else:
+        await limiter.hit(limits.login_per_address, "login-address", address,
+                          code="sign_in_throttled")
+        await limiter.hit(limits.login_per_account_address, "login-pair", key, address,
+                          code="sign_in_throttled")
     row = await asyncio.to_thread(store_of(request).by_username, body.username)
     digest = row.password_hash if row is not None and row.password_hash else _DUMMY
     if not await asyncio.to_thread(_verify, digest, body.password) or row is None:
@@ -283,6 +323,21 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     await _sign_in(request, response, player)
     seats = await asyncio.to_thread(store_of(request).open_seats, player.id)
     return _me(player, seats)
+
+
+async def _known(request: Request, key: str) -> bool:
+    """Whether this browser is known to the account ``key`` names (lower case): it carries
+    that account's known-device cookie, or a session signed in to it."""
+    cookie = request.cookies.get(DEVICE)
+    if cookie and len(cookie) <= 200:
+        try:
+            named = (await _serializer(request, "device")).loads(cookie, max_age=SESSION_AGE)
+        except BadSignature:
+            named = None
+        if named == key:
+            return True
+    player = await current_player(request)
+    return player is not None and (player.username or "").lower() == key
 
 
 def _verify(digest: str, password: str) -> bool:

@@ -23,6 +23,7 @@ from ..play.live import TableError
 from ..store.stamps import Stamp, stamp
 from ..store.storage import OPEN, Base, SeatRow, Store, TableRow, guarded, hash_token
 from .names import NameRefused, shown_name
+from .passwords import is_common
 
 __all__ = [
     "ApiTokenRow",
@@ -218,12 +219,17 @@ def check_username(text: Any) -> str:
 
 
 def check_password(text: Any) -> str:
+    """A password an account may have: long enough, not too long, not a common one."""
     if not isinstance(text, str) or len(text) < MIN_PASSWORD:
         raise PlayerError(f"a password is at least {MIN_PASSWORD} characters", 422,
                           "weak_password")
     if len(text) > MAX_PASSWORD:
         raise PlayerError(f"a password is at most {MAX_PASSWORD} characters", 422,
                           "invalid_password")
+    if is_common(text):
+        raise PlayerError("this password is one of the most common ones, the first an "
+                          "attacker tries: choose another (a few words of your own make a "
+                          "good one)", 422, "password_common")
     return text
 
 

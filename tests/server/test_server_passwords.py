@@ -1,0 +1,55 @@
+"""Common passwords are refused at registration (422 ``password_common``): those on the
+shipped list in any case, a listed word with a short ending, and their letter-for-digit
+spellings; the list is package data."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+from playerkit import app_client, fresh, register
+
+from cardtable.server.people import passwords
+
+__all__ = ["app_client"]   # the fixture
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def refusal(client: TestClient, password: str) -> tuple[int, str | None]:
+    answer = register(fresh(client), "darya", password)
+    return answer.status_code, answer.json().get("code")
+
+
+def test_passwords_on_the_list_are_refused_in_any_case(app_client: TestClient) -> None:
+    for password in ("12345678", "password", "PASSWORD", "Qwertyuiop", "iloveyou"):
+        assert refusal(app_client, password) == (422, "password_common"), password
+    assert "12345678" in passwords.common() and "password" in passwords.common()
+
+
+def test_a_listed_word_with_a_short_ending_is_refused(app_client: TestClient) -> None:
+    for password in ("Password1", "dragon2000", "123qwerty!", "football 99", "Durak2024"):
+        assert refusal(app_client, password) == (422, "password_common"), password
+
+
+def test_letter_for_digit_spellings_of_a_listed_word_are_refused(
+        app_client: TestClient) -> None:
+    for password in ("P@ssw0rd", "p4ssw0rd!", "l3tm31n1", "$unsh1ne"):
+        assert refusal(app_client, password) == (422, "password_common"), password
+
+
+def test_a_good_password_is_taken(app_client: TestClient) -> None:
+    answer = register(fresh(app_client), "darya", "tulip velvet anchor")
+    assert answer.status_code == 201 and answer.json()["username"] == "darya"
+    # a listed word inside a longer password of one's own is no common password
+    assert register(fresh(app_client), "anna_k", "my dragon sleeps at noon").status_code == 201
+
+
+def test_the_list_is_package_data_of_lower_case_entries() -> None:
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    shipped = data["tool"]["setuptools"]["package-data"]["cardtable"]
+    assert f"server/people/{passwords.FILE}" in shipped
+    listed = passwords.common()
+    assert len(listed) >= 1000
+    assert all(entry == entry.casefold() and entry == entry.strip() for entry in listed)
