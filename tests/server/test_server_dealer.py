@@ -5,6 +5,7 @@ the player has seen since."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
 from typing import Any
 
@@ -20,6 +21,13 @@ from cardtable.server.play.bot_runner import make_bot
 from cardtable.server.play.commands import Read
 from cardtable.server.play.dealer import Dealer
 from cardtable.server.play.live import PLAYING, LiveSeat, LiveTable
+
+
+def run(main: Any) -> Any:
+    """``asyncio.run`` in a thread of its own: after the browser tests, Playwright leaves a
+    loop marked running in the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, main).result()
 
 
 class House:
@@ -71,7 +79,7 @@ def test_commands_asked_while_one_is_handled_wait_and_run_in_order() -> None:
         gate.set()
         assert await asyncio.gather(first, *later) == ["first", "second", "third"]
 
-    asyncio.run(main())
+    run(main())
     assert order == ["start first", "end first", "start second", "end second",
                      "start third", "end third"]
 
@@ -87,7 +95,7 @@ def test_a_command_that_asks_its_own_dealer_is_refused_rather_than_stuck() -> No
         with pytest.raises(RuntimeError, match="its own dealer"):
             await table.dealer.ask(Read(len))
 
-    asyncio.run(main())
+    run(main())
 
 
 @settings(max_examples=30, deadline=None)
