@@ -1,40 +1,35 @@
 """``python -m cardtable.server``: run the web table (the same command as
-``cardtable serve``: the flags are made from ``settings.ServerSettings`` and
-``bounds.Limits``)."""
+``cardtable serve``: the flags are made from ``settings.ServerSettings``)."""
 
 from __future__ import annotations
 
 import argparse
 
-from . import bounds, settings
+from . import settings
 
 
 def parser(prog: str = "python -m cardtable.server") -> argparse.ArgumentParser:
-    """Every setting's flag, then every limit's."""
+    """A flag for every setting, in groups (the server, the limits on clients, on people)."""
     made = argparse.ArgumentParser(
         prog=prog, description="Run the cardtable web table. Each setting may also be "
         f"given as an environment variable {settings.ENV_PREFIX}<NAME> or in a .env file; "
         "a flag beats both.")
     settings.add_flags(made)
-    bounds.add_flags(made)
     return made
 
 
 def parse(argv: list[str] | None = None, prog: str = "python -m cardtable.server"
-          ) -> tuple[settings.ServerSettings, bounds.Limits]:
-    """The settings and limits the command line (and the environment) give."""
+          ) -> settings.ServerSettings:
+    """The settings the command line, the environment and ``.env`` give."""
     made = parser(prog)
-    args = made.parse_args(argv)
-    return settings.from_flags(made, args), bounds.from_flags(args)
+    return settings.from_flags(made, made.parse_args(argv))
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m cardtable.server") -> None:
-    chosen, limits = parse(argv, prog)
+    chosen = parse(argv, prog)
     from .web.app import serve
 
-    serve(host=chosen.host, port=chosen.port, log_level=chosen.log_level, limits=limits,
-          trusted_proxies=chosen.trusted_proxies, **chosen.socket_arguments(),
-          **chosen.app_arguments())
+    serve(chosen)
 
 
 if __name__ == "__main__":

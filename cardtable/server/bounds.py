@@ -3,8 +3,10 @@ table's bots and rules against them.
 
 ``Limits`` holds every bound on what a client may ask: how fast a WebSocket may send, how
 many sockets and new tables an address may have, which bots a table may seat and with what
-budgets, how far a rule option may go.  ``python -m cardtable.server`` offers each field
-as a flag (``add_flags``/``from_flags``), and docs/server.md lists them.  A request past
+budgets, how far a rule option may go; ``PlayerLimits`` how often people may sign in,
+register and chat.  Both are parts of the one ``settings.ServerSettings``, so each is a
+flag of ``cardtable serve`` and a ``CARDTABLE_<NAME>`` variable (docs/server.md lists
+them).  A request past
 a bound is refused with a reason a person can read and a stable ``code`` (``OutOfBounds``),
 and changes nothing.
 
@@ -17,17 +19,17 @@ game's own values (the game refuses any other, 422 ``invalid_request``);
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_settings import NoDecode
 
 from .. import bots
 
 __all__ = ["OFFERED_BOTS", "RULE_BOUNDS", "RULE_MINIMUMS", "Limits", "OutOfBounds",
-           "add_flags", "check_bot", "check_rules", "check_seats", "from_flags",
-           "rule_bound_rows"]
+           "PlayerLimits", "check_bot", "check_rules", "check_seats", "rule_bound_rows"]
 
 OFFERED_BOTS = ("random", "basic", "greedy", "ismcts", *bots.LEVELS)
 """The bots a table made over the API may seat by default: the kinds of the engine and
@@ -45,70 +47,143 @@ RULE_BOUNDS = {
 }
 """The default largest value of every whole-number rule option of the games here."""
 
+BOT_BOUNDS: dict[str, float] = {"iterations": 20000, "seconds": 5, "solver_nodes": 200000,
+                                "solver_seconds": 5, "pimc": 64, "horizon": 8, "depth": 64,
+                                "c": 10}
+"""The default largest value of each numeric option of a bot in a seat's spec."""
+
 RULE_MINIMUMS = {"target": 1, "fixed_hands": 1, "max_hands": 1, "max_rounds": 1}
 """The default least values above 0 (every other whole-number option's least is 0)."""
 
 
-def _limit(default: Any, doc: str) -> Any:
-    return field(default=default, metadata={"doc": doc})
+class Limits(BaseModel):
+    """Every limit on what clients may ask of the server (``ServerSettings`` holds them
+    with the rest; ``docs/server.md`` lists them)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    ws_messages_per_second: float = Field(
+        20.0, ge=0, le=1_000_000, description="messages a second one WebSocket may send, on "
+        "average (a token bucket; 0: no limit, for programs that play each other at full "
+        "speed); the messages over it are dropped, with one `rate_limited` error")
+    ws_message_burst: int = Field(
+        60, ge=1, le=1_000_000, description="messages a WebSocket may send at once; past that "
+        "it is warned (`rate_limited`), and closed (1008 `message_flood`) once it sends as "
+        "many more without slowing down")
+    ws_max_bytes: int = Field(
+        16384, ge=4096, le=16 * 1024 * 1024, description="the largest WebSocket message "
+        "read, in bytes (uvicorn's `ws_max_size`): a bigger one closes the socket (1009), "
+        "unread; a message is at most 4,096 characters anyway")
+    connections_per_address: int = Field(
+        32, ge=1, le=1_000_000, description="WebSockets open at once from one address; one "
+        "more is refused (HTTP 429, `too_many_connections`)")
+    watchers_per_table: int = Field(
+        200, ge=0, le=1_000_000, description="people watching one table at once; one more "
+        "is refused (its socket closed with 4429, `too_many_watchers`; 0: no limit)")
+    tables_per_address: str = Field(
+        "20/minute;200/hour", max_length=200, description="new tables one address may make "
+        "(the `limits` library's syntax: several rates separated by `;`; empty: no limit); "
+        "past it 429 `rate_limited`, with `Retry-After`")
+    bot_tables_per_address: int = Field(
+        2, ge=0, le=1_000_000, description="unfinished tables of bots only that one address "
+        "may have made (429 `too_many_bot_tables`)")
+    bot_tables: int = Field(
+        20, ge=0, le=1_000_000, description="unfinished tables of bots only in this server "
+        "process, from everyone, rematches included (429 `too_many_bot_tables`)")
+    bots_thinking_per_address: int = Field(
+        2, ge=0, le=10_000, description="bots thinking at once for the tables one address "
+        "(and one account) made, whoever sits at them; the others wait their turn (0: no "
+        "limit)")
+    rule_bounds: Annotated[dict[str, int], NoDecode] = Field(
+        default_factory=lambda: dict(RULE_BOUNDS), description="the largest value of a "
+        "whole-number rule option at a table made here, by option name (NAME=VALUE,...), "
+        "for every game that has it (422 `rule_option_out_of_bounds`); an option with no "
+        "bound here may only keep its default (422 `rule_option_not_bounded`); a new list "
+        "replaces the whole list")
+    rule_minimums: Annotated[dict[str, int], NoDecode] = Field(
+        default_factory=lambda: dict(RULE_MINIMUMS), description="the least value of a "
+        "whole-number rule option, by option name (0 for an option not named; 422 "
+        "`rule_option_below_bounds`)")
+    bots: Annotated[tuple[str, ...], NoDecode] = Field(
+        OFFERED_BOTS, min_length=1, description="the bots a seat (or `takeover`) of a table "
+        "made here may name, comma-separated (what `GET /api/games` lists); another is "
+        "refused (422 `bot_not_offered`)")
+    bot_bounds: Annotated[dict[str, float], NoDecode] = Field(
+        default_factory=lambda: dict(BOT_BOUNDS),
+        description="the largest value of each numeric option of a bot in a seat's spec "
+        "(`bot:ismcts:iterations=500`); a numeric option with no bound here is refused (422 "
+        "`bot_option_out_of_bounds`)")
+    rate_limit_storage: str = Field(
+        "memory://", min_length=1, max_length=500, description="where the per-address "
+        "counts of new tables, sign-ins and chat are kept (a `limits` storage URL; "
+        "`redis://host:6379` shares them between server processes)")
+
+    @field_validator("rule_bounds", "rule_minimums", "bot_bounds", mode="before")
+    @classmethod
+    def _read_pairs(cls, value: Any) -> Any:
+        """``target=500,fixed_hands=9`` (a flag's or the environment's text) as a dict."""
+        return _pairs(value) if isinstance(value, str) else value
+
+    @field_validator("bots", mode="before")
+    @classmethod
+    def _read_names(cls, value: Any) -> Any:
+        return _names(value) if isinstance(value, str) else value
+
+    @field_validator("tables_per_address")
+    @classmethod
+    def _table_rates(cls, value: str) -> str:
+        return _rates(value, empty=True)
 
 
-@dataclass
-class Limits:
-    """Every limit on what clients may ask of the server; ``docs/server.md`` lists them."""
+class PlayerLimits(BaseModel):
+    """How often people may try to sign in, register and talk (``limits`` rate strings:
+    several rates separated by `;`)."""
 
-    ws_messages_per_second: float = _limit(
-        20.0, "messages a second one WebSocket may send, on average (a token bucket; 0: no "
-        "limit, for programs that play each other at full speed)")
-    ws_message_burst: int = _limit(
-        60, "messages a WebSocket may send at once; past that it is warned "
-        "(`rate_limited`), and closed (1008) once it sends as many more without slowing down")
-    ws_max_bytes: int = _limit(
-        16384, "the largest WebSocket message read, in bytes (uvicorn's `ws_max_size`): "
-        "a bigger one closes the socket (1009); a message is at most 4,096 characters anyway")
-    connections_per_address: int = _limit(
-        32, "WebSockets open at once from one address; one more is refused "
-        "(HTTP 429, `too_many_connections`)")
-    watchers_per_table: int = _limit(
-        200, "people watching one table at once; one more is refused (its socket closed "
-        "with 4429, `too_many_watchers`; 0: no limit)")
-    tables_per_address: str = _limit(
-        "20/minute;200/hour", "new tables one address may make (the `limits` library's "
-        "syntax: several rates separated by `;`; empty: no limit); past it 429 "
-        "`rate_limited`")
-    bot_tables_per_address: int = _limit(
-        2, "unfinished tables of bots only that one address may have made (429 "
-        "`too_many_bot_tables`)")
-    bot_tables: int = _limit(
-        20, "unfinished tables of bots only in this server process, from everyone (429 "
-        "`too_many_bot_tables`)")
-    bots_thinking_per_address: int = _limit(
-        2, "bots thinking at once for the tables one address (and one account) made, "
-        "whoever sits at them; the others wait their turn (0: no limit)")
-    rule_bounds: dict[str, int] = field(
-        default_factory=lambda: dict(RULE_BOUNDS),
-        metadata={"doc": "the largest value of a whole-number rule option at a table made "
-                         "here, by option name, for every game that has it (422 "
-                         "`rule_option_out_of_bounds`); an option with no bound here may "
-                         "only keep its default (422 `rule_option_not_bounded`); the flag "
-                         "replaces the whole list"})
-    rule_minimums: dict[str, int] = field(
-        default_factory=lambda: dict(RULE_MINIMUMS),
-        metadata={"doc": "the least value of a whole-number rule option, by option name "
-                         "(0 for an option not named; 422 `rule_option_below_bounds`)"})
-    bots: tuple[str, ...] = _limit(
-        OFFERED_BOTS, "the bots a table made here may seat (what `GET /api/games` lists); "
-        "another is refused (422 `bot_not_offered`)")
-    bot_bounds: dict[str, float] = field(
-        default_factory=lambda: {"iterations": 20000, "seconds": 5, "solver_nodes": 200000,
-                                 "solver_seconds": 5, "pimc": 64, "horizon": 8, "depth": 64,
-                                 "c": 10},
-        metadata={"doc": "the largest value of each numeric option of a bot in a seat's "
-                         "spec; a numeric option with no bound here is refused (422 "
-                         "`bot_option_out_of_bounds`)"})
-    rate_limit_storage: str = _limit(
-        "memory://", "where the per-address counts of new tables are kept (a `limits` "
-        "storage URL; `redis://host:6379` shares them between server processes)")
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    login_per_address: str = Field(
+        "20/minute;200/hour", max_length=200, description="sign-in attempts from one "
+        "address, to any accounts (a known device's apart); past it 429 `rate_limited`")
+    login_per_account_address: str = Field(
+        "10/minute;50/hour", max_length=200, description="sign-in attempts to one account "
+        "from one address (a known device's apart): never per account alone, so an attacker "
+        "elsewhere cannot lock the owner out")
+    login_known_device: str = Field(
+        "60/minute", max_length=200, description="sign-in attempts from one address to the "
+        "account its known-device cookie names (or its session is signed in to), counted "
+        "apart from the other two")
+    register_per_address: str = Field(
+        "10/hour", max_length=200, description="new accounts from one address")
+    guests_per_address: str = Field(
+        "100/hour", max_length=200, description="new guests (first visits without a "
+        "cookie) from one address: each is a row in the database")
+    api_tokens: int = Field(5, ge=0, le=1000, description="API tokens an account may hold "
+                            "at once")
+    chat_per_window: str = Field(
+        "5/10seconds", max_length=200, description="chat messages of one connection")
+
+    @field_validator("login_per_address", "login_per_account_address",
+                     "login_known_device", "register_per_address", "guests_per_address",
+                     "chat_per_window")
+    @classmethod
+    def _people_rates(cls, value: str) -> str:
+        return _rates(value, empty=False)
+
+
+def _rates(text: str, *, empty: bool) -> str:
+    """A rate string the ``limits`` library reads, checked now rather than at the first
+    request it would count."""
+    from limits import parse_many
+
+    if not text.strip():
+        if empty:
+            return ""
+        raise ValueError("needs at least one rate, e.g. 10/minute")
+    try:
+        parse_many(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a rate such as 10/minute;100/hour") from None
+    return text
 
 
 class OutOfBounds(ValueError):
@@ -238,68 +313,21 @@ def _plain(number: float) -> str:
     return str(int(number)) if float(number).is_integer() else str(number)
 
 
-# -- flags ----------------------------------------------------------------------------------
-
-def add_flags(parser: argparse.ArgumentParser) -> None:
-    """A flag per limit (``--ws-messages-per-second``, ``--rule-bounds target=500,...``)."""
-    group = parser.add_argument_group("limits (docs/server.md)")
-    defaults = Limits()
-    for item in dataclasses.fields(Limits):
-        default = getattr(defaults, item.name)
-        flag = "--" + item.name.replace("_", "-")
-        if isinstance(default, dict):
-            shown = ",".join(f"{k}={_plain(v)}" for k, v in default.items())
-            group.add_argument(flag, type=_pairs, default=None, metavar="NAME=VALUE,...",
-                               help=f"{item.metadata['doc']} (default {shown})")
-        elif isinstance(default, tuple):
-            group.add_argument(flag, type=_names, default=None, metavar="NAME,...",
-                               help=f"{item.metadata['doc']} (default {','.join(default)})")
-        else:
-            group.add_argument(flag, type=type(default), default=None,
-                               help=f"{item.metadata['doc']} (default {default})")
-
-
-def from_flags(args: argparse.Namespace) -> Limits:
-    """The limits the flags of ``add_flags`` give (the default where a flag is absent)."""
-    given = {item.name: getattr(args, item.name) for item in dataclasses.fields(Limits)
-             if getattr(args, item.name, None) is not None}
-    return Limits(**given)
-
+# -- the text of flags and environment variables ------------------------------------------
 
 def _pairs(text: str) -> dict[str, float]:
     out: dict[str, float] = {}
     for pair in filter(None, (p.strip() for p in text.split(","))):
         name, eq, value = pair.partition("=")
         if not eq:
-            raise argparse.ArgumentTypeError(f"{pair!r} is not NAME=VALUE")
+            raise ValueError(f"{pair!r} is not NAME=VALUE")
         try:
             number = float(value)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{pair!r}: {value!r} is not a number") from None
+            raise ValueError(f"{pair!r}: {value!r} is not a number") from None
         out[name.strip()] = int(number) if number.is_integer() else number
     return out
 
 
 def _names(text: str) -> tuple[str, ...]:
     return tuple(filter(None, (name.strip() for name in text.split(","))))
-
-
-@dataclass(frozen=True)
-class PlayerLimits:
-    """How often people may try to sign in, register and talk (``limits`` rate strings)."""
-
-    login_per_address: str = "20/minute;200/hour"
-    """Sign-in attempts from one address, to any accounts (a known device's apart)."""
-    login_per_account_address: str = "10/minute;50/hour"
-    """Sign-in attempts to one account from one address (a known device's apart): never
-    per account alone, so an attacker elsewhere cannot lock the owner out."""
-    login_known_device: str = "60/minute"
-    """Sign-in attempts from one address to the account its known-device cookie names (or
-    its session is signed in to), counted apart from the other two."""
-    register_per_address: str = "10/hour"
-    guests_per_address: str = "100/hour"
-    """New guests (first visits without a cookie): each is a row in the database."""
-    api_tokens: int = 5
-    """API tokens an account may hold at once."""
-    chat_per_window: str = "5/10seconds"
-    """Chat messages of one connection."""

@@ -1,16 +1,21 @@
 """The server's settings: one pydantic-settings model, read from flags, the environment
 and a ``.env`` file, in that order of precedence.
 
-Every setting is a field with a type, a default, a bound and a line of help.  The flags
-of ``cardtable serve`` and ``python -m cardtable.server`` (the same command) are made from
-the fields, each also given as ``CARDTABLE_<NAME>`` in the environment or in ``.env``;
-docs/server.md's table of them is ``table()``'s text (a test keeps the two the same).  The
-limits on what clients may ask (``bounds.Limits``) keep their own flags beside these.
+Every setting is a field with a type, a default, a bound and a line of help: how the
+server runs (here), the limits on what clients may ask (``bounds.Limits``) and on how
+often people may sign in and chat (``bounds.PlayerLimits``), which ``ServerSettings``
+inherits, so that one object, built once, is what the app, the tables and every check
+read.  The flags of ``cardtable serve`` and ``python -m cardtable.server`` (the same
+command) are made from the fields, each also given as ``CARDTABLE_<NAME>`` in the
+environment or in ``.env``; docs/server.md's tables of them are ``table()``'s text (a test
+keeps the two the same).
 
 >>> ServerSettings(port=8080).port, ServerSettings().data_dir
 (8080, PosixPath('data'))
 >>> ServerSettings(database_url="postgresql+psycopg://u:pw@db/ct").database_url
 SecretStr('**********')
+>>> ServerSettings(rule_bounds="target=500", bots="random,easy").bots
+('random', 'easy')
 """
 
 from __future__ import annotations
@@ -18,22 +23,19 @@ from __future__ import annotations
 import argparse
 import ipaddress
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["ENV_PREFIX", "ServerSettings", "add_flags", "from_flags", "table"]
+from .bounds import Limits, PlayerLimits
+
+__all__ = ["ENV_PREFIX", "GROUPS", "ServerSettings", "add_flags", "from_flags", "table"]
 
 ENV_PREFIX = "CARDTABLE_"
 
-SOCKET_SETTINGS = ("header_timeout", "body_timeout", "max_header_bytes",
-                   "connections_per_peer")
-"""The settings uvicorn's protocol holds to (``web.sockets``), before the app."""
-
-
-class ServerSettings(BaseSettings):
-    """How the web table runs (the limits on clients are ``bounds.Limits``)."""
+class ServerSettings(BaseSettings, Limits, PlayerLimits):
+    """How the web table runs, with every limit on its clients."""
 
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_file=".env",
                                       env_file_encoding="utf-8", extra="ignore",
@@ -57,7 +59,7 @@ class ServerSettings(BaseSettings):
                                  "process opens to it at most (one listens)")
     redis_pool_timeout: float = Field(5.0, gt=0, le=600, description="with Redis: seconds a "
                                       "call waits for a free connection before it fails (503)")
-    bot_delay: float = Field(0.8, ge=0, le=60, description="seconds a bot waits before it "
+    bot_delay: float = Field(0.8, ge=0, le=3600, description="seconds a bot waits before it "
                              "plays, so people can follow")
     grace: float = Field(60.0, ge=0, le=86_400, description="seconds a dropped player keeps "
                          "the seat before a takeover bot may play")
@@ -78,6 +80,12 @@ class ServerSettings(BaseSettings):
                                  "abandoned, unrated")
     quick_play_poll: float = Field(8.0, gt=0, le=3600, description="seconds a quick-play "
                                    "ticket stays in the queue without being polled")
+    queue_limit: int = Field(64, ge=1, le=100_000, description="messages waiting to be "
+                             "sent to one connection; past it the oldest state is dropped "
+                             "(a newer one follows)")
+    count_every: float = Field(60.0, gt=0, le=86_400, description="seconds between sweeps "
+                               "for finished tables whose results were not yet counted (a "
+                               "start sweeps first thing)")
     trusted_proxies: str = Field("", max_length=2000, description="the addresses or networks "
                                  "(comma-separated, e.g. 127.0.0.1,10.0.0.0/8) of the proxies "
                                  "whose X-Forwarded-For names the client; none: every client "
@@ -112,20 +120,23 @@ class ServerSettings(BaseSettings):
                 raise ValueError(f"{item!r} is not an IP address or network") from None
         return ",".join(items)
 
-    def socket_arguments(self) -> dict[str, Any]:
-        """The settings of the connections themselves: ``serve``'s, not the app's."""
-        return {name: getattr(self, name) for name in SOCKET_SETTINGS}
+    def revealed(self, name: Literal["database_url", "redis_url"]) -> str | None:
+        """A secret URL's text, for the code that connects alone."""
+        secret = getattr(self, name)
+        return secret.get_secret_value() if secret is not None else None
 
-    def app_arguments(self) -> dict[str, Any]:
-        """The keyword arguments of ``create_app`` these settings give (secrets revealed
-        here alone, to the code that connects)."""
-        out = self.model_dump(exclude={"host", "port", "log_level", "trusted_proxies",
-                                       *SOCKET_SETTINGS})
-        for name in ("database_url", "redis_url"):
-            secret = getattr(self, name)
-            out[name] = secret.get_secret_value() if secret is not None else None
-        out["data_dir"] = str(self.data_dir)
-        return out
+
+GROUPS: dict[str, tuple[str, ...]] = {
+    "server": tuple(name for name in ServerSettings.model_fields
+                    if name not in Limits.model_fields
+                    and name not in PlayerLimits.model_fields),
+    "limits": tuple(Limits.model_fields),
+    "players": tuple(PlayerLimits.model_fields),
+}
+"""The settings by what they are about: the flags' groups and docs/server.md's tables."""
+
+_GROUP_TITLES = {"server": "settings", "limits": "limits on clients (docs/server.md)",
+                 "players": "limits on signing in and chat (docs/server.md)"}
 
 
 def _flag(name: str) -> str:
@@ -133,18 +144,32 @@ def _flag(name: str) -> str:
 
 
 def _shown_default(name: str) -> str:
-    default = ServerSettings.model_fields[name].default
-    return "none" if default is None else str(default)
+    default = ServerSettings.model_fields[name].get_default(call_default_factory=True)
+    if default is None:
+        return "none"
+    if isinstance(default, dict):
+        return ",".join(f"{key}={_plain(value)}" for key, value in default.items())
+    if isinstance(default, tuple):
+        return ",".join(default)
+    return str(default)
+
+
+def _plain(number: float) -> str:
+    return str(int(number)) if float(number).is_integer() else str(number)
 
 
 def add_flags(parser: argparse.ArgumentParser) -> None:
     """A flag per setting.  A flag left out is ``None``, so the environment, ``.env`` and
     then the default decide."""
-    for name, info in ServerSettings.model_fields.items():
-        env = ENV_PREFIX + name.upper()
-        parser.add_argument(_flag(name), default=None, metavar=name.upper(),
-                            help=f"{info.description} (${env}; default "
-                                 f"{_shown_default(name)})")
+    for group, names in GROUPS.items():
+        flags = parser.add_argument_group(_GROUP_TITLES[group])
+        for name in names:
+            info = ServerSettings.model_fields[name]
+            env = ENV_PREFIX + name.upper()
+            # argparse formats help with %: a rate such as 5/10seconds has none, a % would
+            flags.add_argument(_flag(name), default=None, metavar=name.upper(),
+                               help=f"{info.description} (${env}; default "
+                                    f"{_shown_default(name)})".replace("%", "%%"))
 
 
 def from_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> ServerSettings:
@@ -163,10 +188,11 @@ def from_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Ser
         raise  # parser.error exits
 
 
-def table() -> str:
-    """docs/server.md's table of the settings, made from the model."""
+def table(group: str = "server") -> str:
+    """docs/server.md's table of one group of settings (``GROUPS``), made from the model."""
     lines = ["| flag | environment | default | what it sets |", "|---|---|---|---|"]
-    for name, info in ServerSettings.model_fields.items():
+    for name in GROUPS[group]:
+        info = ServerSettings.model_fields[name]
         lines.append(f"| `{_flag(name)}` | `{ENV_PREFIX}{name.upper()}` | "
                      f"`{_shown_default(name)}` | {info.description} |")
     return "\n".join(lines) + "\n"

@@ -42,7 +42,8 @@ def make_client(tmp_path: Path, clock: FakeClock) -> Iterator[Callable[..., Test
         settings.setdefault("grace", 600)
         settings.setdefault("data_dir", tmp_path / "data")
         settings.setdefault("static_dir", tmp_path / "static")
-        settings.setdefault("limits", MACHINE_SPEED)
+        for name, value in MACHINE_SPEED.items():
+            settings.setdefault(name, value)
         client = TestClient(create_app(**settings))
         client.__enter__()
         stack.append(client)

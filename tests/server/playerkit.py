@@ -19,7 +19,7 @@ PASSWORD = "correct horse battery"
 def app_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
     """A running app on a fresh SQLite file, or on a fresh PostgreSQL database."""
     settings: dict[str, Any] = {"bot_delay": 0, "static_dir": tmp_path / "static",
-                                "limits": MACHINE_SPEED, "data_dir": tmp_path / "data"}
+                                **MACHINE_SPEED, "data_dir": tmp_path / "data"}
     if request.param == "postgresql":
         settings["database_url"] = request.getfixturevalue("database_url")
     with TestClient(create_app(**settings)) as client:

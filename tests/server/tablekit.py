@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -26,17 +26,27 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
-from cardtable.server.bounds import OFFERED_BOTS, Limits
+from cardtable.server.bounds import OFFERED_BOTS
 
-MACHINE_SPEED = Limits(ws_messages_per_second=0, tables_per_address="",
-                       bot_tables_per_address=1000, bot_tables=1000)
-"""The tests play at machine speed and make many tables from one address: no quotas on
-that (the tests of the limits set their own)."""
+MACHINE_SPEED: dict[str, Any] = {"ws_messages_per_second": 0, "tables_per_address": "",
+                                 "bot_tables_per_address": 1000, "bot_tables": 1000}
+"""Settings of the tests' apps (``create_app(**MACHINE_SPEED)``): the tests play at machine
+speed and make many tables from one address, with no quotas on that (the tests of the
+limits set their own)."""
 
 
-def with_bots(*names: str) -> Limits:
+def with_bots(*names: str) -> dict[str, Any]:
     """``MACHINE_SPEED``, the server offering these bots (a test's own) too."""
-    return dataclasses.replace(MACHINE_SPEED, bots=(*OFFERED_BOTS, *names))
+    return {**MACHINE_SPEED, "bots": (*OFFERED_BOTS, *names)}
+
+
+def wait_until(predicate: Callable[[], object], what: str, timeout: float = 30) -> None:
+    """Wait for something the server does in its own thread (a socket's close handled),
+    failing with ``what`` if it never happens."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"waited in vain for {what}"
+        time.sleep(0.01)
 
 
 class Stuck:

@@ -6,7 +6,6 @@ server can stop them at the time limit; and however long they think, the databas
 from __future__ import annotations
 
 import concurrent.futures
-import dataclasses
 import logging
 import threading
 from collections.abc import Callable
@@ -14,9 +13,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tablekit import MACHINE_SPEED, Player, Stuck, connect, create, run_async, with_bots
+from tablekit import Player, Stuck, connect, create, run_async, with_bots
 
 from cardtable import bots, games
+from cardtable.server.bounds import Limits
 from cardtable.server.play.bot_workers import BotWorkers
 
 
@@ -102,7 +102,7 @@ def test_health_and_other_tables_answer_while_every_bot_thinks_long(
             return state.legal_moves()[0]
 
     monkeypatch.setitem(bots._FACTORIES, "slow", Slow)
-    client = make_client(limits=with_bots("slow"), bot_time_limit=600)
+    client = make_client(**with_bots("slow"), bot_time_limit=600)
     try:
         for _ in range(8):
             answered(lambda: create(client, game="durak", seats=["bot:slow", "bot:slow"]))
@@ -126,9 +126,8 @@ def test_health_and_other_tables_answer_while_every_bot_thinks_long(
 
 def test_a_search_at_a_table_stops_itself_at_the_time_limit_and_plays_its_own_move(
         make_client: Callable[..., TestClient], caplog: pytest.LogCaptureFixture) -> None:
-    limits = dataclasses.replace(with_bots(), bot_bounds={
-        **MACHINE_SPEED.bot_bounds, "iterations": 10**9})
-    client = make_client(limits=limits, bot_time_limit=0.3)
+    limits = {**with_bots(), "bot_bounds": {**Limits().bot_bounds, "iterations": 10**9}}
+    client = make_client(**limits, bot_time_limit=0.3)
     seated = create(client, game="durak",
                     seats=["bot:ismcts:iterations=1000000000", "bot:random"])
     with caplog.at_level("WARNING", logger="cardtable.server"), \
@@ -166,9 +165,8 @@ def test_a_bot_process_still_thinking_at_the_limit_is_killed_and_replaced() -> N
 
 def test_a_search_in_a_bot_process_stops_itself_at_the_limit(
         make_client: Callable[..., TestClient], caplog: pytest.LogCaptureFixture) -> None:
-    limits = dataclasses.replace(with_bots(), bot_bounds={
-        **MACHINE_SPEED.bot_bounds, "iterations": 10**9})
-    client = make_client(limits=limits, bot_time_limit=0.3, bot_processes=1)
+    limits = {**with_bots(), "bot_bounds": {**Limits().bot_bounds, "iterations": 10**9}}
+    client = make_client(**limits, bot_time_limit=0.3, bot_processes=1)
     seated = create(client, game="durak",
                     seats=["bot:ismcts:iterations=1000000000", "bot:random"])
     with caplog.at_level(logging.WARNING, logger="cardtable.server"), \

@@ -8,8 +8,6 @@ from fastapi.testclient import TestClient
 from playerkit import app_client, fresh, register
 from tablekit import Player, connect
 
-from cardtable.server.people.accounts import PlayerLimits
-
 __all__ = ["app_client"]   # the fixture
 
 
@@ -69,7 +67,8 @@ def test_a_message_is_at_most_200_characters_and_loses_its_control_characters(
 
 
 def test_chat_is_rate_limited_per_connection(app_client: TestClient) -> None:
-    app_client.app.state.tables.settings.players = PlayerLimits(chat_per_window="2/minute")
+    tables = app_client.app.state.tables
+    tables.settings = tables.settings.model_copy(update={"chat_per_window": "2/minute"})
     made, _ = table_for_two(app_client)
     with connect(app_client, made["table"], made["token"]) as a:
         player = Player(a)

@@ -29,7 +29,7 @@ def wait_until_over(client: TestClient, table: str, timeout: float = 30) -> dict
 def test_the_life_of_tables_on_postgresql(database_url: str, tmp_path: Path) -> None:
     clock = FakeClock()
     settings = {"database_url": database_url, "bot_delay": 0, "static_dir": tmp_path,
-                "limits": MACHINE_SPEED, "grace": 600, "clock": clock}
+                **MACHINE_SPEED, "grace": 600, "clock": clock}
     with TestClient(create_app(**settings, abandon_after=300)) as client:
         resigned = create(client, game="durak", seats=["human", "bot:random"])
         answer = client.post(f"/api/tables/{resigned['table']}/resign",

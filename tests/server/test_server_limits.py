@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import dataclasses
 import json
 import os
 import socket
@@ -33,19 +32,21 @@ from tablekit import (
     run_async,
     server,
     socket_for,
+    wait_until,
 )
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from cardtable.server.bounds import Limits, add_flags, from_flags
+from cardtable.server.bounds import Limits
 from cardtable.server.play import bot_runner, steps
 from cardtable.server.play.guard import Guard, MessageRate
 from cardtable.server.play.live import TableError
+from cardtable.server.settings import add_flags, from_flags
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def limited(**changes: object) -> Limits:
-    return dataclasses.replace(MACHINE_SPEED, **changes)
+def limited(**changes: object) -> dict[str, Any]:
+    return {**MACHINE_SPEED, **changes}
 
 
 def table_count(client: TestClient) -> int:
@@ -78,10 +79,10 @@ def test_a_token_bucket_lets_a_burst_through_then_warns_then_closes() -> None:
 
 
 @pytest.mark.parametrize("limits", [limited(ws_messages_per_second=5, ws_message_burst=10),
-                                    Limits()], ids=["small", "default"])
+                                    dict(Limits())], ids=["small", "default"])
 def test_a_flooding_socket_is_warned_then_closed_and_the_table_plays_on(
-        make_client: Callable[..., TestClient], limits: Limits) -> None:
-    client = make_client(limits=limits)
+        make_client: Callable[..., TestClient], limits: dict[str, Any]) -> None:
+    client = make_client(**limits)
     ana = create(client, game="durak", seats=["human", "human"])
     bo = client.post(f"/api/tables/{ana['table']}/join").json()
     with connect(client, ana["table"], ana["token"]) as ws0, \
@@ -91,7 +92,7 @@ def test_a_flooding_socket_is_warned_then_closed_and_the_table_plays_on(
         first = {seat: player.state() for seat, player in players.items()}
         flood = Player(flooding)
         assert flood.state()["version"] == 0
-        for _ in range(3 * limits.ws_message_burst + 50):
+        for _ in range(3 * limits["ws_message_burst"] + 50):
             flood.send({"type": "move", "version": 0, "move": "take"})
         messages, code = drain(flood)
         codes = [m.get("code") for m in messages if m["type"] == "error"]
@@ -108,7 +109,7 @@ def test_a_flooding_socket_is_warned_then_closed_and_the_table_plays_on(
 
 def test_a_table_takes_so_many_watchers_and_refuses_one_more_in_words(
         make_client: Callable[..., TestClient]) -> None:
-    client = make_client(limits=limited(watchers_per_table=2))
+    client = make_client(**limited(watchers_per_table=2))
     seated = create(client, game="durak", seats=["human", "bot"])
     table = seated["table"]
     with connect(client, table, seated["token"]) as player, connect(client, table) as one, \
@@ -121,6 +122,8 @@ def test_a_table_takes_so_many_watchers_and_refuses_one_more_in_words(
             with pytest.raises(WebSocketDisconnect) as closed:
                 three.receive_text()
             assert closed.value.code == 4429
+    live = client.app.state.tables.live[table]   # type: ignore[attr-defined]
+    wait_until(lambda: not live.connections, "every socket of the table closed")
     with connect(client, table) as again:   # the watchers left: room again
         assert Player(again).state()["seat"] is None
 
@@ -152,7 +155,7 @@ def test_the_bots_of_one_address_think_on_its_budget_and_others_do_not_wait_for_
         return choose(bot, state, deadline)
 
     monkeypatch.setattr(bot_runner.bots, "choose_within", held)
-    client = make_client(limits=limited(bots_thinking_per_address=1), bot_threads=4)
+    client = make_client(**limited(bots_thinking_per_address=1), bot_threads=4)
     other = from_address(client, "10.0.0.2")
     runner = client.app.state.tables.runner
     try:
@@ -190,7 +193,7 @@ def test_bots_wait_while_every_person_at_the_table_is_away() -> None:
 
 def test_an_address_past_its_sockets_is_refused_with_429_and_others_are_not(
         make_client: Callable[..., TestClient]) -> None:
-    client = make_client(limits=limited(connections_per_address=2))
+    client = make_client(**limited(connections_per_address=2))
     table = create(client, game="durak", seats=["human", "human"])["table"]
     with connect(client, table) as one, connect(client, table) as two:
         Player(one).state()
@@ -207,7 +210,7 @@ def test_an_address_past_its_sockets_is_refused_with_429_and_others_are_not(
 
 def test_an_address_past_its_new_tables_gets_429_and_nothing_is_made(
         make_client: Callable[..., TestClient]) -> None:
-    client = make_client(limits=limited(tables_per_address="3/minute"))
+    client = make_client(**limited(tables_per_address="3/minute"))
     for _ in range(3):
         create(client, game="durak", seats=["human", "human"])
     refused = client.post("/api/tables", json={"game": "durak", "seats": ["human", "human"]})
@@ -222,8 +225,8 @@ def test_an_address_past_its_new_tables_gets_429_and_nothing_is_made(
 
 @pytest.mark.services
 def test_two_processes_counting_in_redis_share_an_address_quota() -> None:
-    limits = limited(tables_per_address="2/minute",
-                     rate_limit_storage="redis://127.0.0.1:6379/15")
+    limits = Limits(**limited(tables_per_address="2/minute",
+                            rate_limit_storage="redis://127.0.0.1:6379/15"))
     one, two = Guard(limits), Guard(limits)   # as two server processes would
     address = f"test-{uuid.uuid4()}"
 
@@ -241,7 +244,7 @@ def test_two_processes_counting_in_redis_share_an_address_quota() -> None:
 
 def test_tables_of_bots_only_are_limited_per_address_and_in_all(
         make_client: Callable[..., TestClient]) -> None:
-    client = make_client(bot_delay=600, limits=limited(bot_tables_per_address=1, bot_tables=2))
+    client = make_client(bot_delay=600, **limited(bot_tables_per_address=1, bot_tables=2))
     bots_only = {"game": "durak", "seats": ["bot:random", "bot:random"]}
     create(client, **bots_only)
     again = client.post("/api/tables", json=bots_only)
@@ -285,7 +288,7 @@ def test_rule_options_at_their_bound_are_accepted_and_the_lobby_shows_the_bound(
 def test_the_bounds_name_options_not_games(make_client: Callable[..., TestClient],
                                            highcard: object) -> None:
     """A bound applies to every game's option of that name (here the test game's)."""
-    client = make_client(limits=limited(rule_bounds={"hand_size": 2}))
+    client = make_client(**limited(rule_bounds={"hand_size": 2}))
     listed = next(g for g in client.get("/api/games").json() if g["name"] == "highcard")
     option = next(o for o in listed["options"] if o["name"] == "hand_size")
     assert option["maximum"] == 2
@@ -304,14 +307,24 @@ def test_every_limit_is_a_flag_and_a_line_of_the_docs() -> None:
     args = parser.parse_args(["--ws-messages-per-second", "3", "--rule-bounds",
                               "target=500,fixed_hands=9", "--bots", "random,easy",
                               "--tables-per-address", "5/minute"])
-    limits = from_flags(args)
+    limits = from_flags(parser, args)
     assert limits.ws_messages_per_second == 3 and limits.bots == ("random", "easy")
     assert limits.rule_bounds == {"target": 500, "fixed_hands": 9}
     assert limits.tables_per_address == "5/minute"
-    assert from_flags(parser.parse_args([])) == Limits()
+    defaults = from_flags(parser, parser.parse_args([]))
+    assert {name: getattr(defaults, name) for name in Limits.model_fields} == dict(Limits())
     docs = (ROOT / "docs" / "server.md").read_text()
-    for item in dataclasses.fields(Limits):
-        assert f"`--{item.name.replace('_', '-')}`" in docs, f"{item.name} is not documented"
+    for name in Limits.model_fields:
+        assert f"`--{name.replace('_', '-')}`" in docs, f"{name} is not documented"
+
+
+def test_a_limit_that_cannot_be_read_is_refused_before_the_server_starts() -> None:
+    parser = argparse.ArgumentParser()
+    add_flags(parser)
+    for flag, text in [("--rule-bounds", "target"), ("--bot-bounds", "seconds=soon"),
+                       ("--tables-per-address", "many"), ("--chat-per-window", "often")]:
+        with pytest.raises(SystemExit):
+            from_flags(parser, parser.parse_args([flag, text]))
 
 
 # -- what a real server reads --------------------------------------------------------------

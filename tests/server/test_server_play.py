@@ -475,7 +475,7 @@ def test_a_thinking_bot_does_not_block_the_server_and_is_cut_off_at_its_limit(
 
     monkeypatch.setitem(bots._FACTORIES, "slow", Slow)
     try:
-        client = make_client(bot_time_limit=0.5, limits=with_bots("slow"))
+        client = make_client(bot_time_limit=0.5, **with_bots("slow"))
         seated = create(client, game="durak", seats=["bot:slow", "bot:random"])
         assert thinking.wait(10)
         assert client.get("/api/health").json()["status"] == "ok"  # the loop still answers

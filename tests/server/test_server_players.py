@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from playerkit import PASSWORD, app_client, fresh, login, register
 from tablekit import connect
 
-from cardtable.server.people.accounts import COOKIE, PlayerLimits
+from cardtable.server.people.accounts import COOKIE
 
 __all__ = ["app_client"]   # the fixture
 
@@ -200,7 +200,8 @@ def test_unreadable_account_requests_are_422_with_a_code(app_client: TestClient)
 
 
 def test_new_guests_are_bounded_per_address(app_client: TestClient) -> None:
-    app_client.app.state.tables.settings.players = PlayerLimits(guests_per_address="2/hour")
+    tables = app_client.app.state.tables
+    tables.settings = tables.settings.model_copy(update={"guests_per_address": "2/hour"})
     for _ in range(2):
         assert fresh(app_client, "10.1.1.1").get("/api/me").json()["kind"] == "guest"
     refused = fresh(app_client, "10.1.1.1").get("/api/me")

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.services
 def test_the_api_works_on_postgresql_and_tables_survive_a_restart(
         database_url: str, tmp_path: object) -> None:
     settings = {"database_url": database_url, "bot_delay": 0, "static_dir": tmp_path,
-                "limits": MACHINE_SPEED}
+                **MACHINE_SPEED}
     with TestClient(create_app(**settings)) as client:
         assert client.get("/api/health").json()["tables"] == 0
         waiting = create(client, game="durak", seats=["human", "human"])

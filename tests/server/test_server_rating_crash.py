@@ -20,7 +20,7 @@ from cardtable.server.people import ratings
 
 def _app(tmp_path: Path, url: str | None) -> TestClient:
     settings: dict[str, Any] = {"bot_delay": 0, "static_dir": tmp_path / "static",
-                                "limits": MACHINE_SPEED, "data_dir": tmp_path / "data"}
+                                **MACHINE_SPEED, "data_dir": tmp_path / "data"}
     if url:
         settings["database_url"] = url
     return TestClient(create_app(**settings))

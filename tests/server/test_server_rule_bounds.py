@@ -5,7 +5,6 @@ asking for more is refused with 422 and a stable code, and nothing is made."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import random
 import re
 from collections.abc import Callable
@@ -22,10 +21,9 @@ from cardtable.server.bounds import (
     RULE_BOUNDS,
     RULE_MINIMUMS,
     Limits,
-    add_flags,
-    from_flags,
     rule_bound_rows,
 )
+from cardtable.server.settings import add_flags, from_flags
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -107,8 +105,7 @@ def test_an_option_the_server_does_not_bound_keeps_its_default(
         make_client: Callable[..., TestClient]) -> None:
     bounds = dict(RULE_BOUNDS)
     del bounds["max_rounds"]
-    client = make_client(bot_delay=600,
-                         limits=dataclasses.replace(MACHINE_SPEED, rule_bounds=bounds))
+    client = make_client(bot_delay=600, **{**MACHINE_SPEED, "rule_bounds": bounds})
     refused = client.post("/api/tables", json={
         "game": "durak", "seats": ["human", "bot:random"], "options": {"max_rounds": 50}})
     assert refused.status_code == 422
@@ -133,11 +130,11 @@ def test_the_least_values_are_a_flag_and_refuse_below_them(
         make_client: Callable[..., TestClient]) -> None:
     parser = argparse.ArgumentParser()
     add_flags(parser)
-    limits = from_flags(parser.parse_args(["--rule-minimums", "target=30,max_rounds=50"]))
+    limits = from_flags(parser, parser.parse_args(["--rule-minimums",
+                                                 "target=30,max_rounds=50"]))
     assert limits.rule_minimums == {"target": 30, "max_rounds": 50}
     assert limits.rule_bounds == RULE_BOUNDS
-    client = make_client(limits=dataclasses.replace(MACHINE_SPEED,
-                                                    rule_minimums=limits.rule_minimums))
+    client = make_client(**{**MACHINE_SPEED, "rule_minimums": limits.rule_minimums})
     refused = client.post("/api/tables", json={
         "game": "pasur", "seats": ["bot:random", "bot:random"], "options": {"target": 29}})
     assert refused.status_code == 422

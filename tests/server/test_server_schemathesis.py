@@ -29,7 +29,7 @@ from cardtable.server import create_app
 
 DATA = tempfile.mkdtemp(prefix="cardtable-schemathesis-")
 APP = create_app(data_dir=DATA, static_dir=DATA, bot_delay=600, grace=600,
-                 limits=MACHINE_SPEED)
+                 **MACHINE_SPEED)
 SCHEMA = schemathesis.openapi.from_dict(APP.openapi())
 SCHEMA.app = APP   # called in process; its lifespan starts with the first request
 SCHEMA.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE])

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.server.__main__ import parse, parser
-from cardtable.server.settings import ServerSettings, table
+from cardtable.server.settings import GROUPS, ServerSettings, table
 
 DOCS = Path(__file__).parents[2] / "docs" / "server.md"
 SECRET_URL = "postgresql+psycopg://cardtable:hunter2-secret@db.example/cardtable"
@@ -31,7 +31,7 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 def test_the_defaults_are_the_ones_documented() -> None:
-    chosen, _ = parse([])
+    chosen = parse([])
     assert (chosen.host, chosen.port, chosen.data_dir) == ("127.0.0.1", 8000, Path("data"))
     assert chosen.database_url is None and chosen.quick_play_poll == 8.0
 
@@ -39,13 +39,13 @@ def test_the_defaults_are_the_ones_documented() -> None:
 def test_a_setting_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARDTABLE_PORT", "8123")
     monkeypatch.setenv("CARDTABLE_QUICK_PLAY_POLL", "0.5")
-    chosen, _ = parse([])
+    chosen = parse([])
     assert chosen.port == 8123 and chosen.quick_play_poll == 0.5
 
 
 def test_a_setting_is_read_from_a_dot_env_file(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("CARDTABLE_DATA_DIR=/srv/cardtable\nCARDTABLE_GRACE=30\n")
-    chosen, _ = parse([])
+    chosen = parse([])
     assert chosen.data_dir == Path("/srv/cardtable") and chosen.grace == 30
 
 
@@ -53,9 +53,9 @@ def test_a_flag_beats_the_environment_which_beats_dot_env(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("CARDTABLE_PORT=7000\nCARDTABLE_BOT_DELAY=2\n")
     monkeypatch.setenv("CARDTABLE_PORT", "7001")
-    assert parse([])[0].port == 7001
-    assert parse(["--port", "7002"])[0].port == 7002
-    assert parse([])[0].bot_delay == 2
+    assert parse([]).port == 7001
+    assert parse(["--port", "7002"]).port == 7002
+    assert parse([]).bot_delay == 2
 
 
 @pytest.mark.parametrize("argv", [["--port", "0"], ["--port", "http"], ["--grace", "-1"],
@@ -69,9 +69,23 @@ def test_a_value_out_of_bounds_is_refused_in_words(argv: list[str],
     assert argv[0] in said and "Traceback" not in said
 
 
-def test_the_limits_keep_their_own_flags() -> None:
-    _, limits = parse(["--ws-max-bytes", "20000"])
-    assert limits.ws_max_bytes == 20000
+def test_the_limits_are_settings_like_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDTABLE_RULE_BOUNDS", "target=500")
+    monkeypatch.setenv("CARDTABLE_CHAT_PER_WINDOW", "3/minute")
+    chosen = parse(["--ws-max-bytes", "20000", "--bots", "random,easy"])
+    assert chosen.ws_max_bytes == 20000 and chosen.bots == ("random", "easy")
+    assert chosen.rule_bounds == {"target": 500} and chosen.chat_per_window == "3/minute"
+
+
+def test_create_app_takes_one_settings_object_or_single_settings(tmp_path: Path) -> None:
+    from cardtable.server import create_app
+
+    given = ServerSettings(data_dir=tmp_path, bot_delay=0, watchers_per_table=7)
+    assert create_app(given).state.settings is given
+    changed = create_app(given, grace=5).state.settings
+    assert (changed.grace, changed.watchers_per_table, given.grace) == (5, 7, 60)
+    with pytest.raises(TypeError, match="limits"):
+        create_app(data_dir=tmp_path, limits=None)
 
 
 def test_every_field_has_help_and_a_flag() -> None:
@@ -83,9 +97,9 @@ def test_every_field_has_help_and_a_flag() -> None:
 
 def test_a_secret_url_is_never_shown(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARDTABLE_DATABASE_URL", SECRET_URL)
-    chosen, _ = parse([])
+    chosen = parse([])
     assert "hunter2" not in repr(chosen) and "hunter2" not in str(chosen.model_dump())
-    assert chosen.app_arguments()["database_url"] == SECRET_URL  # given to the code alone
+    assert chosen.revealed("database_url") == SECRET_URL  # given to the code alone
     assert "hunter2" not in parser().format_help()
 
 
@@ -105,9 +119,10 @@ def test_both_command_names_take_the_same_flags(tmp_path: Path) -> None:
     assert "hunter2" not in module
 
 
-def test_the_docs_table_is_the_models() -> None:
+@pytest.mark.parametrize("group", list(GROUPS))
+def test_the_docs_tables_are_the_models(group: str) -> None:
     text = DOCS.read_text(encoding="utf-8")
-    begin, end = "<!-- settings:begin -->\n", "<!-- settings:end -->"
-    assert text[text.index(begin) + len(begin):text.index(end)] == table(), (
-        "docs/server.md's settings table differs from ServerSettings: paste "
-        "cardtable.server.settings.table() between its settings markers")
+    begin, end = f"<!-- settings:{group}:begin -->\n", f"<!-- settings:{group}:end -->"
+    assert text[text.index(begin) + len(begin):text.index(end)] == table(group), (
+        f"docs/server.md's {group} table differs from ServerSettings: paste "
+        f"cardtable.server.settings.table({group!r}) between its markers")

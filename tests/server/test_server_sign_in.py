@@ -8,7 +8,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 from playerkit import app_client, fresh, login, register
 
-from cardtable.server.people.accounts import DEVICE, PlayerLimits
+from cardtable.server.people.accounts import DEVICE
 
 __all__ = ["app_client"]   # the fixture
 
@@ -53,7 +53,8 @@ def test_past_the_rate_for_the_account_the_attackers_address_is_told_to_wait(
 
 def test_past_the_rate_for_the_address_it_is_told_to_wait_for_every_account(
         app_client: TestClient) -> None:
-    app_client.app.state.tables.settings.players = PlayerLimits(login_per_address="5/minute")
+    tables = app_client.app.state.tables
+    tables.settings = tables.settings.model_copy(update={"login_per_address": "5/minute"})
     register(fresh(app_client), "darya")
     for n in range(5):
         assert attack(app_client, f"anna_{n}", 1) == [401]
@@ -102,7 +103,8 @@ def test_a_made_up_device_cookie_is_no_known_device(app_client: TestClient) -> N
 
 
 def test_known_devices_have_a_generous_rate_of_their_own(app_client: TestClient) -> None:
-    app_client.app.state.tables.settings.players = PlayerLimits(login_known_device="3/minute")
+    tables = app_client.app.state.tables
+    tables.settings = tables.settings.model_copy(update={"login_known_device": "3/minute"})
     register(fresh(app_client), "darya")
     owner = fresh(app_client, OWNER)
     login(owner, "darya")

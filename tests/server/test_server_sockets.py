@@ -313,13 +313,11 @@ def test_no_limit_when_the_limit_is_zero() -> None:
 
 # -- settings and the file limit ------------------------------------------------------------
 
-def test_the_connection_settings_go_to_the_server_not_the_app() -> None:
+def test_the_connection_settings_are_settings_like_the_others() -> None:
     chosen = ServerSettings(header_timeout=3, body_timeout=4, connections_per_peer=0,
                             max_header_bytes=8192, max_body_bytes=2048)
-    assert chosen.socket_arguments() == {"header_timeout": 3, "body_timeout": 4,
-                                         "max_header_bytes": 8192, "connections_per_peer": 0}
-    assert "header_timeout" not in chosen.app_arguments()
-    assert chosen.app_arguments()["max_body_bytes"] == 2048
+    assert (chosen.header_timeout, chosen.body_timeout, chosen.max_header_bytes,
+            chosen.connections_per_peer, chosen.max_body_bytes) == (3, 4, 8192, 0, 2048)
 
 
 @pytest.mark.parametrize("setting", [{"header_timeout": 0}, {"body_timeout": -1},

@@ -31,7 +31,7 @@ from cardtable.server.store.storage import (
 @pytest.fixture
 def settings(tmp_path: Path) -> dict[str, Any]:
     return {"data_dir": tmp_path / "data", "bot_delay": 0, "static_dir": tmp_path / "static",
-            "limits": MACHINE_SPEED}   # the tests play at machine speed
+            **MACHINE_SPEED}   # the tests play at machine speed
 
 
 def stored_row(settings: dict[str, Any], table_id: str) -> TableRow:

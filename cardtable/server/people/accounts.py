@@ -79,8 +79,8 @@ def store_of(connection: Request | WebSocket) -> PlayerStore:
 
 
 def limits_of(connection: Request | WebSocket) -> PlayerLimits:
-    """The server's one ``PlayerLimits``: a field of its settings (``live.Settings``)."""
-    limits: PlayerLimits = connection.app.state.tables.settings.players
+    """The server's one ``PlayerLimits``: a field of its settings (``settings.ServerSettings``)."""
+    limits: PlayerLimits = connection.app.state.tables.settings
     return limits
 
 
@@ -245,7 +245,7 @@ def _limiter(request: Request) -> Limiter:
     state = request.app.state
     limiter = getattr(state, "player_limiter", None)
     if limiter is None:
-        url = state.tables.settings.limits.rate_limit_storage
+        url = state.tables.settings.rate_limit_storage
         limiter = state.player_limiter = Limiter(url)
     return limiter
 

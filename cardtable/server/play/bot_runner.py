@@ -1,14 +1,14 @@
 """The bots at the live tables: each table's bot loop, and the takeover bots.
 
 A bot thinks on a copy of the game, outside the table's lock, where the server can stop
-it at ``bot_time_limit``: in threads of its own (``Settings.bot_threads``; never the
+it at ``bot_time_limit``: in threads of its own (``ServerSettings.bot_threads``; never the
 threads storage uses), where its search stops itself at the limit and plays the best move
-found so far, or (with ``Settings.bot_processes``) in processes of its own
+found so far, or (with ``ServerSettings.bot_processes``) in processes of its own
 (``bot_workers``), where one still thinking at the limit is killed and replaced.  Its move
 then goes through ``Tables.play`` like a person's.  A bot that fails, or does not answer
 by the limit, plays a random legal move.  A person who stays away past the grace period
 gets the table's takeover bot.  While the database is away a bot keeps its move and tries
-to store it again after a wait that doubles up to ``Settings.storage_retry_max``.
+to store it again after a wait that doubles up to ``ServerSettings.storage_retry_max``.
 The table's dealer starts and ends the bot loop and the grace timers; they ask it.
 
 Hints and analyses think in the bot processes too (``BotRunner.pool``), even when the
@@ -138,7 +138,7 @@ class BotRunner:
         """One of ``bots_thinking_per_address`` turns of ``key``'s budget: a bot waits
         for one, so the tables of one address (or account) think on at most that many
         threads or processes however many tables and bots it has."""
-        limit = self.settings.limits.bots_thinking_per_address
+        limit = self.settings.bots_thinking_per_address
         if limit <= 0:
             yield
             return

@@ -157,7 +157,7 @@ def creator_seat(table: LiveTable) -> int | None:
 
 
 def _admit(tables: House, connection: Connection) -> None:
-    limits = tables.settings.players
+    limits = tables.settings
     item = parse(limits.chat_per_window)
     window, clock = item.get_expiry(), time.monotonic()
     sent = _sent.setdefault(connection, collections.deque())

@@ -416,7 +416,7 @@ class Dealer:
     async def _connect(self, command: cmd.Connect) -> None:
         table, connection = self.table, command.connection
         if connection.seat is None:   # a watcher: nothing at the table changes
-            limit = self.house.settings.limits.watchers_per_table
+            limit = self.house.settings.watchers_per_table
             watching = sum(1 for other in table.connections if other.seat is None)
             if limit and watching >= limit:
                 raise TableError(f"this table has as many watchers as it takes ({limit}); "

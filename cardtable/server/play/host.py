@@ -17,11 +17,12 @@ from typing import Any, Protocol
 
 from ..clock import Clock
 from ..codes import Refusal
+from ..settings import ServerSettings
 from ..store.storage import Storage, StoredTable
 from ..store.writer import MoveWriter
 from .bot_workers import BotWorkers
 from .guard import Guard
-from .live import Connection, LiveTable, Settings
+from .live import Connection, LiveTable
 
 __all__ = ["Bots", "House", "Life", "Owners", "Seats"]
 
@@ -75,7 +76,7 @@ class House(Protocol):
     @property
     def writer(self) -> MoveWriter: ...
     @property
-    def settings(self) -> Settings: ...
+    def settings(self) -> ServerSettings: ...
     @property
     def live(self) -> dict[str, LiveTable]: ...
     @property

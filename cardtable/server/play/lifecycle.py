@@ -11,7 +11,7 @@ timeouts in a row, or staying away past the grace period at a table with a clock
 forfeit the seat: the bot plays on, and the seat counts as lost (``summary["forfeits"]``).
 A player may resign (their side loses, the game ends: ``summary["resigned"]``) or, at an
 unrated table, leave (the bot plays on).  A table where no seated person is connected
-for ``Settings.abandon_after`` seconds ends as abandoned, unrated.
+for ``ServerSettings.abandon_after`` seconds ends as abandoned, unrated.
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from typing import Any, ClassVar
 
 from ...game import GameSpec, GameState
 from ...records import Record, record_of, rules_to_dict
-from ..bounds import Limits, PlayerLimits
 from ..clock import Clock
 from ..codes import Refusal, refused
 from ..protocol import page_view
@@ -35,7 +34,6 @@ __all__ = [
     "NotHere",
     "Outbox",
     "SecureRandom",
-    "Settings",
     "TableError",
 ]
 
@@ -86,46 +84,6 @@ class ClusterUnavailable(TableError):
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason, 503, "cluster_unavailable")
-
-
-@dataclass
-class Settings:
-    """How the live tables behave; the tests set the delays to zero."""
-
-    bot_delay: float = 0.8
-    """Seconds a bot waits before it plays, so people can follow the game."""
-    bot_time_limit: float = 30.0
-    """Seconds a bot may think: its search stops there and plays its best move so far; a
-    bot that does not stop gets a random legal move played for it (and in a bot process,
-    the process is killed and replaced)."""
-    grace: float = 60.0
-    """Seconds a dropped player keeps the seat before a takeover bot may play for them."""
-    queue_limit: int = 64
-    """Messages waiting for one connection; past this the oldest state is dropped."""
-    bot_processes: int = 0
-    """Processes bots think in (0: threads of the server process)."""
-    claim_grace: float = 120.0
-    """Seconds a seat taken but never connected to is held; then it is free again (the
-    answer that carried its token was lost, say in a crash)."""
-    storage_retry_max: float = 5.0
-    """The longest wait, in seconds, between a bot's tries to store a move while the
-    database is away (the waits double from a tenth of a second up to this)."""
-    bot_threads: int = 4
-    """Threads bots think in when there are no bot processes (storage has threads of its
-    own, so bots thinking never hold up the database)."""
-    storage_threads: int = 8
-    """Threads for the database calls, used by nothing else."""
-    limits: Limits = field(default_factory=Limits)
-    players: PlayerLimits = field(default_factory=PlayerLimits)
-    """How often people may sign in, register and chat."""
-    """Every limit on what clients may ask (``cardtable.server.bounds``)."""
-    abandon_after: float = 600.0
-    """Seconds a table may go with no seated person connected before it ends as
-    abandoned (``lifecycle``)."""
-    count_every: float = 60.0
-    """Seconds between sweeps for finished tables whose results were not counted (a
-    process of an older version died between the end and the count, or the count
-    failed); a start sweeps first thing."""
 
 
 @dataclass(eq=False)

@@ -6,7 +6,7 @@ for both.  A seat is taken by the table's dealer (``commands.TakeSeat``, or
 ``SeatsRead`` for a seat taken through another process): the game starts once every seat
 is taken (in the database, in the same transaction as the seat), and everyone at the
 table hears of it.  A seat taken but never connected to is freed again after
-``Settings.claim_grace`` (``Seating.unclaimed``): the answer that carried its token may
+``ServerSettings.claim_grace`` (``Seating.unclaimed``): the answer that carried its token may
 have been lost.
 """
 
@@ -172,7 +172,7 @@ class Seating:
         bots and rule options past the server's limits (``bounds``); a table of bots only
         past the quotas of ``address`` or of the server, with 429.
         """
-        limits, guard = self.tables.settings.limits, self.tables.guard
+        limits, guard = self.tables.settings, self.tables.guard
         await guard.check_table_rate(address)
         try:
             if clock is not None and takeover is None:

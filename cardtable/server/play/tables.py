@@ -27,6 +27,7 @@ from .. import protocol
 from ..clock import Clock
 from ..cluster.messages import Renamed
 from ..codes import Refusal
+from ..settings import ServerSettings
 from ..store.storage import (
     CLOSED,
     OPEN,
@@ -56,7 +57,6 @@ from .live import (
     NotHere,
     Outbox,
     SecureRandom,
-    Settings,
     TableError,
 )
 from .results import count_table, tally_of
@@ -70,7 +70,6 @@ __all__ = [
     "NotHere",
     "Outbox",
     "SecureRandom",
-    "Settings",
     "TableError",
     "Tables",
 ]
@@ -86,14 +85,14 @@ class Tables:
     ``seating`` makes tables and gives seats; ``runner`` plays for the bots.
     """
 
-    def __init__(self, storage: Storage, settings: Settings | None = None, *,
+    def __init__(self, storage: Storage, settings: ServerSettings, *,
                  clock: Clock | None = None) -> None:
         self.storage = storage
         self.clock = clock or Clock()
         """What every clock, grace and wait of the tables reads (a test's fake one)."""
         self.writer = MoveWriter(storage)
         """Every move is written through it, in group commits."""
-        self.settings = settings or Settings()
+        self.settings = settings
         self.live: dict[str, LiveTable] = {}
         self.broken: dict[str, str] = {}
         self.cluster: Owners | None = None
@@ -101,7 +100,7 @@ class Tables:
         self.seating = Seating(self)
         self.runner = BotRunner(self)
         self.lifecycle = Lifecycle(self)
-        self.guard = Guard(self.settings.limits)
+        self.guard = Guard(self.settings)
         self._loading: dict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.uncountable: dict[str, str] = {}

@@ -23,17 +23,18 @@ import logging
 import mimetypes
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 
 from ... import __version__
 from .. import protocol
-from ..border import MAX_BODY, TextBorder
-from ..bounds import Limits, PlayerLimits
+from ..border import TextBorder
 from ..clock import Clock
 from ..people.accounts import install as install_players
 from ..play.quickplay import LocalTickets, QuickPlay, RedisTickets
-from ..play.tables import Settings, Tables
+from ..play.tables import Tables
+from ..settings import ServerSettings
 from ..store.storage import Storage, sqlite_url
 from .collector import quiet_collector
 from .errors import install as install_errors
@@ -62,47 +63,44 @@ for _type, _suffixes in (("text/javascript", (".js", ".mjs")), ("text/css", (".c
         mimetypes.add_type(_type, _suffix)
 
 
-def create_app(database_url: str | None = None, data_dir: str | Path = "data",
-               redis_url: str | None = None, *, bot_delay: float = 0.8,
-               bot_time_limit: float = 30.0, grace: float = 60.0, queue_limit: int = 64,
-               static_dir: str | Path | None = None, redis_prefix: str = "cardtable",
-               lease: float = 15.0, bot_processes: int = 0, bot_threads: int = 4,
-               storage_threads: int = 8, limits: Limits | None = None,
-               claim_grace: float = 120.0, storage_retry_max: float = 5.0,
-               redis_pool_size: int = 20, redis_pool_timeout: float = 5.0,
-               abandon_after: float = 600.0, quick_play_poll: float = 8.0,
-               player_limits: PlayerLimits | None = None,
-               clock: Clock | None = None, max_body_bytes: int = MAX_BODY) -> FastAPI:
+def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = None,
+               static_dir: str | Path | None = None, **fields: Any) -> FastAPI:
     """The web table as an ASGI app.
 
-    ``database_url`` defaults to SQLite at ``data_dir/cardtable.sqlite3``.  The schema is
-    migrated and every unfinished table is resumed when the app starts (its lifespan).
-    With ``redis_url`` several processes share the database: each table is played by one
-    of them (a lease of ``lease`` seconds in Redis) and the others relay its players
-    (through at most ``redis_pool_size`` connections to Redis, each waited for at most
-    ``redis_pool_timeout`` seconds); see ``cardtable.server.cluster.relay``.  ``limits`` bounds
-    what clients may ask (``cardtable.server.bounds.Limits``).  ``clock`` is what every
-    clock, grace and wait of the tables reads (a test's ``clock.FakeClock``).  A request
-    body over ``max_body_bytes`` is refused as it arrives (``border.TextBorder``).
+    ``settings`` is the one object every part reads (``cardtable.server.settings``); by
+    default it is read from the environment and ``.env`` like ``cardtable serve``'s, and
+    ``fields`` change single settings (``create_app(data_dir=..., bot_delay=0)``; a name
+    that is no setting is a ``TypeError``, a value out of bounds pydantic's
+    ``ValidationError``).  The database defaults to SQLite at
+    ``data_dir/cardtable.sqlite3``; the schema is migrated and every unfinished table is
+    resumed when the app starts (its lifespan).  With a Redis URL several processes share
+    the database: each table is played by one of them (a lease) and the others relay its
+    players (``cardtable.server.cluster.relay``).  ``clock`` is what every clock, grace and
+    wait of the tables reads (a test's ``clock.FakeClock``); ``static_dir`` replaces the
+    page's files (tests).
     """
-    url = database_url or sqlite_url(data_dir)
-    settings = Settings(bot_delay=bot_delay, bot_time_limit=bot_time_limit, grace=grace,
-                        queue_limit=queue_limit, bot_processes=bot_processes,
-                        bot_threads=bot_threads, storage_threads=storage_threads,
-                        limits=limits or Limits(), claim_grace=claim_grace,
-                        storage_retry_max=storage_retry_max, abandon_after=abandon_after,
-                        players=player_limits or PlayerLimits())
+    unknown = sorted(set(fields) - set(ServerSettings.model_fields))
+    if unknown:
+        raise TypeError(f"create_app() got settings it does not have: {', '.join(unknown)}")
+    if settings is None:
+        settings = ServerSettings(**fields)
+    elif fields:
+        settings = ServerSettings(**{**dict(settings), **fields})
+    chosen = settings
+    data_dir = chosen.data_dir
+    url = chosen.revealed("database_url") or sqlite_url(data_dir)
+    redis_url = chosen.revealed("redis_url")
     static = Path(static_dir) if static_dir is not None else STATIC
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(url, threads=settings.storage_threads)
+        storage = Storage(url, threads=chosen.storage_threads)
         # every asyncio.to_thread of the server is a database call (bots think in threads
         # or processes of their own): the loop's default threads are the storage's, which
         # no bot can hold up
         asyncio.get_running_loop().set_default_executor(storage.executor)
         await asyncio.to_thread(storage.migrate)
-        tables = Tables(storage, settings, clock=clock)
+        tables = Tables(storage, chosen, clock=clock)
         app.state.storage = storage
         app.state.tables = tables
         cluster = app.state.cluster = None
@@ -110,14 +108,14 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
             from ..cluster.relay import Cluster
 
             cluster = app.state.cluster = tables.cluster = Cluster(
-                redis_url, tables, prefix=redis_prefix, lease=lease,
-                pool_size=redis_pool_size, pool_timeout=redis_pool_timeout)
+                redis_url, tables, prefix=chosen.redis_prefix, lease=chosen.lease,
+                pool_size=chosen.redis_pool_size, pool_timeout=chosen.redis_pool_timeout)
             await cluster.start()
         await tables.start()
         await app.state.analyses.import_folder()  # an earlier version's files, read in
         tickets = (LocalTickets() if cluster is None
-                   else RedisTickets(cluster.redis, redis_prefix))
-        app.state.quickplay = QuickPlay(tables, tickets, poll_timeout=quick_play_poll)
+                   else RedisTickets(cluster.redis, chosen.redis_prefix))
+        app.state.quickplay = QuickPlay(tables, tickets, poll_timeout=chosen.quick_play_poll)
         app.state.quickplay.start()
         try:
             yield
@@ -132,6 +130,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
                   description=f"{_titles()} at a web table: lobby, tables with "
                               "friends and bots, live play over a WebSocket, records.")
     app.state.static = static
+    app.state.settings = chosen
     install_errors(app)
     for router in (health_router, tables_router, socket_router, life_router, protocol.router,
                    page_router):
@@ -142,7 +141,7 @@ def create_app(database_url: str | None = None, data_dir: str | Path = "data",
     app.mount("/", PageFiles(directory=static, html=True, check_dir=False), name="static")
     app.add_middleware(SecurityHeaders)
     # outermost: no endpoint, middleware or database sees a NUL or an unbounded body
-    app.add_middleware(TextBorder, max_body=max_body_bytes)
+    app.add_middleware(TextBorder, max_body=chosen.max_body_bytes)
     return app
 
 
@@ -152,50 +151,33 @@ def _titles() -> str:
     return " and ".join(filter(None, [", ".join(titles[:-1]), *titles[-1:]])) or "Card games"
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | Path = "data",
-          database_url: str | None = None, redis_url: str | None = None, *,
-          bot_delay: float = 0.8, grace: float = 60.0, redis_prefix: str = "cardtable",
-          lease: float = 15.0, bot_processes: int = 0, bot_time_limit: float = 30.0,
-          bot_threads: int = 4, storage_threads: int = 8, limits: Limits | None = None,
-          log_level: str = "info", claim_grace: float = 120.0,
-          storage_retry_max: float = 5.0, redis_pool_size: int = 20,
-          redis_pool_timeout: float = 5.0, abandon_after: float = 600.0,
-          quick_play_poll: float = 8.0, trusted_proxies: str = "",
-          max_body_bytes: int = MAX_BODY, header_timeout: float = 10.0,
-          body_timeout: float = 20.0, max_header_bytes: int = 32 * 1024,
-          connections_per_peer: int = 64) -> None:
-    """Run the web table with uvicorn until interrupted.  ``X-Forwarded-For`` is believed
-    only from ``trusted_proxies`` (comma-separated addresses or networks; none by
-    default): from anyone else it is a header like any other, and the per-address
-    limits count the address a client connects from.  What a connection may hold before
-    its request is read (the timeouts, the headers' size, connections per peer address)
-    is ``web.sockets``'s."""
+def serve(settings: ServerSettings | None = None, **fields: Any) -> None:
+    """Run the web table with uvicorn until interrupted (``settings`` and ``fields`` as
+    ``create_app``'s).  ``X-Forwarded-For`` is believed only from ``trusted_proxies``
+    (comma-separated addresses or networks; none by default): from anyone else it is a
+    header like any other, and the per-address limits count the address a client
+    connects from.  What a connection may hold before its request is read (the timeouts,
+    the headers' size, connections per peer address) is ``web.sockets``'s."""
     import ipaddress
 
     import uvicorn
 
     from .sockets import Guard, PeerCounter, announce_file_limit, guarded, websocket_protocol
 
-    limits = limits or Limits()
-    app = create_app(database_url=database_url, data_dir=data_dir, redis_url=redis_url,
-                     bot_delay=bot_delay, grace=grace, redis_prefix=redis_prefix,
-                     lease=lease, bot_processes=bot_processes, bot_time_limit=bot_time_limit,
-                     bot_threads=bot_threads, storage_threads=storage_threads, limits=limits,
-                     claim_grace=claim_grace, storage_retry_max=storage_retry_max,
-                     redis_pool_size=redis_pool_size, redis_pool_timeout=redis_pool_timeout,
-                     abandon_after=abandon_after, quick_play_poll=quick_play_poll,
-                     max_body_bytes=max_body_bytes)
+    app = create_app(settings, **fields)
+    chosen: ServerSettings = app.state.settings
+    trusted_proxies, log_level = chosen.trusted_proxies, chosen.log_level
     trusted = tuple(ipaddress.ip_network(item, strict=False)
                     for item in trusted_proxies.split(",") if item)
-    peers = PeerCounter(connections_per_peer, trusted)
-    guard = Guard(header_timeout=header_timeout, body_timeout=body_timeout,
-                  max_header_bytes=max_header_bytes, peers=peers)
+    peers = PeerCounter(chosen.connections_per_peer, trusted)
+    guard = Guard(header_timeout=chosen.header_timeout, body_timeout=chosen.body_timeout,
+                  max_header_bytes=chosen.max_header_bytes, peers=peers)
     # a WebSocket frame bigger than a message can be is not even read (closed with 1009);
     # no per-message compression: deflating every state costs more CPU than the bytes it
     # saves on messages of a kilobyte or two
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
+    config = uvicorn.Config(app, host=chosen.host, port=chosen.port, log_level=log_level,
                             http=guarded(guard), ws=websocket_protocol(peers),
-                            ws_max_size=limits.ws_max_bytes,
+                            ws_max_size=chosen.ws_max_bytes,
                             ws_per_message_deflate=False,
                             proxy_headers=bool(trusted_proxies),
                             forwarded_allow_ips=trusted_proxies or None)

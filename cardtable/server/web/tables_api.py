@@ -47,7 +47,7 @@ MAX_OFFSET = 1_000_000
 
 @router.get("/api/games", response_model=list[GameInfo])
 async def list_games(tables: Live) -> list[GameInfo]:
-    limits = tables.settings.limits
+    limits = tables.settings
     known = set(bots.specs())
     offered = [name for name in limits.bots if name in known]
     out = []

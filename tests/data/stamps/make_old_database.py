@@ -37,7 +37,7 @@ def main(tree: Path) -> None:
 
     def app() -> TestClient:
         return TestClient(create_app(data_dir=work / "data", static_dir=work / "static",
-                                     bot_delay=0, limits=MACHINE_SPEED, clock=FakeClock(),
+                                     bot_delay=0, **MACHINE_SPEED, clock=FakeClock(),
                                      grace=600))
 
     kept: dict[str, Any] = {}
