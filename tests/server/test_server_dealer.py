@@ -101,7 +101,8 @@ def test_a_command_that_asks_its_own_dealer_is_refused_rather_than_stuck() -> No
 @settings(max_examples=30, deadline=None)
 @given(game=st.sampled_from(["pasur", "durak"]), seed=st.integers(0, 10_000),
        moves=st.integers(0, 60))
-def test_deciding_a_move_leaves_the_table_as_it_was(game: str, seed: int, moves: int) -> None:
+def test_a_decided_move_is_pushed_and_taking_it_back_leaves_the_table_as_it_was(
+        game: str, seed: int, moves: int) -> None:
     table = table_of(game, seed)
     rng = random.Random(seed)
     for _ in range(moves):
@@ -111,15 +112,17 @@ def test_deciding_a_move_leaves_the_table_as_it_was(game: str, seed: int, moves:
     if table.state.is_over():
         return
     before = [table.state.view(seat) for seat in range(2)]
-    stack = list(table.state.move_stack)
+    stack, version = list(table.state.move_stack), table.version
     move = rng.choice(table.state.legal_moves())
     played = steps.move(table, table.state.to_move, table.version, str(move))
     assert isinstance(played, steps.Played) and played.text == str(move)
+    assert list(table.state.move_stack) == [*stack, played.move]   # left pushed
+    assert played.over == table.state.is_over()   # what it decided is what the move does
+    assert played.decks == len(table.spec.deals(table.state))
+    assert table.version == version   # no field of the table changed
+    steps.take_back(table, played)   # the move could not be stored
     assert [table.state.view(seat) for seat in range(2)] == before
     assert list(table.state.move_stack) == stack
-    table.state.push(played.move)   # what it decided is what the move does
-    assert played.over == table.state.is_over()
-    assert played.decks == len(table.spec.deals(table.state))
 
 
 def test_an_illegal_move_is_refused_by_the_step_and_changes_nothing() -> None:

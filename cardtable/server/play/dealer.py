@@ -144,16 +144,20 @@ class Dealer:
                 table.id, step.version, step.seat, step.text, new_decks=step.new_decks,
                 over=step.over, summary=step.summary, tally=step.tally)
         except StorageUnavailable:
+            steps.take_back(table, step)
             table.stale = True
             raise
-        except Exception as error:
+        except BaseException as error:
+            steps.take_back(table, step)
+            if not isinstance(error, Exception):
+                raise   # cancelled: the state is as it was, the move unstored
             log.exception("table %s: move %d could not be saved", table.id, step.version)
             if house.cluster is not None and isinstance(error, IntegrityError):
                 # another process wrote this move: it owns the table now
                 house.spawn(house.drop(table.id, "the table moved to another server"))
             return refused("move_not_saved", f"the move could not be saved "
                            f"({type(error).__name__}); nothing changed")
-        table.state.push(step.move)   # change
+        # change (the game's state holds the move already)
         table.last_move = {"index": step.version, "seat": step.seat, "move": step.text}
         table.version += 1
         table.decks_stored = step.decks
