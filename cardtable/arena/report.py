@@ -71,10 +71,9 @@ def summarize(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> 
             per_deal = _per_deal(scored, lambda r, seat: _points(r)[seat] / r.hands)
             _, ci = t_mean_ci(list(per_deal.values()))
             entry["mean_points_ci95"] = None if ci is None else list(ci)
-        if loser:
-            # a game with one loser that ended without one (an emptied last defence, or
-            # stopped going round in circles) is a draw
-            entry["draws"] = sum(1 for r in tables if r.loser is None)
+        # a game with one loser that ended without one (an emptied last defence, or
+        # stopped going round in circles) is a draw; null where the game has no loser
+        entry["draws"] = sum(1 for r in tables if r.loser is None) if loser else None
         if loser and n:
             lost = sum(_share(r, label, lambda r, seat: r.loser == seat) for r in tables)
             entry[f"{loser}_rate"] = lost / n
