@@ -588,6 +588,9 @@ def watch(spec: GameSpec, bot_specs: Sequence[str], *, players: int | None = Non
     order: list[int] = []
     held = -1
     console.print(Text(f"{spec.title}: {', '.join(names)}", style="bold"))
+    opening = getattr(screen, "opening", None)
+    for note in opening(state, names) if opening else []:
+        console.print(Text.assemble(("» ", "cyan"), move_text(note)))
     while not state.is_over():
         views = [state.view(seat) for seat in range(players)]
         total = sum(len(v.get("hand") or []) for v in views)

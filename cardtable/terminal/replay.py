@@ -130,7 +130,10 @@ def replay(record: Record, *, console: Console | None = None,
             parts.append(Text.assemble(f"Move {at}/{len(states) - 1}: {names[seat]}: ",
                                        move_text(text)))
         else:
-            parts.append(Text(f"The deal. {len(states) - 1} moves follow."))
+            opening = getattr(module, "opening", None)
+            said = "; ".join(opening(state, names)) if opening else ""
+            parts.append(Text(f"The deal. {len(states) - 1} moves follow."
+                              + (f" {said}." if said else "")))
         if at == len(states) - 1 and state.is_over():
             parts.append(_final(module, states, names, record))
         parts.append(note if note is not None else Text(KEYS, style="dim"))
