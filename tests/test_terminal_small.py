@@ -15,7 +15,7 @@ from cardtable import __version__, games
 from cardtable.analysis.lessons import Progress, course
 from cardtable.analysis.puzzles import load as load_puzzles
 from cardtable.cli import app
-from cardtable.terminal import Session, prompt
+from cardtable.terminal import Session
 
 runner = CliRunner()
 SUITS = "♣♦♥♠"
@@ -131,6 +131,8 @@ def test_replay_says_when_it_does_not_understand(tmp_path):
 
 
 def test_the_prompt_gets_line_editing_and_history_from_readline(monkeypatch):
+    from cardtable.terminal import prompt
+
     monkeypatch.setattr(prompt, "_editing", None)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
@@ -141,6 +143,8 @@ def test_the_prompt_gets_line_editing_and_history_from_readline(monkeypatch):
 
 
 def test_yes_and_no_mean_yes_and_no():
+    from cardtable.terminal import prompt
+
     assert [prompt.yes_or_no(a) for a in ("y", "YES", " n ", "No", "1", "")] == \
         [True, True, False, False, None, None]
 
