@@ -160,6 +160,13 @@ def _show(value: object) -> str:
                               "help_option_names": []})
 def serve(ctx: typer.Context) -> None:
     """Start the web table on http://HOST:PORT (every flag: cardtable serve --help)."""
+    from .terminal.output import needs
+
+    try:
+        for module in ("fastapi", "uvicorn", "sqlalchemy"):
+            needs(module, "the web table", "pip install 'cardtable[server]'")
+    except ValueError as error:
+        _refuse(str(error))
     try:
         from .server.__main__ import main as run_server
     except ImportError as error:

@@ -227,3 +227,14 @@ def test_a_rematch_never_writes_over_the_first_games_save(tmp_path, kept):
     assert result.exit_code == 0, result.output
     first, second = records.load(path), records.load(tmp_path / "match-2.json")
     assert first.result is not None and second.decks != first.decks
+
+
+def test_save_games_into_proc_is_refused_before_it_plays():
+    result = run(["arena", "durak", "--bots", "random,random", "--games", "2",
+                  "--save-games", "/proc/games"])
+    one_line_refusal(result, "cannot write in the folder /proc/games")
+
+
+def test_serve_without_the_server_extras_is_one_line(monkeypatch):
+    without(monkeypatch, "uvicorn")
+    one_line_refusal(run(["serve"]), "the web table needs uvicorn", "cardtable[server]")

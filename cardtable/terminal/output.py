@@ -186,4 +186,15 @@ def folder_path(text: str | os.PathLike[str]) -> Path:
             if not os.access(parent, os.W_OK) and not path.exists():
                 raise ValueError(f"cannot make the folder {path} in {parent}")
             break
+    try:        # made and removed again, or a file made in it: the only sure test
+        if path.is_dir():
+            with (path / ".cardtable-probe").open("x", encoding="utf-8"):
+                pass
+            (path / ".cardtable-probe").unlink()
+        elif path.parent.is_dir():
+            path.mkdir()
+            path.rmdir()
+    except OSError as error:
+        raise ValueError(f"cannot write in the folder {path} "
+                         f"({error.strerror or error})") from None
     return path
