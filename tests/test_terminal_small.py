@@ -185,3 +185,10 @@ def test_the_arena_says_when_ratings_cannot_be_computed(monkeypatch):
     result = run(["arena", "durak", "--bots", "random,greedy", "--games", "2"])
     assert result.exit_code == 0, result.output
     assert "no ratings: openskill is not installed" in result.output
+
+
+def test_ascii_reaches_learn_too(tmp_path):
+    result = run(["--ascii", "learn", "durak"], ["q"],
+                 env={"CARDTABLE_HOME": str(tmp_path), "COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    assert "Table:" in result.output and not any(s in result.output for s in SUITS)

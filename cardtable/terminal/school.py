@@ -19,6 +19,7 @@ from rich.table import Table
 from .. import records
 from ..analysis import DEFAULT_ITERATIONS, analyse_record, learn_of, series, sparkline
 from ..bots.ismcts import kit_of
+from .output import console as output_console
 
 __all__ = ["register"]
 
@@ -168,7 +169,7 @@ def learn(
         steps = course(game)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
-    console = Console()
+    console = output_console()
     progress = Progress()
     if reset:
         progress.reset(game)
@@ -236,7 +237,7 @@ def puzzle(
     from ..games import get
     from .screens import screen_module
 
-    console = Console()
+    console = output_console()
     if make:
         if out is None:
             raise typer.BadParameter("--make needs --out FILE")
