@@ -238,3 +238,13 @@ def test_save_games_into_proc_is_refused_before_it_plays():
 def test_serve_without_the_server_extras_is_one_line(monkeypatch):
     without(monkeypatch, "uvicorn")
     one_line_refusal(run(["serve"]), "the web table needs uvicorn", "cardtable[server]")
+
+
+def test_a_resumed_game_undone_and_played_otherwise_is_not_written_over_unasked(tmp_path):
+    path = tmp_path / "g.json"
+    run(PASUR, ["1", "q", "y", str(path)])
+    before = path.read_bytes()
+    # undo the saved move, play another one: the file no longer holds a part of this game
+    result = run(["play", "--resume", str(path), "--no-color"], ["u", "2", "q", "y", "n"])
+    assert "already exists: write over it?" in result.output
+    assert path.read_bytes() == before

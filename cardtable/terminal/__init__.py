@@ -190,6 +190,7 @@ class Session:
         self._bot_moves: dict[tuple[str, ...], str] = {}
         self._last_part: Any = None
         self.resumed = 0
+        self._saved_log: list[tuple[int, str]] = []
         """How many moves came from a saved game (``resume``), not played here."""
         opening = getattr(self.screen, "opening", None)
         self.opening: list[str] = list(opening(self.state, self.names)) if opening else []
@@ -215,12 +216,19 @@ class Session:
             if finished is not None and self.state.is_over():
                 self._last_part = finished(self.state, before, self.names)
         self.resumed = len(self.log)
+        self._saved_log = list(self.log)
 
     @property
     def played_here(self) -> bool:
-        """Whether a human has moved in this sitting: a game left at its first prompt
-        (Ctrl-D, q) has nothing worth writing over a record."""
-        return any(self.seats[seat].human for seat, _ in self.log[self.resumed:])
+        """Whether a human has moved in this sitting (after what was resumed, or instead
+        of it after an undo): a game left at its first prompt (Ctrl-D, q) has nothing
+        worth writing over a record."""
+        same = 0
+        for mine, saved in zip(self.log, self._saved_log, strict=False):
+            if mine != saved:
+                break
+            same += 1
+        return any(self.seats[seat].human for seat, _ in self.log[same:])
 
     # -- the loop -------------------------------------------------------------------------
     def run(self) -> GameState:
