@@ -24,6 +24,29 @@ app = typer.Typer(
 )
 
 _GAMES_HELP = " or ".join(gamelib.names())
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        from . import __version__
+
+        print(f"cardtable {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _everywhere(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True, help="print the version and stop")
+    ] = False,
+    ascii: Annotated[bool, typer.Option(
+        "--ascii", help="cards as 10D in every command, for a terminal without the suit "
+        "symbols")] = False,
+) -> None:
+    """Pasur and Transfer Durak: play in the terminal, serve the web table, run bots."""
+    from .terminal.output import use_ascii
+
+    use_ascii(ascii)
 GameName = Annotated[str, typer.Argument(help=_GAMES_HELP)]
 
 
@@ -137,6 +160,13 @@ def _show(value: object) -> str:
                               "help_option_names": []})
 def serve(ctx: typer.Context) -> None:
     """Start the web table on http://HOST:PORT (every flag: cardtable serve --help)."""
+    from .terminal.output import needs
+
+    try:
+        for module in ("fastapi", "uvicorn", "sqlalchemy"):
+            needs(module, "the web table", "pip install 'cardtable[server]'")
+    except ValueError as error:
+        _refuse(str(error))
     try:
         from .server.__main__ import main as run_server
     except ImportError as error:
@@ -153,17 +183,22 @@ def watch_table(
     token: Annotated[str | None, typer.Option(help="a seat's token (default: watch)")] = None,
 ) -> None:
     """Follow a web table: a line per state, with the clock of the seat to move."""
+    from .terminal.output import needs
+
     try:
+        needs("websockets", "watch-table", "pip install 'cardtable[server]'")
         from .server.viewer import watch
     except ImportError as error:
-        print(f"watching a web table needs the server extras ({error})", file=sys.stderr)
-        raise typer.Exit(2) from None
+        _refuse(f"watching a web table needs the server extras ({error})")
+    except ValueError as error:
+        _refuse(str(error))
     watch(url, token)
 
 
 @app.command()
 def play(
-    game: GameName,
+    game: Annotated[str | None, typer.Argument(
+        help=_GAMES_HELP + " (not needed with --resume)")] = None,
     rules: Annotated[str | None, typer.Option("--rules", help="preset name")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", help="override one rule option: name=value (repeatable)")] = None,
@@ -176,70 +211,119 @@ def play(
         help="seats past the --vs list are humans sharing this terminal")] = False,
     seed: Annotated[int | None, typer.Option(help="seed for the deal and the bots")] = None,
     save: Annotated[Path | None, typer.Option(help="write the game record here")] = None,
+    resume: Annotated[Path | None, typer.Option(
+        help="continue the saved game in this record (it is saved back there)")] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="plain text")] = False,
+    ascii: Annotated[bool, typer.Option(
+        "--ascii", help="cards as 10D, for a terminal without the suit symbols")] = False,
     hint: Annotated[str, typer.Option(help="the bot that gives hints")] = "greedy",
 ) -> None:
-    """Play in the terminal against bots (or friends, with --hotseat)."""
+    """Play in the terminal against bots (or friends, with --hotseat); continue a saved
+    game with --resume."""
+    from .records import Record, RecordError
     from .terminal import Session, seat_plan
     from .terminal.output import console as make_console
+    from .terminal.playing import may_write, plan_of
+    from .terminal.replay import read_record
 
-    spec = _spec(game)
+    record: Record | None = None
     try:
         save = _out(save)
-        chosen = spec.rules(rules, parse_options(option))
-        count = spec.default_players if players is None else players
-        spec.check_players(chosen, count)
-        levels = split_specs(vs)
-        if not levels and not seats and not hotseat:
-            raise ValueError("--vs names no bot: give bot levels, e.g. --vs medium, "
-                             "or play with friends with --hotseat")
-        plan = seat_plan(count, vs=levels, seats=split_specs(seats) if seats else (),
-                         hotseat=hotseat)
-        console = make_console(no_color=no_color)
-        session = Session(spec, chosen, players=count, plan=plan, seed=seed, console=console,
-                          hint=hint)
+        if resume is not None:
+            record = read_record(resume)
+            spec = record.spec
+            if game is not None and gamelib.get(game).name != spec.name:
+                raise ValueError(f"{resume} is a game of {spec.title}, not {game}")
+            chosen = record.rules_object()
+            count = record.players
+            plan = plan_of(record, split_specs(seats) if seats else ())
+        else:
+            if game is None:
+                raise ValueError("name the game to play (" + _GAMES_HELP + "), "
+                                 "or continue one with --resume GAME.json")
+            spec = _spec(game)
+            chosen = spec.rules(rules, parse_options(option))
+            count = spec.default_players if players is None else players
+            spec.check_players(chosen, count)
+            levels = split_specs(vs)
+            if not levels and not seats and not hotseat:
+                raise ValueError("--vs names no bot: give bot levels, e.g. --vs medium, "
+                                 "or play with friends with --hotseat")
+            plan = seat_plan(count, vs=levels, seats=split_specs(seats) if seats else (),
+                             hotseat=hotseat)
+        console = make_console(no_color=no_color, ascii=ascii)
+
+        def sitting(number: int) -> Any:
+            """The ``number``-th game of this sitting: the saved one, then rematches."""
+            deal = None if seed is None else seed + number - 1
+            session = Session(spec, chosen, players=count, plan=plan, seed=deal,
+                              console=console, hint=hint,
+                              start=record.start() if record and number == 1 else None)
+            if record is not None and number == 1:
+                session.resume(record.moves)
+            return session
+
+        session = sitting(1)
+        target = save if save is not None else _writable(resume)
+        confirmed = None
+        if save is not None and save.exists():
+            # a record this game continues (the one resumed) is written over unasked
+            if not may_write(save, session.record() if record is not None else None,
+                             say=console.print):
+                raise ValueError(f"left {save} as it was: give --save another file")
+            confirmed = save
+    except RecordError as error:
+        _refuse(f"{resume}: {error}", 1)
     except ValueError as error:
         _refuse(str(error))
+    number = 1
+    while True:
+        _play_one(session, target, console, confirmed=confirmed)
+        if not session.state.is_over() or not _rematch(console):
+            return
+        number += 1
+        session = sitting(number)
+        from .terminal.playing import numbered
+
+        target = None if save is None else numbered(save, number)
+        confirmed = None
+
+
+def _writable(path: Path | None) -> Path | None:
+    """A resumed game's own file, where it is saved back, if it can be written."""
+    if path is None:
+        return None
+    try:
+        return _out(path)
+    except ValueError:
+        return None
+
+
+def _play_one(session: Any, target: Path | None, console: Any, *,
+              confirmed: Path | None) -> None:
+    """One game: played, then written (to ``target``, or where the player says)."""
+    from .terminal.playing import save_game
+
     try:
         session.run()
     except KeyboardInterrupt:
         console.print("\nStopped (Ctrl-C).")
-        if save is None and session.log:
-            _save_session(session, None, console)
-        elif save is not None:
-            _save_session(session, save, console)
+        if session.played_here:
+            save_game(session.record(), target, console, confirmed=confirmed)
         raise typer.Exit(130) from None
-    if save is not None or not session.state.is_over():
-        _save_session(session, save, console)
-
-
-def _save_session(session: Any, save: Path | None, console: Any) -> None:
-    """Write the game record; without a path, ask for one, and ask again on a bad one."""
-    from .terminal.output import output_path
-
-    target = save
-    while True:
-        if target is None:
-            try:
-                answer = input("Save this game? Type a file name, or press Enter to leave: ")
-            except (EOFError, KeyboardInterrupt):
-                return
-            if not answer.strip():
-                return
-            try:
-                target = output_path(answer.strip())
-            except ValueError as error:
-                console.print(f"Not saved: {error}.", soft_wrap=True)
-                continue
-        try:
-            session.record().save(target)
-        except OSError as error:
-            console.print(f"Not saved: cannot write {target} ({error.strerror or error}).",
-                          soft_wrap=True)
-            target = None
-            continue
-        console.print(f"Saved the game to {target}", soft_wrap=True)
+    if not session.played_here:
+        if not session.state.is_over():
+            console.print("Nothing played: nothing saved.")
         return
+    if target is not None or not session.state.is_over():
+        save_game(session.record(), target, console, confirmed=confirmed)
+
+
+def _rematch(console: Any) -> bool:
+    """A finished game offers another, the same seats on a new deal."""
+    from .terminal.prompt import ask_yes
+
+    return ask_yes("Play again (a rematch on a new deal)?", say=console.print)
 
 
 @app.command()
@@ -248,6 +332,8 @@ def replay(
     check: Annotated[bool, typer.Option(
         help="only replay and check the result, without stepping")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="plain text")] = False,
+    ascii: Annotated[bool, typer.Option(
+        "--ascii", help="cards as 10D, for a terminal without the suit symbols")] = False,
 ) -> None:
     """Step through a recorded game (next, back, jump), or check that it replays."""
     from .records import RecordError
@@ -267,7 +353,7 @@ def replay(
     from .terminal.replay import replay as step
 
     try:
-        step(record, console=make_console(no_color=no_color))
+        step(record, console=make_console(no_color=no_color, ascii=ascii))
     except RecordError as error:
         _refuse(f"{path}: {error}", 1)
     except KeyboardInterrupt:
@@ -279,12 +365,14 @@ def demo(
     game: Annotated[str, typer.Argument(help=_GAMES_HELP)] = gamelib.names()[0],
     bots: Annotated[str, typer.Option(
         help="the bots, comma separated: one per seat, or one for every seat")
-    ] = "greedy,greedy",
+    ] = "greedy",
     seed: Annotated[int | None, typer.Option(help="seed for the deal")] = None,
     rules: Annotated[str | None, typer.Option("--rules", help="preset name")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", help="override one rule option: name=value (repeatable)")] = None,
     players: Annotated[int | None, typer.Option(help="number of players")] = None,
+    ascii: Annotated[bool, typer.Option(
+        "--ascii", help="cards as 10D, for a terminal without the suit symbols")] = False,
 ) -> None:
     """Watch bots play a whole game, printed move by move."""
     from . import bots as botlib
@@ -310,7 +398,8 @@ def demo(
     except ValueError as error:
         _refuse(str(error))
     try:
-        watch(spec, names, players=count, rules=chosen, seed=seed, console=make_console())
+        watch(spec, names, players=count, rules=chosen, seed=seed,
+              console=make_console(ascii=ascii))
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
 
@@ -382,6 +471,10 @@ def arena(
             raise ValueError("--jobs is 1 or more")
         chosen = spec.rules(rules, parse_options(option))
         json_path, plot = _out(json_path), _out(plot)
+        if plot is not None:
+            from .terminal.output import needs
+
+            needs("matplotlib", "--plot", "pip install 'cardtable[arena]'")
         if save_games is not None:
             from .terminal.output import folder_path
 
@@ -392,7 +485,11 @@ def arena(
         _refuse(str(error))
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=False) as progress:
+    from .terminal.output import console as make_console
+
+    # the progress on stderr: stdout keeps the figures alone, to pipe or redirect
+    with Progress(*columns, console=make_console(stream=sys.stderr),
+                  transient=False) as progress:
         bar = progress.add_task(f"{spec.title}: {', '.join(names)}", total=len(tasks))
         try:
             outcome = arenalib.play_plan(tasks, names, seed=seed, jobs=jobs, ray=ray,
@@ -423,6 +520,17 @@ def _school() -> None:
 _school()
 
 
+def _failed(error: BaseException) -> int:
+    """Say in one line on stderr what went wrong where nothing else caught it (a
+    traceback helps nobody at a card table); the exit code is 1."""
+    strerror, filename = getattr(error, "strerror", None), getattr(error, "filename", None)
+    reason = (f"{strerror}: {filename}" if strerror and filename else strerror
+              or str(error) or type(error).__name__)
+    reason = " ".join(str(reason).split())
+    print(f"cardtable: failed: {reason} ({type(error).__name__})", file=sys.stderr)
+    return 1
+
+
 def main() -> None:
     """The ``cardtable`` command: a mistake on the command line (an unknown option, a
     value of the wrong kind) is told in one line too, never a box or a traceback."""
@@ -431,6 +539,9 @@ def main() -> None:
     except typer.Abort:
         print("cardtable: stopped", file=sys.stderr)
         sys.exit(1)
+    except KeyboardInterrupt:
+        print("cardtable: stopped (Ctrl-C)", file=sys.stderr)
+        sys.exit(130)
     except typer.TyperException as error:     # click's errors, as Typer raises them
         formatted = getattr(error, "format_message", None)
         message = formatted() if callable(formatted) else str(error)
@@ -438,6 +549,8 @@ def main() -> None:
         hint = f" (see {where} --help)" if where else ""
         print(f"cardtable: {message}{hint}", file=sys.stderr)
         sys.exit(getattr(error, "exit_code", 2))
+    except Exception as error:                # anything left: one line, no traceback
+        sys.exit(_failed(error))
     sys.exit(code if isinstance(code, int) else 0)
 
 

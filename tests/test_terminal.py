@@ -93,7 +93,7 @@ def test_unknown_preset_or_option_is_refused():
 
 def test_quitting_offers_to_save(tmp_path):
     target = tmp_path / "left.json"
-    result = play(["pasur", "--vs", "random", "--seed", "2"], ["1", "q", str(target)])
+    result = play(["pasur", "--vs", "random", "--seed", "2"], ["1", "q", "y", str(target)])
     assert "Save this game?" in result.output
     record = records.load(target)
     assert record.result is None and len(record.moves) >= 1

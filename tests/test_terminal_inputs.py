@@ -87,7 +87,7 @@ def test_a_tilde_in_the_save_path_is_the_home_folder(tmp_path):
 def test_the_save_prompt_asks_again_after_a_bad_path(tmp_path):
     good = tmp_path / "left.json"
     result = run(["play", "pasur", "--vs", "random", "--seed", "2", "--no-color"],
-                 ["1", "q", str(tmp_path / "no" / "x.json"), str(tmp_path), str(good)])
+                 ["1", "q", "y", str(tmp_path / "no" / "x.json"), str(tmp_path), str(good)])
     assert result.exit_code == 0, result.output
     assert result.output.count("Save this game?") == 3
     assert "Not saved: there is no folder" in result.output

@@ -82,7 +82,7 @@ def test_undo_with_no_move_of_yours_takes_back_nothing():
     # seat 0 is human; in this deal a bot leads, so bots have moved before the human
     for seed in range(1, 40):
         game, script, _ = session("durak", ["human", "random", "random"], seed=seed,
-                                  answers=["u", "q"])
+                                  answers=["u", "q", "y"])
         game.run()
         if game.log:
             break
@@ -94,10 +94,10 @@ def test_undo_with_no_move_of_yours_takes_back_nothing():
 
 def test_undo_goes_back_to_your_own_decision_and_the_bots_answer_as_before():
     plain, _, _ = session("durak", ["human", "random", "random"], seed=7,
-                          answers=["1"] * 6 + ["q"])
+                          answers=["1"] * 6 + ["q", "y"])
     plain.run()
     undone, script, _ = session("durak", ["human", "random", "random"], seed=7,
-                                answers=["1"] * 4 + ["u", "1", "1", "1", "q"])
+                                answers=["1"] * 4 + ["u", "1", "1", "1", "q", "y"])
     undone.run()
     assert any("Took back your move" in screen for screen in script.screens)
     # the same six decisions of the player, with an undo in the middle: the same game
@@ -105,7 +105,7 @@ def test_undo_goes_back_to_your_own_decision_and_the_bots_answer_as_before():
 
 
 def test_undo_at_your_turn_takes_back_your_move_and_what_followed_it():
-    game, _script, _ = session("durak", ["human", "random"], seed=2, answers=["1", "1", "q"])
+    game, _script, _ = session("durak", ["human", "random"], seed=2, answers=["1", "1", "q", "y"])
     game.run()
     mine = [i for i, (seat, _) in enumerate(game.log) if seat == 0]
     assert len(mine) == 2
@@ -117,7 +117,7 @@ def test_undo_at_your_turn_takes_back_your_move_and_what_followed_it():
 def test_seat_names_carry_no_seat_numbers():
     assert seat_names(["human", "medium", "medium"]) == ["You", "Medium A", "Medium B"]
     assert seat_names(["human", "hard"]) == ["You", "Hard"]
-    game, script, _ = session("pasur", ["human", "medium"], seed=5, answers=["q"])
+    game, script, _ = session("pasur", ["human", "medium"], seed=5, answers=["q", "y"])
     game.run()
     head = script.screens[0].splitlines()
     assert head[1] == "Match points: You 0 · Medium 0"
@@ -151,14 +151,14 @@ def test_plurals():
 
 def test_an_illegal_move_names_players_not_seats():
     game, script, _ = session("durak", ["human", "random"], seed=2,
-                              answers=["defend 6♣ with 7♣", "q"])
+                              answers=["defend 6♣ with 7♣", "q", "y"])
     game.run()
     shown = script.screens[1]
     assert "defend 6♣ with 7♣" in shown and not re.search(r"\bseat \d", shown)
 
 
 def test_a_thinking_line_shows_while_a_bot_thinks():
-    game, _script, out = session("durak", ["human", "random"], seed=2, answers=["1", "q"],
+    game, _script, out = session("durak", ["human", "random"], seed=2, answers=["1", "q", "y"],
                                 force_terminal=True, height=40)
     game.run()
     assert "Random is thinking ..." in out.getvalue()
@@ -196,7 +196,7 @@ def test_the_header_stays_on_screen_in_a_small_terminal():
 
 def test_r_pages_the_rules_in_a_small_terminal():
     game, script, _out = session("pasur", ["human", "random"], seed=5,
-                                answers=["r", "", "", "", "", "", "", "", "q"],
+                                answers=["r", "", "", "", "", "", "", "", "q", "y"],
                                 force_terminal=True, width=80, height=12)
     game.run()
     pages = [p for p in script.prompts if p.startswith("Enter: next page of the rules")]
@@ -220,7 +220,7 @@ def test_the_demo_tells_the_trump_round_starts_surs_and_the_last_sweep():
 
 def test_the_log_command_shows_every_move():
     game, _script, out = session("durak", ["human", "greedy"], seed=4,
-                                answers=["1", "1", "1", "l", "", "q"])
+                                answers=["1", "1", "1", "l", "", "q", "y"])
     game.run()
     shown = out.getvalue().split("Every move so far", 1)[1]
     for seat, words, _ in game.story:

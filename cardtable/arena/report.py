@@ -71,6 +71,9 @@ def summarize(game: str, bots: Sequence[str], results: Sequence[GameResult]) -> 
             per_deal = _per_deal(scored, lambda r, seat: _points(r)[seat] / r.hands)
             _, ci = t_mean_ci(list(per_deal.values()))
             entry["mean_points_ci95"] = None if ci is None else list(ci)
+        # a game with one loser that ended without one (an emptied last defence, or
+        # stopped going round in circles) is a draw; null where the game has no loser
+        entry["draws"] = sum(1 for r in tables if r.loser is None) if loser else None
         if loser and n:
             lost = sum(_share(r, label, lambda r, seat: r.loser == seat) for r in tables)
             entry[f"{loser}_rate"] = lost / n
@@ -99,8 +102,20 @@ def warnings(figures: dict[str, dict[str, Any]]) -> list[str]:
     >>> warnings({"a": {"games": 3}, "b": {"games": 0}})
     ['b played no game: play more games (every group of bots plays in turn)']
     """
-    return [f"{label} played no game: play more games (every group of bots plays in turn)"
-            for label, entry in figures.items() if not entry["games"]]
+    out = [f"{label} played no game: play more games (every group of bots plays in turn)"
+           for label, entry in figures.items() if not entry["games"]]
+    if figures and all(entry.get("rating", 0) is None for entry in figures.values()):
+        out.append(f"no ratings: {_unrated()}")
+    return out
+
+
+def _unrated() -> str:
+    """Why no rating could be computed."""
+    import importlib.util
+
+    if importlib.util.find_spec("openskill") is None:
+        return "openskill is not installed (pip install 'cardtable[arena]')"
+    return "no game set two different bots against each other"
 
 
 def _per_deal(seats: Iterable[tuple[GameResult, int]],
@@ -163,6 +178,10 @@ def _rate(labels: Sequence[str], results: Sequence[GameResult],
         from openskill.models import PlackettLuce
     except ImportError:
         for label in labels:
+            figures[label]["rating"] = None
+        return
+    if not any(len(set(r.lineup)) > 1 for r in results):
+        for label in labels:                   # nothing to rate one bot against
             figures[label]["rating"] = None
         return
     model = PlackettLuce()
@@ -245,6 +264,7 @@ class ArenaRun:
         if has_points:
             table.add_column("points/hand (95% CI)", justify="right")
         if has_loser:
+            table.add_column("draws", justify="right")
             table.add_column(f"{loser} rate (95% CI)", justify="right")
         table.add_column("rating μ±σ", justify="right")
         for label, f in self.figures.items():
@@ -252,6 +272,7 @@ class ArenaRun:
             if has_points:
                 row.append(_points_text(f["mean_points"], f["mean_points_ci95"]))
             if has_loser:
+                row.append(str(f.get("draws", 0)))
                 row.append(_rate_text(f[f"{loser}_rate"], f[f"{loser}_ci95"]))
             rating = f.get("rating")
             row.append(f"{rating['mu']:.1f}±{rating['sigma']:.1f}" if rating else "—")

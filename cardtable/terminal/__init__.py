@@ -32,6 +32,7 @@ from .. import games
 from ..cards import CardError
 from ..game import GameSpec, GameState, IllegalMove, rule_options
 from ..records import Record, record_of
+from .prompt import ask_yes, line_editing
 from .screens import screen_module
 from .text import SUIT_STYLE, card_text, cards_line, log_lines, move_text, plural
 
@@ -81,12 +82,24 @@ def name_seats(text: str, names: Sequence[str]) -> str:
 
     >>> name_seats("it is seat 1's turn, not seat 0's", ["You", "Medium"])
     "it is Medium's turn, not your"
+    >>> name_seats("seat 0 leads this round and seat 0 has 6 cards", ["You", "Medium"])
+    'You lead this round and You have 6 cards'
     """
     def name(found: re.Match[str]) -> str:
         seat = int(found.group(1))
         return names[seat] if 0 <= seat < len(names) else found.group(0)
 
-    return re.sub(r"\bseat (\d+)\b", name, text).replace("You's", "your")
+    named = re.sub(r"\bseat (\d+)\b", name, text).replace("You's", "your")
+    return re.sub(r"\bYou (\w+s)\b", _you, named)
+
+
+_YOU = {"has": "have", "is": "are", "does": "do", "was": "were"}
+
+
+def _you(found: re.Match[str]) -> str:
+    """"You leads" as "You lead": the verb after a seat that is the player."""
+    verb = found.group(1)
+    return "You " + _YOU.get(verb, verb[:-1])
 
 
 def seat_plan(players: int, *, vs: Sequence[str] = (), seats: Sequence[str] = (),
@@ -116,16 +129,22 @@ def seat_plan(players: int, *, vs: Sequence[str] = (), seats: Sequence[str] = ()
     return plan
 
 
-def _explained(state: GameState, bot: Any) -> list[str]:
+def _explained(state: GameState, bot: Any, words: Callable[[str], str]) -> list[str]:
     """The hint bot's move and why, in words, with the best moves' values (the school's
-    ``hint``); empty for a game without it (the caller then asks the bot alone)."""
+    ``hint``); empty for a game without it (the caller then asks the bot alone).  Each
+    move is said as the screen says it (a Durak throw-in, not "attack")."""
     from ..analysis.hints import hint
 
     try:
         explained = hint(state, bot)
     except ValueError:   # a game with no learn plug-in, or no kit
         return []
-    return [explained.move, "\n" + "\n".join([explained.text, *explained.lines()[1:]])]
+    choices = getattr(explained, "choices", None) or []
+    if all(isinstance(c, dict) and "move" in c and "shown" in c for c in choices):
+        lines = [f"  {words(c['move']):<24} {c['shown']}" for c in choices]
+    else:
+        lines = explained.lines()[1:]
+    return [explained.move, "\n" + "\n".join([explained.text, *lines])]
 
 
 class Quit(Exception):
@@ -138,7 +157,7 @@ class Session:
     def __init__(self, spec: GameSpec, rules: Any, *, players: int, plan: Sequence[str],
                  seed: int | None = None, console: Console | None = None,
                  read: Callable[[str], str] | None = None, hint: str = "greedy",
-                 hotseat_pause: bool | None = None) -> None:
+                 hotseat_pause: bool | None = None, start: GameState | None = None) -> None:
         self.spec = spec
         self.rules = rules
         self.players = players
@@ -157,7 +176,8 @@ class Session:
         self.pause = self.hotseat if hotseat_pause is None else hotseat_pause
         self.practice = not self.hotseat
         self.hint_bot = botlib.make(hint, seed=seed)
-        self.state: GameState = spec.start(rules, players=players, seed=seed)
+        self.state: GameState = (start if start is not None
+                                 else spec.start(rules, players=players, seed=seed))
         self.message: Text | None = None
         self.log: list[tuple[int, str]] = []
         """Every move as played: (seat, the move's text)."""
@@ -169,6 +189,46 @@ class Session:
         self._base = seed if seed is not None else random.getrandbits(32)
         self._bot_moves: dict[tuple[str, ...], str] = {}
         self._last_part: Any = None
+        self.resumed = 0
+        self._saved_log: list[tuple[int, str]] = []
+        """How many moves came from a saved game (``resume``), not played here."""
+        opening = getattr(self.screen, "opening", None)
+        self.opening: list[str] = list(opening(self.state, self.names)) if opening else []
+        """What the game's start says (the first hand's leader, the first attack)."""
+
+    def resume(self, moves: Sequence[str]) -> None:
+        """Play a saved game's moves again, exactly, and go on from there; a move the
+        game refuses raises ``ValueError`` with its number."""
+        for number, text in enumerate(moves, 1):
+            seat = self.state.to_move
+            try:
+                if seat is None:
+                    raise ValueError("the game was already over")
+                move = self.state.parse_move(text)
+                if move not in self.state.legal_moves():
+                    raise ValueError("not legal there")
+            except (IllegalMove, CardError, ValueError) as error:
+                raise ValueError(f"move {number} ({text!r}) cannot be played: {error}") \
+                    from None
+            before = self._hand_marker()
+            self._push(seat, move)
+            finished = getattr(self.screen, "finished_part", None)
+            if finished is not None and self.state.is_over():
+                self._last_part = finished(self.state, before, self.names)
+        self.resumed = len(self.log)
+        self._saved_log = list(self.log)
+
+    @property
+    def played_here(self) -> bool:
+        """Whether a human has moved in this sitting (after what was resumed, or instead
+        of it after an undo): a game left at its first prompt (Ctrl-D, q) has nothing
+        worth writing over a record."""
+        same = 0
+        for mine, saved in zip(self.log, self._saved_log, strict=False):
+            if mine != saved:
+                break
+            same += 1
+        return any(self.seats[seat].human for seat, _ in self.log[same:])
 
     # -- the loop -------------------------------------------------------------------------
     def run(self) -> GameState:
@@ -300,9 +360,14 @@ class Session:
     def _command(self, seat: int, answer: str) -> bool:
         word = answer.lower()
         if word in ("q", "quit"):
-            raise Quit
+            if ask_yes("Leave the game?", read=self.read, say=self.console.print):
+                raise Quit
+            self.message = Text("Back to the game.", style="cyan")
+            return True
         if word in ("h", "hint"):
-            why = _explained(self.state.copy(), self.hint_bot)
+            view = self.state.view(seat)
+            why = _explained(self.state.copy(), self.hint_bot,
+                             lambda move: self.words(view, move))
             try:
                 move = why[0] if why else self.hint_bot.choose(self.state.copy())
             except ValueError as error:   # e.g. a game the hint bot has no kit for
@@ -394,12 +459,16 @@ class Session:
             return None
 
     # -- output ---------------------------------------------------------------------------
-    def since_last_turn(self, seat: int | None) -> list[tuple[int, str, list[str]]]:
+    def since_last_turn(self, seat: int | None) -> Sequence[tuple[int | None, str, list[str]]]:
         """The moves to show ``seat``: its own last move and every move since."""
         if seat is None:
             return self.story[-3:]
         mine = [i for i, (who, _, _) in enumerate(self.story) if who == seat]
-        return self.story[mine[-1]:] if mine else self.story[:]
+        if mine:
+            return self.story[mine[-1]:]
+        # not moved yet: the game's start too (who leads the first hand, attacks first)
+        start = [(None, "", self.opening)] if self.opening and not self.resumed else []
+        return [*start, *self.story]
 
     def draw(self, seat: int | None) -> None:
         """Clear the terminal and draw the screen.  In a small terminal the oldest moves
@@ -421,7 +490,7 @@ class Session:
         self.console.print(Group(*parts))
 
     def _parts(self, seat: int | None, view: dict[str, Any],
-               story: Sequence[tuple[int, str, list[str]]], skipped: int, *,
+               story: Sequence[tuple[int | None, str, list[str]]], skipped: int, *,
                compact: bool) -> list[Any]:
         parts: list[Any] = self.screen.screen(view, self.names, self.spec,
                                               log=story[skipped:], rules=self.rules)
@@ -483,6 +552,7 @@ def _fmt(value: Any) -> str:
 
 
 def _read_line(prompt: str) -> str:
+    line_editing()
     try:
         return input(prompt)
     except EOFError:
@@ -526,6 +596,9 @@ def watch(spec: GameSpec, bot_specs: Sequence[str], *, players: int | None = Non
     order: list[int] = []
     held = -1
     console.print(Text(f"{spec.title}: {', '.join(names)}", style="bold"))
+    opening = getattr(screen, "opening", None)
+    for note in opening(state, names) if opening else []:
+        console.print(Text.assemble(("» ", "cyan"), move_text(note)))
     while not state.is_over():
         views = [state.view(seat) for seat in range(players)]
         total = sum(len(v.get("hand") or []) for v in views)

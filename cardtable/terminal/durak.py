@@ -21,7 +21,7 @@ from .text import card_text, cards_line, log_lines, plural
 
 PHASE_WORDS = {
     "lead": "{attacker} leads",
-    "lead you": "your lead",
+    "lead you": "You lead",
     "defend": "{defender} to beat, transfer or take",
     "defend you": "your turn to beat, transfer or take",
     "throw-in": "every card beaten: throw in more or pass",
@@ -141,9 +141,24 @@ def narrate(before: dict, state: Any, seat: int, move: str,
             notes.append(f"{names[out]} {'have' if names[out] == 'You' else 'has'} "
                          "no cards left: out")
     if after["round"] > before["round"] and after.get("attacker") is not None:
-        notes.append(f"Round {after['round']}: {_verb(names[after['attacker']], 'attack')} "
-                     f"{_object(names[after['defender']])}")
+        notes.append(round_start(after, names))
     return words, notes
+
+
+def round_start(view: dict, names: Sequence[str]) -> str:
+    """The line that opens a round: "Round 4: Medium attacks You".
+
+    >>> round_start({"round": 4, "attacker": 1, "defender": 2}, ["You", "Easy", "Hard"])
+    'Round 4: Easy attacks Hard'
+    """
+    return (f"Round {view['round']}: {_verb(names[view['attacker']], 'attack')} "
+            f"{_object(names[view['defender']])}")
+
+
+def opening(state: Any, names: Sequence[str]) -> list[str]:
+    """What the game's start says: who attacks whom in the first round."""
+    view = state.view(None)
+    return [round_start(view, names)] if view.get("attacker") is not None else []
 
 
 def finished_seats(view: dict) -> list[int]:

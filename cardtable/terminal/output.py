@@ -35,7 +35,9 @@ __all__ = [
     "can_print",
     "console",
     "folder_path",
+    "needs",
     "output_path",
+    "use_ascii",
 ]
 
 ASCII = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "·": "-", "—": "-",
@@ -89,13 +91,26 @@ class AsciiCards(io.TextIOBase):
         return self.stream.fileno()
 
 
-def console(*, no_color: bool = False, stream: TextIO | None = None, **options: Any) -> Any:
-    """A Rich console for ``stream`` (stdout): cards as ``10D`` where it has no suits."""
+_ascii = False
+
+
+def use_ascii(on: bool = True) -> None:
+    """Write cards as ``10D`` on every console made from now on (``--ascii``), for a
+    terminal whose encoding claims the suit symbols but whose font has none."""
+    global _ascii
+    _ascii = on
+
+
+def console(*, no_color: bool = False, stream: TextIO | None = None, ascii: bool = False,
+            **options: Any) -> Any:
+    """A Rich console for ``stream`` (stdout): cards as ``10D`` where it has no suits,
+    or where ``ascii`` (or ``use_ascii``) asks for it."""
     from rich.console import Console
 
     stream = stream if stream is not None else sys.stdout
+    plain = ascii or _ascii or not can_print(stream)
     # AsciiCards is a text stream in all Rich uses, though not a typing.TextIO by descent
-    out = stream if can_print(stream) else cast(TextIO, AsciiCards(stream))
+    out = cast(TextIO, AsciiCards(stream)) if plain else stream
     if no_color:
         options.setdefault("no_color", True)
         options.setdefault("force_terminal", False)
@@ -126,7 +141,37 @@ def output_path(text: str | os.PathLike[str]) -> Path:
         raise ValueError(f"cannot write in the folder {folder}")
     if path.exists() and not os.access(path, os.W_OK):
         raise ValueError(f"cannot write over {path}")
+    _probe(path)
     return path
+
+
+def _probe(path: Path) -> None:
+    """Open ``path`` for writing without changing it (a new file is made and removed):
+    the only sure test, where a read-only disk or ``/proc`` pass every permission check
+    (as they do for root)."""
+    try:
+        if path.exists():
+            with path.open("a", encoding="utf-8"):
+                pass
+        else:
+            with path.open("x", encoding="utf-8"):
+                pass
+            path.unlink()
+    except OSError as error:
+        raise ValueError(f"cannot write {path} ({error.strerror or error})") from None
+
+
+def needs(module: str, what: str, install: str) -> None:
+    """Refuse, before any work, a use whose optional extra is not installed (ValueError,
+    one line): ``needs("matplotlib", "--plot", "pip install matplotlib")``."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise ValueError(f"{what} needs {module}, which is not installed ({install})")
 
 
 def folder_path(text: str | os.PathLike[str]) -> Path:
@@ -141,4 +186,15 @@ def folder_path(text: str | os.PathLike[str]) -> Path:
             if not os.access(parent, os.W_OK) and not path.exists():
                 raise ValueError(f"cannot make the folder {path} in {parent}")
             break
+    try:        # made and removed again, or a file made in it: the only sure test
+        if path.is_dir():
+            with (path / ".cardtable-probe").open("x", encoding="utf-8"):
+                pass
+            (path / ".cardtable-probe").unlink()
+        elif path.parent.is_dir():
+            path.mkdir()
+            path.rmdir()
+    except OSError as error:
+        raise ValueError(f"cannot write in the folder {path} "
+                         f"({error.strerror or error})") from None
     return path

@@ -125,10 +125,34 @@ def narrate(before: dict, state: Any, seat: int, move: str,
                          f"on the table: {' '.join(swept)}")
         else:
             notes.append(f"Hand {number} is over: no cards were left on the table")
+        if not state.is_over():
+            notes.append(hand_start(state, names))
     elif after["deal_round"] > before["deal_round"]:
         notes.append(f"Deal {after['deal_round']} of {after['deal_rounds']}: "
                      f"{plural(after['hand_sizes'][0], 'new card')} each")
     return move, notes
+
+
+def hand_start(state: Any, names: Sequence[str]) -> str:
+    """The line that opens a hand: its number, who leads, the cards dealt to the table.
+
+    >>> from cardtable import games
+    >>> spec = games.get("pasur")
+    >>> hand_start(spec.start(spec.rules(), players=2, seed=3), ["You", "Medium"])
+    'Hand 1: You lead; table A♥ 4♣ 8♦ Q♠'
+    """
+    view = state.view(None)
+    number = (view.get("match") or {}).get("hand_number", 1)
+    leader = state.to_move
+    who = "You lead" if leader is not None and names[leader] == "You" else (
+        f"{names[leader]} leads" if leader is not None else "nobody leads")
+    table = " ".join(view["table"]) or "empty"
+    return f"Hand {number}: {who}; table {table}"
+
+
+def opening(state: Any, names: Sequence[str]) -> list[str]:
+    """What the game's start says: the first hand's line."""
+    return [hand_start(state, names)]
 
 
 def hand_marker(state: Any) -> int:

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from ..game import GameState
 from ..records import Record, RecordError, loads
+from .prompt import line_editing
 from .screens import screen_module
 from .text import cards_line, move_text
 
@@ -102,7 +103,9 @@ def replay(record: Record, *, console: Console | None = None,
            read: Callable[[str], str] | None = None) -> int:
     """Show the record move by move; returns the index of the last move shown."""
     console = console or Console()
-    read = read or input
+    if read is None:
+        line_editing()
+        read = input
     states = [state.copy() for _, _, state in record.states()]
     module = screen_module(record.spec)
     names = [seat.get("name", f"Seat {i + 1}") for i, seat in enumerate(record.seats)]
@@ -113,6 +116,7 @@ def replay(record: Record, *, console: Console | None = None,
         log = [(seat, *narrate(states[i].view(None), states[i + 1], seat, text, names))
                for i, (seat, text) in enumerate(log)]
     at = 0
+    note: Text | None = None
     while True:
         state = states[at]
         parts = module.screen(state.view(None), names, record.spec,
@@ -126,10 +130,14 @@ def replay(record: Record, *, console: Console | None = None,
             parts.append(Text.assemble(f"Move {at}/{len(states) - 1}: {names[seat]}: ",
                                        move_text(text)))
         else:
-            parts.append(Text(f"The deal. {len(states) - 1} moves follow."))
+            opening = getattr(module, "opening", None)
+            said = "; ".join(opening(state, names)) if opening else ""
+            parts.append(Text(f"The deal. {len(states) - 1} moves follow."
+                              + (f" {said}." if said else "")))
         if at == len(states) - 1 and state.is_over():
             parts.append(_final(module, states, names, record))
-        parts.append(Text(KEYS, style="dim"))
+        parts.append(note if note is not None else Text(KEYS, style="dim"))
+        note = None
         console.clear()
         console.print(Group(*parts))
         try:
@@ -146,9 +154,11 @@ def replay(record: Record, *, console: Console | None = None,
             try:
                 at = max(0, min(int(answer[1:].strip()), len(states) - 1))
             except ValueError:
-                console.print(Text("Jump needs a move number, e.g. j 12", style="red"))
+                note = Text(f"Jump needs a move number, e.g. j 12. {KEYS}", style="red")
         elif answer in ("q", "quit"):
             return at
+        else:
+            note = Text(f"{answer!r} is not a replay command. {KEYS}", style="red")
 
 
 def _final(module: Any, states: list[Any], names: list[str], record: Record) -> Any:

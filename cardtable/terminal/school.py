@@ -8,8 +8,9 @@ they call stays free of the terminal.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -18,8 +19,46 @@ from rich.table import Table
 from .. import records
 from ..analysis import DEFAULT_ITERATIONS, analyse_record, learn_of, series, sparkline
 from ..bots.ismcts import kit_of
+from .output import console as output_console
 
 __all__ = ["register"]
+
+
+def _refuse(reason: str) -> NoReturn:
+    """Refuse in one line on stderr, before any work."""
+    print(f"cardtable: {reason}", file=sys.stderr)
+    raise typer.Exit(2)
+
+
+def _outputs(json_out: Path | None, plot: Path | None) -> tuple[Path | None, Path | None]:
+    """``--json`` and ``--plot`` checked before a long analysis, never after it."""
+    from .output import needs, output_path
+
+    try:
+        json_out = None if json_out is None else output_path(json_out)
+        if plot is not None:
+            plot = output_path(plot)
+            needs("matplotlib", "--plot", "pip install matplotlib")
+    except ValueError as error:
+        _refuse(str(error))
+    return json_out, plot
+
+
+def _answer(prompt: str) -> str | None:
+    """An answer typed at the prompt; None when the input has ended (Ctrl-D)."""
+    from .prompt import line_editing
+
+    line_editing()
+    try:
+        return str(typer.prompt(prompt, default="", show_default=False)).strip()
+    except (typer.Abort, EOFError):
+        return None
+
+
+def _said(screen: object, view: dict[str, object], move: str) -> str:
+    """A move as the game's screen says it (a Durak throw-in, not "attack")."""
+    say = getattr(screen, "move_words", None)
+    return str(say(view, move)) if callable(say) else move
 
 
 def analyse(
@@ -37,6 +76,7 @@ def analyse(
                                               "game to this image (needs matplotlib)")] = None,
 ) -> None:
     """Judge every move of a finished game: from what the player knew, and in hindsight."""
+    json_out, plot = _outputs(json_out, plot)
     console = Console()
     try:
         record = records.load(path)
@@ -129,7 +169,7 @@ def learn(
         steps = course(game)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
-    console = Console()
+    console = output_console()
     progress = Progress()
     if reset:
         progress.reset(game)
@@ -150,17 +190,27 @@ def learn(
             console.print(part)
         console.print(step.text.get(lang, step.text["en"]))
         moves = [str(m) for m in state.legal_moves()]
-        console.print("  ".join(f"{n}) {m}" for n, m in enumerate(moves, 1)))
+        view = state.view(seat)
+        console.print("  ".join(f"{n}) {_said(screen, view, m)}"
+                                for n, m in enumerate(moves, 1)))
         while True:
-            answer = typer.prompt("your move (a: answer, q: stop)", default="",
-                                  show_default=False).strip()
-            if answer.lower() in ("q", "quit"):
+            typed = _answer("your move (a: answer, q: stop)")
+            if typed is None or typed.lower() in ("q", "quit"):
                 return
+            answer = typed
+            if not answer:
+                console.print(f"Type a move, or its number 1 to {len(moves)} "
+                              "(a: the answer, q: stop).", style="yellow")
+                continue
             if answer.lower() in ("a", "answer"):
                 console.print(move_text(step.goals[0]))
                 continue
             if answer.isdigit() and 1 <= int(answer) <= len(moves):
                 answer = moves[int(answer) - 1]
+            elif not _readable(state, answer):
+                console.print(f"{answer!r} is not a move here: type a move, or its number "
+                              f"1 to {len(moves)}.", style="yellow")
+                continue
             verdict = check(step, answer, lang=lang)
             console.print(verdict.reason, style="green" if verdict.right else "yellow")
             if verdict.right:
@@ -187,10 +237,12 @@ def puzzle(
     from ..games import get
     from .screens import screen_module
 
-    console = Console()
+    console = output_console()
     if make:
         if out is None:
             raise typer.BadParameter("--make needs --out FILE")
+        out, _ = _outputs(out, None)
+        assert out is not None
         made: list[dict[str, object]] = []
         for path in make:
             try:
@@ -221,16 +273,28 @@ def puzzle(
     for part in screen_module(spec).screen(state.view(seat), names, spec):
         console.print(part)
     console.print("One move is clearly best. Find it.")
-    moves = [str(m) for m in learn.searched(state).legal_moves()]
-    console.print("  ".join(f"{n}) {m}" for n, m in enumerate(moves, 1)))
-    answer = typer.prompt("your move", default="", show_default=False).strip()
-    if answer.isdigit() and 1 <= int(answer) <= len(moves):
-        answer = moves[int(answer) - 1]
-    try:
-        played = str(learn.searched(state).parse_move(answer))
-    except ValueError as error:
-        played = ""
-        console.print(f"Not a move here: {error}", style="yellow")
+    searched = learn.searched(state)
+    moves = [str(m) for m in searched.legal_moves()]
+    screen, view = screen_module(spec), state.view(seat)
+    console.print("  ".join(f"{n}) {_said(screen, view, m)}"
+                            for n, m in enumerate(moves, 1)))
+    played = ""
+    while True:     # asked again until it is a move: a slip never gives the answer away
+        answer = _answer("your move (a: the answer)")
+        if answer is None or answer.lower() in ("a", "answer"):
+            break
+        if answer.isdigit() and 1 <= int(answer) <= len(moves):
+            answer = moves[int(answer) - 1]
+        if not answer:
+            console.print(f"Type a move, or its number 1 to {len(moves)} (a: the answer).",
+                          style="yellow")
+            continue
+        try:
+            played = str(searched.parse_move(answer))
+        except ValueError as error:
+            console.print(f"Not a move here: {error}. Try again.", style="yellow")
+            continue
+        break
     right = played == chosen["answer"]
     console.print("Right." if right else f"The answer is {chosen['answer']}.",
                   style="green" if right else "yellow")
@@ -242,6 +306,15 @@ def puzzle(
                     reverse=learn.higher_is_better)
     for move, value in ranked:
         console.print(f"  {move:<28} {learn.show(value)}")
+
+
+def _readable(state: object, answer: str) -> bool:
+    """Whether ``answer`` reads as a move of the game (right or wrong)."""
+    parse = getattr(state, "parse_move", None)
+    try:
+        return parse is not None and parse(answer) is not None
+    except ValueError:
+        return False
 
 
 def register(app: typer.Typer) -> None:

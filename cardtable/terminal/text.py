@@ -57,9 +57,11 @@ def log_lines(log: Sequence[tuple[Any, ...]], names: Sequence[str]) -> list[Text
     for entry in log:
         seat, words = entry[0], entry[1]
         notes = entry[2] if len(entry) > 2 else ()
-        run.append(Text.assemble((f"{names[seat]}: ", "bold"), move_text(words)))
+        if seat is not None:    # None: what the game's start says, no move
+            run.append(Text.assemble((f"{names[seat]}: ", "bold"), move_text(words)))
         if notes:
-            out.append(Text("  ") + Text(" · ").join(run))
+            if run:
+                out.append(Text("  ") + Text(" · ").join(run))
             run = []
             out.extend(Text.assemble("  ", ("» ", "cyan"), move_text(note)) for note in notes)
     if run:

@@ -1,0 +1,5 @@
+"""``python -m cardtable``: the ``cardtable`` command."""
+
+from .cli import main
+
+main()
