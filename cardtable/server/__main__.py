@@ -32,7 +32,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m cardtable.server"
     chosen, limits = parse(argv, prog)
     from .web.app import serve
 
-    serve(host=chosen.host, port=chosen.port, log_level=chosen.log_level, limits=limits,
+    serve(host=chosen.host, port=chosen.port, log_level=chosen.log_level,
+          log_format=chosen.log_format, limits=limits,
           trusted_proxies=chosen.trusted_proxies, **chosen.socket_arguments(),
           **chosen.app_arguments())
 

@@ -99,6 +99,9 @@ class ServerSettings(BaseSettings):
     log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
         "info", description="uvicorn's and the server's log level (seat tokens and "
                             "quick-play tickets are kept out of the log)")
+    log_format: Literal["text", "json"] = Field(
+        "text", description="the log's lines: text for people, or json (one JSON object "
+                            "a line, with the table id and the request id; no secret)")
 
     @field_validator("trusted_proxies")
     @classmethod
@@ -119,7 +122,8 @@ class ServerSettings(BaseSettings):
     def app_arguments(self) -> dict[str, Any]:
         """The keyword arguments of ``create_app`` these settings give (secrets revealed
         here alone, to the code that connects)."""
-        out = self.model_dump(exclude={"host", "port", "log_level", "trusted_proxies",
+        out = self.model_dump(exclude={"host", "port", "log_level", "log_format",
+                                       "trusted_proxies",
                                        *SOCKET_SETTINGS})
         for name in ("database_url", "redis_url"):
             secret = getattr(self, name)
