@@ -21,9 +21,17 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST as CONTENT_TYPE
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
 
 from .codes import CODES
 
@@ -84,19 +92,26 @@ class Metrics:
                              "holds (several processes)", registry=registry)
         self._draining = Gauge("cardtable_draining", "1 while the process stops: it takes "
                                "no new players", registry=registry)
-        for queue in QUEUES:   # each series shows from the start, at zero
-            self.waits.labels(queue)
-        for by in ("person", "bot"):
-            self.moves.labels(by)
+        # the children bound once (each series shows from the start, at zero): a label
+        # looked up on every move costs more than the count itself
+        self._waits = {queue: self.waits.labels(queue) for queue in QUEUES}
+        self._by_bot = self.moves.labels("bot")
+        self._by_person = self.moves.labels("person")
+        self._refusals: dict[str, Any] = {}
+        self._process = ProcessCollector(registry=registry)
 
     def moved(self, by_bot: bool) -> None:
-        self.moves.labels("bot" if by_bot else "person").inc()
+        (self._by_bot if by_bot else self._by_person).inc()
 
     def refused(self, code: str | None) -> None:
-        self.refusals.labels(code if code in CODES else "refused").inc()
+        known = code if code in CODES else "refused"
+        child = self._refusals.get(known)
+        if child is None:
+            child = self._refusals[known] = self.refusals.labels(known)
+        child.inc()
 
     def waited(self, queue: str, seconds: float) -> None:
-        self.waits.labels(queue).observe(max(0.0, seconds))
+        self._waits[queue].observe(max(0.0, seconds))
 
     def render(self, gauges: Gauges) -> bytes:
         """The text format Prometheus scrapes, with the live figures of ``gauges``."""
