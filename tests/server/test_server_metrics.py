@@ -4,8 +4,11 @@ whether the process runs and whether to send it players."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
+import pytest
+from clusterkit import OwnRedis
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine
@@ -113,3 +116,28 @@ def test_every_answer_carries_a_request_id_and_keeps_a_sane_given_one(
         "x-request-id"] == "lb-42.a"
     odd = client.get("/api/health/live", headers={"X-Request-ID": "a b\"<script>"})
     assert odd.headers["x-request-id"] != "a b\"<script>"
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    redis = OwnRedis(tmp_path / "redis")
+    redis.start()
+    try:
+        yield redis
+    finally:
+        redis.stop()
+
+
+def test_with_redis_the_leases_and_redis_are_shown_and_a_lost_redis_is_unready(
+        make_client: Callable[..., TestClient], own_redis: OwnRedis) -> None:
+    client = make_client(redis_url=own_redis.url)
+    create(client, game="durak", players=2, seats=["human", "bot:random"])
+    up = figures(client)
+    assert one(up, "cardtable_redis_up") == 1
+    assert one(up, "cardtable_leases_held") == 1
+    assert client.get("/api/health/ready").json()["redis"] == "ok"
+    own_redis.stop()
+    ready = client.get("/api/health/ready")
+    assert ready.status_code == 503
+    assert ready.json()["redis"] == "down" and ready.json()["storage"] == "ok"
+    assert one(figures(client), "cardtable_redis_up") == 0
