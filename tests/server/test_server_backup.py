@@ -121,3 +121,26 @@ def test_the_commands_say_why_in_one_line(tmp_path: Path) -> None:
     missing = runner.invoke(command, ["backup", "--out", str(tmp_path / "b"),
                                       "--data-dir", str(tmp_path / "none")])
     assert missing.exit_code == 2 and "there is no database" in missing.output
+
+
+def test_a_backup_taken_while_bots_write_moves_holds_a_whole_game_to_resume(
+        make_client: Callable[..., TestClient], tmp_path: Path) -> None:
+    live = make_client()
+    seated = create(live, game="durak", players=2, seats=["bot:random", "bot:random"])
+    table = seated["table"]
+    with connect(live, table) as ws:   # watched, the bots play on without a pause
+        watcher = Player(ws)
+        watcher.state(3)
+        copied = backup(tmp_path / "data" / DB, tmp_path / "copy.sqlite3")
+        watcher.state(copied.moves + 2)   # and went on past the copy
+    with sqlite3.connect(tmp_path / "copy.sqlite3") as db:
+        indexes = [row[0] for row in db.execute(
+            "select \"index\" from moves where table_id = ? order by \"index\"", (table,))]
+    assert indexes == list(range(len(indexes))) and len(indexes) == copied.moves >= 3
+    restore(tmp_path / "copy.sqlite3", tmp_path / "restored" / DB)
+    again = make_client(data_dir=tmp_path / "restored")
+    # resumed from the copy's last move (its bots play on at once: nobody need watch)
+    described = again.get(f"/api/tables/{table}").json()
+    assert described["version"] >= copied.moves
+    assert described["status"] in ("playing", "over")
+    assert again.get("/api/health").json()["broken"] == []

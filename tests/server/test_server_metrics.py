@@ -141,3 +141,14 @@ def test_with_redis_the_leases_and_redis_are_shown_and_a_lost_redis_is_unready(
     assert ready.status_code == 503
     assert ready.json()["redis"] == "down" and ready.json()["storage"] == "ok"
     assert one(figures(client), "cardtable_redis_up") == 0
+
+
+def test_two_quick_play_tickets_seated_together_are_two_waits(client: TestClient) -> None:
+    first = client.post("/api/quick-play", json={"game": "durak", "players": 2,
+                                                 "bots_after": None}).json()
+    assert first["status"] == "waiting"
+    assert one(figures(client), "cardtable_queue_wait_seconds_count", queue="quick_play") == 0
+    second = client.post("/api/quick-play", json={"game": "durak", "players": 2,
+                                                  "bots_after": None}).json()
+    assert second["status"] == "matched"
+    assert one(figures(client), "cardtable_queue_wait_seconds_count", queue="quick_play") == 2
