@@ -14,6 +14,7 @@ from rich.table import Table
 from . import games as gamelib
 from .bots import split_specs
 from .game import GameSpec, rule_options
+from .server.backup import register as register_backups
 
 app = typer.Typer(
     name="cardtable",
@@ -518,6 +519,7 @@ def _school() -> None:
 
 
 _school()
+register_backups(app)   # backup and restore (cardtable.server.backup)
 
 
 def _failed(error: BaseException) -> int:

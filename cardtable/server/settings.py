@@ -107,6 +107,9 @@ class ServerSettings(BaseSettings, Limits, PlayerLimits):
     log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
         "info", description="uvicorn's and the server's log level (seat tokens and "
                             "quick-play tickets are kept out of the log)")
+    log_format: Literal["text", "json"] = Field(
+        "text", description="the log's lines: text for people, or json (one JSON object "
+                            "a line, with the table id and the request id; no secret)")
 
     @field_validator("trusted_proxies")
     @classmethod

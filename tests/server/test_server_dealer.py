@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from cardtable import games
 from cardtable.server.clock import FakeClock
 from cardtable.server.codes import Refusal
+from cardtable.server.metrics import Metrics
 from cardtable.server.play import steps
 from cardtable.server.play.bot_runner import make_bot
 from cardtable.server.play.commands import Read
@@ -35,6 +36,7 @@ class House:
 
     def __init__(self) -> None:
         self.clock = FakeClock()
+        self.metrics = Metrics()
 
     def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         return asyncio.get_running_loop().create_task(coroutine)

@@ -123,10 +123,17 @@ class BotRunner:
         """The bot's move as text, thought in a bot process if there are any, else in a
         bot thread, once the table's budget has a turn free; a random legal move if the
         bot fails or runs past the limit."""
+        metrics = self.tables.metrics
         async with contextlib.AsyncExitStack() as turns:
+            asked = time.perf_counter()
             for key in table.budget or (f"table:{table.id}",):
                 await turns.enter_async_context(self._turn(key))
-            return await self._think(table, bot, spec, snapshot)
+            started = time.perf_counter()
+            metrics.waited("bot_turn", started - asked)
+            try:
+                return await self._think(table, bot, spec, snapshot)
+            finally:
+                metrics.bot_seconds.observe(time.perf_counter() - started)
 
     def thinking(self, key: str) -> tuple[int, int]:
         """(bots thinking, bots waiting) on the budget ``key`` (``LiveTable.budget``)."""

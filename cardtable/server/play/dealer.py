@@ -20,6 +20,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import IntegrityError
@@ -56,8 +57,9 @@ class Dealer:
         self.table = table
         self._busy: asyncio.Task[Any] | None = None
         """The task handling a command now (``None``: the dealer is free)."""
-        self._mail: collections.deque[tuple[cmd.Command, asyncio.Future[Any]]] = (
+        self._mail: collections.deque[tuple[cmd.Command, asyncio.Future[Any], float]] = (
             collections.deque())
+        """Each command waiting, its asker's future and when it came (``perf_counter``)."""
         table.dealer = self
         table.life = Life.from_dict(life, table.players)
         table.life.clock = house.clock
@@ -86,7 +88,7 @@ class Dealer:
             if self._busy is asyncio.current_task():
                 raise RuntimeError("a command of this table asked its own dealer again")
             future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-            self._mail.append((command, future))
+            self._mail.append((command, future, time.perf_counter()))
             return await future
         self._busy = asyncio.current_task()
         try:
@@ -100,9 +102,10 @@ class Dealer:
         """Handle the waiting commands in order, then leave the dealer free."""
         try:
             while self._mail:
-                command, future = self._mail.popleft()
+                command, future, came = self._mail.popleft()
                 if future.done():   # its asker gave up waiting
                     continue
+                self.house.metrics.waited("table", time.perf_counter() - came)
                 try:
                     answer = await self._handlers[type(command)](command)
                 except asyncio.CancelledError:
@@ -116,7 +119,7 @@ class Dealer:
                         future.set_result(answer)
         finally:
             self._busy = None
-            for _, future in self._mail:   # stopped: the rest are not handled
+            for _, future, _came in self._mail:   # stopped: the rest are not handled
                 future.cancel()
             self._mail.clear()
 
@@ -158,6 +161,7 @@ class Dealer:
             return refused("move_not_saved", f"the move could not be saved "
                            f"({type(error).__name__}); nothing changed")
         # change (the game's state holds the move already)
+        house.metrics.moved(command.by_bot)
         table.last_move = {"index": step.version, "seat": step.seat, "move": step.text}
         table.version += 1
         table.decks_stored = step.decks
@@ -678,6 +682,7 @@ class Dealer:
         table.broadcast()
 
     async def _refuse(self, command: cmd.Refuse) -> None:
+        self.house.metrics.refused(command.code or getattr(command.reason, "code", None))
         self.table.refuse(command.connection, command.reason, command.code,
                           dict(command.params) or None)
 

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from ..clock import Clock
 from ..codes import Refusal
+from ..metrics import Metrics
 from ..settings import ServerSettings
 from ..store.storage import Storage, StoredTable
 from ..store.writer import MoveWriter
@@ -91,6 +92,8 @@ class House(Protocol):
     def seating(self) -> Seats: ...
     @property
     def cluster(self) -> Owners | None: ...
+    @property
+    def metrics(self) -> Metrics: ...
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]: ...
     async def get(self, table_id: str) -> LiveTable | None: ...

@@ -377,6 +377,7 @@ class QuickPlay:
             entry.status, entry.table = Ticket.MATCHED, table.id
             entry.seat, entry.token = seat_index, seat_token
             entry.polled = self.clock()
+            self.tables.metrics.waited("quick_play", entry.polled - entry.entered)
             await self.store.put(entry)
         log.info("quick play: table %s for %d people and %d bots", table.id, len(group), bots)
 

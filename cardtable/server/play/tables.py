@@ -17,6 +17,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -27,6 +28,7 @@ from .. import protocol
 from ..clock import Clock
 from ..cluster.messages import Renamed
 from ..codes import Refusal
+from ..metrics import Metrics
 from ..settings import ServerSettings
 from ..store.storage import (
     CLOSED,
@@ -101,6 +103,8 @@ class Tables:
         self.runner = BotRunner(self)
         self.lifecycle = Lifecycle(self)
         self.guard = Guard(self.settings)
+        self.metrics = Metrics()
+        """This process's figures for ``/metrics`` (a registry of its own)."""
         self._loading: dict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.uncountable: dict[str, str] = {}
@@ -398,9 +402,12 @@ class Tables:
                                    "you are watching this table: only seated players move",
                                    "watching")
                 return
+            started = time.perf_counter()
             reason = await self.play(table, connection.seat, message.version, message.move)
             if reason:
                 await self._refuse(table, connection, reason)
+            else:   # its state is in every connection's outbox now
+                self.metrics.move_seconds.observe(time.perf_counter() - started)
         elif kind in ("resign", "leave"):
             if connection.seat is None:
                 await self._refuse(table, connection, f"only a seated player may {kind}",

@@ -6,7 +6,8 @@ feature: ``health_api``, ``tables_api``, ``socket_api``, ``life_api`` (lobby, qu
 resign, leave), ``people.accounts`` and ``people.ratings``, ``learn_api``, the protocol's
 schema and the page (``pagefiles``).  The endpoints, in short:
 
-- ``GET /api/health``, ``GET /api/games`` (games, presets, player counts, rule options, bots)
+- ``GET /api/health`` (and ``/live``, ``/ready``), ``GET /metrics``, ``GET /api/games``
+  (games, presets, player counts, rule options, bots)
 - ``POST /api/tables`` (create), ``GET /api/tables`` (open tables), ``GET /api/tables/{id}``,
   ``POST /api/tables/{id}/join``, ``GET /api/tables/{id}/record`` (once over),
   ``GET /api/tables/{id}/replay`` (once over: the table at every step, every hand shown),
@@ -40,6 +41,7 @@ from .collector import quiet_collector
 from .errors import install as install_errors
 from .headers import SecurityHeaders
 from .health_api import router as health_router
+from .jsonlog import RequestIds, json_logs
 from .learn_api import register as register_school
 from .life_api import router as life_router
 from .logsafe import redact_logs
@@ -131,6 +133,7 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
                               "friends and bots, live play over a WebSocket, records.")
     app.state.static = static
     app.state.settings = chosen
+    app.state.draining = False   # while it stops: /api/health/ready answers 503
     install_errors(app)
     for router in (health_router, tables_router, socket_router, life_router, protocol.router,
                    page_router):
@@ -140,6 +143,7 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     register_school(app, data_dir)
     app.mount("/", PageFiles(directory=static, html=True, check_dir=False), name="static")
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(RequestIds)   # a request id and the table for every line logged
     # outermost: no endpoint, middleware or database sees a NUL or an unbounded body
     app.add_middleware(TextBorder, max_body=chosen.max_body_bytes)
     return app
@@ -181,6 +185,8 @@ def serve(settings: ServerSettings | None = None, **fields: Any) -> None:
                             ws_per_message_deflate=False,
                             proxy_headers=bool(trusted_proxies),
                             forwarded_allow_ips=trusted_proxies or None)
+    if chosen.log_format == "json":
+        json_logs()   # one JSON object a line, with the table and the request
     redact_logs()   # seat tokens and quick-play tickets are in URLs uvicorn logs
     # the table's own messages (tables resumed, bots cut off, leases lost) go where
     # uvicorn's go

@@ -23,6 +23,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(TableError)
     async def _refused(request: Request, error: TableError) -> JSONResponse:
         """Every refusal about a table, from any endpoint: its status, reason and code."""
+        _count(request, error.code)
         headers = None
         if error.retry_after is not None:
             headers = {"Retry-After": str(math.ceil(error.retry_after))}
@@ -35,17 +36,21 @@ def install(app: FastAPI) -> None:
         status, reason = error.status_code, str(error.detail)
         if status == 400:
             status, reason = 422, "the body cannot be read: send JSON, in UTF-8"
+        code = TableError.CODES.get(status, "refused")
+        _count(request, code)
         return JSONResponse(status_code=status, headers=error.headers, content={
-            "detail": reason, "code": TableError.CODES.get(status, "refused")})
+            "detail": reason, "code": code})
 
     @app.exception_handler(StorageUnavailable)
     async def _unavailable(request: Request, error: StorageUnavailable) -> JSONResponse:
         """The database is away: 503, and when to try again (the outage is logged once)."""
+        _count(request, error.code)
         return JSONResponse(status_code=503, headers={"Retry-After": "5"},
                             content={"detail": error.reason, "code": error.code})
 
     @app.exception_handler(RequestValidationError)
     async def _unreadable(request: Request, error: RequestValidationError) -> JSONResponse:
+        _count(request, "invalid_request")
         reasons, errors = [], []
         for item in error.errors():
             where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
@@ -56,3 +61,10 @@ def install(app: FastAPI) -> None:
         return JSONResponse(status_code=422, content={
             "detail": "; ".join(reasons) or "the request cannot be read",
             "code": "invalid_request", "errors": errors})
+
+
+def _count(request: Request, code: str) -> None:
+    """A refusal, counted for ``/metrics`` (once the app's tables are made)."""
+    tables = getattr(request.app.state, "tables", None)
+    if tables is not None:
+        tables.metrics.refused(code)

@@ -1,21 +1,54 @@
-"""Whether this process can serve: its database, Redis and live tables."""
+"""Whether this process can serve: its database, Redis and live tables; and its figures.
+
+``/api/health`` tells people (and the page) what is up; ``/api/health/live`` answers as
+long as the process's loop runs (restart it if not); ``/api/health/ready`` says whether to
+send it players: the database and Redis answer now and the process is not draining
+(``app.state.draining``, set while it stops).  ``/metrics`` is Prometheus' text format
+(``metrics.Metrics``), kept out of the OpenAPI schema.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import time
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel
+from sqlalchemy import text
 
 from ... import __version__
-from ..store.storage import StorageUnavailable
+from ..metrics import CONTENT_TYPE, Gauges
+from ..play.tables import Tables
+from ..store.storage import Storage, StorageUnavailable
 from .deps import Live
 from .schemas import Health
 
-__all__ = ["router"]
+__all__ = ["Liveness", "Readiness", "router"]
 
 router = APIRouter(tags=["health"])
+
+CHECK_TIMEOUT = 3.0
+"""Seconds the database or Redis has to answer a readiness check (a probe waits less
+than it would for a hung connection)."""
+
+
+class Liveness(BaseModel):
+    """The process runs and its loop answers."""
+
+    status: Literal["live"] = "live"
+    version: str
+
+
+class Readiness(BaseModel):
+    """Whether to send this process players, and why not."""
+
+    status: Literal["ready", "unready"]
+    storage: Literal["ok", "down"]
+    redis: Literal["ok", "down"] | None
+    """``None``: one process, no Redis."""
+    draining: bool
 
 
 @router.get("/api/health", response_model=Health, responses={
@@ -45,3 +78,61 @@ async def health(request: Request, tables: Live) -> Any:
     if answer.status != "ok":
         return JSONResponse(status_code=503, content=answer.model_dump())
     return answer
+
+
+@router.get("/api/health/live", response_model=Liveness)
+async def live() -> Liveness:
+    return Liveness(version=__version__)
+
+
+@router.get("/api/health/ready", response_model=Readiness, responses={
+       503: {"model": Readiness, "description": "the database or Redis cannot be reached, "
+                                                "or the process is draining"}})
+async def ready(request: Request, tables: Live) -> Any:
+    answer = await _readiness(request, tables)
+    if answer.status != "ready":
+        return JSONResponse(status_code=503, content=answer.model_dump())
+    return answer
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics(request: Request, tables: Live) -> Response:
+    answer = await _readiness(request, tables)
+    cluster = request.app.state.cluster
+    leases = 0
+    if cluster is not None:
+        at = time.monotonic()
+        leases = sum(1 for until in list(cluster.owned.values()) if until > at)
+    gauges = Gauges(live_tables=sum(1 for t in tables.live.values() if not t.over),
+                    sockets=sum(tables.guard.sockets.values()),
+                    storage_up=answer.storage == "ok",
+                    redis_up=None if answer.redis is None else answer.redis == "ok",
+                    leases=leases, draining=answer.draining)
+    return Response(tables.metrics.render(gauges), media_type=CONTENT_TYPE)
+
+
+async def _readiness(request: Request, tables: Tables) -> Readiness:
+    storage_up = await _answers(asyncio.to_thread(_ping, tables.storage))
+    cluster = request.app.state.cluster
+    redis: Literal["ok", "down"] | None = None
+    if cluster is not None:
+        up = cluster.problem is None and await _answers(cluster.redis.ping())
+        redis = "ok" if up else "down"
+    draining = bool(getattr(request.app.state, "draining", False))
+    good = storage_up and redis != "down" and not draining
+    return Readiness(status="ready" if good else "unready",
+                     storage="ok" if storage_up else "down", redis=redis, draining=draining)
+
+
+async def _answers(call: Any) -> bool:
+    """Whether ``call`` (a ping) answers in time without failing."""
+    try:
+        return bool(await asyncio.wait_for(call, CHECK_TIMEOUT))
+    except Exception:
+        return False
+
+
+def _ping(storage: Storage) -> bool:
+    with storage.engine.connect() as connection:
+        connection.execute(text("SELECT 1"))
+    return True

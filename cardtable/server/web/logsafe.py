@@ -13,6 +13,12 @@ uvicorn's loggers (``serve`` calls it).
 'GET /ws/tables/t1?seat=0&token=… HTTP/1.1'
 >>> redact("/api/quick-play/Xy_-9?Ticket=a&%74oken=b")
 '/api/quick-play/…?Ticket=…&%74oken=…'
+
+``scrub`` hides more, for whole lines and tracebacks (the JSON log's ``web.jsonlog``): the
+bound values of a database error (a password's hash, a token's), a cookie's value.
+
+>>> scrub("[SQL: INSERT ...]\\n[parameters: ('h4sh', 'a]b')]\\nCookie: ct=abc; x=y")
+'[SQL: INSERT ...]\\n[parameters: …]\\nCookie: …'
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import re
 from typing import Any
 from urllib.parse import unquote_plus
 
-__all__ = ["LOGGERS", "SECRET_PARAMS", "RedactSecrets", "redact", "redact_logs"]
+__all__ = ["LOGGERS", "SECRET_PARAMS", "RedactSecrets", "redact", "redact_logs", "scrub"]
 
 SECRET_PARAMS = frozenset({"token", "ticket", "password", "secret", "session",
                            "access_token", "api_token"})
@@ -33,6 +39,9 @@ SECRET_PATHS = re.compile(r"(/api/quick-play/)[^/?#\s\"']+")
 """Paths whose last segment is a secret: a quick-play ticket."""
 
 QUERY = re.compile(r"\?[^\s\"'#]*")
+SQL_PARAMETERS = re.compile(r"\[parameters: [^\n]*")
+"""SQLAlchemy's error text quotes the values bound to the statement (to the line's end)."""
+COOKIES = re.compile(r"((?:set-)?cookie\s*[:=]\s*)[^\n]*", re.IGNORECASE)
 HIDDEN = "…"
 
 LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn")
@@ -45,6 +54,16 @@ def redact(text: str) -> str:
         return text
     text = SECRET_PATHS.sub(lambda m: m.group(1) + HIDDEN, text)
     return QUERY.sub(lambda m: "?" + _redact_query(m.group(0)[1:]), text)
+
+
+def scrub(text: str) -> str:
+    """``redact``, then a database error's bound values and a cookie header's value."""
+    text = redact(text)
+    if "[parameters: " in text:
+        text = SQL_PARAMETERS.sub("[parameters: …]", text)
+    if "ookie" in text or "OOKIE" in text:
+        text = COOKIES.sub(lambda m: m.group(1) + HIDDEN, text)
+    return text
 
 
 def _redact_query(query: str) -> str:

@@ -153,6 +153,7 @@ async def _converse(websocket: WebSocket, connection: Connection, rate: MessageR
                     data = message.get("bytes") or b""
                 await handle(data)
             elif verdict == "warn":
+                websocket.app.state.tables.metrics.refused("rate_limited")
                 connection.outbox.put("error", encode({
                     "type": "error", "code": "rate_limited",
                     "reason": SLOW_DOWN.format(rate=rate.per_second)}))
@@ -230,6 +231,9 @@ async def _close(websocket: WebSocket, reason: str, code: int, why: str,
     """Tell the client why (an error message with a ``code`` and its parameters), then
     close with ``code`` and the reason (cut to what a close frame holds).  A client
     already gone is fine."""
+    tables = getattr(websocket.app.state, "tables", None)
+    if tables is not None:
+        tables.metrics.refused(why)
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         await websocket.send_text(encode({**(params or {}), "type": "error",
                                           "reason": reason, "code": why}))

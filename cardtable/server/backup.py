@@ -1,0 +1,210 @@
+"""``cardtable backup`` and ``cardtable restore``: the SQLite database copied whole, while
+the server runs, and put back.
+
+``backup`` uses SQLite's online backup API (``sqlite3.Connection.backup``): it reads the
+database as one snapshot, in a single step, so it finishes however busily the server
+writes (the database is in WAL mode: the server's writers do not wait for it), and the
+copy holds every move stored when it began (a move is stored before anyone is sent it, so
+nobody saw a move the copy lacks at that moment).  The copy is written beside ``--out``
+and renamed once it is whole and its integrity checked: a failed backup leaves no half
+file.  It is one self-contained file (no ``-wal`` beside it).  ``restore`` checks that a
+file is such a copy and writes it into the data folder through the same API; the server
+resumes every unfinished table from it at its last stored move.  Stop the server first:
+a server running on the database it replaces would keep playing its tables from memory.
+
+PostgreSQL is refused: it has its own tools, ``pg_dump`` and ``pg_restore``
+(docs/deploy.md).
+
+>>> import tempfile; folder = Path(tempfile.mkdtemp())
+>>> db = folder / "cardtable.sqlite3"
+>>> with sqlite3.connect(db) as made:
+...     _ = made.execute("create table tables (id text)")
+...     _ = made.execute("create table moves (table_id text)")
+>>> backup(db, folder / "copy.sqlite3").tables
+0
+>>> backup(db, folder / "copy.sqlite3")
+Traceback (most recent call last):
+  ...
+cardtable.server.backup.BackupRefused: ... exists: give --force to replace it
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+__all__ = ["BackupRefused", "Copied", "backup", "database_of", "register", "restore"]
+
+DATABASE = "cardtable.sqlite3"
+"""The database's file in the data folder (``store.storage.sqlite_url``)."""
+
+NEEDED = ("tables", "moves")
+"""The tables a cardtable database has, whatever its version."""
+
+PG_DUMP = ("the database is PostgreSQL: back it up with its own tools, e.g. "
+           "pg_dump --format=custom --file=FILE URL, and put it back with pg_restore "
+           "(docs/deploy.md)")
+
+
+class BackupRefused(ValueError):
+    """Why a backup or a restore is not done (nothing was written)."""
+
+
+@dataclass(frozen=True)
+class Copied:
+    """What a backup or a restore copied."""
+
+    path: Path
+    tables: int
+    moves: int
+    size: int
+
+    def __str__(self) -> str:
+        return (f"{self.tables} tables, {self.moves} moves ({self.size / 1024:.0f} KB) "
+                f"in {self.path}")
+
+
+def database_of(data_dir: str | Path, database_url: str | None) -> Path:
+    """The SQLite file the server uses with these settings; ``BackupRefused`` for
+    PostgreSQL (or any database that is not a SQLite file)."""
+    if not database_url:
+        return Path(data_dir) / DATABASE
+    scheme, _, rest = database_url.partition(":///")
+    if scheme.split("+")[0] == "sqlite" and rest and rest != ":memory:":
+        return Path(rest.split("?")[0])
+    if database_url.startswith("postgres"):
+        raise BackupRefused(PG_DUMP)
+    raise BackupRefused("only a SQLite database in a file is backed up by cardtable backup")
+
+
+def backup(database: Path, out: Path, *, force: bool = False) -> Copied:
+    """Copy the live database ``database`` into ``out`` (refused if it exists, unless
+    ``force``)."""
+    if not database.is_file():
+        raise BackupRefused(f"there is no database at {database}")
+    if out.exists() and not force:
+        raise BackupRefused(f"{out} exists: give --force to replace it")
+    if out.exists() and out.resolve() == database.resolve():
+        raise BackupRefused("the backup cannot be the database itself")
+    partial = out.with_name(out.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        with contextlib.closing(sqlite3.connect(database, timeout=30)) as source, \
+                contextlib.closing(sqlite3.connect(partial)) as copy:
+            source.backup(copy)   # one step: one snapshot, however busy the server
+            copy.execute("PRAGMA journal_mode=DELETE")   # one file, no -wal beside it
+            tables, moves = _check(copy, partial)
+        os.replace(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)
+    return Copied(out, tables, moves, out.stat().st_size)
+
+
+def restore(file: Path, database: Path, *, force: bool = False) -> Copied:
+    """Write the backup ``file`` into ``database``; a database that holds tables already
+    is replaced only with ``force`` (stop its server first)."""
+    if not file.is_file():
+        raise BackupRefused(f"there is no file {file}")
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{file}?mode=ro", uri=True)) as source:
+            tables, moves = _check(source, file)
+            if database.exists():
+                with contextlib.closing(sqlite3.connect(database, timeout=30)) as old:
+                    held = _count(old, "tables") if _has(old, "tables") else 0
+                if held and not force:
+                    raise BackupRefused(
+                        f"{database} holds {held} tables already: stop its server, then "
+                        "give --force to replace them with the backup's")
+            database.parent.mkdir(parents=True, exist_ok=True)
+            with contextlib.closing(sqlite3.connect(database, timeout=30)) as target:
+                source.backup(target)
+    except sqlite3.DatabaseError as error:
+        raise BackupRefused(f"{file} is not a cardtable backup ({error})") from None
+    return Copied(database, tables, moves, database.stat().st_size)
+
+
+def _check(db: sqlite3.Connection, path: Path) -> tuple[int, int]:
+    """(tables, moves) of a whole cardtable database, or ``BackupRefused``."""
+    try:
+        verdict = db.execute("PRAGMA integrity_check").fetchone()[0]
+    except sqlite3.DatabaseError as error:
+        raise BackupRefused(f"{path} is not a SQLite database ({error})") from None
+    if verdict != "ok":
+        raise BackupRefused(f"{path} is damaged: {verdict}")
+    missing = [name for name in NEEDED if not _has(db, name)]
+    if missing:
+        raise BackupRefused(f"{path} is not a cardtable database (no {', '.join(missing)})")
+    return _count(db, "tables"), _count(db, "moves")
+
+
+def _has(db: sqlite3.Connection, table: str) -> bool:
+    return db.execute("select 1 from sqlite_master where type = 'table' and name = ?",
+                      (table,)).fetchone() is not None
+
+
+def _count(db: sqlite3.Connection, table: str) -> int:
+    return int(db.execute(f"select count(*) from {table}").fetchone()[0])
+
+
+# -- the commands ---------------------------------------------------------------------------
+
+def _where(data_dir: Path | None, database_url: str | None) -> Path:
+    """The database the server's settings name (flags first, then CARDTABLE_DATA_DIR,
+    CARDTABLE_DATABASE_URL and .env, as ``cardtable serve`` reads them)."""
+    from .settings import ServerSettings
+
+    given: dict[str, Any] = {}
+    if data_dir is not None:
+        given["data_dir"] = data_dir
+    if database_url is not None:
+        given["database_url"] = database_url
+    chosen = ServerSettings(**given)
+    url = chosen.database_url.get_secret_value() if chosen.database_url else None
+    return database_of(chosen.data_dir, url)
+
+
+DataDir = Annotated[Path | None, typer.Option(
+    help="the server's data folder (default: $CARDTABLE_DATA_DIR, else ./data)")]
+Url = Annotated[str | None, typer.Option(
+    help="the server's database URL (default: $CARDTABLE_DATABASE_URL); PostgreSQL is "
+         "refused: use pg_dump")]
+
+
+def register(app: Any) -> None:
+    """Add ``backup`` and ``restore`` to the ``cardtable`` command (a Typer app)."""
+
+    def done(action: Any) -> None:
+        try:
+            print(action())
+        except BackupRefused as refusal:
+            print(f"cardtable: {refusal}", file=sys.stderr)
+            raise typer.Exit(2) from None
+
+    @app.command("backup")
+    def backup_command(
+        out: Annotated[Path, typer.Option("--out", help="the file to write the copy to")],
+        force: Annotated[bool, typer.Option(help="replace --out if it exists")] = False,
+        data_dir: DataDir = None, database_url: Url = None,
+    ) -> None:
+        """Copy the SQLite database while the server runs (SQLite's online backup)."""
+        done(lambda: "backed up " + str(backup(_where(data_dir, database_url), out,
+                                                  force=force)))
+
+    @app.command("restore")
+    def restore_command(
+        file: Annotated[Path, typer.Argument(help="a file cardtable backup wrote")],
+        force: Annotated[bool, typer.Option(help="replace a database that holds tables "
+                                                 "(stop its server first)")] = False,
+        data_dir: DataDir = None, database_url: Url = None,
+    ) -> None:
+        """Put a backup in the data folder; the server started on it resumes every table
+        at its last stored move."""
+        done(lambda: "restored " + str(restore(file, _where(data_dir, database_url),
+                                                force=force)))
