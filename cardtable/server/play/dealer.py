@@ -147,11 +147,11 @@ class Dealer:
                 table.id, step.version, step.seat, step.text, new_decks=step.new_decks,
                 over=step.over, summary=step.summary, tally=step.tally)
         except StorageUnavailable:
-            steps.take_back(table, step)
+            table.state.pop()   # take the move back: it is not stored
             table.stale = True
             raise
         except BaseException as error:
-            steps.take_back(table, step)
+            table.state.pop()
             if not isinstance(error, Exception):
                 raise   # cancelled: the state is as it was, the move unstored
             log.exception("table %s: move %d could not be saved", table.id, step.version)

@@ -5,7 +5,7 @@ time matters) and answers what should happen: a refusal, or what to store and ho
 table changes.  None stores, sends or assigns anything: ``dealer.Dealer`` runs what they
 decide, store first, then the table, then what is sent.  One thing is done in place, for
 speed: a move that may be played is left pushed on the game's state (``move``), and the
-dealer takes it back (``take_back``) if it cannot be stored; the engine's states are
+dealer pops it if it cannot be stored; the engine's states are
 made to be stepped both ways, and pushing a move twice a move cost a tenth of the
 server's time a move.
 """
@@ -24,8 +24,7 @@ from .results import tally_of
 
 __all__ = ["EngineFailed", "Played", "abandoned", "against_bots_only", "all_accounts",
            "annotate", "check_help", "check_hint", "check_leave", "check_playing",
-           "last_move", "move", "resigned", "side_of", "spent", "take_back", "unattended",
-           "undo"]
+           "last_move", "move", "resigned", "side_of", "spent", "unattended", "undo"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +34,7 @@ class Played:
     seat: int
     version: int
     move: Any
-    """The engine's move, already pushed on the table's state (``take_back`` pops it)."""
+    """The engine's move, already pushed on the table's state (popped if not stored)."""
     text: str
     over: bool
     new_decks: list[tuple[int, list[str]]]
@@ -87,11 +86,6 @@ def move(table: LiveTable, seat: int, version: int, text: str) -> Refusal | Play
         raise
     return Played(seat=seat, version=version, move=chosen, text=str(chosen), over=over,
                   new_decks=new_decks, decks=len(dealt), summary=summary, tally=tally)
-
-
-def take_back(table: LiveTable, played: Played) -> None:
-    """Undo what ``move`` did to the game's state: the move could not be stored."""
-    table.state.pop()
 
 
 def spent(life: Life, seat: int, version: int, at: float) -> float | None:
