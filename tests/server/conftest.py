@@ -13,6 +13,7 @@ import pytest
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
+from clusterkit import OwnRedis  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 from tablekit import MACHINE_SPEED  # noqa: E402
 
@@ -52,6 +53,17 @@ def make_client(tmp_path: Path, clock: FakeClock) -> Iterator[Callable[..., Test
     yield make
     for client in reversed(stack):
         client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    """A Redis of the test's own (``clusterkit.OwnRedis``), stopped after it."""
+    redis = OwnRedis(tmp_path / "redis")
+    redis.start()
+    try:
+        yield redis
+    finally:
+        redis.stop()
 
 
 @pytest.fixture

@@ -7,23 +7,11 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 from clusterkit import OwnRedis, wait_for
 from tablekit import next_state, server, socket_for
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
-    redis = OwnRedis(tmp_path / "redis")
-    redis.start()
-    try:
-        yield redis
-    finally:
-        redis.stop()
 
 
 def flags(redis: OwnRedis) -> tuple[str, ...]:

@@ -4,10 +4,8 @@ whether the process runs and whether to send it players."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
-import pytest
 from clusterkit import OwnRedis
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
@@ -116,16 +114,6 @@ def test_every_answer_carries_a_request_id_and_keeps_a_sane_given_one(
         "x-request-id"] == "lb-42.a"
     odd = client.get("/api/health/live", headers={"X-Request-ID": "a b\"<script>"})
     assert odd.headers["x-request-id"] != "a b\"<script>"
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
-    redis = OwnRedis(tmp_path / "redis")
-    redis.start()
-    try:
-        yield redis
-    finally:
-        redis.stop()
 
 
 def test_with_redis_the_leases_and_redis_are_shown_and_a_lost_redis_is_unready(
