@@ -64,6 +64,17 @@ class Record:
     extra: dict[str, Any] = field(default_factory=dict)
     _move_lines: list[int] = field(default_factory=list, repr=False, compare=False)
 
+    def names(self) -> list[str]:
+        """Every seat's name, ``Seat N`` (counted from 1) where the record has none.
+
+        >>> Record("pasur", {}, 2, [], [], seats=[{"name": "Ana"}]).names()
+        ['Ana', 'Seat 2']
+        """
+        named = [seat.get("name") if isinstance(seat, dict) else None for seat in self.seats]
+        named += [None] * (self.players - len(named))
+        return [name if isinstance(name, str) and name else f"Seat {i + 1}"
+                for i, name in enumerate(named[:self.players])]
+
     # -- building -------------------------------------------------------------------------
     @property
     def spec(self) -> GameSpec:

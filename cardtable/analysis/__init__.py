@@ -26,7 +26,7 @@ from ..game import GameState
 from .search import DEFAULT_ITERATIONS, HINDSIGHT_NODES, hindsight_values, learn_of, values
 
 __all__ = ["DEFAULT_ITERATIONS", "LABELS", "Judgement", "analyse", "analyse_record",
-           "hindsight_values", "label_of", "learn_of", "series", "sparkline", "values"]
+           "hindsight_values", "label_of", "learn_of", "series", "sparkline", "summary", "values"]
 
 LABELS = ("inaccuracy", "mistake", "blunder")
 
@@ -167,3 +167,25 @@ def sparkline(series: Sequence[float], *, low: float | None = None,
     if span <= 0 or not math.isfinite(span):
         return _BARS[3] * len(series)
     return "".join(_BARS[min(7, max(0, round((v - lo) / span * 7)))] for v in series)
+
+
+def summary(judged: Sequence[Judgement], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Per player, by seat: the moves judged (those with more than one choice), how many
+    got each label, and the accuracy: the percentage of judged moves with no label, that is
+    within the game's inaccuracy threshold of the best (``None`` with no judged move).
+
+    >>> moves = [Judgement(0, 0, "a", "a", 0.0, None, None, None, 1.0, 1.0, 2),
+    ...          Judgement(1, 1, "b", "c", 3.0, "mistake", None, None, 0.0, 3.0, 3),
+    ...          Judgement(2, 0, "d", "d", 0.0, None, None, None, 1.0, 1.0, 1)]
+    >>> [(p["name"], p["judged"], p["mistake"], p["accuracy"])
+    ...  for p in summary(moves, ["Ana", "Bo"])]
+    [('Ana', 1, 0, 100.0), ('Bo', 1, 1, 0.0)]
+    """
+    players = []
+    for seat, name in enumerate(names):
+        mine = [j for j in judged if j.seat == seat and j.choices > 1]
+        counts = {label: sum(j.label == label for j in mine) for label in LABELS}
+        clean = sum(j.label is None for j in mine)
+        players.append({"seat": seat, "name": name, "judged": len(mine), **counts,
+                        "accuracy": round(100.0 * clean / len(mine), 1) if mine else None})
+    return players

@@ -108,8 +108,7 @@ def replay(record: Record, *, console: Console | None = None,
         read = input
     states = [state.copy() for _, _, state in record.states()]
     module = screen_module(record.spec)
-    names = [seat.get("name", f"Seat {i + 1}") for i, seat in enumerate(record.seats)]
-    names += [f"Seat {i + 1}" for i in range(len(names), record.players)]
+    names = record.names()
     log = [(_mover(states[i]), text) for i, text in enumerate(record.moves)]
     narrate = getattr(module, "narrate", None)
     if narrate is not None:     # every move told in the game's words, with what it caused

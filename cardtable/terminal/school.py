@@ -13,11 +13,18 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from .. import records
-from ..analysis import DEFAULT_ITERATIONS, analyse_record, learn_of, series, sparkline
+from ..analysis import (
+    DEFAULT_ITERATIONS,
+    LABELS,
+    analyse_record,
+    learn_of,
+    series,
+    sparkline,
+    summary,
+)
 from ..bots.ismcts import kit_of
 from .output import console as output_console
 
@@ -77,7 +84,7 @@ def analyse(
 ) -> None:
     """Judge every move of a finished game: from what the player knew, and in hindsight."""
     json_out, plot = _outputs(json_out, plot)
-    console = Console()
+    console = output_console()
     try:
         record = records.load(path)
         start = record.start()
@@ -97,8 +104,9 @@ def analyse(
                                     hindsight=hindsight, progress=progress)
         except (records.RecordError, ValueError) as error:
             raise typer.BadParameter(str(error)) from None
+    names = record.names()
     table = Table(title=f"{record.spec.title}: loss in {learn.unit}")
-    for column in ("#", "seat", "move", "best", "loss", "label", "hindsight best",
+    for column in ("#", "player", "move", "best", "loss", "label", "hindsight best",
                    "hindsight loss"):
         table.add_column(column)
     for j in judged:
@@ -106,7 +114,7 @@ def analyse(
             continue
         style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(
             j.label or "", "")
-        table.add_row(str(j.index), str(j.seat), j.move, j.best, f"{j.loss:.2f}",
+        table.add_row(str(j.index), names[j.seat], j.move, j.best, f"{j.loss:.2f}",
                       j.label or "", j.hindsight_best or "",
                       "" if j.hindsight_loss is None else f"{j.hindsight_loss:.2f}",
                       style=style)
@@ -115,20 +123,36 @@ def analyse(
     sides = [kit.side_of(start, s) for s in range(record.players)]
     who = seat if seat is not None else 0
     line = series(record.game, judged, who, sides)
-    console.print(f"expected result for seat {who} ({learn.unit}): {sparkline(line)}")
-    counts = {label: sum(j.label == label for j in judged)
-              for label in ("inaccuracy", "mistake", "blunder")}
+    console.print(f"expected result for {names[who]} ({learn.unit}): {sparkline(line)}")
+    players = summary(judged, names)
     plural = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
-    console.print(", ".join(f"{n} {label if n == 1 else plural[label]}"
-                            for label, n in counts.items()))
+    for player in players:
+        if seat is not None and player["seat"] != seat:
+            continue
+        counts = ", ".join(f"{player[label]} {label if player[label] == 1 else plural[label]}"
+                           for label in LABELS)
+        accuracy = ("" if player["accuracy"] is None
+                    else f"; accuracy {player['accuracy']:g}%")
+        console.print(f"{player['name']}: {player['judged']} judged moves, {counts}{accuracy}")
     if json_out is not None:
         json_out.write_text(json.dumps({"game": record.game, "unit": learn.unit,
+                                        "record": {"name": path.name,
+                                                   "sha256": _digest(path)},
                                         "thresholds": list(learn.thresholds),
                                         "iterations": iterations, "seed": seed,
-                                        "moves": [j.to_dict() for j in judged]},
+                                        "players": players,
+                                        "moves": [{**j.to_dict(), "player": names[j.seat]}
+                                                  for j in judged]},
                                        ensure_ascii=False, indent=1), encoding="utf-8")
     if plot is not None:
-        _plot(line, plot, f"seat {who}: {learn.unit}")
+        _plot(line, plot, f"{names[who]}: {learn.unit}")
+
+
+def _digest(path: Path) -> str:
+    """The record file's SHA-256, so an analysis names exactly the record it judged."""
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _plot(line: list[float], path: Path, label: str) -> None:

@@ -119,4 +119,40 @@ def test_analyse_writes_every_move_with_the_fields_of_the_record(tmp_path):
     assert data["unit"] == "points" and len(data["moves"]) == 6
     assert set(data["moves"][0]) >= {"index", "seat", "move", "best", "loss", "label",
                                       "hindsight_best", "hindsight_loss"}
-    assert "expected result for seat 0" in result.output
+    assert "expected result for Seat 1" in result.output
+
+
+def test_analyse_names_the_players_sums_each_up_and_names_the_record(tmp_path):
+    import hashlib
+
+    path, out = tmp_path / "named.json", tmp_path / "analysis.json"
+    start, moves = greedy_game("pasur", 1, 8)
+    rec = records.record_of(start, "pasur", seats=[{"name": "Ana", "kind": "human"},
+                                                   {"name": "Bo", "kind": "bot"}])
+    rec.moves = moves
+    rec.save(path)
+    result = CliRunner().invoke(app, ["--ascii", "analyse", str(path), "--iterations", "40",
+                                      "--json", str(out)], env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["record"] == {"name": "named.json",
+                              "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+    assert [p["name"] for p in data["players"]] == ["Ana", "Bo"]
+    assert [m["player"] for m in data["moves"]] == [["Ana", "Bo"][m["seat"]]
+                                                    for m in data["moves"]]
+    for player in data["players"]:
+        mine = [m for m in data["moves"] if m["seat"] == player["seat"] and m["choices"] > 1]
+        assert player["judged"] == len(mine)
+        for label in analysis.LABELS:
+            assert player[label] == sum(m["label"] == label for m in mine)
+        if mine:
+            clean = sum(m["label"] is None for m in mine)
+            assert player["accuracy"] == round(100 * clean / len(mine), 1)
+        assert f"{player['name']}: {player['judged']} judged moves" in result.output
+    assert "expected result for Ana" in result.output
+    assert not set("♠♥♦♣") & set(result.output)        # --ascii reaches analyse too
+
+
+def test_a_record_without_names_calls_its_seats_by_number():
+    rec = records.Record("durak", {}, 3, [], [], seats=[{"name": "Ana"}, {"kind": "bot"}])
+    assert rec.names() == ["Ana", "Seat 2", "Seat 3"]
