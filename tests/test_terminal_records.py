@@ -20,7 +20,7 @@ def run(args, lines=(), env=None):
     return runner.invoke(app, args, input="".join(f"{x}\n" for x in lines), env=env)
 
 
-def one_line_refusal(result, *words):
+def check_one_line_refusal(result, *words):
     """Refused: a non-zero exit, one line, no traceback, the words in it."""
     assert result.exit_code not in (0, None), result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), \
@@ -106,18 +106,18 @@ def test_q_asks_and_n_goes_back_to_the_game(tmp_path):
 def test_analyse_json_is_checked_before_the_analysis(tmp_path, kept, where, words):
     target = where if where.startswith("/") else str(tmp_path / where)
     result = run(["analyse", str(kept), "--json", target])
-    one_line_refusal(result, *words)
+    check_one_line_refusal(result, *words)
 
 
 def test_puzzle_out_into_a_missing_folder_is_refused_before_searching(tmp_path, kept):
     result = run(["puzzle", "--make", str(kept), "--out", str(tmp_path / "no" / "p.json")])
-    one_line_refusal(result, "there is no folder")
+    check_one_line_refusal(result, "there is no folder")
 
 
 def test_arena_json_into_proc_is_refused_before_it_plays():
     result = run(["arena", "durak", "--bots", "random,random", "--games", "2",
                   "--json", "/proc/a.json"])
-    one_line_refusal(result, "cannot write /proc/a.json")
+    check_one_line_refusal(result, "cannot write /proc/a.json")
 
 
 def without(monkeypatch, *names):
@@ -136,19 +136,19 @@ def test_arena_plot_without_matplotlib_is_one_line_before_it_plays(tmp_path, mon
     without(monkeypatch, "matplotlib")
     result = run(["arena", "durak", "--bots", "random,random", "--games", "2",
                   "--plot", str(tmp_path / "p.png")])
-    one_line_refusal(result, "--plot needs matplotlib")
+    check_one_line_refusal(result, "--plot needs matplotlib")
 
 
 def test_analyse_plot_without_matplotlib_is_one_line_before_the_analysis(
         tmp_path, kept, monkeypatch):
     without(monkeypatch, "matplotlib")
-    one_line_refusal(run(["analyse", str(kept), "--plot", str(tmp_path / "p.png")]),
+    check_one_line_refusal(run(["analyse", str(kept), "--plot", str(tmp_path / "p.png")]),
                      "--plot needs matplotlib")
 
 
 def test_watch_table_without_the_server_extras_is_one_line(monkeypatch):
     without(monkeypatch, "websockets")
-    one_line_refusal(run(["watch-table", "http://127.0.0.1:1/table/x"]),
+    check_one_line_refusal(run(["watch-table", "http://127.0.0.1:1/table/x"]),
                      "watch-table needs websockets", "cardtable[server]")
 
 
@@ -198,8 +198,8 @@ def test_a_record_that_cannot_be_continued_is_one_line(tmp_path, kept):
     data["result"] = None
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
-    one_line_refusal(run(["play", "--resume", str(bad)]), "move 1")
-    one_line_refusal(run(["play", "pasur", "--resume", str(kept)]), "not pasur")
+    check_one_line_refusal(run(["play", "--resume", str(bad)]), "move 1")
+    check_one_line_refusal(run(["play", "pasur", "--resume", str(kept)]), "not pasur")
 
 
 def test_a_finished_game_offers_a_rematch_on_a_new_deal(tmp_path, kept):
@@ -232,12 +232,12 @@ def test_a_rematch_never_writes_over_the_first_games_save(tmp_path, kept):
 def test_save_games_into_proc_is_refused_before_it_plays():
     result = run(["arena", "durak", "--bots", "random,random", "--games", "2",
                   "--save-games", "/proc/games"])
-    one_line_refusal(result, "cannot write in the folder /proc/games")
+    check_one_line_refusal(result, "cannot write in the folder /proc/games")
 
 
 def test_serve_without_the_server_extras_is_one_line(monkeypatch):
     without(monkeypatch, "uvicorn")
-    one_line_refusal(run(["serve"]), "the web table needs uvicorn", "cardtable[server]")
+    check_one_line_refusal(run(["serve"]), "the web table needs uvicorn", "cardtable[server]")
 
 
 def test_a_resumed_game_undone_and_played_otherwise_is_not_written_over_unasked(tmp_path):

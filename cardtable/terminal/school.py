@@ -7,6 +7,7 @@ they call stays free of the terminal.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -150,8 +151,6 @@ def analyse(
 
 def _digest(path: Path) -> str:
     """The record file's SHA-256, so an analysis names exactly the record it judged."""
-    import hashlib
-
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
