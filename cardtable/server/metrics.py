@@ -58,6 +58,7 @@ class Gauges:
     redis_up: bool | None = None
     """``None``: no Redis (one process)."""
     leases: int = 0
+    relayed: int = 0
     draining: bool = False
 
 
@@ -90,6 +91,9 @@ class Metrics:
         """Made the first time Redis is asked about: one process has no such series."""
         self._leases = Gauge("cardtable_leases_held", "tables whose lease this process "
                              "holds (several processes)", registry=registry)
+        self._relayed = Gauge("cardtable_relayed_sockets", "sockets open here to tables "
+                              "another process plays (behind a proxy that routes by table: "
+                              "near 0)", registry=registry)
         self._draining = Gauge("cardtable_draining", "1 while the process stops: it takes "
                                "no new players", registry=registry)
         # the children bound once (each series shows from the start, at zero): a label
@@ -124,6 +128,7 @@ class Metrics:
                                     "processes)", registry=self.registry)
             self._redis.set(1 if gauges.redis_up else 0)
         self._leases.set(gauges.leases)
+        self._relayed.set(gauges.relayed)
         self._draining.set(1 if gauges.draining else 0)
         text: bytes = generate_latest(self.registry)
         return text

@@ -55,6 +55,13 @@ class ServerSettings(BaseSettings, Limits, PlayerLimits):
                               description="with Redis: the prefix of its keys and channels")
     lease: float = Field(15.0, gt=0, le=3600, description="with Redis: seconds a process "
                          "holds a table without renewing")
+    route_by_table: bool = Field(False, description="with Redis, behind a proxy that sends "
+                                 "each table's players to one process (deploy/nginx): a "
+                                 "process a player connects to takes the table over from "
+                                 "its owner rather than relaying")
+    drain_timeout: float = Field(10.0, gt=0, le=600, description="seconds a stopping process "
+                                 "(SIGTERM) gives its tables to store what it acknowledged "
+                                 "and hand themselves over before it closes what is left")
     redis_pool_size: int = Field(20, ge=2, le=10_000, description="with Redis: connections a "
                                  "process opens to it at most (one listens)")
     redis_pool_timeout: float = Field(5.0, gt=0, le=600, description="with Redis: seconds a "

@@ -79,10 +79,12 @@ def health(base: str) -> httpx.Response:
     return httpx.get(f"{base}/api/health", timeout=10)
 
 
-def wait_for(condition: Any, what: str, timeout: float = 30) -> None:
+def wait_for(condition: Any, what: str, timeout: float = 30,
+             report: Any = None) -> None:
+    """Until ``condition()`` holds; past ``timeout`` fail, with ``report()`` if given."""
     deadline = time.monotonic() + timeout
     while not condition():
-        assert time.monotonic() < deadline, what
+        assert time.monotonic() < deadline, what + (f": {report()}" if report else "")
         time.sleep(0.1)
 
 
@@ -124,6 +126,8 @@ class Seat(threading.Thread):
         self.until = until
         """Once set, the seat stops where the game is (a run of a set length)."""
         self.moves_sent = 0
+        self.connects = 0
+        """Sockets opened (the first and every reconnect)."""
         self.deadline = time.monotonic() + 120
 
     def resume(self) -> None:
@@ -154,6 +158,7 @@ class Seat(threading.Thread):
             base = self.bases[attempt % len(self.bases)]
             try:
                 with socket_for(base, self.table, self.token) as ws:
+                    self.connects += 1
                     attempt = 0
                     self._converse(ws)
             except ConnectionClosed as closed:

@@ -273,9 +273,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(data_dir: Path, *extra: str) -> Iterator[tuple[subprocess.Popen, str]]:
-    """``python -m cardtable.server`` on a free port; killed (SIGKILL) on the way out."""
-    port = free_port()
+def server(data_dir: Path, *extra: str,
+           port: int | None = None) -> Iterator[tuple[subprocess.Popen, str]]:
+    """``python -m cardtable.server`` on ``port`` (a free one if not given); killed
+    (SIGKILL) on the way out unless it stopped before."""
+    port = port or free_port()
     log = data_dir.parent / f"server-{port}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("wb") as output:

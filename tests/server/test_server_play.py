@@ -599,3 +599,45 @@ def test_bots_can_think_in_their_own_processes(make_client: object,
     assert not [r for r in caplog.records if "random move" in r.getMessage()], (
         "a bot process failed and a random move was played instead")
     assert client.app.state.tables.runner.workers is not None
+
+
+def test_a_table_asked_for_by_many_while_it_loads_is_loaded_once(client: TestClient) -> None:
+    """Sockets that arrive together for a table not in memory (a reconnect wave after a
+    restart) share one live table: a first load that fails must not let a later caller load
+    a second copy beside the one being loaded, or the players would sit at different
+    copies and never see each other's moves."""
+    import asyncio
+    import time
+
+    from cardtable.server.store.storage import StorageUnavailable
+
+    tables = client.app.state.tables
+    made = create(client, game="durak", seats=["human", "human"])
+    table_id = made["table"]
+    client.portal.call(lambda: tables.leave([table_id]))
+    assert table_id not in tables.live
+    real_load, calls = tables.storage.load, []
+
+    def load(wanted: str) -> Any:
+        calls.append(wanted)
+        if len(calls) == 1:
+            raise StorageUnavailable("the first load fails")
+        time.sleep(0.2)  # a slow database: the late caller arrives meanwhile
+        return real_load(wanted)
+
+    async def together() -> list[Any]:
+        async def late() -> Any:
+            await asyncio.sleep(0.05)
+            return await tables.get(table_id)
+        return await asyncio.gather(tables.get(table_id), tables.get(table_id),
+                                    tables.get(table_id), late(), return_exceptions=True)
+
+    tables.storage.load = load
+    try:
+        answers = client.portal.call(together)
+    finally:
+        tables.storage.load = real_load
+    assert isinstance(answers[0], StorageUnavailable)
+    loaded = answers[1:]
+    assert all(table is tables.live[table_id] for table in loaded), answers
+    assert calls == [table_id, table_id]

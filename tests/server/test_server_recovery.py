@@ -407,3 +407,30 @@ def test_a_kill_while_bots_think_loses_nothing(store: Store, tmp_path: Path) -> 
     with server(data, *store.args) as (process, base):
         finish_all(seen, base, tables)
     check_stored(store.url, seen, tables)
+
+
+def test_a_server_stopped_with_sigterm_closes_sockets_with_1012_and_resumes_every_move(
+        tmp_path: Path) -> None:
+    """A deploy's stop: the players are told to connect again (1012, not a dropped
+    connection), and the next start has every move it acknowledged."""
+    import signal
+
+    from websockets.exceptions import ConnectionClosed
+
+    data = tmp_path / "data"
+    with server(data) as (process, base):
+        made = httpx.post(f"{base}/api/tables", json={
+            "game": "durak", "seats": ["human", "bot:random"]}).json()
+        with socket_for(base, made["table"], made["token"]) as ws:
+            state = play_until_seat_moves(ws, next_state(ws), 1)
+            reached = state["version"]
+            assert httpx.get(f"{base}/api/health/ready").status_code == 200
+            process.send_signal(signal.SIGTERM)
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        assert "restarting" in closed.value.rcvd.reason
+        assert process.wait(30) == -signal.SIGTERM
+    with server(data) as (_, base), socket_for(base, made["table"], made["token"]) as ws:
+        assert next_state(ws)["version"] >= reached

@@ -11,6 +11,8 @@ A process that owns a table talks to the processes that relay its players:
 Deliver(conn='c1', text='...', outbox_kind='error')
 >>> decode('{"kind": "seats", "table": "t1"}')
 Seats(table='t1')
+>>> decode(encode(Handover(table="t1", origin="p2")))
+Handover(table='t1', origin='p2')
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ __all__ = [
     "ClusterMessage",
     "Deliver",
     "Gone",
+    "HandedOver",
+    "Handover",
     "Hello",
     "Intent",
     "LifeAction",
@@ -117,11 +121,31 @@ class Renamed:
     name: str
 
 
-ClusterMessage = Deliver | Gone | Hello | Intent | Bye | Seats | LifeAction | Renamed
+# -- between would-be owner and owner -------------------------------------------------------
+@dataclass(frozen=True)
+class Handover:
+    """The proxy sends this table's players to process ``origin`` (``route_by_table``):
+    the owner stores what it acknowledged, gives up its lease, and answers ``HandedOver``."""
+
+    KIND: ClassVar[str] = "handover"
+    table: str
+    origin: str
+
+
+@dataclass(frozen=True)
+class HandedOver:
+    """The answer to ``Handover``: the sender no longer owns the table (or never did)."""
+
+    KIND: ClassVar[str] = "handed_over"
+    table: str
+
+
+ClusterMessage = (Deliver | Gone | Hello | Intent | Bye | Seats | LifeAction | Renamed
+                  | Handover | HandedOver)
 
 _TYPES: dict[str, type[ClusterMessage]] = {
     kind.KIND: kind for kind in (Deliver, Gone, Hello, Intent, Bye, Seats, LifeAction,
-                                 Renamed)}
+                                 Renamed, Handover, HandedOver)}
 _WIRE_NAMES = {"outbox_kind": "as"}
 """Fields whose wire key is not their name (``as`` is a Python keyword)."""
 _FIELD_NAMES = {wire: name for name, wire in _WIRE_NAMES.items()}

@@ -51,6 +51,8 @@ from .messages import (
     ClusterMessage,
     Deliver,
     Gone,
+    HandedOver,
+    Handover,
     Hello,
     Intent,
     LifeAction,
@@ -73,6 +75,9 @@ UNAVAILABLE = ("Redis, which joins the server processes, cannot be reached: noth
 MOVED = "the table moved to another server"
 NO_ANSWER = "the server playing this table did not answer; connect again"
 LAPSED = "this server could not renew its hold on the table in time; connect again"
+RESTARTING = "the server is restarting: connect again (another server plays on)"
+HANDOVER_WAIT = 2.0
+"""Seconds a process waits for an owner to hand a table over before it relays instead."""
 
 _CLAIM = """
 if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -168,6 +173,10 @@ class Cluster:
         self._outages = 0
         self._stopping = False
         """Outages so far: a call that spans one must not trust its answer."""
+        self.draining = False
+        """Set by ``hand_off_all`` while the process stops: it claims nothing more."""
+        self._handovers: dict[str, asyncio.Future[None]] = {}
+        """The tables this process asked their owners for, each with the answer's future."""
         self._tasks: list[asyncio.Task[None]] = []
 
     # -- names ----------------------------------------------------------------------------
@@ -253,8 +262,11 @@ class Cluster:
     async def claim(self, table_id: str) -> bool:
         """Own the table if nobody does (or this process already does, for a full lease).
 
-        ``ClusterUnavailable`` while Redis cannot be reached."""
+        ``ClusterUnavailable`` while Redis cannot be reached; nothing while this process
+        stops (``draining``)."""
         self.check()
+        if self.draining:
+            return False
         started, outages = time.monotonic(), self._outages
         try:
             owned = await self._claim(keys=[self._owner_key(table_id)],
@@ -295,6 +307,65 @@ class Cluster:
             self.tables.spawn(self.tables.drop(table.id, LAPSED))
             return refused("lease_lapsed", f"{LAPSED} (nothing changed)")
         return None
+
+    # -- handing tables over ---------------------------------------------------------------
+    async def take_over(self, table_id: str, owner: str, wait: float = HANDOVER_WAIT) -> None:
+        """Ask the owner to hand the table to this process (the proxy sends its players
+        here: ``route_by_table``) and wait up to ``wait`` seconds for the answer.  Then the
+        caller claims it; should that fail (no answer: the owner is gone or busy), the
+        player is relayed, and the lease decides."""
+        self.check()
+        if self.draining:
+            return
+        waiter = self._handovers.get(table_id)
+        if waiter is None:
+            waiter = asyncio.get_running_loop().create_future()
+            self._handovers[table_id] = waiter
+            await self.send(owner, Handover(table=table_id, origin=self.process))
+        try:
+            await asyncio.wait_for(asyncio.shield(waiter), wait)
+        except TimeoutError:
+            if self._handovers.get(table_id) is waiter:
+                del self._handovers[table_id]
+
+    def _handed_over(self, table_id: str) -> None:
+        waiter = self._handovers.pop(table_id, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def _hand_over(self, table_id: str, origin: str) -> None:
+        """Another process is sent this table's players: let it have the table now."""
+        if not self.draining:
+            await self.hand_off([table_id], MOVED)
+        await self.send(origin, HandedOver(table=table_id))
+
+    async def hand_off(self, table_ids: list[str], reason: str) -> int:
+        """Stop playing these tables here and give up their leases at once, so that the
+        next process to be asked for them takes them without waiting for a lease to run
+        out: what was acknowledged is stored first, the leases are released (in one
+        pipeline), then the tables' sockets close (1012) and their pages connect again."""
+        leaving = await self.tables.leave(table_ids)
+        held = [t for t in table_ids if self.owned.pop(t, None) is not None]
+        if held:
+            with contextlib.suppress(Exception):  # a lease not released runs out by itself
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for table_id in held:
+                        await self._release(keys=[self._owner_key(table_id)],
+                                            args=[self.process], client=pipe)
+                    await pipe.execute()
+        await self.tables.close(leaving, reason)
+        return len(leaving)
+
+    async def hand_off_all(self) -> int:
+        """This process stops: it claims nothing more and hands off every table it plays."""
+        self.draining = True
+        ids = [t for t, table in self.tables.live.items() if not table.over]
+        count = await self.hand_off(ids, RESTARTING)
+        for conn, relay in list(self.relayed.items()):  # their owners play on
+            del self.relayed[conn]
+            await self.send(relay.owner, Bye(table=relay.table, conn=conn))
+            relay.connection.outbox.put("close", RESTARTING)
+        return count
 
     async def _renew(self) -> None:
         while True:
@@ -367,7 +438,7 @@ class Cluster:
         await periodically(self.lease / 2, self.adopt, "adopting tables")
 
     async def adopt(self) -> None:
-        if self.problem is not None:
+        if self.problem is not None or self.draining:
             return
         ids = await asyncio.to_thread(self.tables.storage.unfinished_ids)
         ids = [t for t in ids if t not in self.tables.live and t not in self.tables.broken]
@@ -485,6 +556,10 @@ class Cluster:
                 self.tables.spawn(self.tables.lifecycle.act(table_id, seat, action))
             case Renamed(table=table_id, player=player, name=name):
                 self.tables.spawn(self.tables.rename(player, name, [table_id]))
+            case Handover(table=table_id, origin=origin):
+                self.tables.spawn(self._hand_over(table_id, origin))
+            case HandedOver(table=table_id):
+                self._handed_over(table_id)
 
     def _hello(self, message: Hello) -> None:
         remote = RemoteConnection(

@@ -14,7 +14,6 @@ its outboxes are in ``live``, the bots in ``bot_runner``, new tables and seats i
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import logging
 import time
@@ -105,7 +104,9 @@ class Tables:
         self.guard = Guard(self.settings)
         self.metrics = Metrics()
         """This process's figures for ``/metrics`` (a registry of its own)."""
-        self._loading: dict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
+        self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        """Per table being loaded: its lock and how many callers hold or wait for it (the
+        lock is forgotten only when none does, or a third caller would load it again)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self.uncountable: dict[str, str] = {}
         """Finished tables a sweep could not count here (why): not tried again."""
@@ -256,7 +257,8 @@ class Tables:
         if table_id in self.broken:
             raise TableError(f"table {table_id} cannot be resumed: {self.broken[table_id]}", 503,
                              "table_broken", params={"table": table_id})
-        lock = self._loading[table_id]
+        lock, users = self._loading.setdefault(table_id, (asyncio.Lock(), [0]))
+        users[0] += 1
         try:
             async with lock:
                 table = self.live.get(table_id)
@@ -295,7 +297,8 @@ class Tables:
                     await table.dealer.ask(Begin())
                 return table
         finally:
-            if not lock.locked():
+            users[0] -= 1
+            if users[0] == 0:
                 self._loading.pop(table_id, None)
 
     async def snapshot(self, table_id: str) -> LiveTable | None:
@@ -349,6 +352,28 @@ class Tables:
         if table is None:
             return
         await table.dealer.ask(Close(reason))
+
+    async def leave(self, table_ids: list[str]) -> list[LiveTable]:
+        """Stop taking commands for these tables here (they go to another process, or this
+        one stops): a move asked for from now on is refused as ``moved``, and what was
+        under way has finished, its moves stored, when this returns.  ``close`` ends them.
+        """
+        leaving = [table for table_id in table_ids
+                   if (table := self.live.pop(table_id, None)) is not None]
+        await asyncio.gather(*(table.dealer.ask(Read(_nothing)) for table in leaving))
+        return leaving
+
+    async def close(self, tables: list[LiveTable], reason: str) -> None:
+        """Close every connection of tables that left (``leave``): the pages connect again,
+        to whichever process plays them next."""
+        await asyncio.gather(*(table.dealer.ask(Close(reason)) for table in tables))
+
+    async def drain(self, reason: str) -> int:
+        """This process stops (without other processes): its tables' acknowledged moves are
+        stored and their sockets closed, so that the pages reconnect to the next start."""
+        leaving = await self.leave([t for t, table in self.live.items() if not table.over])
+        await self.close(leaving, reason)
+        return len(leaving)
 
     def evict_if_idle(self, table: LiveTable) -> None:
         """A finished table nobody watches leaves memory; the database still has it."""
@@ -467,3 +492,8 @@ def _unplayable(table_id: str, stored: StoredTable, broken: dict[str, str]) -> T
                           params={"table": table_id})
     return TableError(f"table {table_id} cannot be resumed: {broken.get(table_id)}", 503,
                       "table_broken", params={"table": table_id})
+
+
+def _nothing(table: LiveTable) -> None:
+    """A read that waits for the commands before it (``Tables.leave``)."""
+

@@ -51,7 +51,7 @@ from .socket_api import router as socket_router
 from .tables_api import playable
 from .tables_api import router as tables_router
 
-__all__ = ["create_app", "serve"]
+__all__ = ["create_app", "drain", "serve"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -195,8 +195,47 @@ def serve(settings: ServerSettings | None = None, **fields: Any) -> None:
     ours.setLevel(log_level.upper())
     ours.propagate = False
     announce_file_limit(log)
-    server = uvicorn.Server(config)
+    server = _draining_server(uvicorn.Server, app, chosen.drain_timeout)(config)
     quiet_collector()
     server.run()
+
+
+RESTARTING = "the server is restarting: connect again in a moment"
+
+
+async def drain(app: FastAPI) -> int:
+    """A stopping process (SIGTERM) lets go of its tables before it closes: it is not ready
+    any more (``/api/health/ready`` 503), every move it acknowledged is stored, and every
+    table it plays is handed off (with Redis, its lease released at once, so that another
+    process takes it on the first reconnect) and its sockets closed with 1012, so that the
+    pages connect again at once.  Returns how many tables it handed off."""
+    app.state.draining = True
+    tables: Tables | None = getattr(app.state, "tables", None)
+    if tables is None:
+        return 0
+    cluster = getattr(app.state, "cluster", None)
+    count = await (cluster.hand_off_all() if cluster is not None else tables.drain(RESTARTING))
+    log.info("stopping: handed off %d tables", count)
+    return count
+
+
+def _draining_server(base: Any, app: FastAPI, timeout: float) -> Any:
+    """uvicorn's server, which on SIGTERM first stops listening (so that a proxy sends new
+    connections to the other processes), then drains the app (``drain``), then shuts down
+    as uvicorn does."""
+
+    class DrainingServer(base):
+        async def shutdown(self, sockets: Any = None) -> None:
+            for server in self.servers:
+                server.close()
+            for sock in sockets or []:
+                sock.close()
+            try:
+                await asyncio.wait_for(drain(app), timeout)
+            except Exception:   # a drain cut short: the leases run out by themselves
+                log.exception("stopping: the tables could not all be handed off")
+            await super().shutdown(sockets)
+
+    return DrainingServer
 
 

@@ -99,15 +99,16 @@ async def ready(request: Request, tables: Live) -> Any:
 async def metrics(request: Request, tables: Live) -> Response:
     answer = await _readiness(request, tables)
     cluster = request.app.state.cluster
-    leases = 0
+    leases = relayed = 0
     if cluster is not None:
         at = time.monotonic()
         leases = sum(1 for until in list(cluster.owned.values()) if until > at)
+        relayed = len(cluster.relayed)
     gauges = Gauges(live_tables=sum(1 for t in tables.live.values() if not t.over),
                     sockets=sum(tables.guard.sockets.values()),
                     storage_up=answer.storage == "ok",
                     redis_up=None if answer.redis is None else answer.redis == "ok",
-                    leases=leases, draining=answer.draining)
+                    leases=leases, relayed=relayed, draining=answer.draining)
     return Response(tables.metrics.render(gauges), media_type=CONTENT_TYPE)
 
 

@@ -75,9 +75,21 @@ async def _own_seat(websocket: WebSocket, tables: Tables, table_id: str,
 
 async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
                          token: str | OwnSeat | None) -> None:
-    """An accepted socket: find the table and the token's seat, then play (or relay)."""
+    """An accepted socket: find the table and the token's seat, then play (or relay).
+
+    Behind a proxy that sends each table's players to one process (``route_by_table``),
+    a table another process plays is asked for first: its owner hands it over, and the
+    table is played here; only if no answer comes is the player relayed."""
     try:
-        table = await tables.get(table_id)
+        try:
+            table = await tables.get(table_id)
+        except NotHere as elsewhere:
+            cluster = websocket.app.state.cluster
+            if not (tables.settings.route_by_table and cluster is not None
+                    and elsewhere.owner is not None):
+                raise
+            await cluster.take_over(table_id, elsewhere.owner)
+            table = await tables.get(table_id)
     except ClusterUnavailable as error:  # for a while: the page connects again
         await _close(websocket, error.reason, 1012, error.code)
         return

@@ -1,0 +1,191 @@
+"""Two server processes behind nginx, with the repository's own configuration
+(``deploy/nginx/cardtable.conf``, run by ``benchmarks/proxy.py``).
+
+nginx sends every request and socket about a table to one process, chosen from the table's
+id; that process takes the table over from whichever made it, so no player is relayed.
+On SIGTERM a process hands its tables off (their leases released at once) and closes
+their sockets with 1012; the pages connect again through nginx, to the other process, and
+nothing acknowledged is lost or played twice.  CI installs nginx; without it (locally) the
+tests are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from clusterkit import Seat, check_every_move_once, wait_for
+from tablekit import ROOT, free_port, next_state, server, socket_for
+
+pytestmark = pytest.mark.services
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from proxy import Nginx  # noqa: E402
+
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture
+def redis_url() -> str:
+    redis = pytest.importorskip("redis")
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
+    except redis.RedisError as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Redis is not reachable at 127.0.0.1:6379 in CI: {error}")
+        pytest.skip(f"Redis is not reachable at 127.0.0.1:6379: {error}")
+    return REDIS
+
+
+@pytest.fixture
+def nginx_installed() -> None:
+    if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("nginx is not installed in CI (.ci/run installs it)")
+        pytest.skip("nginx is not installed (Debian: apt-get install nginx)")
+
+
+def flags(redis_url: str, prefix: str) -> tuple[str, ...]:
+    return ("--redis-url", redis_url, "--redis-prefix", prefix, "--lease", "3",
+            "--route-by-table", "true", "--trusted-proxies", "127.0.0.1")
+
+
+@contextmanager
+def behind_nginx(folder: Path, ports: list[int]) -> Iterator[Nginx]:
+    proxy = Nginx([f"127.0.0.1:{port}" for port in ports], free_port(), folder / "nginx")
+    try:
+        yield proxy
+    finally:
+        proxy.stop()
+
+
+def gauge(base: str, name: str) -> float:
+    text = httpx.get(f"{base}/metrics", timeout=10).text
+    found = re.search(rf"^{name} (\S+)$", text, re.MULTILINE)
+    assert found, f"{name} is not on /metrics"
+    return float(found.group(1))
+
+
+def stop_gently(process: subprocess.Popen) -> None:
+    """SIGTERM, as a deploy does, and wait until it has handed its tables off and gone
+    (uvicorn, after a clean shutdown, ends by the signal it was sent, as supervisors
+    expect)."""
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(30) == -signal.SIGTERM, "the stopping process did not exit cleanly"
+
+
+def test_every_table_is_played_by_the_process_nginx_sends_its_players_to(
+        tmp_path: Path, redis_url: str, nginx_installed: None) -> None:
+    data = tmp_path / "data"
+    chosen = flags(redis_url, f"cardtable-test-{secrets.token_hex(4)}")
+    ports = [free_port(), free_port()]
+    with server(data, *chosen, port=ports[0]) as (_, a), \
+            server(data, *chosen, port=ports[1]) as (_, b), \
+            behind_nginx(tmp_path, ports) as proxy, ExitStack() as sockets:
+        # made through nginx (each on whichever process nginx picks for a new table),
+        # then played through nginx: the table's own process takes each one over; more
+        # tables until both processes play some (the ring need not split them evenly)
+        friends = httpx.post(f"{proxy.base}/api/tables", json={
+            "game": "pasur", "seats": ["human", "human"]}).json()
+        joined = httpx.post(f"{proxy.base}/api/tables/{friends['table']}/join").json()
+        assert joined["seat"] == 1
+        pair = [sockets.enter_context(socket_for(proxy.base, friends["table"], token))
+                for token in (friends["token"], joined["token"])]
+        assert [next_state(ws)["seat"] for ws in pair] == [0, 1]
+        made = 1
+        live = {a: 0, b: 0}
+        while made < 8 or not all(live.values()):
+            assert made < 60, f"nginx sends every table to one process: {live}"
+            table = httpx.post(f"{proxy.base}/api/tables", json={
+                "game": "durak", "seats": ["human", "bot:random"]}).json()
+            ws = sockets.enter_context(socket_for(proxy.base, table["table"], table["token"]))
+            state = next_state(ws)
+            assert state["seat"] == 0 and state["view"]["hand"]
+            made += 1
+            live = {base: httpx.get(f"{base}/api/health").json()["live"] for base in (a, b)}
+        assert sum(live.values()) == made, live
+        for base in (a, b):  # every player on the table's own process, none relayed
+            assert gauge(base, "cardtable_relayed_sockets") == 0
+            assert gauge(base, "cardtable_leases_held") == live[base]
+        # the HTTP answer about a table comes from its process too: seats are shown taken
+        assert httpx.get(f"{proxy.base}/api/tables/{friends['table']}").json()[
+            "status"] == "playing"
+
+
+def test_a_rolling_restart_behind_nginx_loses_no_move_and_reconnects_each_player_once(
+        tmp_path: Path, redis_url: str, nginx_installed: None) -> None:
+    data = tmp_path / "data"
+    prefix = f"cardtable-test-{secrets.token_hex(4)}"
+    chosen = flags(redis_url, prefix)
+    ports = [free_port(), free_port()]
+    owners = pytest.importorskip("redis").Redis.from_url(redis_url)
+    with ExitStack() as stack:
+        processes = [stack.enter_context(server(data, *chosen, port=port)) for port in ports]
+        proxy = stack.enter_context(behind_nginx(tmp_path, ports))
+        seats: list[Seat] = []
+        until = threading.Event()  # the run ends after the second restart
+
+        def seat_group(number: int) -> None:
+            """A table against a bot and one of two people, played through nginx."""
+            table = httpx.post(f"{proxy.base}/api/tables", json={
+                "game": "durak", "seats": ["human", "bot:random"]}).json()
+            group = [Seat([proxy.base], table["table"], table["token"], seed=number,
+                          pace=0.3, until=until)]
+            friends = httpx.post(f"{proxy.base}/api/tables", json={
+                "game": "durak", "seats": ["human", "human"]}).json()
+            joined = httpx.post(f"{proxy.base}/api/tables/{friends['table']}/join").json()
+            for seat, token in enumerate((friends["token"], joined["token"])):
+                group.append(Seat([proxy.base], friends["table"], token,
+                                  seed=100 + 10 * number + seat, pace=0.3, until=until))
+            for seat in group:
+                seat.start()
+            seats.extend(group)
+            wait_for(lambda: all(seat.version >= 2 for seat in group),
+                     "the games did not start", report=lambda: [
+                         (seat.table, seat.version, seat.closes, seat.errors[-2:],
+                          seat.failure) for seat in group])
+
+        number = 0
+        owned = {base: 0 for _, base in processes}
+        while number < 4 or not all(owned.values()):  # both processes play some
+            assert number < 30, f"nginx sends every table to one process: {owned}"
+            seat_group(number)
+            number += 1
+            owned = {base: int(gauge(base, "cardtable_leases_held")) for _, base in processes}
+        assert sum(owned.values()) == 2 * number, owned
+
+        for turn, port in enumerate(ports):
+            reached = {seat: seat.version for seat in seats if seat.final is None}
+            stopping = httpx.get(f"{processes[turn][1]}/api/health").json()["process"]
+            stop_gently(processes[turn][0])
+            # it gave up its leases before it went, rather than letting them run out
+            held = [table for table in {seat.table for seat in seats}
+                    if owners.get(f"{prefix}:owner:{table}") == stopping.encode()]
+            assert held == [], f"the stopped process still holds {held}"
+            # its tables went on at once on the other process, through the same URL
+            wait_for(lambda reached=reached: all(
+                seat.final is not None or seat.version > version
+                for seat, version in reached.items()), "play did not go on after SIGTERM")
+            processes[turn] = stack.enter_context(server(data, *chosen, port=port))
+            assert httpx.get(f"{processes[turn][1]}/api/health/ready").status_code == 200
+        until.set()
+        for seat in seats:
+            seat.check()
+        assert check_every_move_once(data, seats, over=False) > 0
+        for seat in seats:
+            # each restart closed a player's socket at most once, with 1012 ("connect
+            # again"), and the player was back on the first try
+            assert all(code == 1012 for code, _ in seat.closes), seat.closes
+            assert len(seat.closes) <= len(ports) and seat.connects == len(seat.closes) + 1
+            assert seat.silences == 0
