@@ -5,7 +5,10 @@ fresh folder by default, or PostgreSQL (a fresh database made for the run on the
 ``--database-url`` names, and dropped after it: tables left by an earlier run would be
 restored and played on by the servers, and measured with the new ones); ``--processes 2
 --redis-url URL`` runs two behind Redis, each table's players split between the two
-(``--together``: both on the process that made the table).
+(``--together``: both on the process that made the table).  ``--proxy`` puts nginx
+with the repository's configuration (``deploy/nginx/cardtable.conf``, through
+``benchmarks/proxy.py``) in front of the processes, which then route by table, and every
+player goes through it: the way a site runs several processes.
 This process plays both seats of every table: at each table the seat to move sends a
 legal move every ``--pace`` seconds (0: as fast as the answers come), and a table that
 ends is replaced by a new one.  It measures:
@@ -17,10 +20,11 @@ ends is replaced by a new one.  It measures:
   came (within 10 s, or by the end);
 - ``rss_mb``: the server processes' resident memory at the end (summed);
 - ``cpu_ms_per_move``: CPU time spent per counted move, by party: the servers, this load
-  generator, and the services (PostgreSQL's and Redis's processes on this machine), read
-  from ``/proc`` at the start and end of the counted time.  CPU time does not depend on
-  what else runs, so it tells how many moves a second the machine's cores can carry at
-  most (``cores_bound_moves_per_s``) even on a busy machine;
+  generator, the services (PostgreSQL's and Redis's processes on this machine) and, with
+  ``--proxy``, nginx (``proxy``), read from ``/proc`` at the start and end of the counted
+  time.  CPU time does not depend on what else runs, so it tells how many moves a second
+  the machine's cores can carry at most (``cores_bound_moves_per_s``) even on a busy
+  machine;
 - ``generator_lag_p99_ms``, ``generator_lag_max_ms``: how late this process's own event
   loop woke for a 10 ms timer while counting.  A state is timed when this process reads
   it, so a late loop here is latency the server did not cause: a p99 near the lag's says
@@ -35,6 +39,8 @@ reading of every socket for 100 to 150 ms, which was counted as the server's lat
 
     python benchmarks/load.py --tables 200 --pace 1 --seconds 30 --json out.json
     python benchmarks/load.py --tables 500 --pace 0 --seconds 30 \\
+        --processes 2 --redis-url redis://127.0.0.1:6379/0 --database-url postgresql+psycopg://...
+    python benchmarks/load.py --tables 500 --pace 0 --seconds 30 --proxy \
         --processes 2 --redis-url redis://127.0.0.1:6379/0 --database-url postgresql+psycopg://...
 
 Only loopback addresses are used; the run stops by itself after ``--seconds``.
@@ -116,7 +122,7 @@ def drop_database(url: str, name: str) -> None:
 
 
 def start_server(port: int, data_dir: Path, args: argparse.Namespace,
-                 log: Path) -> subprocess.Popen[bytes]:
+                 log: Path, extra: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "cardtable.server", "--port", str(port),
                "--data-dir", str(data_dir), "--bot-delay", "0", "--log-level", "warning",
                # every player of the run comes from one address at machine speed: the
@@ -127,6 +133,9 @@ def start_server(port: int, data_dir: Path, args: argparse.Namespace,
         command += ["--database-url", args.run_database_url or args.database_url]
     if args.redis_url:
         command += ["--redis-url", args.redis_url, "--redis-prefix", f"load{os.getpid()}"]
+    if args.proxy:  # nginx sends each table's players here: take such tables over
+        command += ["--route-by-table", "true", "--trusted-proxies", "127.0.0.1"]
+    command += extra
     with log.open("wb") as out:
         return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
 
@@ -170,11 +179,15 @@ def service_pids() -> list[int]:
     return found
 
 
-def cpu_now(servers: list[int]) -> dict[str, Any]:
-    """CPU seconds so far: the servers', this process's, and each service process's."""
-    return {"servers": sum(cpu_seconds(pid) for pid in servers),
-            "generator": time.process_time(),
-            "services": {pid: cpu_seconds(pid) for pid in service_pids()}}
+def cpu_now(servers: list[int], proxy: list[int] | None = None) -> dict[str, Any]:
+    """CPU seconds so far: the servers', this process's, each service process's and (with
+    ``--proxy``) nginx's."""
+    found = {"servers": sum(cpu_seconds(pid) for pid in servers),
+             "generator": time.process_time(),
+             "services": {pid: cpu_seconds(pid) for pid in service_pids()}}
+    if proxy is not None:
+        found["proxy"] = sum(cpu_seconds(pid) for pid in proxy)
+    return found
 
 
 def cpu_between(start: dict[str, Any], end: dict[str, Any]) -> dict[str, float]:
@@ -183,8 +196,11 @@ def cpu_between(start: dict[str, Any], end: dict[str, Any]) -> dict[str, float]:
     subtracted; one that started meanwhile counts from zero."""
     services = sum(seconds - start["services"].get(pid, 0.0)
                    for pid, seconds in end["services"].items())
-    return {"servers": end["servers"] - start["servers"],
-            "generator": end["generator"] - start["generator"], "services": services}
+    spent = {"servers": end["servers"] - start["servers"],
+             "generator": end["generator"] - start["generator"], "services": services}
+    if "proxy" in start:
+        spent["proxy"] = end["proxy"] - start["proxy"]
+    return spent
 
 
 def cpu_ticks() -> tuple[int, int]:
@@ -352,6 +368,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     processes = []
     bases = []
     database = None
+    nginx = None
     args.run_database_url = None
     if args.database_url and args.database_url.startswith("postgresql"):
         args.run_database_url, database = fresh_database(args.database_url)
@@ -365,6 +382,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await wait_ready(bases[0], *processes[0])
         for base, (process, log) in zip(bases, processes, strict=True):
             await wait_ready(base, process, log)
+        if args.proxy:
+            sys.path.insert(0, str(ROOT / "benchmarks"))
+            from proxy import Nginx
+
+            nginx = Nginx([base.removeprefix("http://") for base in bases], free_port(),
+                          folder / "nginx")
+            bases = [nginx.base]
         figures = Figures()
         started = time.perf_counter()
         warm = started + args.warmup
@@ -380,12 +404,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         figures.counting = True
         counted_from = time.perf_counter()
         server_pids = [p.pid for p, _ in processes]
-        cpu_from = cpu_now(server_pids)
+        proxy_pids = nginx.pids() if nginx is not None else None
+        cpu_from = cpu_now(server_pids, proxy_pids)
         ticks_from = cpu_ticks()
         lags: list[float] = []
         watch = asyncio.create_task(loop_lag(lags, stop))
         await asyncio.gather(*loops, return_exceptions=True)
-        cpu_to = cpu_now(server_pids)
+        cpu_to = cpu_now(server_pids, proxy_pids)
         ticks_to = cpu_ticks()
         gc.enable()
         watch.cancel()
@@ -395,7 +420,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         elapsed = max(1e-9, min(time.perf_counter(), stop + TIMEOUT) - counted_from)
         result = {
             "tables": args.tables, "pace": args.pace, "seconds": args.seconds,
-            "processes": args.processes, "together": args.together, "game": args.game,
+            "processes": args.processes, "together": args.together, "proxy": args.proxy,
+            "game": args.game,
             "database": "postgresql" if args.database_url else "sqlite",
             "moves": figures.moves, "games": figures.games,
             "moves_per_s": round(figures.moves / min(elapsed, args.seconds), 1),
@@ -419,6 +445,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         }
         return result
     finally:
+        if nginx is not None:
+            nginx.stop()
         for process, _ in processes:
             process.kill()
             process.wait(10)
@@ -442,6 +470,9 @@ def main() -> None:
                         help="with several processes, seat a table's two players on the same "
                              "one (as a proxy routing by table would); by default they are "
                              "split, so every move crosses Redis")
+    parser.add_argument("--proxy", action="store_true",
+                        help="nginx with deploy/nginx/cardtable.conf in front of the "
+                             "processes, which route by table; every player through it")
     parser.add_argument("--game", default="durak", help="the game every table plays")
     parser.add_argument("--options", default="{}", help="rule options, as JSON")
     parser.add_argument("--seed", type=int, default=1)

@@ -6,7 +6,7 @@ the ports of a run) in a folder of its own, as the user running it, in the foreg
 ``benchmarks/load.py --proxy`` and the suite's rolling-restart test use it.
 
 >>> text = render(["127.0.0.1:9001", "127.0.0.1:9002"], "127.0.0.1:9000", Path("/tmp/x"))
->>> "server 127.0.0.1:9002 max_fails=1 fail_timeout=3s;" in text, "8001" in text
+>>> "server 127.0.0.1:9002 max_fails=0;" in text, "8001" in text
 (True, False)
 >>> "listen 127.0.0.1:9000;" in text
 True

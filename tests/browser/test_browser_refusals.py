@@ -77,3 +77,43 @@ def test_a_refused_move_is_said_in_russian_and_a_stale_one_quietly(open_page) ->
     assert toast.inner_text().strip() == RUSSIAN["illegal_move"]
     assert not re.search(r"[A-Za-z]", toast.inner_text())
     assert table_root(page).get_attribute("data-my-turn") == "true"
+
+
+def test_a_move_cut_off_by_a_restart_is_sent_again_once_without_a_word(open_page) -> None:
+    """A process that stops (a deploy) refuses a move as ``moved`` and closes the socket
+    with 1012; the page says nothing, connects again and sends the move again, at the
+    same version, so that it is played once."""
+    page = open_page("/", reduced_motion=True)
+    cut = {"armed": False, "sockets": 0}
+    forwarded: list[dict] = []
+
+    def route(ws: Any) -> None:
+        cut["sockets"] += 1
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "move" and cut["armed"]:
+                cut["armed"] = False   # as a stopping process answers it
+                ws.send(json.dumps({"type": "error", "code": "moved", "reason":
+                                    "this server no longer plays this table; connect again"}))
+                ws.close(code=1012, reason="the server is restarting")
+                return
+            if data.get("type") == "move":
+                forwarded.append(data)
+            server.send(json.dumps(data))
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), route)
+    create_table(page, "durak", seats=["human", "bot:random"])
+    page.click(".created .open-table")
+    assert wait_for_turn_or_end(page)
+    version = int(table_root(page).get_attribute("data-version") or "0")
+    cut["armed"] = True
+    first_action(page).click()
+    page.wait_for_function("v => Number(document.querySelector('#table-root')"
+                           ".dataset.version) > v", arg=version)
+    assert cut["sockets"] == 2 and not cut["armed"]
+    assert [m["version"] for m in forwarded] == [version]   # sent again, once, as it was
+    assert page.locator(".toast.error").count() == 0

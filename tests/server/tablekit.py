@@ -280,7 +280,7 @@ def server(data_dir: Path, *extra: str,
     port = port or free_port()
     log = data_dir.parent / f"server-{port}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("wb") as output:
+    with log.open("ab") as output:  # a restart on the same port adds to its log
         process = subprocess.Popen(
             [sys.executable, "-m", "cardtable.server", "--port", str(port), "--data-dir",
              str(data_dir), "--bot-delay", "0", "--log-level", "warning",

@@ -11,6 +11,7 @@ tests are skipped.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -58,7 +59,7 @@ def nginx_installed() -> None:
 
 def flags(redis_url: str, prefix: str) -> tuple[str, ...]:
     return ("--redis-url", redis_url, "--redis-prefix", prefix, "--lease", "3",
-            "--route-by-table", "true", "--trusted-proxies", "127.0.0.1")
+            "--route-by-table", "true", "--trusted-proxies", "127.0.0.1", "--log-level", "info")
 
 
 @contextmanager
@@ -189,3 +190,40 @@ def test_a_rolling_restart_behind_nginx_loses_no_move_and_reconnects_each_player
             assert all(code == 1012 for code, _ in seat.closes), seat.closes
             assert len(seat.closes) <= len(ports) and seat.connects == len(seat.closes) + 1
             assert seat.silences == 0
+
+
+def test_the_load_generator_plays_through_nginx_and_counts_its_cpu(
+        tmp_path: Path, redis_url: str, nginx_installed: None) -> None:
+    """``benchmarks/load.py --proxy``: the figures keep their keys, and nginx's CPU is
+    counted apart from the servers'."""
+    out = tmp_path / "load.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--tables", "4",
+         "--pace", "0.2", "--seconds", "3", "--warmup", "2", "--processes", "2",
+         "--redis-url", redis_url, "--proxy", "--json", str(out)],
+        capture_output=True, text=True, timeout=180, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(out.read_text())
+    assert figures["proxy"] is True and figures["processes"] == 2
+    assert figures["moves"] > 0 and figures["lost"] == 0
+    assert figures["errors"] == 0, figures["error_reasons"]
+    assert set(figures["cpu_ms_per_move"]) == {"servers", "generator", "services", "proxy"}
+    assert all(ms >= 0 for ms in figures["cpu_ms_per_move"].values())
+
+
+def test_the_rolling_restart_run_judges_the_stored_games(
+        tmp_path: Path, redis_url: str, nginx_installed: None) -> None:
+    """``benchmarks/rolling_restart.py``, small: both processes restarted under play,
+    and its verdict read from the stored games (the full run is in docs/performance.md)."""
+    out = tmp_path / "rolling.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "rolling_restart.py"), "--tables", "6",
+         "--pace", "0.3", "--settle", "3", "--between", "4",
+         "--redis-url", redis_url, "--json", str(out)],
+        capture_output=True, text=True, timeout=240, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(out.read_text())
+    assert figures["moves_stored"] > 0 and len(figures["restarts"]) == 2
+    assert (figures["lost"], figures["doubled"], figures["broken"]) == (0, 0, 0), figures
+    assert all(restart["seats_closed"] > 0 for restart in figures["restarts"]), figures
+    assert figures["not_back"] == 0 and figures["max_reconnects_per_restart"] == 1

@@ -361,6 +361,7 @@ class Cluster:
         self.draining = True
         ids = [t for t, table in self.tables.live.items() if not table.over]
         count = await self.hand_off(ids, RESTARTING)
+        await self.tables.close_finished(RESTARTING)
         for conn, relay in list(self.relayed.items()):  # their owners play on
             del self.relayed[conn]
             await self.send(relay.owner, Bye(table=relay.table, conn=conn))

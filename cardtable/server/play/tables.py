@@ -77,6 +77,16 @@ __all__ = [
 
 log = logging.getLogger("cardtable.server")
 
+STOP_WAIT = 5.0
+"""Seconds a stopping process waits for its cancelled tasks."""
+
+
+def _where(task: asyncio.Task[Any]) -> str:
+    """A task's coroutine and the line it waits at, for the log."""
+    frames = task.get_stack(limit=1)
+    at = f" at {frames[0].f_code.co_filename}:{frames[0].f_lineno}" if frames else ""
+    return f"{task.get_coro()!r}{at}"
+
 T = TypeVar("T")
 
 
@@ -199,9 +209,15 @@ class Tables:
                 tasks.append(table.bot_task)
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        if tasks:
+            # a task that swallows its cancel must not keep the process from stopping
+            done, stuck = await asyncio.wait(tasks, timeout=STOP_WAIT)
+            for task in done:
+                if not task.cancelled():
+                    task.exception()   # retrieved: it ended as it was told
+            for task in stuck:
+                log.warning("stopping: a task did not end when cancelled: %s",
+                            _where(task))
         self.runner.close()
         await asyncio.to_thread(self.writer.close)
 
@@ -373,7 +389,14 @@ class Tables:
         stored and their sockets closed, so that the pages reconnect to the next start."""
         leaving = await self.leave([t for t, table in self.live.items() if not table.over])
         await self.close(leaving, reason)
+        await self.close_finished(reason)
         return len(leaving)
+
+    async def close_finished(self, reason: str) -> None:
+        """A stopping process closes the sockets of its finished tables too (players reading
+        the last hand's result): an open socket would keep the process from stopping."""
+        await self.close([table for table in self.live.values()
+                          if table.over and table.connections], reason)
 
     def evict_if_idle(self, table: LiveTable) -> None:
         """A finished table nobody watches leaves memory; the database still has it."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import mimetypes
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -183,6 +184,8 @@ def serve(settings: ServerSettings | None = None, **fields: Any) -> None:
                             http=guarded(guard), ws=websocket_protocol(peers),
                             ws_max_size=chosen.ws_max_bytes,
                             ws_per_message_deflate=False,
+                            # after the drain, what still runs has this long to finish
+                            timeout_graceful_shutdown=math.ceil(chosen.drain_timeout),
                             proxy_headers=bool(trusted_proxies),
                             forwarded_allow_ips=trusted_proxies or None)
     if chosen.log_format == "json":

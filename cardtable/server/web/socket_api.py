@@ -85,10 +85,10 @@ async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
             table = await tables.get(table_id)
         except NotHere as elsewhere:
             cluster = websocket.app.state.cluster
-            if not (tables.settings.route_by_table and cluster is not None
-                    and elsewhere.owner is not None):
+            if not (tables.settings.route_by_table and cluster is not None):
                 raise
-            await cluster.take_over(table_id, elsewhere.owner)
+            if elsewhere.owner is not None:  # None: its owner has just let it go
+                await cluster.take_over(table_id, elsewhere.owner)
             table = await tables.get(table_id)
     except ClusterUnavailable as error:  # for a while: the page connects again
         await _close(websocket, error.reason, 1012, error.code)

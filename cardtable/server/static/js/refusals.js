@@ -19,7 +19,14 @@ export function refusalText(body, { seatName } = {}) {
 }
 
 /** Refusals that need no word: the table had moved on, and the fresh state that follows
- * every refusal already shows it as it is. */
+ * every refusal already shows it as it is; or the table is changing server processes (a
+ * restart, a deploy), the socket connects again at once and the move is sent again. */
 export function isQuiet(body) {
-  return body?.code === "stale_version";
+  return body?.code === "stale_version" || isMoving(body);
+}
+
+/** The table is changing server processes: the move was not played, and may be sent
+ * again, at the same version, once the socket has connected again. */
+export function isMoving(body) {
+  return body?.code === "moved" || body?.code === "lease_lapsed";
 }

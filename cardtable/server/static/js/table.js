@@ -10,7 +10,7 @@ import { moveText, isCardText, cardKey } from "./cards.js";
 import { gameModule } from "./games.js";
 import { navigate } from "./router.js";
 import { LifeBar } from "./clock.js";
-import { refusalText, isQuiet } from "./refusals.js";
+import { refusalText, isQuiet, isMoving } from "./refusals.js";
 import { setting, settingsPanel, onSettingChange } from "./settings.js";
 import { MoveLog } from "./movelog.js";
 import { chime, soundButton } from "./sound.js";
@@ -51,6 +51,8 @@ export class TableView {
     this.rematchAsked = false;
     this.summaryClosedFor = null;
     this.pending = null;   // the version a move was sent at, until the server answers
+    this.sent = null;      // that move ({version, move}), to send again after a restart
+    this.resend = null;    // a move the server never answered, sent again on reconnecting
     this.log = new MoveLog();
     const stored = seatStore.get(tableId);
     this.mySeat = stored ? stored.seat : null;
@@ -89,8 +91,12 @@ export class TableView {
         }
         this.status = status;
         // A move sent on a socket that closed may never be answered: the fresh state
-        // after reconnecting says where the table is.
-        if (status.state !== "open") this.pending = null;
+        // after reconnecting says where the table is, and the move goes again if the
+        // table has not moved on (the version makes a second play of it impossible).
+        if (status.state !== "open" && this.pending !== null) {
+          this.resend = this.sent;
+          this.pending = null;
+        }
         this.renderStatus();
       },
     });
@@ -165,6 +171,8 @@ export class TableView {
       // Our move was answered once the table has moved on (a refusal clears it below).
       if (this.pending !== null && msg.version !== this.pending) this.pending = null;
       if (typeof msg.seat === "number") this.mySeat = msg.seat;
+      const again = this.resend;
+      this.resend = null;
       if (msg.you !== undefined && typeof msg.you === "number") this.mySeat = msg.you;
       if (!this.previous || this.previous.seat !== msg.seat) this.chat.render();
       if (versionChanged) {
@@ -182,9 +190,13 @@ export class TableView {
       const spoken = [said, versionChanged && this.myTurn() ? t("table.yourTurn") : ""];
       if (spoken.some(Boolean)) announce(spoken.filter(Boolean).join(". "));
       if (spoken[1]) chime("turn"); else if (said) chime("move");
+      // the move a restart left unanswered, if the table still waits for it
+      if (again && !versionChanged && again.version === msg.version && this.myTurn()
+          && msg.legal_moves.includes(again.move)) this.play(again.move);
     } else if (msg.type === "chat" || msg.type === "chat_setting") {
       this.chat.receive(msg);
     } else if (msg.type === "error") {
+      if (isMoving(msg) && this.pending !== null) this.resend = this.sent;
       this.pending = null;   // refused: a fresh state follows, and the controls unlock
       this.hintAsked = false;
       if (msg.code === "no_seat" && !this.state) {
@@ -228,6 +240,7 @@ export class TableView {
     const sent = this.socket.send({ type: "move", version: this.state.version, move: text });
     if (!sent) { toast(t("table.reconnecting", { s: "…" }), "error"); return false; }
     this.pending = this.state.version;
+    this.sent = { version: this.state.version, move: text };
     this.selection = {};
     this.lockControls();
     return true;
