@@ -9,9 +9,9 @@ then doubling).  The
 seat to move plays a random legal move ``--pace`` seconds after it is shown its turn; a
 table that ends is replaced by a new one.  After ``--settle`` seconds, each process in
 turn is sent SIGTERM (``--signal kill``: SIGKILL, a crash), started again on its port
-once it has gone, and the run waits ``--between`` seconds before the next.  At the end
-every seat stops moving, reads what is left, and the processes stop; then the stored
-games are compared with what the players were shown and sent:
+once it has gone (after ``--down`` seconds), and the run waits ``--between`` seconds
+before the next.  At the end every seat stops moving, reads what is left, and the
+processes stop; then the stored games are compared with what the players were shown and sent:
 
 - ``lost``: moves a player was shown (a state's ``last_move``) that are not stored as
   shown, and tables whose stored game is shorter than the last state a player saw;
@@ -65,8 +65,6 @@ from proxy import Nginx
 class Closed:
     at: float
     code: int | None
-    back: float | None = None
-    """When the seat's next socket brought its first state."""
 
 
 @dataclass
@@ -79,6 +77,8 @@ class Player:
     seen: dict[int, tuple[int, str]] = field(default_factory=dict)
     sent: set[tuple[int, str]] = field(default_factory=set)
     closes: list[Closed] = field(default_factory=list)
+    firsts: list[float] = field(default_factory=list)
+    """When each of the seat's sockets brought its first state."""
     connects: int = 0
     version: int = -1
     changes: list[float] = field(default_factory=list)
@@ -164,8 +164,7 @@ class Run:
             now = time.monotonic()
             if first:
                 first = False
-                if player.closes and player.closes[-1].back is None:
-                    player.closes[-1].back = now
+                player.firsts.append(now)
             if message["version"] != player.version:
                 player.changes.append(now)
             player.version = message["version"]
@@ -299,6 +298,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             before = {id(p): (len(p.closes), p.version) for p in play.players if not p.over}
             signalled = await processes.stop(n, how)
             gone = time.monotonic()
+            await asyncio.sleep(args.down)
             processes.start(n)
             await processes.ready(n)
             back_up = time.monotonic()
@@ -306,7 +306,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             touched = [p for p in play.players if id(p) in before
                        and len(p.closes) > before[id(p)][0]]
             closes = [len(p.closes) - before[id(p)][0] for p in touched]
-            backs = [p.closes[before[id(p)][0]].back for p in touched]
+            # back: the first state on a socket opened after the restart's first close
+            backs = [min((at for at in p.firsts if at > p.closes[before[id(p)][0]].at),
+                         default=None) for p in touched]
             tables = {p.table for p in touched}
             moved = [min((at for pl in play.players if pl.table == table
                           for at in pl.changes if at > signalled), default=None)
@@ -321,6 +323,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "back_p99_s": percentile([(b - signalled) for b in backs if b], 0.99),
                 "not_resumed": sum(1 for at in moved if at is None),
                 "resumed_s": round(max((at - signalled for at in moved if at), default=0), 2),
+                "resumed_p50_s": percentile([at - signalled for at in moved if at], 0.5),
             })
         quiet_since = time.monotonic() - args.between
         play.stopping = True
@@ -378,6 +381,8 @@ def main() -> None:
     parser.add_argument("--lease", type=float, default=15.0, help="the processes' lease")
     parser.add_argument("--settle", type=float, default=10.0,
                         help="seconds of play before the first restart")
+    parser.add_argument("--down", type=float, default=0.0,
+                        help="seconds a stopped process stays down before it starts again")
     parser.add_argument("--between", type=float, default=10.0,
                         help="seconds of play after each restart")
     parser.add_argument("--game", default="durak")

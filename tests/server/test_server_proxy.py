@@ -227,3 +227,50 @@ def test_the_rolling_restart_run_judges_the_stored_games(
     assert (figures["lost"], figures["doubled"], figures["broken"]) == (0, 0, 0), figures
     assert all(restart["seats_closed"] > 0 for restart in figures["restarts"]), figures
     assert figures["not_back"] == 0 and figures["max_reconnects_per_restart"] == 1
+
+
+def test_a_process_killed_behind_nginx_has_its_tables_played_on_by_the_other(
+        tmp_path: Path, redis_url: str, nginx_installed: None) -> None:
+    """kill -9: no handover, the leases (3 s here) run out; the players' sockets, through
+    the same URL, reach the other process, which claims each table as its lease ends and
+    plays on from the stored moves."""
+    data = tmp_path / "data"
+    prefix = f"cardtable-test-{secrets.token_hex(4)}"
+    chosen = flags(redis_url, prefix)
+    ports = [free_port(), free_port()]
+    owners = pytest.importorskip("redis").Redis.from_url(redis_url)
+    with ExitStack() as stack:
+        processes = [stack.enter_context(server(data, *chosen, port=port)) for port in ports]
+        proxy = stack.enter_context(behind_nginx(tmp_path, ports))
+        names = {httpx.get(f"{base}/api/health").json()["process"]: n
+                 for n, (_, base) in enumerate(processes)}
+        until = threading.Event()
+        seats: list[Seat] = []
+        while len(seats) < 12 or len({owners.get(f"{prefix}:owner:{seat.table}")
+                                      for seat in seats}) < 2:
+            assert len(seats) < 60, "nginx sends every table to one process"
+            made = httpx.post(f"{proxy.base}/api/tables", json={
+                "game": "durak", "seats": ["human", "human"]}).json()
+            joined = httpx.post(f"{proxy.base}/api/tables/{made['table']}/join").json()
+            pair = [Seat([proxy.base], made["table"], seated["token"], seed=len(seats) + i,
+                         pace=0.3, until=until) for i, seated in enumerate((made, joined))]
+            for seat in pair:
+                seat.start()
+            seats.extend(pair)
+            wait_for(lambda pair=pair: all(seat.version >= 1 for seat in pair),
+                     "the game did not start")
+        victim = names[owners.get(f"{prefix}:owner:{seats[0].table}").decode()]
+        survivor = processes[1 - victim][1]
+        survivor_name = httpx.get(f"{survivor}/api/health").json()["process"].encode()
+        reached = {seat: seat.version for seat in seats if seat.final is None}
+        processes[victim][0].kill()
+        processes[victim][0].wait(10)
+        wait_for(lambda: all(seat.final is not None or seat.version > version
+                             for seat, version in reached.items()),
+                 "play did not go on after kill -9", timeout=60)
+        until.set()
+        for seat in seats:
+            seat.check()
+        assert {owners.get(f"{prefix}:owner:{seat.table}") for seat in seats
+                if seat.final is None} <= {survivor_name}
+        check_every_move_once(data, seats, over=False)

@@ -176,6 +176,8 @@ class Cluster:
         self.draining = False
         """Set by ``hand_off_all`` while the process stops: it claims nothing more."""
         self._handovers: dict[str, asyncio.Future[None]] = {}
+        self._lapsing: set[str] = set()
+        """Tables whose owner did not answer a handover: claimed when their lease ends."""
         """The tables this process asked their owners for, each with the answer's future."""
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -327,6 +329,37 @@ class Cluster:
         except TimeoutError:
             if self._handovers.get(table_id) is waiter:
                 del self._handovers[table_id]
+            if table_id not in self._lapsing:
+                self._lapsing.add(table_id)
+                self.tables.spawn(self._claim_when_lapsed(table_id))
+
+    async def _claim_when_lapsed(self, table_id: str) -> None:
+        """The owner did not answer (killed, say): claim the table the moment its lease
+        runs out, rather than at the next renewal, and send the players relayed to the old
+        owner to connect again, here.  An owner that is only slow renews its lease, and
+        the claim fails: its players stay relayed."""
+        try:
+            left = await self.redis.pttl(self._owner_key(table_id))
+            if left > 0:
+                await asyncio.sleep(left / 1000 + 0.05)
+            if self.draining or self.problem is not None:
+                return
+            try:
+                await self.tables.get(table_id)   # claims it, then loads it
+            except (NotHere, TableError, ClusterUnavailable):
+                return
+            if self.tables.live.get(table_id) is None:
+                return
+            for conn, relay in list(self.relayed.items()):
+                if relay.table == table_id:
+                    del self.relayed[conn]
+                    relay.connection.outbox.put("close", MOVED)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:   # Redis or the database away: the renewals handle it
+            log.info("table %s: not claimed when its lease ran out: %s", table_id, error)
+        finally:
+            self._lapsing.discard(table_id)
 
     def _handed_over(self, table_id: str) -> None:
         waiter = self._handovers.pop(table_id, None)
