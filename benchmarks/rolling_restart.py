@@ -2,16 +2,16 @@
 
 ``--processes`` server processes (SQLite in a fresh folder, or a fresh PostgreSQL
 database on ``--database-url``) run behind nginx with the repository's configuration
-(``benchmarks/proxy.py``), routing by table, sharing ``--redis-url``.  ``--tables`` tables
-of two people each are played through nginx, each seat on its own socket that connects
-again, as the page does, whenever it closes (after the page's backoff: half a second,
-then doubling).  The
-seat to move plays a random legal move ``--pace`` seconds after it is shown its turn; a
-table that ends is replaced by a new one.  After ``--settle`` seconds, each process in
-turn is sent SIGTERM (``--signal kill``: SIGKILL, a crash), started again on its port
-once it has gone (after ``--down`` seconds), and the run waits ``--between`` seconds
-before the next.  At the end every seat stops moving, reads what is left, and the
-processes stop; then the stored games are compared with what the players were shown and sent:
+(``benchmarks/proxy.py``), routing by table, sharing ``--redis-url``. ``--tables``
+tables of two people each are played through nginx, each seat on its own socket that
+connects again, as the page does, whenever it closes (after the page's backoff: half a
+second, then doubling). The seat to move plays a random legal move ``--pace`` seconds
+after it is shown its turn; a table that ends is replaced by a new one. After
+``--settle`` seconds, each process in turn is sent SIGTERM (``--signal kill``: SIGKILL,
+a crash), started again on its port once it has gone (after ``--down`` seconds), and the
+run waits ``--between`` seconds before the next. At the end every seat stops moving,
+reads what is left, and the processes stop; then the stored games are compared with what
+the players were shown and sent:
 
 - ``lost``: moves a player was shown (a state's ``last_move``) that are not stored as
   shown, and tables whose stored game is shorter than the last state a player saw;
