@@ -373,10 +373,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.database_url and args.database_url.startswith("postgresql"):
         args.run_database_url, database = fresh_database(args.database_url)
     try:
-        for n in range(args.processes):
-            port = free_port()
+        ports = [free_port() for _ in range(args.processes)]
+        ring = ",".join(f"127.0.0.1:{port}" for port in ports)
+        for n, port in enumerate(ports):
             log = folder / f"server-{n}.log"
-            processes.append((start_server(port, folder / "data", args, log), log))
+            # behind nginx, each process deals new tables ids that nginx sends to itself
+            extra = ("--ring", ring, "--ring-address", f"127.0.0.1:{port}") if args.proxy else ()
+            processes.append((start_server(port, folder / "data", args, log, extra), log))
             bases.append(f"http://127.0.0.1:{port}")
             if n == 0:   # the first one makes the schema before the others start
                 await wait_ready(bases[0], *processes[0])

@@ -241,8 +241,10 @@ class Processes:
     def start(self, n: int) -> None:
         self.starts += 1
         log = self.folder / f"server-{n}-{self.starts}.log"
+        ring = ",".join(f"127.0.0.1:{port}" for port in self.ports)
         self.running[n] = start_server(self.ports[n], self.folder / "data", self.args, log,
-                                       extra=("--lease", str(self.args.lease)))
+                                       extra=("--lease", str(self.args.lease), "--ring", ring,
+                                              "--ring-address", f"127.0.0.1:{self.ports[n]}"))
 
     async def ready(self, n: int) -> None:
         async with httpx.AsyncClient() as client:

@@ -25,7 +25,7 @@ import ipaddress
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .bounds import Limits, PlayerLimits
@@ -59,6 +59,11 @@ class ServerSettings(BaseSettings, Limits, PlayerLimits):
                                  "each table's players to one process (deploy/nginx): a "
                                  "process a player connects to takes the table over from "
                                  "its owner rather than relaying")
+    ring: str = Field("", max_length=4000, description="with route_by_table: the proxy's "
+                      "upstream servers as its configuration lists them (host:port, "
+                      "comma-separated): new tables get ids the proxy sends to this process")
+    ring_address: str = Field("", max_length=255, description="with ring: this process's "
+                              "host:port among them")
     drain_timeout: float = Field(10.0, gt=0, le=600, description="seconds a stopping process "
                                  "(SIGTERM) gives its tables to store what it acknowledged "
                                  "and hand themselves over before it closes what is left")
@@ -117,6 +122,27 @@ class ServerSettings(BaseSettings, Limits, PlayerLimits):
     log_format: Literal["text", "json"] = Field(
         "text", description="the log's lines: text for people, or json (one JSON object "
                             "a line, with the table id and the request id; no secret)")
+
+    @field_validator("ring")
+    @classmethod
+    def _servers(cls, value: str) -> str:
+        """Each item a host:port, as nginx's upstream names it."""
+        items = [item.strip() for item in value.split(",") if item.strip()]
+        for item in items:
+            host, _, port = item.rpartition(":")
+            if not host or not port.isdigit():
+                raise ValueError(f"{item!r} is not host:port")
+        return ",".join(items)
+
+    @model_validator(mode="after")
+    def _in_ring(self) -> ServerSettings:
+        """A ring without this process in it would send every new table elsewhere."""
+        servers = self.ring.split(",") if self.ring else []
+        if servers and self.ring_address not in servers:
+            raise ValueError(f"--ring-address ({ENV_PREFIX}RING_ADDRESS) "
+                             f"{self.ring_address!r} is not one of --ring's servers "
+                             f"({self.ring})")
+        return self
 
     @field_validator("trusted_proxies")
     @classmethod
@@ -192,7 +218,10 @@ def from_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Ser
     except ValidationError as error:
         problems = []
         for item in error.errors():
-            name = str(item["loc"][0]) if item["loc"] else "?"
+            if not item["loc"]:   # a rule between settings: its message names them
+                problems.append(str(item["msg"]).removeprefix("Value error, "))
+                continue
+            name = str(item["loc"][0])
             problems.append(f"{_flag(name)} (${ENV_PREFIX}{name.upper()}): {item['msg']}")
         parser.error("; ".join(problems))
         raise  # parser.error exits

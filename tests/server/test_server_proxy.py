@@ -78,6 +78,42 @@ def gauge(base: str, name: str) -> float:
     return float(found.group(1))
 
 
+def test_with_the_ring_a_table_is_made_by_the_process_nginx_sends_it_to(
+        tmp_path: Path, redis_url: str, nginx_installed: None) -> None:
+    """``--ring``: nginx's hash, computed by the processes, so a new table's id is one
+    nginx sends to the process that made it (whichever process nginx gave the POST), and
+    no handover is needed when its players connect."""
+    from cardtable.server.cluster.ring import Ring
+
+    data = tmp_path / "data"
+    prefix = f"cardtable-test-{secrets.token_hex(4)}"
+    ports = [free_port(), free_port()]
+    ring = ",".join(f"127.0.0.1:{port}" for port in ports)
+    owners = pytest.importorskip("redis").Redis.from_url(redis_url)
+    with ExitStack() as stack:
+        bases = [stack.enter_context(server(
+            data, *flags(redis_url, prefix), "--ring", ring,
+            "--ring-address", f"127.0.0.1:{port}", port=port))[1] for port in ports]
+        proxy = stack.enter_context(behind_nginx(tmp_path, ports))
+        address = {httpx.get(f"{base}/api/health").json()["process"]: f"127.0.0.1:{port}"
+                   for base, port in zip(bases, ports, strict=True)}
+        seated = [httpx.post(f"{proxy.base}/api/tables", json={
+            "game": "durak", "seats": ["human", "bot:random"]}).json() for _ in range(16)]
+        made = [table["table"] for table in seated]
+        # the maker, as Redis says, is where the ring sends every table
+        makers = [address[owners.get(f"{prefix}:owner:{table}").decode()] for table in made]
+        assert makers == [Ring(ring.split(",")).server(table) for table in made]
+        assert len(set(makers)) == 2, "both processes made tables"
+        # and where nginx sends its players: they play there, no table changed hands
+        for table in seated:
+            ws = stack.enter_context(socket_for(proxy.base, table["table"], table["token"]))
+            assert next_state(ws)["seat"] == 0
+        assert [address[owners.get(f"{prefix}:owner:{table}").decode()]
+                for table in made] == makers
+        for base in bases:
+            assert gauge(base, "cardtable_relayed_sockets") == 0
+
+
 def stop_gently(process: subprocess.Popen) -> None:
     """SIGTERM, as a deploy does, and wait until it has handed its tables off and gone
     (uvicorn, after a clean shutdown, ends by the signal it was sent, as supervisors

@@ -69,6 +69,19 @@ def test_a_value_out_of_bounds_is_refused_in_words(argv: list[str],
     assert argv[0] in said and "Traceback" not in said
 
 
+def test_a_ring_without_this_process_in_it_is_refused_in_words(
+        capsys: pytest.CaptureFixture) -> None:
+    ring = "127.0.0.1:8001,127.0.0.1:8002"
+    assert parse(["--ring", ring, "--ring-address", "127.0.0.1:8002"]).ring == ring
+    with pytest.raises(SystemExit):
+        parse(["--ring", ring, "--ring-address", "127.0.0.1:8003"])
+    said = capsys.readouterr().err
+    assert "--ring-address" in said and "'127.0.0.1:8003' is not one of --ring" in said
+    with pytest.raises(SystemExit):
+        parse(["--ring", "127.0.0.1", "--ring-address", "127.0.0.1"])
+    assert "'127.0.0.1' is not host:port" in capsys.readouterr().err
+
+
 def test_the_limits_are_settings_like_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARDTABLE_RULE_BOUNDS", "target=500")
     monkeypatch.setenv("CARDTABLE_CHAT_PER_WINDOW", "3/minute")

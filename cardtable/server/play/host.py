@@ -16,6 +16,7 @@ from collections.abc import Coroutine
 from typing import Any, Protocol
 
 from ..clock import Clock
+from ..cluster.ring import Ring
 from ..codes import Refusal
 from ..metrics import Metrics
 from ..settings import ServerSettings
@@ -92,6 +93,8 @@ class House(Protocol):
     def seating(self) -> Seats: ...
     @property
     def cluster(self) -> Owners | None: ...
+    @property
+    def ring(self) -> Ring | None: ...
     @property
     def metrics(self) -> Metrics: ...
 

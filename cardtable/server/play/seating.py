@@ -24,6 +24,7 @@ from ...game import GameSpec
 from ...records import options_from_json, rules_to_dict
 from ..bounds import OutOfBounds, check_rules, check_seats
 from ..cluster.messages import Seats
+from ..cluster.ring import choose_id
 from ..store.storage import RematchExists, SeatRow, TableRow, hash_token, now
 from .bot_runner import default_bot, make_bot
 from .commands import Begin, Rematch, SeatsRead, TakeSeat, Unclaimed
@@ -216,7 +217,7 @@ class Seating:
         except (ValueError, TypeError) as error:
             raise TableError(f"these rules cannot be played: {error}", 422,
                              "rules_unplayable") from None
-        table_id = new_id()
+        table_id = choose_id(new_id, tables.ring, tables.settings.ring_address)
         rows = [SeatRow(table_id=table_id, seat=index, kind=seat.kind, bot=seat.bot,
                         name=seat.name, token_hash=seat.token_hash, player_id=seat.player_id,
                         player_kind=seat.player_kind)

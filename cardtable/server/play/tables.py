@@ -26,6 +26,7 @@ from ...records import Record, rules_from_dict
 from .. import protocol
 from ..clock import Clock
 from ..cluster.messages import Renamed
+from ..cluster.ring import Ring
 from ..codes import Refusal
 from ..metrics import Metrics
 from ..settings import ServerSettings
@@ -108,6 +109,9 @@ class Tables:
         self.broken: dict[str, str] = {}
         self.cluster: Owners | None = None
         """A ``cluster.relay.Cluster`` when several processes share the tables, else ``None``."""
+        self.ring = (Ring(settings.ring.split(","))
+                     if settings.route_by_table and settings.ring else None)
+        """The proxy's hash ring: new tables get ids it sends to this process."""
         self.seating = Seating(self)
         self.runner = BotRunner(self)
         self.lifecycle = Lifecycle(self)
