@@ -25,6 +25,23 @@ from cardtable.server.protocol import check_outgoing  # noqa: E402
 check_outgoing(True)
 
 
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The machine's shared Redis (a prefix of the test's own keeps tests apart); in CI
+    it must be there, elsewhere a test without it is skipped."""
+    redis = pytest.importorskip("redis")
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
+    except redis.RedisError as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Redis is not reachable at 127.0.0.1:6379 in CI: {error}")
+        pytest.skip(f"Redis is not reachable at 127.0.0.1:6379: {error}")
+    return REDIS
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     """The time of the test's apps: it moves only when the test moves it."""

@@ -9,7 +9,6 @@ Redis fails the test.
 from __future__ import annotations
 
 import json
-import os
 import random
 import secrets
 import time
@@ -24,19 +23,6 @@ from websockets.exceptions import ConnectionClosed
 
 pytestmark = pytest.mark.services
 
-REDIS = "redis://127.0.0.1:6379/0"
-
-
-@pytest.fixture
-def redis_url() -> str:
-    redis = pytest.importorskip("redis")
-    try:
-        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
-    except redis.RedisError as error:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Redis is not reachable at 127.0.0.1:6379 in CI: {error}")
-        pytest.skip(f"Redis is not reachable at 127.0.0.1:6379: {error}")
-    return REDIS
 
 
 def move(ws: object, state: dict, text: str) -> None:

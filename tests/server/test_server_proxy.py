@@ -22,7 +22,9 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -33,20 +35,6 @@ pytestmark = pytest.mark.services
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from proxy import Nginx  # noqa: E402
-
-REDIS = "redis://127.0.0.1:6379/0"
-
-
-@pytest.fixture
-def redis_url() -> str:
-    redis = pytest.importorskip("redis")
-    try:
-        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
-    except redis.RedisError as error:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Redis is not reachable at 127.0.0.1:6379 in CI: {error}")
-        pytest.skip(f"Redis is not reachable at 127.0.0.1:6379: {error}")
-    return REDIS
 
 
 @pytest.fixture
@@ -114,6 +102,32 @@ def test_with_the_ring_a_table_is_made_by_the_process_nginx_sends_it_to(
             assert gauge(base, "cardtable_relayed_sockets") == 0
 
 
+@dataclass
+class Behind:
+    """Two server processes on one SQLite folder and the test's Redis prefix, behind
+    nginx."""
+
+    data: Path
+    prefix: str
+    flags: tuple[str, ...]
+    ports: list[int]
+    owners: Any
+    """The Redis client, to read who owns a table (``{prefix}:owner:{table}``)."""
+    processes: list[Any]
+    proxy: Nginx
+
+
+def two_behind_nginx(tmp_path: Path, redis_url: str, stack: ExitStack) -> Behind:
+    data = tmp_path / "data"
+    prefix = f"cardtable-test-{secrets.token_hex(4)}"
+    chosen = flags(redis_url, prefix)
+    ports = [free_port(), free_port()]
+    processes = [stack.enter_context(server(data, *chosen, port=port)) for port in ports]
+    proxy = stack.enter_context(behind_nginx(tmp_path, ports))
+    owners = pytest.importorskip("redis").Redis.from_url(redis_url)
+    return Behind(data, prefix, chosen, ports, owners, processes, proxy)
+
+
 def stop_gently(process: subprocess.Popen) -> None:
     """SIGTERM, as a deploy does, and wait until it has handed its tables off and gone
     (uvicorn, after a clean shutdown, ends by the signal it was sent, as supervisors
@@ -162,14 +176,10 @@ def test_every_table_is_played_by_the_process_nginx_sends_its_players_to(
 
 def test_a_rolling_restart_behind_nginx_loses_no_move_and_reconnects_each_player_once(
         tmp_path: Path, redis_url: str, nginx_installed: None) -> None:
-    data = tmp_path / "data"
-    prefix = f"cardtable-test-{secrets.token_hex(4)}"
-    chosen = flags(redis_url, prefix)
-    ports = [free_port(), free_port()]
-    owners = pytest.importorskip("redis").Redis.from_url(redis_url)
     with ExitStack() as stack:
-        processes = [stack.enter_context(server(data, *chosen, port=port)) for port in ports]
-        proxy = stack.enter_context(behind_nginx(tmp_path, ports))
+        run = two_behind_nginx(tmp_path, redis_url, stack)
+        data, prefix, chosen, ports = run.data, run.prefix, run.flags, run.ports
+        owners, processes, proxy = run.owners, run.processes, run.proxy
         seats: list[Seat] = []
         until = threading.Event()  # the run ends after the second restart
 
@@ -270,14 +280,10 @@ def test_a_process_killed_behind_nginx_has_its_tables_played_on_by_the_other(
     """kill -9: no handover, the leases (3 s here) run out; the players' sockets, through
     the same URL, reach the other process, which claims each table as its lease ends and
     plays on from the stored moves."""
-    data = tmp_path / "data"
-    prefix = f"cardtable-test-{secrets.token_hex(4)}"
-    chosen = flags(redis_url, prefix)
-    ports = [free_port(), free_port()]
-    owners = pytest.importorskip("redis").Redis.from_url(redis_url)
     with ExitStack() as stack:
-        processes = [stack.enter_context(server(data, *chosen, port=port)) for port in ports]
-        proxy = stack.enter_context(behind_nginx(tmp_path, ports))
+        run = two_behind_nginx(tmp_path, redis_url, stack)
+        data, prefix, owners = run.data, run.prefix, run.owners
+        processes, proxy = run.processes, run.proxy
         names = {httpx.get(f"{base}/api/health").json()["process"]: n
                  for n, (_, base) in enumerate(processes)}
         until = threading.Event()
