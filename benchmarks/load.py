@@ -40,7 +40,7 @@ reading of every socket for 100 to 150 ms, which was counted as the server's lat
     python benchmarks/load.py --tables 200 --pace 1 --seconds 30 --json out.json
     python benchmarks/load.py --tables 500 --pace 0 --seconds 30 \\
         --processes 2 --redis-url redis://127.0.0.1:6379/0 --database-url postgresql+psycopg://...
-    python benchmarks/load.py --tables 500 --pace 0 --seconds 30 --proxy \
+    python benchmarks/load.py --tables 500 --pace 0 --seconds 30 --proxy \\
         --processes 2 --redis-url redis://127.0.0.1:6379/0 --database-url postgresql+psycopg://...
 
 The warm-up begins once every table has both its players connected (``seated_s``: how
@@ -477,6 +477,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             drop_database(args.database_url, database)
 
 
+def report(result: dict[str, Any], path: str | None) -> None:
+    """Print a run's figures as JSON, and write them to ``path`` if one is given."""
+    text = json.dumps(result, indent=1)
+    print(text)
+    if path:
+        Path(path).write_text(text + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="tables played at once")
@@ -502,11 +510,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.processes > 1 and not args.redis_url:
         parser.error("several processes need --redis-url")
-    result = asyncio.run(run(args))
-    text = json.dumps(result, indent=1)
-    print(text)
-    if args.json:
-        Path(args.json).write_text(text + "\n")
+    report(asyncio.run(run(args)), args.json)
 
 
 if __name__ == "__main__":

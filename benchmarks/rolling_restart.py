@@ -57,7 +57,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import drop_database, free_port, fresh_database, percentile, start_server
+from load import drop_database, free_port, fresh_database, percentile, report, start_server
 from proxy import Nginx
 
 
@@ -392,11 +392,7 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the servers' logs")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args()
-    result = asyncio.run(run(args))
-    text = json.dumps(result, indent=1)
-    print(text)
-    if args.json:
-        Path(args.json).write_text(text + "\n")
+    report(asyncio.run(run(args)), args.json)
 
 
 if __name__ == "__main__":

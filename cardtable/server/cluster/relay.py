@@ -176,9 +176,9 @@ class Cluster:
         self.draining = False
         """Set by ``hand_off_all`` while the process stops: it claims nothing more."""
         self._handovers: dict[str, asyncio.Future[None]] = {}
+        """The tables this process asked their owners for, each with the answer's future."""
         self._lapsing: set[str] = set()
         """Tables whose owner did not answer a handover: claimed when their lease ends."""
-        """The tables this process asked their owners for, each with the answer's future."""
         self._tasks: list[asyncio.Task[None]] = []
 
     # -- names ----------------------------------------------------------------------------

@@ -4,7 +4,7 @@ nginx's ``hash $key consistent`` (``deploy/nginx/cardtable.conf``) puts 160 poin
 server on a ring, each the CRC-32 of the server's host, a zero byte, its port and the
 point before it (the scheme of Cache::Memcached::Fast), and sends a key to the first
 point at or after the key's CRC-32.  A process that knows the ring (``ring`` and
-``ring_self`` in the settings) deals each new table an id that nginx sends to itself, so
+``ring_address`` in the settings) deals each new table an id that nginx sends to itself, so
 that the table's players reach the process that made it and no handover is needed.  A
 ring that differs from nginx's costs nothing but that handover.
 
