@@ -6,7 +6,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browserkit import create_table, play_to_the_end, screenshot
+from browserkit import (
+    click_durak_move,
+    click_pasur_move,
+    create_table,
+    play_to_the_end,
+    screenshot,
+    table_root,
+    turn_now,
+    wait_for_next_version,
+    wait_for_turn_or_end,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -73,3 +83,61 @@ def test_the_sound_is_off_until_turned_on_and_the_button_mutes_it(open_page) -> 
     assert page.evaluate("JSON.parse(localStorage.getItem('cardtable.settings')).sound") is True
     button.click()
     assert button.get_attribute("aria-pressed") == "false"
+
+
+def _my_turns(page: Any, game: str, turns: int) -> dict[str, list[str]]:
+    """Play ``turns`` of this seat's moves (the first legal one each time); the log's lines
+    at each of its turns, by the table's version then."""
+    seen: dict[str, list[str]] = {}
+    for _ in range(turns + 1):
+        assert wait_for_turn_or_end(page)
+        version, moves = turn_now(page)
+        seen[version] = log_lines(page)
+        if len(seen) > turns:
+            break
+        if game == "pasur":
+            click_pasur_move(page, moves[0], via_table=False)
+        else:
+            click_durak_move(page, moves[0], via_table=False)
+        wait_for_next_version(page, version)
+    return seen
+
+
+def test_the_log_comes_back_whole_after_a_reload(open_page) -> None:
+    page = open_page("/", reduced_motion=True)
+    create_table(page, "pasur", seats=["human", "bot:random"])
+    page.click(".created .open-table")
+    page.wait_for_selector("#table-root")
+    seen = _my_turns(page, "pasur", 5)
+    version, before = list(seen.items())[-1]
+    assert len([line for line in before if line.startswith("You:")]) == 5
+    page.reload()
+    assert wait_for_turn_or_end(page)
+    assert table_root(page).get_attribute("data-version") == version
+    page.wait_for_function("n => document.querySelectorAll('.move-log li.log-line').length >= n",
+                           arg=len(before))
+    assert log_lines(page) == before
+    assert page.locator(".move-log li.muted").count() == 0   # no "No moves yet"
+
+
+def test_moves_taken_back_leave_the_log_and_new_ones_join_it(open_page) -> None:
+    page = open_page("/", reduced_motion=True)
+    create_table(page, "pasur", seats=["human", "bot:random"])
+    page.click(".created .open-table")
+    page.wait_for_selector("#table-root")
+    seen = _my_turns(page, "pasur", 3)
+    versions = list(seen)
+    page.click(".actions button.undo")
+    # the table goes back to this seat's last decision, and so does the log
+    page.wait_for_function("v => document.querySelector('#table-root').dataset.version === v",
+                           arg=versions[-2])
+    assert wait_for_turn_or_end(page)
+    assert log_lines(page) == seen[versions[-2]]
+    _, moves = turn_now(page)
+    click_pasur_move(page, moves[-1], via_table=False)
+    wait_for_next_version(page, versions[-2])
+    card = moves[-1].partition(" x ")[0]
+    page.wait_for_function("n => document.querySelectorAll('.move-log li.log-line').length > n",
+                           arg=len(seen[versions[-2]]))
+    added = log_lines(page)[len(seen[versions[-2]]):]
+    assert added[0].startswith("You:") and card in added[0], added

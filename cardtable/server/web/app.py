@@ -10,6 +10,7 @@ schema and the page (``pagefiles``).  The endpoints, in short:
   (games, presets, player counts, rule options, bots)
 - ``POST /api/tables`` (create), ``GET /api/tables`` (open tables), ``GET /api/tables/{id}``,
   ``POST /api/tables/{id}/join``, ``GET /api/tables/{id}/record`` (once over),
+  ``GET /api/tables/{id}/log`` (every move so far, public: the page's move log),
   ``GET /api/tables/{id}/replay`` (once over: the table at every step, every hand shown),
   ``GET /api/history`` (finished games)
 - ``WS /ws/tables/{id}?token=T`` (no token: watch); messages in ``cardtable.server.wire``

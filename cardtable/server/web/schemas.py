@@ -16,6 +16,8 @@ __all__ = [
     "Health",
     "HistoryEntry",
     "JoinTable",
+    "LogStep",
+    "MoveLog",
     "OptionInfo",
     "Problem",
     "Replay",
@@ -154,6 +156,27 @@ class ReplayStep(BaseModel):
     view: dict[str, Any] = Field(description="what a watcher saw: the game's view(None)")
     hands: list[list[str] | None] = Field(description="every seat's hand, seat by seat")
     result: dict[str, Any] | None = Field(description="the game's result, on the last step")
+
+
+class LogStep(BaseModel):
+    """One move of a game being played, with the public table after it."""
+
+    index: int = Field(description="the move's number, from 0 (the state's last_move.index)")
+    seat: int | None = Field(description="the seat that made it")
+    move: str = Field(description="the move as text")
+    over: bool = Field(description="whether the game's rules ended it with this move")
+    view: dict[str, Any] = Field(description="what a watcher saw after it (the state "
+                                 "message's view)")
+
+
+class MoveLog(BaseModel):
+    """Every move so far, for the page's move log (no hand, no stock, no seed)."""
+
+    table: str
+    game: str
+    version: int = Field(description="the table's version: moves played so far")
+    deal: dict[str, Any] = Field(description="what a watcher saw after the deal")
+    steps: list[LogStep]
 
 
 class Replay(BaseModel):

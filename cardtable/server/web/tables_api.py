@@ -17,6 +17,7 @@ from ...game import rule_options
 from ...records import Record, RecordError, rules_to_dict
 from ..people.accounts import check_shown_name
 from ..play.guard import address_of
+from ..play.movelog import log_steps
 from ..play.replay import replay_steps
 from ..play.tables import LiveTable, TableError
 from ..wire import plain
@@ -26,6 +27,7 @@ from .schemas import (
     GameInfo,
     HistoryEntry,
     JoinTable,
+    MoveLog,
     OptionInfo,
     Replay,
     Seated,
@@ -112,6 +114,22 @@ async def table_record(table_id: str, tables: Live) -> Response:
     return Response(record.dumps(), media_type="application/json")
 
 
+@router.get("/api/tables/{table_id}/log", response_model=MoveLog,
+            responses=answers(404, 503))
+async def table_log(table_id: str, request: Request, tables: Live) -> Response:
+    """Every move so far with the public table after it: the page's move log is rebuilt
+    from it on loading, on reconnecting and when moves are taken back."""
+    table = await tables.find(table_id)
+    version, state = await tables.read(table, lambda table: (table.version,
+                                                             table.state.copy()))
+    gzipped = "gzip" in request.headers.get("accept-encoding", "")
+    body = await asyncio.to_thread(_log_body, table.id, table.game, version, state, gzipped)
+    headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-store"}
+    if gzipped:
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type="application/json", headers=headers)
+
+
 @router.get("/api/tables/{table_id}/replay", response_model=Replay,
             responses=answers(404, 409, 500, 503))
 async def table_replay(table_id: str, request: Request, tables: Live) -> Response:
@@ -171,4 +189,11 @@ def _replay_body(table_id: str, record: Record, gzipped: bool) -> bytes:
     replay = {"table": table_id, "game": record.game, "players": record.players,
               "record": record.to_dict(), "steps": replay_steps(record)}
     body = json.dumps(replay, ensure_ascii=False, separators=(",", ":")).encode()
+    return gzip.compress(body, compresslevel=6) if gzipped else body
+
+
+def _log_body(table_id: str, game: str, version: int, state: Any, gzipped: bool) -> bytes:
+    """The move log as JSON bytes (a long Pasur match's views shrink about fortyfold)."""
+    log = {"table": table_id, "game": game, "version": version, **log_steps(state)}
+    body = json.dumps(log, ensure_ascii=False, separators=(",", ":")).encode()
     return gzip.compress(body, compresslevel=6) if gzipped else body

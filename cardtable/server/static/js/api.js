@@ -59,6 +59,7 @@ export const getTables = () => api("/api/tables");
 export const getHistory = () => api("/api/history");
 export const getTableInfo = (id) => api(`/api/tables/${encodeURIComponent(id)}`);
 export const getRecord = (id) => api(`/api/tables/${encodeURIComponent(id)}/record`);
+export const getLog = (id) => api(`/api/tables/${encodeURIComponent(id)}/log`);
 export const getReplay = (id) => api(`/api/tables/${encodeURIComponent(id)}/replay`);
 export const createTable = (request) => api("/api/tables", { method: "POST", body: request });
 export const joinTable = (id) =>

@@ -126,6 +126,9 @@ export class LessonTable extends TableView {
       reconnect() {}, stopped: false };
   }
 
+  /** A lesson's log is its own moves: there is no server table to rebuild it from. */
+  loadLog() { this.log.stale = false; }
+
   destroy() {
     this.gone = true;
     this.unlistenLesson();

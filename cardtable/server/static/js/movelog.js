@@ -10,8 +10,9 @@ const LIMIT = 400;
 
 export class MoveLog {
   constructor() {
-    this.entries = [];    // {index, seat, say: () => text, kind}
+    this.entries = [];    // {index, seat, move, say: () => text, kind}
     this.lastIndex = null;
+    this.stale = false;   // moves are missing or wrong: rebuild from the server's log
     this.list = h("ol", { class: "log-lines" });
     this.el = h("section", { class: "move-log", "aria-labelledby": "move-log-title" },
       h("h2", { id: "move-log-title" }, t("log.title")), this.list);
@@ -19,19 +20,71 @@ export class MoveLog {
 
   /** Note the move that led from `previous` to `state` (once per move index), and return
    * what to say aloud: the other seats' moves (the player knows their own).  Lines are
-   * thunks, so a change of language rewrites them. */
+   * thunks, so a change of language rewrites them.  Moves taken back leave the log; when
+   * the log cannot know what came before (moves it never saw, or one taken back and
+   * replaced) it says so in `stale`, and the table rebuilds it from the server's log. */
   note(module, previous, state, mySeat, seatName) {
+    if (!module.logLines || !this.follow(state)) return "";
     const last = state.last_move;
-    if (!module.logLines || !last || typeof last !== "object" || last.index === undefined) return "";
     if (this.lastIndex !== null && last.index <= this.lastIndex) return "";
+    if (last.index !== (this.lastIndex ?? -1) + 1) this.stale = true;
     this.lastIndex = last.index;
     const lines = module.logLines(previous, state, seatName) || [];
-    for (const line of lines) {
-      this.entries.push({ index: last.index, seat: last.seat, say: line.say, kind: line.kind || "" });
-    }
-    if (this.entries.length > LIMIT) this.entries.splice(0, this.entries.length - LIMIT);
+    this.add(lines, last);
     this.render();
     return last.seat !== mySeat ? lines.map((line) => line.say()).join(". ") : "";
+  }
+
+  /** Keep the log true to `state`'s last move: lines of moves taken back leave, and a
+   * move the log holds no line of (or another one at its place) makes it stale.
+   * Returns whether `state` has a last move to note. */
+  follow(state) {
+    const last = state.last_move;
+    if (!last || typeof last !== "object" || last.index === undefined) {
+      if (this.entries.length || this.lastIndex !== null) {   // every move taken back
+        this.entries = [];
+        this.lastIndex = null;
+        this.render();
+      }
+      return false;
+    }
+    if (this.lastIndex === null || last.index > this.lastIndex) return true;
+    if (last.index < this.lastIndex) {
+      this.entries = this.entries.filter((entry) => entry.index <= last.index);
+      this.lastIndex = last.index;
+      this.render();
+    }
+    const held = this.entries.filter((entry) => entry.index === last.index);
+    if (held.length && held.some((entry) => entry.move !== last.move)) this.stale = true;
+    if (!held.length && this.entries.length < LIMIT) this.stale = true;
+    return true;
+  }
+
+  add(lines, last) {
+    for (const line of lines) {
+      this.entries.push({ index: last.index, seat: last.seat, move: last.move, say: line.say,
+        kind: line.kind || "" });
+    }
+    if (this.entries.length > LIMIT) this.entries.splice(0, this.entries.length - LIMIT);
+  }
+
+  /** The whole log again from the table's moves (GET /api/tables/ID/log: the deal and
+   * every move with the public table after it), worded as the live log words them. */
+  rebuild(module, log, mySeat, seatName) {
+    this.entries = [];
+    this.lastIndex = null;
+    this.stale = false;
+    if (module.logLines) {
+      let previous = { view: log.deal, over: false, seat: mySeat };
+      for (const step of log.steps) {
+        const last = { index: step.index, seat: step.seat, move: step.move };
+        const state = { last_move: last, view: step.view, over: step.over, seat: mySeat };
+        this.add(module.logLines(previous, state, seatName) || [], last);
+        this.lastIndex = step.index;
+        previous = state;
+      }
+    }
+    this.render();
   }
 
   render() {

@@ -2,7 +2,7 @@
 // rematch.  What lies on the felt is drawn by the game's own module, found in games.js
 // by the game the server names in every state.
 
-import { TableSocket, joinTable, getTableInfo, seats as seatStore } from "./api.js";
+import { TableSocket, joinTable, getTableInfo, getLog, seats as seatStore } from "./api.js";
 import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
 import { t, onLanguageChange, language } from "./i18n.js";
 import { kindLabel, gameTitle, normalizeSeats } from "./names.js";
@@ -181,10 +181,12 @@ export class TableView {
         if (!msg.over) { this.rematchAsked = false; }
       }
       let said = "";
-      if (versionChanged && this.previous) {
+      if (!this.previous) this.log.stale = !!msg.last_move;   // loaded: the log is on the server
+      else if (versionChanged) {
         said = this.log.note(gameModule(msg.game), this.previous, msg, this.mySeat,
           (seat) => this.seatName(seat));
-      }
+      } else this.log.follow(msg);   // the same state again (a reconnect)
+      if (this.log.stale) this.loadLog();
       this.render({ animate: versionChanged });
       // Opponents' moves and then whose turn, said to screen readers in one breath.
       const spoken = [said, versionChanged && this.myTurn() ? t("table.yourTurn") : ""];
@@ -225,6 +227,29 @@ export class TableView {
         navigate(`/table/${msg.table}`);
       }
     }
+  }
+
+  /** The move log rebuilt from the table's moves on the server, when the page cannot
+   * know them (loaded, reconnected after moves it missed, a move taken back and replaced);
+   * asked again while moves keep coming in meanwhile, a few times at most. */
+  async loadLog(tries = 3) {
+    if (this.logLoading) return;
+    this.logLoading = true;
+    try {
+      const log = await getLog(this.tableId);
+      if (this.socket.stopped) return;
+      this.log.rebuild(gameModule(log.game), log, this.mySeat, (seat) => this.seatName(seat));
+      const last = this.state?.last_move;
+      if (last) {
+        this.log.follow(this.state);
+        if (this.log.lastIndex === null || last.index > this.log.lastIndex) this.log.stale = true;
+      }
+    } catch {
+      this.log.stale = false;   // the live log goes on; a later gap asks again
+    } finally {
+      this.logLoading = false;
+    }
+    if (this.log.stale && tries > 1) this.loadLog(tries - 1);
   }
 
   myTurn() {
