@@ -79,6 +79,8 @@ CODES: dict[str, Code] = {
     "bad_message": Code("the message cannot be read"),
     "message_flood": Code("too many messages: the socket is closed"),
     "no_seat": Code("the token holds no seat at this table"),
+    "signed_out": Code("the token is of an account's seat, and that account is not signed "
+                       "in here: sign in to play it"),
     "moved": Code("the table is played by another server process now: connect again"),
     "watching": Code("a watcher cannot move"),
     "game_over": Code("the game is over"),

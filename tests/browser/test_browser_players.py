@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browserkit import screenshot
+from browserkit import create_table, screenshot
 
 from cardtable.server.people.ratings import pool_of
 
@@ -185,3 +185,28 @@ def test_a_signed_in_player_comes_back_to_their_seat_on_another_device(
     stranger = open_page(f"/table/{table}")   # a guest watches, and holds no seat
     stranger.locator("#table-root[data-version]").wait_for()
     assert stranger.locator("#table-root").get_attribute("data-seat") == ""
+
+
+def test_signing_out_takes_the_accounts_seats_out_of_the_browser(
+        open_page: Any, server_url: str) -> None:
+    page = open_page("/#account")
+    name = unique("shared")
+    page.fill("#register input[name=username]", name)
+    page.fill("#register input[name=password]", PASSWORD)
+    page.click("#register button[type=submit]")
+    page.locator("#sign-out").wait_for()
+    page.goto(f"{server_url}/")
+    table = create_table(page, "durak", seats=["human", "bot:random"])
+    page.click(".created .open-table")
+    page.locator('#table-root[data-seat="0"]').wait_for()
+    keys = "() => Object.keys(localStorage).filter((k) => k.startsWith('cardtable.seat.'))"
+    assert page.evaluate(keys) == [f"cardtable.seat.{table}"]
+    page.goto(f"{server_url}/#account")
+    page.click("#sign-out")
+    page.locator("#sign-in").wait_for()
+    assert page.evaluate(keys) == []
+    # the next person at this browser watches the table: no hand, no move
+    page.goto(f"{server_url}/table/{table}")
+    page.locator("#table-root[data-version]").wait_for()
+    assert page.locator("#table-root").get_attribute("data-seat") == ""
+    assert page.locator(".my-hand .hand-cards button.card").count() == 0

@@ -53,7 +53,7 @@ from .players import (
 from .ratings import router as ratings_router
 
 __all__ = ["COOKIE", "DEVICE", "PlayerLimits", "check_shown_name", "current_player", "install",
-           "player_or_guest", "store_of"]
+           "key_may_play", "player_or_guest", "store_of"]
 
 COOKIE = "cardtable_session"
 DEVICE = "cardtable_device"
@@ -113,6 +113,24 @@ async def current_player(connection: Request | WebSocket) -> Player | None:
     if session_id is None:
         return None
     return await asyncio.to_thread(store.by_session, session_id)
+
+
+async def key_may_play(connection: Request | WebSocket, player_id: str | None,
+                       kind: str | None) -> bool:
+    """Whether a seat key may play its seat from this connection.  A key of an account's
+    seat needs that account signed in here: a key left in a shared browser after signing
+    out must not let the next person play or resign the account's games.  A guest's key
+    and a program's (a bot account's) play as before.  Raises ``StorageUnavailable``."""
+    if player_id is None or kind == "bot":
+        return True
+    player = None if cross_site(connection) else await current_player(connection)
+    if player is not None and player.id == player_id:
+        return True
+    if kind == "account":
+        return False
+    # a guest's seat: the guest may have become an account since (registering)
+    holder = await asyncio.to_thread(store_of(connection).get, player_id)
+    return holder is None or holder.kind != "account"
 
 
 async def _session_id(connection: Request | WebSocket) -> str | None:

@@ -18,6 +18,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from ... import games
+from ..people.accounts import key_may_play
 from ..play.guard import address_of
 from ..play.lifecycle import ratings_in_pool
 from ..play.live import OVER, LiveTable, NotHere, TableError
@@ -81,9 +82,10 @@ ANSWERS: dict[int | str, dict[str, Any]] = {
     status: {"model": Problem} for status in (403, 404, 409, 422, 429, 503)}
 
 
-async def _seat_of(tables: Tables, table_id: str, token: str) -> tuple[LiveTable, int, Any]:
+async def _seat_of(request: Request, tables: Tables, table_id: str,
+                   token: str) -> tuple[LiveTable, int, Any]:
     """The table (live here, or a copy when another process plays it: then also that
-    process's name) and the token's seat."""
+    process's name) and the token's seat, if this request may play it (``key_may_play``)."""
     owner = None
     try:
         table = await tables.get(table_id)
@@ -98,6 +100,10 @@ async def _seat_of(tables: Tables, table_id: str, token: str) -> tuple[LiveTable
     seat = table.seat_of_token(token)
     if seat is None:
         raise TableError("this token holds no seat at this table", 403, "no_seat")
+    holder = table.seats[seat]
+    if not await key_may_play(request, holder.player_id, holder.player_kind):
+        raise TableError("this seat is an account's: sign in as its player to play it", 403,
+                         "signed_out")
     return table, seat, owner
 
 
@@ -125,9 +131,10 @@ async def _elsewhere(tables: Tables, table: LiveTable, seat: int, owner: str,
 
 
 @router.post("/api/tables/{table_id}/resign", responses=ANSWERS)
-async def resign(table_id: str, body: SeatToken, tables: Live) -> dict[str, Any]:
+async def resign(table_id: str, body: SeatToken, request: Request,
+                 tables: Live) -> dict[str, Any]:
     """Resign: your side loses (Pasur: the match; Durak: you are the durak); the game ends."""
-    table, seat, owner = await _seat_of(tables, table_id, body.token)
+    table, seat, owner = await _seat_of(request, tables, table_id, body.token)
     if owner is not None:
         summary = await _elsewhere(tables, table, seat, owner, "resign")
     else:
@@ -136,9 +143,10 @@ async def resign(table_id: str, body: SeatToken, tables: Live) -> dict[str, Any]
 
 
 @router.post("/api/tables/{table_id}/leave", responses=ANSWERS)
-async def leave(table_id: str, body: SeatToken, tables: Live) -> dict[str, Any]:
+async def leave(table_id: str, body: SeatToken, request: Request,
+                tables: Live) -> dict[str, Any]:
     """Leave an unrated table: its takeover bot plays your seat to the end."""
-    table, seat, owner = await _seat_of(tables, table_id, body.token)
+    table, seat, owner = await _seat_of(request, tables, table_id, body.token)
     if owner is not None:
         await _elsewhere(tables, table, seat, owner, "leave")
     else:

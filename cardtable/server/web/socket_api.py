@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
-from ..people.accounts import cross_site, current_player
+from ..people.accounts import cross_site, current_player, key_may_play
 from ..play.guard import MessageRate, address_of
 from ..play.tables import ClusterUnavailable, Connection, NotHere, Outbox, TableError, Tables
 from ..store.storage import StorageUnavailable, hash_token
@@ -55,6 +55,9 @@ class OwnSeat(NamedTuple):
     player_id: str | None
 
 
+SIGNED_OUT = ("this seat is an account's: sign in as its player to play it (connect without "
+              "a token to watch)")
+
 NOT_YOURS = ("that seat is not yours: sign in as the player who took it, or connect with "
              "its token")
 
@@ -71,6 +74,20 @@ async def _own_seat(websocket: WebSocket, tables: Tables, table_id: str,
     except StorageUnavailable:
         player = None
     return OwnSeat(int(seat), player.id if player is not None else "")
+
+
+async def _key_plays(websocket: WebSocket, player_id: str | None, kind: str | None) -> bool:
+    """Whether the seat a key names may be played from this socket (``key_may_play``);
+    if not, the socket is closed saying why (4403 ``signed_out``, or 1013 while the
+    players' store cannot be reached: the page tries again)."""
+    try:
+        if await key_may_play(websocket, player_id, kind):
+            return True
+    except StorageUnavailable as error:
+        await _close(websocket, error.reason, 1013, error.code)
+        return False
+    await _close(websocket, SIGNED_OUT, 4403, "signed_out")
+    return False
 
 
 async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
@@ -116,6 +133,9 @@ async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
         seat = table.seat_of_token(token) if len(token) <= MAX_TOKEN else None
         if seat is None:
             await _close(websocket, NO_SEAT, 4403, "no_seat")
+            return
+        holder = table.seats[seat]
+        if not await _key_plays(websocket, holder.player_id, holder.player_kind):
             return
     connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
     try:
@@ -211,10 +231,13 @@ async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
         if len(token) <= MAX_TOKEN:
             digest = hash_token(token)
             rows = await asyncio.to_thread(tables.storage.seats_of, table_id)
-            seat = next((row.seat for row in rows if row.token_hash is not None
-                         and secrets.compare_digest(row.token_hash, digest)), None)
+            row = next((row for row in rows if row.token_hash is not None
+                        and secrets.compare_digest(row.token_hash, digest)), None)
+            seat = None if row is None else row.seat
         if seat is None:
             await _close(websocket, NO_SEAT, 4403, "no_seat")
+            return
+        if not await _key_plays(websocket, row.player_id, row.player_kind):
             return
     connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
     try:

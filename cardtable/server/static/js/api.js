@@ -82,6 +82,18 @@ export const seats = {
   forget(id) {
     try { localStorage.removeItem(TOKEN_KEY(id)); } catch { /* */ }
   },
+  /** Every seat key this browser holds, gone (signing out: on a shared computer the
+   * next person must not sit in your seats; signed in again, your seats come back). */
+  forgetAll() {
+    try {
+      const keys = [];
+      for (let i = 0; i < localStorage.length; i++) {
+        const key = localStorage.key(i);
+        if (key && key.startsWith(TOKEN_KEY(""))) keys.push(key);
+      }
+      for (const key of keys) localStorage.removeItem(key);
+    } catch { /* */ }
+  },
 };
 
 // -- the table's socket --------------------------------------------------------------------

@@ -4,7 +4,7 @@
 // leaderboard (#leaderboard).  Names are always text (never HTML), in <bdi> so that a
 // right-to-left name shows correctly beside left-to-right words.
 
-import { api } from "./api.js";
+import { api, seats as seatStore } from "./api.js";
 import { h, clear } from "./dom.js";
 import { t, num } from "./i18n.js";
 import { navigate } from "./router.js";
@@ -99,6 +99,7 @@ export class AccountPage {
         panel.append(h("p", {}, link(`/#players/${encodeURIComponent(me.username || me.id)}`, t("account.profile"))),
           h("button", { id: "sign-out", onclick: async () => {
             await api("/api/account/logout", { method: "POST" }).catch(() => {});
+            seatStore.forgetAll();
             await refreshMe();
             this.render();
           } }, t("account.signOut")));
