@@ -251,3 +251,30 @@ def test_every_card_has_its_own_name_in_every_language(open_page) -> None:
     assert names["ru"][-4] == "король треф"
     assert names["fa"][0] == "آس خاج"
     assert names["parsed"] == ["10♦", "Q♥", "10♦", "A♠", "9♣"]
+
+
+def test_a_table_made_with_a_clock_shows_both_players_time_by_their_seats(
+        open_page, server_url) -> None:
+    page = open_page("/", reduced_motion=True)
+    page.click("#game-durak")
+    labels = page.locator("#clock option").all_inner_texts()
+    assert labels[0] == "No clock" and "10 s a move + 1 min in reserve" in labels
+    page.select_option("#clock", "fast")
+    table = create_table(page, "durak", seats=["human", "human"])
+    info = page.request.get(f"{server_url}/api/tables/{table}").json()
+    assert info["clock"] == {"move": 10, "bank": 60}
+    friend = open_page(f"/table/{table}", reduced_motion=True)
+    friend.click(".banner.spectator button.join")
+    page.click(".created .open-table")
+    clocks = page.locator(".life-bar .seat-clock")
+    clocks.nth(1).wait_for()
+    assert clocks.count() == 2
+    page.locator(".life-bar .seat-clock.running").wait_for()
+    texts = clocks.all_inner_texts()
+    assert any("in reserve" in text for text in texts)   # the seat that waits: its bank
+    assert any("+" in text for text in texts)            # the seat to move: move + bank
+    screenshot(page, "durak-clock-desktop")
+    # the lobby remembers the clock chosen for the next table
+    page.goto(f"{server_url}/")
+    page.click("#game-durak")
+    assert page.locator("#clock").input_value() == "fast"

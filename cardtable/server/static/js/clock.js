@@ -69,8 +69,17 @@ export class LifeBar {
         ? h("span", { class: "rating", dataset: { changed: String(String(seat.seat) in changes) } },
           typeof ratings[String(seat.seat)] === "number" ? ratingText(ratings[String(seat.seat)])
             : ratings[String(seat.seat)]) : null,
+      this.seatClock(state, seat.seat),
       seat.kind === "human" ? h("span", { class: "sr-only" },
         seat.connected ? t("table.connectedMark") : t("life.away")) : null)));
+  }
+
+  /** A clocked table: each seat's bank by its name (the running seat's counts down). */
+  seatClock(state, seat) {
+    const clock = state?.clock;
+    if (!clock || !Array.isArray(clock.banks) || clock.banks[seat] === undefined) return null;
+    return h("span", { class: "seat-clock", dataset: { seat: String(seat) } },
+      t("life.bank", { time: clockText(clock.banks[seat]) }));
   }
 
   tick() {
@@ -87,6 +96,11 @@ export class LifeBar {
     this.clockEl.classList.toggle("low", moveLeft <= 0 && bankLeft < 10);
     this.clockEl.textContent = t("life.clock", { who: this.table.seatName(clock.seat),
       move: clockText(moveLeft), bank: clockText(bankLeft) });
+    const running = this.el.querySelector(`.seat-clock[data-seat="${clock.seat}"]`);
+    if (running) {
+      running.textContent = t("life.running", { move: clockText(moveLeft), bank: clockText(bankLeft) });
+      running.classList.add("running");
+    }
   }
 
   resign() {

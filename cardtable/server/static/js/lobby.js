@@ -11,6 +11,16 @@ import { QuickPlayPanel, LiveGames } from "./quickplay.js";
 
 const FORM_KEY = "cardtable.lastForm";
 
+/** The time controls a table can be made with: seconds for each move, then a bank of
+ * seconds that slow moves spend (the server's TimeControl).  A card game's move takes
+ * seconds, not minutes, so the presets are a few seconds a move and minutes in reserve. */
+export const CLOCKS = {
+  none: null,
+  fast: { move: 10, bank: 60 },
+  normal: { move: 20, bank: 180 },
+  slow: { move: 45, bank: 600 },
+};
+
 /** Bots in the order a person expects: the levels first, then the rest. */
 function orderBots(names) {
   const levels = BOT_LEVELS.filter((b) => names.includes(b));
@@ -98,7 +108,9 @@ export class Lobby {
   setGame(name, saved = null) {
     const game = this.games.find((g) => g.name === name);
     const preset = saved?.preset && game.presets[saved.preset] ? saved.preset : game.default_preset;
-    this.form = { game: name, preset, values: { ...game.presets[preset] }, players: null, seats: [] };
+    const clock = saved?.clock in CLOCKS ? saved.clock : (this.form?.clock ?? "none");
+    this.form = { game: name, preset, values: { ...game.presets[preset] }, players: null, seats: [],
+      clock };
     this.fitPlayers(saved?.players);
     if (saved?.seats) {
       saved.seats.forEach((s, i) => { if (i < this.form.seats.length) this.form.seats[i] = s; });
@@ -155,6 +167,7 @@ export class Lobby {
       players: this.form.players,
       seats: this.form.seats,
     };
+    if (CLOCKS[this.form.clock]) request.clock = CLOCKS[this.form.clock];
     try { localStorage.setItem(FORM_KEY, JSON.stringify(this.form)); } catch { /* */ }
     const button = this.root.querySelector("button.create");
     if (button) button.disabled = true;
@@ -285,6 +298,12 @@ export class Lobby {
       onchange: (e) => { this.fitPlayers(Number(e.target.value)); rerender(); } },
       this.allowedPlayers().map((n) => h("option", { value: n, selected: n === form.players }, num(n))));
 
+    const clockSelect = h("select", { id: "clock", name: "clock",
+      onchange: (e) => { form.clock = e.target.value; } },
+      Object.entries(CLOCKS).map(([name, clock]) => h("option", { value: name, selected: name === form.clock },
+        clock ? t("lobby.clockPreset", { move: num(clock.move), bank: num(clock.bank / 60) })
+          : t("lobby.clockNone"))));
+
     const bots = orderBots(game.bots || []);
     const everyday = bots.filter((b) => !ADVANCED_BOTS.includes(b));
     const advanced = bots.filter((b) => ADVANCED_BOTS.includes(b));
@@ -311,6 +330,7 @@ export class Lobby {
       h("div", { class: "form-row" }, h("label", { for: "preset" }, t("lobby.preset")), presetSelect),
       h("div", { class: "form-row" }, h("label", { for: "players" }, t("lobby.players")), playersSelect),
       h("fieldset", { class: "seats" }, h("legend", {}, t("lobby.seats")), seatRows),
+      h("div", { class: "form-row" }, h("label", { for: "clock" }, t("lobby.clock")), clockSelect),
       h("details", { class: "options", open: this.optionsOpen || undefined,
                      ontoggle: (e) => { this.optionsOpen = e.target.open; } },
         h("summary", {}, t("lobby.options"),

@@ -21,6 +21,9 @@ export default {
   "lobby.game": "Game",
   "lobby.preset": "Rules",
   "lobby.players": "Players",
+  "lobby.clock": "Clock",
+  "lobby.clockNone": "No clock",
+  "lobby.clockPreset": "{move} s a move + {bank} min in reserve",
   "lobby.options": "Rule options",
   "lobby.optionsHint": "Change only what you want; the rest follows the chosen rules.",
   "lobby.seats": "Seats",
@@ -179,6 +182,8 @@ export default {
   "life.resignSure": "Resign this game? Your side loses.",
   "life.leaveSure": "Leave the table? A bot plays your seat to the end.",
   "life.clock": "{who}: {move} + {bank}",
+  "life.bank": "{time} in reserve",
+  "life.running": "{move} + {bank}",
   "life.players": "Players",
   "life.away": "away",
 };

@@ -21,6 +21,9 @@ export default {
   "lobby.game": "بازی",
   "lobby.preset": "قوانین",
   "lobby.players": "بازیکنان",
+  "lobby.clock": "ساعت",
+  "lobby.clockNone": "بدون ساعت",
+  "lobby.clockPreset": "{move} ثانیه برای هر حرکت + {bank} دقیقه ذخیره",
   "lobby.options": "گزینه‌های قوانین",
   "lobby.optionsHint": "فقط آنچه را می‌خواهید عوض کنید؛ بقیه از قوانین انتخاب‌شده پیروی می‌کند.",
   "lobby.seats": "جاها",
@@ -179,6 +182,8 @@ export default {
   "life.resignSure": "از این بازی تسلیم می‌شوید؟ طرف شما می‌بازد.",
   "life.leaveSure": "میز را ترک می‌کنید؟ یک ربات تا پایان به جای شما بازی می‌کند.",
   "life.clock": "{who}: {move} + {bank}",
+  "life.bank": "{time} ذخیره",
+  "life.running": "{move} + {bank}",
   "life.players": "بازیکن‌ها",
   "life.away": "غایب",
 };

@@ -21,6 +21,9 @@ export default {
   "lobby.game": "Jogo",
   "lobby.preset": "Regras",
   "lobby.players": "Jogadores",
+  "lobby.clock": "Relógio",
+  "lobby.clockNone": "Sem relógio",
+  "lobby.clockPreset": "{move} s por jogada + {bank} min de reserva",
   "lobby.options": "Opções de regras",
   "lobby.optionsHint": "Mude só o que quiser; o resto segue as regras escolhidas.",
   "lobby.seats": "Lugares",
@@ -179,6 +182,8 @@ export default {
   "life.resignSure": "Desistir desta partida? O seu lado perde.",
   "life.leaveSure": "Sair da mesa? Um bot joga no seu lugar até o fim.",
   "life.clock": "{who}: {move} + {bank}",
+  "life.bank": "{time} de reserva",
+  "life.running": "{move} + {bank}",
   "life.players": "Jogadores",
   "life.away": "ausente",
 };

@@ -21,6 +21,9 @@ export default {
   "lobby.game": "Игра",
   "lobby.preset": "Правила",
   "lobby.players": "Игроки",
+  "lobby.clock": "Часы",
+  "lobby.clockNone": "Без часов",
+  "lobby.clockPreset": "{move} с на ход + {bank} мин в запасе",
   "lobby.options": "Настройки правил",
   "lobby.optionsHint": "Меняйте только нужное; остальное — по выбранным правилам.",
   "lobby.seats": "Места",
@@ -179,6 +182,8 @@ export default {
   "life.resignSure": "Сдаться? Ваша сторона проигрывает.",
   "life.leaveSure": "Уйти из-за стола? За вас до конца сыграет бот.",
   "life.clock": "{who}: {move} + {bank}",
+  "life.bank": "{time} в запасе",
+  "life.running": "{move} + {bank}",
   "life.players": "Игроки",
   "life.away": "не в сети",
 };
