@@ -131,6 +131,9 @@ class LastMove(BaseModel):
     index: int
     seat: int | None
     move: str
+    takeover: bool = Field(default=False, description="a bot made it for the seat's "
+                           "player (their time ran out, or they are away or gone); "
+                           "present only then, and only live")
 
 
 class SeatInfo(BaseModel):
@@ -146,6 +149,8 @@ class SeatInfo(BaseModel):
     bot_playing: bool = Field(description="a bot plays the human's seat (away, or taken over)")
     player: str | None = Field(description="the account or guest id sitting here")
     player_kind: str | None
+    gone: Literal["forfeited", "left"] | None = Field(
+        default=None, description="its player forfeited or left: a bot plays it to the end")
 
 
 class ClockView(BaseModel):

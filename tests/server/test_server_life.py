@@ -150,6 +150,8 @@ def test_a_player_who_left_and_connects_again_does_not_get_the_seat_back(
     with connect(client, first["table"], first["token"]) as ws:
         state = Player(ws).state()
     assert state["seats"][0]["bot_playing"] is True
+    assert state["seats"][0]["gone"] == "left"
+    assert state["seats"][1].get("gone") is None
     assert state["legal_moves"] == []
 
 
@@ -205,6 +207,14 @@ def test_when_time_runs_out_the_takeover_bot_plays_and_three_in_a_row_forfeit(
         with ticking(clock, 0.5):
             while not final["over"] and 0 not in info(client, table)["gone"]:
                 final = me.state(timeout=30)
+        # every move the bot made for the player says so, and the seat is shown gone
+        mine = [s["last_move"] for s in me.states if s["last_move"]
+                and s["last_move"]["seat"] == 0]
+        assert mine and all(last.get("takeover") is True for last in mine)
+        shown = me.state(timeout=30) if not final["over"] else final
+        assert shown["seats"][0]["gone"] == "forfeited"
+        assert all(s["last_move"].get("takeover") is None for s in me.states
+                   if s["last_move"] and s["last_move"]["seat"] == 1)   # a bot's own seat
     described = wait_for(lambda: info(client, table)["over"] and info(client, table),
                          timeout=120)
     assert described["summary"]["forfeits"] == [0]

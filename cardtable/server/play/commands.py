@@ -49,12 +49,14 @@ __all__ = [
 # -- playing ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Move:
-    """``seat`` plays ``text``, chosen at ``version``; ``by_bot`` when its bot chose it."""
+    """``seat`` plays ``text``, chosen at ``version``; ``by_bot`` when its bot chose it,
+    ``timed_out`` when the takeover bot chose it because the player's time ran out."""
 
     seat: int
     version: int
     text: str
     by_bot: bool = False
+    timed_out: bool = False
 
 
 @dataclass(frozen=True)

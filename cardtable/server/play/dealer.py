@@ -163,6 +163,8 @@ class Dealer:
         # change (the game's state holds the move already)
         house.metrics.moved(command.by_bot)
         table.last_move = {"index": step.version, "seat": step.seat, "move": step.text}
+        if (command.by_bot or command.timed_out) and table.seats[step.seat].kind == "human":
+            table.last_move["takeover"] = True   # a bot moved for the seat's player
         table.version += 1
         table.decks_stored = step.decks
         if step.over:

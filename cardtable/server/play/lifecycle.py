@@ -74,7 +74,7 @@ class Lifecycle:
         text = await self.tables.runner.think(table, bot, spec, snapshot)
         reason: str | None   # why the move was not played: only logged
         try:
-            reason = await self.tables.play(table, turn[1], turn[0], text)
+            reason = await self.tables.play(table, turn[1], turn[0], text, timed_out=True)
         except StorageUnavailable:
             reason = "the database is away"
         if reason:

@@ -391,7 +391,7 @@ class LiveTable:
             "view": page_view(self.state.view(seat)),
             "legal_moves": legal,
             "last_move": self.last_move,
-            "seats": [s.public() for s in self.seats],
+            "seats": self.public_seats(),
         }
         if self.life is not None:
             message["rated"] = self.life.rated or all(
@@ -403,6 +403,17 @@ class LiveTable:
             message["summary"] = self.summary
             message["rematch"] = self.rematch
         return message
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        """Every seat as every viewer sees it, with ``gone`` for a seat a bot plays to the
+        end because its player forfeited or left (the page says so, not "online")."""
+        seats = [s.public() for s in self.seats]
+        if self.life is not None:
+            for index in self.life.forfeits:
+                seats[index]["gone"] = "forfeited"
+            for index in self.life.left:
+                seats[index]["gone"] = "left"
+        return seats
 
     def broadcast(self) -> None:
         """The new state to every connection, each seat its own view.  Call under the lock."""
@@ -443,7 +454,7 @@ class LiveTable:
             "over": self.over,
             "version": self.version,
             "to_move": self.state.to_move if self.status == PLAYING else None,
-            "seats": [s.public() for s in self.seats],
+            "seats": self.public_seats(),
             "free_seats": len(self.free_seats()),
             "takeover": self.takeover,
             "created": self.created,

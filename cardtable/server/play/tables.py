@@ -418,9 +418,10 @@ class Tables:
 
     # -- playing --------------------------------------------------------------------------
     async def play(self, table: LiveTable, seat: int, version: int, text: str, *,
-                   by_bot: bool = False) -> Refusal | None:
+                   by_bot: bool = False, timed_out: bool = False) -> Refusal | None:
         """Play a move for ``seat``; returns why not (nothing changes then), or ``None``."""
-        reason: Refusal | None = await table.dealer.ask(Move(seat, version, text, by_bot))
+        reason: Refusal | None = await table.dealer.ask(Move(seat, version, text, by_bot,
+                                                             timed_out))
         return reason
 
     # -- connections ------------------------------------------------------------------------

@@ -228,15 +228,16 @@ async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
             await _close(websocket, NOT_YOURS, 4403, "no_seat")
             return
     elif token:
+        row = None
         if len(token) <= MAX_TOKEN:
             digest = hash_token(token)
             rows = await asyncio.to_thread(tables.storage.seats_of, table_id)
             row = next((row for row in rows if row.token_hash is not None
                         and secrets.compare_digest(row.token_hash, digest)), None)
-            seat = None if row is None else row.seat
-        if seat is None:
+        if row is None:
             await _close(websocket, NO_SEAT, 4403, "no_seat")
             return
+        seat = row.seat
         if not await _key_plays(websocket, row.player_id, row.player_kind):
             return
     connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
