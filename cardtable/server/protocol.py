@@ -62,9 +62,16 @@ class Move(_Client):
 
 
 class Rematch(_Client):
-    """Ask for (or agree to) a new game with the same seats, once the game is over."""
+    """Offer a new game with the same seats, once the game is over, or accept the offer
+    another seat made; the game is made when every person's seat has."""
 
     type: Literal["rematch"]
+
+
+class DeclineRematch(_Client):
+    """Say no to the rematch offered: the offer is withdrawn, and every seat is told."""
+
+    type: Literal["decline_rematch"]
 
 
 class Resign(_Client):
@@ -116,7 +123,8 @@ class ChatOff(_Client):
 
 
 ClientMessage = Annotated[
-    Union[Move, Rematch, Resign, Leave, Hint, Undo, Ping, Chat, ChatOff],  # noqa: UP007
+    Union[Move, Rematch, DeclineRematch, Resign, Leave, Hint, Undo, Ping, Chat,  # noqa: UP007
+          ChatOff],
     Field(discriminator="type")]
 """Any message a page may send on a table's socket."""
 
@@ -193,6 +201,9 @@ class State(_Server):
                                     "bank, banks, seat, move_left, bank_left}")
     summary: dict[str, Any] | None = Field(default=None, description="once over")
     rematch: str | None = Field(default=None, description="once over: the rematch's table")
+    rematch_asked: list[int] | None = Field(
+        default=None, description="once over, while a rematch is offered and not yet made: "
+        "the seats that offered or accepted it (it is made when every person's seat has)")
 
 
 class Error(_Server):
@@ -212,6 +223,13 @@ class RematchOffer(_Server):
     type: Literal["rematch"]
     table: str = Field(description="the new table: the same token holds the same seat")
     seat: int | None
+
+
+class RematchDeclined(_Server):
+    """The rematch offered was declined by ``seat``: the offer is withdrawn."""
+
+    type: Literal["rematch_declined"]
+    seat: int
 
 
 class Pong(_Server):
@@ -260,7 +278,8 @@ class ChatSetting(_Server):
 
 
 ServerMessage = Annotated[
-    Union[State, Error, RematchOffer, Pong, HintAnswer, ChatLine, ChatSetting],  # noqa: UP007
+    Union[State, Error, RematchOffer, RematchDeclined, Pong, HintAnswer, ChatLine,  # noqa: UP007
+          ChatSetting],
     Field(discriminator="type")]
 """Any message the server sends on a table's socket."""
 

@@ -80,6 +80,67 @@ def test_resigning_ends_the_game(open_page: Any, server_url: str) -> None:
     page.locator(".summary.final").wait_for()
     summary = httpx.get(f"{server_url}/api/tables/{seated['table']}").json()["summary"]
     assert summary["resigned"] == 0 and summary["loser"] == 0
+    # told in words: in the end dialog and in the move log
+    assert page.locator(".summary.final .ending").inner_text() == "You resigned."
+    page.click(".summary.final button.close-summary")
+    last = page.locator(".move-log li.log-line").last
+    assert last.inner_text() == "You resigned: the game is over"
+
+
+def test_a_seat_that_times_out_is_told_and_its_bot_moves_are_marked(
+        open_page: Any, server_url: str) -> None:
+    seated = httpx.post(f"{server_url}/api/tables", json={
+        "game": "durak", "seats": ["human", "bot:random"], "takeover": "bot:random",
+        "clock": {"move": 1, "bank": 0}}).json()
+    page = seat_page(open_page, server_url, seated["table"], seated["seat"], seated["token"])
+    # nobody clicks: three timeouts in a row forfeit the seat
+    page.locator('.life-bar .gone-note, #table-root[data-over="true"]').first.wait_for(
+        timeout=30_000)
+    if table_root(page).get_attribute("data-over") == "true":   # the bots finished it
+        ending = page.locator(".summary.final .ending").inner_text()
+        assert ending.startswith("You forfeited"), ending
+        page.click(".summary.final button.close-summary")
+    else:
+        assert page.locator(".life-bar .gone-note").inner_text().startswith("You forfeited")
+    chip = page.locator('.life-bar .seat-chip[data-seat="0"]')
+    assert "forfeited" in chip.inner_text() and "online" not in (chip.get_attribute("class") or "")
+    lines = page.locator(".move-log li.log-line").all_inner_texts()
+    assert any(line.startswith("Bot for You: ") for line in lines), lines
+    assert not any(line.startswith("You: ") for line in lines), lines   # none was mine
+    assert any(line.startswith("You forfeited") for line in lines), lines
+    assert page.locator(".life-bar button.resign").count() == 0
+    # the other side's view: the seat is gone, not "online"
+    watcher = open_page(f"/table/{seated['table']}")
+    watcher.locator('.life-bar .seat-chip.gone[data-seat="0"]').wait_for()
+
+
+ENDINGS = """async ([lang, summary]) => {
+  const i18n = await import('/js/i18n.js');
+  const endings = await import('/js/endings.js');
+  await i18n.setLanguage(lang);
+  const names = ['Ana', 'Bo'];
+  return [endings.endingLines(summary, (seat) => names[seat]), endings.resultShown(summary)];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "fa", "ru"])
+def test_every_ending_is_told_in_words_in_each_language(open_page: Any, lang: str) -> None:
+    page = open_page("/")
+    told = {}
+    for name, ended in (("resigned", {"ended": "resigned", "resigned": 1}),
+                        ("abandoned", {"ended": "abandoned"}), ("forfeits", {"forfeits": [0]}),
+                        ("left", {"left": [1]}), ("rules", {})):
+        told[name] = page.evaluate(ENDINGS, [lang, {"over": True, **ended}])
+    assert told["rules"] == [[], True]   # a game the rules ended: its result says it
+    assert told["abandoned"][1] is False   # no "A draw 0 : 0" for a game never finished
+    for key in ("resigned", "abandoned", "forfeits", "left"):
+        assert len(told[key][0]) == 1 and "{" not in told[key][0][0], told[key]
+    assert "Bo" in told["resigned"][0][0] and "Ana" in told["forfeits"][0][0]
+    assert "Bo" in told["left"][0][0]
+    assert len({told[k][0][0] for k in ("resigned", "abandoned", "forfeits", "left")}) == 4
+    if lang != "en":   # the page's own language, not English
+        english, _ = page.evaluate(ENDINGS, ["en", {"over": True, "ended": "abandoned"}])
+        assert told["abandoned"][0] != english
 
 
 @pytest.fixture
@@ -158,3 +219,33 @@ def test_two_accounts_meet_through_the_queue_and_see_their_ratings_change(
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_rematch_is_an_offer_the_other_player_accepts_or_declines(
+        open_page: Any, server_url: str) -> None:
+    seated = httpx.post(f"{server_url}/api/tables", json={
+        "game": "durak", "seats": ["human", "human"]}).json()
+    joined = httpx.post(f"{server_url}/api/tables/{seated['table']}/join", json={}).json()
+    host = seat_page(open_page, server_url, seated["table"], 0, seated["token"])
+    friend = seat_page(open_page, server_url, seated["table"], 1, joined["token"])
+    friend.locator(".life-bar button.resign").wait_for()
+    friend.once("dialog", lambda dialog: dialog.accept())
+    friend.click(".life-bar button.resign")
+    host.locator(".summary.final").wait_for()
+    host.click(".summary.final button.rematch")
+    # the offer moves nobody: the host waits, the friend is asked
+    host.locator(".summary.final button.rematch[disabled]").wait_for()
+    assert "Waiting for" in host.locator(".summary.final button.rematch").inner_text()
+    friend.locator(".summary.final .rematch-offer").wait_for()
+    assert "offers a rematch" in friend.locator(".rematch-offer").inner_text()
+    assert "/table/" + seated["table"] in host.url and "/table/" + seated["table"] in friend.url
+    friend.click(".summary.final button.decline-rematch")
+    host.locator(".toast", has_text="declined the rematch").wait_for()
+    host.locator(".summary.final button.rematch:not([disabled])").wait_for()
+    # offered again and accepted: both move to the new table, in their own seats
+    host.click(".summary.final button.rematch")
+    friend.locator(".summary.final button.rematch.accept").click()
+    for page, seat in ((host, "0"), (friend, "1")):
+        page.wait_for_function("old => !location.pathname.endsWith(old)", arg=seated["table"])
+        page.locator(f'#table-root[data-seat="{seat}"]').wait_for()
+    assert host.url == friend.url

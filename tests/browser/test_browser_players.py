@@ -39,9 +39,14 @@ def rated_game(base: str, first: str, second: str) -> str:
     joined = clients[1].post(f"/api/tables/{made['table']}/join").json()
     url = base.replace("http", "ws", 1) + f"/ws/tables/{made['table']}?token="
     rng = random.Random(4)
+    # an account's seat key plays only with that account signed in: each with its cookie
+    signed_in = [{"Cookie": "; ".join(f"{k}={v}" for k, v in client.cookies.items())}
+                 for client in clients]
     with contextlib.ExitStack() as stack:
-        sockets = [stack.enter_context(connect(url + made["token"])),
-                   stack.enter_context(connect(url + joined["token"]))]
+        sockets = [stack.enter_context(connect(url + made["token"],
+                                               additional_headers=signed_in[0])),
+                   stack.enter_context(connect(url + joined["token"],
+                                               additional_headers=signed_in[1]))]
         latest: dict[int, dict[str, Any]] = {}
         for seat, ws in enumerate(sockets):
             latest[seat] = _state(ws)

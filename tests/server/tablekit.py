@@ -311,9 +311,14 @@ def server(data_dir: Path, *extra: str,
         process.wait(10)
 
 
-def socket_for(base: str, table: str, token: str | None) -> ClientConnection:
+def socket_for(base: str, table: str, token: str | None,
+               cookies: dict[str, str] | None = None) -> ClientConnection:
+    """A table's socket; ``cookies`` (a signed-in session) go with it: an account's seat
+    key plays only with that account signed in."""
     url = base.replace("http", "ws", 1) + f"/ws/tables/{table}"
-    return ws_connect(url + (f"?token={token}" if token else ""), open_timeout=10)
+    headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else None
+    return ws_connect(url + (f"?token={token}" if token else ""), open_timeout=10,
+                      additional_headers=headers)
 
 
 def next_state(ws: ClientConnection, at_least: int = -1) -> dict:

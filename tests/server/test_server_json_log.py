@@ -29,7 +29,7 @@ def test_a_game_played_with_json_logs_logs_lines_of_json_and_no_secret(
             table, token = seated["table"], seated["token"]
             given = browser.get(f"/api/tables/{table}", headers={"X-Request-ID": "probe-1"})
             assert given.headers["x-request-id"] == "probe-1"
-            with socket_for(base, table, token) as ws:
+            with socket_for(base, table, token, dict(browser.cookies.items())) as ws:
                 state = next_state(ws)
                 for _ in range(3000):
                     if state["over"]:

@@ -426,6 +426,51 @@ def test_a_rematch_keeps_the_seats_and_the_tokens(client: TestClient) -> None:
     assert first["seat"] == 0 and first["table"] == new and not first["over"]
 
 
+def test_a_rematch_between_people_is_an_offer_the_other_accepts_or_declines(
+        client: TestClient) -> None:
+    seated = create(client, game="durak", seats=["human", "human"])
+    joined = client.post(f"/api/tables/{seated['table']}/join").json()
+    table = seated["table"]
+    with connect(client, table, seated["token"]) as ws0, \
+            connect(client, table, joined["token"]) as ws1:
+        first, second = Player(ws0), Player(ws1)
+        first.state(), second.state()
+        assert client.post(f"/api/tables/{table}/resign",
+                           json={"token": joined["token"]}).status_code == 200
+        for player in (first, second):
+            while not player.state()["over"]:
+                pass
+        # an offer moves nobody: both see who offered it
+        first.send({"type": "rematch"})
+        assert first.state()["rematch_asked"] == [0]
+        offered = second.state()
+        assert offered["rematch_asked"] == [0] and offered["rematch"] is None
+        # declined: withdrawn, and both are told who said no
+        second.send({"type": "decline_rematch"})
+        assert first.next_of("rematch_declined")["seat"] == 1
+        assert second.next_of("rematch_declined")["seat"] == 1
+        assert first.state().get("rematch_asked") is None
+        assert client.get(f"/api/tables/{table}").json()["rematch"] is None
+        # offered again and accepted: the new table, each told their own seat
+        first.send({"type": "rematch"})
+        while second.state().get("rematch_asked") != [0]:
+            pass   # the state the decline sent comes first
+        second.send({"type": "rematch"})
+        made = [first.next_of("rematch"), second.next_of("rematch")]
+    assert made[0]["table"] == made[1]["table"] != table
+    assert [m["seat"] for m in made] == [0, 1]
+    assert client.get(f"/api/tables/{made[0]['table']}").json()["rematch_of"] == table
+
+
+def test_declining_before_the_end_or_as_a_watcher_is_refused(client: TestClient) -> None:
+    seated = create(client, game="durak", seats=["human", "bot:random"])
+    with connect(client, seated["table"], seated["token"]) as ws:
+        player = Player(ws)
+        player.state()
+        player.send({"type": "decline_rematch"})
+        assert player.next_of("error")["code"] == "rematch_not_over"
+
+
 # -- the table keeps going ---------------------------------------------------------------------
 
 def test_a_connection_that_never_reads_does_not_hold_up_the_table(client: TestClient) -> None:

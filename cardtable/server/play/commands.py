@@ -23,6 +23,7 @@ __all__ = [
     "Command",
     "Connect",
     "Counted",
+    "DeclineRematch",
     "Disconnect",
     "GraceOver",
     "HintDone",
@@ -97,7 +98,15 @@ class HintDone:
 
 @dataclass(frozen=True)
 class Rematch:
-    """A rematch asked from ``seat`` (``None``: a watcher); answers the new table's id."""
+    """A rematch offered or accepted by ``seat`` (``None``: a watcher of a table of bots);
+    answers the new table's id once every person's seat has, else ``None``."""
+
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class DeclineRematch:
+    """``seat`` says no to the rematch offered."""
 
     seat: int | None
 
@@ -254,8 +263,8 @@ class Read:
     what: Any
 
 
-Command = (Move | Resign | Leave | Undo | StartHint | HintDone | Rematch | Connect
-           | Disconnect | TakeSeat | SeatsRead | Rename | Unclaimed | GraceOver | TimeUp
+Command = (Move | Resign | Leave | Undo | StartHint | HintDone | Rematch | DeclineRematch
+           | Connect | Disconnect | TakeSeat | SeatsRead | Rename | Unclaimed | GraceOver | TimeUp
            | TimedOut | Abandon | BotTurn | Say | SetChatOff | Begin | Close
            | RatingsRead | Counted | Refuse | Read)
 """Every command a table's dealer takes."""

@@ -71,6 +71,7 @@ class Dealer:
             cmd.Move: self._move, cmd.Resign: self._resign, cmd.Leave: self._leave,
             cmd.Undo: self._undo, cmd.StartHint: self._start_hint,
             cmd.HintDone: self._hint_done, cmd.Rematch: self._rematch,
+            cmd.DeclineRematch: self._decline_rematch,
             cmd.Connect: self._connect, cmd.Disconnect: self._disconnect,
             cmd.TakeSeat: self._take_seat, cmd.SeatsRead: self._seats_read,
             cmd.Rename: self._rename, cmd.Unclaimed: self._unclaimed,
@@ -406,21 +407,45 @@ class Dealer:
         table.broadcast()
         return None
 
-    async def _rematch(self, command: cmd.Rematch) -> str:
+    def _check_rematch(self, seat: int | None) -> None:
         table = self.table
         if not table.over:
             raise TableError("a rematch can be asked for once the game is over", 409,
                              "rematch_not_over")
-        if command.seat is None and any(s.kind == "human" for s in table.seats):
+        if seat is None and any(s.kind == "human" for s in table.seats):
             raise TableError("only the players at this table can ask for a rematch", 409,
                              "rematch_not_player")
+
+    async def _rematch(self, command: cmd.Rematch) -> str | None:
+        """An offer, or its acceptance: the new table is made once every person's seat
+        has asked (bots accept at once); until then everyone sees who has."""
+        table = self.table
+        self._check_rematch(command.seat)
         if table.rematch is None:
+            if command.seat is not None:
+                table.rematch_asked.add(command.seat)
+            if any(s.kind == "human" and s.index not in table.rematch_asked
+                   for s in table.seats):
+                table.broadcast()   # the offer: the others may accept or decline
+                return None
             table.rematch = await self.house.seating.open_rematch(table)
         for connection in list(table.connections):
             connection.outbox.put("rematch", encode(
                 {"type": "rematch", "table": table.rematch, "seat": connection.seat}))
         table.broadcast()
         return table.rematch
+
+    async def _decline_rematch(self, command: cmd.DeclineRematch) -> None:
+        """No to the offer: it is withdrawn (a made rematch stays: it cannot be unmade)."""
+        table = self.table
+        self._check_rematch(command.seat)
+        if command.seat is None or table.rematch is not None or not table.rematch_asked:
+            return
+        table.rematch_asked.clear()
+        for connection in list(table.connections):
+            connection.outbox.put("rematch_declined", encode(
+                {"type": "rematch_declined", "seat": command.seat}))
+        table.broadcast()
 
     # -- people coming and going ------------------------------------------------------------
     async def _connect(self, command: cmd.Connect) -> None:

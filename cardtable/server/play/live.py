@@ -306,6 +306,8 @@ class LiveTable:
     summary: dict[str, Any] | None = None
     rematch_of: str | None = None
     rematch: str | None = None
+    rematch_asked: set[int] = field(default_factory=set)
+    """The seats that offered or accepted a rematch not made yet (kept in memory only)."""
     version: int = 0
     decks_stored: int = 0
     last_move: dict[str, Any] | None = None
@@ -402,6 +404,8 @@ class LiveTable:
         if self.over:
             message["summary"] = self.summary
             message["rematch"] = self.rematch
+            if self.rematch is None and self.rematch_asked:
+                message["rematch_asked"] = sorted(self.rematch_asked)
         return message
 
     def public_seats(self) -> list[dict[str, Any]]:

@@ -27,7 +27,7 @@ from ..cluster.messages import Seats
 from ..cluster.ring import choose_id
 from ..store.storage import RematchExists, SeatRow, TableRow, hash_token, now
 from .bot_runner import default_bot, make_bot
-from .commands import Begin, Rematch, SeatsRead, TakeSeat, Unclaimed
+from .commands import Begin, DeclineRematch, Rematch, SeatsRead, TakeSeat, Unclaimed
 from .dealer import Dealer
 from .lifecycle import DEFAULT_TAKEOVER
 from .live import PLAYING, WAITING, LiveSeat, LiveTable, NotHere, SecureRandom, TableError
@@ -320,14 +320,19 @@ class Seating:
             wait = self.tables.settings.storage_retry_max
 
     # -- rematch --------------------------------------------------------------------------
-    async def rematch(self, table: LiveTable, seat: int | None) -> str:
-        """A new table with the same rules and the same people in the same seats.
+    async def rematch(self, table: LiveTable, seat: int | None) -> str | None:
+        """Offer or accept a new table with the same rules and the same people in the
+        same seats; it is made (its id answered) once every person's seat has asked.
 
         Each person's token works at the new table too (the seat keeps its token hash),
         so a client only has to connect to the new table with the token it holds.
         """
-        made: str = await table.dealer.ask(Rematch(seat))
+        made: str | None = await table.dealer.ask(Rematch(seat))
         return made
+
+    async def decline_rematch(self, table: LiveTable, seat: int | None) -> None:
+        """Say no to the rematch offered at ``table``: the offer is withdrawn."""
+        await table.dealer.ask(DeclineRematch(seat))
 
     async def open_rematch(self, old: LiveTable) -> str:
         """Open the rematch of a finished table (its dealer asks, once)."""

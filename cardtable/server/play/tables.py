@@ -482,9 +482,12 @@ class Tables:
             refusal = await assist.undo(table, connection)
             if refusal is not None:
                 await self._refuse(table, connection, refusal)
-        elif kind == "rematch":
+        elif kind in ("rematch", "decline_rematch"):
             try:
-                await self.seating.rematch(table, connection.seat)
+                if kind == "rematch":
+                    await self.seating.rematch(table, connection.seat)
+                else:
+                    await self.seating.decline_rematch(table, connection.seat)
             except TableError as error:
                 await self._refuse(table, connection, error.reason, error.code, error.params)
 

@@ -4,6 +4,7 @@
 
 import { h, clear } from "./dom.js";
 import { t, num, language } from "./i18n.js";
+import { goneNote } from "./endings.js";
 
 const TICK_MS = 250;
 
@@ -47,6 +48,8 @@ export class LifeBar {
           t("life.leave")));
       }
     }
+    const note = goneNote(state, mySeat);
+    if (note) buttons.push(h("span", { class: "gone-note", role: "status" }, note));
     clear(this.el).append(this.people(state), this.clockEl, ...buttons);
     this.tick();
   }
@@ -62,7 +65,8 @@ export class LifeBar {
     }
     return h("ul", { class: "seat-strip", "aria-label": t("life.players") },
       (state?.seats || []).map((seat) => h("li", {
-        class: `seat-chip${seat.connected ? " online" : ""}`, dataset: { seat: String(seat.seat) } },
+        class: `seat-chip${seat.connected && !seat.gone ? " online" : ""}${seat.gone ? " gone" : ""}`,
+        dataset: { seat: String(seat.seat) } },
       h("span", { class: "dot", "aria-hidden": "true" }),
       h("bdi", {}, this.table.seatName(seat.seat)),
       ratings[String(seat.seat)] !== undefined
@@ -70,8 +74,9 @@ export class LifeBar {
           typeof ratings[String(seat.seat)] === "number" ? ratingText(ratings[String(seat.seat)])
             : ratings[String(seat.seat)]) : null,
       this.seatClock(state, seat.seat),
-      seat.kind === "human" ? h("span", { class: "sr-only" },
-        seat.connected ? t("table.connectedMark") : t("life.away")) : null)));
+      seat.gone ? h("span", { class: "gone-mark" }, t(`life.gone.${seat.gone}`))
+        : seat.kind === "human" ? h("span", { class: "sr-only" },
+          seat.connected ? t("table.connectedMark") : t("life.away")) : null)));
   }
 
   /** A clocked table: each seat's bank by its name (the running seat's counts down). */

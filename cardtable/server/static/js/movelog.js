@@ -13,6 +13,7 @@ export class MoveLog {
     this.entries = [];    // {index, seat, move, say: () => text, kind}
     this.lastIndex = null;
     this.stale = false;   // moves are missing or wrong: rebuild from the server's log
+    this.said = new Set();   // the keys of the events said
     this.list = h("ol", { class: "log-lines" });
     this.el = h("section", { class: "move-log", "aria-labelledby": "move-log-title" },
       h("h2", { id: "move-log-title" }, t("log.title")), this.list);
@@ -29,10 +30,15 @@ export class MoveLog {
     if (this.lastIndex !== null && last.index <= this.lastIndex) return "";
     if (last.index !== (this.lastIndex ?? -1) + 1) this.stale = true;
     this.lastIndex = last.index;
-    const lines = module.logLines(previous, state, seatName) || [];
+    // a move a bot made for the seat's player (out of time, away, gone) is not theirs
+    const mover = last.takeover
+      ? (seat) => (seat === last.seat ? t("log.botFor", { name: seatName(seat) }) : seatName(seat))
+      : seatName;
+    const lines = module.logLines(previous, last.takeover ? { ...state, seat: null } : state,
+      mover) || [];
     this.add(lines, last);
     this.render();
-    return last.seat !== mySeat ? lines.map((line) => line.say()).join(". ") : "";
+    return last.seat !== mySeat || last.takeover ? lines.map((line) => line.say()).join(". ") : "";
   }
 
   /** Keep the log true to `state`'s last move: lines of moves taken back leave, and a
@@ -54,7 +60,7 @@ export class MoveLog {
       this.lastIndex = last.index;
       this.render();
     }
-    const held = this.entries.filter((entry) => entry.index === last.index);
+    const held = this.entries.filter((entry) => entry.index === last.index && !entry.event);
     if (held.length && held.some((entry) => entry.move !== last.move)) this.stale = true;
     if (!held.length && this.entries.length < LIMIT) this.stale = true;
     return true;
@@ -68,12 +74,26 @@ export class MoveLog {
     if (this.entries.length > LIMIT) this.entries.splice(0, this.entries.length - LIMIT);
   }
 
+  /** Lines beyond the moves ({key, say, kind}: a seat gone, an end no move made), each
+   * said once, after the move they came with. */
+  events(events) {
+    const fresh = events.filter((event) => !this.said.has(event.key));
+    if (!fresh.length) return;
+    for (const event of fresh) {
+      this.said.add(event.key);
+      this.entries.push({ index: this.lastIndex ?? -1, seat: null, move: null, event: true,
+        say: event.say, kind: event.kind });
+    }
+    this.render();
+  }
+
   /** The whole log again from the table's moves (GET /api/tables/ID/log: the deal and
    * every move with the public table after it), worded as the live log words them. */
   rebuild(module, log, mySeat, seatName) {
     this.entries = [];
     this.lastIndex = null;
     this.stale = false;
+    this.said = new Set();
     if (module.logLines) {
       let previous = { view: log.deal, over: false, seat: mySeat };
       for (const step of log.steps) {

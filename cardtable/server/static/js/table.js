@@ -18,6 +18,7 @@ import { ChatPanel } from "./chat.js";
 import { getMe, ratingChanges } from "./players.js";
 import { rulesCard } from "./rulescard.js";
 import { hintPanel, hintMoveText } from "./hintpanel.js";
+import { endingLines, lifeEvents, resultShown } from "./endings.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -186,6 +187,7 @@ export class TableView {
         said = this.log.note(gameModule(msg.game), this.previous, msg, this.mySeat,
           (seat) => this.seatName(seat));
       } else this.log.follow(msg);   // the same state again (a reconnect)
+      this.log.events(lifeEvents(msg, (seat) => this.seatName(seat)));
       if (this.log.stale) this.loadLog();
       this.render({ animate: versionChanged });
       // Opponents' moves and then whose turn, said to screen readers in one breath.
@@ -220,6 +222,12 @@ export class TableView {
       const text = t("table.hintIs", { move: hintMoveText(msg.move) });
       toast(text, "info");
       announce(msg.text ? `${text}. ${msg.text}` : text);
+    } else if (msg.type === "rematch_declined") {
+      this.rematchAsked = false;
+      const text = t("table.rematchDeclined", { name: this.seatName(msg.seat) });
+      toast(text, "info");
+      announce(text);
+      this.render();
     } else if (msg.type === "rematch" && msg.table) {
       // The same token holds the same seat at the new table.
       if (this.token && typeof msg.seat === "number") {
@@ -239,6 +247,7 @@ export class TableView {
       const log = await getLog(this.tableId);
       if (this.socket.stopped) return;
       this.log.rebuild(gameModule(log.game), log, this.mySeat, (seat) => this.seatName(seat));
+      if (this.state) this.log.events(lifeEvents(this.state, (seat) => this.seatName(seat)));
       const last = this.state?.last_move;
       if (last) {
         this.log.follow(this.state);
@@ -297,6 +306,31 @@ export class TableView {
         onclick: ask("hint") }, this.hintAsked ? t("table.hintThinking") : t("table.hint")));
     }
     return buttons;
+  }
+
+  /** A rematch is an offer: the first to ask waits for the others (bots accept at
+   * once); the others accept it or decline it. */
+  rematchButtons() {
+    const s = this.state;
+    if (this.mySeat === null || s.rematch) return [];
+    const asked = Array.isArray(s.rematch_asked) ? s.rematch_asked : [];
+    const mine = asked.includes(this.mySeat) || this.rematchAsked;
+    if (mine) {
+      const waiting = this.seats().filter((x) => !x.isBot && !asked.includes(x.seat))
+        .map((x) => this.seatName(x.seat)).join(", ");
+      return [h("button", { type: "button", class: "primary rematch", disabled: true },
+        waiting ? t("table.rematchWaiting", { names: waiting }) : t("table.rematchAsked"))];
+    }
+    if (asked.length) {
+      const by = asked.map((seat) => this.seatName(seat)).join(", ");
+      return [h("p", { class: "rematch-offer", role: "status" }, t("table.rematchOffered", { name: by })),
+        h("button", { type: "button", class: "primary rematch accept", onclick: () => this.askRematch() },
+          t("table.rematchAccept")),
+        h("button", { type: "button", class: "decline-rematch",
+          onclick: () => this.socket.send({ type: "decline_rematch" }) }, t("table.rematchDecline"))];
+    }
+    return [h("button", { type: "button", class: "primary rematch", onclick: () => this.askRematch() },
+      t("table.rematch"))];
   }
 
   askRematch() {
@@ -511,16 +545,12 @@ export class TableView {
   renderSummary(module) {
     const s = this.state;
     const area = this.el.summary;
-    const content = module.summary ? module.summary(this.state, {
+    const content = module.summary && resultShown(s.summary) ? module.summary(this.state, {
       mySeat: this.mySeat, seatName: (seat) => this.seatName(seat) }) : null;
+    const ending = s.over ? endingLines(s.summary, (seat) => this.seatName(seat)) : [];
     if (!s.over && !content) { clear(area); return; }
     if (!s.over) { replaceKeepingFocus(area, [content]); return; }
-    const buttons = h("div", { class: "summary-buttons" },
-      this.mySeat !== null
-        ? h("button", { type: "button", class: "primary rematch", disabled: this.rematchAsked,
-                        onclick: () => this.askRematch() },
-          this.rematchAsked ? t("table.rematchAsked") : t("table.rematch"))
-        : null,
+    const buttons = h("div", { class: "summary-buttons" }, ...this.rematchButtons(),
       s.rematch ? h("button", { type: "button", class: "go-rematch",
         onclick: () => {
           if (this.token && this.mySeat !== null) seatStore.set(s.rematch, this.mySeat, this.token);
@@ -535,6 +565,7 @@ export class TableView {
     const panel = h("section", { class: "summary final", role: "dialog",
                                  "aria-labelledby": "summary-title" },
       h("h2", { id: "summary-title" }, t("table.gameOver")),
+      ending.length ? h("div", { class: "ending" }, ending.map((line) => h("p", {}, line))) : null,
       content,
       ratingChanges(s.summary, (seat) => this.seatName(seat)),
       buttons);
