@@ -15,7 +15,8 @@ sent in the test suite is checked against these models.
 >>> TypeAdapter(ClientMessage).validate_python({"type": "move", "version": 3, "move": "take"})
 Move(type='move', version=3, move='take')
 >>> sorted(CLIENT_TYPES)
-['chat', 'chat_off', 'hint', 'leave', 'move', 'ping', 'rematch', 'resign', 'undo']
+['chat', 'chat_off', 'decline_rematch', 'hint', 'leave', 'move', 'ping', 'rematch', 'resign',
+ 'undo']
 """
 
 from __future__ import annotations

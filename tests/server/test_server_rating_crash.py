@@ -104,8 +104,8 @@ def _kill_right_after_the_last_move(tmp_path: Path, extra: tuple[str, ...]
                                                "seats": ["human", "human"]}).json()
         joined = anna.post(f"/api/tables/{made['table']}/join").json()
         rng = random.Random(4)
-        with socket_for(base, made["table"], made["token"]) as ws0, \
-                socket_for(base, made["table"], joined["token"]) as ws1:
+        with socket_for(base, made["table"], made["token"], dict(darya.cookies.items())) as ws0, \
+                socket_for(base, made["table"], joined["token"], dict(anna.cookies.items())) as ws1:
             sockets = {0: ws0, 1: ws1}
             latest = {seat: next_state(ws) for seat, ws in sockets.items()}
             while not latest[0]["over"]:

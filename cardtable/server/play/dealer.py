@@ -417,8 +417,7 @@ class Dealer:
                              "rematch_not_player")
 
     async def _rematch(self, command: cmd.Rematch) -> str | None:
-        """An offer, or its acceptance: the new table is made once every person's seat
-        has asked (bots accept at once); until then everyone sees who has."""
+        """An offer or its acceptance: made once every person's seat has asked."""
         table = self.table
         self._check_rematch(command.seat)
         if table.rematch is None:
