@@ -408,11 +408,10 @@ class Dealer:
         return None
 
     def _check_rematch(self, seat: int | None) -> None:
-        table = self.table
-        if not table.over:
+        if not self.table.over:
             raise TableError("a rematch can be asked for once the game is over", 409,
                              "rematch_not_over")
-        if seat is None and any(s.kind == "human" for s in table.seats):
+        if seat is None and any(s.kind == "human" for s in self.table.seats):
             raise TableError("only the players at this table can ask for a rematch", 409,
                              "rematch_not_player")
 
@@ -435,16 +434,14 @@ class Dealer:
         return table.rematch
 
     async def _decline_rematch(self, command: cmd.DeclineRematch) -> None:
-        """No to the offer: it is withdrawn (a made rematch stays: it cannot be unmade)."""
+        """No to the offer: it is withdrawn (a made rematch stays)."""
         table = self.table
         self._check_rematch(command.seat)
-        if command.seat is None or table.rematch is not None or not table.rematch_asked:
-            return
-        table.rematch_asked.clear()
-        for connection in list(table.connections):
-            connection.outbox.put("rematch_declined", encode(
-                {"type": "rematch_declined", "seat": command.seat}))
-        table.broadcast()
+        if command.seat is not None and table.rematch is None and table.rematch_asked:
+            table.rematch_asked.clear()
+            table.put_all("rematch_declined", encode({"type": "rematch_declined",
+                                                      "seat": command.seat}))
+            table.broadcast()
 
     # -- people coming and going ------------------------------------------------------------
     async def _connect(self, command: cmd.Connect) -> None:

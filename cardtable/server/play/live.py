@@ -419,6 +419,11 @@ class LiveTable:
                 seats[index]["gone"] = "left"
         return seats
 
+    def put_all(self, kind: str, text: str) -> None:
+        """One message to every connection.  Call under the lock."""
+        for connection in list(self.connections):
+            connection.outbox.put(kind, text)
+
     def broadcast(self) -> None:
         """The new state to every connection, each seat its own view.  Call under the lock."""
         texts: dict[int | None, str] = {}
