@@ -4,14 +4,10 @@ Every change to a live table, and every read of one being played, is a command
 (``commands``) sent to its dealer: ``await table.dealer.ask(command)``.  The dealer takes
 its commands one at a time in the order they came: while one is handled, the next wait
 in its mailbox, so no command ever sees the table half-changed and nothing else needs a
-lock.  Handling a command is three steps in this order: decide (``steps``: the table,
-the command and the time, read once and passed in; nothing changes), store (the
-database first: a write that fails leaves the table as it was, and nobody hears of it),
-then change the table and send what changed.  Timers and bots live beside the table as
-tasks that sleep or think and then send a command, like everyone else.
-
-No other module assigns a field of a table, a seat or a table's ``Life``
-(``tests/test_layers.py`` checks it).
+lock.  Each command: decide (``steps``: nothing changes), store (the database first: a
+failed write leaves the table as it was), then change the table and send what changed.
+Timers and bots are tasks beside the table that send commands too.  No other module
+assigns a field of a table, a seat or a ``Life`` (``tests/test_layers.py`` checks it).
 """
 
 from __future__ import annotations
@@ -407,18 +403,10 @@ class Dealer:
         table.broadcast()
         return None
 
-    def _check_rematch(self, seat: int | None) -> None:
-        if not self.table.over:
-            raise TableError("a rematch can be asked for once the game is over", 409,
-                             "rematch_not_over")
-        if seat is None and any(s.kind == "human" for s in self.table.seats):
-            raise TableError("only the players at this table can ask for a rematch", 409,
-                             "rematch_not_player")
-
     async def _rematch(self, command: cmd.Rematch) -> str | None:
         """An offer or its acceptance: made once every person's seat has asked."""
         table = self.table
-        self._check_rematch(command.seat)
+        steps.check_rematch(self.table, command.seat)
         if table.rematch is None:
             if command.seat is not None:
                 table.rematch_asked.add(command.seat)
@@ -434,9 +422,8 @@ class Dealer:
         return table.rematch
 
     async def _decline_rematch(self, command: cmd.DeclineRematch) -> None:
-        """No to the offer: it is withdrawn (a made rematch stays)."""
-        table = self.table
-        self._check_rematch(command.seat)
+        table = self.table   # no to the offer: withdrawn (a made rematch stays)
+        steps.check_rematch(self.table, command.seat)
         if command.seat is not None and table.rematch is None and table.rematch_asked:
             table.rematch_asked.clear()
             table.put_all("rematch_declined", encode({"type": "rematch_declined",

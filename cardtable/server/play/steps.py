@@ -23,7 +23,7 @@ from .live import OVER, PLAYING, WAITING, Life, LiveTable, TableError
 from .results import tally_of
 
 __all__ = ["EngineFailed", "Played", "abandoned", "against_bots_only", "all_accounts",
-           "annotate", "check_help", "check_hint", "check_leave", "check_playing",
+           "annotate", "check_help", "check_hint", "check_leave", "check_playing", "check_rematch",
            "last_move", "move", "resigned", "side_of", "spent", "unattended", "undo"]
 
 
@@ -116,6 +116,16 @@ def check_playing(table: LiveTable, what: str) -> None:
     if table.status == WAITING:
         raise TableError(f"the game has not started: nothing to {what} yet (every seat "
                          "must be taken first)", 409, "not_started")
+
+
+def check_rematch(table: LiveTable, seat: int | None) -> None:
+    """Refuse (``TableError``) a rematch asked before the end, or by a watcher of people."""
+    if not table.over:
+        raise TableError("a rematch can be asked for once the game is over", 409,
+                         "rematch_not_over")
+    if seat is None and any(s.kind == "human" for s in table.seats):
+        raise TableError("only the players at this table can ask for a rematch", 409,
+                         "rematch_not_player")
 
 
 def check_leave(table: LiveTable, seat: int) -> None:
