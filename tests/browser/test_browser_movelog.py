@@ -103,11 +103,17 @@ def _my_turns(page: Any, game: str, turns: int) -> dict[str, list[str]]:
     return seen
 
 
-def test_the_log_comes_back_whole_after_a_reload(open_page) -> None:
+def _pasur_against_a_bot(open_page: Any) -> Any:
+    """A page seated at a new Pasur table against a random bot."""
     page = open_page("/", reduced_motion=True)
     create_table(page, "pasur", seats=["human", "bot:random"])
     page.click(".created .open-table")
     page.wait_for_selector("#table-root")
+    return page
+
+
+def test_the_log_comes_back_whole_after_a_reload(open_page) -> None:
+    page = _pasur_against_a_bot(open_page)
     seen = _my_turns(page, "pasur", 5)
     version, before = list(seen.items())[-1]
     assert len([line for line in before if line.startswith("You:")]) == 5
@@ -121,10 +127,7 @@ def test_the_log_comes_back_whole_after_a_reload(open_page) -> None:
 
 
 def test_moves_taken_back_leave_the_log_and_new_ones_join_it(open_page) -> None:
-    page = open_page("/", reduced_motion=True)
-    create_table(page, "pasur", seats=["human", "bot:random"])
-    page.click(".created .open-table")
-    page.wait_for_selector("#table-root")
+    page = _pasur_against_a_bot(open_page)
     seen = _my_turns(page, "pasur", 3)
     versions = list(seen)
     page.click(".actions button.undo")

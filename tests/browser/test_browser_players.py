@@ -26,6 +26,14 @@ def unique(prefix: str) -> str:
     return f"{prefix}_{secrets.token_hex(3)}"
 
 
+def register_in_page(page: Any, name: str) -> None:
+    """Register through the account screen's form; signed in at once."""
+    page.fill("#register input[name=username]", name)
+    page.fill("#register input[name=password]", PASSWORD)
+    page.click("#register button[type=submit]")
+    page.locator("#sign-out").wait_for()
+
+
 def rated_game(base: str, first: str, second: str) -> str:
     """Two accounts, made through the API, play a whole Durak game of random moves."""
     from websockets.sync.client import connect
@@ -110,10 +118,7 @@ def test_register_then_sign_in_and_the_profile_shows_ratings(
     # a new visitor registers through the form and is signed in at once
     other = open_page("/#account")
     newcomer = unique("newbie")
-    other.fill("#register input[name=username]", newcomer)
-    other.fill("#register input[name=password]", PASSWORD)
-    other.click("#register button[type=submit]")
-    other.locator("#sign-out").wait_for()
+    register_in_page(other, newcomer)
     assert newcomer in other.locator("#account-badge").inner_text()
 
 
@@ -196,10 +201,7 @@ def test_signing_out_takes_the_accounts_seats_out_of_the_browser(
         open_page: Any, server_url: str) -> None:
     page = open_page("/#account")
     name = unique("shared")
-    page.fill("#register input[name=username]", name)
-    page.fill("#register input[name=password]", PASSWORD)
-    page.click("#register button[type=submit]")
-    page.locator("#sign-out").wait_for()
+    register_in_page(page, name)
     page.goto(f"{server_url}/")
     table = create_table(page, "durak", seats=["human", "bot:random"])
     page.click(".created .open-table")

@@ -256,6 +256,13 @@ def create(client: TestClient, **body: Any) -> dict:
     return response.json()
 
 
+def two_people(client: TestClient, game: str = "durak", **body: Any) -> tuple[dict, dict]:
+    """A table of two people: its creator's seat and the one who joined it."""
+    first = create(client, game=game, seats=["human", "human"], **body)
+    second = client.post(f"/api/tables/{first['table']}/join").json()
+    return first, second
+
+
 def connect(client: TestClient, table: str, token: str | None = None) -> Any:
     url = f"/ws/tables/{table}" + (f"?token={token}" if token else "")
     return client.websocket_connect(url)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tablekit import Player, connect, create, ticking
+from tablekit import Player, connect, create, ticking, two_people
 
 from cardtable.server.play.quickplay import Entry, match
 
@@ -27,12 +27,6 @@ def wait_for(condition: Any, timeout: float = 20.0) -> Any:
 
 def info(client: TestClient, table: str) -> dict:
     return client.get(f"/api/tables/{table}").json()
-
-
-def two_people(client: TestClient, game: str = "durak", **body: Any) -> tuple[dict, dict]:
-    first = create(client, game=game, seats=["human", "human"], **body)
-    second = client.post(f"/api/tables/{first['table']}/join").json()
-    return first, second
 
 
 # -- presence -----------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from tablekit import (
     play_out,
     play_together,
     ticking,
+    two_people,
     with_bots,
 )
 
@@ -219,8 +220,7 @@ def _settled(players: list[Player]) -> None:
 
 def test_refused_messages_get_a_reason_and_a_fresh_state_and_change_nothing(
         client: TestClient, tmp_path: Path) -> None:
-    seated = create(client, game="durak", seats=["human", "human"])
-    joined = client.post(f"/api/tables/{seated['table']}/join").json()
+    seated, joined = two_people(client)
     table = seated["table"]
     with connect(client, table, seated["token"]) as ws0, \
             connect(client, table, joined["token"]) as ws1, connect(client, table) as wsw:
@@ -306,8 +306,7 @@ def test_every_move_is_stored_before_anyone_hears_of_it(client: TestClient,
 
 def test_a_move_that_cannot_be_stored_is_taken_back_and_never_broadcast(
         client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    seated = create(client, game="durak", seats=["human", "human"])
-    joined = client.post(f"/api/tables/{seated['table']}/join").json()
+    seated, joined = two_people(client)
     table = seated["table"]
     storage = client.app.state.storage
     working = storage.append_move
@@ -428,8 +427,7 @@ def test_a_rematch_keeps_the_seats_and_the_tokens(client: TestClient) -> None:
 
 def test_a_rematch_between_people_is_an_offer_the_other_accepts_or_declines(
         client: TestClient) -> None:
-    seated = create(client, game="durak", seats=["human", "human"])
-    joined = client.post(f"/api/tables/{seated['table']}/join").json()
+    seated, joined = two_people(client)
     table = seated["table"]
     with connect(client, table, seated["token"]) as ws0, \
             connect(client, table, joined["token"]) as ws1:

@@ -7,6 +7,7 @@ import asyncio
 import gzip
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
@@ -14,7 +15,7 @@ from fastapi.responses import Response
 
 from ... import bots, games
 from ...game import rule_options
-from ...records import Record, RecordError, rules_to_dict
+from ...records import RecordError, rules_to_dict
 from ..people.accounts import check_shown_name
 from ..play.guard import address_of
 from ..play.movelog import log_steps
@@ -122,12 +123,8 @@ async def table_log(table_id: str, request: Request, tables: Live) -> Response:
     table = await tables.find(table_id)
     version, state = await tables.read(table, lambda table: (table.version,
                                                              table.state.copy()))
-    gzipped = "gzip" in request.headers.get("accept-encoding", "")
-    body = await asyncio.to_thread(_log_body, table.id, table.game, version, state, gzipped)
-    headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-store"}
-    if gzipped:
-        headers["Content-Encoding"] = "gzip"
-    return Response(body, media_type="application/json", headers=headers)
+    return await _big_json(request, "no-store", lambda: {
+        "table": table.id, "game": table.game, "version": version, **log_steps(state)})
 
 
 @router.get("/api/tables/{table_id}/replay", response_model=Replay,
@@ -138,17 +135,14 @@ async def table_replay(table_id: str, request: Request, tables: Live) -> Respons
     table = await tables.find(table_id)
     record = await tables.finished_record(table, "its replay shows every hand, so it is "
                                           "given once the game has ended")
-    gzipped = "gzip" in request.headers.get("accept-encoding", "")
     try:
-        body = await asyncio.to_thread(_replay_body, table.id, record, gzipped)
+        # a finished game never changes: the browser may keep its replay
+        return await _big_json(request, "private, max-age=86400, immutable", lambda: {
+            "table": table.id, "game": record.game, "players": record.players,
+            "record": record.to_dict(), "steps": replay_steps(record)})
     except RecordError as error:
         log.error("table %s cannot be replayed: %s", table.id, error)
         raise TableError(f"this game cannot be replayed: {error}", 500) from None
-    # a finished game never changes: the browser may keep its replay
-    headers = {"Vary": "Accept-Encoding", "Cache-Control": "private, max-age=86400, immutable"}
-    if gzipped:
-        headers["Content-Encoding"] = "gzip"
-    return Response(body, media_type="application/json", headers=headers)
 
 
 @router.get("/api/history", response_model=list[HistoryEntry], responses=answers(422))
@@ -184,16 +178,19 @@ def playable() -> list[Any]:
     return specs
 
 
-def _replay_body(table_id: str, record: Record, gzipped: bool) -> bytes:
-    """The replay as JSON bytes; gzip shrinks a long match's views about fortyfold."""
-    replay = {"table": table_id, "game": record.game, "players": record.players,
-              "record": record.to_dict(), "steps": replay_steps(record)}
-    body = json.dumps(replay, ensure_ascii=False, separators=(",", ":")).encode()
-    return gzip.compress(body, compresslevel=6) if gzipped else body
+async def _big_json(request: Request, cache: str,
+                    make: Callable[[], dict[str, Any]]) -> Response:
+    """A long answer made and encoded in a thread (a replay or a move log: the table at
+    every step), gzipped when the client accepts it (a long match's views shrink about
+    fortyfold)."""
+    gzipped = "gzip" in request.headers.get("accept-encoding", "")
 
+    def body() -> bytes:
+        text = json.dumps(make(), ensure_ascii=False, separators=(",", ":")).encode()
+        return gzip.compress(text, compresslevel=6) if gzipped else text
 
-def _log_body(table_id: str, game: str, version: int, state: Any, gzipped: bool) -> bytes:
-    """The move log as JSON bytes (a long Pasur match's views shrink about fortyfold)."""
-    log = {"table": table_id, "game": game, "version": version, **log_steps(state)}
-    body = json.dumps(log, ensure_ascii=False, separators=(",", ":")).encode()
-    return gzip.compress(body, compresslevel=6) if gzipped else body
+    headers = {"Vary": "Accept-Encoding", "Cache-Control": cache}
+    if gzipped:
+        headers["Content-Encoding"] = "gzip"
+    return Response(await asyncio.to_thread(body), media_type="application/json",
+                    headers=headers)

@@ -55,6 +55,7 @@ export class TableView {
     this.sent = null;      // that move ({version, move}), to send again after a restart
     this.resend = null;    // a move the server never answered, sent again on reconnecting
     this.log = new MoveLog();
+    this.nameOf = (seat) => this.seatName(seat);   // seatName, passed around
     const stored = seatStore.get(tableId);
     this.mySeat = stored ? stored.seat : null;
     this.token = stored ? stored.token : null;
@@ -185,9 +186,9 @@ export class TableView {
       if (!this.previous) this.log.stale = !!msg.last_move;   // loaded: the log is on the server
       else if (versionChanged) {
         said = this.log.note(gameModule(msg.game), this.previous, msg, this.mySeat,
-          (seat) => this.seatName(seat));
+          this.nameOf);
       } else this.log.follow(msg);   // the same state again (a reconnect)
-      this.log.events(lifeEvents(msg, (seat) => this.seatName(seat)));
+      this.log.events(lifeEvents(msg, this.nameOf));
       if (this.log.stale) this.loadLog();
       this.render({ animate: versionChanged });
       // Opponents' moves and then whose turn, said to screen readers in one breath.
@@ -209,7 +210,7 @@ export class TableView {
         this.mySeat = null;
       }
       if (isQuiet(msg)) return;   // the fresh state that follows says it all
-      const text = refusalText(msg, { seatName: (seat) => this.seatName(seat) });
+      const text = refusalText(msg, { seatName: this.nameOf });
       const el = toast(text, "error");
       if (el) el.dataset.code = msg.code ?? "";
       announce(text);
@@ -246,8 +247,8 @@ export class TableView {
     try {
       const log = await getLog(this.tableId);
       if (this.socket.stopped) return;
-      this.log.rebuild(gameModule(log.game), log, this.mySeat, (seat) => this.seatName(seat));
-      if (this.state) this.log.events(lifeEvents(this.state, (seat) => this.seatName(seat)));
+      this.log.rebuild(gameModule(log.game), log, this.mySeat, this.nameOf);
+      if (this.state) this.log.events(lifeEvents(this.state, this.nameOf));
       const last = this.state?.last_move;
       if (last) {
         this.log.follow(this.state);
@@ -322,7 +323,7 @@ export class TableView {
         waiting ? t("table.rematchWaiting", { names: waiting }) : t("table.rematchAsked"))];
     }
     if (asked.length) {
-      const by = asked.map((seat) => this.seatName(seat)).join(", ");
+      const by = asked.map(this.nameOf).join(", ");
       return [h("p", { class: "rematch-offer", role: "status" }, t("table.rematchOffered", { name: by })),
         h("button", { type: "button", class: "primary rematch accept", onclick: () => this.askRematch() },
           t("table.rematchAccept")),
@@ -420,7 +421,7 @@ export class TableView {
       legal: this.myTurn() ? s.legal_moves.map(String) : [],
       players: s.view?.players ?? s.players ?? (s.seats ? s.seats.length : 2),
       selection: this.selection,
-      seatName: (seat) => this.seatName(seat),
+      seatName: this.nameOf,
       seats: this.seats(),
       play: (text) => this.play(text),
       confirm: setting("confirm"),
@@ -534,7 +535,7 @@ export class TableView {
 
   renderLastMove() {
     const box = this.el.last;
-    replaceKeepingFocus(box, lastMoveParts(lastMoveOf(this.state), (seat) => this.seatName(seat)));
+    replaceKeepingFocus(box, lastMoveParts(lastMoveOf(this.state), this.nameOf));
     // The last move and the move log sit with the game's info panel.
     this.el.info.appendChild(box);
     this.log.render();
@@ -546,8 +547,8 @@ export class TableView {
     const s = this.state;
     const area = this.el.summary;
     const content = module.summary && resultShown(s.summary) ? module.summary(this.state, {
-      mySeat: this.mySeat, seatName: (seat) => this.seatName(seat) }) : null;
-    const ending = s.over ? endingLines(s.summary, (seat) => this.seatName(seat)) : [];
+      mySeat: this.mySeat, seatName: this.nameOf }) : null;
+    const ending = s.over ? endingLines(s.summary, this.nameOf) : [];
     if (!s.over && !content) { clear(area); return; }
     if (!s.over) { replaceKeepingFocus(area, [content]); return; }
     const buttons = h("div", { class: "summary-buttons" }, ...this.rematchButtons(),
@@ -567,7 +568,7 @@ export class TableView {
       h("h2", { id: "summary-title" }, t("table.gameOver")),
       ending.length ? h("div", { class: "ending" }, ending.map((line) => h("p", {}, line))) : null,
       content,
-      ratingChanges(s.summary, (seat) => this.seatName(seat)),
+      ratingChanges(s.summary, this.nameOf),
       buttons);
     if (closed) {
       replaceKeepingFocus(area, [h("div", { class: "summary-reopen" },
