@@ -144,6 +144,8 @@ def start_server(port: int, data_dir: Path, args: argparse.Namespace,
         command += ["--database-url", args.run_database_url or args.database_url]
     if args.redis_url:
         command += ["--redis-url", args.redis_url, "--redis-prefix", f"load{os.getpid()}"]
+    if args.commit_window is not None:
+        command += ["--commit-window", str(args.commit_window)]
     if args.proxy:  # nginx sends each table's players here: take such tables over
         command += ["--route-by-table", "true", "--trusted-proxies", "127.0.0.1"]
     command += extra
@@ -442,6 +444,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         result = {
             "tables": args.tables, "pace": args.pace, "seconds": args.seconds,
             "processes": args.processes, "together": args.together, "proxy": args.proxy,
+            "commit_window": args.commit_window,
             "seated": len(figures.seated), "seated_s": seated_s,
             "game": args.game,
             "database": "postgresql" if args.database_url else "sqlite",
@@ -503,6 +506,9 @@ def main() -> None:
     parser.add_argument("--proxy", action="store_true",
                         help="nginx with deploy/nginx/cardtable.conf in front of the "
                              "processes, which route by table; every player through it")
+    parser.add_argument("--commit-window", type=float, default=None,
+                        help="the servers' --commit-window (docs/deploy.md: 0.002 for "
+                             "several processes; default: the server's own, 0)")
     parser.add_argument("--game", default="durak", help="the game every table plays")
     parser.add_argument("--options", default="{}", help="rule options, as JSON")
     parser.add_argument("--seed", type=int, default=1)

@@ -81,6 +81,10 @@ class ServerSettings(BaseSettings, Limits, PlayerLimits):
                              "threads bots think in (never the database's)")
     bot_time_limit: float = Field(30.0, gt=0, le=3600, description="seconds a bot may think: "
                                   "its search stops there (a random legal move past it)")
+    commit_window: float = Field(0.0, ge=0, le=0.05, description="seconds the move writer "
+                                 "waits after a move for more to commit with it: one "
+                                 "transaction for more moves, a move answered that much "
+                                 "later (several processes: 0.002)")
     storage_threads: int = Field(8, ge=1, le=256, description="threads for the database "
                                  "calls alone (bots never hold up storage)")
     claim_grace: float = Field(120.0, ge=0, le=86_400, description="seconds a seat taken but "

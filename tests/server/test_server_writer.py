@@ -53,6 +53,33 @@ def test_moves_that_arrive_together_share_a_transaction_and_all_are_stored(
         assert [m.move for m in storage.load(f"t{n}").moves] == ["attack 6♠"]
 
 
+def test_with_a_commit_window_moves_that_arrive_during_it_share_one_transaction(tmp_path):
+    storage = storage_with_tables(tmp_path, 5)
+    writer = MoveWriter(storage, window=0.002)
+    waited: list[float] = []
+
+    def window(seconds: float) -> None:   # the window lasts until the four others are queued
+        waited.append(seconds)
+        deadline = time.monotonic() + 10
+        while writer._queue.qsize() < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    writer._sleep = window
+
+    async def main() -> list[str]:
+        answers = [asyncio.ensure_future(writer.append("t0", 0, 0, "attack 6♠"))]
+        await asyncio.sleep(0)            # the first is on its way before the others come
+        answers += [asyncio.ensure_future(writer.append(f"t{n}", 0, 0, "attack 6♠"))
+                    for n in range(1, 5)]
+        return await asyncio.gather(*answers)
+
+    answers = run_async(main())
+    writer.close()
+    assert len(answers) == 5 and all(answers)
+    assert waited == [0.002]
+    assert (writer.transactions, writer.moves) == (1, 5)
+
+
 def test_a_move_written_twice_is_refused_and_the_others_of_its_group_are_stored(tmp_path):
     storage = storage_with_tables(tmp_path, 3)
     storage.append_move("t1", 0, 0, "attack 6♠")     # another writer was first

@@ -102,7 +102,7 @@ class Tables:
         self.storage = storage
         self.clock = clock or Clock()
         """What every clock, grace and wait of the tables reads (a test's fake one)."""
-        self.writer = MoveWriter(storage)
+        self.writer = MoveWriter(storage, window=settings.commit_window)
         """Every move is written through it, in group commits."""
         self.settings = settings
         self.live: dict[str, LiveTable] = {}

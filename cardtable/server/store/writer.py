@@ -18,6 +18,7 @@ import contextlib
 import logging
 import queue
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,9 +49,13 @@ class _Pending:
 class MoveWriter:
     """The one writer of moves for a ``Storage``; ``append`` is what ``append_move`` was."""
 
-    def __init__(self, storage: Storage, *, most: int = 256) -> None:
+    def __init__(self, storage: Storage, *, most: int = 256, window: float = 0.0) -> None:
         self.storage = storage
         self.most = most
+        self.window = window
+        """Seconds to wait after a group's first move for more: each process of several
+        sees fewer moves at once, and a commit costs the same for one move as for many."""
+        self._sleep = time.sleep
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -95,6 +100,8 @@ class MoveWriter:
                 return
             batch = [first]
             stop = False
+            if self.window:
+                self._sleep(self.window)
             while len(batch) < self.most:
                 try:
                     more = self._queue.get_nowait()
