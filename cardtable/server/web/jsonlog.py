@@ -75,7 +75,8 @@ class RequestIds:
             await send(message)
 
         try:
-            await self.app(scope, receive, sending)
+            # a WebSocket's messages pass as they are: the header goes on HTTP answers only
+            await self.app(scope, receive, sending if scope["type"] == "http" else send)
         finally:
             TABLE.reset(table_token)
             REQUEST.reset(request_token)
