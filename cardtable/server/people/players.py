@@ -21,7 +21,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from ..play.live import TableError
 from ..store.stamps import Stamp, stamp
-from ..store.storage import OPEN, Base, SeatRow, Store, TableRow, guarded, hash_token
+from ..store.storage import OPEN, OVER, Base, SeatRow, Store, TableRow, guarded, hash_token
 from .names import NameRefused, shown_name
 from .passwords import is_common
 from .progress import LessonDoneRow
@@ -447,6 +447,24 @@ class PlayerStore(Store):
                 .order_by(TableRow.created.desc()).limit(50)).all()
             return [{"table": table, "seat": seat, "game": game, "status": status,
                      "url": f"/table/{table}"} for table, seat, game, status in rows]
+
+    @guarded
+    def finished_games(self, player_id: str, *, limit: int, offset: int = 0,
+                       game: str | None = None) -> list[tuple[TableRow, list[SeatRow]]]:
+        """The finished tables where the player sat, latest finished first, each with its
+        seats (the shape of ``Storage.listing``): the history's "my games"."""
+        with self.storage.sessions() as session:
+            mine = select(SeatRow.table_id).where(SeatRow.player_id == player_id)
+            query = select(TableRow).where(TableRow.status == OVER, TableRow.id.in_(mine))
+            if game is not None:
+                query = query.where(TableRow.game == game)
+            rows = session.scalars(query.order_by(TableRow.finished.desc(), TableRow.id)
+                                   .limit(limit).offset(offset)).all()
+            seats: dict[str, list[SeatRow]] = {row.id: [] for row in rows}
+            for seat in session.scalars(select(SeatRow).where(SeatRow.table_id.in_(seats))
+                                        .order_by(SeatRow.seat)):
+                seats[seat.table_id].append(seat)
+            return [(row, seats[row.id]) for row in rows]
 
     @guarded
     def seat_player(self, table_id: str, seat: int) -> str | None:
