@@ -6,9 +6,14 @@ SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import secrets
+from pathlib import Path
+
+import httpx
+import pytest
 from fastapi.testclient import TestClient
-from playerkit import app_client, fresh, login, register
-from tablekit import connect
+from playerkit import PASSWORD, app_client, fresh, login, register
+from tablekit import connect, next_state, server, socket_for
 
 from cardtable.analysis import lessons
 from cardtable.server.people.progress import ProgressStore
@@ -78,3 +83,27 @@ def test_signing_in_as_a_guest_again_brings_nothing_twice(app_client: TestClient
     assert guest.post("/api/account/logout").status_code == 200
     again = login(guest, "darya").json()   # a new guest, with nothing of its own
     assert [(s["table"], s["seat"]) for s in again["seats"]] == [(playing["table"], 0)]
+
+
+@pytest.mark.services
+def test_a_guests_seat_at_a_table_another_process_plays_passes_to_the_account(
+        tmp_path: Path, redis_url: str) -> None:
+    data = tmp_path / "data"
+    flags = ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}")
+    account = {"username": "darya", "password": PASSWORD}
+    with server(data, *flags) as (_, a), server(data, *flags) as (_, b), \
+            httpx.Client(base_url=b) as guest:
+        darya = httpx.post(f"{b}/api/account/register", json=account).json()
+        made = httpx.post(f"{a}/api/tables", json={
+            "game": "durak", "seats": ["human", "human"]}).json()   # played by A
+        guest_id = guest.get("/api/me").json()["id"]
+        assert guest.post(f"/api/tables/{made['table']}/join").json()["seat"] == 1
+        with socket_for(a, made["table"], made["token"]) as ws:
+            assert next_state(ws)["seats"][1]["player"] == guest_id
+            signed_in = guest.post("/api/account/login", json=account, headers={"Origin": b})
+            assert signed_in.status_code == 200
+            assert [s["table"] for s in signed_in.json()["seats"]] == [made["table"]]
+            seat = next_state(ws)["seats"][1]
+            while seat["player"] != darya["id"]:   # A, told by B, shows it
+                seat = next_state(ws)["seats"][1]
+            assert seat["name"] == "darya"

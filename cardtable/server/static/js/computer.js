@@ -37,7 +37,7 @@ export class ComputerPanel {
   render() {
     const playable = this.games.filter((game) => this.offered(game).length);
     this.el.replaceChildren(h("h2", { id: "computer-title" }, t("home.title")),
-      h("ul", { class: "computer-games" }, playable.map((game) => this.row(game))));
+      h("ul", { class: "tables computer-games" }, playable.map((game) => this.row(game))));
   }
 
   row(game) {
@@ -51,10 +51,11 @@ export class ComputerPanel {
       } },
     this.offered(game).map((b) => h("option", { value: b, selected: b === level },
       kindLabel(`bot:${b}`))));
-    return h("li", { class: "computer-game", dataset: { game: name } },
-      h("h3", { id: `about-${name}` }, gameTitle(name, game.title)),
-      hasKey(about) ? h("p", { class: "about" }, t(about)) : null,
-      h("div", { class: "computer-row" },
+    return h("li", { class: "table-item computer-game", dataset: { game: name } },
+      h("div", { class: "table-what" },
+        h("h3", { id: `about-${name}` }, gameTitle(name, game.title)),
+        hasKey(about) ? h("p", { class: "about" }, t(about)) : null),
+      h("div", { class: "table-buttons computer-row" },
         h("label", { for: `level-${name}` }, t("home.level")), select,
         h("button", { type: "button", class: "primary play-computer",
           "aria-describedby": `about-${name}`,

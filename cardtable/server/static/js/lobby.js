@@ -98,11 +98,12 @@ export class Lobby {
     if (this.live) this.live.load();
   }
 
-  /** The player's seats at tables still in play (``GET /api/me``): the first time through
-   * the page's one shared ask (a first visit makes one guest, not two), then afresh. */
+  /** The player's seats at tables still in play (``GET /api/me``, asked afresh once the
+   * page's one shared first ask is answered: a first visit makes one guest, not two). */
   async loadMine() {
     try {
-      const me = this.mine === undefined ? await getMe() : await api("/api/me");
+      await getMe();
+      const me = await api("/api/me");
       this.mine = me?.seats || [];
     } catch { this.mine ||= []; }
     if (!this.destroyed) this.renderMine();
