@@ -20,6 +20,12 @@ from browserkit import (
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture(scope="module")
+def server_url(roomy_server_url: str) -> str:
+    """This module's tables are made on a web table with no rate of new tables."""
+    return roomy_server_url
+
 COUNT_CLICKS = """() => {
   window.clicks = 0;
   document.addEventListener('click', (e) => { if (e.isTrusted) window.clicks += 1; }, true);
