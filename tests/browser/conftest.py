@@ -6,9 +6,6 @@ Every page is checked for script errors: a test fails if the page threw one.
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,7 +18,7 @@ uvicorn = pytest.importorskip("uvicorn")
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
-from browserkit import DESKTOP  # noqa: E402
+from browserkit import DESKTOP, serving  # noqa: E402
 
 from cardtable.server import create_app  # noqa: E402
 
@@ -35,22 +32,18 @@ WAIT_MS = 20_000
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The web table on 127.0.0.1, served by uvicorn in a background thread."""
     app = create_app(data_dir=tmp_path_factory.mktemp("web-data"), bot_delay=0, grace=600)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the web table did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=15)
-    sock.close()
+    with serving(app) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def roomy_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A second web table with no rate of new tables, for the tests that make many from
+    this one address (a module asks for it by overriding ``server_url``)."""
+    app = create_app(data_dir=tmp_path_factory.mktemp("roomy-data"), bot_delay=0, grace=600,
+                     tables_per_address="")
+    with serving(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

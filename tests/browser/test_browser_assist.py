@@ -58,8 +58,8 @@ def test_hint_and_undo_against_bots(open_page) -> None:
 def test_no_hint_or_undo_at_a_table_with_another_person(open_page, server_url) -> None:
     page = open_page("/", reduced_motion=True)
     table = create_table(page, "durak", seats=["human", "human"])
-    friend = open_page(f"/table/{table}", reduced_motion=True)
-    friend.click("button.join")
+    friend = open_page(f"/table/{table}", reduced_motion=True)   # seated by opening it
+    friend.wait_for_selector('#table-root[data-seat="1"]')
     page.click(".created .open-table")
     page.wait_for_selector('#table-root[data-over="false"]')
     for someone in (page, friend):

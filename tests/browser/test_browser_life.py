@@ -4,8 +4,6 @@ to the bot, resigning ends the game, and an abandoned table leaves the lobby."""
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,8 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
-from browserkit import play_to_the_end, table_root, wait_for_turn_or_end
+from browserkit import play_to_the_end, serving, table_root, wait_for_turn_or_end
 
 from cardtable.server import create_app
 
@@ -147,19 +144,8 @@ def test_every_ending_is_told_in_words_in_each_language(open_page: Any, lang: st
 def short_lived_server(tmp_path: Path) -> Iterator[str]:
     """A web table whose tables end as abandoned after 3 seconds with nobody connected."""
     app = create_app(data_dir=tmp_path / "data", bot_delay=0, grace=600, abandon_after=3)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=15)
-    sock.close()
+    with serving(app) as url:
+        yield url
 
 
 def test_an_abandoned_table_leaves_the_lobby(browser: Any, short_lived_server: str) -> None:

@@ -50,10 +50,9 @@ def test_a_table_made_in_the_lobby_is_joined_from_its_invite_link(open_page, ser
     assert host.evaluate("navigator.clipboard.readText()") == link
     screenshot(host, "durak-en-desktop-waiting")
 
-    # The friend follows the link (a second browser context: its own storage) and sits.
+    # The friend follows the link (a second browser context: its own storage) and is
+    # seated on opening it (test_browser_newcomer: the lobby's Watch only watches).
     friend = open_page(f"/table/{table}")
-    friend.wait_for_selector(".banner.spectator button.join")
-    friend.click(".banner.spectator button.join")
     friend.wait_for_selector('#table-root[data-seat="1"]')
     host.wait_for_selector(".banner.invite", state="detached")
     for page in (host, friend):
@@ -263,8 +262,8 @@ def test_a_table_made_with_a_clock_shows_both_players_time_by_their_seats(
     table = create_table(page, "durak", seats=["human", "human"])
     info = page.request.get(f"{server_url}/api/tables/{table}").json()
     assert info["clock"] == {"move": 10, "bank": 60}
-    friend = open_page(f"/table/{table}", reduced_motion=True)
-    friend.click(".banner.spectator button.join")
+    friend = open_page(f"/table/{table}", reduced_motion=True)   # seated by opening it
+    friend.wait_for_selector('#table-root[data-seat="1"]')
     page.click(".created .open-table")
     clocks = page.locator(".life-bar .seat-clock")
     clocks.nth(1).wait_for()

@@ -113,12 +113,14 @@ class LifeAction:
 @dataclass(frozen=True)
 class Renamed:
     """A player seated at this table changed their display name through another process:
-    the owner shows the new one."""
+    the owner shows the new one (with ``becomes``: a guest signed in to that account, whose
+    seats the guest's are now, as ``commands.Rename``)."""
 
     KIND: ClassVar[str] = "renamed"
     table: str
     player: str
     name: str
+    becomes: str | None = None
 
 
 # -- between would-be owner and owner -------------------------------------------------------

@@ -588,8 +588,8 @@ class Cluster:
                 self.tables.spawn(self.tables.seating.reload_seats(table_id))
             case LifeAction(table=table_id, seat=seat, action=action):
                 self.tables.spawn(self.tables.lifecycle.act(table_id, seat, action))
-            case Renamed(table=table_id, player=player, name=name):
-                self.tables.spawn(self.tables.rename(player, name, [table_id]))
+            case Renamed(table=table_id, player=player, name=name, becomes=becomes):
+                self.tables.spawn(self.tables.rename(player, name, [table_id], becomes))
             case Handover(table=table_id, origin=origin):
                 self.tables.spawn(self._hand_over(table_id, origin))
             case HandedOver(table=table_id):

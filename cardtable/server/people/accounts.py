@@ -319,7 +319,8 @@ async def register(body: Credentials, request: Request, response: Response) -> M
 @router.post("/api/account/login", response_model=Me, responses=REFUSALS)
 async def login(body: Credentials, request: Request, response: Response) -> Me:
     """Sign in.  Attempts are counted per address and per (account, address), or, from a
-    browser known to the account, apart under ``login_known_device``."""
+    browser known to the account, apart under ``login_known_device``.  A guest who signs
+    in brings their games to the account (``PlayerStore.merge_guest``)."""
     limits, limiter = limits_of(request), _limiter(request)
     address, key = address_of(request), body.username.lower()
     if await _known(request, key):
@@ -338,9 +339,21 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
         new = await asyncio.to_thread(_hasher.hash, body.password)
         await asyncio.to_thread(store_of(request).set_password_hash, row.id, new)
     player = row.player()
+    await _bring_guest(request, player)
     await _sign_in(request, response, player)
     seats = await asyncio.to_thread(store_of(request).open_seats, player.id)
     return _me(player, seats)
+
+
+async def _bring_guest(request: Request, account: Player) -> None:
+    """The guest signing in (if a guest is) hands their games to ``account``: in the
+    database at once, then at the live tables through their dealers (``Rename``), here or
+    in the process that plays them."""
+    guest = await current_player(request)
+    if guest is None or guest.kind != "guest" or guest.id == account.id:
+        return
+    moved = await asyncio.to_thread(store_of(request).merge_guest, guest.id, account.id)
+    await request.app.state.tables.rename(guest.id, account.name, moved, becomes=account.id)
 
 
 async def _known(request: Request, key: str) -> bool:

@@ -15,15 +15,16 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import Float, ForeignKey, Integer, String, func, select, update
+from sqlalchemy import Float, ForeignKey, Integer, String, delete, func, select, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..play.live import TableError
 from ..store.stamps import Stamp, stamp
-from ..store.storage import OPEN, Base, SeatRow, Store, TableRow, guarded, hash_token
+from ..store.storage import OPEN, OVER, Base, SeatRow, Store, TableRow, guarded, hash_token
 from .names import NameRefused, shown_name
 from .passwords import is_common
+from .progress import LessonDoneRow
 
 __all__ = [
     "ApiTokenRow",
@@ -350,6 +351,54 @@ class PlayerStore(Store):
             session.execute(update(PlayerRow).where(PlayerRow.id == player_id)
                             .values(password_hash=password_hash))
 
+    @guarded
+    def merge_guest(self, guest_id: str, account_id: str) -> list[str]:
+        """The guest's games become the account's, in one transaction, as they sign in to
+        it: seats (open ones show the account's name), finished games, results against
+        bots and lesson steps; the guest's sessions end.  A table where the account sits
+        too keeps the guest's seat the guest's: a game is never one against oneself.  A
+        merged seat keeps ``player_kind`` ``guest`` (it was taken as one), so a game that
+        began unrated stays so.  Answers the ids of the open tables whose seats moved."""
+        with self.storage.writing() as session:
+            guest, account = session.get(PlayerRow, guest_id), session.get(PlayerRow,
+                                                                           account_id)
+            if guest is None or account is None or guest.kind != "guest" or guest is account:
+                return []
+            shared = set(session.scalars(select(SeatRow.table_id).where(
+                SeatRow.player_id == account_id)))   # before any seat moves
+            moving = session.scalars(select(SeatRow).where(
+                SeatRow.player_id == guest_id, SeatRow.table_id.not_in(shared))).all()
+            status = dict(session.execute(select(TableRow.id, TableRow.status).where(
+                TableRow.id.in_({seat.table_id for seat in moving}))).all())
+            for row in moving:   # stored seats: the live ones are told after (``Rename``)
+                row.player_id = account_id
+                if status.get(row.table_id) in OPEN:
+                    row.name = account.name
+            for kind in (PlayerGameRow, RatingHistoryRow):
+                session.execute(update(kind).where(
+                    kind.player_id == guest_id, kind.table_id.not_in(shared))
+                    .values(player_id=account_id))
+            for record in session.scalars(select(BotRecordRow).where(
+                    BotRecordRow.player_id == guest_id)).all():
+                mine = session.get(BotRecordRow, (account_id, record.bot))
+                if mine is None:
+                    session.add(BotRecordRow(player_id=account_id, bot=record.bot,
+                                             wins=record.wins, losses=record.losses,
+                                             draws=record.draws))
+                else:
+                    mine.wins += record.wins
+                    mine.losses += record.losses
+                    mine.draws += record.draws
+                session.delete(record)
+            for step in session.scalars(select(LessonDoneRow).where(
+                    LessonDoneRow.player_id == guest_id)).all():
+                if session.get(LessonDoneRow, (account_id, step.game, step.step)) is None:
+                    session.add(LessonDoneRow(player_id=account_id, game=step.game,
+                                              step=step.step, at=step.at))
+                session.delete(step)
+            session.execute(delete(SessionRow).where(SessionRow.player_id == guest_id))
+            return sorted({row.table_id for row in moving if status.get(row.table_id) in OPEN})
+
     # -- API tokens -------------------------------------------------------------------------
     @guarded
     def new_api_token(self, player_id: str, limit: int) -> str:
@@ -398,6 +447,24 @@ class PlayerStore(Store):
                 .order_by(TableRow.created.desc()).limit(50)).all()
             return [{"table": table, "seat": seat, "game": game, "status": status,
                      "url": f"/table/{table}"} for table, seat, game, status in rows]
+
+    @guarded
+    def finished_games(self, player_id: str, *, limit: int, offset: int = 0,
+                       game: str | None = None) -> list[tuple[TableRow, list[SeatRow]]]:
+        """The finished tables where the player sat, latest finished first, each with its
+        seats (the shape of ``Storage.listing``): the history's "my games"."""
+        with self.storage.sessions() as session:
+            mine = select(SeatRow.table_id).where(SeatRow.player_id == player_id)
+            query = select(TableRow).where(TableRow.status == OVER, TableRow.id.in_(mine))
+            if game is not None:
+                query = query.where(TableRow.game == game)
+            rows = session.scalars(query.order_by(TableRow.finished.desc(), TableRow.id)
+                                   .limit(limit).offset(offset)).all()
+            seats: dict[str, list[SeatRow]] = {row.id: [] for row in rows}
+            for seat in session.scalars(select(SeatRow).where(SeatRow.table_id.in_(seats))
+                                        .order_by(SeatRow.seat)):
+                seats[seat.table_id].append(seat)
+            return [(row, seats[row.id]) for row in rows]
 
     @guarded
     def seat_player(self, table_id: str, seat: int) -> str | None:

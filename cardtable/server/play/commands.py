@@ -145,10 +145,13 @@ class SeatsRead:
 
 @dataclass(frozen=True)
 class Rename:
-    """A player's display name changed: their seats here show the new one."""
+    """A player's display name changed: their seats here show the new one.  With
+    ``becomes``, the player was a guest who signed in to that account: their seats are the
+    account's now, unless the account sits here too (never a game against oneself)."""
 
     player_id: str
     name: str
+    becomes: str | None = None
 
 
 @dataclass(frozen=True)

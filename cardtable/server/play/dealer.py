@@ -550,9 +550,9 @@ class Dealer:
         table.broadcast()
 
     async def _rename(self, command: cmd.Rename) -> None:
-        for seat in self.table.seats:
-            if seat.player_id == command.player_id:
-                seat.name = command.name
+        for seat in steps.renamed_seats(self.table, command.player_id, command.becomes):
+            seat.name = command.name
+            seat.player_id = command.becomes or seat.player_id
         self.table.broadcast()
 
     def _hold(self) -> None:

@@ -19,7 +19,7 @@ from ...game import IllegalMove
 from ..codes import Refusal, refused
 from ..people.ratings import Tally
 from ..wire import plain
-from .live import OVER, PLAYING, WAITING, Life, LiveTable, TableError
+from .live import OVER, PLAYING, WAITING, Life, LiveSeat, LiveTable, TableError
 from .results import tally_of
 
 __all__ = ["EngineFailed", "Played", "abandoned", "against_bots_only", "all_accounts",
@@ -198,6 +198,14 @@ def _winning_side(table: LiveTable, losers: list[int]) -> int | None:
     sides = table.players // len(losers)
     left = {s % sides for s in range(table.players) if s not in losers}
     return left.pop() if len(left) == 1 else None
+
+
+def renamed_seats(table: LiveTable, player_id: str, becomes: str | None) -> list[LiveSeat]:
+    """The seats of ``player_id`` that a new name (and, for a guest signing in, the
+    account ``becomes``) reaches: none where that account sits too."""
+    if becomes is not None and any(seat.player_id == becomes for seat in table.seats):
+        return []
+    return [seat for seat in table.seats if seat.player_id == player_id]
 
 
 def all_accounts(table: LiveTable) -> bool:

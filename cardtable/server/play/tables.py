@@ -352,19 +352,22 @@ class Tables:
             return table.record()
         return await self.read(table, record)
 
-    async def rename(self, player_id: str, name: str, table_ids: list[str]) -> None:
-        """A player's new display name, shown at their seats at these tables: a table
+    async def rename(self, player_id: str, name: str, table_ids: list[str],
+                     becomes: str | None = None) -> None:
+        """A player's new display name, shown at their seats at these tables (and with
+        ``becomes``, a guest's seats passing to the account they signed in to): a table
         played here is told by its dealer, one played by another process through it."""
         for table_id in table_ids:
             table = self.live.get(table_id)
             if table is not None:
                 if not table.over:
-                    await table.dealer.ask(Rename(player_id, name))
+                    await table.dealer.ask(Rename(player_id, name, becomes))
             elif self.cluster is not None:
                 with contextlib.suppress(ClusterUnavailable):
                     owner = await self.cluster.owner(table_id)
                     if owner is not None:
-                        await self.cluster.send(owner, Renamed(table_id, player_id, name))
+                        await self.cluster.send(owner, Renamed(table_id, player_id, name,
+                                                               becomes))
 
     async def drop(self, table_id: str, reason: str) -> None:
         """Stop playing a table here (another process owns it now); its players reconnect."""

@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from ... import bots, games
 from ...game import rule_options
 from ...records import RecordError, rules_to_dict
-from ..people.accounts import check_shown_name
+from ..people.accounts import check_shown_name, current_player, store_of
 from ..play.guard import address_of
 from ..play.movelog import log_steps
 from ..play.replay import replay_steps
@@ -146,11 +146,20 @@ async def table_replay(table_id: str, request: Request, tables: Live) -> Respons
 
 
 @router.get("/api/history", response_model=list[HistoryEntry], responses=answers(422))
-async def history(tables: Live, game: str | None = Query(None, max_length=32),
+async def history(request: Request, tables: Live, game: str | None = Query(None, max_length=32),
                   limit: int = Query(50, ge=1, le=200),
-                  offset: int = Query(0, ge=0, le=MAX_OFFSET)) -> list[HistoryEntry]:
-    rows = await asyncio.to_thread(tables.storage.listing, over=True,
-                                   limit=limit, offset=offset, game=game)
+                  offset: int = Query(0, ge=0, le=MAX_OFFSET),
+                  mine: bool = False) -> list[HistoryEntry]:
+    """Finished games, latest first; ``mine``: only those the player asking (session or
+    API token) sat in, none for a request without a player."""
+    if mine:
+        player = await current_player(request)
+        rows = [] if player is None else await asyncio.to_thread(
+            store_of(request).finished_games, player.id, limit=limit, offset=offset,
+            game=game)
+    else:
+        rows = await asyncio.to_thread(tables.storage.listing, over=True,
+                                       limit=limit, offset=offset, game=game)
     return [HistoryEntry(id=row.id, game=row.game, preset=row.preset, players=row.players,
                          seats=[seat_info_of(seat) for seat in seats], created=row.created,
                          finished=row.finished, summary=row.summary,

@@ -2,9 +2,23 @@
 // nobody came back to, a player who forfeited (out of time, or away too long) or left.
 // The end dialog says it above the score, the move log says it where it happened, and a
 // player whose seat a bot now plays is told so.  The server's summary and each seat's
-// `gone` carry the facts; the words are the page's, in the page's language.
+// `gone` carry the facts; the words are the page's, in the page's language.  Every end
+// dialog offers the ways on from the game: its analysis board and its replay.
 
 import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { navigate } from "./router.js";
+
+/** The end dialog's ways on from a finished game: its analysis (every move judged) and
+ * its replay (every hand face up), as links the page follows without reloading. */
+export function afterGameLinks(tableId) {
+  const id = encodeURIComponent(tableId);
+  const link = (kind, href, key) => h("a", { class: `button ${kind}`, href,
+    dataset: { focusKey: `end-${kind}` },
+    onclick: (e) => { e.preventDefault(); navigate(href); } }, t(key));
+  return [link("analyse", `/#/analyse/${id}`, "end.analyse"),
+    link("replay", `/#replay/${id}`, "end.replay")];
+}
 
 /** Sentences for the end dialog: why the game ended, then each seat a bot finished. */
 export function endingLines(summary, seatName) {

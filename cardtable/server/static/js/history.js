@@ -1,8 +1,9 @@
-// Finished games, and a step-by-step replay of one: the server sends the table as it was
+// Finished games (the player's own, paged, or every game on the server), and a
+// step-by-step replay of one: the server sends the table as it was
 // after the deal and after every move (every hand face up, since the game is over), and
 // the replay draws each step as the live table would, with the result at the end.
 
-import { getHistory, getReplay } from "./api.js";
+import { api, getReplay } from "./api.js";
 import { h, clear, replaceKeepingFocus } from "./dom.js";
 import { t, num, joinList } from "./i18n.js";
 import { gameTitle, kindLabel } from "./names.js";
@@ -30,30 +31,73 @@ function resultLine(game, summary, seatName) {
   return summary ? gameModule(game).resultLine(summary, seatName) : "";
 }
 
+/** Games on a page of the history. */
+export const PAGE = 20;
+
 export class History {
-  constructor(root) {
+  /** `which`: "mine" (the player's own games, the first shown) or "all". */
+  constructor(root, which = "mine") {
     this.root = root;
+    this.which = which === "all" ? "all" : "mine";
+    this.offset = 0;
     this.render();
     this.load();
   }
 
-  destroy() {}
+  destroy() { this.destroyed = true; }
 
   async load() {
+    const asked = `${this.which}:${this.offset}`;
+    this.asked = asked;
+    let items = null;
     try {
-      this.items = await getHistory();
+      // one more than a page: whether an older page exists
+      items = await api(`/api/history?limit=${PAGE + 1}&offset=${this.offset}`
+        + (this.which === "mine" ? "&mine=true" : ""));
+      this.error = null;
     } catch (error) {
       this.error = error.message;
     }
+    if (this.destroyed || this.asked !== asked) return;
+    this.more = !!items && items.length > PAGE;
+    this.items = items ? items.slice(0, PAGE) : null;
     this.render();
   }
 
+  show(which, offset) {
+    this.which = which;
+    this.offset = Math.max(0, offset);
+    this.load();   // the page shown stays until the next comes (the focus stays on its button)
+  }
+
+  tabs() {
+    const tab = (which, key) => h("button", { type: "button", class: `seg tab ${which}`,
+      "aria-pressed": String(this.which === which), dataset: { focusKey: `tab-${which}` },
+      onclick: () => { if (this.which !== which) this.show(which, 0); } }, t(key));
+    return h("div", { class: "history-tabs", role: "group", "aria-label": t("history.title") },
+      tab("mine", "history.mine"), tab("all", "history.all"));
+  }
+
+  pager() {
+    if (!this.items || (!this.offset && !this.more)) return null;
+    const from = this.offset + 1, to = this.offset + this.items.length;
+    return h("nav", { class: "pager", "aria-label": t("history.page", { from, to }) },
+      h("button", { type: "button", class: "newer", disabled: !this.offset,
+        dataset: { focusKey: "newer" },
+        onclick: () => this.show(this.which, this.offset - PAGE) }, t("history.newer")),
+      h("span", { class: "muted" }, t("history.page", { from, to })),
+      h("button", { type: "button", class: "older", disabled: !this.more,
+        dataset: { focusKey: "older" },
+        onclick: () => this.show(this.which, this.offset + PAGE) }, t("history.older")));
+  }
+
   render() {
-    const root = clear(this.root);
-    const panel = h("section", { class: "panel history" }, h("h2", {}, t("history.title")));
+    const panel = h("section", { class: "panel history", dataset: { which: this.which } },
+      h("h2", {}, t("history.title")), this.tabs());
+    const none = this.which === "mine" ? "history.mineNone" : "history.none";
     if (this.error) panel.appendChild(h("p", { class: "error" }, t("lobby.loadError", { reason: this.error })));
     else if (!this.items) panel.appendChild(h("p", { class: "muted" }, t("lobby.loading")));
-    else if (!this.items.length) panel.appendChild(h("p", { class: "muted" }, t("history.none")));
+    else if (!this.items.length && !this.offset) panel.appendChild(h("p", { class: "muted" }, t(none)));
     else {
       const list = h("ul", { class: "history-list" });
       for (const item of this.items) {
@@ -72,8 +116,10 @@ export class History {
             analyseLink(item.id))));
       }
       panel.appendChild(list);
+      const pager = this.pager();
+      if (pager) panel.appendChild(pager);
     }
-    root.appendChild(panel);
+    replaceKeepingFocus(this.root, [panel]);   // a tab or a page button keeps the focus
   }
 }
 

@@ -19,6 +19,7 @@ import ruTable from "./lang/table/ru.js";
 import players from "./lang/players.js";
 import lessons from "./lang/lessons.js";
 import school from "./lang/school.js";
+import newcomer from "./lang/newcomer.js";
 import enRules from "./lang/rules/en.js";
 import ptRules from "./lang/rules/pt.js";
 import faRules from "./lang/rules/fa.js";
@@ -43,6 +44,7 @@ const STRINGS = {
 for (const [code, extra] of Object.entries(players)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(lessons)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(school)) Object.assign(STRINGS[code], extra);
+for (const [code, extra] of Object.entries(newcomer)) Object.assign(STRINGS[code], extra);
 
 // Card names for screen readers: "7 of clubs", "ás de espadas", "هفت خاج", "дама пик".
 const RANKS = {

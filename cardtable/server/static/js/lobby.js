@@ -1,13 +1,16 @@
-// The lobby: open tables to join or watch, and the form that creates a table (game,
+// The lobby: the computer in one tap (computer.js), the player's own games in play with a
+// way back in, open tables to join or watch, and the form that creates a table (game,
 // rules preset, options with their one-line meaning, players, and who sits in each seat).
 
-import { getGames, getTables, createTable, joinTable, seats as seatStore } from "./api.js";
-import { h, clear, toast } from "./dom.js";
+import { api, getGames, getTables, createTable, joinTable, seats as seatStore } from "./api.js";
+import { h, clear, toast, replaceKeepingFocus } from "./dom.js";
 import { t, num, joinList, hasKey } from "./i18n.js";
 import { BOT_LEVELS, kindLabel, gameTitle } from "./names.js";
 import { inviteBox } from "./table.js";
 import { navigate } from "./router.js";
 import { QuickPlayPanel, LiveGames } from "./quickplay.js";
+import { ComputerPanel } from "./computer.js";
+import { getMe } from "./players.js";
 
 const FORM_KEY = "cardtable.lastForm";
 
@@ -83,6 +86,7 @@ export class Lobby {
   }
 
   async loadTables() {
+    this.loadMine();
     try {
       // tables with a free seat; the games to watch are listed apart (LiveGames)
       this.tables = (await getTables()).filter((table) => table.free_seats > 0);
@@ -92,6 +96,36 @@ export class Lobby {
     }
     this.renderTables();
     if (this.live) this.live.load();
+  }
+
+  /** The player's seats at tables still in play (``GET /api/me``, asked afresh once the
+   * page's one shared first ask is answered: a first visit makes one guest, not two). */
+  async loadMine() {
+    try {
+      await getMe();
+      const me = await api("/api/me");
+      this.mine = me?.seats || [];
+    } catch { this.mine ||= []; }
+    if (!this.destroyed) this.renderMine();
+  }
+
+  renderMine() {
+    const box = this.mineBox;
+    if (!box) return;
+    const seats = (this.mine || []).filter((seat) => seat.status !== "over");
+    box.hidden = !seats.length;
+    if (!seats.length) { clear(box); return; }
+    const go = (seat) => navigate(seat.url || `/table/${seat.table}`);
+    replaceKeepingFocus(box, [h("h2", { id: "mine-title" }, t("lobby.mySeats")),
+      h("ul", { class: "tables my-seats" }, seats.map((seat) => h("li", { class: "table-item",
+        dataset: { table: seat.table } },
+      h("div", { class: "table-what" }, h("strong", {}, gameTitle(seat.game)),
+        h("span", { class: "muted" }, ` · ${t("lobby.seat", { n: seat.seat + 1 })} · `
+          + t(seat.status === "waiting" ? "lobby.waiting" : "lobby.playing"))),
+      h("div", { class: "table-buttons" },
+        h("a", { class: "button primary back-in", href: `/table/${seat.table}`,
+          dataset: { focusKey: `back-${seat.table}` },
+          onclick: (e) => { e.preventDefault(); go(seat); } }, t("lobby.backIn"))))))]);
   }
 
   // -- the form's state ---------------------------------------------------------------------
@@ -195,9 +229,15 @@ export class Lobby {
     this.tablesBox = h("div", { class: "table-list", "aria-live": "polite" });
     if (this.games.length && !this.quick) this.quick = new QuickPlayPanel(this.games);
     else if (this.quick) this.quick.render();
+    if (this.games.length && !this.computer) this.computer = new ComputerPanel(this.games);
+    else if (this.computer) this.computer.render();
+    this.mineBox = h("section", { class: "panel my-games", "aria-labelledby": "mine-title",
+                                  hidden: true });
     this.live ||= new LiveGames();
     this.live.render();
     root.appendChild(h("div", { class: "lobby" },
+      this.computer ? this.computer.el : null,
+      this.mineBox,
       this.quick ? this.quick.el : null,
       h("section", { class: "panel open-tables", "aria-labelledby": "open-title" },
         h("div", { class: "panel-head" },
@@ -213,6 +253,7 @@ export class Lobby {
           : h("p", { class: "muted" }, this.error ? t("lobby.loadError", { reason: this.error })
             : t("lobby.loading")))));
     this.renderTables();
+    this.renderMine();
   }
 
   createdPanel() {
@@ -255,8 +296,8 @@ export class Lobby {
             t("lobby.openTable")) : null,
           !mine && free ? h("button", { type: "button", class: "primary join",
             onclick: () => this.join(table.id) }, t("lobby.join")) : null,
-          h("button", { type: "button", class: "watch",
-            onclick: () => navigate(`/table/${table.id}`) }, t("lobby.watch")))));
+          h("button", { type: "button", class: "watch",   // to watch, not to sit (table.js)
+            onclick: () => navigate(`/table/${table.id}?watch`) }, t("lobby.watch")))));
     }
     box.appendChild(list);
   }

@@ -18,7 +18,7 @@ import { ChatPanel } from "./chat.js";
 import { getMe, ratingChanges } from "./players.js";
 import { rulesCard } from "./rulescard.js";
 import { hintPanel, hintMoveText } from "./hintpanel.js";
-import { endingLines, lifeEvents, resultShown } from "./endings.js";
+import { afterGameLinks, endingLines, lifeEvents, resultShown } from "./endings.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -112,6 +112,8 @@ export class TableView {
   async comeBack() {
     const me = await getMe();
     const mine = (me?.seats || []).find((s) => s.table === this.tableId);
+    this.invited = !mine && !new URLSearchParams(location.search).has("watch");
+    this.joinIfInvited();
     if (!mine || this.token || this.socket.stopped) return;
     this.socket.seat = mine.seat;
     this.socket.reconnect(null);
@@ -191,6 +193,7 @@ export class TableView {
       this.log.events(lifeEvents(msg, this.nameOf));
       if (this.log.stale) this.loadLog();
       this.render({ animate: versionChanged });
+      this.joinIfInvited();
       // Opponents' moves and then whose turn, said to screen readers in one breath.
       const spoken = [said, versionChanged && this.myTurn() ? t("table.yourTurn") : ""];
       if (spoken.some(Boolean)) announce(spoken.filter(Boolean).join(". "));
@@ -339,6 +342,16 @@ export class TableView {
       this.rematchAsked = true;
       this.render();
     }
+  }
+
+  /** Opened by its link (not the lobby's Watch) holding no seat: sit in a free seat of a
+   * table still waiting for players, as a friend following an invite means to. */
+  joinIfInvited() {
+    const s = this.state;
+    if (!this.invited || !s || s.over || s.status !== "waiting" || this.mySeat !== null
+        || this.token || !this.seats().some((x) => !x.isBot && !x.taken)) return;
+    this.invited = false;
+    this.join();
   }
 
   async join() {
@@ -552,6 +565,7 @@ export class TableView {
     if (!s.over && !content) { clear(area); return; }
     if (!s.over) { replaceKeepingFocus(area, [content]); return; }
     const buttons = h("div", { class: "summary-buttons" }, ...this.rematchButtons(),
+      ...afterGameLinks(this.tableId),
       s.rematch ? h("button", { type: "button", class: "go-rematch",
         onclick: () => {
           if (this.token && this.mySeat !== null) seatStore.set(s.rematch, this.mySeat, this.token);
