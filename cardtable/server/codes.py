@@ -98,7 +98,9 @@ CODES: dict[str, Code] = {
     "cross_site": Code("a request from another site's page carrying this site's session"),
     "table_elsewhere": Code("the table is played by another server process: use its socket"),
     "not_started": Code("the game has not started: every seat must be taken first"),
-    "rated_table": Code("a rated game may be resigned, not left"),
+    "rated_table": Code("a rated game may be resigned, not left (before your first move: "
+                        "leaving aborts it)"),
+    "rated_accounts_only": Code("a rated table seats signed-in accounts only, and no bots"),
     "already_left": Code("the player has already left this seat"),
     "queue_full": Code("the quick-play queue is full just now"),
     "signed_in": Code("already signed in: sign out before making another account"),

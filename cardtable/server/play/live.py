@@ -396,8 +396,7 @@ class LiveTable:
             "seats": self.public_seats(),
         }
         if self.life is not None:
-            message["rated"] = self.life.rated or all(
-                s.kind == "human" and s.player_kind == "account" for s in self.seats)
+            message["rated"] = self.life.rated
             message["ratings"] = {str(seat): value for seat, value in self.life.ratings.items()}
             if self.life.clocked:
                 message["clock"] = self.life.view(self.life.clock.time())

@@ -59,6 +59,7 @@ export default {
   "code.table_elsewhere": "This table is played on another server; reconnecting to it…",
   "code.not_started": "The game has not started yet: every seat must be taken first.",
   "code.rated_table": "This game is rated: you may resign, but not leave.",
+  "code.rated_accounts_only": "A rated table seats signed-in accounts only, with no bots: sign in, or play a casual table.",
   "code.already_left": "You have already left this seat.",
   "code.queue_full": "The quick-play queue is full just now; try again in a minute.",
   "code.signed_in": "You are signed in: sign out first to make another account.",

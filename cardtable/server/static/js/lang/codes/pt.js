@@ -59,6 +59,7 @@ export default {
   "code.table_elsewhere": "Esta mesa é jogada em outro servidor; reconectando…",
   "code.not_started": "A partida ainda não começou: todos os lugares precisam ser ocupados antes.",
   "code.rated_table": "Esta partida vale rating: você pode desistir, mas não sair.",
+  "code.rated_accounts_only": "Uma mesa que vale rating aceita só contas conectadas, sem bots: entre na sua conta ou jogue uma mesa casual.",
   "code.already_left": "Você já saiu deste lugar.",
   "code.queue_full": "A fila do jogo rápido está cheia agora; tente de novo em um minuto.",
   "code.signed_in": "Você já entrou: saia primeiro para criar outra conta.",
