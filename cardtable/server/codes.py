@@ -102,6 +102,8 @@ CODES: dict[str, Code] = {
                         "leaving aborts it)"),
     "rated_accounts_only": Code("a rated table seats signed-in accounts only, and no bots"),
     "already_left": Code("the player has already left this seat"),
+    "ticket_gone": Code("the quick-play ticket is no longer in the queue (cancelled a while "
+                        "ago, or the queue restarted): join again"),
     "queue_full": Code("the quick-play queue is full just now"),
     "signed_in": Code("already signed in: sign out before making another account"),
     "bad_credentials": Code("a wrong username or password (the same answer for both)"),

@@ -346,7 +346,7 @@ def test_quick_play_refuses_what_cannot_be_played(client: TestClient, body: dict
 
 def test_an_unknown_ticket_is_404(client: TestClient) -> None:
     answer = client.get("/api/quick-play/nosuchticket")
-    assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+    assert answer.status_code == 404 and answer.json()["code"] == "ticket_gone"
     assert client.delete("/api/quick-play/" + "x" * 200).status_code == 404
 
 

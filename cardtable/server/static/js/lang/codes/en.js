@@ -62,6 +62,7 @@ export default {
   "code.rated_accounts_only": "A rated table seats signed-in accounts only, with no bots: sign in, or play a casual table.",
   "code.already_left": "You have already left this seat.",
   "code.queue_full": "The quick-play queue is full just now; try again in a minute.",
+  "code.ticket_gone": "Your place in the quick-play queue was lost (the queue restarted, or it was cancelled): press Play now to join again.",
   "code.signed_in": "You are signed in: sign out first to make another account.",
   "code.bad_credentials": "Wrong username or password.",
   "code.sign_in_throttled": "Too many sign-in attempts from here; try again in {retry_after} seconds.",

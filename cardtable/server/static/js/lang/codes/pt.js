@@ -62,6 +62,7 @@ export default {
   "code.rated_accounts_only": "Uma mesa que vale rating aceita só contas conectadas, sem bots: entre na sua conta ou jogue uma mesa casual.",
   "code.already_left": "Você já saiu deste lugar.",
   "code.queue_full": "A fila do jogo rápido está cheia agora; tente de novo em um minuto.",
+  "code.ticket_gone": "Seu lugar na fila de jogo rápido se perdeu (a fila reiniciou ou foi cancelado): toque em Jogar agora para entrar de novo.",
   "code.signed_in": "Você já entrou: saia primeiro para criar outra conta.",
   "code.bad_credentials": "Nome de usuário ou senha incorretos.",
   "code.sign_in_throttled": "Tentativas de entrar demais daqui; tente de novo em {retry_after} segundos.",
