@@ -132,6 +132,7 @@ CODES: dict[str, Code] = {
     "bad_lang": Code("a language the lessons are not written in"),
     "no_game": Code("no such game here"),
     "analysis_busy": Code("too many analyses are waiting: try again later"),
+    "analysis_quota": Code("you already have an analysis under way: wait for it to end"),
     "no_analysis": Code("the game has not been analysed yet"),
     "analysis_failed": Code("the analysis of the game failed"),
     "no_puzzle": Code("no such puzzle, or none stored for the game"),

@@ -86,6 +86,7 @@ export default {
   "code.bad_lang": "The lessons are not written in that language.",
   "code.no_game": "There is no such game here.",
   "code.analysis_busy": "Too many games are being analysed; try again in a minute.",
+  "code.analysis_quota": "You already have an analysis under way: wait for it to finish, then ask for the next.",
   "code.no_analysis": "This game has not been analysed yet.",
   "code.analysis_failed": "The analysis failed; nothing was stored. Try again.",
   "code.no_puzzle": "There is no such puzzle.",

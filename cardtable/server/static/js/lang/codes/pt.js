@@ -86,6 +86,7 @@ export default {
   "code.bad_lang": "As lições não estão escritas nesse idioma.",
   "code.no_game": "Não há esse jogo aqui.",
   "code.analysis_busy": "Há análises demais na fila; tente de novo em um minuto.",
+  "code.analysis_quota": "Você já tem uma análise em andamento: espere ela terminar e peça a próxima.",
   "code.no_analysis": "Esta partida ainda não foi analisada.",
   "code.analysis_failed": "A análise falhou; nada foi guardado. Tente de novo.",
   "code.no_puzzle": "Não existe esse problema.",
