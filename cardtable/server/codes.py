@@ -125,6 +125,7 @@ CODES: dict[str, Code] = {
     "username_taken": Code("the username is taken (whatever its case)"),
     "too_many_tokens": Code("an account holds as many API tokens as allowed"),
     "chat_too_long": Code("a chat message over 200 characters"),
+    "chat_accounts_only": Code("only signed-in players may chat among the spectators"),
     "chat_rate_limited": Code("chat messages sent too fast"),
     "chat_off": Code("the table's creator turned the players' chat off"),
     "not_creator": Code("only the table's creator may do this"),

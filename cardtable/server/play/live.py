@@ -239,6 +239,8 @@ class Connection:
 
     seat: int | None
     outbox: Outbox
+    speaker: str | None = None
+    """The account a watcher is signed in as (only accounts chat among the spectators)."""
 
 
 @dataclass(eq=False)

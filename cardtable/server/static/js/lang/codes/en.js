@@ -80,6 +80,7 @@ export default {
   "code.too_many_tokens": "This account has as many API tokens as allowed; revoke one first.",
   "code.chat_too_long": "A chat message is at most 200 characters.",
   "code.chat_rate_limited": "You are chatting too fast; wait a little.",
+  "code.chat_accounts_only": "Only signed-in players may chat among the spectators: sign in to talk.",
   "code.chat_off": "The table's creator has turned the players' chat off.",
   "code.not_creator": "Only the table's creator can do that.",
   "code.no_step": "This lesson has no such step.",

@@ -80,6 +80,7 @@ export default {
   "code.too_many_tokens": "Esta conta já tem o máximo de tokens de API; revogue um primeiro.",
   "code.chat_too_long": "Uma mensagem do chat tem no máximo 200 caracteres.",
   "code.chat_rate_limited": "Você está escrevendo rápido demais; espere um pouco.",
+  "code.chat_accounts_only": "Só jogadores conectados podem conversar entre os espectadores: entre na sua conta para falar.",
   "code.chat_off": "Quem criou a mesa desligou o chat dos jogadores.",
   "code.not_creator": "Só quem criou a mesa pode fazer isso.",
   "code.no_step": "Esta lição não tem esse passo.",
