@@ -1,7 +1,8 @@
-"""Quick play through a Redis outage (issue 28, major 9), against a Redis of the test's
-own: 503 during it and after it, never 500; a refused request leaves no ticket behind; a
-ticket is matched only while its player polls it; a ticket a restart forgot is told to
-queue again; the rounds say the outage in one log line, not a traceback each."""
+"""Quick play under attack (issue 28): through a Redis outage (major 9, against a Redis of
+the test's own) 503 during it and after it, never 500; a refused request leaves no ticket
+behind; a ticket is matched only while its player polls it; a ticket a restart forgot is
+told to queue again; the rounds say the outage in one log line, not a traceback each.  A
+flood is refused without reading the queue (minor 14)."""
 
 from __future__ import annotations
 
@@ -103,3 +104,27 @@ def test_failing_rounds_log_one_line_not_a_traceback_each(
     told = [r for r in caplog.records if "quick-play" in r.getMessage()]
     assert len(told) == 1 and told[0].exc_info is None, [r.getMessage() for r in told]
     assert "\n" not in told[0].getMessage()
+
+
+def test_a_full_queue_refuses_a_flood_without_reading_the_queue(
+        make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Minor 14 of issue 28: each refusal of a flood costs no read of every ticket."""
+    client = make_client()
+    queue = queue_of(client)
+    queue.max_tickets = 5
+    for players in (2, 3, 4, 5, 6):   # a pool each: nobody is matched, all five wait
+        answer = from_address(client, f"10.0.4.{players}").post(
+            "/api/quick-play", json={**WAIT, "players": players})
+        assert answer.json()["status"] == "waiting"
+    reads = [0]
+    everything = queue.store.all
+
+    async def counted() -> Any:
+        reads[0] += 1
+        return await everything()
+
+    monkeypatch.setattr(queue.store, "all", counted)
+    refused = [from_address(client, f"10.0.5.{n}").post("/api/quick-play", json=WAIT)
+               for n in range(20)]
+    assert {(a.status_code, a.json()["code"]) for a in refused} == {(429, "queue_full")}
+    assert reads == [0]
