@@ -28,30 +28,9 @@ from collections import Counter
 from pathlib import Path
 
 import httpx
+from load import free_port, wait_ready
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-async def wait_ready(base: str, process: subprocess.Popen[bytes]) -> None:
-    async with httpx.AsyncClient() as client:
-        for _ in range(300):
-            if process.poll() is not None:
-                raise SystemExit("the server did not start")
-            try:
-                if (await client.get(f"{base}/api/health", timeout=2)).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            await asyncio.sleep(0.2)
-    raise SystemExit("the server did not answer within 60 s")
 
 
 async def probe(base: str, until: asyncio.Event, latencies: list[float],
@@ -120,7 +99,7 @@ async def main(args: argparse.Namespace) -> None:
                  "--trusted-proxies", "127.0.0.1", "--tables-per-address", ""],
                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
         try:
-            await wait_ready(base, process)
+            await wait_ready(base, process, log)
             until = asyncio.Event()
             latencies: list[float] = []
             answers: list[float] = []
