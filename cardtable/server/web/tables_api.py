@@ -72,7 +72,7 @@ async def list_games(tables: Live) -> list[GameInfo]:
 
 
 @router.post("/api/tables", response_model=Seated, status_code=201,
-             responses=answers(422, 429))
+             responses=answers(409, 422, 429, 503))
 async def create_table(body: CreateTable, request: Request, tables: Live,
                        player: Asker) -> Seated:
     table, seat, token = await tables.seating.create(
