@@ -190,8 +190,14 @@ class Analyses:
         job = self.running.get(table_id)
         if job is not None and not job.done():
             return "running"
-        self.check_quota(asker)
         store = self.store
+        try:
+            self.check_quota(asker)
+        except TableError:   # past a quota: still told of an analysis there is
+            found = await self._in_thread(lambda: store.find(table_id))
+            if found is not None and (found.status == "done" or found.live):
+                return str(found.status)
+            raise
         claim = await self._in_thread(lambda: store.claim(table_id, self.owner, _lease()))
         if claim != "mine":
             return str(claim)
@@ -203,14 +209,15 @@ class Analyses:
     def check_quota(self, asker: tuple[str, bool]) -> None:
         """Refuse (429) an analysis past its asker's quota, the anonymous share or the
         process's cap; finished ones are forgotten here."""
-        for table_id in [t for t, task in self.running.items() if task.done()]:
-            self.running.pop(table_id)
-            self.askers.pop(table_id, None)
+        for table_id in list(self.askers):
+            task = self.running.get(table_id)
+            if task is None or task.done():
+                self.askers.pop(table_id)
         under_way = list(self.askers.values())
         if sum(1 for who, _ in under_way if who == asker[0]) >= EACH:
             raise TableError("you already have an analysis under way: wait for it to end",
                              429, "analysis_quota", retry_after=30)
-        if len(self.running) > MOST_WAITING or (
+        if sum(1 for task in self.running.values() if not task.done()) > MOST_WAITING or (
                 not asker[1] and sum(1 for _, signed in under_way if not signed) >= ANONYMOUS):
             raise TableError("too many analyses are waiting: try again in a minute", 429,
                              "analysis_busy", retry_after=60)
