@@ -1,7 +1,7 @@
 """Quick play under attack (issue 28): through a Redis outage (major 9, against a Redis of
 the test's own) 503 during it and after it, never 500; a refused request leaves no ticket
 behind; a ticket is matched only while its player polls it; a ticket a restart forgot is
-told to queue again; the rounds say the outage in one log line, not a traceback each.  A
+put back by the process that entered it, or its player is told to queue again; the rounds say the outage in one log line, not a traceback each.  A
 flood is refused without reading the queue (minor 14)."""
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ def test_an_outage_answers_503_and_a_forgotten_ticket_is_told_to_queue_again(
     assert [(a.status_code, a.json()["code"]) for a in during] == [
         (503, "cluster_unavailable")] * 3
     own_redis.start()   # empty: a restart without persistence forgets every ticket
+    queue_of(client).entered.clear()   # as if another process had entered it
     after = [client.get(f"/api/quick-play/{ticket}") for _ in range(3)]
     assert all(a.status_code in (404, 503) for a in after), [a.text for a in after]
     assert (after[-1].status_code, after[-1].json()["code"]) == (404, "ticket_gone")
@@ -50,6 +51,18 @@ def test_an_outage_answers_503_and_a_forgotten_ticket_is_told_to_queue_again(
     assert [a.status_code for a in again][-1] == 201 and 500 not in [
         a.status_code for a in again]
     assert again[-1].json()["ticket"] in tickets(client) and ticket not in tickets(client)
+
+
+def test_a_waiting_ticket_a_redis_restart_forgot_is_put_back_when_polled(
+        own_redis: OwnRedis, make_client: Callable[..., TestClient]) -> None:
+    client = make_client(redis_url=own_redis.url)
+    ticket = client.post("/api/quick-play", json=WAIT).json()["ticket"]
+    own_redis.stop()
+    own_redis.start()   # empty
+    polled = [client.get(f"/api/quick-play/{ticket}") for _ in range(3)]
+    assert all(a.status_code in (200, 503) for a in polled), [a.text for a in polled]
+    assert polled[-1].json()["status"] == "waiting"
+    assert tickets(client) == [ticket]
 
 
 def test_a_refused_request_leaves_no_ticket_that_seats_its_player_later(

@@ -14,8 +14,9 @@ Without Redis the queue lives in this process (``LocalTickets``); with it every 
 shares it (``RedisTickets``), and whichever process matches (under a short lock in
 Redis) makes the table and owns it.  While Redis cannot be reached every request is
 refused with 503 (``cluster_unavailable``) and leaves nothing behind; the rounds say so in
-one log line (again each minute, and once when it is back).  A ticket Redis forgot (it
-restarted) answers 404 ``ticket_gone``: the player is told to join again.
+one log line (again each minute, and once when it is back).  A waiting ticket Redis forgot
+(it restarted) is put back when its player polls the process that entered it (which keeps
+a copy); polled elsewhere it answers 404 ``ticket_gone``: the player is told to join again.
 """
 
 from __future__ import annotations
@@ -287,6 +288,9 @@ class QuickPlay:
         """Tickets waiting at most from one address."""
         self.fresh = min(fresh, poll_timeout)
         """Seconds since its last poll within which a ticket may be matched."""
+        self.entered: dict[str, Entry] = {}
+        """Copies of the waiting tickets this process entered, as last polled here: a
+        ticket a Redis restart forgot is put back when its player polls here."""
         self.waiting: dict[str, int] = {}
         """Tickets waiting by address, as the last round saw them (and the ones entered
         since): a flood is refused from here, without reading the queue."""
@@ -352,7 +356,10 @@ class QuickPlay:
             if seated is None:
                 raise   # refused: the ticket is gone with it
             fresh = seated
-        return (fresh or entry).answer(self.clock())
+        fresh = fresh or entry
+        if fresh.status == Ticket.WAITING:
+            self.entered[fresh.ticket] = fresh
+        return fresh.answer(self.clock())
 
     def _check_room(self, address: str) -> None:
         if sum(self.waiting.values()) >= self.max_tickets:
@@ -381,7 +388,7 @@ class QuickPlay:
         return None
 
     async def poll(self, ticket: str) -> dict[str, Any]:
-        entry = await self._entry(ticket)
+        entry = await self._restored(ticket)
         if entry.status == Ticket.WAITING:
             await self.store.touch(ticket, self.clock())
             if (sum(self.waiting.values()) <= SCAN
@@ -390,6 +397,22 @@ class QuickPlay:
                 await self.round()
                 entry = await self._entry(ticket)
         return entry.answer(self.clock())
+
+    async def _restored(self, ticket: str) -> Entry:
+        """The ticket, put back in the queue if Redis forgot it (a restart) while this
+        process holds its copy (it entered it, and it waited, polled, meanwhile)."""
+        entry = None if len(ticket) > 64 else await self.store.get(ticket)
+        kept = self.entered.get(ticket)
+        if entry is None and kept is not None and self.clock() - kept.polled <= self.poll_timeout:
+            entry = kept
+            await self.store.put(entry)
+            log.warning("quick play: a ticket the queue had lost was put back")
+        if entry is None or entry.status != Ticket.WAITING:
+            self.entered.pop(ticket, None)
+        else:
+            entry.polled = self.clock()
+            self.entered[ticket] = entry
+        return entry if entry is not None else await self._entry(ticket)
 
     async def cancel(self, ticket: str) -> dict[str, Any]:
         async with self._matching_wait() as mine:
@@ -450,6 +473,11 @@ class QuickPlay:
                         entry.status = Ticket.CANCELLED
                         await self.store.put(entry)
             self._count([e for e in entries if e.status == Ticket.WAITING])
+            now_is = {e.ticket: e.status for e in entries}
+            for ticket, kept in list(self.entered.items()):   # matched, cancelled or gone
+                if (now_is.get(ticket, kept.status) != Ticket.WAITING
+                        or at - kept.polled > self.poll_timeout):
+                    del self.entered[ticket]
 
     async def _seat(self, group: list[Entry], bots: int) -> None:
         """A table for the group (bots in the seats left), each entry given its seat."""
