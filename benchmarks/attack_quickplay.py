@@ -11,6 +11,10 @@ answer), the tickets waiting at the end, and how long the flood's requests took.
 
     python benchmarks/attack_quickplay.py --tickets 1000 --addresses 250 --seconds 20
 
+The server keeps its default limits (flags after ``--`` are passed on): with them most
+tables the queue would make are refused by the tables-per-address quota, so the tickets
+stay waiting, which is the flood's worst case.
+
 Only the loopback address is used; the run stops by itself.
 """
 
@@ -96,7 +100,7 @@ async def main(args: argparse.Namespace) -> None:
             process = subprocess.Popen(
                 [sys.executable, "-m", "cardtable.server", "--port", str(port),
                  "--data-dir", str(Path(folder) / "data"), "--log-level", "warning",
-                 "--trusted-proxies", "127.0.0.1", "--tables-per-address", ""],
+                 "--trusted-proxies", "127.0.0.1", *args.server_flags],
                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
         try:
             await wait_ready(base, process, log)
@@ -132,4 +136,6 @@ if __name__ == "__main__":
     parser.add_argument("--addresses", type=int, default=250)
     parser.add_argument("--concurrency", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("server_flags", nargs="*", help="more flags for the server (after "
+                        "--), e.g. --tables-per-address ''")
     asyncio.run(main(parser.parse_args()))
