@@ -11,7 +11,15 @@ from typing import Any
 
 import httpx
 import pytest
-from browserkit import play_to_the_end, serving, table_root, wait_for_turn_or_end
+from browserkit import (
+    click_durak_move,
+    play_to_the_end,
+    serving,
+    table_root,
+    turn_now,
+    wait_for_next_version,
+    wait_for_turn_or_end,
+)
 
 from cardtable.server import create_app
 
@@ -171,6 +179,46 @@ def test_an_abandoned_table_leaves_the_lobby(browser: Any, short_lived_server: s
         context.close()
 
 
+def each_moves_once(pages: list[Any]) -> None:
+    """Each page's seat makes its first move (its first legal one) in a Durak game of
+    two: the seat to move, then the other."""
+    for _ in range(len(pages)):
+        seat = table_root(pages[0]).get_attribute("data-to-move")
+        page = next(p for p in pages if table_root(p).get_attribute("data-seat") == seat)
+        page.wait_for_selector('#table-root[data-my-turn="true"]')
+        version, moves = turn_now(page)
+        click_durak_move(page, moves[0], via_table=False)
+        for other in pages:
+            wait_for_next_version(other, version)
+
+
+def test_an_aborted_rated_game_says_so(browser: Any, server_url: str) -> None:
+    """A rated game resigned before the first move is aborted, and the end says so."""
+    contexts = [browser.new_context(), browser.new_context()]
+    try:
+        for name, context in zip(("ana_abort", "bo_abort"), contexts, strict=True):
+            assert context.request.post(f"{server_url}/api/account/register", data={
+                "username": name, "password": "correct horse battery"}).ok
+        made = contexts[0].request.post(f"{server_url}/api/tables", data={
+            "game": "durak", "seats": ["human", "human"], "rated": True}).json()
+        assert contexts[1].request.post(f"{server_url}/api/tables/{made['table']}/join",
+                                        data={}).ok
+        page = contexts[0].new_page()
+        page.goto(server_url + "/")
+        page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                      [f"cardtable.seat.{made['table']}",
+                       json.dumps({"seat": made["seat"], "token": made["token"]})])
+        page.goto(f"{server_url}/table/{made['table']}")
+        page.locator(".life-bar button.resign").wait_for()
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click(".life-bar button.resign")
+        page.wait_for_selector('#table-root[data-over="true"]')
+        assert "aborted" in page.locator(".summary.final .ending").inner_text()
+    finally:
+        for context in contexts:
+            context.close()
+
+
 def test_two_accounts_meet_through_the_queue_and_see_their_ratings_change(
         browser: Any, server_url: str) -> None:
     pages = []
@@ -195,6 +243,7 @@ def test_two_accounts_meet_through_the_queue_and_see_their_ratings_change(
         for page in pages:
             page.locator('.life-bar .rating:text("1500")').first.wait_for()
             assert page.locator(".life-bar .seat-chip.online").count() == 2
+        each_moves_once(pages)   # past the rated game's abort window
         pages[1].once("dialog", lambda dialog: dialog.accept())
         pages[1].click(".life-bar button.resign")
         for page in pages:
@@ -235,3 +284,24 @@ def test_a_rematch_is_an_offer_the_other_player_accepts_or_declines(
         page.wait_for_function("old => !location.pathname.endsWith(old)", arg=seated["table"])
         page.locator(f'#table-root[data-seat="{seat}"]').wait_for()
     assert host.url == friend.url
+
+
+def test_the_lobby_makes_a_rated_table_for_people_only(browser: Any, server_url: str) -> None:
+    context = browser.new_context()
+    try:
+        assert context.request.post(f"{server_url}/api/account/register", data={
+            "username": "ana_rated", "password": "correct horse battery"}).ok
+        page = context.new_page()
+        page.goto(server_url + "/")
+        page.click("#game-durak")
+        page.select_option("#players", "2")
+        page.select_option("#seat-1", "bot:random")
+        assert page.locator("#rated").count() == 0   # no rated table with a bot
+        page.select_option("#seat-1", "human")
+        page.check("#rated")
+        page.click("button.create")
+        table = page.locator(".created input.invite-link").input_value().rsplit("/table/", 1)[1]
+        listed = {t["id"]: t["rated"] for t in httpx.get(f"{server_url}/api/tables").json()}
+        assert listed[table] is True
+    finally:
+        context.close()

@@ -42,7 +42,7 @@ def rated_game(base: str, first: str, second: str) -> str:
     for client, name in zip(clients, (first, second), strict=True):
         assert client.post("/api/account/register",
                            json={"username": name, "password": PASSWORD}).status_code == 201
-    made = clients[0].post("/api/tables", json={"game": "durak",
+    made = clients[0].post("/api/tables", json={"game": "durak", "rated": True,
                                                 "seats": ["human", "human"]}).json()
     joined = clients[1].post(f"/api/tables/{made['table']}/join").json()
     url = base.replace("http", "ws", 1) + f"/ws/tables/{made['table']}?token="

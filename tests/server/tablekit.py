@@ -250,6 +250,20 @@ def play_together(players: dict[int, Player], watchers: list[Player], rng: rando
     raise AssertionError("the game did not end")
 
 
+def each_moves_once(players: dict[int, Player]) -> dict[int, dict]:
+    """Every seat makes its first move (its first legal one): a rated game past its abort
+    window.  The newest state of each seat after it."""
+    latest = {seat: p.state() for seat, p in players.items()}
+    moved: set[int] = set()
+    while moved != set(players):
+        some = next(iter(latest.values()))
+        mover = some["to_move"]
+        players[mover].move(latest[mover], latest[mover]["legal_moves"][0])
+        moved.add(mover)
+        latest = {seat: p.state(some["version"] + 1) for seat, p in players.items()}
+    return latest
+
+
 def create(client: TestClient, **body: Any) -> dict:
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text

@@ -3,14 +3,17 @@ and one game is analysed once however many processes are asked."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
-from tablekit import Player, connect, create, play_together
+from playerkit import register
+from tablekit import Player, connect, create, from_address, play_together
 
 
 def _quick(client: TestClient) -> None:
@@ -83,3 +86,45 @@ def test_analysis_files_of_an_earlier_version_are_read_into_the_database(
     answer = client.get("/api/tables/old1/analysis").json()
     assert answer == {"status": "done", "analysis": kept}
     assert client.get("/api/tables/broken/analysis").json()["code"] == "no_analysis"
+
+
+def _resigned_games(client: TestClient, count: int) -> list[str]:
+    """Finished games (resigned against a bot at once): something to analyse."""
+    made = []
+    for _ in range(count):
+        seated = create(client, game="durak", seats=["human", "bot:random"])
+        client.post(f"/api/tables/{seated['table']}/resign", json={"token": seated["token"]})
+        made.append(str(seated["table"]))
+    return made
+
+
+def _never_ending(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Analyses that stay under way (the quotas count them) and judge nothing."""
+    async def waits(*args: object) -> None:
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(client.app.state.analyses, "_analyse", waits)
+
+
+def test_one_address_has_one_analysis_under_way(client: TestClient,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    _never_ending(client, monkeypatch)
+    first, second = _resigned_games(client, 2)
+    assert client.post(f"/api/tables/{first}/analysis").status_code == 202
+    refused = client.post(f"/api/tables/{second}/analysis")
+    assert refused.status_code == 429 and refused.json()["code"] == "analysis_quota"
+    assert client.post(f"/api/tables/{first}/analysis").json()["status"] == "running"
+
+
+def test_five_anonymous_requests_leave_the_queue_to_accounts(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Minor 14 of issue 28: five addresses, not signed in, ask for five analyses."""
+    _never_ending(client, monkeypatch)
+    *games, theirs = _resigned_games(client, 6)
+    answers = [from_address(client, f"10.0.1.{n}").post(f"/api/tables/{table}/analysis")
+               for n, table in enumerate(games)]
+    assert [a.status_code for a in answers] == [202, 202, 429, 429, 429]
+    assert {a.json()["code"] for a in answers[2:]} == {"analysis_busy"}
+    darya = from_address(client, "10.0.2.1")
+    assert register(darya, "darya").status_code == 201
+    assert darya.post(f"/api/tables/{theirs}/analysis").status_code == 202

@@ -119,3 +119,33 @@ def test_a_new_connection_gets_its_rooms_recent_messages(app_client: TestClient)
         watcher.send({"type": "ping"})
         watcher.next_of("pong")
         assert not any(m["type"] == "chat" for m in watcher.messages)
+
+
+def test_anonymous_spectators_cannot_chat_and_an_account_has_one_rate(
+        app_client: TestClient) -> None:
+    """Minor 14 of issue 28: a stranger opening watcher sockets cannot spam a table."""
+    tables = app_client.app.state.tables
+    tables.settings = tables.settings.model_copy(update={"chat_per_window": "2/minute"})
+    made, _ = table_for_two(app_client)
+    table = made["table"]
+    stranger = fresh(app_client, "10.0.3.1")
+    with connect(stranger, table) as w:
+        watcher = Player(w)
+        watcher.send({"type": "chat", "text": "buy cheap chips"})
+        assert error(watcher)["code"] == "chat_accounts_only"
+    darya = fresh(app_client, "10.0.3.2")
+    assert register(darya, "darya").status_code == 201
+    with connect(darya, table) as w1, connect(darya, table) as w2:
+        one, two = Player(w1), Player(w2)
+        one.send({"type": "chat", "text": "nice"})
+        assert chat(one)["text"] == chat(two)["text"] == "nice"
+        two.send({"type": "chat", "text": "very nice"})
+        assert chat(two)["text"] == "very nice"
+        one.send({"type": "chat", "text": "third"})   # a second socket is no new rate
+        assert error(one)["code"] == "chat_rate_limited"
+    with connect(stranger, table) as w:   # nothing the stranger said was kept
+        watcher = Player(w)
+        watcher.send({"type": "ping"})
+        watcher.next_of("pong")
+        assert [m["text"] for m in watcher.messages if m["type"] == "chat"] == [
+            "nice", "very nice"]

@@ -45,3 +45,18 @@ def test_the_api_explorer_keeps_its_inline_script(client: TestClient) -> None:
     answer = client.get("/docs")
     assert answer.status_code == 200 and "content-security-policy" not in answer.headers
     assert answer.headers["x-frame-options"] == "DENY"
+
+
+@pytest.mark.parametrize(("trusted", "told"), [(("--trusted-proxies", "127.0.0.1"), True),
+                                               ((), False)])
+def test_behind_a_trusted_tls_proxy_the_browser_is_told_to_stay_on_tls(
+        tmp_path: Any, trusted: tuple[str, ...], told: bool) -> None:
+    """A real server behind a proxy that ends TLS (``X-Forwarded-Proto: https``): HSTS only
+    when that proxy is trusted; anyone else saying so is not believed."""
+    import httpx
+    from tablekit import server
+
+    with server(tmp_path / "data", *trusted) as (_, base):
+        answer = httpx.get(f"{base}/api/health", headers={"X-Forwarded-Proto": "https"})
+    assert ("strict-transport-security" in answer.headers) is told
+    assert answer.headers["content-security-policy"] == POLICY

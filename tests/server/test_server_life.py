@@ -149,17 +149,8 @@ def test_a_player_who_left_and_connects_again_does_not_get_the_seat_back(
     assert state["legal_moves"] == []
 
 
-def test_leaving_a_rated_table_is_refused(client: TestClient) -> None:
-    tables = client.app.state.tables
-
-    async def rated() -> tuple[str, str]:
-        table, _, token = await tables.seating.create(
-            "durak", seats=["human", "bot:random"], rated=True)
-        return table.id, token
-
-    table_id, token = client.portal.call(rated)
-    answer = client.post(f"/api/tables/{table_id}/leave", json={"token": token})
-    assert answer.status_code == 409 and answer.json()["code"] == "rated_table"
+# Leaving a rated table (accounts only) is refused past the seat's first move, and aborts
+# the game before it: test_server_fair.py.
 
 
 # -- clocks -----------------------------------------------------------------------------------
@@ -355,7 +346,7 @@ def test_quick_play_refuses_what_cannot_be_played(client: TestClient, body: dict
 
 def test_an_unknown_ticket_is_404(client: TestClient) -> None:
     answer = client.get("/api/quick-play/nosuchticket")
-    assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+    assert answer.status_code == 404 and answer.json()["code"] == "ticket_gone"
     assert client.delete("/api/quick-play/" + "x" * 200).status_code == 404
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from playerkit import fresh, register
-from tablekit import MACHINE_SPEED, Player, connect, play_together
+from tablekit import MACHINE_SPEED, Player, connect, each_moves_once, play_together
 
 from cardtable.server import create_app
 from cardtable.server.people import ratings
@@ -35,7 +35,8 @@ def _play(client: TestClient) -> str:
     anna = fresh(client)
     register(client, "darya")
     register(anna, "anna_k")
-    made = client.post("/api/tables", json={"game": "durak", "seats": ["human", "human"]}).json()
+    made = client.post("/api/tables", json={"game": "durak", "seats": ["human", "human"],
+                                            "rated": True}).json()
     joined = anna.post(f"/api/tables/{made['table']}/join").json()
     with connect(client, made["table"], made["token"]) as ws0, \
             connect(anna, made["table"], joined["token"]) as ws1:
@@ -100,7 +101,7 @@ def _kill_right_after_the_last_move(tmp_path: Path, extra: tuple[str, ...]
             answer = client.post("/api/account/register",
                                  json={"username": name, "password": "correct horse battery"})
             assert answer.status_code < 300, answer.text
-        made = darya.post("/api/tables", json={"game": "durak",
+        made = darya.post("/api/tables", json={"game": "durak", "rated": True,
                                                "seats": ["human", "human"]}).json()
         joined = anna.post(f"/api/tables/{made['table']}/join").json()
         rng = random.Random(4)
@@ -144,9 +145,12 @@ def test_a_resignation_is_rated_with_its_end_or_by_the_next_start(
         register(anna, "anna_k")
         tables = []
         for _ in range(2):
-            made = client.post("/api/tables", json={"game": "durak",
+            made = client.post("/api/tables", json={"game": "durak", "rated": True,
                                                     "seats": ["human", "human"]}).json()
-            anna.post(f"/api/tables/{made['table']}/join")
+            joined = anna.post(f"/api/tables/{made['table']}/join").json()
+            with connect(client, made["table"], made["token"]) as ws0, \
+                    connect(anna, made["table"], joined["token"]) as ws1:
+                each_moves_once({0: Player(ws0), 1: Player(ws1)})   # past the abort window
             tables.append((made["table"], made["token"]))
         first = client.post(f"/api/tables/{tables[0][0]}/resign",
                             json={"token": tables[0][1]}).json()

@@ -31,7 +31,8 @@ def two_accounts_play(client: TestClient, game: str = "durak", seed: int = 3) ->
     anna = fresh(client)
     register(client, "darya")
     register(anna, "anna_k")
-    made = client.post("/api/tables", json={"game": game, "seats": ["human", "human"]}).json()
+    made = client.post("/api/tables", json={"game": game, "seats": ["human", "human"],
+                                            "rated": True}).json()
     joined = anna.post(f"/api/tables/{made['table']}/join").json()
     with connect(client, made["table"], made["token"]) as ws0, \
             connect(anna, made["table"], joined["token"]) as ws1:

@@ -70,6 +70,8 @@ class Hello:
     conn: str
     origin: str
     seat: int | None = None
+    speaker: str | None = None
+    """The account a watcher is signed in as (``Connection.speaker``)."""
 
 
 @dataclass(frozen=True)

@@ -598,7 +598,8 @@ class Cluster:
     def _hello(self, message: Hello) -> None:
         remote = RemoteConnection(
             seat=message.seat, outbox=Outbox(self.tables.settings.queue_limit),
-            origin=message.origin, conn=message.conn, table=message.table)
+            origin=message.origin, conn=message.conn, table=message.table,
+            speaker=message.speaker)
         self.remote[remote.conn] = remote
         remote.worker = self.tables.spawn(self._serve(remote))
 
@@ -651,7 +652,8 @@ class Cluster:
         conn = secrets.token_hex(8)
         self.relayed[conn] = Relay(connection=connection, table=table_id, owner=owner,
                                    waiting=time.monotonic())
-        await self.send(owner, Hello(table=table_id, conn=conn, origin=self.process, seat=seat))
+        await self.send(owner, Hello(table=table_id, conn=conn, origin=self.process, seat=seat,
+                                     speaker=connection.speaker))
         return conn
 
     async def relay_message(self, conn: str, text: str | bytes) -> None:

@@ -13,9 +13,16 @@ the table summary names as resigned (``summary["resigned"]``) or forfeited
 (``summary["forfeits"]``) has lost, whatever the cards said.  The rating change goes into
 the table's summary (``summary["ratings"]``), so the end of the game shows it.
 
+A game is rated only if its creator chose so (``Tally.chosen``: quick play between accounts
+always is), every seat made a move (``Tally.moved``), and no two of its accounts have
+already had ``REPEATS_A_DAY`` rated results together in the 24 hours before it; otherwise it
+is counted as a casual game and its summary says why (``unrated``).  Two accounts that
+play each other over and over gain nothing after the third game of a day.
+
 Ratings are shown as ``1500 + 20 * (mu - 25)``: 1500 to start, about 50 points for a first
 win between equals; a rating is provisional while openskill's sigma is over 7 (about the
-first six games).
+first six games) or until it was won against ``PROVISIONAL_OPPONENTS`` different accounts
+in its pool (two accounts taking turns to win make neither of them established).
 """
 
 from __future__ import annotations
@@ -28,10 +35,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel
-from sqlalchemy import func, insert, select
+from pydantic import BaseModel, Field
+from sqlalchemy import ColumnElement, distinct, func, insert, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ..store.stamps import stamp, text_of
 from ..store.storage import Store, guarded
@@ -45,12 +52,19 @@ from .players import (
     RatingRow,
 )
 
-__all__ = ["SeatResult", "Tally", "display", "pool_of", "rated", "router"]
+__all__ = ["PROVISIONAL_OPPONENTS", "REPEATS_A_DAY", "SeatResult", "Tally", "display",
+           "pool_of", "rated", "router"]
 
 log = logging.getLogger("cardtable.server")
 
 SCALE, CENTRE, START_MU = 20.0, 1500, 25.0
 PROVISIONAL_SIGMA = 7.0
+PROVISIONAL_OPPONENTS = 5
+"""Different accounts a player must have met in rated games of a pool before their rating
+there is established (not provisional)."""
+REPEATS_A_DAY = 3
+"""Rated results two accounts may have together in 24 hours; later games are casual."""
+DAY = _dt.timedelta(days=1)
 HISTORY = 200
 """Rating points kept per pool in a profile answer (the newest)."""
 
@@ -62,6 +76,42 @@ def display(mu: float) -> int:
     (1500, 1550)
     """
     return round(CENTRE + SCALE * (mu - START_MU))
+
+
+def provisional(sigma: float, opponents: int) -> bool:
+    """Whether a rating is still provisional: too uncertain, or met too few opponents.
+
+    >>> provisional(5.0, PROVISIONAL_OPPONENTS), provisional(5.0, 1), provisional(8.0, 9)
+    (False, True, True)
+    """
+    return sigma > PROVISIONAL_SIGMA or opponents < PROVISIONAL_OPPONENTS
+
+
+def opponents_column() -> ColumnElement[int]:
+    """The different accounts met in rated games of a ``RatingRow``'s pool (a correlated
+    subquery, so a leaderboard can order by it)."""
+    mine, theirs = aliased(PlayerGameRow), aliased(PlayerGameRow)
+    return (select(func.count(distinct(theirs.player_id)))
+            .where(mine.player_id == RatingRow.player_id, mine.pool == RatingRow.pool,
+                   mine.rated == 1, theirs.table_id == mine.table_id,
+                   theirs.player_id != mine.player_id)
+            .correlate(RatingRow).scalar_subquery())
+
+
+def met_today(session: Session, player_ids: list[str], at: _dt.datetime) -> int:
+    """The most rated games any two of ``player_ids`` played together in the day before
+    ``at`` (a farming pair's count)."""
+    most = 0
+    for i, first in enumerate(player_ids):
+        theirs = select(PlayerGameRow.table_id).where(
+            PlayerGameRow.player_id == first, PlayerGameRow.rated == 1,
+            PlayerGameRow.at > at - DAY)
+        for second in player_ids[i + 1:]:
+            together = session.scalar(select(func.count()).select_from(PlayerGameRow).where(
+                PlayerGameRow.player_id == second, PlayerGameRow.rated == 1,
+                PlayerGameRow.table_id.in_(theirs))) or 0
+            most = max(most, together)
+    return most
 
 
 def pool_of(game: str, preset: str | None, players: int) -> str:
@@ -162,6 +212,8 @@ def count_in(session: Session, table_id: str, game: str, pool: str,
     before = [model.rating(mu=row.mu, sigma=row.sigma) for row in rows]
     after = model.rate([[rating] for rating in before], ranks=ranks)
     changes: dict[int, dict[str, Any]] = {}
+    session.flush()   # this game's rows count among the opponents met
+    met = opponents_column()
     for r, row, [new] in zip(results, rows, after, strict=True):
         old = display(row.mu)
         row.mu, row.sigma = new.mu, new.sigma
@@ -173,7 +225,9 @@ def count_in(session: Session, table_id: str, game: str, pool: str,
                                      rating=display(new.mu), change=change))
         changes[r.seat] = {"pool": pool, "before": old, "after": display(new.mu),
                            "change": change,
-                           "provisional": new.sigma > PROVISIONAL_SIGMA}
+                           "provisional": provisional(new.sigma, session.scalar(
+                               select(met).where(RatingRow.player_id == r.player_id,
+                                                 RatingRow.pool == pool)) or 0)}
     session.flush()   # a failure shows here, before the caller takes the changes
     return changes
 
@@ -187,22 +241,42 @@ class Tally:
     game: str
     pool: str
     results: list[SeatResult]
+    chosen: bool = False
+    """The table is rated: its creator's choice (quick play's, between accounts)."""
+    moved: bool = True
+    """Every seat made a move (a game resigned before is not rated)."""
     changes: dict[int, dict[str, Any]] = field(default_factory=dict)
     """The rating changes by seat of the last count (empty: unrated, counted already,
     or not counted)."""
+    unrated: str | None = None
+    """Why a rated table's game was counted as casual: ``not_every_seat_moved`` or
+    ``repeated`` (``REPEATS_A_DAY``)."""
 
     @property
     def added(self) -> dict[str, Any]:
-        """What the count adds to the table's summary: ``ratings`` for a rated game."""
+        """What the count adds to the table's summary: ``ratings`` for a rated game, or
+        ``rated: False`` and why for a rated table's game that did not count."""
+        if self.unrated is not None:
+            return {"rated": False, "unrated": self.unrated}
         if not self.changes:
             return {}
         return {"ratings": {str(seat): change for seat, change in self.changes.items()}}
 
     def __call__(self, session: Session, at: _dt.datetime) -> dict[str, Any]:
-        self.changes = {}   # a transaction tried before and rolled back counted nothing
-        if self.results:
-            self.changes = count_in(session, self.table_id, self.game, self.pool,
-                                    self.results, rated(self.results), at) or {}
+        # a transaction tried before and rolled back counted nothing
+        self.changes, self.unrated = {}, None
+        if not self.results:
+            return {}
+        is_rated, why = self.chosen and rated(self.results), None
+        if is_rated and not self.moved:
+            is_rated, why = False, "not_every_seat_moved"
+        elif is_rated and met_today(session, [r.player_id or "" for r in self.results],
+                                    at) >= REPEATS_A_DAY:
+            is_rated, why = False, "repeated"
+        changes = count_in(session, self.table_id, self.game, self.pool, self.results,
+                           is_rated, at)
+        if changes is not None:
+            self.changes, self.unrated = changes, why
         return self.added
 
 
@@ -228,7 +302,7 @@ class RatingStore(Store):
             if player is None:
                 return None
             ratings = []
-            for row in session.scalars(select(RatingRow).where(
+            for row, met in session.execute(select(RatingRow, opponents_column()).where(
                     RatingRow.player_id == player.id).order_by(RatingRow.pool)):
                 history = list(session.execute(
                     select(RatingHistoryRow.at, RatingHistoryRow.rating,
@@ -238,8 +312,8 @@ class RatingStore(Store):
                     .order_by(RatingHistoryRow.id.desc()).limit(HISTORY)))
                 ratings.append({
                     "pool": row.pool, "rating": display(row.mu),
-                    "provisional": row.sigma > PROVISIONAL_SIGMA, "games": row.games,
-                    "wins": row.wins,
+                    "provisional": provisional(row.sigma, met or 0), "games": row.games,
+                    "wins": row.wins, "opponents": met or 0,
                     "history": [{"at": text_of(at), "rating": rating, "change": change,
                                  "table": table}
                                 for at, rating, change, table in reversed(history)]})
@@ -266,11 +340,11 @@ class RatingStore(Store):
         """The ratings of some players in one pool (what a seat shows beside a name);
         players not rated there are left out."""
         with self.storage.sessions() as session:
-            rows = session.scalars(select(RatingRow).where(
+            rows = session.execute(select(RatingRow, opponents_column()).where(
                 RatingRow.pool == pool, RatingRow.player_id.in_(player_ids[:64])))
             return {row.player_id: {"rating": display(row.mu),
-                                    "provisional": row.sigma > PROVISIONAL_SIGMA}
-                    for row in rows}
+                                    "provisional": provisional(row.sigma, met or 0)}
+                    for row, met in rows}
 
     @guarded
     def leaderboard(self, pool: str | None, limit: int, offset: int) -> dict[str, Any]:
@@ -280,17 +354,20 @@ class RatingStore(Store):
             pool = pool if pool is not None else (pools[0] if pools else None)
             entries = []
             if pool is not None:
+                met = opponents_column()
                 rows = session.execute(
-                    select(RatingRow, PlayerRow.name, PlayerRow.username)
+                    select(RatingRow, PlayerRow.name, PlayerRow.username, met)
                     .join(PlayerRow, PlayerRow.id == RatingRow.player_id)
                     .where(RatingRow.pool == pool)
-                    .order_by((RatingRow.sigma > PROVISIONAL_SIGMA).asc(),
+                    .order_by(or_(RatingRow.sigma > PROVISIONAL_SIGMA,
+                                  met < PROVISIONAL_OPPONENTS).asc(),
                               RatingRow.mu.desc(), RatingRow.player_id)
                     .limit(limit).offset(offset)).all()
-                for rank, (row, name, username) in enumerate(rows, start=offset + 1):
+                for rank, (row, name, username, opponents) in enumerate(rows,
+                                                                        start=offset + 1):
                     entries.append({"rank": rank, "id": row.player_id, "name": name,
                                     "username": username, "rating": display(row.mu),
-                                    "provisional": row.sigma > PROVISIONAL_SIGMA,
+                                    "provisional": provisional(row.sigma, opponents or 0),
                                     "games": row.games, "wins": row.wins})
             return {"pools": pools, "pool": pool, "entries": entries}
 
@@ -323,6 +400,8 @@ class PoolRating(BaseModel):
     provisional: bool
     games: int
     wins: int
+    opponents: int = Field(description="different accounts met in rated games of the pool "
+                           f"(a rating is provisional until {PROVISIONAL_OPPONENTS})")
     history: list[RatingPoint]
 
 

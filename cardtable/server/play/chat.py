@@ -5,7 +5,9 @@ keeps them: a spectator's hints never reach the players); each room's messages g
 its own connections.  A message is free text (at most ``MAX_TEXT`` characters, control
 characters taken out; the page shows it as text, never as HTML) or one of the quick
 ``PHRASES``, which the page shows in the viewer's language.  Each connection may send
-``PlayerLimits.chat_per_window`` messages; the table's creator (its first person's seat)
+``PlayerLimits.chat_per_window`` messages; among the spectators only signed-in accounts
+talk (``chat_accounts_only``: a stranger cannot spam a table by opening sockets), each
+account at that rate however many sockets it opens.  The table's creator (its first person's seat)
 can turn the players' chat off and on.  Muting is each viewer's own choice (the page hides
 a muted seat's messages).  Messages and the setting are stored; a connection is sent the
 newest ``HISTORY`` messages of its room when it opens.
@@ -156,11 +158,20 @@ def creator_seat(table: LiveTable) -> int | None:
     return next((seat.index for seat in table.seats if seat.kind == "human"), None)
 
 
+_spoken: dict[str, collections.deque[float]] = {}
+"""When each account last chatted among the spectators (one rate for all its sockets)."""
+
+
 def _admit(tables: House, connection: Connection) -> None:
     limits = tables.settings
     item = parse(limits.chat_per_window)
     window, clock = item.get_expiry(), time.monotonic()
-    sent = _sent.setdefault(connection, collections.deque())
+    if connection.seat is None and connection.speaker is not None:
+        for speaker in [k for k, times in _spoken.items() if clock - times[-1] >= window]:
+            del _spoken[speaker]   # forgotten once their window is over
+        sent = _spoken.setdefault(connection.speaker, collections.deque())
+    else:
+        sent = _sent.setdefault(connection, collections.deque())
     while sent and clock - sent[0] >= window:
         sent.popleft()
     if len(sent) >= item.amount:
@@ -194,6 +205,9 @@ async def say(tables: House, table: LiveTable, connection: Connection,
     else:
         text = clean_text(message.text)
     room = _room(connection)
+    if room == "spectators" and connection.speaker is None:
+        raise ChatError("only signed-in players may chat among the spectators: sign in",
+                        "chat_accounts_only")
     if room == "players" and await _is_off(tables, table):
         raise ChatError("the table's creator has turned the players' chat off", "chat_off")
     _admit(tables, connection)

@@ -41,11 +41,9 @@ log = logging.getLogger("cardtable.server")
 class Dealer:
     """Owns one live table: takes its commands one at a time and runs what they decide.
 
-    A command asked while none is being handled is handled at once, in the asker's own
-    task; one asked meanwhile waits in the mailbox, and a task of the dealer's takes the
-    mailbox in order.  A waiting asker that gives up (its task cancelled) takes its
-    command back.
-    """
+    A command asked while none is handled is handled at once, in the asker's task; one
+    asked meanwhile waits in the mailbox, which a task of the dealer's takes in order (an
+    asker that gives up takes its command back)."""
 
     def __init__(self, house: House, table: LiveTable,
                  life: dict[str, Any] | None = None) -> None:
@@ -325,9 +323,11 @@ class Dealer:
         # counted with the end: that side lost, for ratings
         return await self._end(steps.resigned(self.table, command.seat))
 
-    async def _leave(self, command: cmd.Leave) -> None:
+    async def _leave(self, command: cmd.Leave) -> dict[str, Any] | None:
         table = self.table
         steps.check_leave(table, command.seat)
+        if steps.aborts(table, command.seat):   # a rated game's abort window
+            return await self._end(steps.aborted(table, command.seat))
         assert table.life is not None
         table.life.left.append(command.seat)
         self._bot_for_good(table.seats[command.seat])
@@ -335,6 +335,7 @@ class Dealer:
         self._arm()
         table.broadcast()
         self.kick()
+        return None
 
     async def _abandon(self, command: cmd.Abandon) -> bool:
         table, house = self.table, self.house
@@ -364,8 +365,7 @@ class Dealer:
             await self._save_life()
         stored = await asyncio.to_thread(house.storage.end_table, table.id,
                                          was=table.status, finished=finished,
-                                         summary=summary,
-                                         tally=tally_of(table, summary))
+                                         summary=summary, tally=tally_of(table, summary))
         if stored is None:
             raise TableError("the table changed meanwhile; look again", 409, "conflict")
         table.status, table.finished, table.summary = OVER, finished, stored

@@ -239,6 +239,8 @@ class Connection:
 
     seat: int | None
     outbox: Outbox
+    speaker: str | None = None
+    """The account a watcher is signed in as (only accounts chat among the spectators)."""
 
 
 @dataclass(eq=False)
@@ -396,8 +398,7 @@ class LiveTable:
             "seats": self.public_seats(),
         }
         if self.life is not None:
-            message["rated"] = self.life.rated or all(
-                s.kind == "human" and s.player_kind == "account" for s in self.seats)
+            message["rated"] = self.life.rated
             message["ratings"] = {str(seat): value for seat, value in self.life.ratings.items()}
             if self.life.clocked:
                 message["clock"] = self.life.view(self.life.clock.time())

@@ -6,12 +6,17 @@ one whose rating window (``width`` + ``widen`` a second of waiting, on both side
 enough others of its pool gets a table of people; one that said ``bots_after`` seconds
 and has waited that long gets a table with the people at hand and bots in the other
 seats.  Tables made by the queue have a clock (``lifecycle.DEFAULT_CLOCK``) and a
-takeover bot.  A ticket not polled for ``poll_timeout`` seconds is cancelled: a page
-that left, left the queue.
+takeover bot.  A ticket is matched only while its player polls it (last polled within
+``fresh`` seconds), and one not polled for ``poll_timeout`` seconds is cancelled: a page
+that left, left the queue, and a ticket whose answer was lost seats nobody.
 
 Without Redis the queue lives in this process (``LocalTickets``); with it every process
 shares it (``RedisTickets``), and whichever process matches (under a short lock in
-Redis) makes the table and owns it.
+Redis) makes the table and owns it.  While Redis cannot be reached every request is
+refused with 503 (``cluster_unavailable``) and leaves nothing behind; the rounds say so in
+one log line (again each minute, and once when it is back).  A waiting ticket Redis forgot
+(it restarted) is put back when its player polls the process that entered it (which keeps
+a copy); polled elsewhere it answers 404 ``ticket_gone``: the player is told to join again.
 """
 
 from __future__ import annotations
@@ -19,19 +24,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import functools
 import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from ... import games
 from ..store.storage import StorageUnavailable
 from .bot_runner import default_bot
 from .lifecycle import DEFAULT_CLOCK, DEFAULT_TAKEOVER
-from .live import TableError
+from .live import ClusterUnavailable, TableError
 from .seating import plan_table
 
 if TYPE_CHECKING:
@@ -40,6 +46,27 @@ if TYPE_CHECKING:
 __all__ = ["Entry", "LocalTickets", "QuickPlay", "RedisTickets", "Ticket", "match"]
 
 log = logging.getLogger("cardtable.server")
+
+SCAN = 64
+"""Tickets of its pool a round looks at for each waiting one (a flood of tickets costs a
+round no more than this many checks a ticket)."""
+AWAY = "the quick-play queue cannot be reached just now (Redis is away); try again shortly"
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def reached(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """A Redis call whose failure is ``ClusterUnavailable`` (503), never a 500."""
+    @functools.wraps(method)
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(*args, **kwargs)
+        except (asyncio.CancelledError, TableError):
+            raise
+        except Exception as error:  # the client's errors: refused, reset, timed out
+            raise ClusterUnavailable(AWAY) from error
+    return call
 
 
 class Ticket(enum.StrEnum):
@@ -116,8 +143,8 @@ def match(entries: list[Entry], at: float, *, width: float = 100.0,
         if first.ticket in taken:
             continue
         group: list[Entry] = [first]
-        for other in pools[first.pool]:
-            if len(group) == first.players:
+        for looked, other in enumerate(pools[first.pool]):
+            if len(group) == first.players or looked >= SCAN:
                 break
             if (other.ticket not in taken and other is not first
                     and all(near(member, other) for member in group)):
@@ -179,6 +206,7 @@ class RedisTickets:
         """When each ticket was last polled, apart, so a poll never overwrites a match."""
         self.lock_key = f"{prefix}:quickplay:lock"
 
+    @reached
     async def get(self, ticket: str) -> Entry | None:
         text = await self.redis.hget(self.key, ticket)
         if text is None:
@@ -189,16 +217,20 @@ class RedisTickets:
             entry.polled = max(entry.polled, float(polled))
         return entry
 
+    @reached
     async def put(self, entry: Entry) -> None:
         await self.redis.hset(self.key, entry.ticket, json.dumps(asdict(entry)))
 
+    @reached
     async def touch(self, ticket: str, at: float) -> None:
         await self.redis.hset(self.polled_key, ticket, repr(at))
 
+    @reached
     async def delete(self, ticket: str) -> None:
         await self.redis.hdel(self.key, ticket)
         await self.redis.hdel(self.polled_key, ticket)
 
+    @reached
     async def all(self) -> list[Entry]:
         texts = await self.redis.hgetall(self.key)
         polled = await self.redis.hgetall(self.polled_key)
@@ -215,15 +247,22 @@ class RedisTickets:
     async def matching(self) -> AsyncIterator[bool]:
         """One process matches at a time (a lock that expires, should it die holding it)."""
         mine = secrets.token_hex(8)
-        got = await self.redis.set(self.lock_key, mine, nx=True, px=5000)
-        if not got:
+        if not await self._lock(mine):
             yield False
             return
         try:
             yield True
         finally:
-            if await self.redis.get(self.lock_key) in (mine, mine.encode()):
-                await self.redis.delete(self.lock_key)
+            await self._unlock(mine)
+
+    @reached
+    async def _lock(self, mine: str) -> bool:
+        return bool(await self.redis.set(self.lock_key, mine, nx=True, px=5000))
+
+    @reached
+    async def _unlock(self, mine: str) -> None:
+        if await self.redis.get(self.lock_key) in (mine, mine.encode()):
+            await self.redis.delete(self.lock_key)
 
     async def close(self) -> None:
         """The cluster closes its Redis connection."""
@@ -235,7 +274,7 @@ class QuickPlay:
     def __init__(self, tables: Tables, store: LocalTickets | RedisTickets, *,
                  poll_timeout: float = 8.0, keep: float = 60.0, width: float = 100.0,
                  widen: float = 10.0, max_tickets: int = 1000,
-                 per_address: int = 4) -> None:
+                 per_address: int = 4, fresh: float = 3.0) -> None:
         self.tables = tables
         self.store = store
         self.poll_timeout = poll_timeout
@@ -247,6 +286,17 @@ class QuickPlay:
         """Tickets waiting at most, in all (a round of matching looks at every one)."""
         self.per_address = per_address
         """Tickets waiting at most from one address."""
+        self.fresh = min(fresh, poll_timeout)
+        """Seconds since its last poll within which a ticket may be matched."""
+        self.entered: dict[str, Entry] = {}
+        """Copies of the waiting tickets this process entered, as last polled here: a
+        ticket a Redis restart forgot is put back when its player polls here."""
+        self.waiting: dict[str, int] = {}
+        """Tickets waiting by address, as the last round saw them (and the ones entered
+        since): a flood is refused from here, without reading the queue."""
+        self._last_round = float("-inf")
+        self._failing: float | None = None
+        """Since when (this process's monotonic time) the rounds fail, and were last told."""
         self._task: asyncio.Task[None] | None = None
 
     def clock(self) -> float:
@@ -262,8 +312,21 @@ class QuickPlay:
                 await self.round()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # Redis or the database away: the next round tries again
-                log.exception("a quick-play round failed")
+            except Exception as error:  # Redis or the database away: the next round tries
+                self._failed(error)
+            else:
+                if self._failing is not None:
+                    self._failing = None
+                    log.warning("quick play matches again")
+
+    def _failed(self, error: Exception) -> None:
+        """One log line when the rounds start failing, and one a minute while they do
+        (not a traceback every half second)."""
+        at = self.tables.clock.time()
+        if self._failing is None or at - self._failing >= 60:
+            self._failing = at
+            log.warning("quick-play rounds fail (%s: %s); they go on every 0.5 s",
+                        type(error).__name__, str(error)[:200])
 
     # -- the endpoints ------------------------------------------------------------------
     async def enter(self, game: str, preset: str | None, players: int | None,
@@ -274,31 +337,82 @@ class QuickPlay:
             plan = plan_table(game, preset, None, players)
         except (ValueError, KeyError) as error:
             raise TableError(str(error).strip("'\""), 422) from None
+        self._check_room(address)   # from counts in memory: a flood costs no read
         waiting = [e for e in await self.store.all() if e.status == Ticket.WAITING]
-        if len(waiting) >= self.max_tickets:
-            raise TableError("the quick-play queue is full just now; try again in a minute",
-                             429, "queue_full", retry_after=30)
-        if sum(1 for e in waiting if e.address == address) >= self.per_address:
-            raise TableError(f"you already have {self.per_address} tickets waiting in the "
-                             "quick-play queue: cancel one first", 429, "too_many_tickets",
-                             retry_after=10)
+        self._count(waiting)
+        self._check_room(address)
         at = self.clock()
         entry = Entry(ticket=secrets.token_urlsafe(18), game=plan.spec.name,
                       preset=plan.preset or games.get(game).default_preset,
                       players=plan.players, bots_after=bots_after, entered=at, polled=at,
                       name=name, rating=rating, address=address, player=player)
         await self.store.put(entry)
-        await self.round()
-        fresh = await self.store.get(entry.ticket)
-        return (fresh or entry).answer(self.clock())
+        self.waiting[address] = self.waiting.get(address, 0) + 1
+        try:
+            await self.round()
+            fresh = await self.store.get(entry.ticket)
+        except (StorageUnavailable, ClusterUnavailable):
+            seated = await self._withdraw(entry.ticket)
+            if seated is None:
+                raise   # refused: the ticket is gone with it
+            fresh = seated
+        fresh = fresh or entry
+        if fresh.status == Ticket.WAITING:
+            self.entered[fresh.ticket] = fresh
+        return fresh.answer(self.clock())
+
+    def _check_room(self, address: str) -> None:
+        if sum(self.waiting.values()) >= self.max_tickets:
+            raise TableError("the quick-play queue is full just now; try again in a minute",
+                             429, "queue_full", retry_after=30)
+        if self.waiting.get(address, 0) >= self.per_address:
+            raise TableError(f"you already have {self.per_address} tickets waiting in the "
+                             "quick-play queue: cancel one first", 429, "too_many_tickets",
+                             retry_after=10)
+
+    def _count(self, waiting: list[Entry]) -> None:
+        counts: dict[str, int] = {}
+        for entry in waiting:
+            counts[entry.address] = counts.get(entry.address, 0) + 1
+        self.waiting = counts
+
+    async def _withdraw(self, ticket: str) -> Entry | None:
+        """Take back a ticket whose request is refused (nothing may seat its player later);
+        the entry if a round seated it meanwhile (then it is answered, not refused).  With
+        Redis away it may stay, but unpolled it is never matched and soon cancelled."""
+        with contextlib.suppress(ClusterUnavailable):
+            entry = await self.store.get(ticket)
+            if entry is not None and entry.status == Ticket.MATCHED:
+                return entry
+            await self.store.delete(ticket)
+        return None
 
     async def poll(self, ticket: str) -> dict[str, Any]:
-        entry = await self._entry(ticket)
+        entry = await self._restored(ticket)
         if entry.status == Ticket.WAITING:
             await self.store.touch(ticket, self.clock())
-            await self.round()
-            entry = await self._entry(ticket)
+            if (sum(self.waiting.values()) <= SCAN
+                    or time.monotonic() - self._last_round >= 0.25):
+                # a long queue's polls make no more than 4 rounds a second
+                await self.round()
+                entry = await self._entry(ticket)
         return entry.answer(self.clock())
+
+    async def _restored(self, ticket: str) -> Entry:
+        """The ticket, put back in the queue if Redis forgot it (a restart) while this
+        process holds its copy (it entered it, and it waited, polled, meanwhile)."""
+        entry = None if len(ticket) > 64 else await self.store.get(ticket)
+        kept = self.entered.get(ticket)
+        if entry is None and kept is not None and self.clock() - kept.polled <= self.poll_timeout:
+            entry = kept
+            await self.store.put(entry)
+            log.warning("quick play: a ticket the queue had lost was put back")
+        if entry is None or entry.status != Ticket.WAITING:
+            self.entered.pop(ticket, None)
+        else:
+            entry.polled = self.clock()
+            self.entered[ticket] = entry
+        return entry if entry is not None else await self._entry(ticket)
 
     async def cancel(self, ticket: str) -> dict[str, Any]:
         async with self._matching_wait() as mine:
@@ -306,13 +420,16 @@ class QuickPlay:
             if entry.status == Ticket.WAITING and mine:
                 entry.status = Ticket.CANCELLED
                 await self.store.put(entry)
+                if self.waiting.get(entry.address, 0) > 0:
+                    self.waiting[entry.address] -= 1
         return entry.answer(self.clock())
 
     async def _entry(self, ticket: str) -> Entry:
         entry = None if len(ticket) > 64 else await self.store.get(ticket)
         if entry is None:
-            raise TableError("there is no such ticket in the quick-play queue (it may have "
-                             "been cancelled a while ago)", 404)
+            raise TableError("this ticket is no longer in the quick-play queue (cancelled a "
+                             "while ago, or the queue restarted): join the queue again", 404,
+                             "ticket_gone")
         return entry
 
     @contextlib.asynccontextmanager
@@ -332,6 +449,7 @@ class QuickPlay:
         async with self.store.matching() as mine:
             if not mine:
                 return  # another process (or task) is matching just now
+            self._last_round = time.monotonic()   # a bound on work: the real time
             at = self.clock()
             entries = await self.store.all()
             for entry in entries:
@@ -340,7 +458,8 @@ class QuickPlay:
                 elif entry.status == Ticket.WAITING and at - entry.polled > self.poll_timeout:
                     entry.status = Ticket.CANCELLED
                     await self.store.put(entry)
-            for group, bots in match(entries, at, width=self.width, widen=self.widen):
+            polling = [e for e in entries if at - e.polled <= self.fresh]
+            for group, bots in match(polling, at, width=self.width, widen=self.widen):
                 try:
                     await self._seat(group, bots)
                 except (asyncio.CancelledError, StorageUnavailable):
@@ -353,6 +472,12 @@ class QuickPlay:
                     for entry in group:
                         entry.status = Ticket.CANCELLED
                         await self.store.put(entry)
+            self._count([e for e in entries if e.status == Ticket.WAITING])
+            now_is = {e.ticket: e.status for e in entries}
+            for ticket, kept in list(self.entered.items()):   # matched, cancelled or gone
+                if (now_is.get(ticket, kept.status) != Ticket.WAITING
+                        or at - kept.polled > self.poll_timeout):
+                    del self.entered[ticket]
 
     async def _seat(self, group: list[Entry], bots: int) -> None:
         """A table for the group (bots in the seats left), each entry given its seat."""

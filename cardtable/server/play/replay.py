@@ -32,7 +32,7 @@ from ..wire import plain
 
 __all__ = ["ENDED_BY_THE_TABLE", "replay_steps"]
 
-ENDED_BY_THE_TABLE = ("resigned", "abandoned")
+ENDED_BY_THE_TABLE = ("resigned", "abandoned", "aborted")
 """How a game ends that its rules did not end (``lifecycle``): its replay ends there."""
 
 

@@ -11,6 +11,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from ...game import GameState
 from ..people.ratings import SeatResult, Tally, pool_of
 from .commands import Counted
 from .live import LiveTable
@@ -18,17 +19,18 @@ from .live import LiveTable
 if TYPE_CHECKING:
     from .host import House
 
-__all__ = ["count_table", "results_of", "tally_of"]
+__all__ = ["count_table", "movers", "results_of", "tally_of"]
 
 log = logging.getLogger("cardtable.server")
 
 
 def results_of(table: LiveTable, summary: dict[str, Any] | None = None) -> list[SeatResult]:
     """Each seat's result from the game's outcome and the summary's resignations and
-    forfeits (those seats lost); empty when the game has no outcome (say, abandoned).
+    forfeits (those seats lost); empty when the game has no outcome (say, abandoned or
+    aborted).
     ``summary`` is the table's own unless given (an end about to be stored)."""
     summary = (table.summary if summary is None else summary) or {}
-    if summary.get("abandoned") or summary.get("closed"):
+    if summary.get("abandoned") or summary.get("closed") or summary.get("aborted"):
         return []
     outcome = table.state.outcome()
     lost = {s for s in summary.get("forfeits") or [] if isinstance(s, int)}
@@ -53,10 +55,33 @@ def results_of(table: LiveTable, summary: dict[str, Any] | None = None) -> list[
     return out
 
 
+def movers(state: GameState[Any], players: int) -> set[int]:
+    """The seats that have made a move in the game so far (their own, or their takeover
+    bot's for them); ``state`` is not changed.
+
+    >>> from cardtable import games
+    >>> state = games.get("durak").start(games.get("durak").rules(), players=2, seed=7)
+    >>> movers(state, 2)
+    set()
+    >>> state.push(state.legal_moves()[0]); state.push(state.legal_moves()[0])
+    >>> sorted(movers(state, 2))
+    [0, 1]
+    """
+    trial, seats = state.copy(), set[int]()
+    while trial.move_stack and len(seats) < players:
+        trial.pop()
+        if trial.to_move is not None:
+            seats.add(trial.to_move)
+    return seats
+
+
 def tally_of(table: LiveTable, summary: dict[str, Any] | None = None) -> Tally:
-    """The count of a table whose game is over (``summary``: its end's, if not stored)."""
+    """The count of a table whose game is over (``summary``: its end's, if not stored):
+    rated if its creator chose so and every seat has moved."""
+    chosen = table.life is not None and table.life.rated
     return Tally(table.id, table.game, pool_of(table.game, table.preset, table.players),
-                 results_of(table, summary))
+                 results_of(table, summary), chosen=chosen,
+                 moved=not chosen or len(movers(table.state, table.players)) == table.players)
 
 
 async def count_table(tables: House, table: LiveTable) -> bool:

@@ -155,6 +155,24 @@ def plan_table(game: str, preset: str | None = None, options: dict[str, Any] | N
                     preset=spec.preset_of(rules), takeover=takeover_spec)
 
 
+def check_rated_seat(player: Player | str | None) -> None:
+    """Refuse a seat at a rated table to anyone but a signed-in account (``player``, or
+    its kind); a guest's rating would be as cheap as a new guest."""
+    kind = player if isinstance(player, str) or player is None else player.kind
+    if kind != "account":
+        raise TableError("a rated table seats signed-in accounts only: sign in, or play "
+                         "a casual table", 409, "rated_accounts_only")
+
+
+def check_rated(plan: NewTable, player: Player | None) -> None:
+    """Refuse a rated table a guest makes, or one with a bot's seat (nobody's rating is
+    won from a bot)."""
+    check_rated_seat(player)
+    if any(seat.kind != "human" for seat in plan.seats):
+        raise TableError("a rated table has a person in every seat: no bots", 422,
+                         "rated_accounts_only")
+
+
 class Seating:
     """Making tables and giving their seats, for the live tables of this process."""
 
@@ -187,6 +205,8 @@ class Seating:
             raise TableError(error.reason, 422, error.code, params=error.params) from None
         except ValueError as error:
             raise TableError(str(error), 422) from None
+        if rated:
+            check_rated(plan, player)
         creator = next((i for i, seat in enumerate(plan.seats) if seat.kind == "human"), None)
         token = None
         if creator is not None:
@@ -270,6 +290,8 @@ class Seating:
         if table is None:
             raise TableError(f"there is no table {table_id!r}", 404, "not_found",
                              params={"table": table_id})
+        if table.life is not None and table.life.rated:   # fixed when the table was made
+            check_rated_seat(player)
         token = new_token()
         seat = await table.dealer.ask(TakeSeat(hash_token(token), name, player_id, kind))
         return table, seat, token
@@ -287,6 +309,8 @@ class Seating:
                              params={"table": elsewhere.table_id})
         if table.over:
             raise TableError("this game is over: there is no seat to take", 409, "game_over")
+        if table.life is not None and table.life.rated:
+            check_rated_seat(kind)
         for seat in table.free_seats():
             token = new_token()
             if await asyncio.to_thread(tables.storage.take_seat, table.id, seat.index,

@@ -20,9 +20,9 @@ from ..codes import Refusal, refused
 from ..people.ratings import Tally
 from ..wire import plain
 from .live import OVER, PLAYING, WAITING, Life, LiveSeat, LiveTable, TableError
-from .results import tally_of
+from .results import movers, tally_of
 
-__all__ = ["EngineFailed", "Played", "abandoned", "against_bots_only", "all_accounts",
+__all__ = ["EngineFailed", "Played", "abandoned", "aborts", "against_bots_only",
            "annotate", "check_help", "check_hint", "check_leave", "check_playing", "check_rematch",
            "last_move", "move", "resigned", "side_of", "spent", "unattended", "undo"]
 
@@ -128,20 +128,32 @@ def check_rematch(table: LiveTable, seat: int | None) -> None:
                          "rematch_not_player")
 
 
+def aborts(table: LiveTable, seat: int) -> bool:
+    """Whether ``seat`` leaving or resigning now aborts the game: a rated table where that
+    seat has not moved yet (the abort window: nobody gains or loses a rating by a game
+    one side never played)."""
+    return (table.life is not None and table.life.rated
+            and seat not in movers(table.state, table.players))
+
+
 def check_leave(table: LiveTable, seat: int) -> None:
-    """Refuse a leave the table does not allow: a rated game, or a seat already left."""
+    """Refuse a leave the table does not allow: a rated game past the seat's first move,
+    or a seat already left."""
     check_playing(table, "leave")
     life = table.life
     assert life is not None
-    if life.rated or all_accounts(table):
+    if life.rated and not aborts(table, seat):
         raise TableError("this game is rated: you may resign, not leave", 409, "rated_table")
     if life.gone(seat):
         raise TableError("you have already left this seat", 409, "already_left")
 
 
 def resigned(table: LiveTable, seat: int) -> dict[str, Any]:
-    """The summary of a game ``seat`` resigns: its side loses."""
+    """The summary of a game ``seat`` resigns: its side loses (before its first move at a
+    rated table: the game is aborted)."""
     check_playing(table, "resign")
+    if aborts(table, seat):
+        return aborted(table, seat)
     losers = side_of(table, seat)
     summary = plain(table.spec.summary(table.state))
     summary.update(over=True, ended="resigned", resigned=seat, losers=losers,
@@ -157,6 +169,16 @@ def abandoned(table: LiveTable) -> dict[str, Any]:
     """The summary of a game nobody came back to: it ends, unrated."""
     summary = plain(table.spec.summary(table.state))
     summary.update(over=True, ended="abandoned", abandoned=True)
+    summary = annotate(table, summary)
+    summary["rated"] = False
+    return summary
+
+
+def aborted(table: LiveTable, seat: int) -> dict[str, Any]:
+    """The summary of a rated game ``seat`` left or resigned before its first move: over,
+    nobody won or lost, unrated."""
+    summary = plain(table.spec.summary(table.state))
+    summary.update(over=True, ended="aborted", aborted=True, aborted_by=seat)
     summary = annotate(table, summary)
     summary["rated"] = False
     return summary
@@ -206,11 +228,6 @@ def renamed_seats(table: LiveTable, player_id: str, becomes: str | None) -> list
     if becomes is not None and any(seat.player_id == becomes for seat in table.seats):
         return []
     return [seat for seat in table.seats if seat.player_id == player_id]
-
-
-def all_accounts(table: LiveTable) -> bool:
-    """Every seat is a signed-in account's (the games ``ratings`` rates)."""
-    return all(seat.kind == "human" and seat.player_kind == "account" for seat in table.seats)
 
 
 # -- help against bots ------------------------------------------------------------------

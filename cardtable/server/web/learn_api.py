@@ -44,10 +44,11 @@ from ...analysis import puzzles as puzzlelib
 from ..people.accounts import current_player
 from ..people.progress import ProgressStore
 from ..play.bot_workers import BotFailed, BotWorkers, JudgeJob, PuzzleJob
+from ..play.guard import address_of
 from ..play.live import TableError
 from ..store.analyses import AnalysisStore
 from ..store.storage import Storage
-from .deps import Live
+from .deps import Asker, Live
 from .schemas import Problem
 
 __all__ = ["Analyses", "register"]
@@ -60,6 +61,12 @@ ANALYSIS_NODES = 20_000
 """The exact solver's budget of positions per move in the server (past it, no hindsight
 for that move): a bound on each analysis's work."""
 MOST_WAITING = 4
+"""Analyses under way at once in a process past which the next is refused (five at most)."""
+EACH = 1
+"""Analyses under way at once for one address, or one signed-in account."""
+ANONYMOUS = 2
+"""Analyses under way at once for everyone not signed in together: a flood from many
+addresses leaves the rest of the queue to accounts."""
 
 
 def _lease() -> float:
@@ -150,6 +157,9 @@ class Analyses:
         self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
         """This process, as the analyses' rows name it."""
         self.running: dict[str, asyncio.Task[None]] = {}
+        self.askers: dict[str, tuple[str, bool]] = {}
+        """Who asked for each analysis under way here (an account, or an address) and
+        whether they were signed in."""
         self.threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="school")
         """Hints and the analyses' rows: never the loop's default threads, which are the
         storage's."""
@@ -172,22 +182,45 @@ class Analyses:
             log.exception("the analysis files in %s could not be read in", self.folder)
             return 0
 
-    async def start(self, table_id: str, record_text: str, workers: BotWorkers) -> str:
+    async def start(self, table_id: str, record_text: str, workers: BotWorkers,
+                    asker: tuple[str, bool] = ("address:unknown", False)) -> str:
         """Start analysing (unless done or under way here or in another process) in
-        ``workers``; what it is now."""
+        ``workers``; what it is now.  ``asker``: who asks (``account:ID`` or
+        ``address:ADDRESS``) and whether they are signed in, for the quotas."""
         job = self.running.get(table_id)
         if job is not None and not job.done():
             return "running"
-        if sum(1 for t in self.running.values() if not t.done()) > MOST_WAITING:
-            raise TableError("too many analyses are waiting: try again in a minute", 429,
-                             "analysis_busy", retry_after=60)
         store = self.store
+        try:
+            self.check_quota(asker)
+        except TableError:   # past a quota: still told of an analysis there is
+            found = await self._in_thread(lambda: store.find(table_id))
+            if found is not None and (found.status == "done" or found.live):
+                return str(found.status)
+            raise
         claim = await self._in_thread(lambda: store.claim(table_id, self.owner, _lease()))
         if claim != "mine":
             return str(claim)
         self.running[table_id] = asyncio.get_running_loop().create_task(
             self._analyse(table_id, record_text, workers))
+        self.askers[table_id] = asker
         return "running"
+
+    def check_quota(self, asker: tuple[str, bool]) -> None:
+        """Refuse (429) an analysis past its asker's quota, the anonymous share or the
+        process's cap; finished ones are forgotten here."""
+        for table_id in list(self.askers):
+            task = self.running.get(table_id)
+            if task is None or task.done():
+                self.askers.pop(table_id)
+        under_way = list(self.askers.values())
+        if sum(1 for who, _ in under_way if who == asker[0]) >= EACH:
+            raise TableError("you already have an analysis under way: wait for it to end",
+                             429, "analysis_quota", retry_after=30)
+        if sum(1 for task in self.running.values() if not task.done()) > MOST_WAITING or (
+                not asker[1] and sum(1 for _, signed in under_way if not signed) >= ANONYMOUS):
+            raise TableError("too many analyses are waiting: try again in a minute", 429,
+                             "analysis_busy", retry_after=60)
 
     def _jobs(self, record_text: str) -> tuple[Any, list[JudgeJob]]:
         """The record, and a job for each of its moves: the position before it, seeded
@@ -458,11 +491,17 @@ async def puzzle_answer(analyses: School, puzzle_id: str, body: MoveText) -> dic
 
 
 @router.post("/api/tables/{table_id}/analysis", status_code=202, responses=ANSWERS)
-async def start_analysis(analyses: School, tables: Live, table_id: str) -> dict[str, Any]:
+async def start_analysis(analyses: School, tables: Live, table_id: str, request: Request,
+                         player: Asker) -> dict[str, Any]:
+    """Analyse a finished game: one under way at a time for an address or an account, two
+    for everyone not signed in together (429 ``analysis_quota``, ``analysis_busy``)."""
     table = await tables.find(table_id)
     record = await tables.finished_record(table, "a game is analysed once it has ended")
     workers = tables.runner.pool()
-    return {"status": await analyses.start(table_id, record.dumps(), workers)}
+    signed_in = player is not None and player.kind != "guest"
+    asker = (f"account:{player.id}" if player is not None and signed_in
+             else f"address:{address_of(request)}", signed_in)
+    return {"status": await analyses.start(table_id, record.dumps(), workers, asker)}
 
 
 @router.get("/api/tables/{table_id}/analysis", responses=ANSWERS)

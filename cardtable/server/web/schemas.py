@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ... import games
 from ..play.live import LiveTable
@@ -28,6 +28,7 @@ __all__ = [
     "TableListing",
     "TimeControl",
     "listing_of",
+    "rated_table",
     "seat_info_of",
 ]
 
@@ -60,6 +61,9 @@ class CreateTable(BaseModel):
     name: str | None = Field(None, max_length=40, description="the creator's name at the table")
     clock: TimeControl | None = Field(None, description="a time control (none: no clock); "
                                       "a table with one has a takeover bot, easy by default")
+    rated: StrictBool = Field(False, description="the game counts for ratings (a signed-in "
+                              "account's choice: every seat a person's, and only accounts "
+                              "may take them); false: casual")
 
 
 class JoinTable(BaseModel):
@@ -131,6 +135,8 @@ class TableListing(BaseModel):
     invite: str
     watch: str
     version: int | None
+    rated: bool = Field(False, description="the game counts for ratings (its creator's "
+                        "choice); false: casual")
 
 
 class HistoryEntry(BaseModel):
@@ -144,6 +150,8 @@ class HistoryEntry(BaseModel):
     summary: dict[str, Any] | None
     record: str
     invite: str
+    rated: bool = Field(False, description="the table was rated (its summary says whether "
+                        "the game counted: ``rated``, and ``unrated`` for why not)")
 
 
 class ReplayStep(BaseModel):
@@ -259,5 +267,10 @@ def listing_of(row: TableRow, seats: list[SeatRow], live: LiveTable | None) -> T
         seats=infos, taken=sum(1 for s in infos if s.taken),
         free_seats=sum(1 for s in infos if not s.taken), created=row.created,
         invite=f"/table/{row.id}", watch=f"/ws/tables/{row.id}",
-        version=live.version if live is not None else None)
+        version=live.version if live is not None else None, rated=rated_table(row))
+
+
+def rated_table(row: TableRow) -> bool:
+    """Whether a stored table is rated: its creator's choice, kept in its life."""
+    return bool((row.life or {}).get("rated"))
 

@@ -62,6 +62,16 @@ NOT_YOURS = ("that seat is not yours: sign in as the player who took it, or conn
              "its token")
 
 
+async def _speaker(websocket: WebSocket) -> str | None:
+    """The account a watcher's socket is signed in as (a guest, a program, a page of
+    another site or no session: ``None``, who may not chat among the spectators)."""
+    try:
+        player = None if cross_site(websocket) else await current_player(websocket)
+    except StorageUnavailable:
+        return None
+    return player.id if player is not None and player.kind == "account" else None
+
+
 async def _own_seat(websocket: WebSocket, tables: Tables, table_id: str,
                     seat: str) -> OwnSeat:
     """``?seat=N`` without a token: the seat, if the session's (or API token's) player
@@ -137,7 +147,8 @@ async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
         holder = table.seats[seat]
         if not await _key_plays(websocket, holder.player_id, holder.player_kind):
             return
-    connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
+    connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit),
+                            speaker=None if seat is not None else await _speaker(websocket))
     try:
         # inside the try: a client gone while it was being connected (the task cancelled in
         # the middle of ``connect``) is disconnected too, or its seat would stay "connected"
@@ -240,7 +251,8 @@ async def _relay(websocket: WebSocket, tables: Tables, elsewhere: NotHere,
         seat = row.seat
         if not await _key_plays(websocket, row.player_id, row.player_kind):
             return
-    connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit))
+    connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit),
+                            speaker=None if seat is not None else await _speaker(websocket))
     try:
         conn = await cluster.relay_open(owner, table_id, seat, connection)
     except ClusterUnavailable as error:

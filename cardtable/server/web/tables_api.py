@@ -35,6 +35,7 @@ from .schemas import (
     TableInfo,
     TableListing,
     listing_of,
+    rated_table,
     seat_info_of,
 )
 
@@ -71,7 +72,7 @@ async def list_games(tables: Live) -> list[GameInfo]:
 
 
 @router.post("/api/tables", response_model=Seated, status_code=201,
-             responses=answers(422, 429))
+             responses=answers(409, 422, 429, 503))
 async def create_table(body: CreateTable, request: Request, tables: Live,
                        player: Asker) -> Seated:
     table, seat, token = await tables.seating.create(
@@ -79,7 +80,7 @@ async def create_table(body: CreateTable, request: Request, tables: Live,
         seats=body.seats, takeover=body.takeover,
         name=await seat_name(request, body.name, player),
         address=address_of(request), player=player,
-        clock=None if body.clock is None else body.clock.model_dump())
+        clock=None if body.clock is None else body.clock.model_dump(), rated=body.rated)
     return Seated(table=table.id, seat=seat, token=token, invite=f"/table/{table.id}")
 
 
@@ -163,7 +164,8 @@ async def history(request: Request, tables: Live, game: str | None = Query(None,
     return [HistoryEntry(id=row.id, game=row.game, preset=row.preset, players=row.players,
                          seats=[seat_info_of(seat) for seat in seats], created=row.created,
                          finished=row.finished, summary=row.summary,
-                         record=f"/api/tables/{row.id}/record", invite=f"/table/{row.id}")
+                         record=f"/api/tables/{row.id}/record", invite=f"/table/{row.id}",
+                         rated=rated_table(row))
             for row, seats in rows]
 
 

@@ -1,5 +1,5 @@
-// How a game ended, and what happened to its seats, in words: a resignation, a table
-// nobody came back to, a player who forfeited (out of time, or away too long) or left.
+// How a game ended, and what happened to its seats, in words: a resignation, a rated
+// game aborted before a seat's first move, a table nobody came back to, a player who forfeited (out of time, or away too long) or left.
 // The end dialog says it above the score, the move log says it where it happened, and a
 // player whose seat a bot now plays is told so.  The server's summary and each seat's
 // `gone` carry the facts; the words are the page's, in the page's language.  Every end
@@ -28,7 +28,10 @@ export function endingLines(summary, seatName) {
     lines.push(t("end.resigned", { name: seatName(summary.resigned) }));
   } else if (summary.ended === "abandoned") {
     lines.push(t("end.abandoned"));
+  } else if (summary.ended === "aborted") {
+    lines.push(t("end.aborted", { name: seatName(summary.aborted_by) }));
   }
+  if (summary.unrated) lines.push(t(`end.unrated.${summary.unrated}`));
   for (const seat of summary.forfeits || []) lines.push(t("end.forfeited", { name: seatName(seat) }));
   for (const seat of summary.left || []) lines.push(t("end.left", { name: seatName(seat) }));
   return lines;
@@ -37,7 +40,7 @@ export function endingLines(summary, seatName) {
 /** Whether the game's own result (scores, a winner) means anything: not for a table
  * nobody came back to, which ended unfinished ("A draw 0 : 0" would be a lie). */
 export function resultShown(summary) {
-  return !summary || summary.ended !== "abandoned";
+  return !summary || (summary.ended !== "abandoned" && summary.ended !== "aborted");
 }
 
 /** What the move log should say of `state` beyond its moves: each seat gone (forfeited
@@ -57,6 +60,9 @@ export function lifeEvents(state, seatName) {
       say: () => t("log.resigned", { name: seatName(summary.resigned) }) });
   } else if (summary?.ended === "abandoned") {
     events.push({ key: "ended", kind: "end", say: () => t("log.abandoned") });
+  } else if (summary?.ended === "aborted") {
+    events.push({ key: "ended", kind: "end",
+      say: () => t("log.aborted", { name: seatName(summary.aborted_by) }) });
   }
   return events;
 }

@@ -202,6 +202,7 @@ export class Lobby {
       seats: this.form.seats,
     };
     if (CLOCKS[this.form.clock]) request.clock = CLOCKS[this.form.clock];
+    if (this.form.rated && this.form.seats.every((s) => s === "human")) request.rated = true;
     try { localStorage.setItem(FORM_KEY, JSON.stringify(this.form)); } catch { /* */ }
     const button = this.root.querySelector("button.create");
     if (button) button.disabled = true;
@@ -372,6 +373,11 @@ export class Lobby {
       h("div", { class: "form-row" }, h("label", { for: "players" }, t("lobby.players")), playersSelect),
       h("fieldset", { class: "seats" }, h("legend", {}, t("lobby.seats")), seatRows),
       h("div", { class: "form-row" }, h("label", { for: "clock" }, t("lobby.clock")), clockSelect),
+      form.seats.every((s) => s === "human") ? h("div", { class: "form-row" },
+        h("label", { for: "rated" }, t("lobby.rated")),
+        h("input", { type: "checkbox", id: "rated", name: "rated", checked: !!form.rated,
+          "aria-describedby": "rated-doc", onchange: (e) => { form.rated = e.target.checked; } }),
+        h("span", { id: "rated-doc", class: "muted" }, t("lobby.ratedHint"))) : null,
       h("details", { class: "options", open: this.optionsOpen || undefined,
                      ontoggle: (e) => { this.optionsOpen = e.target.open; } },
         h("summary", {}, t("lobby.options"),

@@ -22,6 +22,8 @@ export default {
   "lobby.preset": "Rules",
   "lobby.players": "Players",
   "lobby.clock": "Clock",
+  "lobby.rated": "Rated",
+  "lobby.ratedHint": "Counts for ratings: signed-in players only, no bots.",
   "lobby.clockNone": "No clock",
   "lobby.clockPreset": "{move} s a move + {bank} min in reserve",
   "lobby.options": "Rule options",

@@ -22,6 +22,8 @@ export default {
   "lobby.preset": "قوانین",
   "lobby.players": "بازیکنان",
   "lobby.clock": "ساعت",
+  "lobby.rated": "امتیازی",
+  "lobby.ratedHint": "در امتیاز حساب می‌شود: فقط بازیکنان واردشده، بدون ربات.",
   "lobby.clockNone": "بدون ساعت",
   "lobby.clockPreset": "{move} ثانیه برای هر حرکت + {bank} دقیقه ذخیره",
   "lobby.options": "گزینه‌های قوانین",

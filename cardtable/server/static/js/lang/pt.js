@@ -22,6 +22,8 @@ export default {
   "lobby.preset": "Regras",
   "lobby.players": "Jogadores",
   "lobby.clock": "Relógio",
+  "lobby.rated": "Vale rating",
+  "lobby.ratedHint": "Conta para o rating: só jogadores conectados, sem bots.",
   "lobby.clockNone": "Sem relógio",
   "lobby.clockPreset": "{move} s por jogada + {bank} min de reserva",
   "lobby.options": "Opções de regras",

@@ -22,6 +22,8 @@ export default {
   "lobby.preset": "Правила",
   "lobby.players": "Игроки",
   "lobby.clock": "Часы",
+  "lobby.rated": "Рейтинговая",
+  "lobby.ratedHint": "Идёт в рейтинг: только вошедшие игроки, без ботов.",
   "lobby.clockNone": "Без часов",
   "lobby.clockPreset": "{move} с на ход + {bank} мин в запасе",
   "lobby.options": "Настройки правил",

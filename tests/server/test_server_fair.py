@@ -1,0 +1,166 @@
+"""Ratings that cannot be farmed (issue 28, major 3), on SQLite and on PostgreSQL: rated or
+casual is the creator's choice and shown as it is; a rated game resigned or left before a
+seat's first move is aborted, unrated; repeated results between the same two accounts stop
+counting after ``REPEATS_A_DAY`` a day; a rating met against one opponent stays
+provisional."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+from fastapi.testclient import TestClient
+from playerkit import app_client, fresh, register
+from tablekit import Player, connect, each_moves_once
+
+from cardtable.server.people.players import PlayerGameRow, PlayerRow
+from cardtable.server.people.ratings import REPEATS_A_DAY, SeatResult, Tally
+
+__all__ = ["app_client"]   # the fixture
+
+PAIR = {"game": "durak", "seats": ["human", "human"]}
+
+
+def two_accounts(client: TestClient) -> TestClient:
+    """darya signs in on ``client``; anna_k on the browser answered."""
+    anna = fresh(client, "10.0.0.2")
+    assert register(client, "darya").status_code == 201
+    assert register(anna, "anna_k").status_code == 201
+    return anna
+
+
+def rated_table(darya: TestClient, anna: TestClient, **body: Any) -> tuple[dict, dict]:
+    made = darya.post("/api/tables", json={**PAIR, "rated": True, **body})
+    assert made.status_code == 201, made.text
+    joined = anna.post(f"/api/tables/{made.json()['table']}/join")
+    assert joined.status_code == 200, joined.text
+    return made.json(), joined.json()
+
+
+def ratings_of(client: TestClient, name: str) -> list[dict]:
+    return client.get(f"/api/players/{name}").json()["ratings"]
+
+
+def test_rated_or_casual_is_the_creators_choice_and_the_lobby_says_which(
+        app_client: TestClient) -> None:
+    anna = two_accounts(app_client)
+    rated, _ = rated_table(app_client, anna)
+    casual = app_client.post("/api/tables", json=PAIR).json()
+    listed = {t["id"]: t["rated"] for t in app_client.get("/api/tables").json()}
+    assert listed[rated["table"]] is True and listed[casual["table"]] is False
+    assert app_client.get(f"/api/tables/{rated['table']}").json()["rated"] is True
+    assert app_client.get(f"/api/tables/{casual['table']}").json()["rated"] is False
+
+
+def test_a_casual_game_between_two_accounts_changes_no_rating(app_client: TestClient) -> None:
+    anna = two_accounts(app_client)
+    made = app_client.post("/api/tables", json=PAIR).json()
+    joined = anna.post(f"/api/tables/{made['table']}/join").json()
+    with connect(app_client, made["table"], made["token"]) as ws0, \
+            connect(anna, made["table"], joined["token"]) as ws1:
+        each_moves_once({0: Player(ws0), 1: Player(ws1)})
+    ended = anna.post(f"/api/tables/{made['table']}/resign", json={"token": joined["token"]})
+    summary = ended.json()["summary"]
+    assert summary["ended"] == "resigned" and "ratings" not in summary
+    assert ratings_of(app_client, "darya") == [] and ratings_of(app_client, "anna_k") == []
+    recent = app_client.get("/api/players/darya").json()["recent"]
+    assert [(g["result"], g["rated"]) for g in recent] == [("win", False)]
+
+
+def test_only_accounts_sit_at_a_rated_table_and_no_bot(app_client: TestClient) -> None:
+    guest = fresh(app_client, "10.0.0.9")
+    refused = guest.post("/api/tables", json={**PAIR, "rated": True})
+    assert refused.status_code == 409 and refused.json()["code"] == "rated_accounts_only"
+    anna = two_accounts(app_client)
+    with_bot = app_client.post("/api/tables", json={"game": "durak", "rated": True,
+                                                    "seats": ["human", "bot:random"]})
+    assert with_bot.status_code == 422 and with_bot.json()["code"] == "rated_accounts_only"
+    made = app_client.post("/api/tables", json={**PAIR, "rated": True}).json()
+    joined = guest.post(f"/api/tables/{made['table']}/join")
+    assert joined.status_code == 409 and joined.json()["code"] == "rated_accounts_only"
+    assert app_client.get(f"/api/tables/{made['table']}").json()["free_seats"] == 1
+    assert anna.post(f"/api/tables/{made['table']}/join").status_code == 200
+
+
+def test_twelve_resignations_at_move_0_are_aborted_and_rate_nobody(
+        app_client: TestClient) -> None:
+    """The farming attack of issue 28: one account resigns at once, 12 times."""
+    anna = two_accounts(app_client)
+    for _ in range(12):
+        made, joined = rated_table(app_client, anna)
+        ended = anna.post(f"/api/tables/{made['table']}/resign",
+                          json={"token": joined["token"]})
+        assert ended.status_code == 200, ended.text
+        summary = ended.json()["summary"]
+        assert summary["ended"] == "aborted" and summary["aborted_by"] == joined["seat"]
+        assert summary["rated"] is False and "ratings" not in summary
+    assert ratings_of(app_client, "darya") == [] and ratings_of(app_client, "anna_k") == []
+    assert app_client.get("/api/leaderboard").json()["entries"] == []
+    assert app_client.get("/api/players/darya").json()["games"]["played"] == 0
+
+
+def test_leaving_a_rated_game_before_your_first_move_aborts_it(
+        app_client: TestClient) -> None:
+    anna = two_accounts(app_client)
+    made, joined = rated_table(app_client, anna)
+    left = anna.post(f"/api/tables/{made['table']}/leave", json={"token": joined["token"]})
+    assert left.status_code == 200, left.text
+    summary = app_client.get(f"/api/tables/{made['table']}").json()["summary"]
+    assert summary["ended"] == "aborted" and summary["rated"] is False
+    made, joined = rated_table(app_client, anna)
+    with connect(app_client, made["table"], made["token"]) as ws0, \
+            connect(anna, made["table"], joined["token"]) as ws1:
+        each_moves_once({0: Player(ws0), 1: Player(ws1)})
+    refused = anna.post(f"/api/tables/{made['table']}/leave", json={"token": joined["token"]})
+    assert refused.status_code == 409 and refused.json()["code"] == "rated_table"
+
+
+def test_twelve_resignations_after_a_move_each_count_three_times_and_stay_provisional(
+        app_client: TestClient) -> None:
+    """The attack past the abort window: each moves once, then anna resigns, 12 times."""
+    anna = two_accounts(app_client)
+    endings = []
+    for _ in range(12):
+        made, joined = rated_table(app_client, anna)
+        with connect(app_client, made["table"], made["token"]) as ws0, \
+                connect(anna, made["table"], joined["token"]) as ws1:
+            each_moves_once({0: Player(ws0), 1: Player(ws1)})
+        ended = anna.post(f"/api/tables/{made['table']}/resign",
+                          json={"token": joined["token"]}).json()["summary"]
+        endings.append((ended["ended"], ended.get("unrated"), "ratings" in ended))
+    assert endings == ([("resigned", None, True)] * REPEATS_A_DAY
+                       + [("resigned", "repeated", False)] * (12 - REPEATS_A_DAY))
+    [darya] = ratings_of(app_client, "darya")
+    [anna_k] = ratings_of(app_client, "anna_k")
+    assert darya["games"] == anna_k["games"] == REPEATS_A_DAY
+    assert darya["opponents"] == 1 and darya["provisional"] is True
+    assert darya["rating"] < 1650 and anna_k["rating"] > 1350   # not 1753
+    [first, second] = app_client.get("/api/leaderboard").json()["entries"]
+    assert first["provisional"] is second["provisional"] is True
+    played = app_client.get("/api/players/darya").json()["games"]["played"]
+    assert played == 12   # every game is in their games, casual past the third
+
+
+def test_repeated_results_count_again_the_next_day(app_client: TestClient) -> None:
+    """``Tally`` on the storage itself, at times a test chooses."""
+    storage = app_client.app.state.tables.storage
+    start = _dt.datetime(2026, 12, 6, 12, tzinfo=_dt.UTC)
+    with storage.writing() as session:
+        for player in ("p-a", "p-b"):
+            session.add(PlayerRow(id=player, kind="account", name=player, created=start))
+
+    def count(table: str, at: _dt.datetime) -> dict[str, Any]:
+        tally = Tally(table, "durak", "durak/transfer/2p", chosen=True, results=[
+            SeatResult(0, "human", "p-a", "account", None, 1.0, "win"),
+            SeatResult(1, "human", "p-b", "account", None, 0.0, "loss")])
+        with storage.writing() as session:
+            return tally(session, at)
+
+    hour = _dt.timedelta(hours=1)
+    counted = [count(f"t{i}", start + i * hour) for i in range(REPEATS_A_DAY + 1)]
+    assert ["ratings" in c for c in counted] == [True] * REPEATS_A_DAY + [False]
+    assert counted[-1] == {"rated": False, "unrated": "repeated"}
+    assert "ratings" in count("next-day", start + _dt.timedelta(days=1, minutes=1))
+    with storage.sessions() as session:
+        rated = session.query(PlayerGameRow).filter_by(player_id="p-a", rated=1).count()
+    assert rated == REPEATS_A_DAY + 1
