@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from browserkit import PHONE, table_root
+from browserkit import PHONE, screenshot, table_root
 
 pytestmark = pytest.mark.browser
 
@@ -53,6 +53,7 @@ def test_the_computer_is_one_tap_from_the_landing_page(open_page: Any, server_ur
         assert page.locator("html").get_attribute("dir") == "rtl"
         assert page.locator("#computer-title").inner_text() == "بازی با کامپیوتر"
         assert "۱۱" in page.locator('li.computer-game[data-game="pasur"] p.about').inner_text()
+    screenshot(page, f"landing-{lang}-phone")
     table = play_the_computer(page, "pasur", level="beginner")
     # straight to the table, seated, the cards dealt: no "Open the table" on the way
     page.locator('#table-root[data-seat="0"]').wait_for()
@@ -81,6 +82,7 @@ def test_the_end_dialog_offers_analysis_and_replay_with_the_reason(
     assert resigned.ok
     dialog = page.locator(".summary.final")
     dialog.wait_for()
+    screenshot(page, "end-dialog-en-desktop")
     assert "resigned" in dialog.locator(".ending").inner_text()
     assert dialog.locator("a.analyse").inner_text() == "Analyse the game"
     assert dialog.locator("a.replay").get_attribute("href") == f"/#replay/{table}"
@@ -106,6 +108,7 @@ def test_my_games_are_paged_beside_all_games(open_page: Any, server_url: str) ->
     page.click(".pager button.older")
     page.wait_for_function("() => document.querySelectorAll('.history-item').length === 1")
     assert items.evaluate_all("items => items.map(i => i.dataset.table)") == mine[:1]
+    screenshot(page, "history-mine-en-desktop")
     assert page.locator(".pager button.older").is_disabled()
     page.click(".history-tabs button.all")
     page.locator('.history-tabs button.all[aria-pressed="true"]').wait_for()
