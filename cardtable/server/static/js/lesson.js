@@ -9,7 +9,7 @@
 
 import { api, getGames } from "./api.js";
 import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
-import { t, language, onLanguageChange, localDigits } from "./i18n.js";
+import { t, language, onLanguageChange, localDigits, upperFirst } from "./i18n.js";
 import { gameTitle } from "./names.js";
 import { navigate } from "./router.js";
 import { getMe } from "./players.js";
@@ -289,7 +289,7 @@ export class LessonTable extends TableView {
     // the move in words, then why (the server's words, in the language asked)
     hint ? h("p", { id: "lesson-hint", dataset: { move: hint.move } },
       `${t("table.hintIs", { move: sayMove(this.game, hint.move) })}. `,
-      h("span", { lang: hint.lang }, localDigits(hint.text, hint.lang))) : null,
+      h("span", { lang: hint.lang }, upperFirst(localDigits(hint.text, hint.lang)))) : null,
     h("div", { class: "lesson-buttons" },
       this.solved ? pageLink(nextHref, { class: "button primary next-step", id: "next-step",
         dataset: { focusKey: "lesson:next" } }, next ? t("lesson.next") : t("lesson.finish")) : null,
