@@ -15,6 +15,7 @@ from browserkit import (
     create_table,
     legal_moves,
     open_bot_table,
+    screenshot,
     table_root,
     turn_now,
     wait_for_next_version,
@@ -54,6 +55,7 @@ def test_a_pasur_card_shows_what_it_takes_on_the_first_tap_and_plays_on_the_seco
             assert "tap it again to play" in prompt
             chosen = page.locator(f'.hand-cards button.card.selected[data-card="{card}"]')
             assert chosen.count() == 1
+            screenshot(page, "pasur-en-desktop-look-first")
             page.click(f'.hand-cards button.card[data-card="{card}"]')   # the second tap plays
             wait_for_next_version(page, version)
             assert [m["move"] for m in sent[before:]] == [move]
@@ -117,6 +119,7 @@ def test_durak_one_gesture_a_move_and_the_prompt_says_what_you_may_do(open_page)
             page.click(f'.hand-cards button.card[data-card="{move.split()[1]}"]')
             assert page.locator(".battle.can-play").get_attribute("data-move") == move
             assert "Tap the table to attack with" in page.locator(".prompt").inner_text()
+            screenshot(page, "durak-en-desktop-tap-the-table")
             page.click(".battle", position={"x": 4, "y": 4})
             done.add("tap_table")
         elif defences and "drag_beat" not in done:
@@ -149,6 +152,7 @@ def test_a_durak_defender_is_told_to_beat_transfer_or_take(open_page) -> None:
             for attack in open_attacks(page):
                 assert attack in prompt, prompt
             assert prompt.endswith("."), prompt
+            screenshot(page, "durak-fa-desktop-beat-or-take")
             return
         click_durak_move(page, rng.choice(legal), via_table=False)
         wait_for_next_version(page, version)

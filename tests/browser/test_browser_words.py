@@ -94,6 +94,9 @@ def test_a_persian_page_writes_every_number_in_persian_digits(open_page) -> None
     labels = page.locator(".hand-cards button.card").evaluate_all(
         "cs => cs.map(c => c.getAttribute('aria-label'))")
     assert all(re.search(r"\([۱-۹]\)", label) for label in labels), labels
+    # the move log's numbers too (an ordered list's markers)
+    assert page.evaluate("getComputedStyle(document.querySelector('.move-log ol'))"
+                         ".listStyleType") == "persian"
 
 
 FAKE_AUDIO = """(() => {

@@ -245,7 +245,7 @@ export function render(ctx) {
   let prompt = "";
   if (ctx.myTurn) {
     prompt = !selected ? t("pasur.chooseCard")
-      : choices.length === 1 ? `${upperFirst(sayMove(choices[0].text))}: ${t("say.again")}`
+      : choices.length === 1 ? `${upperFirst(sayMove(choices[0].text))}: ${t("say.again")}.`
         : t("pasur.chooseCapture", { card: cardLabel(selected) });
     for (const move of choices) {
       const label = move.captures.length
