@@ -19,11 +19,11 @@ import ruTable from "./lang/table/ru.js";
 import players from "./lang/players.js";
 import lessons from "./lang/lessons.js";
 import school from "./lang/school.js";
-import moves from "./lang/moves.js";
 import enRules from "./lang/rules/en.js";
 import ptRules from "./lang/rules/pt.js";
 import faRules from "./lang/rules/fa.js";
 import ruRules from "./lang/rules/ru.js";
+import moves from "./lang/moves.js";
 
 export const LANGUAGES = {
   en: { name: "English", dir: "ltr" },
@@ -41,10 +41,11 @@ const STRINGS = {
   en: { ...en, ...enCodes, ...enTable, ...enRules }, pt: { ...pt, ...ptCodes, ...ptTable, ...ptRules },
   fa: { ...fa, ...faCodes, ...faTable, ...faRules }, ru: { ...ru, ...ruCodes, ...ruTable, ...ruRules },
 };
+// Moves said in words (lang/moves.js).
+for (const [code, extra] of Object.entries(moves)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(players)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(lessons)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(school)) Object.assign(STRINGS[code], extra);
-for (const [code, extra] of Object.entries(moves)) Object.assign(STRINGS[code], extra);
 
 // Card names for screen readers: "7 of clubs", "ás de espadas", "هفت خاج", "дама пик".
 const RANKS = {
