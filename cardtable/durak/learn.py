@@ -83,7 +83,7 @@ class DurakLearn:
             if cheapest is not None and beater == cheapest:
                 text += words["cheapest"]
         elif kind is MoveKind.ATTACK:
-            text = words["attack"].format(cards=" ".join(map(str, move.cards)))
+            text = words["attack"].format(cards=words["and"].join(map(str, move.cards)))
         elif kind is MoveKind.TRANSFER:
             text = words["transfer"].format(card=move.cards[0])
         elif kind is MoveKind.TAKE:
@@ -93,7 +93,8 @@ class DurakLearn:
         else:
             text = str(move)
         spent = sum(1 for card in held if card.suit is trump and card.mask & move._own)
-        text += words["trumps"].format(kept=trumps - spent)
+        kept = trumps - spent
+        text += words["trump" if kept == 1 else "trumps"].format(kept=kept)
         text += words["value"].format(chance=round(100 * value))
         if others and kind in (MoveKind.DEFEND, MoveKind.TAKE, MoveKind.TRANSFER):
             take = [v for m, v in others.items() if m.kind is MoveKind.TAKE]
@@ -125,28 +126,29 @@ _WORDS: dict[str, dict[str, str]] = {
            "cheapest": ", the cheapest card that beats it",
            "attack": "attacks with {cards}", "transfer": "transfers with {card}",
            "take": "takes the cards", "pass": "ends the attack",
-           "trumps": "; keeps {kept} trumps",
+           "trump": "; keeps 1 trump", "trumps": "; keeps {kept} trumps", "and": " and ",
            "value": "; chance of being the durak after it: {chance}%.",
            "versus": " Taking: {take}%, the best beat: {beat}%."},
     "ru": {"beat": "бьёт {attack} картой {card}", "with_trump": ", козырем",
            "cheapest": ", самой дешёвой подходящей картой",
            "attack": "ходит {cards}", "transfer": "переводит картой {card}",
            "take": "берёт карты", "pass": "бито",
-           "trumps": "; остаётся козырей: {kept}",
+           "trump": "; остаётся козырей: {kept}", "trumps": "; остаётся козырей: {kept}",
+           "and": " и ",
            "value": "; шанс остаться дураком после хода: {chance}%.",
            "versus": " Взять: {take}%, лучшая защита: {beat}%."},
     "pt": {"beat": "bate {attack} com {card}", "with_trump": ", um trunfo",
            "cheapest": ", a carta mais barata que o bate",
            "attack": "ataca com {cards}", "transfer": "transfere com {card}",
            "take": "pega as cartas", "pass": "encerra o ataque",
-           "trumps": "; fica com {kept} trunfos",
+           "trump": "; fica com 1 trunfo", "trumps": "; fica com {kept} trunfos", "and": " e ",
            "value": "; chance de ser o durak depois: {chance}%.",
            "versus": " Pegar: {take}%, a melhor defesa: {beat}%."},
     "fa": {"beat": "{attack} را با {card} می‌زند", "with_trump": "، با حکم",
            "cheapest": "، ارزان‌ترین کارتی که آن را می‌زند",
            "attack": "با {cards} حمله می‌کند", "transfer": "با {card} حمله را منتقل می‌کند",
            "take": "کارت‌ها را برمی‌دارد", "pass": "حمله را تمام می‌کند",
-           "trumps": "؛ {kept} حکم نگه می‌دارد",
+           "trump": "؛ {kept} حکم نگه می‌دارد", "trumps": "؛ {kept} حکم نگه می‌دارد", "and": " و ",
            "value": "؛ احتمال دوراک شدن پس از آن: {chance}٪.",
            "versus": " برداشتن: {take}٪، بهترین دفاع: {beat}٪."},
 }

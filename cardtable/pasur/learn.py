@@ -107,15 +107,16 @@ class PasurLearn:
         words = _WORDS.get(lang, _WORDS["en"])
         parts = []
         if move.taken:
-            parts.append(words["takes"].format(cards=f["cards"], points=f["points"],
-                                               clubs=f["clubs"]))
+            counted = _COUNTED.get(lang, _COUNTED["en"])
+            parts.append(words["takes"].format(**{
+                noun: _counted(counted[noun], f[noun]) for noun in ("cards", "points", "clubs")}))
         else:
             parts.append(words["lays"].format(card=move.card))
         if f["sur"]:
             parts.append(words["sur"])
         parts.append(words["reply"].format(reply=f["reply"]))
         parts.append(words["value"].format(value=value))
-        return "; ".join(parts) + "."
+        return words.get("and", "; ").join(parts) + "."
 
 
 def _gain(hand: Hand, move: Move) -> float:
@@ -127,27 +128,51 @@ def _gain(hand: Hand, move: Move) -> float:
     return gain
 
 
+def _counted(forms: tuple[str, ...], n: int) -> str:
+    """``n`` with its noun in the right form: one form (Persian), one and other (English,
+    Portuguese), or one, few and many (Russian: 1 карту, 2 карты, 5 карт)."""
+    if len(forms) == 1:
+        return forms[0].format(n=n)
+    if len(forms) == 2:
+        return forms[0 if n == 1 else 1].format(n=n)
+    if n % 10 == 1 and n % 100 != 11:
+        return forms[0].format(n=n)
+    return forms[1 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else 2].format(n=n)
+
+
+_COUNTED: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {"cards": ("{n} card", "{n} cards"), "points": ("{n} point", "{n} points"),
+           "clubs": ("{n} club", "{n} clubs")},
+    "ru": {"cards": ("{n} карту", "{n} карты", "{n} карт"),
+           "points": ("{n} очко", "{n} очка", "{n} очков"),
+           "clubs": ("{n} трефу", "{n} трефы", "{n} треф")},
+    "pt": {"cards": ("{n} carta", "{n} cartas"), "points": ("{n} ponto", "{n} pontos"),
+           "clubs": ("{n} carta de paus", "{n} cartas de paus")},
+    "fa": {"cards": ("{n} کارت",), "points": ("{n} امتیاز",), "clubs": ("{n} خاج",)},
+}
+"""The nouns a capture is counted in, in each language's forms (``_counted``)."""
+
 _WORDS: dict[str, dict[str, str]] = {
-    "en": {"takes": "takes {cards} cards now: {points} points, {clubs} clubs",
+    "en": {"takes": "takes {cards} now: {points}, {clubs}",
            "lays": "lays {card} on the table, taking nothing",
            "sur": "clears the table: a sur",
            "reply": "the next player's best reply takes about {reply} points",
            "value": "expected {value:+.1f} points ahead by the end of the hand"},
-    "ru": {"takes": "берёт {cards} карт: {points} очков, {clubs} треф",
+    "ru": {"takes": "берёт {cards}: {points}, {clubs}",
            "lays": "кладёт {card} на стол, ничего не беря",
            "sur": "очищает стол: сур",
            "reply": "лучший ответ следующего игрока берёт около {reply} очков",
            "value": "ожидается {value:+.1f} очков разницы к концу сдачи"},
-    "pt": {"takes": "leva {cards} cartas agora: {points} pontos, {clubs} paus",
+    "pt": {"takes": "leva {cards} agora: {points}, {clubs}",
            "lays": "põe {card} na mesa sem levar nada",
            "sur": "limpa a mesa: um sur",
            "reply": "a melhor resposta do próximo jogador leva cerca de {reply} pontos",
            "value": "espera {value:+.1f} pontos de vantagem no fim da mão"},
-    "fa": {"takes": "اکنون {cards} کارت می‌برد: {points} امتیاز، {clubs} خاج",
+    "fa": {"takes": "اکنون {cards} می‌برد: {points}، {clubs}",
            "lays": "{card} را روی میز می‌گذارد و چیزی نمی‌برد",
            "sur": "میز را پاک می‌کند: یک سور",
            "reply": "بهترین پاسخ بازیکن بعدی حدود {reply} امتیاز می‌برد",
-           "value": "انتظار {value:+.1f} امتیاز برتری در پایان دست"},
+           "value": "انتظار {value:+.1f} امتیاز برتری در پایان دست", "and": "؛ "},
 }
 
 LEARN = PasurLearn()

@@ -103,11 +103,16 @@ def wait_for_next_version(page: Any, version: str) -> None:
 
 def click_pasur_move(page: Any, move: str, *, via_table: bool) -> None:
     """Choose the hand card, then the capture: by its button or by the table card (a card
-    with one move is played by its first click)."""
+    with one move is played by its second tap when the player looks first, the default,
+    by its first when the setting is off or the move is forced)."""
     card, _, rest = move.partition(" x ")
     alone = sum(1 for m in legal_moves(page) if m.partition(" x ")[0] == card) == 1
-    page.click(f'.hand-cards button.card[data-card="{card}"]')
+    hand_card = f'.hand-cards button.card[data-card="{card}"]'
+    page.click(hand_card)
     if alone:
+        # The click's handler has run: the card is chosen (look first) or the move sent.
+        if page.locator(f"{hand_card}.selected").count():
+            page.click(hand_card)
         return
     choices = page.locator(".choices button.choice")
     assert choices.count() >= 1
@@ -161,6 +166,18 @@ def play_to_the_end(page: Any, game: str, *, seed: int, max_moves: int = 400) ->
         wait_for_next_version(page, version)
         played += 1
     return played
+
+
+def open_bot_table(open_page: Any, game: str, settings: dict | None = None) -> tuple[Any, list]:
+    """A table against a random bot, opened with the table settings given (none stored: a
+    newcomer's defaults), and the moves the page sends there."""
+    page = open_page("/", reduced_motion=True)
+    if settings is not None:
+        page.evaluate("s => localStorage.setItem('cardtable.settings', s)", json.dumps(settings))
+    moves = sent_moves(page)
+    create_table(page, game, seats=["human", "bot:random"])
+    page.click(".created .open-table")
+    return page, moves
 
 
 def sent_moves(page: Any) -> list[dict]:

@@ -1,5 +1,5 @@
-"""Every event seen: the live move log in words for both games, opponents' moves said to
-screen readers, and the sound's mute button."""
+"""Every event seen: the live move log in words for both games, and opponents' moves said
+to screen readers (the sound on moves: test_browser_words.py)."""
 
 from __future__ import annotations
 
@@ -70,19 +70,6 @@ def test_the_durak_log_marks_each_round_and_who_leads_next(open_page) -> None:
     assert rounds and all("Next to lead: " in line for line in rounds)
     assert any("beaten off" in line or "took the cards" in line for line in rounds)
     assert page.locator(".move-log li.log-line.end").count() == len(rounds)
-
-
-def test_the_sound_is_off_until_turned_on_and_the_button_mutes_it(open_page) -> None:
-    page = open_page("/", reduced_motion=True)
-    create_table(page, "durak", seats=["human", "bot:random"])
-    page.click(".created .open-table")
-    button = page.locator(".table-head button.sound-toggle")
-    assert button.get_attribute("aria-pressed") == "false"
-    button.click()
-    assert button.get_attribute("aria-pressed") == "true"
-    assert page.evaluate("JSON.parse(localStorage.getItem('cardtable.settings')).sound") is True
-    button.click()
-    assert button.get_attribute("aria-pressed") == "false"
 
 
 def _my_turns(page: Any, game: str, turns: int) -> dict[str, list[str]]:

@@ -1,11 +1,11 @@
-"""One click a move: a Pasur card with one move plays on its first click (a setting asks
-first), a card dragged onto the cards it takes plays that capture; in Durak a lone pass is
-played by the page (a setting turns that off), a dimmed card says why, and the prompt
-follows what was picked first."""
+"""One click a move: with "look before you play" turned off, a Pasur card with one move
+plays on its first click (on, the default, the first click shows what it takes:
+test_browser_gestures.py), a card dragged onto the cards it takes plays that capture; in
+Durak a lone pass is played by the page (a setting turns that off), a dimmed card says
+why, and the prompt follows what was picked first."""
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -13,9 +13,8 @@ import pytest
 from browserkit import (
     click_durak_move,
     click_pasur_move,
-    create_table,
     legal_moves,
-    sent_moves,
+    open_bot_table,
     table_root,
     turn_now,
     wait_for_next_version,
@@ -25,16 +24,6 @@ from browserkit import (
 pytestmark = pytest.mark.browser
 
 
-def open_table(open_page: Any, game: str, settings: dict | None = None) -> tuple[Any, list]:
-    page = open_page("/", reduced_motion=True)
-    if settings is not None:
-        page.evaluate("s => localStorage.setItem('cardtable.settings', s)", json.dumps(settings))
-    moves = sent_moves(page)
-    create_table(page, game, seats=["human", "bot:random"])
-    page.click(".created .open-table")
-    return page, moves
-
-
 def by_card(moves: list[str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for move in moves:
@@ -42,8 +31,9 @@ def by_card(moves: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def test_a_pasur_card_with_one_move_plays_on_its_first_click(open_page) -> None:
-    page, sent = open_table(open_page, "pasur")
+def test_with_look_first_off_a_pasur_card_with_one_move_plays_on_its_first_click(open_page) -> None:
+    page, sent = open_bot_table(open_page, "pasur", {"confirm": False})
+    assert not page.locator("#setting-confirm").is_checked()
     rng = random.Random(3)
     for _ in range(24):
         assert wait_for_turn_or_end(page)
@@ -62,7 +52,7 @@ def test_a_pasur_card_with_one_move_plays_on_its_first_click(open_page) -> None:
 
 
 def test_the_confirm_setting_asks_before_a_single_move(open_page) -> None:
-    page, sent = open_table(open_page, "pasur", {"confirm": True})
+    page, sent = open_bot_table(open_page, "pasur", {"confirm": True})
     assert page.locator("#setting-confirm").is_checked()
     rng = random.Random(5)
     for _ in range(24):
@@ -89,7 +79,7 @@ def test_the_confirm_setting_asks_before_a_single_move(open_page) -> None:
 
 
 def test_a_pasur_card_dragged_onto_a_table_card_takes_it(open_page) -> None:
-    page, sent = open_table(open_page, "pasur")
+    page, sent = open_bot_table(open_page, "pasur")
     rng = random.Random(8)
     for _ in range(48):
         if not wait_for_turn_or_end(page):
@@ -154,7 +144,7 @@ def play_durak(page: Any, sent: list, *, seed: int, auto_pass: bool) -> dict:
 
 
 def test_durak_passes_by_itself_when_passing_is_the_only_move(open_page) -> None:
-    page, sent = open_table(open_page, "durak")
+    page, sent = open_bot_table(open_page, "durak")
     seen = play_durak(page, sent, seed=4, auto_pass=True)
     auto = seen["passes_sent"] - seen["clicked_pass"]
     assert auto >= 1, seen
@@ -163,6 +153,6 @@ def test_durak_passes_by_itself_when_passing_is_the_only_move(open_page) -> None
 
 
 def test_with_the_setting_off_a_lone_pass_waits_for_the_player(open_page) -> None:
-    page, sent = open_table(open_page, "durak", {"autoPass": False})
+    page, sent = open_bot_table(open_page, "durak", {"autoPass": False})
     seen = play_durak(page, sent, seed=6, auto_pass=False)
     assert seen["passes_sent"] == seen["clicked_pass"], seen

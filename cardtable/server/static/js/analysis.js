@@ -10,7 +10,7 @@
 
 import { api, getTableInfo, seats as seatStore } from "./api.js";
 import { h, clear, replaceKeepingFocus, announce } from "./dom.js";
-import { t, num, joinList, language } from "./i18n.js";
+import { t, num, joinList } from "./i18n.js";
 import { kindLabel, normalizeSeats } from "./names.js";
 import { moveText } from "./cards.js";
 import { getMe } from "./players.js";
@@ -33,20 +33,14 @@ export function analysisHref(tableId, move = null) {
 
 function isChance(unit) { return String(unit).startsWith("chance"); }
 
-function locale() { return language() === "fa" ? "fa-IR" : language(); }
-
 /** A value in the analysis's unit, in the page's language: "+2.5" points, "34%". */
 function valueText(value, unit, { signed = false } = {}) {
   if (typeof value !== "number") return "—";
   // rounded first, so that a tiny negative loss is "0", not "-0"
   value = isChance(unit) ? Math.round(value * 100) / 100 + 0 : Math.round(value * 10) / 10 + 0;
-  try {
-    if (isChance(unit)) {
-      return new Intl.NumberFormat(locale(), { style: "percent", maximumFractionDigits: 0 }).format(value);
-    }
-    return new Intl.NumberFormat(locale(), { minimumFractionDigits: 1, maximumFractionDigits: 1,
-      signDisplay: signed ? "exceptZero" : "auto" }).format(value);
-  } catch { return String(value); }
+  if (isChance(unit)) return num(value, { style: "percent", maximumFractionDigits: 0 });
+  return num(value, { minimumFractionDigits: 1, maximumFractionDigits: 1,
+    signDisplay: signed ? "exceptZero" : "auto" });
 }
 
 /** Bring a row into sight inside its scrolling box, without scrolling the page. */

@@ -3,23 +3,20 @@
 // clock as seconds left when it was sent; the page counts down from when it arrived.
 
 import { h, clear } from "./dom.js";
-import { t, num, language } from "./i18n.js";
+import { t, num } from "./i18n.js";
 import { goneNote } from "./endings.js";
 
 const TICK_MS = 250;
 
 /** A rating as players write it: digits of the page's language, no thousands separator. */
 export function ratingText(n) {
-  const lang = language();
-  try {
-    return Number(n).toLocaleString(lang === "fa" ? "fa-IR" : lang, { useGrouping: false });
-  } catch { return String(n); }
+  return num(Number(n), { useGrouping: false });
 }
 
-/** "1:05" (or "0:07"): minutes and seconds of a time left. */
+/** "1:05" (or "0:07"; "۱:۰۵" in Persian): minutes and seconds of a time left. */
 export function clockText(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
-  return `${num(Math.floor(whole / 60))}:${String(whole % 60).padStart(2, "0")}`;
+  return `${num(Math.floor(whole / 60))}:${num(whole % 60, { minimumIntegerDigits: 2 })}`;
 }
 
 export class LifeBar {

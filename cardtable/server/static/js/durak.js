@@ -4,7 +4,7 @@
 // "attack 9♣ 9♦", "defend 9♣ with J♣", "transfer 9♠", "transfer show 9♠", "take", "pass".
 
 import { h } from "./dom.js";
-import { t, num, suitName } from "./i18n.js";
+import { t, num, suitName, joinList, upperFirst } from "./i18n.js";
 import { cardElement, cardKey, cardLabel, isCardText, openHand, parseCard } from "./cards.js";
 
 const KINDS = {
@@ -22,6 +22,75 @@ export function parseMove(text) {
   const shown = words.includes("show");
   const cards = words.filter(isCardText).map(cardKey);
   return { text: String(text), kind, cards, shown };
+}
+
+/** A move in words, to be said in a sentence: "defend 9♣ with J♣" -> "beat 9♣ with J♣",
+ * "attack 9♣ 9♦" -> "attack with 9♣ and 9♦", "transfer show 9♠" -> "show 9♠ to transfer". */
+export function sayMove(text) {
+  const move = parseMove(text);
+  const cards = joinList(move.cards, { and: true });
+  if (move.kind === "defend") return t("say.durak.defend", { attack: move.cards[0], card: move.cards[1] });
+  if (move.kind === "attack") return t("say.durak.attack", { cards });
+  if (move.kind === "transfer") return t(move.shown ? "say.durak.transferShow" : "say.durak.transfer", { cards });
+  if (move.kind === "take") return t("say.durak.take");
+  if (move.kind === "pass") return t("say.durak.pass");
+  return String(text);
+}
+
+/** What the player may do now, in words: "Transfer with A♦ or take", "Beat 7♠ or take",
+ * "Throw in or say done". */
+function mayDo(view, { attacks, transfers, defences, take, pass }) {
+  const or = (cards) => joinList([...new Set(cards)], { or: true });
+  const table = view.table || [];
+  const parts = [];
+  if (defences.length) parts.push(t("may.durak.beat", { cards: or(defences.map((m) => m.cards[0])) }));
+  const open = transfers.filter((m) => !m.shown);
+  if (open.length) parts.push(t("may.durak.transfer", { cards: or(open.flatMap((m) => m.cards)) }));
+  const shown = transfers.filter((m) => m.shown);
+  if (shown.length) parts.push(t("may.durak.transferShow", { cards: or(shown.flatMap((m) => m.cards)) }));
+  if (attacks.length) parts.push(t(table.length ? "may.durak.throwIn" : "may.durak.lead"));
+  if (take) parts.push(t("may.durak.take"));
+  if (pass) {
+    const allBeaten = table.length && table.every(([, d]) => d) && view.phase !== "taking";
+    parts.push(t(allBeaten ? "may.durak.done" : "may.durak.pass"));
+  }
+  return parts.length ? `${upperFirst(joinList(parts, { or: true }))}.` : "";
+}
+
+let dragged = null;   // the hand card being dragged, if any
+
+/** Let a hand card be dragged onto the table (the attack, a transfer) or onto the attack
+ * card it beats: one gesture a move. */
+function draggable(el, key) {
+  el.draggable = true;
+  el.addEventListener("dragstart", (event) => {
+    dragged = key;
+    event.dataTransfer.setData("text/plain", key);
+    event.dataTransfer.effectAllowed = "move";
+  });
+  el.addEventListener("dragend", () => { dragged = null; });
+}
+
+/** ``el`` takes a dragged hand card when ``moveFor(card)`` names a move: dropped there, the
+ * move is played. */
+function dropTarget(el, ctx, moveFor) {
+  el.addEventListener("dragover", (event) => {
+    if (dragged && moveFor(dragged)) {
+      event.preventDefault();
+      el.classList.add("drop-target");
+    }
+  });
+  el.addEventListener("dragleave", () => el.classList.remove("drop-target"));
+  el.addEventListener("drop", (event) => {
+    el.classList.remove("drop-target");
+    const card = dragged || cardKey(event.dataTransfer.getData("text/plain"));
+    const move = card ? moveFor(card) : null;
+    if (!move) return;
+    event.preventDefault();
+    event.stopPropagation();
+    dragged = null;
+    ctx.play(move.text);
+  });
 }
 
 const SUIT_LETTER = { "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
@@ -108,6 +177,11 @@ export function render(ctx) {
   const beatChoices = chosen.length === 1 ? beatsWith(chosen[0]) : [];
   const targets = new Set(beatChoices.map((m) => m.cards[0]));
   const openAttacks = new Set(defences.map((m) => m.cards[0]));
+  // The attack or transfer the table takes: the chosen cards, or a card dragged there
+  // (with the chosen cards of its rank).
+  const tableMove = (cards) => [...attacks, ...transfers].find((m) => !m.shown && sameSet(m.cards, cards));
+  const areaMove = chosen.length ? tableMove(chosen) : null;
+  const dropMove = (card) => (chosen.includes(card) && tableMove(chosen)) || tableMove([card]);
 
   // -- the other players ------------------------------------------------------------------
   const opponents = [];
@@ -170,6 +244,9 @@ export function render(ctx) {
     if (targets.has(attack)) classes.push("beatable");
     if (target === attack) classes.push("selected");
     const attackEl = cardElement(attack, { button: isTarget, classes });
+    if (openAttacks.has(attack)) {
+      dropTarget(attackEl, ctx, (card) => defences.find((m) => m.cards[0] === attack && m.cards[1] === card));
+    }
     if (isTarget) {
       attackEl.dataset.focusKey = `attack:${attack}`;
       attackEl.addEventListener("click", () => {
@@ -208,6 +285,17 @@ export function render(ctx) {
   if (!(view.table || []).length && !(ctx.animate && gone.length)) {
     pairs.appendChild(h("p", { class: "empty" }, t("table.emptyTable")));
   }
+  // The table itself: tapped with cards chosen, or a card dropped on it, it attacks (or
+  // throws in, or transfers) with them.
+  dropTarget(pairs, ctx, dropMove);
+  if (areaMove) {
+    pairs.classList.add("can-play");
+    pairs.dataset.move = areaMove.text;
+    pairs.addEventListener("click", (event) => {
+      if (event.target.closest("button")) return;   // an attack card has its own tap
+      ctx.play(areaMove.text);
+    });
+  }
   const felt = [deck, pairs];
 
   // -- who attacks whom ---------------------------------------------------------------------
@@ -244,6 +332,7 @@ export function render(ctx) {
       el.setAttribute("aria-pressed", String(chosen.includes(key)));
       if (!playable) el.setAttribute("aria-disabled", "true");
       if (why) { el.title = why; el.dataset.why = why; }
+      if (playable) draggable(el, key);
       el.addEventListener("click", () => {
         if (!playable) return;
         if (canBeatTarget) {
@@ -301,7 +390,7 @@ export function render(ctx) {
     for (const m of others) {
       actions.push(h("button", { type: "button", class: "action other",
         dataset: { focusKey: `action:${m.text}`, move: m.text },
-        onclick: () => ctx.play(m.text) }, m.text));
+        onclick: () => ctx.play(m.text) }, upperFirst(sayMove(m.text))));
     }
     for (const m of beatChoices) {
       choices.push(h("button", { type: "button", class: "choice beat",
@@ -311,10 +400,12 @@ export function render(ctx) {
       h("span", { class: "choice-word" }, t("durak.beat")),
       cardElement(m.cards[0], { classes: ["mini"] })));
     }
-    if (chosen.length === 1 && beatChoices.length) prompt = t("durak.chooseTarget", { card: cardLabel(chosen[0]) });
-    else if (target) prompt = t("durak.chooseBeatFor", { card: cardLabel(target) });
-    else if (attacks.length) prompt = t("durak.chooseAttack");
-    else if (defences.length) prompt = t("durak.chooseBeat");
+    const orTable = areaMove ? t("may.durak.orTable", { what: sayMove(areaMove.text) }) : "";
+    if (chosen.length === 1 && beatChoices.length) {
+      prompt = [t("durak.chooseTarget", { card: cardLabel(chosen[0]) }), orTable].filter(Boolean).join(" ");
+    } else if (target) prompt = t("durak.chooseBeatFor", { card: cardLabel(target) });
+    else if (areaMove) prompt = t("may.durak.tapTable", { what: sayMove(areaMove.text) });
+    else prompt = mayDo(view, { attacks, transfers, defences, take, pass });
   }
 
   let focus = null;

@@ -24,6 +24,7 @@ import enRules from "./lang/rules/en.js";
 import ptRules from "./lang/rules/pt.js";
 import faRules from "./lang/rules/fa.js";
 import ruRules from "./lang/rules/ru.js";
+import moves from "./lang/moves.js";
 
 export const LANGUAGES = {
   en: { name: "English", dir: "ltr" },
@@ -41,6 +42,8 @@ const STRINGS = {
   en: { ...en, ...enCodes, ...enTable, ...enRules }, pt: { ...pt, ...ptCodes, ...ptTable, ...ptRules },
   fa: { ...fa, ...faCodes, ...faTable, ...faRules }, ru: { ...ru, ...ruCodes, ...ruTable, ...ruRules },
 };
+// Moves said in words (lang/moves.js).
+for (const [code, extra] of Object.entries(moves)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(players)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(lessons)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(school)) Object.assign(STRINGS[code], extra);
@@ -102,16 +105,35 @@ export function setLanguage(lang, { remember = true } = {}) {
 
 export function onLanguageChange(fn) { listeners.add(fn); return () => listeners.delete(fn); }
 
-/** A number in the page's language (Persian digits in Persian). */
-const formats = new Map();   // one Intl.NumberFormat per language: making one is slow
+/** A number in the page's language (Persian digits in Persian): the page's one way to
+ * write a number (scores, clocks, counts, ratings), with Intl.NumberFormat's options
+ * ({minimumIntegerDigits: 2} for a clock's seconds, {useGrouping: false} for a rating). */
+const formats = new Map();   // one Intl.NumberFormat per language and options: making one is slow
 
-export function num(n) {
+export function num(n, options = null) {
   if (typeof n !== "number") return String(n ?? "");
+  const key = options ? `${current} ${JSON.stringify(options)}` : current;
   try {
-    let format = formats.get(current);
-    if (!format) formats.set(current, format = new Intl.NumberFormat(current === "fa" ? "fa-IR" : current));
+    let format = formats.get(key);
+    if (!format) {
+      formats.set(key, format = new Intl.NumberFormat(current === "fa" ? "fa-IR" : current,
+        options || undefined));
+    }
     return format.format(n);
   } catch { return String(n); }
+}
+
+/** Words the server wrote in ``lang`` with their digits as that language writes them
+ * (Persian digits in Persian: "0%" -> "۰%"). */
+export function localDigits(text, lang = current) {
+  return lang === "fa" ? String(text ?? "").replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d])
+    : String(text ?? "");
+}
+
+/** The first letter in capitals, as a sentence starts ("play 7♣" -> "Play 7♣"). */
+export function upperFirst(text) {
+  const s = String(text ?? "");
+  return s.charAt(0).toLocaleUpperCase(current) + s.slice(1);
 }
 
 /** The string for a key, with {name} placeholders filled (numbers localised). */
@@ -134,14 +156,14 @@ export function t(key, params = {}) {
 export function hasKey(key) { return key in STRINGS.en; }
 
 /** Several names as one phrase in the page's language: "a, b and c" (and = conjunction),
- * or "a, b, c" (a plain list). */
-export function joinList(items, { and = false } = {}) {
+ * "a, b or c" (or = disjunction), or "a, b, c" (a plain list). */
+export function joinList(items, { and = false, or = false } = {}) {
   const list = items.map(String);
   // A plain list is comma-separated in every language ("unit" lists in Russian have no
   // separator at all: "Вы Место 2 Место 3" read as one name).
-  if (!and) return list.join(current === "fa" ? "، " : ", ");
+  if (!and && !or) return list.join(current === "fa" ? "، " : ", ");
   try {
-    return new Intl.ListFormat(current, { style: "long", type: and ? "conjunction" : "unit" })
+    return new Intl.ListFormat(current, { style: "long", type: or ? "disjunction" : "conjunction" })
       .format(list);
   } catch {
     return list.join(current === "fa" ? "، " : ", ");

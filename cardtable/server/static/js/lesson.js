@@ -9,11 +9,12 @@
 
 import { api, getGames } from "./api.js";
 import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
-import { t, language, onLanguageChange } from "./i18n.js";
+import { t, language, onLanguageChange, localDigits, upperFirst } from "./i18n.js";
 import { gameTitle } from "./names.js";
 import { navigate } from "./router.js";
 import { getMe } from "./players.js";
 import { TableView } from "./table.js";
+import { sayMove } from "./games.js";
 
 const enc = encodeURIComponent;
 
@@ -285,8 +286,10 @@ export class LessonTable extends TableView {
     verdict ? h("p", { id: "lesson-verdict", class: verdict.right ? "right" : "wrong",
       dataset: { right: String(verdict.right), move: verdict.move } },
     verdict.right ? "✓ " : "✗ ", verdict.text) : null,
+    // the move in words, then why (the server's words, in the language asked)
     hint ? h("p", { id: "lesson-hint", dataset: { move: hint.move } },
-      `${t("table.hintIs", { move: hint.move })}. ${hint.text}`) : null,
+      `${t("table.hintIs", { move: sayMove(this.game, hint.move) })}. `,
+      h("span", { lang: hint.lang }, upperFirst(localDigits(hint.text, hint.lang)))) : null,
     h("div", { class: "lesson-buttons" },
       this.solved ? pageLink(nextHref, { class: "button primary next-step", id: "next-step",
         dataset: { focusKey: "lesson:next" } }, next ? t("lesson.next") : t("lesson.finish")) : null,

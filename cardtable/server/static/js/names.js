@@ -19,6 +19,13 @@ export function gameTitle(name, fallback) {
   return hasKey(`game.${name}`) ? t(`game.${name}`) : (fallback || name);
 }
 
+/** A rule set's name in the page's language ("standard" -> "Standard (two players, to
+ * 62)"), its id when the page has no name for it. */
+export function presetName(game, preset) {
+  const key = `preset.${game}.${preset}`;
+  return hasKey(key) ? t(key) : String(preset);
+}
+
 /** Seats as objects whatever the server sends: strings, or objects with a kind. */
 export function normalizeSeats(seats) {
   if (!Array.isArray(seats)) return [];

@@ -3,7 +3,7 @@
 // the captures come from the legal move texts ("7♣" stays; "7♣ x 4♦ 2♠" takes).
 
 import { h } from "./dom.js";
-import { t, num, joinList } from "./i18n.js";
+import { t, num, joinList, upperFirst } from "./i18n.js";
 import { cardElement, cardKey, cardLabel, openHand, parseCard } from "./cards.js";
 import { lowerFirst } from "./rulescard.js";
 
@@ -15,6 +15,15 @@ export function parseMove(text) {
     card: cardKey(played.trim()),
     captures: rest ? rest.trim().split(/\s+/).filter(Boolean).map(cardKey) : [],
   };
+}
+
+/** A move in words, to be said in a sentence: "7♣ x 4♦ 2♠" -> "play 7♣ and take 4♦
+ * and 2♠", "7♣" -> "lay 7♣ on the table". */
+export function sayMove(text) {
+  const move = parseMove(text);
+  return move.captures.length
+    ? t("say.pasur.take", { card: move.card, cards: joinList(move.captures, { and: true }) })
+    : t("say.pasur.lay", { card: move.card });
 }
 
 /** Legal moves grouped by the hand card they play. */
@@ -214,8 +223,10 @@ export function render(ctx) {
       el.addEventListener("click", () => {
         if (!playable) return;
         const own = options.get(key);
-        // One move: the first click plays it (unless the player asked to confirm).
-        if (own.length === 1 && (key === selected || !ctx.confirm)) {
+        // One move: the first tap plays it when the player looks first no more (the
+        // setting) or when it is the only move there is; else it shows what it would take.
+        const forced = options.size === 1;
+        if (own.length === 1 && (key === selected || !ctx.confirm || forced)) {
           ctx.play(own[0].text);
           return;
         }
@@ -233,7 +244,9 @@ export function render(ctx) {
   const choiceButtons = [];
   let prompt = "";
   if (ctx.myTurn) {
-    prompt = selected ? t("pasur.chooseCapture", { card: cardLabel(selected) }) : t("pasur.chooseCard");
+    prompt = !selected ? t("pasur.chooseCard")
+      : choices.length === 1 ? `${upperFirst(sayMove(choices[0].text))}: ${t("say.again")}.`
+        : t("pasur.chooseCapture", { card: cardLabel(selected) });
     for (const move of choices) {
       const label = move.captures.length
         ? t("pasur.capture", { cards: joinList(move.captures.map(cardLabel), { and: true }) })

@@ -8,6 +8,7 @@ import { api, seats as seatStore } from "./api.js";
 import { h, clear } from "./dom.js";
 import { t, num } from "./i18n.js";
 import { navigate } from "./router.js";
+import { gameTitle, presetName } from "./names.js";
 
 let me = null;
 let asking = null;   // the /api/me under way: two callers at once make one guest, not two
@@ -156,12 +157,19 @@ export function ratingChart(points, label) {
 
 /** A rating as lichess shows one: no thousands separator, "?" while provisional. */
 function ratingText(entry) {
-  let text = String(entry.rating);
-  try {
-    const lang = document.documentElement.lang || undefined;
-    text = new Intl.NumberFormat(lang === "fa" ? "fa-IR" : lang, { useGrouping: false }).format(entry.rating);
-  } catch { /* the plain digits */ }
-  return `${text}${entry.provisional ? "?" : ""}`;
+  return `${num(entry.rating, { useGrouping: false })}${entry.provisional ? "?" : ""}`;
+}
+
+/** A rating pool by its name, not its id: "durak/transfer/2p" -> "Transfer Durak · two
+ * players" (the game named when the rule set's name does not say it). */
+export function poolName(pool) {
+  const [game, preset, size] = String(pool ?? "").split("/");
+  if (!size) return String(pool ?? "");
+  const rules = preset === "custom" ? t("pool.custom") : presetName(game, preset);
+  const title = gameTitle(game);
+  const bare = (text) => text.normalize("NFD").replace(/[\u0300-\u036f\u064b-\u0652]/g, "").toLowerCase();
+  const named = bare(rules).includes(bare(title)) ? rules : `${title} · ${rules}`;
+  return `${named} · ${t(size === "2p" ? "pool.twoPlayers" : "pool.morePlayers")}`;
 }
 
 /** A rated game's rating changes, for the end of the game (null when it was unrated). */
@@ -199,16 +207,16 @@ export class ProfilePage {
     const list = h("ul", { class: "ratings" });
     for (const r of p.ratings) {
       list.append(h("li", { class: "rating", dataset: { pool: r.pool } },
-        h("span", { class: "pool" }, r.pool), " ",
+        h("span", { class: "pool" }, poolName(r.pool)), " ",
         h("strong", { class: "rating-value" }, ratingText(r)),
         r.provisional ? h("span", { class: "muted" }, ` (${t("profile.provisional")})`) : null,
-        ratingChart(r.history, t("profile.chart", { pool: r.pool }))));
+        ratingChart(r.history, t("profile.chart", { pool: poolName(r.pool) }))));
     }
     panel.append(list, h("h3", {}, t("profile.recent")));
     if (!p.recent.length) panel.append(h("p", { class: "muted" }, t("profile.noGames")));
     const games = h("ul", { class: "recent" });
     for (const g of p.recent) {
-      games.append(h("li", {}, `${when(g.at)} · ${g.pool} · ${t(`profile.result.${g.result}`)}`,
+      games.append(h("li", {}, `${when(g.at)} · ${poolName(g.pool)} · ${t(`profile.result.${g.result}`)}`,
         g.rated ? ` · ${t("profile.rated")}` : "", " ",
         link(`/#replay/${encodeURIComponent(g.table)}`, t("profile.replay"))));
     }
@@ -239,7 +247,7 @@ export class LeaderboardPage {
     if (!b) return;
     if (b.pools.length) {
       panel.append(h("label", {}, t("board.pool"), " ", h("select", { id: "pool", onchange: (e) => { this.pool = e.target.value; this.load(); } },
-        b.pools.map((pool) => h("option", { value: pool, selected: pool === b.pool }, pool)))));
+        b.pools.map((pool) => h("option", { value: pool, selected: pool === b.pool }, poolName(pool))))));
     }
     if (!b.entries.length) { panel.append(h("p", { class: "muted" }, t("board.none"))); return; }
     panel.append(h("table", { class: "board" },

@@ -11,10 +11,11 @@
 
 import { api, getGames } from "./api.js";
 import { h, clear, replaceKeepingFocus, announce, toast } from "./dom.js";
-import { t, language, LANGUAGES } from "./i18n.js";
+import { t, language, LANGUAGES, localDigits, upperFirst } from "./i18n.js";
 import { gameTitle } from "./names.js";
 import { navigate } from "./router.js";
-import { moveText, isCardText, cardKey } from "./cards.js";
+import { isCardText, cardKey } from "./cards.js";
+import { sayMove } from "./games.js";
 import { hintValue } from "./hintpanel.js";
 import { TableView } from "./table.js";
 import { LessonTable } from "./lesson.js";
@@ -37,11 +38,6 @@ export function puzzleHref(game, n = null) {
 function pageLink(href, attrs, ...children) {
   return h("a", { href, ...attrs, onclick: (e) => { e.preventDefault(); navigate(href); } },
     ...children);
-}
-
-/** The server's words with Persian digits in Persian, as the page writes its numbers. */
-function digits(text, lang) {
-  return lang === "fa" ? String(text).replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]) : String(text);
 }
 
 /** The direction of the server's words in ``lang`` (they may start with a card: "auto"
@@ -105,7 +101,7 @@ export class PuzzleTable extends LessonTable {
     this.render();
     if (!answer) return;
     announce(answer.right ? t("puzzle.right")
-      : `${t("puzzle.wrong")} ${answer.answer}. ${t("puzzle.why")} ${answer.why}`);
+      : `${t("puzzle.wrong")} ${sayMove(this.game, answer.answer)}. ${t("puzzle.why")} ${answer.why}`);
     this.root.querySelector("#next-puzzle")?.focus({ preventScroll: true });
   }
 
@@ -171,7 +167,7 @@ export class PuzzleTable extends LessonTable {
       const isPlayed = move === answer.move;
       return h("li", { class: [isAnswer ? "answer" : "", isPlayed ? "played" : ""].join(" ").trim(),
         dataset: { move, value: String(answer.values[move]) } },
-      moveText(move), " ",
+      upperFirst(sayMove(this.game, move)), " ",
       h("span", { class: "puzzle-value" }, hintValue(answer.values[move], answer.unit)),
       isAnswer ? h("span", { class: "tag answer-tag" }, t("puzzle.answerTag")) : null,
       isPlayed && !isAnswer ? h("span", { class: "tag played-tag" }, t("puzzle.playedTag")) : null);
@@ -192,11 +188,14 @@ export class PuzzleTable extends LessonTable {
     const words = answer ? [
       h("p", { id: "puzzle-verdict", class: answer.right ? "right" : "wrong",
         dataset: { right: String(answer.right), move: answer.move } },
-      answer.right ? `✓ ${t("puzzle.right")}` : [`✗ ${t("puzzle.wrong")} `, moveText(answer.answer)]),
-      h("p", { id: "puzzle-why" }, h("strong", {}, `${t("puzzle.why")} `), moveText(answer.answer), " ",
-        h("span", { lang: answer.lang, dir: dirOf(answer.lang) }, digits(answer.why, answer.lang))),
-      answer.yours ? h("p", { id: "puzzle-yours" }, h("strong", {}, `${t("puzzle.yours")} `),
-        moveText(answer.move), " ", h("span", { lang: answer.lang, dir: dirOf(answer.lang) }, digits(answer.yours, answer.lang))) : null,
+      answer.right ? `✓ ${t("puzzle.right")}` : `✗ ${t("puzzle.wrong")} ${sayMove(this.game, answer.answer)}.`),
+      // the move in words, then why (the server's words, in the language asked)
+      h("p", { id: "puzzle-why" }, t("puzzle.bestMove", { move: sayMove(this.game, answer.answer) }), " ",
+        h("strong", {}, `${t("puzzle.why")} `),
+        h("span", { lang: answer.lang, dir: dirOf(answer.lang) }, localDigits(answer.why, answer.lang))),
+      answer.yours ? h("p", { id: "puzzle-yours" }, t("puzzle.yourMove", { move: sayMove(this.game, answer.move) }),
+        " ", h("strong", {}, `${t("puzzle.why")} `),
+        h("span", { lang: answer.lang, dir: dirOf(answer.lang) }, localDigits(answer.yours, answer.lang))) : null,
       h("h3", {}, t("puzzle.values")),
       this.valueList(answer),
       h("p", { class: "muted puzzle-proof" },

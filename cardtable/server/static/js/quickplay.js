@@ -6,7 +6,7 @@
 import { api, seats as seatStore } from "./api.js";
 import { h, clear, toast, announce } from "./dom.js";
 import { t, num } from "./i18n.js";
-import { gameTitle } from "./names.js";
+import { gameTitle, presetName } from "./names.js";
 import { navigate } from "./router.js";
 import { ratingText } from "./clock.js";
 
@@ -70,7 +70,7 @@ export class QuickPlayPanel {
             this.choice = { ...this.choice, game: v, preset: next.default_preset,
                             players: next.default_players };
           }),
-        select("quick-preset", t("lobby.preset"), Object.keys(game.presets).map((p) => [p, p]),
+        select("quick-preset", t("lobby.preset"), Object.keys(game.presets).map((p) => [p, presetName(game.name, p)]),
           this.choice.preset, (v) => { this.choice.preset = v; }),
         select("quick-players", t("lobby.players"), game.player_counts.map((n) => [n, num(n)]),
           this.choice.players, (v) => { this.choice.players = Number(v); }),

@@ -1,12 +1,13 @@
-// The player's table settings, kept in localStorage: whether a card with one move asks
-// before it is played, whether a lone pass is played by the page, and the sound (its
-// button is sound.js's).
+// The player's table settings, kept in localStorage: whether the first tap on a card
+// shows what it would do before the second plays it ("look before you play", on for a
+// newcomer), whether a lone pass is played by the page, and the sound on moves (on; its
+// button in the table's head is sound.js's).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 const KEY = "cardtable.settings";
-const DEFAULTS = { confirm: false, autoPass: true, sound: false };
+const DEFAULTS = { confirm: true, autoPass: true, sound: true };
 const listeners = new Set();
 
 function read() {

@@ -1,6 +1,6 @@
-// An optional sound at the table (off until the player turns it on): a short soft tone
-// when an opponent moves and a brighter one when it is the player's turn.  The mute
-// button in the table's head turns it on and off (the "sound" setting).
+// The sound at the table (on until the player mutes it): a short soft tone when a move is
+// made and a brighter one when it is the player's turn.  The mute button in the table's
+// head turns it off and on (the "sound" setting, remembered).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";

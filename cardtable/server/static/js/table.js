@@ -197,7 +197,10 @@ export class TableView {
       // Opponents' moves and then whose turn, said to screen readers in one breath.
       const spoken = [said, versionChanged && this.myTurn() ? t("table.yourTurn") : ""];
       if (spoken.some(Boolean)) announce(spoken.filter(Boolean).join(". "));
-      if (spoken[1]) chime("turn"); else if (said) chime("move");
+      // A tone on every move (the player's own too), a brighter one at the player's turn.
+      const moved = versionChanged && !!this.previous && !!msg.last_move
+        && msg.last_move.index !== this.previous.last_move?.index;
+      if (spoken[1]) chime("turn"); else if (said || moved) chime("move");
       // the move a restart left unanswered, if the table still waits for it
       if (again && !versionChanged && again.version === msg.version && this.myTurn()
           && msg.legal_moves.includes(again.move)) this.play(again.move);

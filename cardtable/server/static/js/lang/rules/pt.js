@@ -101,7 +101,7 @@ export default {
   "preset.pasur.wikipedia": "Regras comuns (2–4 jogadores, até 60)",
   "preset.pasur.turkish": "Turco (valete leva tudo, até 51)",
   "preset.pasur.multicapture": "Muitas capturas (qualquer carta faz sur)",
-  "preset.durak.transfer": "Durak de passe",
+  "preset.durak.transfer": "Durak de transferência",
   "lobby.advancedBots": "Avançado (para desenvolvedores)",
   "bot.basic": "Robô: básico",
   "bot.ismcts": "Robô: busca (ISMCTS)",

@@ -3,7 +3,7 @@
 
 export default {
   "settings.title": "Table settings",
-  "settings.confirm": "Ask before playing a card that has only one move",
+  "settings.confirm": "Look before you play: the first tap on a card shows what it takes, the second plays it",
   "settings.autoPass": "Pass by myself when passing is the only move",
   "settings.sound": "Sound",
   "settings.mute": "Mute",

@@ -3,7 +3,7 @@
 
 export default {
   "settings.title": "تنظیمات میز",
-  "settings.confirm": "پیش از بازی کارتی که فقط یک حرکت دارد بپرس",
+  "settings.confirm": "پیش از بازی ببینید: بار اول که روی کارت می‌زنید نشان می‌دهد چه برمی‌دارد، بار دوم بازی می‌کند",
   "settings.autoPass": "وقتی تنها حرکت پاس است، خودکار پاس بده",
   "settings.sound": "صدا",
   "settings.mute": "بی‌صدا",

@@ -3,7 +3,7 @@
 
 export default {
   "settings.title": "Opções da mesa",
-  "settings.confirm": "Confirmar antes de jogar uma carta que só tem uma jogada",
+  "settings.confirm": "Ver antes de jogar: o primeiro toque numa carta mostra o que ela leva, o segundo a joga",
   "settings.autoPass": "Passar sozinho quando passar é a única jogada",
   "settings.sound": "Som",
   "settings.mute": "Sem som",
