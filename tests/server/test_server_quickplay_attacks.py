@@ -1,8 +1,9 @@
 """Quick play under attack (issue 28): through a Redis outage (major 9, against a Redis of
 the test's own) 503 during it and after it, never 500; a refused request leaves no ticket
 behind; a ticket is matched only while its player polls it; a ticket a restart forgot is
-put back by the process that entered it, or its player is told to queue again; the rounds say the outage in one log line, not a traceback each.  A
-flood is refused without reading the queue (minor 14)."""
+put back by the process that entered it, or its player is told to queue again; the rounds
+say the outage in one log line, not a traceback each.  A flood is refused without reading
+the queue (minor 14)."""
 
 from __future__ import annotations
 
