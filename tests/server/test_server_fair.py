@@ -164,3 +164,12 @@ def test_repeated_results_count_again_the_next_day(app_client: TestClient) -> No
     with storage.sessions() as session:
         rated = session.query(PlayerGameRow).filter_by(player_id="p-a", rated=1).count()
     assert rated == REPEATS_A_DAY + 1
+
+
+def test_an_aborted_game_can_be_replayed(app_client: TestClient) -> None:
+    anna = two_accounts(app_client)
+    made, joined = rated_table(app_client, anna)
+    anna.post(f"/api/tables/{made['table']}/resign", json={"token": joined["token"]})
+    replay = app_client.get(f"/api/tables/{made['table']}/replay")
+    assert replay.status_code == 200, replay.text
+    assert replay.json()["steps"][-1]["result"]["ended"] == "aborted"
