@@ -200,8 +200,8 @@ def test_when_time_runs_out_the_takeover_bot_plays_and_three_in_a_row_forfeit(
         # the states sent before the forfeit may still be queued: read on to the one after
         while not any(s["seats"][0].get("gone") for s in me.states) and not final["over"]:
             final = me.state(timeout=30)
-        assert [s["seats"][0].get("gone") for s in me.states if s["seats"][0].get("gone")][
-            0] == "forfeited"
+        gone = [s["seats"][0]["gone"] for s in me.states if s["seats"][0].get("gone")]
+        assert gone and gone[0] == "forfeited"
         assert all(s["last_move"].get("takeover") is None for s in me.states
                    if s["last_move"] and s["last_move"]["seat"] == 1)   # a bot's own seat
     described = wait_for(lambda: info(client, table)["over"] and info(client, table),
