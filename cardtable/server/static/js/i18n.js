@@ -17,6 +17,7 @@ import ptTable from "./lang/table/pt.js";
 import faTable from "./lang/table/fa.js";
 import ruTable from "./lang/table/ru.js";
 import players from "./lang/players.js";
+import accountControl from "./lang/accountcontrol.js";
 import lessons from "./lang/lessons.js";
 import school from "./lang/school.js";
 import enRules from "./lang/rules/en.js";
@@ -41,6 +42,7 @@ const STRINGS = {
   fa: { ...fa, ...faCodes, ...faTable, ...faRules }, ru: { ...ru, ...ruCodes, ...ruTable, ...ruRules },
 };
 for (const [code, extra] of Object.entries(players)) Object.assign(STRINGS[code], extra);
+for (const [code, extra] of Object.entries(accountControl)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(lessons)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(school)) Object.assign(STRINGS[code], extra);
 
