@@ -14,7 +14,7 @@ every session of the account.
 Mail goes through ``smtp_host`` (STARTTLS, TLS or plain to a local relay; a user and
 password if set: the password is a secret, never logged), in threads of its own, never
 the database's; a failure is logged without the address.  Without ``smtp_host``,
-``smtp_from`` and ``public_url`` there is no reset by e-mail (503 ``reset_off``).
+``smtp_from`` and ``public_url`` there is no reset by e-mail (404 ``reset_off``).
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ async def _signer(request: Request) -> URLSafeTimedSerializer:
 
 router = APIRouter()
 MAIL_REFUSALS: dict[int | str, dict[str, Any]] = {
-    **REFUSALS, 503: {"description": "this server sends no mail (reset_off)"}}
+    **REFUSALS, 404: {"description": "this server sends no mail (reset_off)"}}
 
 
 class NewEmail(BaseModel):
@@ -135,7 +135,7 @@ async def ask_reset(body: ResetAsked, request: Request) -> ResetDone:
     the same either way)."""
     settings = request.app.state.settings
     if not settings.mail_on:
-        raise PlayerError("this server sends no mail: ask its operator", 503, "reset_off")
+        raise PlayerError("this server sends no mail: ask its operator", 404, "reset_off")
     await limiter_of(request).hit(settings.reset_per_address, "reset", address_of(request))
     found = await asyncio.to_thread(SanctionStore(request.app.state.storage)
                                     .by_username_or_email, body.name.strip())
