@@ -66,7 +66,7 @@ export class AccountControlPage {
 
   render() {
     const root = clear(this.root);
-    const panel = h("section", { class: "panel account-control" }, h("h2", {}, t("control.title")));
+    const panel = h("section", { class: "panel account account-control" }, h("h2", {}, t("control.title")));
     root.append(panel);
     if (this.note) {
       panel.append(h("p", { class: this.note[0] === "error" ? "error" : "done", role: "status" }, this.note[1]));
@@ -134,7 +134,7 @@ export class ResetPage {
 
   render() {
     const root = clear(this.root);
-    const panel = h("section", { class: "panel reset" }, h("h2", {}, t("reset.title")));
+    const panel = h("section", { class: "panel account reset" }, h("h2", {}, t("reset.title")));
     if (this.note) panel.append(h("p", { class: this.note[0] === "error" ? "error" : "done", role: "status" }, this.note[1]));
     if (this.token) {
       panel.append(h("form", { id: "new-password", onsubmit: (e) => { e.preventDefault();
@@ -187,7 +187,7 @@ export class AdminPage {
 
   render() {
     const root = clear(this.root);
-    const panel = h("section", { class: "panel admin" }, h("h2", {}, t("admin.title")));
+    const panel = h("section", { class: "panel account admin" }, h("h2", {}, t("admin.title")));
     root.append(panel);
     if (this.error) { panel.append(h("p", { class: "error", role: "alert" }, this.error)); return; }
     if (this.note) panel.append(h("p", { class: this.note[0] === "error" ? "error" : "done", role: "status" }, this.note[1]));
