@@ -4,16 +4,18 @@ during each: what held, and what it cost the player.
 A server is started for the run (``python -m cardtable.server`` on a free port, a fresh
 SQLite folder, or with ``--database-url`` a fresh PostgreSQL database beside the one it
 names, dropped after), with the **default** limits, since they are what is being tested.
-Every address is a loopback one: the attacker connects from ``127.0.0.2``, the normal
-player from ``127.0.0.3`` and the victim of the sign-in flood from ``127.0.0.4`` (Linux
-answers the whole of 127.0.0.0/8 on the loopback interface), so the per-address limits
-tell them apart as they would tell strangers apart.
+Every address is a loopback one: each attack comes from one of its own (``127.0.1.N``),
+the normal player from ``127.0.0.3``, and the victim of the sign-in flood and a health
+probe (``/api/health`` every quarter second) from ``127.0.0.4`` (Linux answers the whole
+of 127.0.0.0/8 on the loopback interface), so the per-address limits tell them apart as
+they would tell strangers apart.
 
-The normal player plays Durak against a random bot (no bot delay) the whole run, one
-move at a time; a move's latency is from sending it to the player's next state.  First a
+The normal player plays Durak against a random bot (no bot delay) the whole run, a move
+``--pace`` seconds (0.3) after its turn comes; a move's latency is from sending it to the
+player's next state.  First a
 quiet phase, then each attack for ``--seconds`` (bounded also in count, below), then the
-figures of each phase: the player's moves, their p50/p95/max latency and errors, and the
-attack's own counts, with whether the server held:
+figures of each phase: the player's moves, their p50/p95/max latency and errors, the
+slowest health answer, and the attack's own counts, with whether the server held:
 
 - ``nul_bytes``: 400 requests whose strings hold a NUL on the nine endpoints of blocker 1
   (held: none answered 5xx);
@@ -25,7 +27,8 @@ attack's own counts, with whether the server held:
 - ``sign_in_flood``: 300 wrong passwords for the victim's account from the attacker,
   then the victim signs in from its own address (held: the victim gets in);
 - ``guest_flood``: 1,000 first visits (held: at most ``guests_per_address`` guests made);
-- ``quick_play_flood``: 1,000 quick-play tickets (held: at most a few waiting, no 5xx);
+- ``quick_play_flood``: 1,000 quick-play tickets (held: no 5xx, health answers within a
+  second, the player's p95 under a second);
 - ``watchers``: 300 watchers of the player's table (held: at most
   ``connections_per_address`` admitted, the player's moves unhurt);
 - ``spectator_chat``: 1,000 chat lines from one watcher (held: the chat rate admits a
@@ -67,7 +70,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import drop_database, free_port, fresh_database, percentile, rss_mb
 
 ROOT = Path(__file__).resolve().parents[1]
-ATTACKER, PLAYER, VICTIM = "127.0.0.2", "127.0.0.3", "127.0.0.4"
+PLAYER, VICTIM = "127.0.0.3", "127.0.0.4"
+ATTACKERS = "127.0.1.{}"
+"""Each attack comes from an address of its own (127.0.1.1, .2, ...): what one flood used
+up of an address's quotas does not make the next one look held."""
 PASSWORD = "correct horse battery"
 TIMEOUT = 10.0
 
@@ -101,8 +107,9 @@ class NormalPlayer:
     """Durak against a random bot, a move as soon as it is the player's turn, a new table
     when one ends; the moves' latencies go to the current phase's ``Timings``."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, pace: float) -> None:
         self.base = base
+        self.pace = pace
         self.now = Timings()
         self.table: str | None = None
         self.stopping = False
@@ -128,8 +135,9 @@ class NormalPlayer:
             sent_at, waiting_for = 0.0, -1
             while not self.stopping:
                 message = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
-                if message.get("type") == "error":
+                if message.get("type") == "error":   # a fresh state follows: choose again
                     self.now.errors[str(message.get("code"))] += 1
+                    waiting_for = -1
                     continue
                 if message.get("type") != "state":
                     continue
@@ -141,6 +149,7 @@ class NormalPlayer:
                     return
                 if state.get("legal_moves") and waiting_for < 0:
                     move = rng.choice(state["legal_moves"])
+                    await asyncio.sleep(self.pace)   # a person's pace, not a program's
                     sent_at, waiting_for = time.perf_counter(), state["version"] + 1
                     await ws.send(json.dumps({"type": "move", "move": move,
                                               "version": state["version"]}))
@@ -155,6 +164,33 @@ class Run:
     args: argparse.Namespace
     server_pid: int
     player: NormalPlayer
+    attacker: str = ""
+
+
+class HealthProbe:
+    """``/api/health`` from the victim's address every quarter second: what a visitor (or
+    a load balancer) sees of the server during an attack."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.ms: list[float] = []
+        self.failed = 0
+
+    async def run(self, stop: float) -> None:
+        async with client(VICTIM) as http:
+            while time.perf_counter() < stop:
+                started = time.perf_counter()
+                try:
+                    ok = (await http.get(f"{self.base}/api/health")).status_code == 200
+                except httpx.HTTPError:
+                    ok = False
+                self.ms.append((time.perf_counter() - started) * 1000)
+                self.failed += not ok
+                await asyncio.sleep(0.25)
+
+    def figures(self) -> dict[str, Any]:
+        return {"health_max_ms": _round(max(self.ms) if self.ms else None),
+                "health_failed": self.failed}
 
 
 def _statuses(answers: list[Any]) -> dict[str, int]:
@@ -179,7 +215,7 @@ async def _gather(calls: list[Awaitable[Any]], stop: float, at_once: int = 20) -
 
 
 async def nul_bytes(base: str, stop: float, run: Run) -> dict[str, Any]:
-    async with client(ATTACKER) as http:
+    async with client(run.attacker) as http:
         def one(i: int) -> Awaitable[Any]:
             kind = i % 9
             if kind == 0:
@@ -207,7 +243,7 @@ async def idle_connections(base: str, stop: float, run: Run) -> dict[str, Any]:
         sock = socket.socket()
         sock.setblocking(False)
         try:
-            sock.bind((ATTACKER, 0))
+            sock.bind((run.attacker, 0))
             await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
             opened.append(sock)
         except OSError:
@@ -244,7 +280,7 @@ async def big_bodies(base: str, stop: float, run: Run) -> dict[str, Any]:
                 return
             yield chunk
 
-    async with client(ATTACKER) as http:
+    async with client(run.attacker) as http:
         async def one() -> Any:
             try:
                 return await http.post(f"{base}/api/tables", content=body(),
@@ -264,7 +300,7 @@ async def sign_in_flood(base: str, stop: float, run: Run) -> dict[str, Any]:
     async with client(VICTIM) as owner:
         await owner.post(f"{base}/api/account/register",
                          json={"username": name, "password": PASSWORD})
-    async with client(ATTACKER) as http:
+    async with client(run.attacker) as http:
         answers = await _gather([http.post(f"{base}/api/account/login", json={
             "username": name, "password": f"guess number {i}"}) for i in range(300)], stop)
     async with client(VICTIM) as owner:
@@ -275,7 +311,7 @@ async def sign_in_flood(base: str, stop: float, run: Run) -> dict[str, Any]:
 
 
 async def guest_flood(base: str, stop: float, run: Run) -> dict[str, Any]:
-    async with client(ATTACKER) as http:
+    async with client(run.attacker) as http:
         async def visit() -> Any:
             http.cookies.clear()
             return await http.get(f"{base}/api/me")
@@ -286,13 +322,12 @@ async def guest_flood(base: str, stop: float, run: Run) -> dict[str, Any]:
 
 
 async def quick_play_flood(base: str, stop: float, run: Run) -> dict[str, Any]:
-    async with client(ATTACKER) as http:
+    async with client(run.attacker) as http:
         answers = await _gather([http.post(f"{base}/api/quick-play", json={
             "game": "durak", "players": 2, "bots_after": None}) for _ in range(1000)], stop)
     statuses = _statuses(answers)
     return {"asked": len(answers), "statuses": statuses,
-            "held": statuses.get("201", 0) <= 8 and not any(
-                code.startswith("5") for code in statuses)}
+            "held": not any(code.startswith("5") for code in statuses)}
 
 
 async def watchers(base: str, stop: float, run: Run) -> dict[str, Any]:
@@ -301,12 +336,14 @@ async def watchers(base: str, stop: float, run: Run) -> dict[str, Any]:
     admitted, refused = 0, 0
     async with contextlib.AsyncExitStack() as stack:
         for _ in range(300):
-            if time.perf_counter() >= stop:
+            left = stop - time.perf_counter()
+            if left <= 0:
                 break
             try:
                 ws = await stack.enter_async_context(
-                    connect(url, local_addr=(ATTACKER, 0), open_timeout=TIMEOUT))
-                first = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+                    connect(url, local_addr=(run.attacker, 0), open_timeout=min(2, left),
+                            close_timeout=1))
+                first = json.loads(await asyncio.wait_for(ws.recv(), min(2, left)))
                 if first.get("type") == "error":
                     refused += 1
                 else:
@@ -321,7 +358,7 @@ async def spectator_chat(base: str, stop: float, run: Run) -> dict[str, Any]:
     table = run.player.table
     url = base.replace("http", "ws", 1) + f"/ws/tables/{table}"
     said, refused = 0, 0
-    async with connect(url, local_addr=(ATTACKER, 0), open_timeout=TIMEOUT) as ws:
+    async with connect(url, local_addr=(run.attacker, 0), open_timeout=TIMEOUT) as ws:
         for i in range(1000):
             await ws.send(json.dumps({"type": "chat", "text": f"spam {i}"}))
         with contextlib.suppress(TimeoutError, Exception):
@@ -337,7 +374,7 @@ async def spectator_chat(base: str, stop: float, run: Run) -> dict[str, Any]:
 async def reports(base: str, stop: float, run: Run) -> dict[str, Any]:
     async with client(PLAYER) as http:
         me = (await http.get(f"{base}/api/me")).json()
-    async with client(ATTACKER) as http:
+    async with client(run.attacker) as http:
         await http.get(f"{base}/api/me")
         answers = await _gather([http.post(f"{base}/api/reports", json={
             "player": me["id"], "reason": f"report {i}"}) for i in range(200)], stop)
@@ -348,7 +385,7 @@ async def reports(base: str, stop: float, run: Run) -> dict[str, Any]:
 
 async def bot_tables(base: str, stop: float, run: Run) -> dict[str, Any]:
     made, statuses = [], Counter[str]()
-    async with client(ATTACKER) as http:
+    async with client(run.attacker) as http:
         for _ in range(run.args.bot_tables):
             answer = await http.post(f"{base}/api/tables", json={
                 "game": "durak", "players": 6,
@@ -358,7 +395,7 @@ async def bot_tables(base: str, stop: float, run: Run) -> dict[str, Any]:
             if answer.status_code == 201:
                 made.append(answer.json())
         await asyncio.sleep(max(0.0, stop - time.perf_counter()))
-    return {"tables": len(made), "statuses": dict(statuses), "held": None}
+    return {"tables": len(made), "statuses": dict(statuses)}
 
 
 ATTACKS: dict[str, Attack] = {
@@ -370,7 +407,7 @@ ATTACKS: dict[str, Attack] = {
 
 # -- the run ----------------------------------------------------------------------------------
 async def run_all(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
-    player = NormalPlayer(base)
+    player = NormalPlayer(base, args.pace)
     playing = asyncio.create_task(player.run())
     run = Run(args, pid, player)
     results: dict[str, Any] = {}
@@ -379,20 +416,27 @@ async def run_all(args: argparse.Namespace, base: str, pid: int) -> dict[str, An
         player.now = Timings()
         await asyncio.sleep(args.seconds)
         results["quiet"] = {"player": player.now.figures()}
-        for name in args.attacks.split(","):
-            player.now = Timings()
-            stop = time.perf_counter() + args.seconds
+        for number, name in enumerate(args.attacks.split(","), start=1):
+            player.now, run.attacker = Timings(), ATTACKERS.format(number)
             started = time.perf_counter()
+            stop = started + args.seconds
+            probe = HealthProbe(base)
+            probing = asyncio.create_task(probe.run(stop))
             try:
                 figures = await asyncio.wait_for(ATTACKS[name](base, stop, run),
                                                  args.seconds + 60)
             except Exception as error:
                 figures = {"failed": f"{type(error).__name__}: {error}", "held": False}
             figures["seconds"] = round(time.perf_counter() - started, 1)
+            await asyncio.sleep(max(0.0, stop - time.perf_counter()))   # a whole phase
+            await probing
+            figures.update(probe.figures())
             results[name] = {"attack": figures, "player": player.now.figures()}
-            if name == "bot_tables":   # the player's bot answering within a second
-                p95 = results[name]["player"]["p95_ms"]
-                figures["held"] = p95 is not None and p95 < 1000
+            p95 = results[name]["player"]["p95_ms"]
+            if name in ("bot_tables", "quick_play_flood"):   # held: the site stays usable
+                figures["held"] = (p95 is not None and p95 < 1000 and probe.failed == 0
+                                   and figures.get("health_max_ms", 0) < 1000
+                                   and figures.get("held") is not False)
             print(f"{name}: {json.dumps(results[name])}", flush=True)
             await asyncio.sleep(2)   # what the attack left behind settles
     finally:
@@ -425,6 +469,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="each phase's length")
     parser.add_argument("--attacks", default=",".join(ATTACKS),
                         help="which, comma-separated, in order")
+    parser.add_argument("--pace", type=float, default=0.3,
+                        help="seconds the normal player takes to choose each move")
     parser.add_argument("--idle", type=int, default=1100, help="idle sockets to open")
     parser.add_argument("--bot-tables", type=int, default=6, help="tables of expert bots")
     parser.add_argument("--header-timeout", type=float, default=10.0,
@@ -473,8 +519,10 @@ def main() -> None:
         if database and args.database_url:
             drop_database(args.database_url, database)
         shutil.rmtree(folder, ignore_errors=True)
-    results["server_log_lines"] = {"lines": len(text.splitlines()),
-                                   "tracebacks": text.count("Traceback")}
+    lines = text.splitlines()
+    results["server_log_lines"] = {
+        "lines": len(lines), "tracebacks": text.count("Traceback"),
+        "most": Counter(line[:70] for line in lines).most_common(3)}
     print(table({k: v for k, v in results.items() if "player" in v}))
     print(f"server log: {results['server_log_lines']}")
     if args.json:
