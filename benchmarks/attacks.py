@@ -67,7 +67,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import drop_database, free_port, fresh_database, percentile, rss_mb
+from load import drop_database, free_port, fresh_database, percentile, rss_mb, wait_ready
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYER, VICTIM = "127.0.0.3", "127.0.0.4"
@@ -498,16 +498,7 @@ def main() -> None:
         server = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("the server did not start:\n" + log.read_text())
-            time.sleep(0.2)
+        asyncio.run(wait_ready(base, server, log))
         results = asyncio.run(run_all(args, base, server.pid))
     finally:
         server.terminate()

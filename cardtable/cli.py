@@ -536,16 +536,11 @@ def _moderation(data_dir: Path | None, database_url: str | None) -> Any:
     """The sanctions' store on the server's database (migrated first, as a start does)."""
     import getpass
 
+    from .server.backup import settings_of
     from .server.people.sanctions import SanctionStore
-    from .server.settings import ServerSettings
     from .server.store.storage import Storage, sqlite_url
 
-    given: dict[str, Any] = {}
-    if data_dir is not None:
-        given["data_dir"] = data_dir
-    if database_url is not None:
-        given["database_url"] = database_url
-    chosen = ServerSettings(**given)
+    chosen = settings_of(data_dir, database_url)
     storage = Storage(chosen.revealed("database_url") or sqlite_url(chosen.data_dir),
                       threads=1)
     storage.migrate()

@@ -51,7 +51,7 @@ from .players import (
     check_username,
 )
 from .ratings import router as ratings_router
-from .sanctions import SanctionStore
+from .sanctions import SanctionStore, store_on
 from .words import offending
 
 __all__ = ["COOKIE", "DEVICE", "PlayerLimits", "check_shown_name", "check_words",
@@ -341,8 +341,7 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     digest = row.password_hash if row is not None and row.password_hash else _DUMMY
     if not await asyncio.to_thread(_verify, digest, body.password) or row is None:
         raise PlayerError(BAD_CREDENTIALS, 401, "bad_credentials")
-    ban = await asyncio.to_thread(SanctionStore(store_of(request).storage).in_force, "ban",
-                                  row.id)
+    ban = await asyncio.to_thread(store_on(request, SanctionStore).in_force, "ban", row.id)
     if ban is not None:   # told only to who knows the password
         raise PlayerError(f"this account is banned: {ban.reason}", 403, "banned",
                           params={"until": ban.until.isoformat() if ban.until else None})

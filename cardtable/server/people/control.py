@@ -70,7 +70,7 @@ from .players import (
     check_password,
 )
 from .progress import LessonDoneRow
-from .sanctions import EmailRow, ReportRow, RoleRow
+from .sanctions import EmailRow, ReportRow, RoleRow, store_on
 
 __all__ = ["ANONYMOUS", "ControlStore", "account_asking", "check_current_password",
            "control_of", "keep_sweeping", "router"]
@@ -289,11 +289,7 @@ class Deleted(BaseModel):
 
 
 def control_of(request: Request) -> ControlStore:
-    state = request.app.state
-    store = getattr(state, "control_store", None)
-    if store is None or store.storage is not state.storage:
-        store = state.control_store = ControlStore(state.storage)
-    return store
+    return store_on(request, ControlStore)
 
 
 async def account_asking(request: Request) -> Player:

@@ -38,7 +38,7 @@ from ..play.guard import address_of
 from .accounts import REFUSALS, hash_password, limiter_of, store_of
 from .control import account_asking, check_current_password, control_of
 from .players import PlayerError, check_password
-from .sanctions import SanctionStore
+from .sanctions import SanctionStore, store_on
 
 __all__ = ["SALT", "router", "send_mail"]
 
@@ -123,8 +123,7 @@ async def set_email(body: NewEmail, request: Request) -> EmailSet:
     if email is not None and not EMAIL.fullmatch(email):
         raise PlayerError("that is not an e-mail address", 422, "invalid_email")
     await check_current_password(request, player, body.password)
-    await asyncio.to_thread(SanctionStore(request.app.state.storage).set_email, player.id,
-                            email)
+    await asyncio.to_thread(store_on(request, SanctionStore).set_email, player.id, email)
     return EmailSet(email=email)
 
 
@@ -137,8 +136,8 @@ async def ask_reset(body: ResetAsked, request: Request) -> ResetDone:
     if not settings.mail_on:
         raise PlayerError("this server sends no mail: ask its operator", 404, "reset_off")
     await limiter_of(request).hit(settings.reset_per_address, "reset", address_of(request))
-    found = await asyncio.to_thread(SanctionStore(request.app.state.storage)
-                                    .by_username_or_email, body.name.strip())
+    found = await asyncio.to_thread(store_on(request, SanctionStore).by_username_or_email,
+                                    body.name.strip())
     if found is not None and await _mail_left(request, found[0].id):
         row, email = found
         token = (await _signer(request)).dumps([row.id, fingerprint(row.password_hash)])

@@ -35,7 +35,7 @@ from ..store.stamps import moment_of, stamp
 from ..store.storage import CLOSED, OVER, SeatRow, Store, StoredTable, guarded
 from .accounts import REFUSALS, current_player, limiter_of, store_of
 from .players import Player, PlayerError, check_display_name
-from .sanctions import ReportRow, SanctionStore
+from .sanctions import ReportRow, SanctionStore, store_on
 
 __all__ = ["BANS_FRESH", "BannedAddresses", "router", "sanctions_of"]
 
@@ -49,11 +49,7 @@ ADMIN_REFUSALS: dict[int | str, dict[str, Any]] = {
 
 
 def sanctions_of(holder: Any) -> SanctionStore:
-    state = holder.app.state
-    store = getattr(state, "sanction_store", None)
-    if store is None or store.storage is not state.storage:
-        store = state.sanction_store = SanctionStore(state.storage)
-    return store
+    return store_on(holder, SanctionStore)
 
 
 # -- banned addresses -------------------------------------------------------------------------

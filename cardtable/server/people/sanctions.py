@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from sqlalchemy import JSON, ForeignKey, Integer, String, delete, or_, select
 from sqlalchemy import exc as sa_exc
@@ -29,6 +29,7 @@ __all__ = [
     "Sanction",
     "SanctionRow",
     "SanctionStore",
+    "store_on",
 ]
 
 Kind = Literal["mute", "ban", "ban_address"]
@@ -114,6 +115,22 @@ class Sanction:
     target: str
     until: _dt.datetime | None
     reason: str
+
+
+S = TypeVar("S", bound=Store)
+
+
+def store_on(holder: Any, kind: type[S]) -> S:
+    """The app's one store of ``kind`` (``holder``: a request or a socket), made at its
+    first use, and again for a new storage (an app started anew)."""
+    state = holder.app.state
+    stores = getattr(state, "people_stores", None)
+    if stores is None:
+        stores = state.people_stores = {}
+    store = stores.get(kind)
+    if store is None or store.storage is not state.storage:
+        store = stores[kind] = kind(state.storage)
+    return store
 
 
 def audit(session: Session, admin: str, action: str, target: str,
