@@ -1,4 +1,4 @@
-"""The ``cardtable`` command: play, serve, arena, replay, rules, bench, demo."""
+"""The ``cardtable`` command: play, serve, arena, replay, rules, bench, demo, admin."""
 
 from __future__ import annotations
 
@@ -520,6 +520,69 @@ def _school() -> None:
 
 _school()
 register_backups(app)   # backup and restore (cardtable.server.backup)
+
+
+admin_app = typer.Typer(help="the site's admins: grant, revoke, list (docs/players.md)",
+                        no_args_is_help=True)
+app.add_typer(admin_app, name="admin")
+AdminName = Annotated[str, typer.Argument(help="the account's username")]
+AdminDataDir = Annotated[Path | None, typer.Option(
+    help="the server's data folder (default: $CARDTABLE_DATA_DIR, else ./data)")]
+AdminUrl = Annotated[str | None, typer.Option(
+    help="the server's database URL (default: $CARDTABLE_DATABASE_URL)")]
+
+
+def _moderation(data_dir: Path | None, database_url: str | None) -> Any:
+    """The sanctions' store on the server's database (migrated first, as a start does)."""
+    import getpass
+
+    from .server.backup import settings_of
+    from .server.people.sanctions import SanctionStore
+    from .server.store.storage import Storage, sqlite_url
+
+    chosen = settings_of(data_dir, database_url)
+    storage = Storage(chosen.revealed("database_url") or sqlite_url(chosen.data_dir),
+                      threads=1)
+    storage.migrate()
+    return SanctionStore(storage), f"command line ({getpass.getuser()})"
+
+
+def _role(name: str, role: str | None, data_dir: Path | None, url: str | None) -> None:
+    from .server.people.players import PlayerError
+
+    store, who = _moderation(data_dir, url)
+    try:
+        player = store.grant(name, role, who)
+    except PlayerError as error:
+        _refuse(error.reason)
+    finally:
+        store.storage.close()
+    print(f"{player.username}: {'admin' if role else 'no longer an admin'}")
+
+
+@admin_app.command("grant")
+def admin_grant(name: AdminName, data_dir: AdminDataDir = None,
+                database_url: AdminUrl = None) -> None:
+    """Make an account an admin (it may mute, ban, close tables, rename; audited)."""
+    _role(name, "admin", data_dir, database_url)
+
+
+@admin_app.command("revoke")
+def admin_revoke(name: AdminName, data_dir: AdminDataDir = None,
+                 database_url: AdminUrl = None) -> None:
+    """Take an account's admin role back."""
+    _role(name, None, data_dir, database_url)
+
+
+@admin_app.command("list")
+def admin_list(data_dir: AdminDataDir = None, database_url: AdminUrl = None) -> None:
+    """The admins' usernames, one a line."""
+    store, _ = _moderation(data_dir, database_url)
+    try:
+        for name in store.admins():
+            print(name)
+    finally:
+        store.storage.close()
 
 
 def _failed(error: BaseException) -> int:

@@ -40,7 +40,8 @@ from typing import Annotated, Any
 
 import typer
 
-__all__ = ["BackupRefused", "Copied", "backup", "database_of", "register", "restore"]
+__all__ = ["BackupRefused", "Copied", "backup", "database_of", "register", "restore",
+           "settings_of"]
 
 DATABASE = "cardtable.sqlite3"
 """The database's file in the data folder (``store.storage.sqlite_url``)."""
@@ -155,9 +156,10 @@ def _count(db: sqlite3.Connection, table: str) -> int:
 
 # -- the commands ---------------------------------------------------------------------------
 
-def _where(data_dir: Path | None, database_url: str | None) -> Path:
-    """The database the server's settings name (flags first, then CARDTABLE_DATA_DIR,
-    CARDTABLE_DATABASE_URL and .env, as ``cardtable serve`` reads them)."""
+def settings_of(data_dir: Path | None, database_url: str | None) -> Any:
+    """The server's settings, a command's ``--data-dir`` and ``--database-url`` first,
+    then CARDTABLE_DATA_DIR, CARDTABLE_DATABASE_URL and .env, as ``cardtable serve``
+    reads them (``backup``, ``restore``, ``admin``)."""
     from .settings import ServerSettings
 
     given: dict[str, Any] = {}
@@ -165,7 +167,12 @@ def _where(data_dir: Path | None, database_url: str | None) -> Path:
         given["data_dir"] = data_dir
     if database_url is not None:
         given["database_url"] = database_url
-    chosen = ServerSettings(**given)
+    return ServerSettings(**given)
+
+
+def _where(data_dir: Path | None, database_url: str | None) -> Path:
+    """The database the server's settings name."""
+    chosen = settings_of(data_dir, database_url)
     url = chosen.database_url.get_secret_value() if chosen.database_url else None
     return database_of(chosen.data_dir, url)
 

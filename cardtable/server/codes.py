@@ -140,6 +140,22 @@ CODES: dict[str, Code] = {
     "bad_move": Code("the text is not a move in this position"),
     "too_many_tickets": Code("this address already has as many quick-play tickets waiting "
                              "as it may"),
+    # -- account control and moderation (``people.control``, ``mail``, ``moderation``) ----------
+    "name_word": Code("a name holding a word the site does not allow (its word list)"),
+    "chat_word": Code("a chat line holding a word the site does not allow (its word list)"),
+    "muted": Code("an admin muted this account: its chat lines are not sent"),
+    "banned": Code("an admin banned this account (until then; none: until lifted)",
+                   ("until",)),
+    "address_banned": Code("an admin banned the address this request comes from"),
+    "not_admin": Code("this needs an admin"),
+    "no_player": Code("there is no such player"),
+    "no_chat_line": Code("there is no such chat line to report"),
+    "seats_in_play": Code("the account holds seats at tables in play: finish or resign "
+                          "them before deleting it"),
+    "invalid_email": Code("not an e-mail address"),
+    "email_taken": Code("another account has this e-mail address"),
+    "reset_off": Code("this server sends no mail: no password reset by e-mail"),
+    "reset_link_bad": Code("the password-reset link is wrong, used or out of date"),
     # -- help at a table against bots only (``assist``) ---------------------------------------
     "not_against_bots": Code("hints and undo are only for tables where every other seat is "
                              "a bot"),

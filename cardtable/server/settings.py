@@ -3,12 +3,12 @@ and a ``.env`` file, in that order of precedence.
 
 Every setting is a field with a type, a default, a bound and a line of help: how the
 server runs (here), the limits on what clients may ask (``bounds.Limits``) and on how
-often people may sign in and chat (``bounds.PlayerLimits``), which ``ServerSettings``
-inherits, so that one object, built once, is what the app, the tables and every check
-read.  The flags of ``cardtable serve`` and ``python -m cardtable.server`` (the same
-command) are made from the fields, each also given as ``CARDTABLE_<NAME>`` in the
-environment or in ``.env``; docs/server.md's tables of them are ``table()``'s text (a test
-keeps the two the same).
+often people may sign in and chat (``bounds.PlayerLimits``) and how accounts are kept
+(``account_settings.AccountSettings``), which ``ServerSettings`` inherits, so that one
+object, built once, is what the app, the tables and every check read.  The flags of
+``cardtable serve`` and ``python -m cardtable.server`` (the same command) are made from
+the fields, each also given as ``CARDTABLE_<NAME>`` in the environment or in ``.env``;
+docs/server.md's tables of them are ``table()``'s text (a test keeps the two the same).
 
 >>> ServerSettings(port=8080).port, ServerSettings().data_dir
 (8080, PosixPath('data'))
@@ -28,13 +28,14 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from .account_settings import AccountSettings
 from .bounds import Limits, PlayerLimits
 
 __all__ = ["ENV_PREFIX", "GROUPS", "ServerSettings", "add_flags", "from_flags", "table"]
 
 ENV_PREFIX = "CARDTABLE_"
 
-class ServerSettings(BaseSettings, Limits, PlayerLimits):
+class ServerSettings(BaseSettings, Limits, PlayerLimits, AccountSettings):
     """How the web table runs, with every limit on its clients."""
 
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_file=".env",
@@ -160,8 +161,9 @@ class ServerSettings(BaseSettings, Limits, PlayerLimits):
                 raise ValueError(f"{item!r} is not an IP address or network") from None
         return ",".join(items)
 
-    def revealed(self, name: Literal["database_url", "redis_url"]) -> str | None:
-        """A secret URL's text, for the code that connects alone."""
+    def revealed(self, name: Literal["database_url", "redis_url", "smtp_password"]
+                 ) -> str | None:
+        """A secret's text, for the code that connects alone."""
         secret = getattr(self, name)
         return secret.get_secret_value() if secret is not None else None
 
@@ -169,14 +171,17 @@ class ServerSettings(BaseSettings, Limits, PlayerLimits):
 GROUPS: dict[str, tuple[str, ...]] = {
     "server": tuple(name for name in ServerSettings.model_fields
                     if name not in Limits.model_fields
-                    and name not in PlayerLimits.model_fields),
+                    and name not in PlayerLimits.model_fields
+                    and name not in AccountSettings.model_fields),
     "limits": tuple(Limits.model_fields),
     "players": tuple(PlayerLimits.model_fields),
+    "accounts": tuple(AccountSettings.model_fields),
 }
 """The settings by what they are about: the flags' groups and docs/server.md's tables."""
 
 _GROUP_TITLES = {"server": "settings", "limits": "limits on clients (docs/server.md)",
-                 "players": "limits on signing in and chat (docs/server.md)"}
+                 "players": "limits on signing in and chat (docs/server.md)",
+                 "accounts": "keeping, words, password reset by e-mail (docs/players.md)"}
 
 
 def _flag(name: str) -> str:

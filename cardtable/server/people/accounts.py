@@ -51,9 +51,12 @@ from .players import (
     check_username,
 )
 from .ratings import router as ratings_router
+from .sanctions import SanctionStore, store_on
+from .words import offending
 
-__all__ = ["COOKIE", "DEVICE", "PlayerLimits", "check_shown_name", "current_player", "install",
-           "key_may_play", "player_or_guest", "store_of"]
+__all__ = ["COOKIE", "DEVICE", "PlayerLimits", "check_shown_name", "check_words",
+           "current_player", "hash_password", "install", "key_may_play", "limiter_of",
+           "player_or_guest", "session_of", "store_of", "verify_password"]
 
 COOKIE = "cardtable_session"
 DEVICE = "cardtable_device"
@@ -120,9 +123,13 @@ async def key_may_play(connection: Request | WebSocket, player_id: str | None,
     """Whether a seat key may play its seat from this connection.  A key of an account's
     seat needs that account signed in here: a key left in a shared browser after signing
     out must not let the next person play or resign the account's games.  A guest's key
-    and a program's (a bot account's) play as before.  Raises ``StorageUnavailable``."""
-    if player_id is None or kind == "bot":
+    plays as before, and a program's (a bot account's) while its account lives: a deleted
+    account's keys are dead (``control``).  Raises ``StorageUnavailable``."""
+    if player_id is None:
         return True
+    if kind == "bot":   # a program's seat: dead once its account is deleted
+        holder = await asyncio.to_thread(store_of(connection).get, player_id)
+        return holder is None or holder.kind == "bot"
     player = None if cross_site(connection) else await current_player(connection)
     if player is not None and player.id == player_id:
         return True
@@ -130,7 +137,7 @@ async def key_may_play(connection: Request | WebSocket, player_id: str | None,
         return False
     # a guest's seat: the guest may have become an account since (registering)
     holder = await asyncio.to_thread(store_of(connection).get, player_id)
-    return holder is None or holder.kind != "account"
+    return holder is None or holder.kind not in ("account", "deleted")
 
 
 async def _session_id(connection: Request | WebSocket) -> str | None:
@@ -187,7 +194,7 @@ async def check_shown_name(connection: Request | WebSocket, text: Any,
     width: a guest called ``darya`` beside the account ``Darya`` would pass for them.
 
     ``PlayerError`` (422) with the rule's code, or ``name_taken``."""
-    name = check_display_name(text)
+    name = check_words(connection, check_display_name(text), "name_word")
     key = username_key(name)
     own = player is not None and (player.username or "").lower() == key
     if (USERNAME.fullmatch(key) and not own
@@ -301,7 +308,7 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 @router.post("/api/account/register", response_model=Me, status_code=201, responses=REFUSALS)
 async def register(body: Credentials, request: Request, response: Response) -> Me:
     """An account; a guest who registers keeps their id, seats and games."""
-    username = check_username(body.username)
+    username = check_words(request, check_username(body.username), "name_word")
     check_password(body.password)
     player = await current_player(request)
     if player is not None and player.kind != "guest":
@@ -335,6 +342,10 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     digest = row.password_hash if row is not None and row.password_hash else _DUMMY
     if not await asyncio.to_thread(_verify, digest, body.password) or row is None:
         raise PlayerError(BAD_CREDENTIALS, 401, "bad_credentials")
+    ban = await asyncio.to_thread(store_on(request, SanctionStore).in_force, "ban", row.id)
+    if ban is not None:   # told only to who knows the password
+        raise PlayerError(f"this account is banned: {ban.reason}", 403, "banned",
+                          params={"until": ban.until.isoformat() if ban.until else None})
     if _hasher.check_needs_rehash(digest):
         new = await asyncio.to_thread(_hasher.hash, body.password)
         await asyncio.to_thread(store_of(request).set_password_hash, row.id, new)
@@ -432,3 +443,18 @@ async def new_token(request: Request) -> ApiToken:
 async def revoke_tokens(request: Request) -> dict[str, int]:
     player = await _account(request)
     return {"revoked": await asyncio.to_thread(store_of(request).revoke_api_tokens, player.id)}
+
+
+# -- what account control (``control``, ``mail``, ``moderation``) uses of the above -------
+def check_words(connection: Request | WebSocket, text: str, code: str) -> str:
+    """``text`` if it holds no word of the list (``words``), else ``PlayerError`` 422."""
+    word = offending(text, connection.app.state.settings.word_list, name=True)
+    if word is not None:
+        raise PlayerError("that name holds a word this site does not allow", 422, code)
+    return text
+
+
+hash_password = _hasher.hash
+verify_password = _verify
+session_of = _session_id
+limiter_of = _limiter

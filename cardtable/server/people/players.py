@@ -37,7 +37,8 @@ __all__ = [
     "random_name",
 ]
 
-Kind = Literal["guest", "account", "bot"]
+Kind = Literal["guest", "account", "bot", "deleted"]
+"""``deleted``: an account its owner deleted (``control``), kept for its games' seats."""
 
 USERNAME = re.compile(r"[A-Za-z0-9_]{3,20}")
 MIN_PASSWORD = 8

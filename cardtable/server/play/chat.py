@@ -12,6 +12,10 @@ can turn the players' chat off and on.  Muting is each viewer's own choice (the 
 a muted seat's messages).  Messages and the setting are stored; a connection is sent the
 newest ``HISTORY`` messages of its room when it opens.
 
+Moderation (``people.moderation``): a line from the seat of an account an admin muted is
+refused (``muted``), and so is a line holding a word of the list (``people.words``:
+``chat_word``), each told to the sender alone.
+
 Client to server::
 
     {"type": "chat", "text": TEXT} | {"type": "chat", "phrase": KEY}
@@ -38,6 +42,8 @@ from sqlalchemy import Integer, String, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .. import protocol
+from ..people.sanctions import SanctionStore
+from ..people.words import offending
 from ..store.stamps import StampText
 from ..store.storage import Base, Store, guarded, now
 from ..wire import encode
@@ -212,6 +218,12 @@ async def say(tables: House, table: LiveTable, connection: Connection,
         raise ChatError("the table's creator has turned the players' chat off", "chat_off")
     _admit(tables, connection)
     seat = connection.seat
+    player_id = table.seats[seat].player_id if seat is not None else None
+    if player_id is not None and await asyncio.to_thread(
+            SanctionStore(tables.storage).in_force, "mute", player_id) is not None:
+        raise ChatError("an admin has muted you: your messages are not sent", "muted")
+    if text is not None and offending(text, tables.settings.word_list) is not None:
+        raise ChatError("that message holds a word this site does not allow", "chat_word")
     name = (table.seats[seat].name or f"Seat {seat + 1}") if seat is not None else "spectator"
     row = ChatMessageRow(table_id=table.id, room=room, seat=seat, name=name, text=text,
                          phrase=phrase, at=now())

@@ -3,7 +3,9 @@
 The app is its settings, a lifespan that makes the storage, the tables, the cluster and
 quick play (kept on ``app.state``, given to the endpoints by ``deps``), and a router per
 feature: ``health_api``, ``tables_api``, ``socket_api``, ``life_api`` (lobby, quick play,
-resign, leave), ``people.accounts`` and ``people.ratings``, ``learn_api``, the protocol's
+resign, leave), ``people.accounts``, ``people.ratings``, ``people.control`` (password,
+sessions, deletion, export), ``people.mail`` (reset by e-mail), ``people.moderation``
+(reports, admins), ``learn_api``, the protocol's
 schema and the page (``pagefiles``).  The endpoints, in short:
 
 - ``GET /api/health`` (and ``/live``, ``/ready``), ``GET /metrics``, ``GET /api/games``
@@ -35,6 +37,12 @@ from .. import protocol
 from ..border import TextBorder
 from ..clock import Clock
 from ..people.accounts import install as install_players
+from ..people.control import keep_sweeping
+from ..people.control import router as control_router
+from ..people.mail import router as mail_router
+from ..people.moderation import BannedAddresses
+from ..people.moderation import router as moderation_router
+from ..people.words import check_file
 from ..play.quickplay import LocalTickets, QuickPlay, RedisTickets
 from ..play.tables import Tables
 from ..settings import ServerSettings
@@ -95,6 +103,7 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     url = chosen.revealed("database_url") or sqlite_url(data_dir)
     redis_url = chosen.revealed("redis_url")
     static = Path(static_dir) if static_dir is not None else STATIC
+    check_file(chosen.word_list)   # a word list that cannot be read stops the start
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -116,6 +125,7 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
                 pool_size=chosen.redis_pool_size, pool_timeout=chosen.redis_pool_timeout)
             await cluster.start()
         await tables.start()
+        tables.spawn(keep_sweeping(storage, chosen, tables.clock))   # what is kept no longer
         await app.state.analyses.import_folder()  # an earlier version's files, read in
         tickets = (LocalTickets() if cluster is None
                    else RedisTickets(cluster.redis, chosen.redis_prefix))
@@ -142,8 +152,11 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
         app.include_router(router)
 
     install_players(app)
+    for router in (control_router, mail_router, moderation_router):   # people.control ...
+        app.include_router(router)
     register_school(app, data_dir)
     app.mount("/", PageFiles(directory=static, html=True, check_dir=False), name="static")
+    app.add_middleware(BannedAddresses)   # a banned address reaches no endpoint
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RequestIds)   # a request id and the table for every line logged
     # outermost: no endpoint, middleware or database sees a NUL or an unbounded body

@@ -12,7 +12,8 @@ import { h, clear } from "./dom.js";
 import { Lobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { History, Replay } from "./history.js";
-import { AccountPage, ProfilePage, LeaderboardPage, accountBadge } from "./players.js";
+import { ProfilePage, LeaderboardPage, accountBadge } from "./players.js";
+import { AccountScreen, AccountControlPage, AdminPage, ResetPage } from "./accountcontrol.js";
 import { learnScreen } from "./lesson.js";
 import { puzzleScreen } from "./puzzle.js";
 import { analysisScreen } from "./analysis.js";
@@ -45,9 +46,18 @@ function route() {
   } else if (hash === "history") {
     name = "history";
     screen = new History(main);
+  } else if (hash === "account/control") {
+    name = "control";
+    screen = new AccountControlPage(main);
+  } else if (hash === "admin") {
+    name = "admin";
+    screen = new AdminPage(main);
+  } else if (hash === "reset" || hash.startsWith("reset=")) {
+    name = "reset";
+    screen = new ResetPage(main, hash.slice("reset=".length));
   } else if (hash === "account" || hash.startsWith("players/") || hash.startsWith("leaderboard")) {
     name = hash === "account" ? "account" : hash.startsWith("players/") ? "profile" : "leaderboard";
-    screen = name === "account" ? new AccountPage(main)
+    screen = name === "account" ? new AccountScreen(main)
       : name === "profile" ? new ProfilePage(main, decodeURIComponent(hash.slice("players/".length)))
         : new LeaderboardPage(main, decodeURIComponent(hash.slice("leaderboard/".length)));
   } else {
@@ -71,6 +81,7 @@ function markNav(name) {
 function setTitle(name) {
   const key = { lobby: "nav.lobby", account: "account.title", profile: "profile.title",
     leaderboard: "nav.leaderboard", learn: "nav.learn", puzzle: "puzzle.title",
+    control: "control.title", reset: "reset.title", admin: "admin.title",
     analysis: "analysis.title" }[name] ?? "nav.history";
   if (name !== "table" && name !== "puzzle") document.title = `${t(key)} · cardtable`;
 }
@@ -122,7 +133,7 @@ onLanguageChange(() => {
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", () => {
   // Only the hashes that name a screen change the screen.
-  if (/^#\/?(history|replay\/.+|account|leaderboard(\/.*)?|players\/.+|learn(\/.*)?|puzzle(\/.*)?|analyse\/.+)?$/.test(location.hash)
+  if (/^#\/?(history|replay\/.+|account(\/control)?|admin|reset(=.+)?|leaderboard(\/.*)?|players\/.+|learn(\/.*)?|puzzle(\/.*)?|analyse\/.+)?$/.test(location.hash)
       || location.hash === "") route();
 });
 route();

@@ -17,6 +17,7 @@ import ptTable from "./lang/table/pt.js";
 import faTable from "./lang/table/fa.js";
 import ruTable from "./lang/table/ru.js";
 import players from "./lang/players.js";
+import accountControl from "./lang/accountcontrol.js";
 import lessons from "./lang/lessons.js";
 import school from "./lang/school.js";
 import newcomer from "./lang/newcomer.js";
@@ -45,6 +46,7 @@ const STRINGS = {
 // Moves said in words (lang/moves.js).
 for (const [code, extra] of Object.entries(moves)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(players)) Object.assign(STRINGS[code], extra);
+for (const [code, extra] of Object.entries(accountControl)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(lessons)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(school)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(newcomer)) Object.assign(STRINGS[code], extra);

@@ -1,0 +1,83 @@
+"""The settings of accounts kept over time: how long guests, sessions and chat are kept,
+the word list names and chat pass, and the mail that resets a password.
+
+Part of the one ``settings.ServerSettings`` (which inherits ``AccountSettings``), so each is
+a flag of ``cardtable serve`` and a ``CARDTABLE_<NAME>`` variable; docs/server.md's
+"accounts" table is made from these fields.  The SMTP password is a secret: never printed,
+never logged, read by the code that sends alone.
+
+>>> AccountSettings().chat_days, AccountSettings().smtp_port
+(90, 587)
+>>> AccountSettings(smtp_password="hunter2").smtp_password
+SecretStr('**********')
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+
+__all__ = ["AccountSettings"]
+
+
+class AccountSettings(BaseModel):
+    """Retention, the word list, and password reset by e-mail."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    guest_days: int = Field(30, ge=1, le=36_500, description="days a guest is kept after "
+                            "its first visit, unless it holds a seat at a table in play "
+                            "(then until the table ends); its games stay, under its name")
+    session_days: int = Field(400, ge=1, le=36_500, description="days a signed-in session "
+                              "is kept after it began: then it is signed out")
+    chat_days: int = Field(90, ge=1, le=36_500, description="days a chat line is kept")
+    retention_every: float = Field(3600.0, ge=1, le=604_800, description="seconds between "
+                                   "sweeps that delete what is past its keeping (the first "
+                                   "that long after the start)")
+    word_list: str = Field("", max_length=1000, description="a file of words (one a line, "
+                           "# for comments) that names and chat may not hold, added to the "
+                           "shipped list; none: the shipped list alone")
+    public_url: str = Field("", max_length=300, pattern=r"^(https?://[^\s/]+)?$",
+                            description="the site's address as people reach it, e.g. "
+                            "https://cards.example: links in e-mails name it (never a "
+                            "request's Host); none: no password reset by e-mail")
+    smtp_host: str = Field("", max_length=255, description="the SMTP server that sends "
+                           "password-reset mail; none: no password reset by e-mail")
+    smtp_port: int = Field(587, ge=1, le=65535, description="the SMTP server's port")
+    smtp_tls: Literal["starttls", "tls", "none"] = Field(
+        "starttls", description="how mail is sent: STARTTLS on the port, TLS from the "
+        "start (465), or none (a relay on the same machine alone)")
+    smtp_from: str = Field("", max_length=254, description="the From address of the mail "
+                           "(e.g. cardtable@cards.example)")
+    smtp_user: str = Field("", max_length=254, description="the SMTP user to sign in as; "
+                           "none: no sign-in")
+    smtp_password: SecretStr | None = Field(None, description="the SMTP user's password; "
+                                            "never printed or logged")
+    smtp_timeout: float = Field(10.0, gt=0, le=300, description="seconds a mail may take "
+                                "to send before it is given up (and logged, without the "
+                                "address)")
+    reset_minutes: int = Field(30, ge=1, le=1440, description="minutes a password-reset "
+                               "link is good for (once: the new password ends it)")
+    reset_per_address: str = Field("5/hour", max_length=200, description="password-reset "
+                                   "requests from one address")
+    reports_per_address: str = Field("20/hour", max_length=200, description="reports of a "
+                                     "player or a chat line from one address")
+
+    @field_validator("reset_per_address", "reports_per_address")
+    @classmethod
+    def _a_rate(cls, value: str) -> str:
+        from limits import parse_many
+
+        try:
+            if not parse_many(value):
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"{value!r} is not a rate such as 10/minute;100/hour") from None
+        return value
+
+    @property
+    def mail_on(self) -> bool:
+        """Whether a password can be reset by e-mail: a server to send through, a sender,
+        and an address for the link."""
+        return bool(self.smtp_host and self.smtp_from and self.public_url)

@@ -1,0 +1,80 @@
+"""The HTTP API fuzzed by schemathesis on PostgreSQL (issue 28, Measure): the same checks
+as ``test_server_schemathesis`` (no 5xx, every answer described), with the app on a
+PostgreSQL database of the module's own, where a NUL byte or a number past a column's
+range is the database's refusal rather than SQLite's shrug.
+
+CI starts PostgreSQL, so there an unreachable server fails the module; elsewhere it skips.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.python import asgi
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+from tablekit import MACHINE_SPEED
+
+from cardtable.server import create_app
+
+pytestmark = pytest.mark.services
+
+ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+NAME = f"cardtable_fuzz_{secrets.token_hex(4)}"
+EXAMPLES = int(os.environ.get("CARDTABLE_FUZZ_EXAMPLES", "100"))
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
+          response_headers_conformance, response_schema_conformance, negative_data_rejection]
+
+
+def _database() -> str:
+    """A new, empty database for this module (dropped when it ends)."""
+    psycopg = pytest.importorskip("psycopg")
+    try:
+        with psycopg.connect(ADMIN, autocommit=True, connect_timeout=5) as admin:
+            admin.execute(f'CREATE DATABASE "{NAME}"')
+    except psycopg.OperationalError as error:
+        if os.environ.get("CI") == "true":
+            raise
+        pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432: {error}",
+                    allow_module_level=True)
+    return f"postgresql+psycopg://postgres@127.0.0.1:5432/{NAME}"
+
+
+DATA = tempfile.mkdtemp(prefix="cardtable-schemathesis-pg-")
+APP = create_app(data_dir=DATA, static_dir=DATA, database_url=_database(), bot_delay=600,
+                 grace=600, **MACHINE_SPEED)
+SCHEMA = schemathesis.openapi.from_dict(APP.openapi())
+SCHEMA.app = APP
+SCHEMA.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _the_app_stops() -> Iterator[None]:
+    yield
+    asgi.shutdown_lifespans()
+    shutil.rmtree(DATA, ignore_errors=True)
+    import psycopg
+
+    with psycopg.connect(ADMIN, autocommit=True, connect_timeout=5) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{NAME}" WITH (FORCE)')
+
+
+@SCHEMA.parametrize()
+@settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+def test_no_request_gets_a_5xx_on_postgresql(case: schemathesis.Case) -> None:
+    case.call_and_validate(checks=CHECKS)
