@@ -193,14 +193,17 @@ class Analyses:
         """The record, and a job for each of its moves: the position before it, seeded
         as ``analyse_record`` seeds it (so the result is the same)."""
         from ... import records
+        from ...analysis import smallest_iterations
 
         record = records.loads(record_text)
         state = record.start()
+        # never fewer playouts than the judge needs for this game's widest position
+        iterations = max(self.iterations, smallest_iterations(state, record.moves)[0])
         jobs = []
         for index, move in enumerate(record.moves, 1):
             if state.to_move is None:
                 raise ValueError(f"move {index} ({move}) comes after the end of the game")
-            jobs.append(JudgeJob(state.copy(), str(move), index, self.iterations, 0,
+            jobs.append(JudgeJob(state.copy(), str(move), index, iterations, 0,
                                  self.hindsight, ANALYSIS_NODES))
             state.push(str(move))
         return record, jobs
