@@ -21,7 +21,7 @@ DEFAULT_ITERATIONS = 1500
 """The judge's playouts per judged move at most (``weighing.weigh``: every legal move on the
 same deals; fewer where the verdict is sure sooner)."""
 
-HINDSIGHT_NODES = 100_000
+HINDSIGHT_NODES = 20_000
 """The exact solver's budget of positions per judged move; past it, hindsight is ``None``."""
 
 

@@ -38,8 +38,8 @@ FIRST_DEALS = 8
 """Deals in the first round, each playing every legal move: the fewest that estimate the
 spread of the paired differences."""
 
-Z = 2.0
-"""Standard errors each side of the loss in its interval (about 95%, widened for few deals
+Z = 2.5
+"""Standard errors each side of the loss in its interval (about 99%, widened for few deals
 by Student's t)."""
 
 _PLAYOUT_LIMIT = 2000
@@ -195,7 +195,8 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, rng: random
         else:
             loss, se = _paired(results[best], results[chosen])
             low, high = _interval(results, active, chosen, t)
-            done = _band(low, cuts) == _band(high, cuts)
+            done = _band(low, cuts) == _band(high, cuts) or _futile(
+                loss, low, high, cuts, deals, deals + (budget - spent) // len(active))
         batch = deals   # double the deals
         if done or (budget - spent) // len(active) < 1:
             break
@@ -208,6 +209,19 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, rng: random
             values[move] = values[best] - _paired(results[best], results[move])[0]
     return Verdict(values, best, max(0.0, loss), low, high, se, deals, spent, False,
                    len(active))
+
+
+def _futile(loss: float, low: float, high: float, cuts: Sequence[float], deals: int,
+            most: int) -> bool:
+    """Even the whole budget (``most`` deals) would leave a threshold inside the interval:
+    the interval narrows as one over the square root of the deals, so searching on cannot
+    settle the label, and the judge stops (the label is the low end's)."""
+    if deals >= most:
+        return True
+    if deals < 4 * FIRST_DEALS:   # too few deals to trust the spread's estimate that far
+        return False
+    half = (high - low) / 2 * math.sqrt(deals / most)
+    return any(low < cut <= high and abs(loss - cut) < half for cut in cuts)
 
 
 def _interval(results: dict[Any, list[float]], active: Sequence[Any], chosen: Any,

@@ -241,7 +241,8 @@ class Analyses:
             await self._in_thread(functools.partial(
                 store.progress, table_id, self.owner, done, len(jobs), _lease()))
         result = {"game": record.game, "unit": learn.unit, "thresholds": list(learn.thresholds),
-                  "iterations": self.iterations, "seed": 0, "moves": judged,
+                  "iterations": jobs[0].iterations if jobs else self.iterations, "seed": 0,
+                  "moves": judged,
                   "series": _series(record, judged)}
         await self._in_thread(lambda: store.finish(table_id, self.owner, result))
         if self.hindsight:
