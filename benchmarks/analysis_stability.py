@@ -2,7 +2,8 @@
 
 ``make`` plays the recorded games the figures are measured on (``tests/data/analysis``:
 ten Pasur matches and ten Durak games, 2 to 4 players, a mix of bot levels, each seeded,
-so the same command writes the same files).  The default run analyses every recorded game
+so the same command plays the same games: the same decks and moves, only the records'
+dates differ).  The default run analyses every recorded game
 twice, with the seeds 0 and 1 (the default budget unless ``--iterations``), and prints per
 game the CPU seconds of each analysis (this process's), the judged moves (forced ones left
 out), how many labels each run gave and how many the two runs agree on (the same label,
@@ -44,7 +45,7 @@ PLAN = {"pasur": [("standard", 2)] * 5 + [("wikipedia", 3)] * 3 + [("wikipedia",
 
 
 def make() -> None:
-    """Play and save the recorded games (the same files every time)."""
+    """Play and save the recorded games (the same games every time)."""
     GAMES.mkdir(parents=True, exist_ok=True)
     for game, plan in PLAN.items():
         spec = games.get(game)
