@@ -1,10 +1,11 @@
 """Judging a finished game's moves: from what the player knew, and in hindsight.
 
-Each move is judged twice.  **From what the player knew**: a search over the seat's
-information set (ISMCTS with every root move tried on the same deals, ``paired``, so that
-the moves' differences are measured on the same cards) gives every legal move's expected
-result; the loss is how far the move played falls short of the best, in the game's own
-units (Pasur: points ahead of the other side; Durak: the chance of being the durak).
+Each move is judged twice.  **From what the player knew**: the judge (``weighing.weigh``)
+plays every legal move on the same deals of the hidden cards, so that the moves'
+differences are measured on the same cards, and gives every legal move's expected result
+and the loss's interval; the loss is how far the move played falls short of the best, in
+the game's own units (Pasur: points ahead of the other side; Durak: the chance of being
+the durak), and a label is given only where the whole interval reaches its threshold.
 **In hindsight**: with every card known (the true hands and stock), the exact solver
 values every move where it reaches (the last deals of a Pasur hand, a Durak endgame);
 elsewhere the hindsight fields are ``None``.
@@ -21,12 +22,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..bots.ismcts import kit_of
 from ..game import GameState
 from .search import DEFAULT_ITERATIONS, HINDSIGHT_NODES, hindsight_values, learn_of, values
+from .weighing import BudgetTooSmall, smallest_budget, weigh
 
-__all__ = ["DEFAULT_ITERATIONS", "LABELS", "Judgement", "analyse", "analyse_record",
-           "hindsight_values", "label_of", "learn_of", "series", "sparkline", "summary", "values"]
+__all__ = ["DEFAULT_ITERATIONS", "LABELS", "BudgetTooSmall", "Judgement", "analyse",
+           "analyse_record", "hindsight_values", "label_of", "learn_of", "series",
+           "smallest_iterations", "sparkline", "summary", "values"]
 
 LABELS = ("inaccuracy", "mistake", "blunder")
 
@@ -47,6 +49,16 @@ class Judgement:
     expected: float | None
     best_expected: float | None
     choices: int
+    uncertainty: float | None = None
+    """Half the loss's interval in the game's units (0 where the exact solver judged)."""
+    loss_low: float | None = None
+    loss_high: float | None = None
+    """The loss's interval: the label is the worst the loss surely reaches (``loss_low``)."""
+    unsure: str | None = None
+    """The worse label the interval also reaches (``loss_high``), which the judge cannot
+    rule out: "unsure whether a mistake"; ``None`` when the label is sure."""
+    deals: int = 0
+    """The deals the moves were compared on (0: exact, or forced)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -69,7 +81,12 @@ def label_of(loss: float, thresholds: Sequence[float]) -> str | None:
 def judge(state: GameState[Any], move: Any, index: int, *,
           iterations: int = DEFAULT_ITERATIONS, seed: int = 0,
           hindsight: bool = True, nodes: int = HINDSIGHT_NODES) -> Judgement:
-    """Judge ``move`` (legal in ``state``) for the seat to move; ``state`` is unchanged."""
+    """Judge ``move`` (legal in ``state``) for the seat to move; ``state`` is unchanged.
+
+    The label is the worst the loss surely reaches (the low end of its interval); where
+    the interval reaches a worse one too, that one is ``unsure``.  ``iterations`` is the
+    judge's budget of playouts (``BudgetTooSmall`` when too few to judge).
+    """
     learn = learn_of(state)
     seat = state.to_move
     assert seat is not None
@@ -79,25 +96,50 @@ def judge(state: GameState[Any], move: Any, index: int, *,
         return Judgement(index=index, seat=seat, move=str(played), best=str(played), loss=0.0,
                          label=None, hindsight_best=None, hindsight_loss=None, expected=None,
                          best_expected=None, choices=1)
-    perfect = kit_of(played_in).perfect(played_in, seat)
-    exact = hindsight_values(state, nodes=nodes) if hindsight or perfect else None
-    if exact and perfect:
-        found = exact   # nothing is hidden from the player: the exact values are what it knew
-    else:
-        found = values(state, iterations=iterations,
-                       seed=random.Random(seed * 1_000_003 + index))
-    best = max(found, key=lambda m: (found[m], m == played))
-    loss = max(0.0, learn.loss(found[best], found.get(played, found[best])))
+    found = weigh(state, played, budget=iterations, nodes=nodes,
+                  rng=random.Random(seed * 1_000_003 + index))
+    worth = found.values
+    units = learn.loss(1.0, 0.0)
+    low, high = round(found.low * units, 4), round(found.high * units, 4)
+    label = label_of(low, learn.thresholds)
+    worst = label_of(high, learn.thresholds)
+    exact = None
+    if hindsight:   # nothing hidden from the player: the judge's values were the exact ones
+        exact = worth if found.exact else hindsight_values(state, nodes=nodes)
     h_best = h_loss = None
-    if exact and hindsight:
+    if exact:
         top = max(exact, key=lambda m: (exact[m], m == played))
         h_best, h_loss = str(top), round(max(0.0, learn.loss(exact[top], exact[played])), 4)
     return Judgement(
-        index=index, seat=seat, move=str(played), best=str(best), loss=round(loss, 4),
-        label=label_of(loss, learn.thresholds),
+        index=index, seat=seat, move=str(played), best=str(found.best),
+        loss=round(found.loss * units, 4), label=label,
         hindsight_best=h_best, hindsight_loss=h_loss,
-        expected=round(learn.expected(found.get(played, found[best])), 4),
-        best_expected=round(learn.expected(found[best]), 4), choices=len(found))
+        expected=round(learn.expected(worth[played]), 4),
+        best_expected=round(learn.expected(worth[found.best]), 4), choices=len(worth),
+        uncertainty=round(max(found.loss * units - low, high - found.loss * units), 4),
+        loss_low=low, loss_high=high, unsure=worst if worst != label else None,
+        deals=found.deals)
+
+
+def smallest_iterations(start: GameState[Any], moves: Sequence[Any], *,
+                        seats: Sequence[int] | None = None) -> tuple[int, int]:
+    """The least budget that judges every move of ``seats`` in the game, and the index of
+    the move that needs it (the one with the most legal moves; 0 if none).  Positions the
+    exact solver judges count too: it may run out of its budget and hand them over."""
+    state = start.copy()
+    learn = learn_of(start)
+    most, where = 0, 0
+    for index, move in enumerate(moves, 1):
+        seat = state.to_move
+        if seat is None:
+            raise ValueError(f"move {index} ({move}) comes after the end of the game")
+        if seats is None or seat in seats:
+            position = learn.searched(state)
+            choices = len(position.legal_moves())
+            if choices > 1 and smallest_budget(choices) > most:
+                most, where = smallest_budget(choices), index
+        state.push(str(move))
+    return most, where
 
 
 def analyse(start: GameState[Any], moves: Sequence[Any], *, seats: Sequence[int] | None = None,
@@ -107,10 +149,15 @@ def analyse(start: GameState[Any], moves: Sequence[Any], *, seats: Sequence[int]
     """Judge every move of ``seats`` (all by default) in the game ``start`` + ``moves``.
 
     The same seed gives the same judgements (the search is seeded per move and stopped by
-    its iteration budget alone).  ``nodes`` is the exact solver's budget of positions per
-    move.  ``progress(done, total)`` is called after each move.
+    its iteration budget and its own verdicts alone).  A budget too small for any move to
+    be judged is refused before any is (``BudgetTooSmall``, with the smallest that
+    judges).  ``nodes`` is the exact solver's budget of positions per move.
+    ``progress(done, total)`` is called after each move.
     """
     state = start.copy()
+    smallest, where = smallest_iterations(start, moves, seats=seats)
+    if iterations < smallest:
+        raise BudgetTooSmall(iterations, smallest, f" move {where} of this game")
     out = []
     total = len(moves)
     for index, move in enumerate(moves, 1):

@@ -26,11 +26,15 @@ from typing import Any
 from .. import records
 from ..bots.ismcts import kit_of
 from ..game import GameState
-from .search import HINDSIGHT_NODES, hindsight_values, learn_of, values
+from .search import hindsight_values, learn_of, values
 
 __all__ = ["PUZZLES_FILE", "daily", "find", "load", "position", "unique", "why"]
 
 PUZZLES_FILE = Path(__file__).with_name("puzzles.json")
+
+PROOF_NODES = 100_000
+"""The exact solver's budget of positions per puzzle proof (more than the analysis's
+hindsight, ``HINDSIGHT_NODES``: a puzzle is looked for once and kept)."""
 
 
 def unique(found: dict[str, float], margin: float, *,
@@ -70,7 +74,7 @@ def _scored(state: GameState[Any], *, search: bool, iterations: int,
 def find(record: records.Record, *, margin: float | None = None, search: bool = False,
          search_margin: float | None = None, iterations: int = 3000,
          seed: int = 0, choices: int = 3,
-         nodes: int = HINDSIGHT_NODES) -> list[dict[str, Any]]:
+         nodes: int = PROOF_NODES) -> list[dict[str, Any]]:
     """The puzzles of one finished game (each a JSON-able dict), from positions with at
     least ``choices`` legal moves; a position the solver cannot settle within ``nodes``
     positions makes none."""

@@ -18,9 +18,10 @@ from ..game import GameState
 __all__ = ["DEFAULT_ITERATIONS", "HINDSIGHT_NODES", "hindsight_values", "learn_of", "values"]
 
 DEFAULT_ITERATIONS = 1500
-"""Search iterations per judged move (shared among the legal moves, all on the same deals)."""
+"""The judge's playouts per judged move at most (``weighing.weigh``: every legal move on the
+same deals; fewer where the verdict is sure sooner)."""
 
-HINDSIGHT_NODES = 100_000
+HINDSIGHT_NODES = 20_000
 """The exact solver's budget of positions per judged move; past it, hindsight is ``None``."""
 
 

@@ -130,9 +130,10 @@ def seat_plan(players: int, *, vs: Sequence[str] = (), seats: Sequence[str] = ()
 
 
 def _explained(state: GameState, bot: Any, words: Callable[[str], str]) -> list[str]:
-    """The hint bot's move and why, in words, with the best moves' values (the school's
-    ``hint``); empty for a game without it (the caller then asks the bot alone).  Each
-    move is said as the screen says it (a Durak throw-in, not "attack")."""
+    """The move the analysis's judge ranks best, what it does and why it ranks first, with
+    the best moves' values (the school's ``hint``); empty for a game without it (the
+    caller then asks the hint bot alone).  Each move is said as the screen says it (a
+    Durak throw-in, not "attack")."""
     from ..analysis.hints import hint
 
     try:
@@ -140,11 +141,12 @@ def _explained(state: GameState, bot: Any, words: Callable[[str], str]) -> list[
     except ValueError:   # a game with no learn plug-in, or no kit
         return []
     choices = getattr(explained, "choices", None) or []
+    why = getattr(explained, "why", "")
     if all(isinstance(c, dict) and "move" in c and "shown" in c for c in choices):
         lines = [f"  {words(c['move']):<24} {c['shown']}" for c in choices]
     else:
-        lines = explained.lines()[1:]
-    return [explained.move, "\n" + "\n".join([explained.text, *lines])]
+        lines = [line for line in explained.lines()[1:] if line != why]
+    return [explained.move, "\n" + "\n".join([explained.text, *([why] if why else []), *lines])]
 
 
 class Quit(Exception):
@@ -373,9 +375,11 @@ class Session:
             except ValueError as error:   # e.g. a game the hint bot has no kit for
                 self.message = Text(f"No hint: {error}", style="yellow")
                 return True
+            source = ("ranked best by the analysis's judge" if why
+                      else f"from the {self.hint_bot.name} bot")
             self.message = Text.assemble(("Hint: ", "bold"),
                                          move_text(self.words(self.state.view(seat), move)),
-                                         f"  (from the {self.hint_bot.name} bot)", *why[1:])
+                                         f"  ({source})", *why[1:])
             return True
         if word in ("r", "rules"):
             self.message = None

@@ -20,9 +20,11 @@ from .. import records
 from ..analysis import (
     DEFAULT_ITERATIONS,
     LABELS,
+    BudgetTooSmall,
     analyse_record,
     learn_of,
     series,
+    smallest_iterations,
     sparkline,
     summary,
 )
@@ -74,7 +76,8 @@ def analyse(
     seat: Annotated[int | None, typer.Option(help="judge only this seat's moves")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="write the judgements "
                                                   "here as JSON")] = None,
-    iterations: Annotated[int, typer.Option(help="search iterations per move")]
+    iterations: Annotated[int, typer.Option(help="the judge's playouts per move at most "
+                                            "(fewer where the verdict is clear)")]
     = DEFAULT_ITERATIONS,
     seed: Annotated[int, typer.Option(help="the search's seed (same seed, same "
                                       "analysis)")] = 0,
@@ -93,10 +96,14 @@ def analyse(
         raise typer.BadParameter(str(error)) from None
     if seat is not None and not 0 <= seat < record.players:
         raise typer.BadParameter(f"seat must be 0 to {record.players - 1}")
-    if iterations < 2:
-        raise typer.BadParameter("iterations must be 2 or more")
     learn = learn_of(record.game)
     seats = None if seat is None else [seat]
+    try:
+        smallest, where = smallest_iterations(start, record.moves, seats=seats)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    if iterations < smallest:   # refused before any work, with the least that judges
+        _refuse(f"--iterations: {BudgetTooSmall(iterations, smallest, f' move {where}')}")
     with console.status("analysing") as status:
         def progress(done: int, total: int) -> None:
             status.update(f"analysing: move {done} of {total}")
@@ -107,7 +114,7 @@ def analyse(
             raise typer.BadParameter(str(error)) from None
     names = record.names()
     table = Table(title=f"{record.spec.title}: loss in {learn.unit}")
-    for column in ("#", "player", "move", "best", "loss", "label", "hindsight best",
+    for column in ("#", "player", "move", "best", "loss", "±", "label", "hindsight best",
                    "hindsight loss"):
         table.add_column(column)
     for j in judged:
@@ -115,8 +122,9 @@ def analyse(
             continue
         style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(
             j.label or "", "")
+        said = (j.label or "") + (f" (unsure: {j.unsure}?)" if j.unsure else "")
         table.add_row(str(j.index), names[j.seat], j.move, j.best, f"{j.loss:.2f}",
-                      j.label or "", j.hindsight_best or "",
+                      f"{j.uncertainty or 0:.2f}", said.strip(), j.hindsight_best or "",
                       "" if j.hindsight_loss is None else f"{j.hindsight_loss:.2f}",
                       style=style)
     console.print(table)

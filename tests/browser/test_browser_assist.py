@@ -67,11 +67,12 @@ def test_no_hint_or_undo_at_a_table_with_another_person(open_page, server_url) -
         assert someone.locator(".actions button.hint, .actions button.undo").count() == 0
 
 
-@pytest.mark.parametrize(("locale", "lang", "words", "percent"),
-                         [("en-US", "en", "keeps", "%"), ("fa-IR", "fa", "حکم نگه می‌دارد", "٪")],
+@pytest.mark.parametrize(("locale", "lang", "words", "percent", "ranked"),
+                         [("en-US", "en", "keeps", "%", "judge ranks it first"),
+                          ("fa-IR", "fa", "حکم نگه می‌دارد", "٪", "داورِ تحلیل")],
                          ids=["en", "fa"])
 def test_a_hint_explains_its_move_and_the_best_moves_in_my_language(
-        open_page, locale: str, lang: str, words: str, percent: str) -> None:
+        open_page, locale: str, lang: str, words: str, percent: str, ranked: str) -> None:
     page = open_page("/", locale=locale, reduced_motion=True)
     create_table(page, "durak", seats=["human", "bot:random"])
     page.click(".created .open-table")
@@ -85,6 +86,10 @@ def test_a_hint_explains_its_move_and_the_best_moves_in_my_language(
     choices = panel.locator(".hint-choice")
     assert 1 <= choices.count() <= 3
     assert panel.locator(".hint-choice.chosen").count() == 1
+    # the move named is the one its own figures rank first, and a sentence says so
+    assert "chosen" in (choices.first.get_attribute("class") or "")
+    why = panel.locator(".hint-ranked").inner_text()
+    assert (ranked in why) if choices.count() > 1 else why
     values = panel.locator(".hint-value").all_inner_texts()
     assert values and all(percent in v for v in values)
     if lang == "fa":   # the values in Persian digits, the explanation right to left

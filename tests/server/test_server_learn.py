@@ -145,7 +145,11 @@ def test_a_finished_game_is_analysed_in_the_background(
     # failed), with the same result as the whole analysis in one process, seeded alike
     workers = client.app.state.tables.runner.workers
     assert workers.background_pid() not in (None, os.getpid())
-    alone = analysis.analyse_record(records.loads(json.dumps(record)), iterations=20, seed=0,
+    # the server gives the judge the smallest budget that judges this game, when 20 is less
+    finished = records.loads(json.dumps(record))
+    used = max(20, analysis.smallest_iterations(finished.start(), finished.moves)[0])
+    assert status["analysis"]["iterations"] == used
+    alone = analysis.analyse_record(finished, iterations=used, seed=0,
                                     hindsight=False, nodes=learn_api.ANALYSIS_NODES)
     assert moves == [j.to_dict() for j in alone]
     # the graph's series: each seat's expected result, the other seat's turned round

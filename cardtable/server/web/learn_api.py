@@ -226,14 +226,17 @@ class Analyses:
         """The record, and a job for each of its moves: the position before it, seeded
         as ``analyse_record`` seeds it (so the result is the same)."""
         from ... import records
+        from ...analysis import smallest_iterations
 
         record = records.loads(record_text)
         state = record.start()
+        # never fewer playouts than the judge needs for this game's widest position
+        iterations = max(self.iterations, smallest_iterations(state, record.moves)[0])
         jobs = []
         for index, move in enumerate(record.moves, 1):
             if state.to_move is None:
                 raise ValueError(f"move {index} ({move}) comes after the end of the game")
-            jobs.append(JudgeJob(state.copy(), str(move), index, self.iterations, 0,
+            jobs.append(JudgeJob(state.copy(), str(move), index, iterations, 0,
                                  self.hindsight, ANALYSIS_NODES))
             state.push(str(move))
         return record, jobs
@@ -271,7 +274,8 @@ class Analyses:
             await self._in_thread(functools.partial(
                 store.progress, table_id, self.owner, done, len(jobs), _lease()))
         result = {"game": record.game, "unit": learn.unit, "thresholds": list(learn.thresholds),
-                  "iterations": self.iterations, "seed": 0, "moves": judged,
+                  "iterations": jobs[0].iterations if jobs else self.iterations, "seed": 0,
+                  "moves": judged,
                   "series": _series(record, judged)}
         await self._in_thread(lambda: store.finish(table_id, self.owner, result))
         if self.hindsight:

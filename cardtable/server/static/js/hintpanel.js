@@ -1,11 +1,33 @@
-// A hint at a table against bots: the move, why (in the words the server wrote, in the
-// language the page asked in) and the two or three best moves with their values, said in
-// the page's language.  The values are the bot's own search's: Pasur, points ahead of
-// the other side by the end of the hand; Durak, the chance of being the durak.
+// A hint at a table against bots: the move, what it does (in the words the server wrote,
+// in the language the page asked in), why it is the hint (the analysis's judge ranks it
+// first: a sentence with the figures) and the two or three best moves with their values,
+// said in the page's language.  The values are the judge's: Pasur, points ahead of the
+// other side by the end of the hand; Durak, the chance of being the durak.
 
 import { h } from "./dom.js";
 import { t, language, hasKey } from "./i18n.js";
 import { moveText } from "./cards.js";
+import HINT_WORDS from "./lang/hints.js";
+
+/** A string of lang/hints.js in the page's language (English where it has none). */
+function hintWords(key, vars = {}) {
+  const table = HINT_WORDS[language()] || HINT_WORDS.en;
+  const text = table[key] || HINT_WORDS.en[key] || key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+}
+
+/** Why the hint names its move, in a sentence: the server's when it sends one, else the
+ *  judge's ranking said with the two best values. */
+export function hintWhy(hint) {
+  if (hint.why) return String(hint.why);
+  const choices = Array.isArray(hint.choices) ? hint.choices : [];
+  const first = choices.find((c) => c.move === hint.move) || choices[0];
+  const second = choices.find((c) => c !== first);
+  if (!first) return "";
+  if (!second) return hintWords("hint.whyOnly");
+  return hintWords("hint.whyRanked", { value: hintValue(first.value, hint.unit),
+    second: hintMoveText(second.move), other: hintValue(second.value, hint.unit) });
+}
 
 /** A value in the hint's unit, in the page's language: "+1.5 points", "34% durak". */
 export function hintValue(value, unit) {
@@ -43,6 +65,7 @@ export function hintPanel(hint) {
     dataset: { move: hint.move, lang: hint.lang || "" } },
     h("p", { class: "hint-move" }, h("strong", {}, t("table.hintIs", { move: "" })), moveText(hint.move)),
     hint.text ? h("p", { class: "hint-why", lang: hint.lang || null, dir: "auto" }, digits(hint.text, hint.lang)) : null,
+    choices.length ? h("p", { class: "hint-ranked", dir: "auto" }, hintWhy(hint)) : null,
     choices.length ? h("h3", { class: "hint-best" }, t("table.hintBest")) : null,
     choices.length ? h("ol", { class: "hint-choices" }, ...choices.map((c) =>
       h("li", { class: c.move === hint.move ? "hint-choice chosen" : "hint-choice",
