@@ -19,19 +19,12 @@ import ruTable from "./lang/table/ru.js";
 import players from "./lang/players.js";
 import lessons from "./lang/lessons.js";
 import school from "./lang/school.js";
+import frame from "./lang/frame.js";
+import { LANGUAGES, STORE_KEY, detectLanguage, initialLanguage } from "./frame.js";
 import enRules from "./lang/rules/en.js";
 import ptRules from "./lang/rules/pt.js";
 import faRules from "./lang/rules/fa.js";
 import ruRules from "./lang/rules/ru.js";
-
-export const LANGUAGES = {
-  en: { name: "English", dir: "ltr" },
-  pt: { name: "Português", dir: "ltr" },
-  fa: { name: "فارسی", dir: "rtl" },
-  ru: { name: "Русский", dir: "ltr" },
-};
-
-const STORE_KEY = "cardtable.lang";
 
 // The server's refusals (code.*) are kept in lang/codes/, the table's help (settings, move
 // log, score sheets) in lang/table/, one file per language.
@@ -43,6 +36,8 @@ const STRINGS = {
 for (const [code, extra] of Object.entries(players)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(lessons)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(school)) Object.assign(STRINGS[code], extra);
+// the frame's words (header, navigation): frame.js shows them before the page has loaded
+for (const [code, extra] of Object.entries(frame)) Object.assign(STRINGS[code], extra);
 
 // Card names for screen readers: "7 of clubs", "ás de espadas", "هفت خاج", "дама пик".
 const RANKS = {
@@ -64,24 +59,10 @@ const SUIT_NOUNS = {
   ru: { C: "трефы", D: "бубны", H: "черви", S: "пики" },
 };
 
+export { LANGUAGES, detectLanguage, initialLanguage };
+
 let current = "en";
 const listeners = new Set();
-
-/** The first of the browser's languages that we speak, else English. */
-export function detectLanguage(languages = navigator.languages || [navigator.language]) {
-  for (const tag of languages || []) {
-    const base = String(tag || "").toLowerCase().split("-")[0];
-    if (base in LANGUAGES) return base;
-  }
-  return "en";
-}
-
-/** The remembered choice, else the browser's. */
-export function initialLanguage() {
-  let saved = null;
-  try { saved = localStorage.getItem(STORE_KEY); } catch { /* private mode */ }
-  return saved && saved in LANGUAGES ? saved : detectLanguage();
-}
 
 export function language() { return current; }
 
