@@ -66,21 +66,36 @@ def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
+HIDE_TEXT = """el => { for (const e of [el, ...el.querySelectorAll('*')]) {
+    e.dataset.was = e.getAttribute('style') || '';
+    e.style.setProperty('color', 'transparent', 'important');
+    e.style.setProperty('text-shadow', 'none', 'important');
+    if (e !== el && e.matches('svg, img, .card'))
+      e.style.setProperty('visibility', 'hidden', 'important'); }
+  const box = el.getBoundingClientRect(), s = getComputedStyle(el);
+  const x = parseFloat(s.borderLeftWidth), y = parseFloat(s.borderTopWidth);
+  return { x: box.x + x, y: box.y + y,
+           width: box.width - x - parseFloat(s.borderRightWidth),
+           height: box.height - y - parseFloat(s.borderBottomWidth) }; }"""
+SHOW_TEXT = """el => { for (const e of [el, ...el.querySelectorAll('*')]) {
+    if (e.dataset.was) e.setAttribute('style', e.dataset.was); else e.removeAttribute('style');
+    delete e.dataset.was; } }"""
+
+
 def drawn_contrast(element: Any) -> float:
     """The lowest contrast between an element's text colour and the pixels drawn behind
-    its text: the element is photographed with its text made transparent, so that only
-    what lies behind (a panel, a gradient) is in the picture."""
+    its text: the element (inside its borders) is photographed with its text made
+    transparent and its pictures (cards) hidden, so that only what lies behind it (a
+    panel, the felt's gradient) is in the picture."""
     from PIL import Image
 
     colour = element.evaluate("el => getComputedStyle(el).color")
     rgb = tuple(int(part) for part in colour[colour.index("(") + 1:-1].split(",")[:3])
-    element.evaluate("""el => { for (const e of [el, ...el.querySelectorAll('*')]) {
-        e.dataset.wasColour = e.style.color;
-        e.style.setProperty('color', 'transparent', 'important'); } }""")
+    element.scroll_into_view_if_needed()
+    clip = element.evaluate(HIDE_TEXT)
     try:
-        picture = Image.open(io.BytesIO(element.screenshot(animations="disabled"))).convert("RGB")
+        shot = element.page.screenshot(clip=clip, animations="disabled")
     finally:
-        element.evaluate("""el => { for (const e of [el, ...el.querySelectorAll('*')]) {
-            e.style.color = e.dataset.wasColour; delete e.dataset.wasColour; } }""")
-    behind = {pixel for pixel in picture.getdata()}
+        element.evaluate(SHOW_TEXT)
+    behind = set(Image.open(io.BytesIO(shot)).convert("RGB").getdata())
     return min(contrast(rgb, pixel) for pixel in behind)   # type: ignore[arg-type]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from accesskit import drawn_contrast, play_first_moves, seated_table
-from browserkit import DESKTOP, PHONE, screenshot
+from browserkit import DESKTOP, PHONE, screenshot, wait_for_turn_or_end
 from test_browser_players import rated_game, unique
 
 pytestmark = pytest.mark.browser
@@ -28,6 +28,22 @@ def test_the_leaderboard_is_readable(open_page, server_url: str) -> None:
     ratios = {cells.nth(i).inner_text(): drawn_contrast(cells.nth(i)) for i in range(cells.count())}
     assert min(ratios.values()) >= 4.5, ratios
     screenshot(page, "leaderboard-desktop")
+
+
+@pytest.mark.parametrize("game", ["pasur", "durak"])
+def test_every_kind_of_log_line_is_readable_on_the_panel(open_page, server_url: str,
+                                                         game: str) -> None:
+    page = seated_table(open_page, server_url, game)
+    play_first_moves(page, 1)
+    assert wait_for_turn_or_end(page)   # the table waits: the log is not drawn again
+    kinds = ["lay", "capture", "sur", "end", "gone", "attack", "defend", "take", "pass"]
+    page.evaluate("""kinds => { const list = document.querySelector('.move-log .log-lines');
+      for (const kind of kinds) { const line = document.createElement('li');
+        line.className = `log-line ${kind}`; line.dataset.probe = kind;
+        line.textContent = `A line of the kind ${kind}`; list.append(line); } }""", kinds)
+    ratios = {kind: drawn_contrast(page.locator(f'.move-log li[data-probe="{kind}"]'))
+              for kind in kinds}
+    assert min(ratios.values()) >= 4.5, ratios
 
 
 # The marker of an <ol>'s line ("12.", "۱۲." in Persian) hangs in the list's start padding;
