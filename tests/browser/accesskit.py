@@ -97,5 +97,6 @@ def drawn_contrast(element: Any) -> float:
         shot = element.page.screenshot(clip=clip, animations="disabled")
     finally:
         element.evaluate(SHOW_TEXT)
-    behind = set(Image.open(io.BytesIO(shot)).convert("RGB").getdata())
-    return min(contrast(rgb, pixel) for pixel in behind)   # type: ignore[arg-type]
+    picture = Image.open(io.BytesIO(shot)).convert("RGB")
+    behind = picture.getcolors(picture.width * picture.height) or []
+    return min(contrast(rgb, pixel) for _, pixel in behind)   # type: ignore[arg-type]

@@ -1,7 +1,7 @@
 """Accessibility: axe-core (bundled by axe-playwright-python) finds nothing serious or
-critical on the lobby, a table of each game in the middle of a game, the lessons and the
-analysis board, in English and in Persian; and a game is played, and its end dialog
-closed, from the keyboard alone, with the focus always shown."""
+critical on the lobby, a table of each game in the middle of a game, the lessons, the
+analysis board and the leaderboard, in English and in Persian; and a game is played, and
+its end dialog closed, from the keyboard alone, with the focus always shown."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ SCROLLS = "list => list.scrollHeight > list.clientHeight"
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
-@pytest.mark.parametrize("screen", ["lobby", "pasur", "durak", "learn", "analysis"])
+@pytest.mark.parametrize("screen", ["lobby", "pasur", "durak", "learn", "analysis",
+                                    "leaderboard"])
 def test_axe_finds_nothing_serious(open_page, server_url: str, request: Any, screen: str,
                                    lang: str) -> None:
     locale = LOCALES[lang]
@@ -42,8 +43,8 @@ def test_axe_finds_nothing_serious(open_page, server_url: str, request: Any, scr
         page.click("#analysis-moves button.show-move")
         page.wait_for_selector("#replay-table[data-step]")
     else:
-        page = open_page("/#/learn" if screen == "learn" else "/", locale=locale,
-                         reduced_motion=True)
+        path = {"learn": "/#/learn", "leaderboard": "/#leaderboard"}.get(screen, "/")
+        page = open_page(path, locale=locale, reduced_motion=True)
         page.wait_for_selector(f'body[data-screen="{screen}"] main h2')
         page.wait_for_load_state("networkidle")
     assert page.evaluate("document.documentElement.lang") == lang
