@@ -8,6 +8,8 @@ import en from "./lang/en.js";
 import pt from "./lang/pt.js";
 import fa from "./lang/fa.js";
 import ru from "./lang/ru.js";
+import frame from "./lang/frame.js";
+import { LANGUAGES, STORE_KEY, detectLanguage, initialLanguage } from "./frame.js";
 import enCodes from "./lang/codes/en.js";
 import ptCodes from "./lang/codes/pt.js";
 import faCodes from "./lang/codes/fa.js";
@@ -19,8 +21,6 @@ import ruTable from "./lang/table/ru.js";
 import players from "./lang/players.js";
 import lessons from "./lang/lessons.js";
 import school from "./lang/school.js";
-import frame from "./lang/frame.js";
-import { LANGUAGES, STORE_KEY, detectLanguage, initialLanguage } from "./frame.js";
 import enRules from "./lang/rules/en.js";
 import ptRules from "./lang/rules/pt.js";
 import faRules from "./lang/rules/fa.js";
@@ -36,6 +36,7 @@ const STRINGS = {
 for (const [code, extra] of Object.entries(players)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(lessons)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(school)) Object.assign(STRINGS[code], extra);
+
 // the frame's words (header, navigation): frame.js shows them before the page has loaded
 for (const [code, extra] of Object.entries(frame)) Object.assign(STRINGS[code], extra);
 

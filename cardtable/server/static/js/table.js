@@ -15,11 +15,11 @@ import { setting, settingsPanel, onSettingChange } from "./settings.js";
 import { MoveLog } from "./movelog.js";
 import { chime, soundButton } from "./sound.js";
 import { ChatPanel } from "./chat.js";
+import { modal, dialogKey } from "./dialog.js";
 import { getMe, ratingChanges } from "./players.js";
 import { rulesCard } from "./rulescard.js";
 import { hintPanel, hintMoveText } from "./hintpanel.js";
 import { endingLines, lifeEvents, resultShown } from "./endings.js";
-import { modal, dialogKey } from "./dialog.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
