@@ -91,6 +91,8 @@ def open_page(browser: Any, server_url: str) -> Iterator[Callable[..., Any]]:
 def analysed_pasur(server_url: str) -> str:
     """A finished Pasur hand between two random bots, analysed: the table's id (for the
     pages of the analysis board; random play makes mistakes, so its graphs have marks)."""
+    import time
+
     import httpx
 
     with httpx.Client(base_url=server_url, timeout=30) as client:
