@@ -78,3 +78,27 @@ def open_page(browser: Any, server_url: str) -> Iterator[Callable[..., Any]]:
     for context in contexts:
         context.close()
     assert not errors, f"the page threw: {errors}"
+
+
+@pytest.fixture(scope="session")
+def analysed_pasur(server_url: str) -> str:
+    """A finished Pasur hand between two random bots, analysed: the table's id (for the
+    pages of the analysis board; random play makes mistakes, so its graphs have marks)."""
+    import time
+
+    import httpx
+
+    with httpx.Client(base_url=server_url, timeout=30) as client:
+        made = client.post("/api/tables", json={"game": "pasur", "options": {"fixed_hands": 1},
+                                                "seats": ["bot:random", "bot:random"]})
+        table = made.json()["table"]
+        for _ in range(600):
+            if client.get(f"/api/tables/{table}").json()["over"]:
+                break
+            time.sleep(0.2)
+        client.post(f"/api/tables/{table}/analysis")
+        for _ in range(1200):
+            if client.get(f"/api/tables/{table}/analysis").json()["status"] == "done":
+                break
+            time.sleep(0.5)
+    return table

@@ -276,7 +276,9 @@ export class AnalysisBoard {
     const marks = marked.map((p) => `${num(p.x)} (${this.labelText(p.move.label)})`);
     const titleId = `analysis-graph-title-${seat}`;
     const descId = `analysis-graph-desc-${seat}`;
-    const chart = svg("svg", { class: "analysis-graph-svg", viewBox: `0 0 ${W} ${H}`, role: "img",
+    // a group, not an image: its marks are buttons (an image's insides are not there for
+    // a screen reader, and a button in one cannot be reached)
+    const chart = svg("svg", { class: "analysis-graph-svg", viewBox: `0 0 ${W} ${H}`, role: "group",
       "aria-labelledby": `${titleId} ${descId}`, dir: "ltr", preserveAspectRatio: "none",
       "data-direction": rtl ? "rtl" : "ltr" },
     svg("title", { id: titleId, text: t("analysis.graphTitle", { name }) }),
@@ -339,10 +341,13 @@ export class AnalysisBoard {
     h("td", { class: "hindsight-loss" }, dash(m.hindsight_loss === null || m.hindsight_loss === undefined
       ? null : valueText(m.hindsight_loss, unit)))));
     this.el.empty = h("p", { class: "muted analysis-empty", hidden: true }, t("analysis.noneShown"));
+    const heads = [t("analysis.moveNo"), t("analysis.player"), t("analysis.played"),
+      t("analysis.best"), t("analysis.loss"), t("analysis.label"), t("analysis.hindsightBest"),
+      t("analysis.hindsightLoss")];
+    // each value names its column: a phone shows every row as a small block (style.css)
+    for (const row of rows) [...row.cells].forEach((cell, i) => { cell.dataset.head = heads[i]; });
     this.el.table = h("table", { id: "analysis-moves", class: "analysis-moves" },
-      h("thead", {}, h("tr", {}, [t("analysis.moveNo"), t("analysis.player"), t("analysis.played"),
-        t("analysis.best"), t("analysis.loss"), t("analysis.label"), t("analysis.hindsightBest"),
-        t("analysis.hindsightLoss")].map((c) => h("th", { scope: "col" }, c)))),
+      h("thead", {}, h("tr", {}, heads.map((c) => h("th", { scope: "col" }, c)))),
       h("tbody", {}, rows));
     const box = h("div", { class: "analysis-moves-box" }, this.el.table, this.el.empty);
     this.applyFilter();

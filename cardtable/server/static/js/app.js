@@ -108,7 +108,7 @@ function header() {
     h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } },
       h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠♥"), t("app.title")),
     h("span", { class: "tagline" }, t("app.tagline")),
-    h("nav", { "aria-label": "main" }, link("/", "nav.lobby", "lobby"),
+    h("nav", { "aria-label": t("nav.main") }, link("/", "nav.lobby", "lobby"),
       link("/#history", "nav.history", "history"),
       link("/#leaderboard", "nav.leaderboard", "leaderboard"),
       // lessons (#/learn), puzzles (#/puzzle) and analysis (#/analyse) on the table

@@ -8,6 +8,8 @@ import en from "./lang/en.js";
 import pt from "./lang/pt.js";
 import fa from "./lang/fa.js";
 import ru from "./lang/ru.js";
+import frame from "./lang/frame.js";
+import { LANGUAGES, STORE_KEY, detectLanguage, initialLanguage } from "./frame.js";
 import enCodes from "./lang/codes/en.js";
 import ptCodes from "./lang/codes/pt.js";
 import faCodes from "./lang/codes/fa.js";
@@ -27,15 +29,6 @@ import faRules from "./lang/rules/fa.js";
 import ruRules from "./lang/rules/ru.js";
 import moves from "./lang/moves.js";
 
-export const LANGUAGES = {
-  en: { name: "English", dir: "ltr" },
-  pt: { name: "Português", dir: "ltr" },
-  fa: { name: "فارسی", dir: "rtl" },
-  ru: { name: "Русский", dir: "ltr" },
-};
-
-const STORE_KEY = "cardtable.lang";
-
 // The server's refusals (code.*) are kept in lang/codes/, the table's help (settings, move
 // log, score sheets) in lang/table/, one file per language.
 // The rule options, presets and rules cards are in lang/rules/.
@@ -50,6 +43,9 @@ for (const [code, extra] of Object.entries(accountControl)) Object.assign(STRING
 for (const [code, extra] of Object.entries(lessons)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(school)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(newcomer)) Object.assign(STRINGS[code], extra);
+
+// the frame's words (header, navigation): frame.js shows them before the page has loaded
+for (const [code, extra] of Object.entries(frame)) Object.assign(STRINGS[code], extra);
 
 // Card names for screen readers: "7 of clubs", "ás de espadas", "هفت خاج", "дама пик".
 const RANKS = {
@@ -71,24 +67,10 @@ const SUIT_NOUNS = {
   ru: { C: "трефы", D: "бубны", H: "черви", S: "пики" },
 };
 
+export { LANGUAGES, detectLanguage, initialLanguage };
+
 let current = "en";
 const listeners = new Set();
-
-/** The first of the browser's languages that we speak, else English. */
-export function detectLanguage(languages = navigator.languages || [navigator.language]) {
-  for (const tag of languages || []) {
-    const base = String(tag || "").toLowerCase().split("-")[0];
-    if (base in LANGUAGES) return base;
-  }
-  return "en";
-}
-
-/** The remembered choice, else the browser's. */
-export function initialLanguage() {
-  let saved = null;
-  try { saved = localStorage.getItem(STORE_KEY); } catch { /* private mode */ }
-  return saved && saved in LANGUAGES ? saved : detectLanguage();
-}
 
 export function language() { return current; }
 

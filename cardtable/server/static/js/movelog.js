@@ -14,7 +14,8 @@ export class MoveLog {
     this.lastIndex = null;
     this.stale = false;   // moves are missing or wrong: rebuild from the server's log
     this.said = new Set();   // the keys of the events said
-    this.list = h("ol", { class: "log-lines" });
+    // a box that scrolls: reachable from the keyboard, to scroll it with the arrows
+    this.list = h("ol", { class: "log-lines", tabindex: 0, "aria-labelledby": "move-log-title" });
     this.el = h("section", { class: "move-log", "aria-labelledby": "move-log-title" },
       h("h2", { id: "move-log-title" }, t("log.title")), this.list);
   }

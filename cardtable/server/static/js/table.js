@@ -15,6 +15,7 @@ import { setting, settingsPanel, onSettingChange } from "./settings.js";
 import { MoveLog } from "./movelog.js";
 import { chime, soundButton } from "./sound.js";
 import { ChatPanel } from "./chat.js";
+import { modal, dialogKey } from "./dialog.js";
 import { getMe, ratingChanges } from "./players.js";
 import { rulesCard } from "./rulescard.js";
 import { hintPanel, hintMoveText } from "./hintpanel.js";
@@ -139,7 +140,7 @@ export class TableView {
     el.title = h("h1", { class: "table-title" });
     el.status = h("span", { class: "conn", role: "status" });
     el.banner = h("div", { class: "banner-area" });
-    el.opponents = h("section", { class: "opponents", "aria-label": "players" });
+    el.opponents = h("section", { class: "opponents", "aria-label": t("history.players") });
     el.felt = h("section", { class: "felt", "aria-label": t("table.table") });
     el.info = h("aside", { class: "info" });
     el.turn = h("p", { class: "turn", "aria-live": "polite" });
@@ -406,6 +407,8 @@ export class TableView {
   }
 
   render({ animate = false } = {}) {
+    const had = document.activeElement;   // a card or a button of the play, perhaps
+    const playing = !!had && (this.el.mine.contains(had) || this.el.felt.contains(had));
     this.renderStatus();
     const s = this.state;
     const main = this.el.main;
@@ -471,6 +474,7 @@ export class TableView {
       const target = this.root.querySelector(parts.focus);
       if (target) target.focus({ preventScroll: true });
     }
+    if (playing && !had.isConnected) this.keepFocusInHand();
     this.markHint();
     this.renderHint();
     this.autoPlay(parts);
@@ -579,14 +583,14 @@ export class TableView {
     const wasShown = area.querySelector(".summary.final");
     const closed = this.summaryClosedFor === s.version;
     buttons.appendChild(h("button", { type: "button", class: "close-summary",
-      onclick: () => { this.summaryClosedFor = s.version; this.render(); } }, t("table.showTable")));
-    const panel = h("section", { class: "summary final", role: "dialog",
-                                 "aria-labelledby": "summary-title" },
+      onclick: () => this.closeSummary() }, t("table.showTable")));
+    const panel = modal(h("section", { class: "summary final", role: "dialog",
+                                       "aria-labelledby": "summary-title" },
       h("h2", { id: "summary-title" }, t("table.gameOver")),
       ending.length ? h("div", { class: "ending" }, ending.map((line) => h("p", {}, line))) : null,
       content,
       ratingChanges(s.summary, this.nameOf),
-      buttons);
+      buttons));
     if (closed) {
       replaceKeepingFocus(area, [h("div", { class: "summary-reopen" },
         h("button", { type: "button", class: "primary open-summary",
@@ -602,7 +606,27 @@ export class TableView {
   }
 
   // -- keyboard ------------------------------------------------------------------------------
+  /** The card or button that had the focus is gone (played, or its choice made): the focus
+   * goes back to the hand, so that a keyboard player is not sent back to the page's top. */
+  keepFocusInHand() {
+    const now = document.activeElement;
+    if (now && now !== document.body && now.isConnected) return;
+    const cards = this.el.hand.querySelectorAll("button.card");
+    const card = [...cards].find((el) => !el.hasAttribute("aria-disabled")) ?? cards[0];
+    card?.focus({ preventScroll: true });
+  }
+
+  /** The end dialog closed (Escape, or its button): the table shows, and the focus goes
+   * to the button that opens the dialog again. */
+  closeSummary() {
+    this.summaryClosedFor = this.state.version;
+    this.render();
+    this.el.summary.querySelector(".open-summary")?.focus();
+  }
+
   keydown(event) {
+    const dialog = this.el.summary.querySelector(".summary.final");
+    if (dialogKey(dialog, event, () => this.closeSummary())) return;
     const target = event.target;
     if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;

@@ -1,12 +1,6 @@
 // Every string the page shows, in English: the same keys as en.js.
 
 export default {
-  "app.title": "cardtable",
-  "app.tagline": "Pasur and Transfer Durak with friends and bots",
-  "nav.lobby": "Lobby",
-  "nav.history": "History",
-  "nav.language": "Language",
-  "nav.skip": "Skip to the content",
   "game.pasur": "Pasur",
   "game.durak": "Transfer Durak",
   "lobby.open": "Open tables",

@@ -1,12 +1,6 @@
 // Every string the page shows, in Persian (right to left): the same keys as en.js.
 
 export default {
-  "app.title": "cardtable",
-  "app.tagline": "پاسور و دوراکِ انتقالی با دوستان و ربات‌ها",
-  "nav.lobby": "سالن",
-  "nav.history": "تاریخچه",
-  "nav.language": "زبان",
-  "nav.skip": "رفتن به محتوا",
   "game.pasur": "پاسور",
   "game.durak": "دوراکِ انتقالی",
   "lobby.open": "میزهای باز",

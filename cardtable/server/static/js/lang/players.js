@@ -3,8 +3,6 @@
 
 export default {
   en: {
-    "nav.leaderboard": "Leaderboard",
-    "nav.learn": "Learn",
     "history.analyse": "Analyse",
     "account.signIn": "Sign in",
     "account.register": "Register",
@@ -66,8 +64,6 @@ export default {
     "chat.phrase.rematch": "Rematch?",
   },
   pt: {
-    "nav.leaderboard": "Classificação",
-    "nav.learn": "Aprender",
     "history.analyse": "Analisar",
     "account.signIn": "Entrar",
     "account.register": "Registar",
@@ -129,8 +125,6 @@ export default {
     "chat.phrase.rematch": "Desforra?",
   },
   fa: {
-    "nav.leaderboard": "جدول رده‌بندی",
-    "nav.learn": "آموزش",
     "history.analyse": "تحلیل",
     "account.signIn": "ورود",
     "account.register": "ثبت‌نام",
@@ -192,8 +186,6 @@ export default {
     "chat.phrase.rematch": "یک دست دیگر؟",
   },
   ru: {
-    "nav.leaderboard": "Рейтинг",
-    "nav.learn": "Учиться",
     "history.analyse": "Разбор партии",
     "account.signIn": "Войти",
     "account.register": "Зарегистрироваться",

@@ -1,12 +1,6 @@
 // Every string the page shows, in Portuguese: the same keys as en.js.
 
 export default {
-  "app.title": "cardtable",
-  "app.tagline": "Pasur e Durak de transferência com amigos e bots",
-  "nav.lobby": "Salão",
-  "nav.history": "Histórico",
-  "nav.language": "Idioma",
-  "nav.skip": "Ir para o conteúdo",
   "game.pasur": "Pasur",
   "game.durak": "Durak de transferência",
   "lobby.open": "Mesas abertas",

@@ -1,12 +1,6 @@
 // Every string the page shows, in Russian: the same keys as en.js.
 
 export default {
-  "app.title": "cardtable",
-  "app.tagline": "Пасур и переводной дурак с друзьями и ботами",
-  "nav.lobby": "Лобби",
-  "nav.history": "История",
-  "nav.language": "Язык",
-  "nav.skip": "Перейти к содержимому",
   "game.pasur": "Пасур",
   "game.durak": "Переводной дурак",
   "lobby.open": "Открытые столы",
