@@ -73,7 +73,8 @@ def test_the_end_of_a_match_keeps_its_buttons_and_numbers_in_view(open_page, vie
     page.wait_for_timeout(400)
     assert in_view(dialog)
     assert in_view(dialog.locator("button.rematch"))
-    assert in_view(dialog.locator(".summary-buttons a.button"))   # back to the lobby
+    links = dialog.locator(".summary-buttons a.button").all()   # analyse, replay, the lobby
+    assert len(links) == 3 and all(in_view(link) for link in links)
     for cell in dialog.locator(".sheet.totals td").all():
         assert in_view(cell)
     # the last hand's sheet: every column (or, turned on a phone, every side) in view
