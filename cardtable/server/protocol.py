@@ -257,6 +257,8 @@ class HintAnswer(_Server):
     text: str = Field(description="why, in words")
     unit: str = Field(description="what a choice's value counts")
     choices: list[HintChoice] = Field(description="the best moves: {move, value, text}")
+    why: str = Field("", description="why the judge ranks the move first, in lang")
+    sure: bool = Field(False, description="the move stands clear of the next best")
 
 
 class ChatLine(_Server):

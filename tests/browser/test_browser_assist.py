@@ -68,8 +68,8 @@ def test_no_hint_or_undo_at_a_table_with_another_person(open_page, server_url) -
 
 
 @pytest.mark.parametrize(("locale", "lang", "words", "percent", "ranked"),
-                         [("en-US", "en", "keeps", "%", "judge ranks it first"),
-                          ("fa-IR", "fa", "حکم نگه می‌دارد", "٪", "داورِ تحلیل")],
+                         [("en-US", "en", "keeps", "%", "Ranked first of"),
+                          ("fa-IR", "fa", "حکم نگه می‌دارد", "٪", "بهترینِ")],
                          ids=["en", "fa"])
 def test_a_hint_explains_its_move_and_the_best_moves_in_my_language(
         open_page, locale: str, lang: str, words: str, percent: str, ranked: str) -> None:
@@ -86,7 +86,7 @@ def test_a_hint_explains_its_move_and_the_best_moves_in_my_language(
     choices = panel.locator(".hint-choice")
     assert 1 <= choices.count() <= 3
     assert panel.locator(".hint-choice.chosen").count() == 1
-    # the move named is the one its own figures rank first, and a sentence says so
+    # the move named is the one its own figures rank first, and the judge's sentence says so
     assert "chosen" in (choices.first.get_attribute("class") or "")
     why = panel.locator(".hint-ranked").inner_text()
     assert (ranked in why) if choices.count() > 1 else why

@@ -170,7 +170,7 @@ def test_the_analysis_board_graphs_labels_and_the_replay(open_page, analysed_tab
     for move in labelled:
         row = page.locator(f'#analysis-moves tr[data-index="{move["index"]}"]')
         assert row.get_attribute("data-label") == move["label"]
-        assert row.locator("td.label").text_content() == LABELS[lang][move["label"]]
+        assert row.locator("td.label .label-word").text_content() == LABELS[lang][move["label"]]
     assert page.locator("#analysis-moves td.hindsight-loss").count() == len(judged)
     page.check("#analysis-only-labelled")
     assert page.locator("#analysis-moves tbody tr:visible").count() == len(labelled)
@@ -193,7 +193,7 @@ def test_the_analysis_board_graphs_labels_and_the_replay(open_page, analysed_tab
     if lang == "en" and labelled:
         # drawn again in another language, at the same move
         page.select_option("#language", "fa")
-        cell = f'#analysis-moves tr[data-index="{labelled[0]["index"]}"] td.label'
+        cell = f'#analysis-moves tr[data-index="{labelled[0]["index"]}"] td.label .label-word'
         page.wait_for_function("([sel, word]) => document.querySelector(sel)?.textContent === word",
                                arg=[cell, LABELS["fa"][labelled[0]["label"]]])
         assert page.locator("#replay-table").get_attribute("data-step") == str(chosen["index"])

@@ -5,6 +5,7 @@ language, with the best moves and their values, and is thought in a bot process.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -86,6 +87,12 @@ def test_a_hint_explains_its_move_with_the_best_moves_and_their_values_in_my_lan
                for c in choices)
     chosen = next(c for c in choices if c["move"] == hint["move"])
     assert chosen["text"] == hint["text"]
+    # why the judge ranks it first, in my language, and whether it is sure of it
+    sentences = {key: re.compile(re.escape(text).replace(r"\{n\}", r"\d+")
+                                 .replace(r"\{deals\}", r"\d+"))
+                 for key, text in cardtable.analysis.hints._WHY[lang].items()}
+    said = next(key for key, sentence in sentences.items() if sentence.fullmatch(hint["why"]))
+    assert hint["sure"] is (said != "close")
     # thought in a bot process, not the server's (whose hint function would have failed)
     workers = client.app.state.tables.runner.workers
     assert workers.pids() and os.getpid() not in workers.pids()

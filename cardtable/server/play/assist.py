@@ -6,8 +6,9 @@ Both are WebSocket messages (``{"type": "hint", "lang": "fa"}``, ``{"type": "und
 refusal has a code like every other (``cardtable.server.codes``): ``not_against_bots``,
 ``hint_thinking``, ``nothing_to_undo``, ``undo_past_deal``.
 
-A hint is the school's (``cardtable.analysis.hints``): the level's move, the reason in the
-player's language, and the two or three best moves with their values.  It is thought in a
+A hint is the school's (``cardtable.analysis.hints``): the judge's move, the reason in the
+player's language, why the judge ranks it first (``why``, in that language too) and whether
+it is sure (``sure``), and the two or three best moves with their values.  It is thought in a
 bot process (``BotWorkers.run``, a live job like a bot's move, killed at ``HINT_LIMIT``),
 never in the server's own process; the process gets the table's state as a bot's move
 does, and the search deals the hidden cards from what the seat has seen.  One hint at a
@@ -65,7 +66,8 @@ async def hint(tables: House, table: LiveTable, connection: Connection,
                for c in given["choices"]]
     connection.outbox.put("hint", encode({
         "type": "hint", "version": version, "move": given["move"], "level": given["level"],
-        "lang": lang, "text": given["text"], "unit": given["unit"], "choices": choices}))
+        "lang": lang, "text": given["text"], "unit": given["unit"], "choices": choices,
+        "why": given.get("why", ""), "sure": bool(given.get("sure", False))}))
     return None
 
 

@@ -5,6 +5,8 @@
 // description, the labelled moves marked), the moves with both judgements (from what the
 // player knew, and in hindsight) and their labels, a filter (whose moves; only the
 // labelled ones), and the game's replay below: choosing a move shows the table after it.
+// A label is shown only where the judge is sure of it; where the loss's interval also
+// reaches a worse label the move says "unsure" with the interval ("loses 4%–12%").
 // Values are in the analysis's unit: Pasur, points ahead of the other side by the end of
 // the hand; Durak, the chance of being the durak.  No game is named here.
 
@@ -184,6 +186,25 @@ export class AnalysisBoard {
 
   labelText(label) { return label ? t(`analysis.${label}`) : ""; }
 
+  /** The loss's interval in words ("loses 4%–12%"), or null when the judge gave none. */
+  lossRange(move) {
+    const unit = this.analysis.unit;
+    if (typeof move.loss_low !== "number" || typeof move.loss_high !== "number") return null;
+    return t("analysis.lossRange", { low: valueText(move.loss_low, unit), high: valueText(move.loss_high, unit) });
+  }
+
+  /** A judged move's verdict: its label where the judge is sure of it, then "unsure" (the
+   * worse label it cannot rule out in the tooltip) with the loss's interval in a line. */
+  verdict(move) {
+    const range = this.lossRange(move);
+    return [
+      move.label ? h("span", { class: `label-word label-${move.label}` }, this.labelText(move.label)) : null,
+      move.unsure ? h("span", { class: "unsure-word", dataset: { unsure: move.unsure },
+        title: [t("analysis.unsureOf", { label: this.labelText(move.unsure) }), range].filter(Boolean).join(" · ") },
+      t("analysis.unsure")) : null,
+      move.unsure && range ? h("small", { class: "loss-range" }, range) : null];
+  }
+
   // -- drawing -------------------------------------------------------------------------------
   /** Drawn again in a new language (the app asks): the board and the replay. */
   render() {
@@ -308,9 +329,12 @@ export class AnalysisBoard {
     this.cursorX[seat] = x;
     const counts = Object.fromEntries(LABELS.map((l) => [l,
       this.judged().filter((m) => m.seat === seat && m.label === l).length]));
+    const unsure = this.judged().filter((m) => m.seat === seat && m.unsure).length;
     return h("figure", { class: "analysis-graph", dataset: { seat: String(seat), points: String(points.length) } },
       chart,
-      h("figcaption", {}, t("analysis.count", { name, i: counts.inaccuracy, m: counts.mistake, b: counts.blunder })));
+      h("figcaption", { dataset: { unsure: String(unsure) } },
+        t("analysis.count", { name, i: counts.inaccuracy, m: counts.mistake, b: counts.blunder }),
+        ` · ${t("analysis.countUnsure", { u: unsure })}`));
   }
 
   filters(seats) {
@@ -329,14 +353,14 @@ export class AnalysisBoard {
     const unit = this.analysis.unit;
     const dash = (v) => (v === null || v === undefined ? "—" : v);
     const rows = this.judged().map((m) => h("tr", { class: m.label ? `labelled label-${m.label}` : "",
-      dataset: { index: String(m.index), seat: String(m.seat), label: m.label || "" } },
+      dataset: { index: String(m.index), seat: String(m.seat), label: m.label || "", unsure: m.unsure || "" } },
     h("td", {}, h("button", { type: "button", class: "show-move", "aria-label": t("analysis.showMove", { n: m.index }),
       onclick: () => this.select(m.index) }, num(m.index))),
     h("td", {}, this.seatName(m.seat)),
     h("td", { class: "played" }, moveText(m.move, { plain: true })),
     h("td", { class: "best" }, m.best === m.move ? "=" : moveText(m.best, { plain: true })),
-    h("td", { class: "loss" }, valueText(m.loss, unit)),
-    h("td", { class: "label" }, m.label ? h("span", { class: `label-word label-${m.label}` }, this.labelText(m.label)) : ""),
+    h("td", { class: "loss", title: this.lossRange(m) }, valueText(m.loss, unit)),
+    h("td", { class: "label" }, this.verdict(m)),
     h("td", { class: "hindsight-best" }, m.hindsight_best ? moveText(m.hindsight_best, { plain: true }) : "—"),
     h("td", { class: "hindsight-loss" }, dash(m.hindsight_loss === null || m.hindsight_loss === undefined
       ? null : valueText(m.hindsight_loss, unit)))));
@@ -396,7 +420,7 @@ export class AnalysisBoard {
     replaceKeepingFocus(box, [
       h("strong", {}, `${t("analysis.moveNo")} ${num(move.index)} · ${this.seatName(move.seat)}: `),
       moveText(move.move, { plain: true }),
-      move.label ? [" ", h("span", { class: `label-word label-${move.label}` }, this.labelText(move.label))] : null,
+      move.label || move.unsure ? [" ", this.verdict(move)] : null,
       ` · ${t("analysis.best")}: `, moveText(move.best, { plain: true }),
       ` · ${t("analysis.loss")}: ${valueText(move.loss, unit)}`,
       move.hindsight_best ? [` · ${t("analysis.hindsightBest")}: `, moveText(move.hindsight_best, { plain: true }),

@@ -1,11 +1,12 @@
 // A hint at a table against bots: the move, what it does (in the words the server wrote,
 // in the language the page asked in), why it is the hint (the analysis's judge ranks it
 // first: a sentence with the figures) and the two or three best moves with their values,
-// said in the page's language.  The values are the judge's: Pasur, points ahead of the
+// said in the page's language; when the judge cannot tell the best moves apart (``sure``
+// false), the panel says so.  The values are the judge's: Pasur, points ahead of the
 // other side by the end of the hand; Durak, the chance of being the durak.
 
 import { h } from "./dom.js";
-import { t, language, hasKey } from "./i18n.js";
+import { t, language, hasKey, localDigits } from "./i18n.js";
 import { moveText } from "./cards.js";
 import HINT_WORDS from "./lang/hints.js";
 
@@ -19,7 +20,7 @@ function hintWords(key, vars = {}) {
 /** Why the hint names its move, in a sentence: the server's when it sends one, else the
  *  judge's ranking said with the two best values. */
 export function hintWhy(hint) {
-  if (hint.why) return String(hint.why);
+  if (hint.why) return digits(hint.why, hint.lang);
   const choices = Array.isArray(hint.choices) ? hint.choices : [];
   const first = choices.find((c) => c.move === hint.move) || choices[0];
   const second = choices.find((c) => c !== first);
@@ -54,18 +55,18 @@ export function hintMoveText(move) {
 }
 
 /** The server's words with Persian digits in Persian, as the page writes its numbers. */
-function digits(text, lang) {
-  return lang === "fa" ? String(text).replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d]) : text;
-}
+const digits = (text, lang) => localDigits(text, lang || "");
 
 /** The hint's panel: what to play and why, then the best moves with their values. */
 export function hintPanel(hint) {
   const choices = Array.isArray(hint.choices) ? hint.choices : [];
+  const why = hintWhy(hint);
   return h("section", { class: "hint-panel", "aria-label": t("table.hint"),
-    dataset: { move: hint.move, lang: hint.lang || "" } },
+    dataset: { move: hint.move, lang: hint.lang || "", sure: hint.sure === false ? "false" : "true" } },
     h("p", { class: "hint-move" }, h("strong", {}, t("table.hintIs", { move: "" })), moveText(hint.move)),
     hint.text ? h("p", { class: "hint-why", lang: hint.lang || null, dir: "auto" }, digits(hint.text, hint.lang)) : null,
-    choices.length ? h("p", { class: "hint-ranked", dir: "auto" }, hintWhy(hint)) : null,
+    why ? h("p", { class: "hint-ranked", dir: "auto", lang: hint.why ? hint.lang || null : null }, why) : null,
+    hint.sure === false ? h("p", { class: "hint-unsure", role: "note" }, hintWords("hint.unsure")) : null,
     choices.length ? h("h3", { class: "hint-best" }, t("table.hintBest")) : null,
     choices.length ? h("ol", { class: "hint-choices" }, ...choices.map((c) =>
       h("li", { class: c.move === hint.move ? "hint-choice chosen" : "hint-choice",
