@@ -57,7 +57,7 @@ def my_turn_with_a_choice(player: Player) -> dict:
 EXPLAINED = [("pasur", "en", "the next player's best reply"),
              ("pasur", "fa", "بهترین پاسخ بازیکن بعدی"),
              ("durak", "ru", "остаётся козырей"),
-             ("durak", "pt", "trunfos")]
+             ("durak", "pt", "trunfo")]   # "1 trunfo" or "N trunfos"
 
 
 @pytest.mark.parametrize(("game", "lang", "words"), EXPLAINED,
