@@ -5,9 +5,14 @@ are counted apart.  Each test on SQLite and on PostgreSQL, with the default rate
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
+import pytest
 from fastapi.testclient import TestClient
 from playerkit import app_client, fresh, login, register
 
+from cardtable.server.people import accounts
 from cardtable.server.people.accounts import DEVICE
 
 __all__ = ["app_client"]   # the fixture
@@ -126,3 +131,30 @@ def test_a_signed_in_session_is_never_stopped_by_the_attack(app_client: TestClie
     assert made.status_code == 201
     again = login(owner, "darya")         # signing in again from the session
     assert again.status_code == 200 and again.json()["username"] == "darya"
+
+
+def test_passwords_are_hashed_and_checked_in_threads_of_their_own_never_the_storages(
+        app_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flood of wrong passwords queues behind argon2, not behind the database: every
+    hash and check runs in the passwords' threads, so the storage's stay free."""
+    threads: list[str] = []
+    real = accounts._hasher
+
+    class Noting:   # the hasher, noting the thread of each hash and check
+        def hash(self, *args: Any) -> Any:
+            threads.append(threading.current_thread().name)
+            return real.hash(*args)
+
+        def verify(self, *args: Any) -> Any:
+            threads.append(threading.current_thread().name)
+            return real.verify(*args)
+
+        def check_needs_rehash(self, *args: Any) -> Any:
+            return real.check_needs_rehash(*args)
+
+    monkeypatch.setattr(accounts, "_hasher", Noting())
+    assert register(fresh(app_client), "shirin").status_code == 201
+    assert attack(app_client, "shirin", 3) == [401] * 3
+    assert login(fresh(app_client, OWNER), "shirin").status_code == 200
+    assert len(threads) == 5   # the hash at registering, then four checks
+    assert all(name.startswith("cardtable-passwords") for name in threads), threads

@@ -25,7 +25,9 @@ import asyncio
 import math
 import secrets
 import time
-from typing import Any, NoReturn
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
@@ -55,8 +57,10 @@ from .sanctions import SanctionStore, store_on
 from .words import offending
 
 __all__ = ["COOKIE", "DEVICE", "PlayerLimits", "check_shown_name", "check_words",
-           "current_player", "hash_password", "install", "key_may_play", "limiter_of",
+           "current_player", "hash_password", "hashing", "install", "key_may_play", "limiter_of",
            "player_or_guest", "session_of", "store_of", "verify_password"]
+
+_T = TypeVar("_T")
 
 COOKIE = "cardtable_session"
 DEVICE = "cardtable_device"
@@ -71,6 +75,15 @@ BAD_CREDENTIALS = "wrong username or password"
 
 _hasher = PasswordHasher()   # argon2id, the library's recommended cost
 _DUMMY = _hasher.hash("a password nobody has, so an unknown user costs a hash too")
+_PASSWORD_THREADS = ThreadPoolExecutor(2, thread_name_prefix="cardtable-passwords")
+"""Where every argon2 hash and check runs: never in the storage's threads (the loop's
+default executor), so a flood of wrong passwords queues here and every database call
+(the health probe's, a move's) still finds a thread."""
+
+
+async def hashing(work: Callable[..., _T], *args: Any) -> _T:
+    """Run a password's hash or check in the passwords' own threads."""
+    return await asyncio.get_running_loop().run_in_executor(_PASSWORD_THREADS, work, *args)
 
 
 def store_of(connection: Request | WebSocket) -> PlayerStore:
@@ -316,7 +329,7 @@ async def register(body: Credentials, request: Request, response: Response) -> M
                           "signed_in")
     await _limiter(request).hit(limits_of(request).register_per_address, "register",
                                 address_of(request))
-    digest = await asyncio.to_thread(_hasher.hash, body.password)
+    digest = await hashing(_hasher.hash, body.password)
     account = await asyncio.to_thread(store_of(request).register,
                                       player.id if player else None, username, digest)
     await _sign_in(request, response, account)
@@ -340,14 +353,14 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
                           code="sign_in_throttled")
     row = await asyncio.to_thread(store_of(request).by_username, body.username)
     digest = row.password_hash if row is not None and row.password_hash else _DUMMY
-    if not await asyncio.to_thread(_verify, digest, body.password) or row is None:
+    if not await hashing(_verify, digest, body.password) or row is None:
         raise PlayerError(BAD_CREDENTIALS, 401, "bad_credentials")
     ban = await asyncio.to_thread(store_on(request, SanctionStore).in_force, "ban", row.id)
     if ban is not None:   # told only to who knows the password
         raise PlayerError(f"this account is banned: {ban.reason}", 403, "banned",
                           params={"until": ban.until.isoformat() if ban.until else None})
     if _hasher.check_needs_rehash(digest):
-        new = await asyncio.to_thread(_hasher.hash, body.password)
+        new = await hashing(_hasher.hash, body.password)
         await asyncio.to_thread(store_of(request).set_password_hash, row.id, new)
     player = row.player()
     await _bring_guest(request, player)

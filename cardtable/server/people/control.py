@@ -53,6 +53,7 @@ from .accounts import (
     REFUSALS,
     current_player,
     hash_password,
+    hashing,
     limiter_of,
     session_of,
     verify_password,
@@ -308,7 +309,7 @@ async def check_current_password(request: Request, player: Player, password: str
                                   "login-pair", (player.username or player.id).lower(),
                                   address_of(request), code="sign_in_throttled")
     digest = await asyncio.to_thread(control_of(request).password_hash, player.id)
-    if not digest or not await asyncio.to_thread(verify_password, digest, password):
+    if not digest or not await hashing(verify_password, digest, password):
         raise PlayerError("wrong password", 401, "bad_credentials")
 
 
@@ -324,7 +325,7 @@ async def change_password(body: PasswordChange, request: Request) -> Ended:
     player = await account_asking(request)
     check_password(body.new_password)
     await check_current_password(request, player, body.password)
-    digest = await asyncio.to_thread(hash_password, body.new_password)
+    digest = await hashing(hash_password, body.new_password)
     ended = await asyncio.to_thread(control_of(request).set_password, player.id, digest,
                                     await session_of(request))
     return Ended(ended=ended)

@@ -35,7 +35,7 @@ from pydantic import BaseModel, Field
 
 from ..account_settings import AccountSettings
 from ..play.guard import address_of
-from .accounts import REFUSALS, hash_password, limiter_of, store_of
+from .accounts import REFUSALS, hash_password, hashing, limiter_of, store_of
 from .control import account_asking, check_current_password, control_of
 from .players import PlayerError, check_password
 from .sanctions import SanctionStore, store_on
@@ -190,7 +190,7 @@ async def confirm_reset(body: NewPassword, request: Request) -> ResetDone:
     if held is None or fingerprint(held) != mark:
         raise PlayerError("this reset link is wrong, used or out of date: ask for a new "
                           "one", 422, "reset_link_bad")
-    digest = await asyncio.to_thread(hash_password, body.password)
+    digest = await hashing(hash_password, body.password)
     if not await asyncio.to_thread(control.replace_password, str(player_id), held, digest):
         raise PlayerError("this reset link was just used: ask for a new one", 422,
                           "reset_link_bad")   # two uses at once: the first one won
