@@ -144,8 +144,9 @@ def start_server(port: int, data_dir: Path, args: argparse.Namespace,
         command += ["--database-url", args.run_database_url or args.database_url]
     if args.redis_url:
         command += ["--redis-url", args.redis_url, "--redis-prefix", f"load{os.getpid()}"]
-    if args.commit_window is not None:
-        command += ["--commit-window", str(args.commit_window)]
+    window = getattr(args, "commit_window", None)   # rolling_restart.py's have none
+    if window is not None:
+        command += ["--commit-window", str(window)]
     if args.proxy:  # nginx sends each table's players here: take such tables over
         command += ["--route-by-table", "true", "--trusted-proxies", "127.0.0.1"]
     command += extra
