@@ -42,10 +42,15 @@ export function sayMove(text) {
 function mayDo(view, { attacks, transfers, defences, take, pass }) {
   const or = (cards) => joinList([...new Set(cards)], { or: true });
   const table = view.table || [];
+  const open = table.filter(([, beaten]) => !beaten).map(([attack]) => cardKey(attack));
+  if (take && !defences.length && !transfers.length && !attacks.length && !pass && open.length) {
+    // nothing to choose: say why taking is all there is
+    return `${upperFirst(t("may.durak.nothingBeats", { cards: joinList(open, { and: true }) }))}.`;
+  }
   const parts = [];
   if (defences.length) parts.push(t("may.durak.beat", { cards: or(defences.map((m) => m.cards[0])) }));
-  const open = transfers.filter((m) => !m.shown);
-  if (open.length) parts.push(t("may.durak.transfer", { cards: or(open.flatMap((m) => m.cards)) }));
+  const openly = transfers.filter((m) => !m.shown);
+  if (openly.length) parts.push(t("may.durak.transfer", { cards: or(openly.flatMap((m) => m.cards)) }));
   const shown = transfers.filter((m) => m.shown);
   if (shown.length) parts.push(t("may.durak.transferShow", { cards: or(shown.flatMap((m) => m.cards)) }));
   if (attacks.length) parts.push(t(table.length ? "may.durak.throwIn" : "may.durak.lead"));
