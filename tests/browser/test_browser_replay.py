@@ -96,6 +96,7 @@ def check_step(page: Any, game: str, step: dict, last: int) -> dict:
 
 def open_replay(page: Any, table: str) -> None:
     page.click("nav a[data-nav=history]")
+    page.click(".history-tabs button.all")   # a game of bots: in All games, not My games
     item = page.locator(f'.history-item[data-table="{table}"]')
     item.wait_for()
     item.locator("button.replay").click()
