@@ -114,6 +114,14 @@ def test_a_seat_that_times_out_is_told_and_its_bot_moves_are_marked(
     assert not any(line.startswith("You: ") for line in lines), lines   # none was mine
     assert any(line.startswith("You forfeited") for line in lines), lines
     assert page.locator(".life-bar button.resign").count() == 0
+    # a reload rebuilds the log from the server's (GET /log): the bot's moves stay its own
+    page.reload()
+    page.wait_for_function("""() => [...document.querySelectorAll('.move-log li.log-line')]
+        .filter((li) => /^(Bot for You|You): /.test(li.textContent)).length >= 3""",
+                           timeout=30_000)
+    lines = page.locator(".move-log li.log-line").all_inner_texts()
+    assert sum(line.startswith("Bot for You: ") for line in lines) >= 3, lines
+    assert not any(line.startswith("You: ") for line in lines), lines
     # the other side's view: the seat is gone, not "online"
     watcher = open_page(f"/table/{seated['table']}")
     watcher.locator('.life-bar .seat-chip.gone[data-seat="0"]').wait_for()

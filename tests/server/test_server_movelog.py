@@ -5,10 +5,11 @@ card a watcher could not see."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tablekit import Player, connect, create
+from tablekit import Player, connect, create, ticking
 
 
 def _seats_and_play(client: TestClient, game: str, moves: int,
@@ -98,3 +99,44 @@ def test_the_log_of_no_table_is_a_clear_404(client: TestClient) -> None:
     answer = client.get("/api/tables/nosuchtable/log")
     assert answer.status_code == 404
     assert answer.json()["code"] == "not_found"
+
+
+def _my_turn(player: Player, state: dict, seat: int) -> dict:
+    """The first state from ``state`` on in which ``seat`` has a move to make."""
+    while state["to_move"] != seat or not state["legal_moves"]:
+        assert not state["over"]
+        state = player.state()
+    return state
+
+
+def test_a_timed_out_seats_bot_moves_are_marked_in_the_log_and_after_a_restart(
+        make_client: Any, clock: Any) -> None:
+    """Issue 30, defect 5: a move the takeover bot made for a person whose time ran out
+    comes back from the log marked ``takeover`` (the page says "Bot for NAME"), the
+    person's own move and the bot seat's moves unmarked, and so after a restart too."""
+    client = make_client()
+    made = create(client, game="durak", seats=["human", "bot:random"],
+                  takeover="bot:random", clock={"move": 1, "bank": 0})
+    table, seat = made["table"], made["seat"]
+    with connect(client, table, made["token"]) as ws:
+        me = Player(ws)
+        state = _my_turn(me, me.state(), seat)
+        me.move(state, state["legal_moves"][0])   # in time: the fake clock stands still
+        own = state["version"]
+        state = _my_turn(me, me.state(own + 1), seat)
+        timed_out = state["version"]
+        with ticking(clock, 0.5):   # the seat's second runs out: the bot moves for it
+            while state["version"] <= timed_out:
+                state = me.state()
+    steps = client.get(f"/api/tables/{table}/log").json()["steps"]
+    assert (steps[own]["seat"], steps[own]["takeover"]) == (seat, False)
+    assert (steps[timed_out]["seat"], steps[timed_out]["takeover"]) == (seat, True)
+    marked = [step["index"] for step in steps if step["takeover"]]
+    assert timed_out in marked and own not in marked
+    assert all(steps[index]["seat"] == seat for index in marked)   # never the bot's seat
+    stored = client.app.state.storage.load(table).moves
+    assert [move.index for move in stored if move.takeover] == marked
+    client.__exit__(None, None, None)
+    again = make_client()   # a restart: the table is rebuilt from the stored moves
+    assert [step["takeover"] for step in again.get(f"/api/tables/{table}/log").json()[
+        "steps"]][:len(steps)] == [step["takeover"] for step in steps]

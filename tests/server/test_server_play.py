@@ -565,7 +565,8 @@ def test_a_table_whose_moves_cannot_be_replayed_is_reported_and_the_rest_resume(
     bad = create(client, game="durak", seats=["human", "human"])
     client.__exit__(None, None, None)
     with sqlite3.connect(tmp_path / "data" / "cardtable.sqlite3") as db:
-        db.execute("insert into moves values (?, 0, 0, 'attack nothing', "
+        db.execute("insert into moves (table_id, \"index\", seat, move, at) "
+                   "values (?, 0, 0, 'attack nothing', "
                    "'2026-12-03 15:36:54.026000')", (bad["table"],))   # a time as SQLite keeps it
     client = make_client()
     health = client.get("/api/health").json()

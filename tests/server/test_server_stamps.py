@@ -1,6 +1,8 @@
 """Times are timestamps in UTC (issue 27, item 5): the migration ``0008_timestamps`` turns
 the ISO text of older rows into the moments they named, on a copy of a database made by the
-code from before (``tests/data/stamps``), and the server serves its tables as it did."""
+code from before (``tests/data/stamps``), and the server serves its tables as it did.  The
+later migration ``0010_move_takeover`` (issue 30, defect 5) is tested up and down here too,
+on both databases."""
 
 from __future__ import annotations
 
@@ -283,3 +285,42 @@ def test_postgresql_string_rows_become_timestamptz_of_the_same_moments(
     assert {moment.tzinfo for moment in after.values()} == {dt.UTC}
     assert after["moves", "at"] == dt.datetime(2026, 12, 1, 10, 2, 0, 4000, tzinfo=dt.UTC)
     assert kinds == {"timestamp with time zone"}
+
+
+# -- 0010_move_takeover: whether a takeover bot chose a move ---------------------------------
+
+def _takeovers(engine: sa.Engine) -> list[tuple[int, bool]]:
+    with engine.connect() as connection:
+        return [(index, bool(takeover)) for index, takeover in connection.exec_driver_sql(
+            'SELECT "index", takeover FROM moves ORDER BY "index"')]
+
+
+def _takeover_up_and_down(engine: sa.Engine) -> None:
+    """An older move reads as the seat's own after the migration, a marked one keeps its
+    mark, and taking the migration back drops the column and keeps the moves."""
+    _alembic(engine, ("upgrade", "0009_account_control"))
+    with engine.begin() as connection:
+        connection.exec_driver_sql(ROWS["tables"])
+        connection.exec_driver_sql(ROWS["moves"])
+    _alembic(engine, ("upgrade", "0010_move_takeover"))
+    with engine.begin() as connection:
+        connection.exec_driver_sql(
+            'INSERT INTO moves (table_id, "index", seat, move, at, takeover) VALUES '
+            "('t1', 1, 1, 'pass', '2026-12-01T10:03:00.004+00:00', TRUE)")
+    assert _takeovers(engine) == [(0, False), (1, True)]
+    _alembic(engine, ("downgrade", "0009_account_control"))
+    assert "takeover" not in {c["name"] for c in sa.inspect(engine).get_columns("moves")}
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT COUNT(*) FROM moves").scalar_one() == 2
+    _alembic(engine, ("upgrade", "head"))
+    assert _takeovers(engine) == [(0, False), (1, False)]
+    engine.dispose()
+
+
+def test_the_takeover_column_goes_up_and_down_on_sqlite(tmp_path: Path) -> None:
+    _takeover_up_and_down(sa.create_engine(f"sqlite:///{tmp_path / 'cardtable.sqlite3'}"))
+
+
+@pytest.mark.services
+def test_the_takeover_column_goes_up_and_down_on_postgresql(database_url: str) -> None:
+    _takeover_up_and_down(sa.create_engine(database_url))

@@ -137,10 +137,11 @@ class Dealer:
             return failed.refusal
         if not isinstance(step, steps.Played):
             return step
+        takeover = (command.by_bot or command.timed_out) and table.seats[step.seat].kind == "human"
         try:   # store
             at = await house.writer.append(
                 table.id, step.version, step.seat, step.text, new_decks=step.new_decks,
-                over=step.over, summary=step.summary, tally=step.tally)
+                over=step.over, summary=step.summary, tally=step.tally, takeover=takeover)
         except StorageUnavailable:
             table.state.pop()   # take the move back: it is not stored
             table.stale = True
@@ -157,9 +158,8 @@ class Dealer:
                            f"({type(error).__name__}); nothing changed")
         # change (the game's state holds the move already)
         house.metrics.moved(command.by_bot)
-        table.last_move = {"index": step.version, "seat": step.seat, "move": step.text}
-        if (command.by_bot or command.timed_out) and table.seats[step.seat].kind == "human":
-            table.last_move["takeover"] = True   # a bot moved for the seat's player
+        table.last_move = steps.played(step.version, step.seat, step.text, takeover)
+        table.takeovers = steps.takeovers_to(table.takeovers, step.version, takeover)
         table.version += 1
         table.decks_stored = step.decks
         if step.over:
@@ -188,7 +188,7 @@ class Dealer:
         table.state = fresh.state
         if fresh.version != table.version:
             table.version, table.last_move = fresh.version, fresh.last_move
-            table.decks_stored = fresh.decks_stored
+            table.decks_stored, table.takeovers = fresh.decks_stored, fresh.takeovers
             table.status, table.finished, table.summary = (fresh.status, fresh.finished,
                                                            fresh.summary)
             if table.over:
@@ -398,7 +398,7 @@ class Dealer:
         await asyncio.to_thread(self.house.storage.take_back, table.id, keep)
         for _ in range(count):
             table.state.pop()
-        table.version = keep
+        table.version, table.takeovers = keep, steps.takeovers_to(table.takeovers, keep)
         table.last_move = steps.last_move(table)
         table.broadcast()
         return None

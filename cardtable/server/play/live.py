@@ -313,6 +313,9 @@ class LiveTable:
     version: int = 0
     decks_stored: int = 0
     last_move: dict[str, Any] | None = None
+    takeovers: frozenset[int] = frozenset()
+    """The moves (by index) a takeover bot made for a person's seat: the move log says
+    "Bot for NAME" for them, not "You" (stored as ``MoveRow.takeover``)."""
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     life: Life | None = None

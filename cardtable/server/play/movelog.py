@@ -14,6 +14,8 @@ it): no hand, no stock order, no seed, so any viewer of a live table may have it
 >>> log = log_steps(state)
 >>> [step["index"] for step in log["steps"]], log["steps"][0]["seat"]
 ([0, 1, 2], 1)
+>>> [step["takeover"] for step in log_steps(state, frozenset({1}))["steps"]]
+[False, True, False]
 >>> log["steps"][-1]["view"] == page_view(plain(state.view(None)))
 True
 >>> log["deal"]["table"], log["deal"]["hand"]
@@ -33,18 +35,22 @@ from ..wire import plain
 __all__ = ["log_steps"]
 
 
-def log_steps(state: GameState[Any]) -> dict[str, Any]:
+def log_steps(state: GameState[Any],
+              takeovers: frozenset[int] = frozenset()) -> dict[str, Any]:
     """The table after the deal (``deal``) and one step per move so far: its index, the
-    seat that made it, the move as text, whether the game was then over, and the public
-    view after it.  ``state`` is not changed (a copy is taken back move by move)."""
+    seat that made it, the move as text, whether the game was then over, whether a
+    takeover bot made it for the seat's person (its index in ``takeovers``: the page says
+    "Bot for NAME", not "You"), and the public view after it.  ``state`` is not changed
+    (a copy is taken back move by move)."""
     trial = state.copy()
     steps: list[dict[str, Any]] = []
     over = trial.is_over()
     while trial.move_stack:
         view = page_view(plain(trial.view(None)))
         move = trial.pop()
-        steps.append({"index": len(trial.move_stack), "seat": trial.to_move,
-                      "move": str(move), "over": over, "view": view})
+        index = len(trial.move_stack)
+        steps.append({"index": index, "seat": trial.to_move, "move": str(move), "over": over,
+                      "takeover": index in takeovers, "view": view})
         over = False
     steps.reverse()
     return {"deal": page_view(plain(trial.view(None))), "steps": steps}

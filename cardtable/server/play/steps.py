@@ -24,7 +24,8 @@ from .results import movers, tally_of
 
 __all__ = ["EngineFailed", "Played", "abandoned", "aborts", "against_bots_only",
            "annotate", "check_help", "check_hint", "check_leave", "check_playing", "check_rematch",
-           "last_move", "move", "resigned", "side_of", "spent", "unattended", "undo"]
+           "last_move", "move", "played", "resigned", "side_of", "spent", "takeovers_to",
+           "unattended", "undo"]
 
 
 @dataclass(frozen=True)
@@ -315,5 +316,23 @@ def last_move(table: LiveTable) -> dict[str, Any] | None:
     if not table.version:
         return None
     trial = table.state.copy()
-    played = trial.pop()
-    return {"index": table.version - 1, "seat": trial.to_move, "move": str(played)}
+    move = trial.pop()
+    return played(table.version - 1, trial.to_move, str(move),
+                  table.version - 1 in table.takeovers)
+
+
+def played(index: int, seat: int | None, text: str, takeover: bool) -> dict[str, Any]:
+    """A table's ``last_move``; ``takeover`` when a bot made it for the seat's person, so
+    the page logs it as "Bot for NAME"."""
+    last = {"index": index, "seat": seat, "move": text}
+    if takeover:
+        last["takeover"] = True
+    return last
+
+
+def takeovers_to(takeovers: frozenset[int], version: int,
+                 takeover: bool = False) -> frozenset[int]:
+    """The takeover bots' moves among the first ``version`` moves (those of an undo
+    forgotten), with move ``version`` itself when ``takeover``."""
+    kept = frozenset(index for index in takeovers if index < version)
+    return kept | {version} if takeover else kept

@@ -63,6 +63,7 @@ from .live import (
 )
 from .results import count_table, tally_of
 from .seating import Seating, live_seat
+from .steps import played
 
 __all__ = [
     "ClusterUnavailable",
@@ -244,8 +245,8 @@ class Tables:
         for stored_move in stored.moves:
             move = state.parse_move(stored_move.move)
             state.push(move)
-            last_move = {"index": stored_move.index, "seat": stored_move.seat,
-                         "move": stored_move.move}
+            last_move = played(stored_move.index, stored_move.seat, stored_move.move,
+                               stored_move.takeover)
         dealt = [[card.text for card in deck] for deck in spec.deals(state)]
         if dealt != stored.decks:
             raise RuntimeError(f"replaying the moves dealt {len(dealt)} decks, not the "
@@ -258,7 +259,8 @@ class Tables:
             players=row.players, state=state, seats=[live_seat(seat) for seat in stored.seats],
             status=status, created=row.created, takeover=row.takeover, finished=row.finished,
             summary=row.summary, rematch_of=row.rematch_of, rematch=row.rematch,
-            version=len(stored.moves), decks_stored=len(stored.decks), last_move=last_move)
+            version=len(stored.moves), decks_stored=len(stored.decks), last_move=last_move,
+            takeovers=frozenset(move.index for move in stored.moves if move.takeover))
         Dealer(self, table, row.life)
         return table
 

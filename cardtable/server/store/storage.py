@@ -39,6 +39,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     func,
     insert,
     select,
@@ -278,6 +279,7 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(Text)
     at: Mapped[str] = mapped_column(StampText)
+    takeover: Mapped[bool] = mapped_column(default=False, server_default=false())  # a bot's
 
 
 def now() -> str:
@@ -546,16 +548,17 @@ class Storage:
     def append_move(self, table_id: str, index: int, seat: int, move: str, *,
                     new_decks: Sequence[tuple[int, Sequence[str]]] = (),
                     over: bool = False, summary: dict | None = None,
-                    tally: Tally | None = None) -> str:
+                    tally: Tally | None = None, takeover: bool = False) -> str:
         """Write a move (and any deck it caused to be dealt, and the end of the game with
-        its results counted by ``tally``) in one transaction.
+        its results counted by ``tally``, ``takeover`` if a bot's) in one transaction.
 
         The primary key (table, index) refuses a second move with the same number, so
         two writers can never both append move N.
         """
         at = now()
         with self.writing() as session:
-            session.add(MoveRow(table_id=table_id, index=index, seat=seat, move=move, at=at))
+            session.add(MoveRow(table_id=table_id, index=index, seat=seat, move=move, at=at,
+                                takeover=takeover))
             session.add_all(DealRow(table_id=table_id, index=i, cards=list(cards))
                             for i, cards in new_decks)
             session.flush()
@@ -566,20 +569,20 @@ class Storage:
     @guarded
     def append_moves(self, moves: Sequence[tuple[str, int, int, str,
                                                  Sequence[tuple[int, Sequence[str]]],
-                                                 bool, dict | None, Tally | None]]) -> str:
+                                                 bool, dict | None, Tally | None, bool]]) -> str:
         """Write several moves of different tables in one transaction (a group commit:
         ``writer.MoveWriter``): each is ``(table, index, seat, move, new_decks, over,
-        summary, tally)`` as ``append_move`` takes them.  All or none are written."""
+        summary, tally, takeover)`` as ``append_move`` takes them; all or none written."""
         at = now()
         with self.writing() as session:
             session.execute(insert(MoveRow), [
-                {"table_id": table, "index": index, "seat": seat, "move": move, "at": at}
-                for table, index, seat, move, *_ in moves])
+                dict(table_id=table, index=index, seat=seat, move=move, at=at, takeover=takeover)
+                for table, index, seat, move, _, _, _, _, takeover in moves])
             decks = [{"table_id": table, "index": i, "cards": list(cards)}
                      for table, _, _, _, new_decks, *_ in moves for i, cards in new_decks]
             if decks:
                 session.execute(insert(DealRow), decks)
-            for table, _, _, _, _, over, summary, tally in moves:
+            for table, _, _, _, _, over, summary, tally, _ in moves:
                 if over:
                     _finish(session, table, at, summary, tally)
         return at

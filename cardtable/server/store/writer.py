@@ -42,6 +42,7 @@ class _Pending:
     over: bool
     summary: dict[str, Any] | None
     tally: Tally | None
+    takeover: bool
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future[str] = field(repr=False)
 
@@ -65,13 +66,13 @@ class MoveWriter:
     async def append(self, table_id: str, index: int, seat: int, move: str, *,
                      new_decks: Sequence[tuple[int, Sequence[str]]] = (),
                      over: bool = False, summary: dict[str, Any] | None = None,
-                     tally: Tally | None = None) -> str:
+                     tally: Tally | None = None, takeover: bool = False) -> str:
         """Store a move (and the decks it dealt, and the end of the game with its results
         counted by ``tally``, in the same transaction); answers the time it was stored,
         once it is committed, or raises what the write raised."""
         loop = asyncio.get_running_loop()
         pending = _Pending(table_id, index, seat, move, new_decks, over, summary, tally,
-                           loop, loop.create_future())
+                           takeover, loop, loop.create_future())
         self._start()
         self._queue.put(pending)
         return await pending.future
@@ -120,7 +121,7 @@ class MoveWriter:
         try:
             at = self.storage.append_moves([
                 (p.table_id, p.index, p.seat, p.move, p.new_decks, p.over, p.summary,
-                 p.tally) for p in batch])
+                 p.tally, p.takeover) for p in batch])
         except Exception as error:
             if len(batch) == 1 or isinstance(error, StorageUnavailable):
                 # the database is away: no use trying each
@@ -131,7 +132,8 @@ class MoveWriter:
                         stored = self.storage.append_move(
                             pending.table_id, pending.index, pending.seat, pending.move,
                             new_decks=pending.new_decks, over=pending.over,
-                            summary=pending.summary, tally=pending.tally)
+                            summary=pending.summary, tally=pending.tally,
+                            takeover=pending.takeover)
                     except Exception as one:
                         answers.append((pending, None, one))
                     else:

@@ -173,6 +173,8 @@ class LogStep(BaseModel):
     seat: int | None = Field(description="the seat that made it")
     move: str = Field(description="the move as text")
     over: bool = Field(description="whether the game's rules ended it with this move")
+    takeover: bool = Field(False, description="a takeover bot made it for the seat's "
+                           "person (their time ran out, or they left)")
     view: dict[str, Any] = Field(description="what a watcher saw after it (the state "
                                  "message's view)")
 

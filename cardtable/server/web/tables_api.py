@@ -122,10 +122,11 @@ async def table_log(table_id: str, request: Request, tables: Live) -> Response:
     """Every move so far with the public table after it: the page's move log is rebuilt
     from it on loading, on reconnecting and when moves are taken back."""
     table = await tables.find(table_id)
-    version, state = await tables.read(table, lambda table: (table.version,
-                                                             table.state.copy()))
+    version, state, takeovers = await tables.read(
+        table, lambda table: (table.version, table.state.copy(), table.takeovers))
     return await _big_json(request, "no-store", lambda: {
-        "table": table.id, "game": table.game, "version": version, **log_steps(state)})
+        "table": table.id, "game": table.game, "version": version,
+        **log_steps(state, takeovers)})
 
 
 @router.get("/api/tables/{table_id}/replay", response_model=Replay,

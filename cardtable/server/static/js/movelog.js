@@ -31,12 +31,7 @@ export class MoveLog {
     if (this.lastIndex !== null && last.index <= this.lastIndex) return "";
     if (last.index !== (this.lastIndex ?? -1) + 1) this.stale = true;
     this.lastIndex = last.index;
-    // a move a bot made for the seat's player (out of time, away, gone) is not theirs
-    const mover = last.takeover
-      ? (seat) => (seat === last.seat ? t("log.botFor", { name: seatName(seat) }) : seatName(seat))
-      : seatName;
-    const lines = module.logLines(previous, last.takeover ? { ...state, seat: null } : state,
-      mover) || [];
+    const lines = moveLines(module, previous, state, seatName);
     this.add(lines, last);
     this.render();
     return last.seat !== mySeat || last.takeover ? lines.map((line) => line.say()).join(". ") : "";
@@ -98,9 +93,10 @@ export class MoveLog {
     if (module.logLines) {
       let previous = { view: log.deal, over: false, seat: mySeat };
       for (const step of log.steps) {
-        const last = { index: step.index, seat: step.seat, move: step.move };
+        const last = { index: step.index, seat: step.seat, move: step.move,
+          takeover: step.takeover === true };
         const state = { last_move: last, view: step.view, over: step.over, seat: mySeat };
-        this.add(module.logLines(previous, state, seatName) || [], last);
+        this.add(moveLines(module, previous, state, seatName), last);
         this.lastIndex = step.index;
         previous = state;
       }
@@ -119,4 +115,15 @@ export class MoveLog {
 
   /** Scroll the log (not the page) to its newest line; works once it is in the page. */
   showNewest() { this.list.scrollTop = this.list.scrollHeight; }
+}
+
+/** The log's lines for `state`'s last move.  One a bot made for the seat's player (out
+ * of time, away, gone: `last_move.takeover`, a log step's `takeover`) is not theirs, so it
+ * reads "Bot for NAME", not "You". */
+function moveLines(module, previous, state, seatName) {
+  const last = state.last_move;
+  const mover = last.takeover
+    ? (seat) => (seat === last.seat ? t("log.botFor", { name: seatName(seat) }) : seatName(seat))
+    : seatName;
+  return module.logLines(previous, last.takeover ? { ...state, seat: null } : state, mover) || [];
 }
