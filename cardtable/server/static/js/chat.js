@@ -1,10 +1,13 @@
 // The table's chat panel: the players' room for seated players, the spectators' room for
 // watchers (the server keeps them apart), quick phrases shown in the viewer's language,
 // a per-viewer mute (kept in this browser), and the creator's switch.  Every message is
-// text: it is put in the page with textContent, never as HTML.
+// text: it is put in the page with textContent, never as HTML.  A signed-in account may
+// report a line said from another seat to the admins (report.js).
 
 import { h, clear } from "./dom.js";
 import { t, onLanguageChange } from "./i18n.js";
+import { getMe, onMeChange } from "./players.js";
+import { ReportForm, mayReport } from "./report.js";
 
 const PHRASES = ["hello", "good_luck", "good_game", "well_played", "thanks", "oops", "thinking", "rematch"];
 const MAX = 200;
@@ -15,19 +18,36 @@ function loadMuted() {
 }
 
 export class ChatPanel {
-  /** send(msg) sends on the table's socket; view() gives {seat, creator} of this viewer. */
-  constructor(send, view) {
+  /** send(msg) sends on the table's socket; view() gives {seat, creator} of this viewer;
+   * `table` is the table's id, for reports. */
+  constructor(send, view, table) {
     this.send = send;
     this.view = view;
+    this.table = table;
+    this.reporting = false;   // a signed-in account: the lines of others may be reported
+    this.report = new ReportForm("chat-report");
     this.messages = [];
     this.off = false;
     this.muted = loadMuted();
     this.el = h("aside", { class: "chat", id: "chat", "aria-label": t("chat.title") });
     this.unlisten = onLanguageChange(() => this.render());
+    const account = (who) => { this.reporting = mayReport(who); this.renderLog(); };
+    this.unme = onMeChange(account);
+    getMe().then(account);
     this.render();
   }
 
-  destroy() { this.unlisten(); }
+  destroy() { this.unlisten(); this.unme(); }
+
+  /** The report control of a line said from another seat (spectators' lines have none). */
+  reportButton(msg, name, body) {
+    const seat = this.view().seat;
+    if (!this.reporting || typeof msg.seat !== "number" || msg.seat === seat || !msg.at) return null;
+    const button = h("button", { type: "button", class: "chat-report", title: t("report.line", { name }),
+      "aria-label": t("report.line", { name }), onclick: () => this.report.open(
+        { table: this.table, seat: msg.seat, at: msg.at }, t("report.aboutLine", { name, text: body }), button) }, "⚑");
+    return button;
+  }
 
   receive(msg) {
     if (msg.type === "chat_setting") { this.off = !!msg.off; this.render(); return; }
@@ -62,7 +82,7 @@ export class ChatPanel {
     const parts = [
       h("h2", {}, t(room === "players" ? "chat.players" : "chat.spectators")),
       this.off && room === "players" ? h("p", { class: "muted chat-off" }, t("chat.off")) : null,
-      this.log, form, phrases,
+      this.log, this.report.el, form, phrases,
       creator ? h("button", { type: "button", id: "chat-switch",
         onclick: () => this.send({ type: "chat_off", off: !this.off }) },
       t(this.off ? "chat.turnOn" : "chat.turnOff")) : null];
@@ -82,7 +102,8 @@ export class ChatPanel {
         h("bdi", { class: "chat-name", dir: "auto" }, name), ": ",
         h("bdi", { class: "chat-text", dir: "auto" }, body), " ",
         h("button", { type: "button", class: "chat-mute", title: t("chat.mute", { name }),
-          "aria-label": t("chat.mute", { name }), onclick: () => this.toggleMute(key) }, "🔇")));
+          "aria-label": t("chat.mute", { name }), onclick: () => this.toggleMute(key) }, "🔇"),
+        this.reportButton(msg, name, body)));
     }
     for (const key of this.muted) {
       const who = key === "spectators" ? t("chat.spectator")

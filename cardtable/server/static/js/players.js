@@ -9,6 +9,7 @@ import { h, clear } from "./dom.js";
 import { t, num } from "./i18n.js";
 import { navigate } from "./router.js";
 import { gameTitle, presetName } from "./names.js";
+import { ReportForm, mayReport } from "./report.js";
 
 let me = null;
 let asking = null;   // the /api/me under way: two callers at once make one guest, not two
@@ -185,12 +186,26 @@ export function ratingChanges(summary, seatName) {
 }
 
 export class ProfilePage {
-  constructor(root, name) { this.root = root; this.name = name; this.render(); this.load(); }
+  constructor(root, name) {
+    this.root = root; this.name = name; this.report = new ReportForm("profile-report");
+    this.render(); this.load();
+  }
   destroy() {}
 
   async load() {
     try { this.profile = await api(`/api/players/${encodeURIComponent(this.name)}`); } catch (error) { this.error = error; }
+    this.me = await getMe();
     this.render();
+  }
+
+  /** "Report this player" for an account looking at another human's profile; a guest is
+   * told to sign in (the page reports from accounts only). */
+  reportPart(p) {
+    if (p.kind === "bot" || (this.me && this.me.id === p.id)) return null;
+    if (!mayReport(this.me)) return h("p", { class: "muted report-sign-in" }, t("report.signIn"));
+    const button = h("button", { type: "button", id: "report-player", onclick: () => this.report.open(
+      { player: p.id }, t("report.aboutPlayer", { name: p.name }), button) }, t("report.player"));
+    return h("div", { class: "report-player" }, button, this.report.el);
   }
 
   render() {
@@ -200,7 +215,7 @@ export class ProfilePage {
     if (this.error) { panel.append(h("p", { class: "error" }, this.error.status === 404 ? t("profile.notFound") : this.error.message)); return; }
     const p = this.profile;
     if (!p) return;
-    panel.append(h("h2", { id: "profile-name" }, nameEl(p.name, p.kind)),
+    panel.append(h("h2", { id: "profile-name" }, nameEl(p.name, p.kind)), this.reportPart(p) || "",
       h("p", { class: "games-count" }, t("profile.games", { played: p.games.played, won: p.games.won })),
       h("h3", {}, t("profile.ratings")));
     if (!p.ratings.length) panel.append(h("p", { class: "muted" }, t("profile.noRatings")));

@@ -62,7 +62,7 @@ export class TableView {
     this.token = stored ? stored.token : null;
     this.life = new LifeBar(this);
     this.chat = new ChatPanel((msg) => this.socket.send(msg), () => ({ seat: this.mySeat,
-      creator: this.mySeat !== null && this.mySeat === (this.state?.seats || []).find((s) => s.kind === "human")?.seat }));
+      creator: this.mySeat !== null && this.mySeat === (this.state?.seats || []).find((s) => s.kind === "human")?.seat }), tableId);
     this.build();
     this.connect();
     this.unlisten = onLanguageChange(() => { this.buildFrame(); this.render(); });
