@@ -31,10 +31,11 @@ WAIT_MS = 20_000
 @pytest.fixture(scope="session")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The web table on 127.0.0.1, served by uvicorn in a background thread.  Every page
-    of the run registers from this one address: the accounts' rate (10 an hour a real
-    address) is the server tests' to check, not a limit on how many browser tests sign up."""
+    of the run comes from this one address: the rates of new accounts and guests a real
+    address has (10 and 100 an hour) are the server tests' to check, not a limit on how
+    many browser tests sign up or first visit."""
     app = create_app(data_dir=tmp_path_factory.mktemp("web-data"), bot_delay=0, grace=600,
-                     register_per_address="1000/hour")
+                     register_per_address="1000/hour", guests_per_address="10000/hour")
     with serving(app) as url:
         yield url
 
@@ -44,7 +45,8 @@ def roomy_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A second web table with no rate of new tables, for the tests that make many from
     this one address (a module asks for it by overriding ``server_url``)."""
     app = create_app(data_dir=tmp_path_factory.mktemp("roomy-data"), bot_delay=0, grace=600,
-                     tables_per_address="", register_per_address="1000/hour")
+                     tables_per_address="", register_per_address="1000/hour",
+                     guests_per_address="10000/hour")
     with serving(app) as url:
         yield url
 
