@@ -47,7 +47,8 @@ def my_moves(page: Any, count: int) -> None:
         wait_for_next_version(page, version)
 
 
-@pytest.mark.parametrize("lang", ["en", pytest.param("fa", marks=pytest.mark.slow)])
+@pytest.mark.slow   # a measure (a whole match on a phone, 20-35 s a language): -m slow
+@pytest.mark.parametrize("lang", ["en", "fa"])
 def test_a_newcomers_first_minutes_on_a_phone(open_page: Any, server_url: str,
                                               lang: str) -> None:
     page = open_page("/", viewport=PHONE, locale=LOCALES[lang], reduced_motion=True)

@@ -53,7 +53,10 @@ def test_a_puzzle_on_the_table_wrong_then_the_next_one_right(open_page, lang: st
     assert table.get_attribute("data-game") == "pasur"
     assert table.get_attribute("data-my-turn") == "true"   # the live table's own drawing
     digits = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹") if lang == "fa" else {}
-    count = str(len(puzzles.load(game="pasur"))).translate(digits)
+    # the shipped puzzles and those found in games analysed on this server so far
+    served = page.evaluate("fetch('/api/puzzles/pasur').then(r => r.json()).then(j => j.count)")
+    assert served >= len(puzzles.load(game="pasur"))
+    count = str(served).translate(digits)
     assert page.locator(".lesson-where").text_content() == {
         "en": f"Puzzle 1 of {count}", "fa": f"معمای ۱ از {count}"}[lang]
 

@@ -33,6 +33,8 @@ def seat_page(open_page: Any, server_url: str, table: str, seat: int, token: str
     return page
 
 
+@pytest.mark.slow   # a whole quick-play game in the browser (25 s); the server tests cover
+# quick play with bots, and test_browser_play whole games by clicking, in every run
 def test_a_guest_clicks_play_now_and_plays_bots(open_page: Any) -> None:
     page = open_page("/")
     page.select_option("#quick-game", "durak")

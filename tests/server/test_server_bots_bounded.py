@@ -79,6 +79,7 @@ def test_every_bot_the_lobby_lists_is_accepted_and_so_are_options_in_bounds(
 
 # -- bots think where the server can stop them ---------------------------------------------
 
+@pytest.mark.slow   # a load run (60 s here): with -m slow, beside the benchmarks
 def test_health_and_other_tables_answer_while_every_bot_thinks_long(
         make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
     """The defect: bots thought in the threads the database calls use, so eight long

@@ -257,6 +257,7 @@ def test_the_load_generator_plays_through_nginx_and_counts_its_cpu(
     assert all(ms >= 0 for ms in figures["cpu_ms_per_move"].values())
 
 
+@pytest.mark.slow   # the benchmark's own run (20 s); the smaller restart test above stays
 def test_the_rolling_restart_run_judges_the_stored_games(
         tmp_path: Path, redis_url: str, nginx_installed: None) -> None:
     """``benchmarks/rolling_restart.py``, small: both processes restarted under play,
