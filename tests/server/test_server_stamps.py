@@ -295,7 +295,7 @@ def _takeovers(engine: sa.Engine) -> list[tuple[int, bool]]:
             'SELECT "index", takeover FROM moves ORDER BY "index"')]
 
 
-def _takeover_up_and_down(engine: sa.Engine) -> None:
+def check_takeover_goes_up_and_down(engine: sa.Engine) -> None:
     """An older move reads as the seat's own after the migration, a marked one keeps its
     mark, and taking the migration back drops the column and keeps the moves."""
     _alembic(engine, ("upgrade", "0009_account_control"))
@@ -318,9 +318,9 @@ def _takeover_up_and_down(engine: sa.Engine) -> None:
 
 
 def test_the_takeover_column_goes_up_and_down_on_sqlite(tmp_path: Path) -> None:
-    _takeover_up_and_down(sa.create_engine(f"sqlite:///{tmp_path / 'cardtable.sqlite3'}"))
+    check_takeover_goes_up_and_down(sa.create_engine(f"sqlite:///{tmp_path / 'cardtable.sqlite3'}"))
 
 
 @pytest.mark.services
 def test_the_takeover_column_goes_up_and_down_on_postgresql(database_url: str) -> None:
-    _takeover_up_and_down(sa.create_engine(database_url))
+    check_takeover_goes_up_and_down(sa.create_engine(database_url))
