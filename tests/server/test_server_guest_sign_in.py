@@ -97,7 +97,12 @@ def test_a_guests_seat_at_a_table_another_process_plays_passes_to_the_account(
         made = httpx.post(f"{a}/api/tables", json={
             "game": "durak", "seats": ["human", "human"]}).json()   # played by A
         guest_id = guest.get("/api/me").json()["id"]
-        assert guest.post(f"/api/tables/{made['table']}/join").json()["seat"] == 1
+        joined = guest.post(f"/api/tables/{made['table']}/join").json()
+        assert joined["seat"] == 1
+        # A hears of the seat over Redis; the guest's own socket, straight after, is seated
+        with socket_for(a, made["table"], joined["token"]) as mine:
+            state = next_state(mine)
+            assert state["seat"] == 1 and state["seats"][1]["player"] == guest_id
         with socket_for(a, made["table"], made["token"]) as ws:
             assert next_state(ws)["seats"][1]["player"] == guest_id
             signed_in = guest.post("/api/account/login", json=account, headers={"Origin": b})

@@ -141,6 +141,15 @@ async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
             return
     elif token:
         seat = table.seat_of_token(token) if len(token) <= MAX_TOKEN else None
+        if seat is None and len(token) <= MAX_TOKEN and websocket.app.state.cluster is not None:
+            # a seat taken through another process a moment ago: this owner is told of it
+            # over Redis, and the player's socket can arrive first, so read the seats now
+            try:
+                await tables.seating.reload_seats(table.id)
+            except StorageUnavailable as error:
+                await _close(websocket, error.reason, 1013, error.code)
+                return
+            seat = table.seat_of_token(token)
         if seat is None:
             await _close(websocket, NO_SEAT, 4403, "no_seat")
             return
