@@ -18,7 +18,7 @@ uvicorn = pytest.importorskip("uvicorn")
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
-from browserkit import DESKTOP, serving  # noqa: E402
+from browserkit import DESKTOP, GAMES_FOR_A_LABEL, serving  # noqa: E402
 
 from cardtable.server import create_app  # noqa: E402
 
@@ -87,23 +87,29 @@ def open_page(browser: Any, server_url: str) -> Iterator[Callable[..., Any]]:
 
 @pytest.fixture(scope="session")
 def analysed_pasur(server_url: str) -> str:
-    """A finished Pasur hand between two random bots, analysed: the table's id (for the
-    pages of the analysis board; random play makes mistakes, so its graphs have marks)."""
+    """A finished Pasur hand between two random bots, analysed, with at least one labelled
+    move: the table's id (for the pages of the analysis board, whose graphs then have
+    marks)."""
     import time
 
     import httpx
 
     with httpx.Client(base_url=server_url, timeout=30) as client:
-        made = client.post("/api/tables", json={"game": "pasur", "options": {"fixed_hands": 1},
-                                                "seats": ["bot:random", "bot:random"]})
-        table = made.json()["table"]
-        for _ in range(600):
-            if client.get(f"/api/tables/{table}").json()["over"]:
-                break
-            time.sleep(0.2)
-        client.post(f"/api/tables/{table}/analysis")
-        for _ in range(1200):
-            if client.get(f"/api/tables/{table}/analysis").json()["status"] == "done":
-                break
-            time.sleep(0.5)
-    return table
+        for _ in range(GAMES_FOR_A_LABEL):
+            made = client.post("/api/tables", json={
+                "game": "pasur", "options": {"fixed_hands": 1},
+                "seats": ["bot:random", "bot:random"]})
+            table = made.json()["table"]
+            for _ in range(600):
+                if client.get(f"/api/tables/{table}").json()["over"]:
+                    break
+                time.sleep(0.2)
+            client.post(f"/api/tables/{table}/analysis")
+            for _ in range(1200):
+                now = client.get(f"/api/tables/{table}/analysis").json()
+                if now["status"] == "done":
+                    break
+                time.sleep(0.5)
+            if now["status"] == "done" and any(m["label"] for m in now["analysis"]["moves"]):
+                return table
+    raise AssertionError(f"none of {GAMES_FOR_A_LABEL} random Pasur hands had a labelled move")

@@ -5,6 +5,7 @@ description names, with the body and content type it says."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -28,6 +29,7 @@ from tablekit import MACHINE_SPEED
 from cardtable.server import create_app
 
 DATA = tempfile.mkdtemp(prefix="cardtable-schemathesis-")
+atexit.register(shutil.rmtree, DATA, ignore_errors=True)   # collected but never run
 APP = create_app(data_dir=DATA, static_dir=DATA, bot_delay=600, grace=600,
                  **MACHINE_SPEED)
 SCHEMA = schemathesis.openapi.from_dict(APP.openapi())

@@ -8,6 +8,8 @@ CI starts PostgreSQL, so there an unreachable server fails the module; elsewhere
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import secrets
 import shutil
@@ -40,12 +42,25 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_headers_conformance, response_schema_conformance, negative_data_rejection]
 
 
+def _drop_database() -> None:
+    import psycopg
+
+    with psycopg.connect(ADMIN, autocommit=True, connect_timeout=5) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{NAME}" WITH (FORCE)')
+
+
+def _drop_quietly() -> None:
+    with contextlib.suppress(Exception):
+        _drop_database()
+
+
 def _database() -> str:
     """A new, empty database for this module (dropped when it ends)."""
     psycopg = pytest.importorskip("psycopg")
     try:
         with psycopg.connect(ADMIN, autocommit=True, connect_timeout=5) as admin:
             admin.execute(f'CREATE DATABASE "{NAME}"')
+        atexit.register(_drop_quietly)   # collected but never run (-k, another worker)
     except psycopg.OperationalError as error:
         if os.environ.get("CI") == "true":
             raise
@@ -55,6 +70,7 @@ def _database() -> str:
 
 
 DATA = tempfile.mkdtemp(prefix="cardtable-schemathesis-pg-")
+atexit.register(shutil.rmtree, DATA, ignore_errors=True)
 APP = create_app(data_dir=DATA, static_dir=DATA, database_url=_database(), bot_delay=600,
                  grace=600, **MACHINE_SPEED)
 SCHEMA = schemathesis.openapi.from_dict(APP.openapi())
@@ -67,10 +83,7 @@ def _the_app_stops() -> Iterator[None]:
     yield
     asgi.shutdown_lifespans()
     shutil.rmtree(DATA, ignore_errors=True)
-    import psycopg
-
-    with psycopg.connect(ADMIN, autocommit=True, connect_timeout=5) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{NAME}" WITH (FORCE)')
+    _drop_database()
 
 
 @SCHEMA.parametrize()
