@@ -21,7 +21,7 @@ def app_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestC
     settings: dict[str, Any] = {"bot_delay": 0, "static_dir": tmp_path / "static",
                                 **MACHINE_SPEED, "data_dir": tmp_path / "data"}
     if request.param == "postgresql":
-        settings["database_url"] = request.getfixturevalue("database_url")
+        settings["database_url"] = request.getfixturevalue("migrated_database_url")
     with TestClient(create_app(**settings)) as client:
         yield client
 

@@ -36,7 +36,7 @@ def any_client(request: pytest.FixtureRequest,
                make_client: Callable[..., TestClient]) -> TestClient:
     if request.param == "sqlite":
         return make_client()
-    return make_client(database_url=request.getfixturevalue("database_url"))
+    return make_client(database_url=request.getfixturevalue("migrated_database_url"))
 
 
 @pytest.mark.parametrize(("method", "path", "body"), NUL_REQUESTS,

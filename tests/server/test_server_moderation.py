@@ -123,6 +123,23 @@ def test_a_muted_account_cannot_chat_until_unmuted(app_client: TestClient) -> No
     assert [("mute", loud_id), ("lift_mute", loud_id)] == audit(admin)[:2][::-1]
 
 
+def test_a_muted_account_cannot_chat_among_the_spectators_either(
+        app_client: TestClient) -> None:
+    made, _ = table_for_two(app_client, fresh(app_client))
+    watcher_browser = fresh(app_client, "10.0.4.1")
+    register(watcher_browser, "loud_watcher")
+    admin = admin_of(app_client)
+    assert admin.post("/api/admin/mute", json={"player": "loud_watcher", "minutes": 60,
+                                               "reason": "spam"}).status_code == 200
+    with connect(watcher_browser, made["table"]) as w:
+        watcher = Player(w)
+        watcher.send({"type": "chat", "text": "buy my stuff"})
+        assert watcher.next_of("error")["code"] == "muted"
+        assert admin.post("/api/admin/unmute", json={"player": "loud_watcher"}).status_code == 200
+        watcher.send({"type": "chat", "text": "sorry"})
+        assert watcher.next_of("chat")["text"] == "sorry"
+
+
 def test_a_banned_account_is_signed_out_and_cannot_sign_in_until_unbanned(
         app_client: TestClient) -> None:
     register(app_client, "cheater")

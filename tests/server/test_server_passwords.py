@@ -53,3 +53,24 @@ def test_the_list_is_package_data_of_lower_case_entries() -> None:
     listed = passwords.common()
     assert len(listed) >= 1000
     assert all(entry == entry.casefold() and entry == entry.strip() for entry in listed)
+
+
+def test_the_server_hashes_at_argon2s_recommended_cost() -> None:
+    """The suite hashes cheaply in its own process (``tests/cheap_passwords.py``); a server
+    process hashes with argon2id at the library's recommended cost, its dummy hash (the
+    cost of an unknown name's sign-in) too."""
+    import subprocess
+    import sys
+
+    from argon2 import PasswordHasher, extract_parameters
+
+    shown = subprocess.run(
+        [sys.executable, "-c", "from cardtable.server.people import accounts as a; "
+         "print(a.hash_password('pw')); print(a._DUMMY)"],
+        capture_output=True, text=True, check=True).stdout.split()
+    recommended = PasswordHasher()
+    for digest in shown:
+        assert digest.startswith("$argon2id$")
+        parameters = extract_parameters(digest)
+        assert (parameters.time_cost, parameters.memory_cost, parameters.parallelism) == (
+            recommended.time_cost, recommended.memory_cost, recommended.parallelism)

@@ -467,7 +467,11 @@ def check_words(connection: Request | WebSocket, text: str, code: str) -> str:
     return text
 
 
-hash_password = _hasher.hash
+def hash_password(password: str) -> str:
+    """An argon2id hash of ``password`` (the module's hasher, looked up at each call)."""
+    return _hasher.hash(password)
+
+
 verify_password = _verify
 session_of = _session_id
 limiter_of = _limiter

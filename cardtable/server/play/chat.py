@@ -12,9 +12,9 @@ can turn the players' chat off and on.  Muting is each viewer's own choice (the 
 a muted seat's messages).  Messages and the setting are stored; a connection is sent the
 newest ``HISTORY`` messages of its room when it opens.
 
-Moderation (``people.moderation``): a line from the seat of an account an admin muted is
-refused (``muted``), and so is a line holding a word of the list (``people.words``:
-``chat_word``), each told to the sender alone.
+Moderation (``people.moderation``): a line from an account an admin muted, at a seat or
+among the spectators, is refused (``muted``), and so is a line holding a word of the list
+(``people.words``: ``chat_word``), each told to the sender alone.
 
 Client to server::
 
@@ -218,7 +218,8 @@ async def say(tables: House, table: LiveTable, connection: Connection,
         raise ChatError("the table's creator has turned the players' chat off", "chat_off")
     _admit(tables, connection)
     seat = connection.seat
-    player_id = table.seats[seat].player_id if seat is not None else None
+    # a seat's player, or the account a spectator is signed in as: a mute reaches both
+    player_id = table.seats[seat].player_id if seat is not None else connection.speaker
     if player_id is not None and await asyncio.to_thread(
             SanctionStore(tables.storage).in_force, "mute", player_id) is not None:
         raise ChatError("an admin has muted you: your messages are not sent", "muted")
