@@ -78,6 +78,26 @@ def test_signing_out_everywhere_ends_every_session_of_the_account(
     assert [kind_of(c) for c in (app_client, phone, laptop)] == ["guest"] * 3
 
 
+def test_signing_out_everywhere_closes_the_accounts_open_sockets(
+        app_client: TestClient) -> None:
+    register(app_client, "darya")
+    other = fresh(app_client)
+    made = app_client.post("/api/tables", json={"game": "durak",
+                                                "seats": ["human", "human"]}).json()
+    joined = other.post(f"/api/tables/{made['table']}/join").json()
+    with connect(app_client, made["table"], made["token"]) as a, \
+            connect(other, made["table"], joined["token"]) as b:
+        mine, theirs = Player(a), Player(b)
+        mine.state()
+        theirs.state()
+        assert app_client.post("/api/account/sign-out-everywhere").status_code == 200
+        with pytest.raises(ConnectionError, match="signed out everywhere"):
+            while True:
+                mine.receive()
+        theirs.send({"type": "ping"})
+        assert theirs.next_of("pong")["type"] == "pong"
+
+
 def test_a_deleted_account_keeps_its_games_under_an_anonymous_name_and_loses_the_rest(
         app_client: TestClient) -> None:
     table, _ = two_accounts_play(app_client)

@@ -15,6 +15,7 @@ from cardtable.server.cluster.messages import (
     Hello,
     Intent,
     Seats,
+    SignedOff,
     decode,
     encode,
 )
@@ -29,6 +30,7 @@ MESSAGES = st.one_of(
     st.builds(Intent, table=ids, conn=ids, text=texts),
     st.builds(Bye, table=ids, conn=ids),
     st.builds(Seats, table=ids),
+    st.builds(SignedOff, table=ids, player=ids, reason=texts),
 )
 
 

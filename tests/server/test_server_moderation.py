@@ -140,6 +140,38 @@ def test_a_muted_account_cannot_chat_among_the_spectators_either(
         assert watcher.next_of("chat")["text"] == "sorry"
 
 
+def closed_with(player: Player) -> str:
+    """Read until the socket closes; the reason of the close (``ConnectionError``'s)."""
+    with pytest.raises(ConnectionError) as closed:
+        while True:
+            player.receive()
+    return str(closed.value)
+
+
+def test_a_ban_closes_the_accounts_open_sockets_at_its_seat_and_among_spectators(
+        app_client: TestClient) -> None:
+    cheater, other = app_client, fresh(app_client)
+    register(cheater, "cheater")
+    made, joined = table_for_two(cheater, other)
+    elsewhere, _ = table_for_two(fresh(app_client, "10.0.5.1"), fresh(app_client, "10.0.5.2"))
+    admin = admin_of(app_client)
+    with connect(cheater, made["table"], made["token"]) as a, \
+            connect(other, made["table"], joined["token"]) as b, \
+            connect(cheater, elsewhere["table"]) as w:
+        seat, opponent, watching = Player(a), Player(b), Player(w)
+        seat.state()
+        opponent.state()
+        watching.state()
+        assert admin.post("/api/admin/ban", json={"player": "cheater",
+                                                  "reason": "farming"}).status_code == 200
+        assert "banned" in closed_with(seat)
+        assert "banned" in closed_with(watching)
+        opponent.send({"type": "ping"})   # the other seat's socket stays open
+        assert opponent.next_of("pong")["type"] == "pong"
+    with connect(cheater, made["table"], made["token"]) as again:   # and no way back
+        assert Player(again).next_of("error")["code"] == "signed_out"
+
+
 def test_a_banned_account_is_signed_out_and_cannot_sign_in_until_unbanned(
         app_client: TestClient) -> None:
     register(app_client, "cheater")

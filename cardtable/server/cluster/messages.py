@@ -34,6 +34,7 @@ __all__ = [
     "LifeAction",
     "Renamed",
     "Seats",
+    "SignedOff",
     "decode",
     "encode",
 ]
@@ -125,6 +126,18 @@ class Renamed:
     becomes: str | None = None
 
 
+@dataclass(frozen=True)
+class SignedOff:
+    """Every session of a player seated at this table ended through another process
+    (banned, signed out everywhere, deleted): the owner closes their sockets here
+    (``commands.SignOff``)."""
+
+    KIND: ClassVar[str] = "signed_off"
+    table: str
+    player: str
+    reason: str
+
+
 # -- between would-be owner and owner -------------------------------------------------------
 @dataclass(frozen=True)
 class Handover:
@@ -145,11 +158,12 @@ class HandedOver:
 
 
 ClusterMessage = (Deliver | Gone | Hello | Intent | Bye | Seats | LifeAction | Renamed
+                  | SignedOff
                   | Handover | HandedOver)
 
 _TYPES: dict[str, type[ClusterMessage]] = {
     kind.KIND: kind for kind in (Deliver, Gone, Hello, Intent, Bye, Seats, LifeAction,
-                                 Renamed, Handover, HandedOver)}
+                                 Renamed, SignedOff, Handover, HandedOver)}
 _WIRE_NAMES = {"outbox_kind": "as"}
 """Fields whose wire key is not their name (``as`` is a Python keyword)."""
 _FIELD_NAMES = {wire: name for name, wire in _WIRE_NAMES.items()}

@@ -58,6 +58,7 @@ from .messages import (
     LifeAction,
     Renamed,
     Seats,
+    SignedOff,
     decode,
     encode,
 )
@@ -590,6 +591,8 @@ class Cluster:
                 self.tables.spawn(self.tables.lifecycle.act(table_id, seat, action))
             case Renamed(table=table_id, player=player, name=name, becomes=becomes):
                 self.tables.spawn(self.tables.rename(player, name, [table_id], becomes))
+            case SignedOff(table=table_id, player=player, reason=reason):
+                self.tables.spawn(self.tables.sign_off(player, [table_id], reason))
             case Handover(table=table_id, origin=origin):
                 self.tables.spawn(self._hand_over(table_id, origin))
             case HandedOver(table=table_id):

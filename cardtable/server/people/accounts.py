@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import secrets
 import time
@@ -42,6 +43,7 @@ from pydantic import BaseModel, Field
 
 from ..bounds import PlayerLimits
 from ..play.guard import address_of
+from ..store.storage import StorageUnavailable
 from .names import username_key
 from .players import (
     USERNAME,
@@ -57,8 +59,9 @@ from .sanctions import SanctionStore, store_on
 from .words import offending
 
 __all__ = ["COOKIE", "DEVICE", "PlayerLimits", "check_shown_name", "check_words",
-           "current_player", "hash_password", "hashing", "install", "key_may_play", "limiter_of",
-           "player_or_guest", "session_of", "store_of", "verify_password"]
+           "close_sockets", "current_player", "hash_password", "hashing", "install",
+           "key_may_play", "limiter_of", "player_or_guest", "session_of", "store_of",
+           "verify_password"]
 
 _T = TypeVar("_T")
 
@@ -465,6 +468,18 @@ def check_words(connection: Request | WebSocket, text: str, code: str) -> str:
     if word is not None:
         raise PlayerError("that name holds a word this site does not allow", 422, code)
     return text
+
+
+async def close_sockets(request: Request, player_id: str, reason: str,
+                        table_ids: list[str] | None = None) -> None:
+    """Every session of ``player_id`` ended: close their open sockets, at their seats in
+    play (``table_ids``, else read) and among the spectators here (``Tables.sign_off``).
+    Without the database the sockets stay open, as before: the sessions are gone anyway."""
+    with contextlib.suppress(StorageUnavailable):
+        if table_ids is None:
+            seats = await asyncio.to_thread(store_of(request).open_seats, player_id)
+            table_ids = [seat["table"] for seat in seats]
+        await request.app.state.tables.sign_off(player_id, table_ids, reason)
 
 
 def hash_password(password: str) -> str:

@@ -51,11 +51,13 @@ from .accounts import (
     DEVICE,
     DEVICE_PATH,
     REFUSALS,
+    close_sockets,
     current_player,
     hash_password,
     hashing,
     limiter_of,
     session_of,
+    store_of,
     verify_password,
 )
 from .players import (
@@ -331,11 +333,16 @@ async def change_password(body: PasswordChange, request: Request) -> Ended:
     return Ended(ended=ended)
 
 
+SIGNED_OUT_EVERYWHERE = "this account signed out everywhere: sign in again to play"
+DELETED = "this account was deleted"
+
+
 @router.post("/api/account/sign-out-everywhere", response_model=Ended, responses=REFUSALS)
 async def sign_out_everywhere(request: Request, response: Response) -> Ended:
     """End every session of the account, this browser's too."""
     player = await account_asking(request)
     ended = await asyncio.to_thread(control_of(request).end_sessions, player.id)
+    await close_sockets(request, player.id, SIGNED_OUT_EVERYWHERE)
     _signed_out(response)
     return Ended(ended=ended)
 
@@ -346,12 +353,15 @@ async def delete_account(body: PasswordOnly, request: Request, response: Respons
     its ratings, sessions and seat keys are gone."""
     player = await account_asking(request)
     await check_current_password(request, player, body.password)
+    in_play = [seat["table"] for seat in
+               await asyncio.to_thread(store_of(request).open_seats, player.id)]
     name, table_ids = await asyncio.to_thread(control_of(request).delete, player.id)
     tables = request.app.state.tables
     for table_id in table_ids:   # a finished table still in memory shows the new name too
         table = tables.live.get(table_id)
         if table is not None:
             await table.dealer.ask(Rename(player.id, name))
+    await close_sockets(request, player.id, DELETED, in_play)
     _signed_out(response, forget_device=True)
     return Deleted(deleted=True, name=name)
 

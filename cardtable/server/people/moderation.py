@@ -33,7 +33,7 @@ from ..play.guard import address_of
 from ..play.live import TableError
 from ..store.stamps import moment_of, stamp
 from ..store.storage import CLOSED, OVER, SeatRow, Store, StoredTable, guarded
-from .accounts import REFUSALS, current_player, limiter_of, store_of
+from .accounts import REFUSALS, close_sockets, current_player, limiter_of, store_of
 from .players import Player, PlayerError, check_display_name
 from .sanctions import ReportRow, SanctionStore, store_on
 
@@ -216,6 +216,9 @@ def _until(minutes: float | None) -> _dt.datetime | None:
     return None if minutes is None else stamp() + _dt.timedelta(minutes=minutes)
 
 
+BANNED = "this account is banned: its sessions have ended"
+
+
 async def _sanction(request: Request, body: Target, kind: Literal["mute", "ban"],
                     lift: bool) -> Done:
     admin, named = await admin_asking(request)
@@ -242,6 +245,8 @@ async def _sanction(request: Request, body: Target, kind: Literal["mute", "ban"]
     else:
         await asyncio.to_thread(store.sanction, kind, target.id, _until(body.minutes),
                                 body.reason, admin, named)
+        if kind == "ban":   # its sessions ended with the ban: so do its open sockets
+            await close_sockets(request, target.id, BANNED)
     return Done(done=True, target=target.id)
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "Say",
     "SeatsRead",
     "SetChatOff",
+    "SignOff",
     "StartHint",
     "TakeSeat",
     "TimeUp",
@@ -155,6 +156,16 @@ class Rename:
 
 
 @dataclass(frozen=True)
+class SignOff:
+    """Every session of this player ended (banned, signed out everywhere, deleted): close
+    their sockets at this table, a seat's and a spectator's.  The pages connect again and
+    are refused (a seat's key plays only with its account signed in) or watch as anyone."""
+
+    player_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Unclaimed:
     """A seat taken with ``token_hash`` was held ``claim_grace`` and never connected to:
     free it.  Answers ``False`` when the database could not be reached (try later)."""
@@ -267,7 +278,8 @@ class Read:
 
 
 Command = (Move | Resign | Leave | Undo | StartHint | HintDone | Rematch | DeclineRematch
-           | Connect | Disconnect | TakeSeat | SeatsRead | Rename | Unclaimed | GraceOver | TimeUp
+           | Connect | Disconnect | TakeSeat | SeatsRead | Rename | SignOff | Unclaimed
+           | GraceOver | TimeUp
            | TimedOut | Abandon | BotTurn | Say | SetChatOff | Begin | Close
            | RatingsRead | Counted | Refuse | Read)
 """Every command a table's dealer takes."""

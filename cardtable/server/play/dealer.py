@@ -68,7 +68,8 @@ class Dealer:
             cmd.DeclineRematch: self._decline_rematch,
             cmd.Connect: self._connect, cmd.Disconnect: self._disconnect,
             cmd.TakeSeat: self._take_seat, cmd.SeatsRead: self._seats_read,
-            cmd.Rename: self._rename, cmd.Unclaimed: self._unclaimed,
+            cmd.Rename: self._rename, cmd.SignOff: self._sign_off,
+            cmd.Unclaimed: self._unclaimed,
             cmd.GraceOver: self._grace_over, cmd.TimeUp: self._time_up,
             cmd.TimedOut: self._timed_out, cmd.Abandon: self._abandon,
             cmd.BotTurn: self._bot_turn, cmd.Say: self._say, cmd.SetChatOff: self._set_chat_off,
@@ -554,6 +555,17 @@ class Dealer:
             seat.name = command.name
             seat.player_id = command.becomes or seat.player_id
         self.table.broadcast()
+
+    async def _sign_off(self, command: cmd.SignOff) -> int:
+        """Close the sockets of ``command.player_id`` here; answers how many."""
+        table, closed = self.table, 0
+        for connection in list(table.connections):
+            seat = connection.seat
+            player = table.seats[seat].player_id if seat is not None else connection.speaker
+            if player == command.player_id:
+                connection.outbox.put("close", command.reason)
+                closed += 1
+        return closed
 
     def _hold(self) -> None:
         """Each seat taken but never connected to is held for ``claim_grace`` seconds, then

@@ -25,7 +25,7 @@ from ...cards import Card
 from ...records import Record, rules_from_dict
 from .. import protocol
 from ..clock import Clock
-from ..cluster.messages import Renamed
+from ..cluster.messages import Renamed, SignedOff
 from ..cluster.ring import Ring
 from ..codes import Refusal
 from ..metrics import Metrics
@@ -43,7 +43,7 @@ from ..store.writer import MoveWriter
 from ..wire import ClientMessage, MessageError, decode, encode, plain
 from . import assist, chat
 from .bot_runner import BotRunner
-from .commands import Begin, Close, Connect, Disconnect, Move, Read, Refuse, Rename
+from .commands import Begin, Close, Connect, Disconnect, Move, Read, Refuse, Rename, SignOff
 from .dealer import Dealer
 from .guard import Guard
 from .host import Owners
@@ -370,6 +370,21 @@ class Tables:
                     if owner is not None:
                         await self.cluster.send(owner, Renamed(table_id, player_id, name,
                                                                becomes))
+
+    async def sign_off(self, player_id: str, table_ids: list[str], reason: str) -> None:
+        """Every session of a player ended: close their sockets, at their seats at these
+        tables (a table played by another process through it) and among the spectators of
+        every table played here."""
+        for table_id in table_ids:
+            if table_id not in self.live and self.cluster is not None:
+                with contextlib.suppress(ClusterUnavailable):
+                    owner = await self.cluster.owner(table_id)
+                    if owner is not None:
+                        await self.cluster.send(owner, SignedOff(table_id, player_id, reason))
+        for table in list(self.live.values()):
+            if any(c.speaker == player_id for c in table.connections) or any(
+                    seat.player_id == player_id for seat in table.seats):
+                await table.dealer.ask(SignOff(player_id, reason))
 
     async def drop(self, table_id: str, reason: str) -> None:
         """Stop playing a table here (another process owns it now); its players reconnect."""
