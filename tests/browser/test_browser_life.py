@@ -101,14 +101,19 @@ def test_a_seat_that_times_out_is_told_and_its_bot_moves_are_marked(
         "clock": {"move": 1, "bank": 0}}).json()
     page = seat_page(open_page, server_url, seated["table"], seated["seat"], seated["token"])
     # nobody clicks: three timeouts in a row forfeit the seat
-    page.locator('.life-bar .gone-note, #table-root[data-over="true"]').first.wait_for(
-        timeout=30_000)
-    if table_root(page).get_attribute("data-over") == "true":   # the bots finished it
-        ending = page.locator(".summary.final .ending").inner_text()
-        assert ending.startswith("You forfeited"), ending
+    # the forfeit's note, or the end's if the bots finished the game first: read at once,
+    # in one look (the game can end between two reads, and the note go with it)
+    told = page.wait_for_function("""() => {
+        if (document.querySelector('#table-root')?.dataset.over === 'true') {
+            const ending = document.querySelector('.summary.final .ending');
+            return ending ? ['over', ending.textContent] : null;
+        }
+        const note = document.querySelector('.life-bar .gone-note');
+        return note ? ['note', note.textContent] : null;
+    }""", timeout=30_000).json_value()
+    assert told[1].strip().startswith("You forfeited"), told
+    if told[0] == "over":
         page.click(".summary.final button.close-summary")
-    else:
-        assert page.locator(".life-bar .gone-note").inner_text().startswith("You forfeited")
     chip = page.locator('.life-bar .seat-chip[data-seat="0"]')
     assert "forfeited" in chip.inner_text() and "online" not in (chip.get_attribute("class") or "")
     lines = page.locator(".move-log li.log-line").all_inner_texts()

@@ -69,7 +69,9 @@ def test_the_learn_link_opens_the_games_course(open_page: Any) -> None:
     page = open_page("/")
     page.locator('li.computer-game[data-game="durak"] a.learn').click()
     page.wait_for_function("() => document.body.dataset.screen === 'learn'")
-    assert "/#/learn/durak/" in page.url   # the course's first step
+    # the course's first step (the page names it in the address once the course is read)
+    page.wait_for_function("() => location.hash.startsWith('#/learn/durak/')")
+    assert "/#/learn/durak/" in page.url
 
 
 def test_the_end_dialog_offers_analysis_and_replay_with_the_reason(

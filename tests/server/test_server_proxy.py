@@ -238,6 +238,7 @@ def test_a_rolling_restart_behind_nginx_loses_no_move_and_reconnects_each_player
             assert seat.silences == 0
 
 
+@pytest.mark.slow   # a load run: `pytest -m slow`
 def test_the_load_generator_plays_through_nginx_and_counts_its_cpu(
         tmp_path: Path, redis_url: str, nginx_installed: None) -> None:
     """``benchmarks/load.py --proxy``: the figures keep their keys, and nginx's CPU is

@@ -37,9 +37,9 @@ SCHEMA.app = APP   # called in process; its lifespan starts with the first reque
 SCHEMA.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 
 EXAMPLES = int(os.environ.get("CARDTABLE_FUZZ_EXAMPLES", "30"))
-"""Cases per operation in every run (about 40 s of a core on the CI machine; the examples
-are derandomized, the same each run).  CARDTABLE_FUZZ_EXAMPLES=100 or more for a longer
-hunt: docs/reliability.md gives the last one's result."""
+"""Cases per operation in every run (derandomized: the same cases each run).
+CARDTABLE_FUZZ_EXAMPLES=100 or more for a longer hunt: docs/reliability.md gives the last
+one's result."""
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_headers_conformance, response_schema_conformance, negative_data_rejection]
