@@ -200,5 +200,5 @@ def sent_moves(page: Any) -> list[dict]:
 
 GAMES_FOR_A_LABEL = 8
 """Games tried at most for one with a labelled move: the server deals at random, and the
-judge labels only the mistakes it is sure of, so a random game may have none (3 of the 7
+judge labels only the mistakes it is sure of, so a random game may have none (4 of the 12
 analysed by the browser tests on 6 December 2026)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import warnings
@@ -91,29 +92,46 @@ def client(make_client: Callable[..., TestClient]) -> TestClient:
 ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 
 
-@pytest.fixture(scope="session")
-def _migrated_template() -> Iterator[str]:
-    """A PostgreSQL database with the newest schema, made once for the run (for each
-    worker), that ``migrated_database_url`` copies."""
+def _admin() -> Any:
+    """A connection to the local PostgreSQL for making and dropping databases.  CI starts
+    PostgreSQL, so there an unreachable server fails the test; elsewhere it skips."""
     psycopg = pytest.importorskip("psycopg")
     try:
-        admin = psycopg.connect(ADMIN, autocommit=True, connect_timeout=5)
+        return psycopg.connect(ADMIN, autocommit=True, connect_timeout=5)
     except psycopg.OperationalError as error:
         if os.environ.get("CI") == "true":
             pytest.fail(f"PostgreSQL is not reachable at 127.0.0.1:5432 in CI: {error}")
         pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432: {error}")
-    from cardtable.server.store.storage import Storage
 
-    name = f"cardtable_template_{secrets.token_hex(4)}"
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
+
+@contextlib.contextmanager
+def _new_database(prefix: str, template: str | None = None) -> Iterator[str]:
+    """A new database (a copy of ``template``, else empty), dropped afterwards: its name."""
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    with _admin() as admin:
+        copy = f' TEMPLATE "{template}"' if template else ""
+        admin.execute(f'CREATE DATABASE "{name}"{copy}')
         try:
-            storage = Storage(f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}")
-            storage.migrate()
-            storage.close()   # a template copies only while nobody is connected to it
             yield name
         finally:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _url(name: str) -> str:
+    return f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+
+
+@pytest.fixture(scope="session")
+def _migrated_template() -> Iterator[str]:
+    """A PostgreSQL database with the newest schema, made once for the run (for each
+    worker), that ``migrated_database_url`` copies."""
+    from cardtable.server.store.storage import Storage
+
+    with _new_database("cardtable_template") as name:
+        storage = Storage(_url(name))
+        storage.migrate()
+        storage.close()   # a template copies only while nobody is connected to it
+        yield name
 
 
 @pytest.fixture
@@ -121,34 +139,12 @@ def migrated_database_url(_migrated_template: str) -> Iterator[str]:
     """A new PostgreSQL database already at the newest schema, dropped afterwards: for a
     test of the app rather than of its migrations (copying the schema costs a tenth of
     running the migrations again)."""
-    import psycopg
-
-    name = f"cardtable_test_{secrets.token_hex(4)}"
-    with psycopg.connect(ADMIN, autocommit=True, connect_timeout=5) as admin:
-        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{_migrated_template}"')
-        try:
-            yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with _new_database("cardtable_test", _migrated_template) as name:
+        yield _url(name)
 
 
 @pytest.fixture
 def database_url() -> Iterator[str]:
-    """A new, empty PostgreSQL database for this test, dropped afterwards.
-
-    CI starts PostgreSQL, so there an unreachable server fails the test; elsewhere it skips.
-    """
-    psycopg = pytest.importorskip("psycopg")
-    try:
-        admin = psycopg.connect(ADMIN, autocommit=True, connect_timeout=5)
-    except psycopg.OperationalError as error:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL is not reachable at 127.0.0.1:5432 in CI: {error}")
-        pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432: {error}")
-    name = f"cardtable_test_{secrets.token_hex(4)}"
-    with admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    """A new, empty PostgreSQL database for this test, dropped afterwards."""
+    with _new_database("cardtable_test") as name:
+        yield _url(name)

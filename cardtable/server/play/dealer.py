@@ -45,8 +45,7 @@ class Dealer:
     asked meanwhile waits in the mailbox, which a task of the dealer's takes in order (an
     asker that gives up takes its command back)."""
 
-    def __init__(self, house: House, table: LiveTable,
-                 life: dict[str, Any] | None = None) -> None:
+    def __init__(self, house: House, table: LiveTable, life: dict[str, Any] | None = None) -> None:
         self.house = house
         self.table = table
         self._busy: asyncio.Task[Any] | None = None
@@ -63,13 +62,11 @@ class Dealer:
                 self._bot_for_good(seat)
         self._handlers: dict[type, Any] = {
             cmd.Move: self._move, cmd.Resign: self._resign, cmd.Leave: self._leave,
-            cmd.Undo: self._undo, cmd.StartHint: self._start_hint,
-            cmd.HintDone: self._hint_done, cmd.Rematch: self._rematch,
-            cmd.DeclineRematch: self._decline_rematch,
+            cmd.Undo: self._undo, cmd.StartHint: self._start_hint, cmd.HintDone: self._hint_done,
+            cmd.Rematch: self._rematch, cmd.DeclineRematch: self._decline_rematch,
             cmd.Connect: self._connect, cmd.Disconnect: self._disconnect,
             cmd.TakeSeat: self._take_seat, cmd.SeatsRead: self._seats_read,
-            cmd.Rename: self._rename, cmd.SignOff: self._sign_off,
-            cmd.Unclaimed: self._unclaimed,
+            cmd.Rename: self._rename, cmd.SignOff: self._sign_off, cmd.Unclaimed: self._unclaimed,
             cmd.GraceOver: self._grace_over, cmd.TimeUp: self._time_up,
             cmd.TimedOut: self._timed_out, cmd.Abandon: self._abandon,
             cmd.BotTurn: self._bot_turn, cmd.Say: self._say, cmd.SetChatOff: self._set_chat_off,
@@ -78,8 +75,7 @@ class Dealer:
 
     # -- the mailbox ------------------------------------------------------------------------
     async def ask(self, command: cmd.Command) -> Any:
-        """Have the table do ``command`` after those asked before it; its answer (or its
-        refusal, raised)."""
+        """Have the table do ``command`` after those asked before: its answer (or refusal)."""
         if self._busy is not None:
             if self._busy is asyncio.current_task():
                 raise RuntimeError("a command of this table asked its own dealer again")
@@ -557,15 +553,7 @@ class Dealer:
         self.table.broadcast()
 
     async def _sign_off(self, command: cmd.SignOff) -> int:
-        """Close the sockets of ``command.player_id`` here; answers how many."""
-        table, closed = self.table, 0
-        for connection in list(table.connections):
-            seat = connection.seat
-            player = table.seats[seat].player_id if seat is not None else connection.speaker
-            if player == command.player_id:
-                connection.outbox.put("close", command.reason)
-                closed += 1
-        return closed
+        return self.table.close_all(command.reason, command.player_id)
 
     def _hold(self) -> None:
         """Each seat taken but never connected to is held for ``claim_grace`` seconds, then

@@ -449,10 +449,14 @@ class LiveTable:
         connection.outbox.put("error", encode(error))
         connection.outbox.put("state", encode(self.state_message(connection.seat)))
 
-    def close_all(self, reason: str) -> None:
-        """Ask every connection to close (and reconnect, to wherever the table is now)."""
-        for connection in list(self.connections):
+    def close_all(self, reason: str, player_id: str | None = None) -> int:
+        """Ask every connection to close (and reconnect, to wherever the table is now), or
+        with ``player_id`` only that player's, a seat's or a spectator's; answers how many."""
+        closing = [c for c in self.connections if player_id is None or player_id == (
+            self.seats[c.seat].player_id if c.seat is not None else c.speaker)]
+        for connection in closing:
             connection.outbox.put("close", reason)
+        return len(closing)
 
     def describe(self) -> dict[str, Any]:
         """The public summary of the table (the GET endpoints)."""
