@@ -590,9 +590,11 @@ class Cluster:
             case LifeAction(table=table_id, seat=seat, action=action):
                 self.tables.spawn(self.tables.lifecycle.act(table_id, seat, action))
             case Renamed(table=table_id, player=player, name=name, becomes=becomes):
-                self.tables.spawn(self.tables.rename(player, name, [table_id], becomes))
+                self.tables.spawn(self.tables.rename(player, name, [table_id], becomes,
+                                                     forward=False))
             case SignedOff(table=table_id, player=player, reason=reason):
-                self.tables.spawn(self.tables.sign_off(player, [table_id], reason))
+                self.tables.spawn(self.tables.sign_off(player, [table_id], reason,
+                                                       forward=False))
             case Handover(table=table_id, origin=origin):
                 self.tables.spawn(self._hand_over(table_id, origin))
             case HandedOver(table=table_id):

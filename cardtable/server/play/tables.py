@@ -355,28 +355,30 @@ class Tables:
         return await self.read(table, record)
 
     async def rename(self, player_id: str, name: str, table_ids: list[str],
-                     becomes: str | None = None) -> None:
+                     becomes: str | None = None, *, forward: bool = True) -> None:
         """A player's new display name, shown at their seats at these tables (and with
         ``becomes``, a guest's seats passing to the account they signed in to): a table
-        played here is told by its dealer, one played by another process through it."""
+        played here is told by its dealer, one played by another process through it (not
+        ``forward``: a message from another process, never passed on again)."""
         for table_id in table_ids:
             table = self.live.get(table_id)
             if table is not None:
                 if not table.over:
                     await table.dealer.ask(Rename(player_id, name, becomes))
-            elif self.cluster is not None:
+            elif forward and self.cluster is not None:
                 with contextlib.suppress(ClusterUnavailable):
                     owner = await self.cluster.owner(table_id)
                     if owner is not None:
                         await self.cluster.send(owner, Renamed(table_id, player_id, name,
                                                                becomes))
 
-    async def sign_off(self, player_id: str, table_ids: list[str], reason: str) -> None:
+    async def sign_off(self, player_id: str, table_ids: list[str], reason: str, *,
+                       forward: bool = True) -> None:
         """Every session of a player ended: close their sockets, at their seats at these
-        tables (a table played by another process through it) and among the spectators of
-        every table played here."""
+        tables (a table played by another process through it, unless not ``forward``) and
+        among the spectators of every table played here."""
         for table_id in table_ids:
-            if table_id not in self.live and self.cluster is not None:
+            if forward and table_id not in self.live and self.cluster is not None:
                 with contextlib.suppress(ClusterUnavailable):
                     owner = await self.cluster.owner(table_id)
                     if owner is not None:
