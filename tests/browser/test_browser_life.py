@@ -112,8 +112,8 @@ def test_a_seat_that_times_out_is_told_and_its_bot_moves_are_marked(
         return note ? ['note', note.textContent] : null;
     }""", timeout=30_000).json_value()
     assert told[1].strip().startswith("You forfeited"), told
-    if told[0] == "over":
-        page.click(".summary.final button.close-summary")
+    # what follows is read behind the end dialog, if it is open: no click lands on it while
+    # it pops up (a click then could land on its other buttons, Back to the lobby among them)
     chip = page.locator('.life-bar .seat-chip[data-seat="0"]')
     assert "forfeited" in chip.inner_text() and "online" not in (chip.get_attribute("class") or "")
     lines = page.locator(".move-log li.log-line").all_inner_texts()
@@ -282,12 +282,16 @@ def test_a_rematch_is_an_offer_the_other_player_accepts_or_declines(
     friend.once("dialog", lambda dialog: dialog.accept())
     friend.click(".life-bar button.resign")
     host.locator(".summary.final").wait_for()
+    friend.locator(".summary.final").evaluate("(dialog) => { dialog.dataset.seen = 'yes'; }")
     host.click(".summary.final button.rematch")
     # the offer moves nobody: the host waits, the friend is asked
     host.locator(".summary.final button.rematch[disabled]").wait_for()
     assert "Waiting for" in host.locator(".summary.final button.rematch").inner_text()
     friend.locator(".summary.final .rematch-offer").wait_for()
     assert "offers a rematch" in friend.locator(".rematch-offer").inner_text()
+    # in the dialog already open, which changes in place: it does not pop up again, and its
+    # buttons do not move under the friend's pointer
+    assert friend.locator('.summary.final[data-seen="yes"] .rematch-offer').count() == 1
     assert "/table/" + seated["table"] in host.url and "/table/" + seated["table"] in friend.url
     friend.click(".summary.final button.decline-rematch")
     host.locator(".toast", has_text="declined the rematch").wait_for()

@@ -583,7 +583,8 @@ export class TableView {
     const wasShown = area.querySelector(".summary.final");
     const closed = this.summaryClosedFor === s.version;
     buttons.appendChild(h("button", { type: "button", class: "close-summary",
-      onclick: () => this.closeSummary() }, t("table.showTable")));
+      dataset: { focusKey: "end-close" }, onclick: () => this.closeSummary() },
+    t("table.showTable")));
     const panel = modal(h("section", { class: "summary final", role: "dialog",
                                        "aria-labelledby": "summary-title" },
       h("h2", { id: "summary-title" }, t("table.gameOver")),
@@ -598,11 +599,14 @@ export class TableView {
         buttons.querySelector(".rematch"))]);
       return;
     }
-    replaceKeepingFocus(area, [h("div", { class: "overlay" }, panel)]);
-    if (!wasShown) {
-      const first = panel.querySelector("button");
-      if (first) first.focus({ preventScroll: true });
+    if (wasShown) {
+      // The dialog already open: its contents change in place, so that it does not pop up
+      // again (the animation restarts with a new element) and move under the pointer.
+      replaceKeepingFocus(wasShown, [...panel.childNodes]);
+      return;
     }
+    replaceKeepingFocus(area, [h("div", { class: "overlay" }, panel)]);
+    panel.querySelector("button")?.focus({ preventScroll: true });
   }
 
   // -- keyboard ------------------------------------------------------------------------------
