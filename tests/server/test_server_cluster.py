@@ -156,3 +156,90 @@ def test_a_new_name_given_through_one_process_is_shown_at_a_table_another_plays(
             assert renamed.status_code == 200 and joined["seat"] == 1
             while next_state(ws)["seats"][1]["name"] != "Zhenya":   # A shows it
                 pass
+
+
+def test_signing_out_everywhere_closes_a_spectators_socket_another_process_relays(
+        tmp_path: Path, redis_url: str) -> None:
+    """An account watches a table process A plays, through process B (which relays the
+    socket to A), and signs out everywhere through B: every process is told, and A closes
+    the relayed socket; the players' sockets stay open."""
+    data = tmp_path / "data"
+    flags = ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}")
+    with server(data, *flags) as (_, a), server(data, *flags) as (_, b), \
+            httpx.Client(base_url=b, headers={"Origin": b}) as darya:
+        made = httpx.post(f"{a}/api/tables", json={
+            "game": "durak", "seats": ["human", "human"]}).json()   # played by A
+        assert darya.post("/api/account/register", json={
+            "username": "darya_watching", "password": "correct horse battery"}).is_success
+        with socket_for(b, made["table"], None, dict(darya.cookies)) as watching, \
+                socket_for(a, made["table"], made["token"]) as seated:
+            next_state(watching)
+            next_state(seated)
+            assert darya.post("/api/account/sign-out-everywhere").status_code == 200
+            with pytest.raises(ConnectionClosed):
+                while True:   # until closed; a socket left open times out instead
+                    watching.recv(timeout=20)
+            seated.send(json.dumps({"type": "ping"}))
+            while json.loads(seated.recv(timeout=20))["type"] != "pong":
+                pass
+
+
+def test_an_admin_closes_a_table_another_process_plays(tmp_path: Path, redis_url: str) -> None:
+    """The close reaches the owning process over Redis: the table ends closed there, its
+    players' sockets close, and the admin's answer waits until the database shows it."""
+    from typer.testing import CliRunner
+
+    from cardtable.cli import app as cli
+
+    data = tmp_path / "data"
+    flags = ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}")
+    with server(data, *flags) as (_, a), server(data, *flags) as (_, b), \
+            httpx.Client(base_url=b, headers={"Origin": b}) as admin:
+        assert admin.post("/api/account/register", json={
+            "username": "root_of_b", "password": "correct horse battery"}).is_success
+        granted = CliRunner().invoke(cli, ["admin", "grant", "root_of_b", "--data-dir", str(data)])
+        assert granted.exit_code == 0, granted.output
+        made = httpx.post(f"{a}/api/tables", json={
+            "game": "durak", "seats": ["human", "bot:random"]}).json()   # played by A
+        with socket_for(a, made["table"], made["token"]) as seated:
+            next_state(seated)
+            closed = admin.post(f"/api/tables/{made['table']}/close",
+                                json={"reason": "offensive table"})
+            assert closed.status_code == 200, closed.text
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    seated.recv(timeout=20)
+        for base in (a, b):
+            info = httpx.get(f"{base}/api/tables/{made['table']}")
+            assert (info.status_code, info.json()["code"]) == (410, "table_closed")
+        again = admin.post(f"/api/tables/{made['table']}/close", json={})
+        assert (again.status_code, again.json()["code"]) == (409, "conflict")
+
+
+def test_a_deleted_accounts_name_leaves_a_finished_table_another_process_holds(
+        tmp_path: Path, redis_url: str) -> None:
+    """Deleted through process B, the account's seat at a finished table process A still
+    holds in memory shows the anonymous name there too (told over Redis)."""
+    data = tmp_path / "data"
+    flags = ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}")
+    password = "correct horse battery"
+    with server(data, *flags) as (_, a), server(data, *flags) as (_, b), \
+            httpx.Client(base_url=b, headers={"Origin": b}) as darya:
+        assert darya.post("/api/account/register", json={
+            "username": "darya_leaving", "password": password}).is_success
+        signed_in = {"cookies": dict(darya.cookies), "headers": {"Origin": a}}
+        made = httpx.post(f"{a}/api/tables", json={   # played by A
+            "game": "durak", "seats": ["human", "bot:random"]}, **signed_in).json()
+
+        def shown() -> str:
+            info = httpx.get(f"{a}/api/tables/{made['table']}").json()
+            return str(info["seats"][made["seat"]]["name"])
+
+        assert shown() == "darya_leaving"
+        assert httpx.post(f"{a}/api/tables/{made['table']}/resign",
+                          json={"token": made["token"]}, **signed_in).status_code == 200
+        deleted = darya.post("/api/account/delete", json={"password": password})
+        assert deleted.status_code == 200, deleted.text
+        anonymous = deleted.json()["name"]
+        assert anonymous != "darya_leaving"
+        wait_for(lambda: shown() == anonymous, "A shows the anonymous name", 10, shown)

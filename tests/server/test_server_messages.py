@@ -9,7 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable.server.cluster.messages import (
+    Anonymized,
     Bye,
+    ClosedByAdmin,
     Deliver,
     Gone,
     Hello,
@@ -31,6 +33,8 @@ MESSAGES = st.one_of(
     st.builds(Bye, table=ids, conn=ids),
     st.builds(Seats, table=ids),
     st.builds(SignedOff, table=ids, player=ids, reason=texts),
+    st.builds(ClosedByAdmin, table=ids, reason=texts),
+    st.builds(Anonymized, player=ids, name=texts),
 )
 
 

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 __all__ = [
+    "Anonymized",
     "Bye",
+    "ClosedByAdmin",
     "ClusterMessage",
     "Deliver",
     "Gone",
@@ -128,9 +130,10 @@ class Renamed:
 
 @dataclass(frozen=True)
 class SignedOff:
-    """Every session of a player seated at this table ended through another process
-    (banned, signed out everywhere, deleted): the owner closes their sockets here
-    (``commands.SignOff``)."""
+    """Every session of a player ended through another process (banned, signed out
+    everywhere, deleted): each process closes their sockets at the tables it plays, at
+    their seats and among the spectators (``commands.SignOff``). Sent to every process;
+    ``table`` names one of the player's tables, or is empty."""
 
     KIND: ClassVar[str] = "signed_off"
     table: str
@@ -150,6 +153,26 @@ class Handover:
 
 
 @dataclass(frozen=True)
+class Anonymized:
+    """An account was deleted through another process: its seats at every table held in
+    memory, finished ones too, show the anonymous name its games keep."""
+
+    KIND: ClassVar[str] = "anonymized"
+    player: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ClosedByAdmin:
+    """An admin closed this table through another process: the owner ends it at once,
+    unrated, with the reason (``Tables.close_table``)."""
+
+    KIND: ClassVar[str] = "closed_by_admin"
+    table: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class HandedOver:
     """The answer to ``Handover``: the sender no longer owns the table (or never did)."""
 
@@ -158,12 +181,13 @@ class HandedOver:
 
 
 ClusterMessage = (Deliver | Gone | Hello | Intent | Bye | Seats | LifeAction | Renamed
-                  | SignedOff
+                  | SignedOff | Anonymized | ClosedByAdmin
                   | Handover | HandedOver)
 
 _TYPES: dict[str, type[ClusterMessage]] = {
     kind.KIND: kind for kind in (Deliver, Gone, Hello, Intent, Bye, Seats, LifeAction,
-                                 Renamed, SignedOff, Handover, HandedOver)}
+                                 Renamed, SignedOff, Anonymized, ClosedByAdmin, Handover,
+                                 HandedOver)}
 _WIRE_NAMES = {"outbox_kind": "as"}
 """Fields whose wire key is not their name (``as`` is a Python keyword)."""
 _FIELD_NAMES = {wire: name for name, wire in _WIRE_NAMES.items()}

@@ -47,7 +47,9 @@ from ..codes import Refusal, refused
 from ..play.live import ClusterUnavailable, Connection, LiveTable, NotHere, Outbox, TableError
 from ..store.storage import periodically
 from .messages import (
+    Anonymized,
     Bye,
+    ClosedByAdmin,
     ClusterMessage,
     Deliver,
     Gone,
@@ -288,6 +290,16 @@ class Cluster:
             return await self.redis.get(self._owner_key(table_id))  # type: ignore[return-value]
         except Exception:
             raise self._unavailable() from None
+
+    async def others(self) -> list[str]:
+        """The other processes alive now (each keeps a lease on its name in Redis)."""
+        skip = len(self._alive_key(""))
+        try:
+            names = [key[skip:] async for key in self.redis.scan_iter(
+                match=self._alive_key("*"), count=1000)]
+        except Exception:
+            raise self._unavailable() from None
+        return sorted(name for name in names if name != self.process)
 
     async def release(self, table_id: str) -> None:
         self.owned.pop(table_id, None)
@@ -595,6 +607,10 @@ class Cluster:
             case SignedOff(table=table_id, player=player, reason=reason):
                 self.tables.spawn(self.tables.sign_off(player, [table_id], reason,
                                                        forward=False))
+            case Anonymized(player=player, name=name):
+                self.tables.spawn(self.tables.anonymize(player, name, forward=False))
+            case ClosedByAdmin(table=table_id, reason=reason):
+                self.tables.spawn(self.tables.close_table(table_id, reason, here_only=True))
             case Handover(table=table_id, origin=origin):
                 self.tables.spawn(self._hand_over(table_id, origin))
             case HandedOver(table=table_id):

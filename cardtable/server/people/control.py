@@ -33,7 +33,6 @@ from sqlalchemy.orm import Session
 from ..account_settings import AccountSettings
 from ..clock import Clock
 from ..play.chat import ChatMessageRow
-from ..play.commands import Rename
 from ..play.guard import address_of
 from ..store.stamps import stamp
 from ..store.storage import (
@@ -355,12 +354,9 @@ async def delete_account(body: PasswordOnly, request: Request, response: Respons
     await check_current_password(request, player, body.password)
     in_play = [seat["table"] for seat in
                await asyncio.to_thread(store_of(request).open_seats, player.id)]
-    name, table_ids = await asyncio.to_thread(control_of(request).delete, player.id)
-    tables = request.app.state.tables
-    for table_id in table_ids:   # a finished table still in memory shows the new name too
-        table = tables.live.get(table_id)
-        if table is not None:
-            await table.dealer.ask(Rename(player.id, name))
+    name, _ = await asyncio.to_thread(control_of(request).delete, player.id)
+    # the tables held in memory, here and in every other process, finished ones too
+    await request.app.state.tables.anonymize(player.id, name)
     await close_sockets(request, player.id, DELETED, in_play)
     _signed_out(response, forget_device=True)
     return Deleted(deleted=True, name=name)

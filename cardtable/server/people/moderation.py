@@ -294,22 +294,14 @@ async def close_table(table_id: str, body: Closing, request: Request) -> Done:
     """End a table in play at once, unrated, keeping the reason; its sockets close."""
     _, named = await admin_asking(request)
     state = request.app.state
-    tables, storage, cluster = state.tables, state.storage, state.cluster
+    tables, storage = state.tables, state.storage
     stored: StoredTable | None = await asyncio.to_thread(storage.load, table_id)
     if stored is None:
         raise TableError(f"there is no table {table_id[:64]!r}", 404, "not_found",
                          params={"table": table_id[:64]})
     if stored.row.status in (OVER, CLOSED):
         raise TableError("the table is not in play", 409, "conflict")
-    if table_id not in tables.live and cluster is not None:
-        owner = await cluster.owner(table_id)
-        if owner is not None and owner != cluster.process:
-            raise TableError("the table is played by another server process: ask it",
-                             409, "table_elsewhere")
-    leaving = await tables.leave([table_id])
-    reason = f"closed by an admin: {body.reason}"
-    await asyncio.to_thread(storage.close_table, table_id, reason)
-    await tables.close(leaving, reason)
+    await tables.close_table(table_id, f"closed by an admin: {body.reason}")
     await asyncio.to_thread(sanctions_of(request).record, named, "close_table", table_id,
                             {"reason": body.reason})
     return Done(done=True, target=table_id)

@@ -25,7 +25,7 @@ from ...cards import Card
 from ...records import Record, rules_from_dict
 from .. import protocol
 from ..clock import Clock
-from ..cluster.messages import Renamed, SignedOff
+from ..cluster.messages import Anonymized, ClosedByAdmin, Renamed, SignedOff
 from ..cluster.ring import Ring
 from ..codes import Refusal
 from ..metrics import Metrics
@@ -81,6 +81,8 @@ log = logging.getLogger("cardtable.server")
 
 STOP_WAIT = 5.0
 """Seconds a stopping process waits for its cancelled tasks."""
+ELSEWHERE_POLLS, ELSEWHERE_POLL = 100, 0.05
+"""How long (100 looks, 0.05 s apart) an admin's close waits for the owning process."""
 
 
 def _where(task: asyncio.Task[Any]) -> str:
@@ -372,21 +374,63 @@ class Tables:
                         await self.cluster.send(owner, Renamed(table_id, player_id, name,
                                                                becomes))
 
+    async def anonymize(self, player_id: str, name: str, *, forward: bool = True) -> None:
+        """A deleted account's seats show the anonymous name its games keep, at every table
+        held in memory here, finished ones too, and (unless not ``forward``: a message from
+        another process) in every other process."""
+        if forward and self.cluster is not None:
+            with contextlib.suppress(ClusterUnavailable):
+                for process in await self.cluster.others():
+                    await self.cluster.send(process, Anonymized(player_id, name))
+        for table in list(self.live.values()):
+            if any(seat.player_id == player_id for seat in table.seats):
+                await table.dealer.ask(Rename(player_id, name))
+
     async def sign_off(self, player_id: str, table_ids: list[str], reason: str, *,
                        forward: bool = True) -> None:
-        """Every session of a player ended: close their sockets, at their seats at these
-        tables (a table played by another process through it, unless not ``forward``) and
-        among the spectators of every table played here."""
-        for table_id in table_ids:
-            if forward and table_id not in self.live and self.cluster is not None:
-                with contextlib.suppress(ClusterUnavailable):
-                    owner = await self.cluster.owner(table_id)
-                    if owner is not None:
-                        await self.cluster.send(owner, SignedOff(table_id, player_id, reason))
+        """Every session of a player ended: close their sockets at every table played here,
+        at their seats and among the spectators, and (unless not ``forward``: a message
+        from another process) have every other process do the same, for the tables it
+        plays, ``table_ids`` among them, and the sockets it relays to another owner."""
+        if forward and self.cluster is not None:
+            with contextlib.suppress(ClusterUnavailable):
+                # to every process, not only the owners of these tables: a spectator's
+                # socket can be held by any of them (a process that does not know the
+                # message's table closes the player's sockets all the same)
+                for process in await self.cluster.others():
+                    await self.cluster.send(process, SignedOff(
+                        table_ids[0] if table_ids else "", player_id, reason))
         for table in list(self.live.values()):
             if any(c.speaker == player_id for c in table.connections) or any(
                     seat.player_id == player_id for seat in table.seats):
                 await table.dealer.ask(SignOff(player_id, reason))
+
+    async def close_table(self, table_id: str, reason: str, *, here_only: bool = False) -> None:
+        """End a table in play at once, unrated (an admin's close): the moves under way
+        stored, the table stored closed with the reason, its sockets closed.  A table
+        another process plays is closed by that process, told over the cluster (unless
+        ``here_only``: a message from another process, never passed on), and this returns
+        once the database shows it closed (``TableError`` 503 if it does not in time)."""
+        owner = None
+        if table_id not in self.live and self.cluster is not None:
+            if here_only:
+                return   # no longer played here: the asker sees it still open, says so
+            owner = await self.cluster.owner(table_id)
+        if owner is None or self.cluster is None or owner == self.cluster.process:
+            leaving = await self.leave([table_id])
+            await asyncio.to_thread(self.storage.close_table, table_id, reason)
+            await self.close(leaving, reason)
+            return
+        assert self.cluster is not None
+        self.cluster.check()
+        await self.cluster.send(owner, ClosedByAdmin(table_id, reason))
+        for _ in range(ELSEWHERE_POLLS):
+            await asyncio.sleep(ELSEWHERE_POLL)
+            stored = await asyncio.to_thread(self.storage.load, table_id)
+            if stored is None or stored.row.status == CLOSED:
+                return
+        raise TableError("the server process that plays this table did not close it in "
+                         "time; try again", 503, "table_elsewhere")
 
     async def drop(self, table_id: str, reason: str) -> None:
         """Stop playing a table here (another process owns it now); its players reconnect."""
