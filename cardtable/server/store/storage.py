@@ -28,13 +28,14 @@ import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar, cast
 
 from sqlalchemy import (
     JSON,
     ForeignKey,
     Integer,
     String,
+    Table,
     Text,
     create_engine,
     delete,
@@ -575,13 +576,15 @@ class Storage:
         summary, tally, takeover)`` as ``append_move`` takes them; all or none written."""
         at = now()
         with self.writing() as session:
-            session.execute(insert(MoveRow), [
+            # Core inserts into the tables: the ORM's bulk insert made up most of a move's
+            # cost in the writer's thread (the rows are plain values, no objects to track)
+            session.execute(insert(cast(Table, MoveRow.__table__)), [
                 dict(table_id=table, index=index, seat=seat, move=move, at=at, takeover=takeover)
                 for table, index, seat, move, _, _, _, _, takeover in moves])
             decks = [{"table_id": table, "index": i, "cards": list(cards)}
                      for table, _, _, _, new_decks, *_ in moves for i, cards in new_decks]
             if decks:
-                session.execute(insert(DealRow), decks)
+                session.execute(insert(cast(Table, DealRow.__table__)), decks)
             for table, _, _, _, _, over, summary, tally, _ in moves:
                 if over:
                     _finish(session, table, at, summary, tally)
