@@ -53,15 +53,35 @@ def test_moves_that_arrive_together_share_a_transaction_and_all_are_stored(
         assert [m.move for m in storage.load(f"t{n}").moves] == ["attack 6♠"]
 
 
+def test_the_moves_of_one_turn_of_the_event_loop_share_one_transaction(tmp_path):
+    """Moves asked for in one turn of the event loop reach the writer together, at the turn's
+    end, even when the turn lets the writer's thread run between them (as a socket's send
+    does): one wake-up and one commit for them all."""
+    storage = storage_with_tables(tmp_path, 5)
+    writer = MoveWriter(storage)
+
+    async def main() -> list[str]:
+        async def one(n: int) -> str:
+            time.sleep(0.02)   # the thread lets go of the interpreter, as a send may
+            return await writer.append(f"t{n}", 0, 0, "attack 6♠")
+
+        return await asyncio.gather(*(one(n) for n in range(5)))
+
+    answers = run_async(main())
+    writer.close()
+    assert len(answers) == 5 and all(answers)
+    assert (writer.moves, writer.transactions) == (5, 1)
+
+
 def test_with_a_commit_window_moves_that_arrive_during_it_share_one_transaction(tmp_path):
     storage = storage_with_tables(tmp_path, 5)
     writer = MoveWriter(storage, window=0.002)
     waited: list[float] = []
 
     def window(seconds: float) -> None:   # the window lasts until the four others are queued
-        waited.append(seconds)
+        waited.append(seconds)             # (asked for in one turn of the loop: one item)
         deadline = time.monotonic() + 10
-        while writer._queue.qsize() < 4 and time.monotonic() < deadline:
+        while writer._queue.qsize() < 1 and time.monotonic() < deadline:
             time.sleep(0.01)
 
     writer._sleep = window

@@ -551,11 +551,8 @@ class Storage:
                     over: bool = False, summary: dict | None = None,
                     tally: Tally | None = None, takeover: bool = False) -> str:
         """Write a move (and any deck it caused to be dealt, and the end of the game with
-        its results counted by ``tally``, ``takeover`` if a bot's) in one transaction.
-
-        The primary key (table, index) refuses a second move with the same number, so
-        two writers can never both append move N.
-        """
+        its results counted by ``tally``, ``takeover`` if a bot's) in one transaction; the
+        primary key (table, index) refuses a second move N: two writers never both add it."""
         at = now()
         with self.writing() as session:
             session.add(MoveRow(table_id=table_id, index=index, seat=seat, move=move, at=at,
@@ -576,8 +573,7 @@ class Storage:
         summary, tally, takeover)`` as ``append_move`` takes them; all or none written."""
         at = now()
         with self.writing() as session:
-            # Core inserts into the tables: the ORM's bulk insert made up most of a move's
-            # cost in the writer's thread (the rows are plain values, no objects to track)
+            # Core inserts (plain rows): the ORM's bulk insert cost more than SQLite's write
             session.execute(insert(cast(Table, MoveRow.__table__)), [
                 dict(table_id=table, index=index, seat=seat, move=move, at=at, takeover=takeover)
                 for table, index, seat, move, _, _, _, _, takeover in moves])

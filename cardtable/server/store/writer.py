@@ -60,6 +60,8 @@ class MoveWriter:
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._turns: dict[asyncio.AbstractEventLoop, list[_Pending]] = {}
+        """Each event loop's moves of its current turn, handed over together at its end."""
         self.transactions = 0
         self.moves = 0
 
@@ -74,13 +76,26 @@ class MoveWriter:
         pending = _Pending(table_id, index, seat, move, new_decks, over, summary, tally,
                            takeover, loop, loop.create_future())
         self._start()
-        self._queue.put(pending)
+        turn = self._turns.setdefault(loop, [])
+        if not turn:
+            loop.call_soon(self._hand_over, loop)
+        turn.append(pending)
         return await pending.future
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The moves of one turn of the event loop go to the writer together, at its end: a
+        wake-up and mostly one commit for them all (handed over one by one, the writer
+        would take the first alone whenever a socket's send let its thread run)."""
+        turn = self._turns.pop(loop, None)
+        if turn:
+            self._queue.put(turn)
 
     def close(self) -> None:
         """Write what is queued, then stop the thread."""
         thread = self._thread
         if thread is not None and thread.is_alive():
+            for loop in list(self._turns):   # a turn not handed over yet goes first
+                self._hand_over(loop)
             self._queue.put(_STOP)
             thread.join(30)
 
@@ -99,7 +114,7 @@ class MoveWriter:
             first = self._queue.get()
             if first is _STOP:
                 return
-            batch = [first]
+            batch = list(first)
             stop = False
             if self.window:
                 self._sleep(self.window)
@@ -111,7 +126,7 @@ class MoveWriter:
                 if more is _STOP:
                     stop = True
                     break
-                batch.append(more)
+                batch.extend(more)
             self._write(batch)
             if stop:
                 return
