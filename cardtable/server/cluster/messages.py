@@ -133,7 +133,7 @@ class SignedOff:
     """Every session of a player ended through another process (banned, signed out
     everywhere, deleted): each process closes their sockets at the tables it plays, at
     their seats and among the spectators (``commands.SignOff``). Sent to every process;
-    ``table`` names one of the player's tables, or is empty."""
+    ``table`` is empty (kept in the message's shape, which names no table now)."""
 
     KIND: ClassVar[str] = "signed_off"
     table: str

@@ -604,9 +604,8 @@ class Cluster:
             case Renamed(table=table_id, player=player, name=name, becomes=becomes):
                 self.tables.spawn(self.tables.rename(player, name, [table_id], becomes,
                                                      forward=False))
-            case SignedOff(table=table_id, player=player, reason=reason):
-                self.tables.spawn(self.tables.sign_off(player, [table_id], reason,
-                                                       forward=False))
+            case SignedOff(player=player, reason=reason):
+                self.tables.spawn(self.tables.sign_off(player, reason, forward=False))
             case Anonymized(player=player, name=name):
                 self.tables.spawn(self.tables.anonymize(player, name, forward=False))
             case ClosedByAdmin(table=table_id, reason=reason):

@@ -22,7 +22,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 import secrets
 import time
@@ -43,7 +42,6 @@ from pydantic import BaseModel, Field
 
 from ..bounds import PlayerLimits
 from ..play.guard import address_of
-from ..store.storage import StorageUnavailable
 from .names import username_key
 from .players import (
     USERNAME,
@@ -470,16 +468,10 @@ def check_words(connection: Request | WebSocket, text: str, code: str) -> str:
     return text
 
 
-async def close_sockets(request: Request, player_id: str, reason: str,
-                        table_ids: list[str] | None = None) -> None:
-    """Every session of ``player_id`` ended: close their open sockets, at their seats in
-    play (``table_ids``, else read) and among the spectators here (``Tables.sign_off``).
-    Without the database the sockets stay open, as before: the sessions are gone anyway."""
-    with contextlib.suppress(StorageUnavailable):
-        if table_ids is None:
-            seats = await asyncio.to_thread(store_of(request).open_seats, player_id)
-            table_ids = [seat["table"] for seat in seats]
-        await request.app.state.tables.sign_off(player_id, table_ids, reason)
+async def close_sockets(request: Request, player_id: str, reason: str) -> None:
+    """Every session of ``player_id`` ended: close their open sockets, in every process
+    (``Tables.sign_off``)."""
+    await request.app.state.tables.sign_off(player_id, reason)
 
 
 def hash_password(password: str) -> str:

@@ -56,7 +56,6 @@ from .accounts import (
     hashing,
     limiter_of,
     session_of,
-    store_of,
     verify_password,
 )
 from .players import (
@@ -352,12 +351,10 @@ async def delete_account(body: PasswordOnly, request: Request, response: Respons
     its ratings, sessions and seat keys are gone."""
     player = await account_asking(request)
     await check_current_password(request, player, body.password)
-    in_play = [seat["table"] for seat in
-               await asyncio.to_thread(store_of(request).open_seats, player.id)]
     name, _ = await asyncio.to_thread(control_of(request).delete, player.id)
     # the tables held in memory, here and in every other process, finished ones too
     await request.app.state.tables.anonymize(player.id, name)
-    await close_sockets(request, player.id, DELETED, in_play)
+    await close_sockets(request, player.id, DELETED)
     _signed_out(response, forget_device=True)
     return Deleted(deleted=True, name=name)
 

@@ -36,6 +36,7 @@ from ..store.storage import (
     Storage,
     StorageUnavailable,
     StoredTable,
+    TableRow,
     now,
     periodically,
 )
@@ -82,7 +83,7 @@ log = logging.getLogger("cardtable.server")
 STOP_WAIT = 5.0
 """Seconds a stopping process waits for its cancelled tasks."""
 ELSEWHERE_POLLS, ELSEWHERE_POLL = 100, 0.05
-"""How long (100 looks, 0.05 s apart) an admin's close waits for the owning process."""
+"""How long (100 looks, 0.05 s apart) a request waits to see another process's work stored."""
 
 
 def _where(task: asyncio.Task[Any]) -> str:
@@ -374,32 +375,31 @@ class Tables:
                         await self.cluster.send(owner, Renamed(table_id, player_id, name,
                                                                becomes))
 
+    async def _tell_others(self, message: Any) -> None:
+        """Send ``message`` to every other process (none without a cluster; dropped while
+        Redis cannot be reached, as every message between processes is)."""
+        if self.cluster is not None:
+            with contextlib.suppress(ClusterUnavailable):
+                for process in await self.cluster.others():
+                    await self.cluster.send(process, message)
+
     async def anonymize(self, player_id: str, name: str, *, forward: bool = True) -> None:
         """A deleted account's seats show the anonymous name its games keep, at every table
         held in memory here, finished ones too, and (unless not ``forward``: a message from
         another process) in every other process."""
-        if forward and self.cluster is not None:
-            with contextlib.suppress(ClusterUnavailable):
-                for process in await self.cluster.others():
-                    await self.cluster.send(process, Anonymized(player_id, name))
+        if forward:
+            await self._tell_others(Anonymized(player_id, name))
         for table in list(self.live.values()):
             if any(seat.player_id == player_id for seat in table.seats):
                 await table.dealer.ask(Rename(player_id, name))
 
-    async def sign_off(self, player_id: str, table_ids: list[str], reason: str, *,
-                       forward: bool = True) -> None:
+    async def sign_off(self, player_id: str, reason: str, *, forward: bool = True) -> None:
         """Every session of a player ended: close their sockets at every table played here,
         at their seats and among the spectators, and (unless not ``forward``: a message
-        from another process) have every other process do the same, for the tables it
-        plays, ``table_ids`` among them, and the sockets it relays to another owner."""
-        if forward and self.cluster is not None:
-            with contextlib.suppress(ClusterUnavailable):
-                # to every process, not only the owners of these tables: a spectator's
-                # socket can be held by any of them (a process that does not know the
-                # message's table closes the player's sockets all the same)
-                for process in await self.cluster.others():
-                    await self.cluster.send(process, SignedOff(
-                        table_ids[0] if table_ids else "", player_id, reason))
+        from another process) have every other process do the same: any of them may play
+        the player's tables or hold a spectator's socket."""
+        if forward:
+            await self._tell_others(SignedOff("", player_id, reason))
         for table in list(self.live.values()):
             if any(c.speaker == player_id for c in table.connections) or any(
                     seat.player_id == player_id for seat in table.seats):
@@ -421,16 +421,20 @@ class Tables:
             await asyncio.to_thread(self.storage.close_table, table_id, reason)
             await self.close(leaving, reason)
             return
-        assert self.cluster is not None
         self.cluster.check()
         await self.cluster.send(owner, ClosedByAdmin(table_id, reason))
+        await self.stored_when(table_id, lambda row: row.status == CLOSED)
+
+    async def stored_when(self, table_id: str, done: Callable[[TableRow], bool]) -> TableRow:
+        """The table's stored row once ``done`` holds of it: what another process was asked
+        to do, seen done in the database (a few seconds at most, then ``TableError`` 503)."""
         for _ in range(ELSEWHERE_POLLS):
-            await asyncio.sleep(ELSEWHERE_POLL)
             stored = await asyncio.to_thread(self.storage.load, table_id)
-            if stored is None or stored.row.status == CLOSED:
-                return
-        raise TableError("the server process that plays this table did not close it in "
-                         "time; try again", 503, "table_elsewhere")
+            if stored is not None and done(stored.row):
+                return stored.row
+            await asyncio.sleep(ELSEWHERE_POLL)
+        raise TableError("the server process that plays this table did not answer in time; "
+                         "try again", 503, "table_elsewhere")
 
     async def drop(self, table_id: str, reason: str) -> None:
         """Stop playing a table here (another process owns it now); its players reconnect."""

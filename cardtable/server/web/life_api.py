@@ -117,17 +117,12 @@ async def _elsewhere(tables: Tables, table: LiveTable, seat: int, owner: str,
     assert tables.cluster is not None
     tables.cluster.check()
     await tables.cluster.send(owner, LifeAction(table=table.id, seat=seat, action=action))
-    for _ in range(100):
-        stored = await asyncio.to_thread(tables.storage.load, table.id)
-        if stored is not None:
-            row = stored.row
-            if action == "resign" and row.status == OVER:
-                return dict(row.summary or {})
-            if action == "leave" and seat in ((row.life or {}).get("left") or []):
-                return dict(row.life or {})
-        await asyncio.sleep(0.05)
-    raise TableError("the server process that plays this table did not answer in time; "
-                     "try again", 503, "table_elsewhere")
+    if action == "resign":
+        row = await tables.stored_when(table.id, lambda row: row.status == OVER)
+        return dict(row.summary or {})
+    row = await tables.stored_when(
+        table.id, lambda row: seat in ((row.life or {}).get("left") or []))
+    return dict(row.life or {})
 
 
 @router.post("/api/tables/{table_id}/resign", responses=ANSWERS)
