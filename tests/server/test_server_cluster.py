@@ -18,11 +18,17 @@ from pathlib import Path
 import httpx
 import pytest
 from clusterkit import Seat, check_every_move_once, health, wait_for
+from playerkit import PASSWORD
 from tablekit import next_state, play_until_seat_moves, server, socket_for
 from websockets.exceptions import ConnectionClosed
 
 pytestmark = pytest.mark.services
 
+
+
+def cluster_flags(redis_url: str) -> tuple[str, ...]:
+    """The server flags of one test's processes: its Redis, under a prefix of its own."""
+    return ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}")
 
 
 def move(ws: object, state: dict, text: str) -> None:
@@ -142,7 +148,7 @@ def test_one_of_two_processes_killed_mid_game_every_game_ends_with_every_move_on
 def test_a_new_name_given_through_one_process_is_shown_at_a_table_another_plays(
         tmp_path: Path, redis_url: str) -> None:
     data = tmp_path / "data"
-    flags = ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}")
+    flags = cluster_flags(redis_url)
     with server(data, *flags) as (_, a), server(data, *flags) as (_, b), \
             httpx.Client(base_url=b) as zhenya:
         made = httpx.post(f"{a}/api/tables", json={
@@ -164,13 +170,13 @@ def test_signing_out_everywhere_closes_a_spectators_socket_another_process_relay
     socket to A), and signs out everywhere through B: every process is told, and A closes
     the relayed socket; the players' sockets stay open."""
     data = tmp_path / "data"
-    flags = ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}")
+    flags = cluster_flags(redis_url)
     with server(data, *flags) as (_, a), server(data, *flags) as (_, b), \
             httpx.Client(base_url=b, headers={"Origin": b}) as darya:
         made = httpx.post(f"{a}/api/tables", json={
             "game": "durak", "seats": ["human", "human"]}).json()   # played by A
         assert darya.post("/api/account/register", json={
-            "username": "darya_watching", "password": "correct horse battery"}).is_success
+            "username": "darya_watching", "password": PASSWORD}).is_success
         with socket_for(b, made["table"], None, dict(darya.cookies)) as watching, \
                 socket_for(a, made["table"], made["token"]) as seated:
             next_state(watching)
@@ -192,11 +198,11 @@ def test_an_admin_closes_a_table_another_process_plays(tmp_path: Path, redis_url
     from cardtable.cli import app as cli
 
     data = tmp_path / "data"
-    flags = ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}")
+    flags = cluster_flags(redis_url)
     with server(data, *flags) as (_, a), server(data, *flags) as (_, b), \
             httpx.Client(base_url=b, headers={"Origin": b}) as admin:
         assert admin.post("/api/account/register", json={
-            "username": "root_of_b", "password": "correct horse battery"}).is_success
+            "username": "root_of_b", "password": PASSWORD}).is_success
         granted = CliRunner().invoke(cli, ["admin", "grant", "root_of_b", "--data-dir", str(data)])
         assert granted.exit_code == 0, granted.output
         made = httpx.post(f"{a}/api/tables", json={
@@ -221,8 +227,8 @@ def test_a_deleted_accounts_name_leaves_a_finished_table_another_process_holds(
     """Deleted through process B, the account's seat at a finished table process A still
     holds in memory shows the anonymous name there too (told over Redis)."""
     data = tmp_path / "data"
-    flags = ("--redis-url", redis_url, "--redis-prefix", f"cardtable-test-{secrets.token_hex(4)}")
-    password = "correct horse battery"
+    flags = cluster_flags(redis_url)
+    password = PASSWORD
     with server(data, *flags) as (_, a), server(data, *flags) as (_, b), \
             httpx.Client(base_url=b, headers={"Origin": b}) as darya:
         assert darya.post("/api/account/register", json={
