@@ -44,7 +44,7 @@ __all__ = ["BackupRefused", "Copied", "backup", "database_of", "register", "rest
            "settings_of"]
 
 DATABASE = "cardtable.sqlite3"
-"""The database's file in the data folder (``store.storage.sqlite_url``)."""
+"""The database's file in the data folder (``store.engine.sqlite_url``)."""
 
 NEEDED = ("tables", "moves")
 """The tables a cardtable database has, whatever its version."""

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, delete, event, update
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import sessionmaker
 from tablekit import MACHINE_SPEED, Player, connect, create, play_out, play_together, ticking
 
@@ -276,21 +277,28 @@ def test_a_database_from_before_the_claim_column_keeps_its_seats(
 @pytest.fixture
 def outage(make_client: Callable[..., TestClient]) -> Iterator[Callable[..., Any]]:
     """``cut(client)`` points the app's storage at a database nobody answers (a closed
-    port), ``cut(client, False)`` back at its own; the number of connection attempts made
-    to the dead one is in ``cut.attempts``."""
+    port) and breaks the connections it holds (the move writer keeps one), ``cut(client,
+    False)`` gives it back its own; the number of attempts made on the dead database (new
+    connections and statements on the broken ones) is in ``cut.attempts``."""
     dead = create_engine("postgresql+psycopg://postgres@127.0.0.1:9/none",
                          connect_args={"connect_timeout": 2})
     attempts = []
     event.listen(dead, "do_connect", lambda *args: attempts.append(1))
     saved: dict[int, Any] = {}
 
+    def broken(*args: Any) -> None:
+        attempts.append(1)
+        raise OperationalError("a statement", None, ConnectionResetError("the line dropped"))
+
     def cut(client: TestClient, down: bool = True) -> None:
         storage = client.app.state.storage
         if down:
             saved[id(storage)] = storage.sessions
             storage.sessions = sessionmaker(dead, expire_on_commit=False)
+            event.listen(storage.engine, "before_cursor_execute", broken)
         else:
             storage.sessions = saved.pop(id(storage))
+            event.remove(storage.engine, "before_cursor_execute", broken)
 
     cut.attempts = attempts  # type: ignore[attr-defined]
     yield cut

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.exc import IntegrityError
 from tablekit import run_async
 
@@ -16,8 +17,8 @@ from cardtable.server.store.storage import SeatRow, Storage, TableRow, now, sqli
 from cardtable.server.store.writer import MoveWriter
 
 
-def storage_with_tables(tmp_path: Path, count: int) -> Storage:
-    storage = Storage(sqlite_url(tmp_path))
+def storage_with_tables(tmp_path: Path, count: int, url: str | None = None) -> Storage:
+    storage = Storage(url or sqlite_url(tmp_path))
     storage.migrate()
     for n in range(count):
         storage.create_table(
@@ -129,3 +130,39 @@ def test_a_failed_write_reaches_its_caller(tmp_path, monkeypatch: pytest.MonkeyP
         run_async(writer.append("t0", 0, 0, "attack 6♠"))
     writer.close()
     assert storage.load("t0").moves == []
+
+
+def test_the_moves_keep_one_connection_between_their_transactions(tmp_path):
+    """A group commit does not take a connection from the pool each time (with
+    PostgreSQL's ping, that cost the writer more than its insert)."""
+    storage = storage_with_tables(tmp_path, 3)
+    taken: list[object] = []
+    event.listen(storage.engine, "checkout", lambda *args: taken.append(args[0]))
+    for index in range(4):
+        storage.append_moves([(f"t{n}", index, 0, "attack 6♠", (), False, None, None, False)
+                              for n in range(3)])
+    assert len(taken) == 1
+    assert [len(storage.load(f"t{n}").moves) for n in range(3)] == [4, 4, 4]
+    storage.close()
+
+
+@pytest.mark.services
+def test_a_connection_the_database_dropped_is_replaced_and_the_moves_stored(
+        tmp_path, database_url: str):
+    """The database dropped the writer's connection while it waited (a restart): the next
+    group finds it broken before its commit, and is written again on a new one."""
+    storage = storage_with_tables(tmp_path, 2, database_url)
+    storage.append_moves([("t0", 0, 0, "attack 6♠", (), False, None, None, False)])
+    admin = create_engine(database_url)
+    with admin.connect() as other:
+        dropped = other.execute(text(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()")).all()
+        other.commit()
+    admin.dispose()
+    assert dropped and all(row[0] for row in dropped)
+    storage.append_moves([("t0", 1, 1, "take", (), False, None, None, False),
+                          ("t1", 0, 0, "attack 6♠", (), False, None, None, False)])
+    assert [m.move for m in storage.load("t0").moves] == ["attack 6♠", "take"]
+    assert [m.move for m in storage.load("t1").moves] == ["attack 6♠"]
+    storage.close()

@@ -27,7 +27,6 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ParamSpec, Protocol, TypeVar, cast
 
 from sqlalchemy import (
@@ -37,9 +36,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    create_engine,
     delete,
-    event,
     false,
     func,
     insert,
@@ -47,9 +44,10 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import CursorResult, Engine, Result
+from sqlalchemy.engine import Connection, CursorResult, Result
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from .engine import make_engine, migrate, normalize_url, sqlite_url
 from .stamps import Stamp, StampText, moment_of, stamp, text_of
 
 __all__ = [
@@ -293,65 +291,6 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def sqlite_url(data_dir: str | Path) -> str:
-    path = Path(data_dir)
-    path.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{(path / 'cardtable.sqlite3').resolve()}"
-
-
-def normalize_url(url: str) -> str:
-    """``postgresql://`` alone would pick psycopg2; cardtable ships psycopg 3."""
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
-    return url
-
-
-def make_engine(url: str, connect_timeout: float = 5.0) -> Engine:
-    url = normalize_url(url)
-    if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            # with WAL, NORMAL survives a crash of the process (kill -9); only a power cut
-            # may lose the last moves
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.close()
-
-        return engine
-    # a database that does not answer fails a request after connect_timeout instead of
-    # holding a thread for the length of TCP's own timeout
-    return create_engine(url, pool_pre_ping=True,
-                         connect_args={"connect_timeout": max(1, round(connect_timeout))})
-
-
-def migrate(engine: Engine) -> None:
-    """Bring the schema up to the newest migration (run at every start)."""
-    from alembic import command
-    from alembic.config import Config
-
-    here = Path(__file__).resolve().parent
-    config = Config(str(here / "alembic.ini"))
-    config.set_main_option("script_location", str(here / "migrations"))
-    sqlite = engine.dialect.name == "sqlite"
-    with engine.connect() as connection:
-        if sqlite:   # a batch migration makes a table again: its references must not stop it
-            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-            connection.commit()
-        try:
-            with connection.begin():
-                config.attributes["connection"] = connection
-                command.upgrade(config, "head")
-        finally:
-            if sqlite:
-                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-                connection.commit()
-
-
 class Tally(Protocol):
     """A finished table's count (``ratings.Tally``), run inside the transaction that stores
     its end: results, records, ratings.  Answers what it adds to the table's summary."""
@@ -385,6 +324,9 @@ class Storage:
             max_workers=max(1, threads), thread_name_prefix="storage")
         self._write_lock: contextlib.AbstractContextManager[Any] = (
             threading.Lock() if self.url.startswith("sqlite") else contextlib.nullcontext())
+        self._mover: Connection | None = None
+        """The moves' own connection (``_on_mover``), kept between their transactions."""
+        self._moving = threading.Lock()
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[Session]:
@@ -395,10 +337,41 @@ class Storage:
         with self._write_lock, self.sessions.begin() as session:
             yield session
 
+    def _on_mover(self, write: Callable[[Connection], object]) -> None:
+        """Run ``write`` in a transaction on a connection kept for the moves: the group
+        commits come several hundred a second, and taking a connection from the pool for
+        each (with PostgreSQL's ping) and a session cost the writer's thread more than the
+        insert.  A connection found dropped before the commit (a database restarted) is
+        replaced and the write tried once more; after a failure at the commit it is not,
+        since the transaction may have been stored."""
+        with self._write_lock, self._moving:
+            for attempt in (1, 2):
+                connection, self._mover = self._mover or self.engine.connect(), None
+                committing = False
+                try:
+                    with connection.begin():
+                        write(connection)
+                        committing = True
+                except sa_exc.DBAPIError as error:
+                    connection.close()
+                    if attempt == 1 and error.connection_invalidated and not committing:
+                        continue
+                    raise
+                except BaseException:
+                    connection.close()
+                    raise
+                self._mover = connection
+                return
+
     def migrate(self) -> None:
         migrate(self.engine)
 
     def close(self) -> None:
+        if self._moving.acquire(timeout=1):   # a write still waiting keeps its connection
+            if self._mover is not None:
+                self._mover.close()
+                self._mover = None
+            self._moving.release()
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.engine.dispose()
 
@@ -572,15 +545,22 @@ class Storage:
         ``writer.MoveWriter``): each is ``(table, index, seat, move, new_decks, over,
         summary, tally, takeover)`` as ``append_move`` takes them; all or none written."""
         at = now()
-        with self.writing() as session:
+        rows = [dict(table_id=table, index=index, seat=seat, move=move, at=at, takeover=takeover)
+                for table, index, seat, move, _, _, _, _, takeover in moves]
+        decks = [{"table_id": table, "index": i, "cards": list(cards)}
+                 for table, _, _, _, new_decks, *_ in moves for i, cards in new_decks]
+
+        def insert_all(where: Connection | Session) -> None:
             # Core inserts (plain rows): the ORM's bulk insert cost more than SQLite's write
-            session.execute(insert(cast(Table, MoveRow.__table__)), [
-                dict(table_id=table, index=index, seat=seat, move=move, at=at, takeover=takeover)
-                for table, index, seat, move, _, _, _, _, takeover in moves])
-            decks = [{"table_id": table, "index": i, "cards": list(cards)}
-                     for table, _, _, _, new_decks, *_ in moves for i, cards in new_decks]
+            where.execute(insert(cast(Table, MoveRow.__table__)), rows)
             if decks:
-                session.execute(insert(cast(Table, DealRow.__table__)), decks)
+                where.execute(insert(cast(Table, DealRow.__table__)), decks)
+
+        if not any(over for _, _, _, _, _, over, *_ in moves):
+            self._on_mover(insert_all)
+            return at
+        with self.writing() as session:   # a game's end counts its results in a session
+            insert_all(session)
             for table, _, _, _, _, over, summary, tally, _ in moves:
                 if over:
                     _finish(session, table, at, summary, tally)

@@ -1,0 +1,70 @@
+"""The database's engine: its URL, its connections' settings and its schema's migrations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine
+
+__all__ = ["make_engine", "migrate", "normalize_url", "sqlite_url"]
+
+
+def sqlite_url(data_dir: str | Path) -> str:
+    path = Path(data_dir)
+    path.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(path / 'cardtable.sqlite3').resolve()}"
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` alone would pick psycopg2; cardtable ships psycopg 3."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(url: str, connect_timeout: float = 5.0) -> Engine:
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            # with WAL, NORMAL survives a crash of the process (kill -9); only a power cut
+            # may lose the last moves
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    # a database that does not answer fails a request after connect_timeout instead of
+    # holding a thread for the length of TCP's own timeout
+    return create_engine(url, pool_pre_ping=True,
+                         connect_args={"connect_timeout": max(1, round(connect_timeout))})
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to the newest migration (run at every start)."""
+    from alembic import command
+    from alembic.config import Config
+
+    here = Path(__file__).resolve().parent
+    config = Config(str(here / "alembic.ini"))
+    config.set_main_option("script_location", str(here / "migrations"))
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as connection:
+        if sqlite:   # a batch migration makes a table again: its references must not stop it
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+        finally:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
