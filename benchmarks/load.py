@@ -204,12 +204,13 @@ def cpu_now(servers: list[int], proxy: list[int] | None = None) -> dict[str, Any
     return found
 
 
-def cpu_between(start: dict[str, Any], end: dict[str, Any]) -> dict[str, float]:
+def cpu_between(start: dict[str, Any], end: dict[str, Any],
+                seen: dict[int, float] | None = None) -> dict[str, float]:
     """CPU seconds each party spent from ``start`` to ``end``.  A service process that ended
-    meanwhile (the PostgreSQL backend of a closed connection) is left out rather than
-    subtracted; one that started meanwhile counts from zero."""
-    services = sum(seconds - start["services"].get(pid, 0.0)
-                   for pid, seconds in end["services"].items())
+    meanwhile (the PostgreSQL backend of a closed connection) counts up to the last time
+    ``watch_services`` saw it in ``seen``; one that started meanwhile counts from zero."""
+    last = {**(seen or {}), **end["services"]}
+    services = sum(seconds - start["services"].get(pid, 0.0) for pid, seconds in last.items())
     spent = {"servers": end["servers"] - start["servers"],
              "generator": end["generator"] - start["generator"], "services": services}
     if "proxy" in start:
@@ -370,6 +371,16 @@ def percentile(values: list[float], q: float) -> float | None:
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
 
 
+async def watch_services(seen: dict[int, float], stop: float, every: float = 0.25) -> None:
+    """Each service process's CPU seconds, read every ``every`` seconds until ``stop``: a
+    pool's overflow connections open and close under load, and their backends' work would
+    otherwise go uncounted."""
+    while time.perf_counter() < stop:
+        await asyncio.sleep(every)
+        for pid in service_pids():   # a process gone between the two reads answers 0
+            seen[pid] = max(seen.get(pid, 0.0), cpu_seconds(pid))
+
+
 async def loop_lag(lags: list[float], stop: float, every: float = 0.01) -> None:
     """How late this process's loop wakes for a timer, in ms, until ``stop``."""
     while time.perf_counter() < stop:
@@ -433,14 +444,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         ticks_from = cpu_ticks()
         lags: list[float] = []
         watch = asyncio.create_task(loop_lag(lags, stop))
+        seen: dict[int, float] = {}
+        services = asyncio.create_task(watch_services(seen, stop))
         await asyncio.gather(*loops, return_exceptions=True)
         cpu_to = cpu_now(server_pids, proxy_pids)
         ticks_to = cpu_ticks()
         gc.enable()
         watch.cancel()
+        services.cancel()
         moves = max(1, figures.moves)
         cpu_ms = {party: round(1000 * seconds / moves, 3)
-                  for party, seconds in cpu_between(cpu_from, cpu_to).items()}
+                  for party, seconds in cpu_between(cpu_from, cpu_to, seen).items()}
         elapsed = max(1e-9, min(time.perf_counter(), stop + TIMEOUT) - counted_from)
         result = {
             "tables": args.tables, "pace": args.pace, "seconds": args.seconds,
