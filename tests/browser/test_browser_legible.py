@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from accesskit import drawn_contrast, play_first_moves, seated_table
 from browserkit import DESKTOP, PHONE, screenshot, wait_for_turn_or_end
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_browser_players import rated_game, unique
 
 pytestmark = pytest.mark.browser
@@ -30,19 +31,40 @@ def test_the_leaderboard_is_readable(open_page, server_url: str) -> None:
     screenshot(page, "leaderboard-desktop")
 
 
+# Adds the probe lines the log lacks, each marked with this try's number: the log draws its
+# lines again on any state (an opponent's connection, a bot's late move), which takes them away.
+PROBES = """([kinds, round]) => { const list = document.querySelector('.move-log .log-lines');
+  for (const kind of kinds) {
+    if (list.querySelector(`li[data-probe="${kind}"][data-round="${round}"]`)) continue;
+    const line = document.createElement('li');
+    line.className = `log-line ${kind}`; line.dataset.probe = kind; line.dataset.round = round;
+    line.textContent = `A line of the kind ${kind}`; list.append(line); } }"""
+
+
 @pytest.mark.parametrize("game", ["pasur", "durak"])
 def test_every_kind_of_log_line_is_readable_on_the_panel(open_page, server_url: str,
                                                          game: str) -> None:
     page = seated_table(open_page, server_url, game)
     play_first_moves(page, 1)
-    assert wait_for_turn_or_end(page)   # the table waits: the log is not drawn again
+    assert wait_for_turn_or_end(page)   # the table waits for the player
     kinds = ["lay", "capture", "sur", "end", "gone", "attack", "defend", "take", "pass"]
-    page.evaluate("""kinds => { const list = document.querySelector('.move-log .log-lines');
-      for (const kind of kinds) { const line = document.createElement('li');
-        line.className = `log-line ${kind}`; line.dataset.probe = kind;
-        line.textContent = `A line of the kind ${kind}`; list.append(line); } }""", kinds)
-    ratios = {kind: drawn_contrast(page.locator(f'.move-log li[data-probe="{kind}"]'))
-              for kind in kinds}
+    ratios: dict[str, float] = {}
+    page.set_default_timeout(3000)
+    for attempt in range(10):   # a measure counts only if its line was never drawn again
+        page.evaluate(PROBES, [kinds, attempt])
+        for kind in kinds:
+            if kind in ratios:
+                continue
+            line = page.locator(f'.move-log li[data-probe="{kind}"][data-round="{attempt}"]')
+            try:
+                ratio = drawn_contrast(line)
+            except PlaywrightTimeout:
+                break
+            if line.count() == 1:
+                ratios[kind] = ratio
+        if len(ratios) == len(kinds):
+            break
+    assert set(ratios) == set(kinds), f"measured only {sorted(ratios)}"
     assert min(ratios.values()) >= 4.5, ratios
 
 
