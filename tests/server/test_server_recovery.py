@@ -234,8 +234,12 @@ def play_seats(seen: Seen, sockets: dict[int, ClientConnection], rng: random.Ran
 def play_table(seen: Seen, base: str, table: str, tokens: dict[int, str | None],
                seed: int) -> dict:
     with ExitStack() as stack:
-        sockets = {seat: stack.enter_context(socket_for(base, table, token))
-                   for seat, token in tokens.items()}
+        sockets = {}
+        for seat, token in tokens.items():
+            try:
+                sockets[seat] = stack.enter_context(socket_for(base, table, token))
+            except Exception as error:   # say which seat: a refusal is otherwise anonymous
+                raise AssertionError(f"table {table}, seat {seat}: {error!r}") from error
         return play_seats(seen, sockets, random.Random(seed))
 
 
