@@ -132,11 +132,10 @@ class Renamed:
 class SignedOff:
     """Every session of a player ended through another process (banned, signed out
     everywhere, deleted): each process closes their sockets at the tables it plays, at
-    their seats and among the spectators (``commands.SignOff``). Sent to every process;
-    ``table`` is empty (kept in the message's shape, which names no table now)."""
+    their seats and among the spectators (``commands.SignOff``). Sent to every process,
+    since any of them may play the player's tables or hold a spectator's socket."""
 
     KIND: ClassVar[str] = "signed_off"
-    table: str
     player: str
     reason: str
 

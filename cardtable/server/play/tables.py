@@ -399,7 +399,7 @@ class Tables:
         from another process) have every other process do the same: any of them may play
         the player's tables or hold a spectator's socket."""
         if forward:
-            await self._tell_others(SignedOff("", player_id, reason))
+            await self._tell_others(SignedOff(player_id, reason))
         for table in list(self.live.values()):
             if any(c.speaker == player_id for c in table.connections) or any(
                     seat.player_id == player_id for seat in table.seats):
@@ -429,9 +429,9 @@ class Tables:
         """The table's stored row once ``done`` holds of it: what another process was asked
         to do, seen done in the database (a few seconds at most, then ``TableError`` 503)."""
         for _ in range(ELSEWHERE_POLLS):
-            stored = await asyncio.to_thread(self.storage.load, table_id)
-            if stored is not None and done(stored.row):
-                return stored.row
+            row = await asyncio.to_thread(self.storage.table_row, table_id)
+            if row is not None and done(row):
+                return row
             await asyncio.sleep(ELSEWHERE_POLL)
         raise TableError("the server process that plays this table did not answer in time; "
                          "try again", 503, "table_elsewhere")

@@ -585,6 +585,12 @@ class Storage:
             return self._stored(session, row)
 
     @guarded
+    def table_row(self, table_id: str) -> TableRow | None:
+        """The table's own row alone (its status, life, summary), without seats or moves."""
+        with self.sessions() as session:
+            return session.get(TableRow, table_id)
+
+    @guarded
     def unfinished(self) -> list[StoredTable]:
         with self.sessions() as session:
             rows = session.scalars(select(TableRow).where(_unfinished())
