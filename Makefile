@@ -13,13 +13,20 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# The stamps depend on pyproject.toml, so a changed dependency list refreshes the venv.
-$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+# The stamps depend on pyproject.toml and the compiled cores' sources, so a changed
+# dependency list or a changed core refreshes the venv (pip builds the cores where a C
+# compiler is present; ENGINE says which engine runs).
+CORE    = setup.py cardtable/_native.h $(wildcard cardtable/*/_core.c)
+ENGINE  = $(BIN)/python -c "from cardtable._engine import describe; print(describe())"
+
+$(VENV)/.installed-run: pyproject.toml $(CORE) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[server,arena]"
+	@$(ENGINE)
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml $(CORE) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	@$(ENGINE)
 	touch $@ $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run
@@ -31,10 +38,16 @@ demo: $(VENV)/.installed-run
 # pytest exits 5 when it collects no test; make treats that as a failure, as it should.
 # Three workers (pytest-xdist) on two cores: a third of the suite's time is spent waiting
 # (servers starting, bots' delays, browsers), which a third worker fills.
+# Then the rules once more on the pure-Python engine (the reference), where the first run
+# used the compiled one: the rule tests, the contract suite and the golden games.
+ENGINE_TESTS = tests/pasur tests/durak tests/test_contract.py tests/test_golden.py \
+               tests/test_third_game.py
+
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check cardtable tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -m "not slow" -q -n 3 --dist worksteal
+	CARDTABLE_PURE=1 $(BIN)/python -m pytest -m "not slow" -q -n 3 $(ENGINE_TESTS)
 
 # mypy reads its files and its strictness from pyproject.toml: the whole package; the engine
 # strictly, the edges (server, adapters, arena, terminal...) with the strict flags relaxed.
