@@ -51,6 +51,22 @@ def describe() -> str:
     which = engine()
     if which == "compiled":
         return "cardtable: the compiled engine"
-    why = ("CARDTABLE_PURE is set" if pure_requested()
-           else "no compiled core was built here (no C compiler?): bots and analysis are slower")
+    if pure_requested():
+        return "cardtable: the pure-Python engine (CARDTABLE_PURE is set)"
+    built = [name for name in _CORES if _built(name)]
+    if not built:
+        why = "no compiled core was built here (no C compiler?): bots and analysis are slower"
+    else:
+        ready = [name.split(".")[1] for name in _CORES if load_core(name) is not None]
+        why = (f"compiled core{'s' if len(ready) > 1 else ''} for {', '.join(ready)} only"
+               if ready else "the compiled cores are built but not complete yet")
     return f"cardtable: the pure-Python engine ({why})"
+
+
+def _built(module: str) -> bool:
+    """Whether a core's module was built here at all (complete or not)."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True

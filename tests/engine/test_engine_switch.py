@@ -37,3 +37,11 @@ def test_the_compiled_core_builds_clean_with_every_warning_on(source):
                            f"-I{include}", str(source)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
+
+
+def test_the_engine_line_says_why_the_pure_engine_runs():
+    done = subprocess.run([sys.executable, "-c",
+                           "from cardtable._engine import describe; print(describe())"],
+                          env={**os.environ, "CARDTABLE_PURE": "1"},
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "cardtable: the pure-Python engine (CARDTABLE_PURE is set)"
