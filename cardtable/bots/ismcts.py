@@ -12,6 +12,10 @@ Once nothing is hidden any more, the solver option hands the decision to an exac
 alpha-beta search (``cardtable.bots.solver``) and falls back to sampling if the search
 runs out of budget, or proves the game lost whatever it does (a fallible opponent may
 still let it through, and sampling plays for that).
+
+Where the game's kit offers compiled hooks (``fast_playout``, ``fast_solve``: see
+``cardtable.bots.kits``), the playouts and the exact search run in the game's compiled
+core; the tree, the sampling and the choice stay here.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import time
 from typing import Any
 
 from ..game import GameState, make_rng
-from .kits import kit_for
+from .kits import fast_hooks, kit_for
 from .solver import OutOfBudget, Solver
 
 __all__ = ["ISMCTSBot", "kit_of"]
@@ -189,9 +193,10 @@ class ISMCTSBot:
     def _solve(self, kit: Any, state: GameState[Any], seat: int, deadline: float) -> Any:
         started = time.perf_counter()
         position = kit.sampler(state, seat)(self.rng)   # the only deal left: the truth
-        solver = self._solver(kit, position, seat, kit.context(state, seat), deadline)
+        context = kit.context(state, seat)
+        solver = self._solver(kit, position, seat, context, deadline)
         try:
-            value, move = solver.solve(position)
+            value, move = self._exact(kit, solver, position, seat, context)
         except OutOfBudget:
             self.stats = {"solved": False, "solver_nodes": solver.nodes,
                           "solver_seconds": time.perf_counter() - started}
@@ -206,6 +211,22 @@ class ISMCTSBot:
                       "solver_nodes": solver.nodes,
                       "seconds": time.perf_counter() - started}
         return move
+
+    def _exact(self, kit: Any, solver: Solver, position: Any, seat: int,
+               context: Any) -> tuple[float, Any]:
+        """The solver's answer, from the kit's compiled search where it has one (its
+        positions counted in ``solver.nodes``)."""
+        _, fast_solve = fast_hooks(kit)
+        if fast_solve is not None:
+            deadline = solver.deadline
+            if solver.seconds is not None:
+                deadline = min(deadline, time.perf_counter() + solver.seconds)
+            found = fast_solve(position, seat, context, max_nodes=solver.max_nodes,
+                               deadline=deadline)
+            if found is not None:
+                value, move, solver.nodes = found
+                return value, move
+        return solver.solve(position)
 
     def _sample_and_solve(self, kit: Any, state: GameState[Any], seat: int,
                           moves: list[Any], stop: float) -> Any:
@@ -231,7 +252,7 @@ class ISMCTSBot:
                     if position.is_over():
                         value = kit.rewards(position, context)[seat]
                     else:
-                        value, _ = solver.solve(position)
+                        value, _ = self._exact(kit, solver, position, seat, context)
                         nodes += solver.nodes
                 except OutOfBudget:
                     self.stats = {"solved": False, "pimc": done, "solver_nodes": nodes,
@@ -256,6 +277,8 @@ class ISMCTSBot:
         context = kit.context(state, seat, horizon=self.horizon)
         rewards = kit.rewards
         cutoff = kit.cutoff
+        fast_playout, _ = fast_hooks(kit)
+        policy_name = self.playout
         policy = (kit.playout if self.playout == "basic" else _random_policy
                   if self.playout == "random" else getattr(kit, "playout_plain", kit.playout))
         c = self.c if self.c is not None else kit.exploration
@@ -332,12 +355,15 @@ class ISMCTSBot:
                 position.push(best.move)
                 path.append(best)
                 node = best
-            steps = 0
-            while (position.to_move is not None and not cutoff(position, context)
-                   and steps < _PLAYOUT_LIMIT):
-                position.push(policy(position, luck))
-                steps += 1
-            reward = rewards(position, context)
+            reward = (None if fast_playout is None
+                      else fast_playout(position, context, policy_name, luck))
+            if reward is None:
+                steps = 0
+                while (position.to_move is not None and not cutoff(position, context)
+                       and steps < _PLAYOUT_LIMIT):
+                    position.push(policy(position, luck))
+                    steps += 1
+                reward = rewards(position, context)
             for child in path:
                 child.visits += 1
                 child.total += reward[child.player]

@@ -9,6 +9,12 @@ seat)`` (few enough cards are hidden that each sample can be solved exactly), ``
 UCB constant), and ``key``, ``order`` and ``side_of`` for the exact endgame search.  A new
 game names its kit in its ``GameSpec``; nothing here changes.
 
+Two hooks run the search's inner loops in a game's compiled core when it has one:
+``fast_playout`` (a playout to ``cutoff``, valued by ``rewards``) and ``fast_solve`` (the
+exact endgame search).  Each returns ``None`` when it cannot (no compiled core, the pure
+engine asked for, a position or rule set the core does not model), and the Python path
+runs instead; a kit without them is read as always returning ``None`` (``fast_hooks``).
+
 >>> kit_for({"game": "durak"}).name
 'durak'
 """
@@ -21,7 +27,7 @@ from typing import Any, Protocol
 
 from .. import games
 
-__all__ = ["Kit", "kit_for"]
+__all__ = ["Kit", "fast_hooks", "kit_for"]
 
 
 class Kit(Protocol):
@@ -85,6 +91,38 @@ class Kit(Protocol):
     def side_of(self, position: Any, seat: int) -> int:
         """The side (team) a seat scores for."""
         ...
+
+    def fast_playout(self, position: Any, context: Any, policy: str,
+                     rng: random.Random) -> Sequence[float] | None:
+        """``rewards(final, context)`` of a playout of ``position`` to ``cutoff`` run in
+        compiled code, or ``None`` when the kit cannot (then the Python loop runs).
+
+        ``position`` is a determinized position (every card dealt) and is left unchanged;
+        ``policy`` is the search's playout policy by name (``"basic"``: ``playout``,
+        ``"random"``: a uniform legal move, ``"plain"``: ``playout_plain`` where the kit
+        has one).  When it plays, it draws one number from ``rng``
+        (``rng.getrandbits(64)``) to seed the core's own generator, so a seeded search
+        stays reproducible; when it returns ``None`` it draws nothing, so the Python path
+        runs exactly as without the hook.
+        """
+        ...
+
+    def fast_solve(self, position: Any, seat: int, context: Any, *, max_nodes: int,
+                   deadline: float) -> tuple[float, Any, int] | None:
+        """What ``Solver.solve`` finds for ``seat`` (its side maximising ``rewards(final,
+        context)[seat]``, the others minimising it), searched in compiled code: ``(the
+        exact value, a legal move of position that reaches it, the positions searched)``;
+        ``None`` when the kit cannot (then the Python solver runs).  Raises
+        ``OutOfBudget`` past ``max_nodes`` positions or past ``deadline`` (a
+        ``time.perf_counter()`` value), as the Python solver does.  ``position`` is left
+        unchanged.
+        """
+        ...
+
+
+def fast_hooks(kit: Any) -> tuple[Callable[..., Any] | None, Callable[..., Any] | None]:
+    """A kit's ``(fast_playout, fast_solve)``, ``None`` for a hook it does not offer."""
+    return getattr(kit, "fast_playout", None), getattr(kit, "fast_solve", None)
 
 
 def kit_for(view: dict[str, Any]) -> Kit:

@@ -1,22 +1,1027 @@
-/* The compiled core of pasur: not written yet.  READY stays false, so the pure engine runs
- * (see cardtable/_engine.py). */
+/* The compiled core of Pasur: a hand's play on 52-bit masks, and playouts run in C.
+ *
+ * ``Board(hand)`` copies the state of a ``pasur.Hand`` (the pure engine, the reference):
+ * each seat's cards, the table, the captures, surs, the deals still to come.  On it,
+ * ``legal()`` lists the legal moves as (card index, mask taken) in exactly the order
+ * ``Hand.legal_moves`` does (for each card in hand in card order: the card left on the
+ * table first where it may stay, then each capture in mask order), ``push``/``pop`` play
+ * and undo them as ``Hand.push``/``Hand.pop`` do (deal rounds, the last capturer's sweep,
+ * surs), and ``playout`` plays to the end of a deal round or of the hand with a seeded
+ * generator of its own (``cardtable/_native.h``) and the bots' random or basic policy.
+ * tests/pasur/test_pasur_core.py holds it to the pure engine move for move.
+ *
+ * Every capture setting of the rules is modelled (forced capture, multi-set captures,
+ * kings and queens taking all, the three jacks, kids' pasur) and every sur setting: the
+ * hand reads them off its own rules.
+ */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
 #include "../_native.h"
+
+#define NUMBER_MASK ((1ULL << 40) - 1)
+#define JACK_MASK (0xFULL << 40)
+#define ALL_MASK ((1ULL << 52) - 1)
+#define CLUBS_MASK 0x1111111111111ULL
+#define RANK_MASK(rank) (0xFULL << (4 * ((rank) - 1)))
+#define UP_TO_RANK(rank) ((rank) >= 13 ? ALL_MASK : ((1ULL << (4 * (rank))) - 1))
+#define MAX_ROUNDS 12
+#define MAX_STACK 64   /* a hand has at most 48 moves after the opening table */
+
+enum { JACK_SWEEP = 0, JACK_SWEEP_ALL = 1, JACK_ELEVEN = 2 };
+enum { KIND_TRAIL = 0, KIND_CAPTURE = 1, KIND_SUR = 2 };
+enum { POLICY_RANDOM = 0, POLICY_BASIC = 1 };
+
+/* -- the capture rules --------------------------------------------------------------- */
+
+typedef struct {
+    int forced, multi, take_all, kids, jack;
+    ct_mask reach[52];   /* every table card card i could ever take */
+} Setting;
+
+static void setting_init(Setting *s)
+{
+    for (int i = 0; i < 52; i++) {
+        int rank = i / 4 + 1;
+        ct_mask reach;
+        if (rank <= 10)
+            reach = s->kids ? RANK_MASK(rank) : UP_TO_RANK(11 - rank);
+        else if (rank == 11)
+            reach = s->jack == JACK_SWEEP ? (NUMBER_MASK | JACK_MASK)
+                  : s->jack == JACK_SWEEP_ALL ? ALL_MASK
+                  : s->kids ? JACK_MASK : (NUMBER_MASK | JACK_MASK);
+        else
+            reach = RANK_MASK(rank);
+        s->reach[i] = reach;
+    }
+}
+
+/* A growable list of masks. */
+typedef struct {
+    ct_mask *items;
+    Py_ssize_t size, room;
+} Masks;
+
+static int masks_add(Masks *m, ct_mask value)
+{
+    if (m->size == m->room) {
+        Py_ssize_t room = m->room ? 2 * m->room : 64;
+        ct_mask *items = realloc(m->items, (size_t)room * sizeof(ct_mask));
+        if (items == NULL)
+            return -1;
+        m->items = items;
+        m->room = room;
+    }
+    m->items[m->size++] = value;
+    return 0;
+}
+
+static int compare_masks(const void *a, const void *b)
+{
+    ct_mask x = *(const ct_mask *)a, y = *(const ct_mask *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sort and drop repeats. */
+static void masks_sort(Masks *m)
+{
+    if (m->size < 2)
+        return;
+    qsort(m->items, (size_t)m->size, sizeof(ct_mask), compare_masks);
+    Py_ssize_t kept = 1;
+    for (Py_ssize_t i = 1; i < m->size; i++)
+        if (m->items[i] != m->items[kept - 1])
+            m->items[kept++] = m->items[i];
+    m->size = kept;
+}
+
+/* Every set of the number cards in ``cards`` whose values add up to ``left``. */
+static int sum_sets(const int *ranks, const ct_mask *bits, int count, int at, int left,
+                    ct_mask chosen, Masks *out)
+{
+    if (left == 0)
+        return masks_add(out, chosen);
+    for (int k = at; k < count; k++) {
+        if (ranks[k] > left)
+            break;   /* (the cards come in rank order) */
+        if (sum_sets(ranks, bits, count, k + 1, left - ranks[k], chosen | bits[k], out) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int add_sums(ct_mask numbers, int total, Masks *out)
+{
+    int ranks[40];
+    ct_mask bits[40];
+    int count = 0;
+    while (numbers) {
+        int index = ct_low(numbers);
+        numbers &= numbers - 1;
+        ranks[count] = index / 4 + 1;
+        bits[count++] = 1ULL << index;
+    }
+    return sum_sets(ranks, bits, count, 0, total, 0, out);
+}
+
+/* Every union of one or more pairwise disjoint sets among out[from:], in place. */
+static int disjoint_unions(Masks *out, Py_ssize_t from)
+{
+    Masks unions = {0};
+    if (masks_add(&unions, 0) < 0)
+        return -1;
+    for (Py_ssize_t p = from; p < out->size; p++) {
+        ct_mask part = out->items[p];
+        Py_ssize_t known = unions.size;
+        for (Py_ssize_t u = 0; u < known; u++)
+            if (!(unions.items[u] & part) && masks_add(&unions, unions.items[u] | part) < 0) {
+                free(unions.items);
+                return -1;
+            }
+        masks_sort(&unions);
+    }
+    out->size = from;
+    for (Py_ssize_t u = 0; u < unions.size; u++)
+        if (unions.items[u] && masks_add(out, unions.items[u]) < 0) {
+            free(unions.items);
+            return -1;
+        }
+    free(unions.items);
+    return 0;
+}
+
+/* Append card ``index``'s legal moves on ``table`` to ``out`` as masks taken (0: the card
+ * stays on the table), in the order of ``OptionMemory.options``. */
+static int add_options(const Setting *s, int index, ct_mask table, Masks *out)
+{
+    int rank = index / 4 + 1;
+    ct_mask near = table & s->reach[index];
+    if (!near)
+        return masks_add(out, 0);
+    int sweeping = rank == 11 && s->jack != JACK_ELEVEN;
+    if (sweeping || (rank > 11 && (s->take_all || !(near & (near - 1))))) {
+        if (!s->forced && masks_add(out, 0) < 0)
+            return -1;
+        return masks_add(out, near);
+    }
+    Py_ssize_t start = out->size;
+    if (!s->forced && masks_add(out, 0) < 0)
+        return -1;
+    Py_ssize_t from = out->size;
+    if (rank > 11 || s->kids) {
+        for (ct_mask rest = near; rest; rest &= rest - 1)
+            if (masks_add(out, 1ULL << ct_low(rest)) < 0)
+                return -1;
+    } else {
+        if (rank == 11)
+            for (ct_mask rest = near & JACK_MASK; rest; rest &= rest - 1)
+                if (masks_add(out, 1ULL << ct_low(rest)) < 0)
+                    return -1;
+        if (add_sums(near & NUMBER_MASK, rank == 11 ? 11 : 11 - rank, out) < 0)
+            return -1;
+    }
+    if (out->size == from) {
+        /* nothing to take: the card stays */
+        out->size = start;
+        return masks_add(out, 0);
+    }
+    if (s->multi && out->size - from > 1) {
+        if (disjoint_unions(out, from) < 0)
+            return -1;
+    } else {
+        qsort(out->items + from, (size_t)(out->size - from), sizeof(ct_mask), compare_masks);
+    }
+    return 0;
+}
+
+/* -- the board ------------------------------------------------------------------------ */
+
+typedef struct {
+    uint8_t index, seat, kind, dealt, ended;
+    int8_t last;          /* the last capturer before (-1: none) */
+    ct_mask taken, held, table, captured;
+} Snap;
+
+typedef struct {
+    PyObject_HEAD
+    Setting setting;
+    int players, sides, sur_in_last_deal, sur_live;
+    int side[4], next[4];
+    ct_mask sur_cards;
+    ct_mask held[4];
+    ct_mask table, swept;
+    ct_mask captured[4];
+    int surs[4];
+    int last, to_move;
+    long round, rounds, base;
+    ct_mask deals[MAX_ROUNDS][4];   /* deal round base + 1 + k: each seat's cards */
+    int points[52];                 /* each card's points (the basic policy's values) */
+    int sur_points;
+    int depth;
+    Snap stack[MAX_STACK];
+    Masks legal;                    /* scratch: (index << 56 | taken) per legal move */
+    Masks scratch;
+} Board;
+
+static PyTypeObject BoardType;
+
+static int board_legal(Board *b)
+{
+    b->legal.size = 0;
+    if (b->to_move < 0)
+        return 0;
+    for (ct_mask rest = b->held[b->to_move]; rest; rest &= rest - 1) {
+        int index = ct_low(rest);
+        b->scratch.size = 0;
+        if (add_options(&b->setting, index, b->table, &b->scratch) < 0)
+            return -1;
+        for (Py_ssize_t k = 0; k < b->scratch.size; k++)
+            if (masks_add(&b->legal, (ct_mask)index << 56 | b->scratch.items[k]) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+static void board_end_round(Board *b, int following, Snap *snap)
+{
+    if (b->round < b->rounds) {
+        b->round += 1;
+        for (int s = 0; s < b->players; s++)
+            b->held[s] = b->deals[b->round - b->base - 1][s];
+        b->sur_live = b->round < b->rounds || b->sur_in_last_deal;
+        b->to_move = following;
+        snap->dealt = 1;
+        return;
+    }
+    b->to_move = -1;
+    snap->ended = 1;
+    ct_mask rest = b->table;
+    if (rest && b->last >= 0) {
+        b->swept = rest;
+        b->table = 0;
+        b->captured[b->side[b->last]] |= rest;
+    }
+}
+
+/* Play a legal move (the caller knows it is one). */
+static void board_play(Board *b, int index, ct_mask taken)
+{
+    int mover = b->to_move;
+    ct_mask bit = 1ULL << index;
+    Snap *snap = &b->stack[b->depth++];
+    snap->index = (uint8_t)index;
+    snap->seat = (uint8_t)mover;
+    snap->dealt = snap->ended = 0;
+    snap->taken = taken;
+    snap->held = b->held[mover];
+    snap->table = b->table;
+    b->held[mover] &= ~bit;
+    if (taken) {
+        int side = b->side[mover];
+        snap->captured = b->captured[side];
+        snap->last = (int8_t)b->last;
+        ct_mask rest = b->table ^ taken;
+        b->captured[side] |= taken | bit;
+        if (rest || !b->sur_live || !(b->sur_cards & bit)) {
+            snap->kind = KIND_CAPTURE;
+        } else {
+            snap->kind = KIND_SUR;
+            b->surs[side] += 1;
+        }
+        b->last = mover;
+        b->table = rest;
+    } else {
+        snap->kind = KIND_TRAIL;
+        b->table |= bit;
+    }
+    int following = b->next[mover];
+    if (b->held[following])
+        b->to_move = following;
+    else
+        board_end_round(b, following, snap);
+}
+
+static void board_undo(Board *b)
+{
+    Snap *snap = &b->stack[--b->depth];
+    if (snap->ended) {
+        if (b->swept) {
+            b->captured[b->side[b->last]] ^= b->swept;
+            b->swept = 0;
+        }
+    } else if (snap->dealt) {
+        b->round -= 1;
+        for (int s = 0; s < b->players; s++)
+            b->held[s] = 0;
+        b->sur_live = b->round < b->rounds || b->sur_in_last_deal;
+    }
+    int seat = snap->seat;
+    b->held[seat] = snap->held;
+    b->table = snap->table;
+    if (snap->kind != KIND_TRAIL) {
+        int side = b->side[seat];
+        b->captured[side] = snap->captured;
+        b->last = snap->last;
+        if (snap->kind == KIND_SUR)
+            b->surs[side] -= 1;
+    }
+    b->to_move = seat;
+}
+
+/* -- the basic policy (the Pasur kit's ``playout``, move for move) ---------------------- */
+
+static int mask_points(const Board *b, ct_mask mask)
+{
+    int total = 0;
+    for (; mask; mask &= mask - 1)
+        total += b->points[ct_low(mask)];
+    return total;
+}
+
+static double static_value(const Board *b, int index, ct_mask taken)
+{
+    ct_mask bit = 1ULL << index;
+    if (taken) {
+        ct_mask mask = taken | bit;
+        double value = (double)mask_points(b, mask) + 0.5 * ct_count(mask & CLUBS_MASK)
+                       + 0.1 * ct_count(mask);
+        if (index / 4 + 1 == 11)
+            value -= 1.5;
+        return value;
+    }
+    int rank = index / 4 + 1;
+    return -((double)mask_points(b, bit) + 0.5 * ct_count(bit & CLUBS_MASK)
+             + 0.05 * (rank < 11 ? rank : 11));
+}
+
+static double gain(const Board *b, int index, ct_mask taken, ct_mask table)
+{
+    double score = static_value(b, index, taken);
+    if (taken == table && taken && (b->sur_cards & (1ULL << index)))
+        score += b->sur_points;
+    return score;
+}
+
+/* The best a hand can take from ``table``. */
+static int reply(Board *b, ct_mask table, ct_mask hand, double *found)
+{
+    *found = 0.0;
+    for (; hand; hand &= hand - 1) {
+        int index = ct_low(hand);
+        b->scratch.size = 0;
+        if (add_options(&b->setting, index, table, &b->scratch) < 0)
+            return -1;
+        for (Py_ssize_t k = 0; k < b->scratch.size; k++) {
+            ct_mask taken = b->scratch.items[k];
+            if (taken) {
+                double v = gain(b, index, taken, table);
+                if (v > *found)
+                    *found = v;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The move number the policy plays now (legal moves listed in b->legal). */
+static int choose(Board *b, int policy, ct_rng *rng, Py_ssize_t *chosen)
+{
+    Py_ssize_t n = b->legal.size;
+    if (n == 1) {
+        *chosen = 0;
+        return 0;
+    }
+    if (policy == POLICY_RANDOM) {
+        *chosen = ct_below(rng, (uint32_t)n);
+        return 0;
+    }
+    if (ct_unit(rng) < 0.05) {
+        *chosen = ct_below(rng, (uint32_t)n);
+        return 0;
+    }
+    int mover = b->to_move;
+    int nxt = (mover + 1) % b->players;
+    ct_mask reply_hand = b->held[nxt];
+    double sign = b->side[nxt] != b->side[mover] ? -1.0 : 0.5;
+    ct_mask table = b->table;
+    /* (reply() reuses the scratch list, so the moves are copied first) */
+    ct_mask moves[256];
+    ct_mask *list = n <= 256 ? moves : malloc((size_t)n * sizeof(ct_mask));
+    if (list == NULL)
+        return -1;
+    memcpy(list, b->legal.items, (size_t)n * sizeof(ct_mask));
+    Py_ssize_t best = 0;
+    double best_score = -INFINITY;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int index = (int)(list[k] >> 56);
+        ct_mask taken = list[k] & ALL_MASK;
+        double score = gain(b, index, taken, table);
+        ct_mask after = taken ? table ^ taken : table | (1ULL << index);
+        if (after && reply_hand) {
+            double answer;
+            if (reply(b, after, reply_hand, &answer) < 0) {
+                if (list != moves)
+                    free(list);
+                return -1;
+            }
+            score += sign * answer;
+        }
+        if (score > best_score) {
+            best = k;
+            best_score = score;
+        }
+    }
+    if (list != moves)
+        free(list);
+    *chosen = best;
+    return 0;
+}
+
+/* -- Python's side ---------------------------------------------------------------------- */
+
+static int read_mask(PyObject *value, ct_mask *out)
+{
+    unsigned long long mask = PyLong_AsUnsignedLongLong(value);
+    if (mask == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    if (mask & ~ALL_MASK) {
+        PyErr_SetString(PyExc_ValueError, "a card mask has 52 bits");
+        return -1;
+    }
+    *out = (ct_mask)mask;
+    return 0;
+}
+
+static int read_bytes_mask(PyObject *value, ct_mask *out)
+{
+    char *data;
+    Py_ssize_t size;
+    if (PyBytes_AsStringAndSize(value, &data, &size) < 0)
+        return -1;
+    ct_mask mask = 0;
+    for (Py_ssize_t k = 0; k < size; k++) {
+        unsigned char index = (unsigned char)data[k];
+        if (index >= 52) {
+            PyErr_SetString(PyExc_ValueError, "a card index is 0 to 51");
+            return -1;
+        }
+        mask |= 1ULL << index;
+    }
+    *out = mask;
+    return 0;
+}
+
+static int read_int(PyObject *object, const char *name, long *out)
+{
+    PyObject *value = PyObject_GetAttrString(object, name);
+    if (value == NULL)
+        return -1;
+    if (value == Py_None) {
+        *out = -1;
+    } else {
+        *out = PyLong_AsLong(value);
+        if (*out == -1 && PyErr_Occurred()) {
+            Py_DECREF(value);
+            return -1;
+        }
+    }
+    Py_DECREF(value);
+    return 0;
+}
+
+static int read_flag(PyObject *object, const char *name, int *out)
+{
+    PyObject *value = PyObject_GetAttrString(object, name);
+    if (value == NULL)
+        return -1;
+    int truth = PyObject_IsTrue(value);
+    Py_DECREF(value);
+    if (truth < 0)
+        return -1;
+    *out = truth;
+    return 0;
+}
+
+/* Read a sequence attribute of ints (or masks) into ``out`` (``count`` of them). */
+static int read_ints(PyObject *object, const char *name, int count, int *out)
+{
+    PyObject *value = PyObject_GetAttrString(object, name);
+    if (value == NULL)
+        return -1;
+    PyObject *seq = PySequence_Fast(value, "expected a sequence");
+    Py_DECREF(value);
+    if (seq == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != count) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s holds %d entries", name, count);
+        return -1;
+    }
+    for (int k = 0; k < count; k++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[k] = (int)v;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static int read_setting(PyObject *hand, Setting *s)
+{
+    PyObject *memory = PyObject_GetAttrString(hand, "_memory");
+    if (memory == NULL)
+        return -1;
+    int ok = read_flag(memory, "forced", &s->forced) == 0
+             && read_flag(memory, "multi", &s->multi) == 0
+             && read_flag(memory, "take_all", &s->take_all) == 0
+             && read_flag(memory, "kids", &s->kids) == 0;
+    if (ok) {
+        PyObject *jack = PyObject_GetAttrString(memory, "jack");
+        ok = jack != NULL;
+        if (ok) {
+            if (PyUnicode_CompareWithASCIIString(jack, "sweep") == 0)
+                s->jack = JACK_SWEEP;
+            else if (PyUnicode_CompareWithASCIIString(jack, "sweep_all") == 0)
+                s->jack = JACK_SWEEP_ALL;
+            else if (PyUnicode_CompareWithASCIIString(jack, "eleven") == 0)
+                s->jack = JACK_ELEVEN;
+            else {
+                PyErr_SetString(PyExc_ValueError, "an unknown jack rule");
+                ok = 0;
+            }
+            Py_DECREF(jack);
+        }
+    }
+    Py_DECREF(memory);
+    if (!ok)
+        return -1;
+    setting_init(s);
+    return 0;
+}
+
+static int read_hand(Board *b, PyObject *hand)
+{
+    long value;
+    if (read_setting(hand, &b->setting) < 0)
+        return -1;
+    if (read_int(hand, "players", &value) < 0)
+        return -1;
+    if (value < 2 || value > 4) {
+        PyErr_SetString(PyExc_ValueError, "a hand has 2 to 4 players");
+        return -1;
+    }
+    b->players = (int)value;
+    if (read_int(hand, "sides", &value) < 0)
+        return -1;
+    b->sides = (int)value;
+    if (read_ints(hand, "_side", b->players, b->side) < 0
+        || read_ints(hand, "_next", b->players, b->next) < 0
+        || read_ints(hand, "_surs", b->sides, b->surs) < 0)
+        return -1;
+    if (read_int(hand, "_last", &value) < 0)
+        return -1;
+    b->last = (int)value;
+    if (read_int(hand, "_to_move", &value) < 0)
+        return -1;
+    b->to_move = (int)value;
+    if (read_int(hand, "_round", &b->round) < 0 || read_int(hand, "_rounds", &b->rounds) < 0)
+        return -1;
+    b->base = b->round;
+    if (b->rounds - b->round > MAX_ROUNDS) {
+        PyErr_SetString(PyExc_ValueError, "too many deal rounds to come");
+        return -1;
+    }
+    if (read_flag(hand, "_sur_live", &b->sur_live) < 0)
+        return -1;
+    PyObject *rules = PyObject_GetAttrString(hand, "rules");
+    if (rules == NULL)
+        return -1;
+    int status = read_flag(rules, "sur_in_last_deal", &b->sur_in_last_deal);
+    Py_DECREF(rules);
+    if (status < 0)
+        return -1;
+    PyObject *object;
+    object = PyObject_GetAttrString(hand, "_sur_cards");
+    if (object == NULL)
+        return -1;
+    status = read_mask(object, &b->sur_cards);
+    Py_DECREF(object);
+    if (status < 0)
+        return -1;
+    object = PyObject_GetAttrString(hand, "_table");
+    if (object == NULL)
+        return -1;
+    status = read_mask(object, &b->table);
+    Py_DECREF(object);
+    if (status < 0)
+        return -1;
+    object = PyObject_GetAttrString(hand, "_swept");
+    if (object == NULL)
+        return -1;
+    status = read_mask(object, &b->swept);
+    Py_DECREF(object);
+    if (status < 0)
+        return -1;
+    object = PyObject_GetAttrString(hand, "_captured");
+    if (object == NULL)
+        return -1;
+    for (int side = 0; side < b->sides && status == 0; side++) {
+        PyObject *item = PySequence_GetItem(object, side);
+        status = item == NULL ? -1 : read_mask(item, &b->captured[side]);
+        Py_XDECREF(item);
+    }
+    Py_DECREF(object);
+    if (status < 0)
+        return -1;
+    object = PyObject_GetAttrString(hand, "_held");
+    if (object == NULL)
+        return -1;
+    for (int seat = 0; seat < b->players && status == 0; seat++) {
+        PyObject *item = PySequence_GetItem(object, seat);
+        status = item == NULL ? -1 : read_bytes_mask(item, &b->held[seat]);
+        Py_XDECREF(item);
+    }
+    Py_DECREF(object);
+    if (status < 0)
+        return -1;
+    object = PyObject_GetAttrString(hand, "_deals");
+    if (object == NULL)
+        return -1;
+    for (long number = b->round + 1; number <= b->rounds && status == 0; number++) {
+        PyObject *dealt = PySequence_GetItem(object, number);
+        if (dealt == NULL) {
+            status = -1;
+            break;
+        }
+        for (int seat = 0; seat < b->players && status == 0; seat++) {
+            PyObject *item = PySequence_GetItem(dealt, seat);
+            status = item == NULL ? -1
+                     : read_bytes_mask(item, &b->deals[number - b->base - 1][seat]);
+            Py_XDECREF(item);
+        }
+        Py_DECREF(dealt);
+    }
+    Py_DECREF(object);
+    return status;
+}
+
+static PyObject *Board_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"hand", "points", "sur_points", NULL};
+    PyObject *hand, *points = Py_None;
+    int sur_points = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Oi:Board", names, &hand, &points,
+                                     &sur_points))
+        return NULL;
+    Board *b = (Board *)type->tp_alloc(type, 0);
+    if (b == NULL)
+        return NULL;
+    if (read_hand(b, hand) < 0) {
+        Py_DECREF(b);
+        return NULL;
+    }
+    b->sur_points = sur_points;
+    if (points != Py_None) {
+        PyObject *seq = PySequence_Fast(points, "points are 52 whole numbers");
+        if (seq == NULL || PySequence_Fast_GET_SIZE(seq) != 52) {
+            if (seq != NULL)
+                PyErr_SetString(PyExc_ValueError, "points are 52 whole numbers");
+            Py_XDECREF(seq);
+            Py_DECREF(b);
+            return NULL;
+        }
+        for (int k = 0; k < 52; k++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+            if (v == -1 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                Py_DECREF(b);
+                return NULL;
+            }
+            b->points[k] = (int)v;
+        }
+        Py_DECREF(seq);
+    }
+    return (PyObject *)b;
+}
+
+static void Board_dealloc(Board *b)
+{
+    free(b->legal.items);
+    free(b->scratch.items);
+    Py_TYPE(b)->tp_free((PyObject *)b);
+}
+
+static PyObject *move_tuple(ct_mask item)
+{
+    return Py_BuildValue("(iK)", (int)(item >> 56), (unsigned long long)(item & ALL_MASK));
+}
+
+static PyObject *Board_legal(Board *b, PyObject *Py_UNUSED(ignored))
+{
+    if (board_legal(b) < 0)
+        return PyErr_NoMemory();
+    PyObject *out = PyList_New(b->legal.size);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < b->legal.size; k++) {
+        PyObject *move = move_tuple(b->legal.items[k]);
+        if (move == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, move);
+    }
+    return out;
+}
+
+static PyObject *Board_push(Board *b, PyObject *args)
+{
+    int index;
+    unsigned long long taken;
+    if (!PyArg_ParseTuple(args, "iK:push", &index, &taken))
+        return NULL;
+    if (b->depth >= MAX_STACK) {
+        PyErr_SetString(PyExc_ValueError, "the board's stack is full");
+        return NULL;
+    }
+    if (board_legal(b) < 0)
+        return PyErr_NoMemory();
+    ct_mask wanted = (ct_mask)(index & 63) << 56 | ((ct_mask)taken & ALL_MASK);
+    for (Py_ssize_t k = 0; k < b->legal.size; k++)
+        if (index >= 0 && index < 52 && taken == (taken & ALL_MASK)
+            && b->legal.items[k] == wanted) {
+            board_play(b, index, (ct_mask)taken);
+            Py_RETURN_NONE;
+        }
+    PyErr_Format(PyExc_ValueError, "not a legal move: card %d taking %llx", index, taken);
+    return NULL;
+}
+
+static PyObject *Board_pop(Board *b, PyObject *Py_UNUSED(ignored))
+{
+    if (b->depth == 0) {
+        PyErr_SetString(PyExc_IndexError, "no move to undo");
+        return NULL;
+    }
+    Snap *snap = &b->stack[b->depth - 1];
+    PyObject *move = move_tuple((ct_mask)snap->index << 56 | snap->taken);
+    if (move == NULL)
+        return NULL;
+    board_undo(b);
+    return move;
+}
+
+static PyObject *mask_tuple(const ct_mask *masks, int count)
+{
+    PyObject *out = PyTuple_New(count);
+    if (out == NULL)
+        return NULL;
+    for (int k = 0; k < count; k++) {
+        PyObject *item = PyLong_FromUnsignedLongLong(masks[k]);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
+static PyObject *Board_state(Board *b, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *held = mask_tuple(b->held, b->players);
+    PyObject *captured = mask_tuple(b->captured, b->sides);
+    PyObject *surs = PyTuple_New(b->sides);
+    if (held == NULL || captured == NULL || surs == NULL) {
+        Py_XDECREF(held);
+        Py_XDECREF(captured);
+        Py_XDECREF(surs);
+        return NULL;
+    }
+    for (int k = 0; k < b->sides; k++) {
+        PyObject *n = PyLong_FromLong(b->surs[k]);
+        if (n == NULL) {
+            Py_DECREF(held);
+            Py_DECREF(captured);
+            Py_DECREF(surs);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(surs, k, n);
+    }
+    PyObject *last = b->last < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(b->last);
+    PyObject *to_move = b->to_move < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(b->to_move);
+    if (last == NULL || to_move == NULL) {
+        Py_DECREF(held);
+        Py_DECREF(captured);
+        Py_DECREF(surs);
+        Py_XDECREF(last);
+        Py_XDECREF(to_move);
+        return NULL;
+    }
+    return Py_BuildValue("{sNsKsNsNsNsNslsK}", "held", held, "table",
+                         (unsigned long long)b->table, "captured", captured, "surs", surs,
+                         "last", last, "to_move", to_move, "round", b->round, "swept",
+                         (unsigned long long)b->swept);
+}
+
+static PyObject *Board_score(Board *b, PyObject *Py_UNUSED(ignored))
+{
+    /* (captured masks, surs, over): what the rewards read off a finished playout */
+    PyObject *captured = mask_tuple(b->captured, b->sides);
+    if (captured == NULL)
+        return NULL;
+    PyObject *surs = PyList_New(b->sides);
+    if (surs == NULL) {
+        Py_DECREF(captured);
+        return NULL;
+    }
+    for (int k = 0; k < b->sides; k++) {
+        PyObject *n = PyLong_FromLong(b->surs[k]);
+        if (n == NULL) {
+            Py_DECREF(captured);
+            Py_DECREF(surs);
+            return NULL;
+        }
+        PyList_SET_ITEM(surs, k, n);
+    }
+    return Py_BuildValue("(NNO)", captured, surs, b->to_move < 0 ? Py_True : Py_False);
+}
+
+static PyObject *Board_moves(Board *b, PyObject *Py_UNUSED(ignored))
+{
+    /* (seat, index, taken, sur) for each move played on the board */
+    PyObject *out = PyList_New(b->depth);
+    if (out == NULL)
+        return NULL;
+    for (int k = 0; k < b->depth; k++) {
+        Snap *snap = &b->stack[k];
+        PyObject *entry = Py_BuildValue("(iiKO)", snap->seat, snap->index,
+                                        (unsigned long long)snap->taken,
+                                        snap->kind == KIND_SUR ? Py_True : Py_False);
+        if (entry == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, entry);
+    }
+    return out;
+}
+
+static PyObject *Board_copy(Board *b, PyObject *Py_UNUSED(ignored))
+{
+    Board *other = (Board *)BoardType.tp_alloc(&BoardType, 0);
+    if (other == NULL)
+        return NULL;
+    /* everything but the scratch lists (and the object's own header) */
+    size_t head = offsetof(Board, setting);
+    memcpy((char *)other + head, (char *)b + head, offsetof(Board, legal) - head);
+    return (PyObject *)other;
+}
+
+static PyObject *Board_playout(Board *b, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"policy", "seed", "stop_round", NULL};
+    const char *policy_name;
+    unsigned long long seed;
+    long stop_round = LONG_MAX;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sK|l:playout", names, &policy_name,
+                                     &seed, &stop_round))
+        return NULL;
+    int policy;
+    if (strcmp(policy_name, "random") == 0)
+        policy = POLICY_RANDOM;
+    else if (strcmp(policy_name, "basic") == 0)
+        policy = POLICY_BASIC;
+    else {
+        PyErr_Format(PyExc_ValueError, "the policy is 'random' or 'basic', not '%s'",
+                     policy_name);
+        return NULL;
+    }
+    ct_rng rng;
+    ct_rng_seed(&rng, seed);
+    long steps = 0;
+    while (b->to_move >= 0 && b->round <= stop_round && b->depth < MAX_STACK) {
+        Py_ssize_t chosen;
+        if (board_legal(b) < 0 || choose(b, policy, &rng, &chosen) < 0)
+            return PyErr_NoMemory();
+        ct_mask move = b->legal.items[chosen];
+        board_play(b, (int)(move >> 56), move & ALL_MASK);
+        steps++;
+    }
+    return PyLong_FromLong(steps);
+}
+
+static PyObject *Board_get_to_move(Board *b, void *Py_UNUSED(closure))
+{
+    if (b->to_move < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(b->to_move);
+}
+
+static PyObject *Board_get_depth(Board *b, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLong(b->depth);
+}
+
+static PyMethodDef Board_methods[] = {
+    {"legal", (PyCFunction)Board_legal, METH_NOARGS,
+     "The legal moves as (card index, mask taken), in Hand.legal_moves's order."},
+    {"push", (PyCFunction)Board_push, METH_VARARGS,
+     "push(index, taken): play a legal move (ValueError if it is not one)."},
+    {"pop", (PyCFunction)Board_pop, METH_NOARGS, "Undo the last move; return it."},
+    {"state", (PyCFunction)Board_state, METH_NOARGS, "The board's fields, as a dict."},
+    {"score", (PyCFunction)Board_score, METH_NOARGS,
+     "(captured masks, surs, over): what a playout's reward reads."},
+    {"moves", (PyCFunction)Board_moves, METH_NOARGS,
+     "(seat, index, taken, sur) for each move played on the board."},
+    {"copy", (PyCFunction)Board_copy, METH_NOARGS, "An independent copy."},
+    {"playout", (PyCFunction)(void (*)(void))Board_playout, METH_VARARGS | METH_KEYWORDS,
+     "playout(policy, seed, stop_round=None): play 'random' or 'basic' moves until the "
+     "hand ends or the deal round passes stop_round; return how many moves it played."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Board_getset[] = {
+    {"to_move", (getter)Board_get_to_move, NULL, "The seat to play (None: over).", NULL},
+    {"depth", (getter)Board_get_depth, NULL, "Moves played on the board.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject BoardType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "cardtable.pasur._core.Board",
+    .tp_basicsize = sizeof(Board),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A Pasur hand's play on masks, copied from a pasur.Hand.",
+    .tp_new = Board_new,
+    .tp_dealloc = (destructor)Board_dealloc,
+    .tp_methods = Board_methods,
+    .tp_getset = Board_getset,
+};
+
+static PyObject *core_options(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    /* options(hand, index, table): card index's moves on table under hand's rules */
+    PyObject *hand;
+    int index;
+    unsigned long long table;
+    if (!PyArg_ParseTuple(args, "OiK:options", &hand, &index, &table))
+        return NULL;
+    if (index < 0 || index >= 52 || (table & ~ALL_MASK) || (table >> index & 1)) {
+        PyErr_SetString(PyExc_ValueError, "a card index 0 to 51 not on a 52-bit table");
+        return NULL;
+    }
+    Setting setting;
+    if (read_setting(hand, &setting) < 0)
+        return NULL;
+    Masks out = {0};
+    if (add_options(&setting, index, (ct_mask)table, &out) < 0) {
+        free(out.items);
+        return PyErr_NoMemory();
+    }
+    PyObject *list = PyList_New(out.size);
+    for (Py_ssize_t k = 0; list != NULL && k < out.size; k++) {
+        PyObject *item = PyLong_FromUnsignedLongLong(out.items[k]);
+        if (item == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, k, item);
+    }
+    free(out.items);
+    return list;
+}
+
+static PyMethodDef core_methods[] = {
+    {"options", core_options, METH_VARARGS,
+     "options(rules_holder, index, table): the masks card index can take (0: it stays), "
+     "read off an object with the option memory's fields (a Hand's _memory's owner)."},
+    {NULL, NULL, 0, NULL},
+};
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "cardtable.pasur._core",
-    .m_doc = "The compiled core of pasur (not complete: READY is false).",
+    .m_doc = "The compiled core of Pasur: a hand's play on masks and playouts in C.",
     .m_size = -1,
+    .m_methods = core_methods,
 };
 
 PyMODINIT_FUNC PyInit__core(void)
 {
+    if (PyType_Ready(&BoardType) < 0)
+        return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL)
         return NULL;
-    if (PyModule_AddObjectRef(module, "READY", Py_False) < 0) {
+    if (PyModule_AddObjectRef(module, "Board", (PyObject *)&BoardType) < 0
+        || PyModule_AddObjectRef(module, "READY", Py_False) < 0) {
         Py_DECREF(module);
         return NULL;
     }
