@@ -179,6 +179,11 @@ class Episode:
         """The actions that make an engine ``move`` from a decision node."""
         raise NotImplementedError
 
+    def move_so_far(self) -> list[int]:
+        """The actions already given for a move not made yet (a Pasur capture being
+        chosen); empty at the start of a move.  The move began that many actions ago."""
+        return []
+
     @property
     def moves(self) -> list[tuple[int, Any]]:
         """(seat, move) for every move made so far."""

@@ -31,9 +31,10 @@ from open_spiel.python.algorithms import ismcts, mcts
 from .. import bots, games
 from ..game import GameSpec, GameState, make_rng
 from .base import Episode
+from .levels import LevelPlayer
 
-__all__ = ["CardtableGame", "CardtableState", "OpenSpielISMCTSBot", "game_type", "load",
-           "state_of"]
+__all__ = ["CardtableBot", "CardtableGame", "CardtableState", "OpenSpielISMCTSBot",
+           "game_type", "load", "state_of"]
 
 _PRIVATE = {pyspiel.PrivateInfoType.SINGLE_PLAYER: "single",
             pyspiel.PrivateInfoType.NONE: "none",
@@ -274,6 +275,65 @@ class OpenSpielISMCTSBot:
         if move not in state.legal_moves():
             raise AssertionError(f"the mirrored game chose {move}, which is not legal here")
         return move
+
+
+class CardtableBot(pyspiel.Bot):
+    """A cardtable level as a ``pyspiel.Bot``: ``CardtableBot(game, player_id, "hard")``.
+
+    ``level`` is any cardtable bot spec (``random``, ``beginner`` ... ``expert``, or a kind
+    with options such as ``ismcts:iterations=200``).  It plays ``player_id`` of a cardtable
+    game loaded through pyspiel, from what that player has seen: the cards it cannot see
+    are dealt afresh before the level is asked (``cardtable.adapters.levels``), so it
+    plays the same whatever the opponents really hold.  It works with OpenSpiel's
+    ``evaluate_bots`` and anything else that calls ``step``.
+
+    >>> from open_spiel.python.algorithms import evaluate_bots
+    >>> game = load("pasur")
+    >>> players = [CardtableBot(game, 0, "easy", seed=1), CardtableBot(game, 1, "random", seed=2)]
+    >>> returns = evaluate_bots.evaluate_bots(game.new_initial_state(), players,
+    ...                                       np.random.RandomState(3))
+    >>> sum(returns)
+    0.0
+    """
+
+    def __init__(self, game: pyspiel.Game, player_id: int, level: str = "hard",
+                 seed: int | random.Random | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        if not isinstance(game, CardtableGame):
+            raise ValueError(f"CardtableBot plays cardtable's games, not {game}")
+        players = game.num_players()
+        if isinstance(player_id, bool) or not isinstance(player_id, int) \
+                or not 0 <= player_id < players:
+            raise ValueError(f"player_id must be 0 to {players - 1}, not {player_id!r}")
+        self.game = game
+        self.player_id = player_id
+        self.player = LevelPlayer(level, seed)
+        self.level = level
+
+    def step(self, state: pyspiel.State) -> int:
+        if not isinstance(state, CardtableState):
+            raise ValueError("CardtableBot plays the states of cardtable's pyspiel games")
+        if state.current_player() != self.player_id:
+            raise ValueError(f"it is not player {self.player_id}'s turn")
+        return self.player.action(state.episode, self.player_id)
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        self.player.restart()
+
+    def restart(self) -> None:
+        self.player.restart()
+
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        """Nothing to note: the level reads the state when asked."""
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def is_clonable(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return f"CardtableBot({self.game}, {self.player_id}, {self.level!r})"
 
 
 def _make_bot(*, seed: int | random.Random | None = None, **options: Any) -> OpenSpielISMCTSBot:

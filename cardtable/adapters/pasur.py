@@ -353,6 +353,12 @@ class PasurEpisode(Episode):
             return None
         return CARDS[self._pending], cards_of(self._picked)
 
+    def move_so_far(self) -> list[int]:
+        if self._pending < 0:
+            return []
+        picked = [card.index + TAKE for card in cards_of(self._picked)]
+        return [self._pending, *picked]
+
     def actions_for(self, move: Move) -> list[int]:
         """The actions that make ``move`` from a decision node with nothing chosen yet."""
         if self._phase != _PLAY or self._pending >= 0:
