@@ -24,10 +24,11 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from ..cards import Card, mask_of
+from .._engine import load_core
+from ..cards import CARDS, Card, mask_of
 from ..pasur import Hand, Match, Move, Rules, move_options, sur_cards
 from ..pasur.captures import ALL_MASK
-from ..pasur.scoring import CLUBS_MASK, card_points, sur_points
+from ..pasur.scoring import CLUBS_MASK, card_points, hand_points, sur_points
 
 __all__ = ["KIT", "PasurKit"]
 
@@ -149,6 +150,24 @@ class PasurKit:
         if final.is_over():
             return context.of(final.score())
         return context.of(context.estimate(final))
+
+    # -- the compiled core's loops (see cardtable.bots.kits) -------------------------------
+
+    def fast_playout(self, position: Any, context: _Reward, policy: str,
+                     rng: random.Random) -> list[float] | None:
+        """The playout and its reward in the compiled core (``_core.Board.playout``: the
+        same policies, move for move, with the core's own generator), or ``None`` where
+        it is not built or ``CARDTABLE_PURE`` asks for the pure engine."""
+        core = _core()
+        if core is None or type(position) is not Hand or policy not in _POLICIES:
+            return None
+        rules = position.rules
+        board = core.Board(position, _points_of(rules), rules.sur_points)
+        board.playout(_POLICIES[policy], rng.getrandbits(64), context.horizon)
+        captured, surs, over = board.score()
+        if over:
+            return context.of(hand_points(captured, surs, rules, position.totals))
+        return context.of(context.estimate_of(captured, surs))
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -366,10 +385,13 @@ class _Reward:
     def estimate(self, position: Hand) -> list[float]:
         """Points per side expected at the end of a hand still in play: counting cards
         and surs taken so far, and each side's chance at the bonus from the race so far."""
+        return self.estimate_of(position.captured_masks, position.surs)
+
+    def estimate_of(self, captured: Sequence[int], surs: Sequence[int]) -> list[float]:
+        """``estimate`` from each side's captured mask and surs."""
         rules = self.rules
-        captured = [mask_of(cards) for cards in position.captured]
         points = [float(card_points(mask, rules)) for mask in captured]
-        for side, p in enumerate(sur_points(position.surs, rules, self.totals)):
+        for side, p in enumerate(sur_points(surs, rules, self.totals)):
             points[side] += p
         if rules.bonus == "clubs":
             counts = [(mask & CLUBS_MASK).bit_count() for mask in captured]
@@ -546,6 +568,31 @@ def _basic_values(rules: Rules) -> _BasicValues:
             _BASIC.clear()
         found = _BASIC[id(rules)] = _BasicValues(rules)
     return found
+
+
+_POLICIES = {"basic": "basic", "plain": "basic", "random": "random"}
+"""The search's playout policies by name, as the core names them (this kit has no plainer
+policy: "plain" is its basic one, as ``ISMCTSBot`` reads it)."""
+_CORE: list[Any] = []
+_POINTS: dict[int, tuple[Rules, tuple[int, ...]]] = {}
+
+
+def _core() -> Any:
+    """The compiled core, looked for once (``None``: the pure engine runs)."""
+    if not _CORE:
+        _CORE.append(load_core("cardtable.pasur._core"))
+    return _CORE[0]
+
+
+def _points_of(rules: Rules) -> tuple[int, ...]:
+    """Each card's points under ``rules``, as the core's basic policy reads them."""
+    found = _POINTS.get(id(rules))
+    if found is None or found[0] is not rules:
+        if len(_POINTS) > 32:
+            _POINTS.clear()
+        found = _POINTS[id(rules)] = (rules, tuple(card_points(card.mask, rules)
+                                                   for card in CARDS))
+    return found[1]
 
 
 KIT = PasurKit()

@@ -188,7 +188,7 @@ static int add_options(const Setting *s, int index, ct_mask table, Masks *out)
         out->size = start;
         return masks_add(out, 0);
     }
-    if (s->multi && out->size - from > 1) {
+    if (s->multi && rank <= 11 && out->size - from > 1) {   /* (kings and queens: one) */
         if (disjoint_unions(out, from) < 0)
             return -1;
     } else {
@@ -387,7 +387,7 @@ static int reply(Board *b, ct_mask table, ct_mask hand, double *found)
 }
 
 /* The move number the policy plays now (legal moves listed in b->legal). */
-static int choose(Board *b, int policy, ct_rng *rng, Py_ssize_t *chosen)
+static int choose(Board *b, int policy, double variety, ct_rng *rng, Py_ssize_t *chosen)
 {
     Py_ssize_t n = b->legal.size;
     if (n == 1) {
@@ -398,7 +398,7 @@ static int choose(Board *b, int policy, ct_rng *rng, Py_ssize_t *chosen)
         *chosen = ct_below(rng, (uint32_t)n);
         return 0;
     }
-    if (ct_unit(rng) < 0.05) {
+    if (variety > 0 && ct_unit(rng) < variety) {
         *chosen = ct_below(rng, (uint32_t)n);
         return 0;
     }
@@ -886,12 +886,13 @@ static PyObject *Board_copy(Board *b, PyObject *Py_UNUSED(ignored))
 
 static PyObject *Board_playout(Board *b, PyObject *args, PyObject *kwargs)
 {
-    static char *names[] = {"policy", "seed", "stop_round", NULL};
+    static char *names[] = {"policy", "seed", "stop_round", "variety", NULL};
     const char *policy_name;
     unsigned long long seed;
     long stop_round = LONG_MAX;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sK|l:playout", names, &policy_name,
-                                     &seed, &stop_round))
+    double variety = 0.05;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sK|ld:playout", names, &policy_name,
+                                     &seed, &stop_round, &variety))
         return NULL;
     int policy;
     if (strcmp(policy_name, "random") == 0)
@@ -908,7 +909,7 @@ static PyObject *Board_playout(Board *b, PyObject *args, PyObject *kwargs)
     long steps = 0;
     while (b->to_move >= 0 && b->round <= stop_round && b->depth < MAX_STACK) {
         Py_ssize_t chosen;
-        if (board_legal(b) < 0 || choose(b, policy, &rng, &chosen) < 0)
+        if (board_legal(b) < 0 || choose(b, policy, variety, &rng, &chosen) < 0)
             return PyErr_NoMemory();
         ct_mask move = b->legal.items[chosen];
         board_play(b, (int)(move >> 56), move & ALL_MASK);
@@ -942,8 +943,9 @@ static PyMethodDef Board_methods[] = {
      "(seat, index, taken, sur) for each move played on the board."},
     {"copy", (PyCFunction)Board_copy, METH_NOARGS, "An independent copy."},
     {"playout", (PyCFunction)(void (*)(void))Board_playout, METH_VARARGS | METH_KEYWORDS,
-     "playout(policy, seed, stop_round=None): play 'random' or 'basic' moves until the "
-     "hand ends or the deal round passes stop_round; return how many moves it played."},
+     "playout(policy, seed, stop_round=None, variety=0.05): play 'random' or 'basic' "
+     "moves (basic: a uniform one with the chance variety) until the hand ends or the "
+     "deal round passes stop_round; return how many moves it played."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1008,7 +1010,8 @@ static PyMethodDef core_methods[] = {
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "cardtable.pasur._core",
-    .m_doc = "The compiled core of Pasur: a hand's play on masks and playouts in C.",
+    .m_doc = "The compiled core of Pasur: a hand's play on masks and playouts in C "
+             "(READY: it matches the pure engine in the differential test).",
     .m_size = -1,
     .m_methods = core_methods,
 };
@@ -1021,7 +1024,7 @@ PyMODINIT_FUNC PyInit__core(void)
     if (module == NULL)
         return NULL;
     if (PyModule_AddObjectRef(module, "Board", (PyObject *)&BoardType) < 0
-        || PyModule_AddObjectRef(module, "READY", Py_False) < 0) {
+        || PyModule_AddObjectRef(module, "READY", Py_True) < 0) {
         Py_DECREF(module);
         return NULL;
     }
