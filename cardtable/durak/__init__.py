@@ -16,7 +16,7 @@ from typing import Any
 
 from ..cards import Card
 from ..game import GameSpec, Measure
-from .game import Game
+from .engine import Game
 from .moves import Move, MoveKind
 from .rules import DEFAULT_PRESET, PRESETS, Rules
 from .series import Series

@@ -1,22 +1,1327 @@
-/* The compiled core of durak: not written yet.  READY stays false, so the pure engine runs
- * (see cardtable/_engine.py). */
+/* The compiled core of Transfer Durak: the state as card masks in one C struct, the legal
+ * moves from masks, push and pop (a saved copy of the struct per move), copy, and playouts
+ * to the end of a game with the core's own generator.
+ *
+ * It is the pure engine (game.py, state.py) written again move for move: the same legal
+ * moves in the same order, the same turn order, drawing and end of game.  Everything cold
+ * (views, outcomes, why a move is refused, reading a move's text, dealing) stays in Python
+ * (compiled.py), which reads this state through the same field names the pure engine has.
+ *
+ * Moves are numbered as the research adapters number actions (adapters/durak.py): 0 take,
+ * 1 pass, 2 + 15 * rank + (suits - 1) an attack, 197 + ... a transfer, 392 + card a
+ * passport transfer, 444 + card an exchange, 496 + 52 * attack + beater a defence.  The
+ * Move objects themselves are the pure engine's (``bind`` hands them over), so a move the
+ * core finds is the very object the pure engine would find.
+ */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
+#include <string.h>
 #include "../_native.h"
+
+#define DK_TAKE 0
+#define DK_PASS 1
+#define DK_ATTACK 2
+#define DK_TRANSFER 197
+#define DK_SHOW 392
+#define DK_EXCHANGE 444
+#define DK_DEFEND 496
+#define DK_MOVES (DK_DEFEND + 52 * 52)
+
+enum { LEAD, DEFEND, THROW, TAKING, OVER };
+
+#define HAND_SIZE 6
+#define ROUND_LIMIT 6
+#define MAX_SEATS 6
+#define MAX_TABLE 8     /* attack cards on the table: at most six */
+#define MAX_LEGAL 512   /* six open cards times 51 beaters, and a few more */
+
+#define GROUP(rank) ((ct_mask)15 << (4 * (rank)))
+#define SUIT_MASK(suit) ((ct_mask)0x1111111111111ULL << (suit))
+#define BIT(card) ((ct_mask)1 << (card))
+
+/* The fixed facts of a game: its rules and seating, and (once dealt) trump. */
+typedef struct {
+    int players, teams;
+    int8_t team[MAX_SEATS];
+    int nb_only, passport, late, first_transfer, exchange, simple_throw, first_round_limit;
+    long long max_rounds;
+    int trump, lowest;
+    ct_mask pack_mask;
+    ct_mask beaters[52];
+} dk_rules;
+
+/* What the moves change: ``pop`` restores a saved copy. */
+typedef struct {
+    ct_mask hands[MAX_SEATS], known[MAX_SEATS];
+    ct_mask discard, open, tmask, tranks, shown;
+    long long round;
+    int8_t stock[52];
+    int8_t stock_len, drawn, trump_card;   /* trump_card: -1 for a position without one */
+    int8_t out, loser, phase;              /* loser: -1 for none */
+    int8_t attacker, defender, orig, to_move, cap_now, limit, passed;
+    int8_t natt, nbeats;
+    int8_t att[MAX_TABLE], beat_a[MAX_TABLE], beat_d[MAX_TABLE];
+} dk_state;
+
+/* Non-empty subsets of each 4-bit group, fewest cards first, then by value (the order of
+ * tables.py's _SUBSETS). */
+static uint8_t SUBS[16][15];
+static uint8_t SUBS_N[16];
+
+static PyObject *CARDS = NULL;   /* the 52 Card objects, by index */
+static PyObject *MOVES = NULL;   /* the Move objects, by move number (None where none) */
+
+static inline int strength(int card) { int r = card >> 2; return r == 0 ? 14 : r + 1; }
+
+/* -- the rules ------------------------------------------------------------------------ */
+
+static void set_trump(dk_rules *r, int trump)
+{
+    r->trump = trump;
+    for (int c = 0; c < 52; c++) {
+        ct_mask higher = 0;
+        for (int o = 0; o < 52; o++)
+            if ((o & 3) == (c & 3) && strength(o) > strength(c))
+                higher |= BIT(o);
+        r->beaters[c] = higher | ((c & 3) != trump ? SUIT_MASK(trump) : 0);
+    }
+}
+
+static int defender_after(const dk_rules *r, const dk_state *s, int seat)
+{
+    int n = r->players, mine = r->team[seat];
+    for (int k = 1; k < n; k++) {
+        int other = (seat + k) % n;
+        if (s->hands[other] && r->team[other] != mine)
+            return other;
+    }
+    return -1;
+}
+
+static int transfer_rank(const dk_rules *r, const dk_state *s)
+{
+    if (s->round == 1 && !r->first_transfer)
+        return -1;
+    if (!s->nbeats)
+        return s->att[0] >> 2;
+    ct_mask open = s->open;
+    if (!r->late || !open)
+        return -1;
+    int rank = ct_low(open) >> 2;
+    return (open & ~GROUP(rank)) ? -1 : rank;
+}
+
+static int throwers(const dk_rules *r, const dk_state *s)
+{
+    int n = r->players, dteam = r->team[s->defender], allowed = 0;
+    for (int seat = 0; seat < n; seat++)
+        if (s->hands[seat] && r->team[seat] != dteam)
+            allowed |= 1 << seat;
+    if (r->nb_only) {
+        int near = 1 << s->attacker;
+        for (int step = 1; step >= -1; step -= 2) {
+            int seat = s->defender;
+            for (int k = 0; k < n - 1; k++) {
+                seat = ((seat + step) % n + n) % n;
+                if (!(s->out >> seat & 1)) {
+                    near |= 1 << seat;
+                    break;
+                }
+            }
+        }
+        allowed &= near;
+    }
+    return allowed;
+}
+
+/* -- legal moves ------------------------------------------------------------------------ */
+
+static int add_groups(int16_t *out, int n, ct_mask mask, int room, int base)
+{
+    if (room > 6)
+        room = 6;
+    for (int rank = 0; rank < 13 && mask; rank++) {
+        int group = (int)(mask >> (4 * rank) & 15);
+        if (!group)
+            continue;
+        for (int k = 0; k < SUBS_N[group]; k++) {
+            int sub = SUBS[group][k];
+            if (__builtin_popcount(sub) > room)
+                break;
+            out[n++] = (int16_t)(base + 15 * rank + sub - 1);
+        }
+    }
+    return n;
+}
+
+static int add_exchange(const dk_rules *r, const dk_state *s, int16_t *out, int n,
+                        ct_mask hand)
+{
+    if (s->stock_len - s->drawn < 2 || s->trump_card < 0)
+        return n;
+    int card = (r->lowest - 1) * 4 + r->trump;
+    if (card != s->trump_card && (hand & BIT(card)))
+        out[n++] = (int16_t)(DK_EXCHANGE + card);
+    return n;
+}
+
+static int gen_legal(const dk_rules *r, const dk_state *s, int16_t *out)
+{
+    int n = 0, phase = s->phase;
+    if (phase == OVER)
+        return 0;
+    int seat = s->to_move;
+    ct_mask hand = s->hands[seat];
+    if (phase == DEFEND) {
+        ct_mask open = s->open;
+        while (open) {
+            int a = ct_low(open);
+            open &= open - 1;
+            ct_mask m = hand & r->beaters[a];
+            while (m) {
+                out[n++] = (int16_t)(DK_DEFEND + 52 * a + ct_low(m));
+                m &= m - 1;
+            }
+        }
+        ct_mask same;
+        if (!s->nbeats) {
+            same = hand & s->tranks;
+            if (same && s->round == 1 && !r->first_transfer)
+                same = 0;
+        } else if (r->late) {
+            int rank = transfer_rank(r, s);
+            same = rank >= 0 ? hand & GROUP(rank) : 0;
+        } else {
+            same = 0;
+        }
+        if (same) {
+            int nd = defender_after(r, s, seat);
+            if (nd >= 0) {
+                int room = ct_count(s->hands[nd]) - ct_count(s->open);
+                int cap_room = s->cap_now - s->natt;
+                if (cap_room < room)
+                    room = cap_room;
+                if (room > 0) {
+                    int rank = ct_low(same) >> 2;
+                    n = add_groups(out, n, same & GROUP(rank), room, DK_TRANSFER);
+                }
+                if (r->passport && room >= 0) {
+                    ct_mask card = same & SUIT_MASK(r->trump);
+                    if (card && !(s->shown & card))
+                        out[n++] = (int16_t)(DK_SHOW + 63 - __builtin_clzll(card));
+                }
+            }
+        }
+        out[n++] = DK_TAKE;
+    } else if (phase == LEAD) {
+        int room = ct_count(s->hands[s->defender]);
+        if (room > s->cap_now)
+            room = s->cap_now;
+        n = add_groups(out, n, hand, room, DK_ATTACK);
+    } else {
+        ct_mask candidates = hand & s->tranks;
+        if (candidates)
+            n = add_groups(out, n, candidates, s->limit - s->natt, DK_ATTACK);
+        out[n++] = DK_PASS;
+    }
+    if (r->exchange)
+        n = add_exchange(r, s, out, n, hand);
+    return n;
+}
+
+/* -- the end of a round ----------------------------------------------------------------- */
+
+static int finished(const dk_rules *r, dk_state *s)
+{
+    int n = r->players, count = 0;
+    if (r->teams == n) {
+        for (int seat = 0; seat < n; seat++)
+            count += s->hands[seat] != 0;
+        if (count > 1)
+            return 0;
+    }
+    int team = -1;
+    for (int seat = 0; seat < n; seat++)
+        if (s->hands[seat]) {
+            if (team >= 0 && r->team[seat] != team)
+                return 0;
+            team = r->team[seat];
+        }
+    s->phase = OVER;
+    int loser = -1, most = -1;
+    for (int seat = 0; seat < n; seat++)   /* the most cards; ties: the lowest seat */
+        if (s->hands[seat] && ct_count(s->hands[seat]) > most) {
+            most = ct_count(s->hands[seat]);
+            loser = seat;
+        }
+    s->loser = (int8_t)loser;
+    return 1;
+}
+
+static ct_mask stock_between(const dk_state *s, int from, int to)
+{
+    ct_mask mask = 0;
+    for (int i = from; i < to; i++)
+        mask |= BIT(s->stock[i]);
+    return mask;
+}
+
+static void close_round(const dk_rules *r, dk_state *s, int taken)
+{
+    int defender = s->defender, orig = s->orig, n = r->players;
+    if (taken) {
+        s->hands[defender] |= s->tmask;
+        s->known[defender] |= s->tmask;
+    } else {
+        s->discard |= s->tmask;
+    }
+    s->natt = s->nbeats = 0;
+    s->open = s->tmask = s->tranks = 0;
+    s->limit = 0;
+    s->passed = 0;
+    s->shown = 0;
+    int drawn = s->drawn, size = s->stock_len;
+    if (n == 2) {
+        if (drawn < size) {
+            int seat = orig;
+            for (int k = 0; k < 2; k++) {
+                int need = HAND_SIZE - ct_count(s->hands[seat]);
+                if (need > 0) {
+                    int end = drawn + need;
+                    if (end >= size) {
+                        s->hands[seat] |= stock_between(s, drawn, size);
+                        s->known[seat] |= BIT(s->stock[size - 1]);
+                        drawn = size;
+                        break;
+                    }
+                    s->hands[seat] |= stock_between(s, drawn, end);
+                    drawn = end;
+                }
+                seat = 1 - seat;
+            }
+            s->drawn = (int8_t)drawn;
+        }
+        if (!(s->hands[0] && s->hands[1])) {
+            s->out |= (s->hands[0] ? 0 : 1) | (s->hands[1] ? 0 : 2);
+            finished(r, s);
+            return;
+        }
+        if (s->round >= r->max_rounds) {
+            s->phase = OVER;
+            s->loser = -1;
+            return;
+        }
+        int leader = !taken ? defender : 1 - defender;
+        s->round += 1;
+        s->cap_now = ROUND_LIMIT;
+        s->phase = LEAD;
+        s->attacker = s->orig = s->to_move = (int8_t)leader;
+        s->defender = (int8_t)(1 - leader);
+        return;
+    }
+    int out = s->out;
+    if (drawn < size) {
+        int seat = orig;
+        for (int step = 0; step <= n; step++) {
+            if (step == n) {
+                if (defender == orig)
+                    break;
+                seat = defender;
+            } else if (step && (seat == defender || (out >> seat & 1))) {
+                seat = seat + 1 < n ? seat + 1 : 0;
+                continue;
+            }
+            int need = HAND_SIZE - ct_count(s->hands[seat]);
+            if (need > 0) {
+                int end = drawn + need < size ? drawn + need : size;
+                s->hands[seat] |= stock_between(s, drawn, end);
+                if (end == size) {
+                    s->known[seat] |= BIT(s->stock[size - 1]);
+                    drawn = end;
+                    break;
+                }
+                drawn = end;
+            }
+            seat = seat + 1 < n ? seat + 1 : 0;
+        }
+        s->drawn = (int8_t)drawn;
+    }
+    int holding;
+    if (drawn < size) {
+        holding = n - __builtin_popcount(out);
+    } else {
+        holding = 0;
+        for (int seat = 0; seat < n; seat++) {
+            if (s->hands[seat])
+                holding++;
+            else
+                out |= 1 << seat;
+        }
+        s->out = (int8_t)out;
+    }
+    if ((holding < 2 || r->teams != n) && finished(r, s))
+        return;
+    if (s->round >= r->max_rounds) {
+        s->phase = OVER;
+        s->loser = -1;
+        return;
+    }
+    int leader = defender;
+    if (taken || !s->hands[defender]) {
+        for (int k = 1; k < n; k++) {
+            leader = (defender + k) % n;
+            if (s->hands[leader])
+                break;
+        }
+    }
+    s->round += 1;
+    s->cap_now = ROUND_LIMIT;
+    s->phase = LEAD;
+    s->attacker = s->orig = s->to_move = (int8_t)leader;
+    int mine = r->team[leader];
+    for (int k = 1; k < n; k++) {
+        int other = (leader + k) % n;
+        if (s->hands[other] && r->team[other] != mine) {
+            s->defender = (int8_t)other;
+            break;
+        }
+    }
+}
+
+/* -- playing a move ----------------------------------------------------------------------- */
+
+/* The cards of a group move (attack or transfer) in index order; returns how many. */
+static int group_cards(int number, int base, int8_t *cards, ct_mask *mask)
+{
+    int rank = (number - base) / 15, sub = (number - base) % 15 + 1, k = 0;
+    *mask = 0;
+    for (int suit = 0; suit < 4; suit++)
+        if (sub >> suit & 1) {
+            cards[k++] = (int8_t)(4 * rank + suit);
+            *mask |= BIT(4 * rank + suit);
+        }
+    return k;
+}
+
+static void apply(const dk_rules *r, dk_state *s, int move)
+{
+    int seat = s->to_move, start;
+    int8_t cards[4];
+    ct_mask own;
+    if (move >= DK_ATTACK && move < DK_TRANSFER) {
+        int count = group_cards(move, DK_ATTACK, cards, &own);
+        s->hands[seat] ^= own;
+        s->known[seat] &= ~own;
+        int phase = s->phase;
+        int room = MAX_TABLE - (phase == LEAD ? 0 : s->natt);
+        if (count > room)
+            count = room;   /* never: the limits keep the table within six cards */
+        if (phase == LEAD) {
+            memcpy(s->att, cards, (size_t)count);
+            s->natt = (int8_t)count;
+            s->open = s->tmask = own;
+            s->tranks = GROUP(cards[0] >> 2);
+            s->phase = DEFEND;
+            s->to_move = s->defender;
+            return;
+        }
+        memcpy(s->att + s->natt, cards, (size_t)count);
+        s->natt = (int8_t)(s->natt + count);
+        s->open |= own;
+        s->tmask |= own;
+        s->tranks |= GROUP(cards[0] >> 2);
+        if (phase == THROW) {
+            s->phase = DEFEND;
+            s->to_move = s->defender;
+            return;
+        }
+        s->passed = 0;
+        if (s->hands[seat] && s->limit > s->natt)
+            return;
+        start = seat + 1;
+    } else if (move == DK_PASS) {
+        if (r->players == 2) {
+            close_round(r, s, s->phase == TAKING);
+            return;
+        }
+        s->passed = (int8_t)(s->passed | 1 << seat);
+        start = seat + 1;
+    } else if (move >= DK_DEFEND) {
+        int a = (move - DK_DEFEND) / 52, d = (move - DK_DEFEND) % 52;
+        if (!s->limit) {
+            int limit = s->nbeats + ct_count(s->hands[seat]);
+            s->limit = (int8_t)(limit < s->cap_now ? limit : s->cap_now);
+        }
+        s->hands[seat] ^= BIT(d);
+        s->known[seat] &= ~BIT(d);
+        if (s->nbeats < MAX_TABLE) {
+            s->beat_a[s->nbeats] = (int8_t)a;
+            s->beat_d[s->nbeats] = (int8_t)d;
+            s->nbeats++;
+        }
+        s->open ^= BIT(a);
+        s->tmask |= BIT(d);
+        s->tranks |= GROUP(d >> 2);
+        if (s->open)
+            return;
+        s->phase = THROW;
+        s->passed = 0;
+        start = s->attacker;
+    } else if (move == DK_TAKE) {
+        if (!s->limit) {
+            int limit = s->nbeats + ct_count(s->hands[seat]);
+            s->limit = (int8_t)(limit < s->cap_now ? limit : s->cap_now);
+        }
+        s->phase = TAKING;
+        s->passed = 0;
+        start = s->attacker;
+    } else if (move >= DK_TRANSFER && move < DK_SHOW) {
+        int count = group_cards(move, DK_TRANSFER, cards, &own);
+        s->hands[seat] ^= own;
+        s->known[seat] &= ~own;
+        if (count > MAX_TABLE - s->natt)
+            count = MAX_TABLE - s->natt;   /* never, as above */
+        memcpy(s->att + s->natt, cards, (size_t)count);
+        s->natt = (int8_t)(s->natt + count);
+        s->open |= own;
+        s->tmask |= own;
+        s->attacker = (int8_t)seat;
+        s->defender = s->to_move = (int8_t)defender_after(r, s, seat);
+        s->limit = 0;
+        return;
+    } else if (move >= DK_SHOW && move < DK_EXCHANGE) {
+        ct_mask mask = BIT(move - DK_SHOW);
+        s->shown |= mask;
+        s->known[seat] |= mask;
+        s->attacker = (int8_t)seat;
+        s->defender = s->to_move = (int8_t)defender_after(r, s, seat);
+        s->limit = 0;
+        return;
+    } else {   /* an exchange */
+        int card = move - DK_EXCHANGE;
+        ct_mask old = BIT(s->trump_card);
+        s->hands[seat] ^= BIT(card) | old;
+        s->known[seat] = (s->known[seat] & ~BIT(card)) | old;
+        int left = s->stock_len - s->drawn;
+        memmove(s->stock, s->stock + s->drawn, (size_t)left);
+        s->stock[left - 1] = (int8_t)card;
+        s->stock_len = (int8_t)left;
+        s->drawn = 0;
+        s->trump_card = (int8_t)card;
+        return;
+    }
+    /* the next thrower clockwise from ``start`` who has not passed, or the round's close */
+    int n = r->players;
+    if (s->limit > s->natt) {
+        if (n == 2) {
+            int other = 1 - s->defender;
+            if (s->hands[other] && !s->passed) {
+                s->to_move = (int8_t)other;
+                return;
+            }
+        } else if (r->simple_throw) {
+            int skip = s->passed | 1 << s->defender;
+            for (int k = 0; k < n; k++) {
+                int other = (start + k) % n;
+                if (!(skip >> other & 1) && s->hands[other]) {
+                    s->to_move = (int8_t)other;
+                    return;
+                }
+            }
+        } else {
+            int allowed = throwers(r, s) & ~s->passed;
+            if (allowed)
+                for (int k = 0; k < n; k++) {
+                    int other = (start + k) % n;
+                    if (allowed >> other & 1) {
+                        s->to_move = (int8_t)other;
+                        return;
+                    }
+                }
+        }
+    }
+    close_round(r, s, s->phase == TAKING);
+}
+
+/* -- the Python type ----------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    dk_rules r;
+    dk_state s;
+    int16_t legal[MAX_LEGAL];
+    int nlegal;          /* -1: not worked out since the last push or pop */
+    int16_t *moves;      /* the moves played (numbers) */
+    dk_state *saved;     /* saved[i]: the state before moves[i] */
+    Py_ssize_t nmoves, capacity;
+    PyObject *rules, *deck, *dealer, *previous_loser;
+} Core;
+
+static inline void ensure_legal(Core *self)
+{
+    if (self->nlegal < 0)
+        self->nlegal = gen_legal(&self->r, &self->s, self->legal);
+}
+
+static int long_field(PyObject *obj, const char *name, long long *out)
+{
+    PyObject *value = PyObject_GetAttrString(obj, name);
+    if (value == NULL)
+        return -1;
+    *out = PyLong_AsLongLong(value);
+    if (*out == -1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {   /* a huge round limit */
+            PyErr_Clear();
+            *out = LLONG_MAX;
+        } else {
+            Py_DECREF(value);
+            return -1;
+        }
+    }
+    Py_DECREF(value);
+    return 0;
+}
+
+static int bool_field(PyObject *obj, const char *name, int *out)
+{
+    PyObject *value = PyObject_GetAttrString(obj, name);
+    if (value == NULL)
+        return -1;
+    *out = PyObject_IsTrue(value);
+    Py_DECREF(value);
+    return *out < 0 ? -1 : 0;
+}
+
+static int Core_init(Core *self, PyObject *args, PyObject *kwds)
+{
+    static char *names[] = {"rules", "players", NULL};
+    PyObject *rules;
+    int players;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "Oi", names, &rules, &players))
+        return -1;
+    if (players < 2 || players > MAX_SEATS) {
+        PyErr_Format(PyExc_ValueError, "the compiled core seats 2 to 6 players, not %d",
+                     players);
+        return -1;
+    }
+    long long pack, first_limit, max_rounds;
+    int partners;
+    dk_rules *r = &self->r;
+    memset(r, 0, sizeof *r);
+    if (long_field(rules, "pack_size", &pack) < 0
+        || long_field(rules, "first_round_limit", &first_limit) < 0
+        || long_field(rules, "max_rounds", &max_rounds) < 0
+        || bool_field(rules, "partners", &partners) < 0
+        || bool_field(rules, "neighbours_only", &r->nb_only) < 0
+        || bool_field(rules, "passport", &r->passport) < 0
+        || bool_field(rules, "late_transfer", &r->late) < 0
+        || bool_field(rules, "first_round_transfer", &r->first_transfer) < 0
+        || bool_field(rules, "trump_six_exchange", &r->exchange) < 0)
+        return -1;
+    if (pack != 24 && pack != 36 && pack != 52) {
+        PyErr_Format(PyExc_ValueError, "no pack of %lld cards", pack);
+        return -1;
+    }
+    r->players = players;
+    r->teams = partners ? players / 2 : players;
+    for (int seat = 0; seat < players; seat++)
+        r->team[seat] = (int8_t)(seat % r->teams);
+    r->simple_throw = !(r->nb_only || partners);
+    r->first_round_limit = (int)first_limit;
+    r->max_rounds = max_rounds;
+    r->lowest = pack == 24 ? 9 : pack == 36 ? 6 : 2;
+    for (int card = 0; card < 52; card++)
+        if (strength(card) >= r->lowest)
+            r->pack_mask |= BIT(card);
+    set_trump(r, 0);
+    memset(&self->s, 0, sizeof self->s);
+    self->s.phase = OVER;
+    self->s.loser = -1;
+    self->s.trump_card = -1;
+    self->nlegal = -1;
+    self->nmoves = 0;
+    Py_INCREF(rules);
+    Py_XSETREF(self->rules, rules);
+    Py_XSETREF(self->deck, Py_NewRef(Py_None));
+    Py_XSETREF(self->dealer, Py_NewRef(Py_None));
+    Py_XSETREF(self->previous_loser, Py_NewRef(Py_None));
+    return 0;
+}
+
+static PyObject *Core_new(PyTypeObject *type, PyObject *Py_UNUSED(args), PyObject *Py_UNUSED(kwds))
+{
+    Core *self = (Core *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->s.phase = OVER;   /* until _setup: no move, nothing to play */
+    self->s.loser = -1;
+    self->s.trump_card = -1;
+    self->nlegal = -1;
+    return (PyObject *)self;
+}
+
+static void Core_dealloc(Core *self)
+{
+    PyMem_Free(self->moves);
+    PyMem_Free(self->saved);
+    Py_XDECREF(self->rules);
+    Py_XDECREF(self->deck);
+    Py_XDECREF(self->dealer);
+    Py_XDECREF(self->previous_loser);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int reserve(Core *self, Py_ssize_t need)
+{
+    if (need <= self->capacity)
+        return 0;
+    Py_ssize_t capacity = self->capacity ? self->capacity : 64;
+    while (capacity < need)
+        capacity *= 2;
+    int16_t *moves = PyMem_Realloc(self->moves, (size_t)capacity * sizeof *moves);
+    if (moves == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->moves = moves;
+    dk_state *saved = PyMem_Realloc(self->saved, (size_t)capacity * sizeof *saved);
+    if (saved == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->saved = saved;
+    self->capacity = capacity;
+    return 0;
+}
+
+static PyObject *move_object(int number)
+{
+    return Py_NewRef(PyTuple_GET_ITEM(MOVES, number));
+}
+
+static int check_bound(void)
+{
+    if (CARDS == NULL || MOVES == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the durak core has not been bound to its moves");
+        return -1;
+    }
+    return 0;
+}
+
+/* A mask from a Python int, refused unless it holds cards of the pack alone. */
+static int read_mask(PyObject *value, const dk_rules *r, ct_mask *out)
+{
+    unsigned long long mask = PyLong_AsUnsignedLongLong(value);
+    if (mask == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    if (mask & ~r->pack_mask) {
+        PyErr_SetString(PyExc_ValueError, "a mask holds cards outside the pack");
+        return -1;
+    }
+    *out = mask;
+    return 0;
+}
+
+static int read_card(PyObject *card, int *out)
+{
+    PyObject *index = PyObject_GetAttrString(card, "index");
+    if (index == NULL)
+        return -1;
+    long value = PyLong_AsLong(index);
+    Py_DECREF(index);
+    if (value == -1 && PyErr_Occurred())
+        return -1;
+    if (value < 0 || value >= 52) {
+        PyErr_SetString(PyExc_ValueError, "no such card");
+        return -1;
+    }
+    *out = (int)value;
+    return 0;
+}
+
+/* hands and known (lists of masks), the stock (Cards, top first), a list of seats */
+static int read_hands(Core *self, PyObject *hands, PyObject *known, PyObject *stock)
+{
+    int n = self->r.players;
+    dk_state *s = &self->s;
+    if (!PyList_Check(hands) || PyList_GET_SIZE(hands) != n
+        || (known != NULL && (!PyList_Check(known) || PyList_GET_SIZE(known) != n))
+        || !PyTuple_Check(stock) || PyTuple_GET_SIZE(stock) > 52) {
+        PyErr_SetString(PyExc_ValueError, "hands and known: a list a seat; stock: a tuple");
+        return -1;
+    }
+    for (int seat = 0; seat < n; seat++) {
+        if (read_mask(PyList_GET_ITEM(hands, seat), &self->r, &s->hands[seat]) < 0)
+            return -1;
+        if (known != NULL
+            && read_mask(PyList_GET_ITEM(known, seat), &self->r, &s->known[seat]) < 0)
+            return -1;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(stock);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        int card;
+        if (read_card(PyTuple_GET_ITEM(stock, i), &card) < 0)
+            return -1;
+        s->stock[i] = (int8_t)card;
+    }
+    s->stock_len = (int8_t)size;
+    s->drawn = 0;
+    return 0;
+}
+
+/* _start(hands, known, stock, trump, trump_card, discard, leader, round_number): the state
+ * before the first round of a deal or a position (``Game._setup``). */
+static PyObject *Core_setup(Core *self, PyObject *args)
+{
+    PyObject *hands, *known, *stock, *trump_card, *discard;
+    int trump, leader;
+    long long round_number;
+    if (check_bound() < 0)
+        return NULL;
+    if (!PyArg_ParseTuple(args, "OOOiOOiL", &hands, &known, &stock, &trump, &trump_card,
+                          &discard, &leader, &round_number))
+        return NULL;
+    dk_state *s = &self->s;
+    dk_rules *r = &self->r;
+    int n = r->players;
+    if (trump < 0 || trump > 3 || leader < 0 || leader >= n || round_number < 1) {
+        PyErr_SetString(PyExc_ValueError, "no such trump, leader or round");
+        return NULL;
+    }
+    memset(s, 0, sizeof *s);
+    if (read_hands(self, hands, known, stock) < 0 || read_mask(discard, r, &s->discard) < 0)
+        return NULL;
+    int card = -1;
+    if (trump_card != Py_None && read_card(trump_card, &card) < 0)
+        return NULL;
+    set_trump(r, trump);
+    s->trump_card = (int8_t)card;
+    s->round = round_number;
+    s->cap_now = (int8_t)(round_number == 1 ? r->first_round_limit : ROUND_LIMIT);
+    for (int seat = 0; seat < n; seat++)
+        if (!s->hands[seat])
+            s->out |= 1 << seat;
+    s->loser = -1;
+    s->phase = LEAD;
+    s->attacker = s->orig = s->to_move = s->defender = (int8_t)leader;
+    self->nmoves = 0;
+    self->nlegal = -1;
+    if (!finished(r, s)) {
+        int defender = defender_after(r, s, leader);
+        if (defender < 0) {
+            PyErr_Format(PyExc_ValueError, "seat %d has no one to attack", leader);
+            return NULL;
+        }
+        s->defender = (int8_t)defender;
+    }
+    Py_RETURN_NONE;
+}
+
+/* _redeal(hands, stock): the hidden cards dealt afresh (``determinize``); no undo past it */
+static PyObject *Core_redeal(Core *self, PyObject *args)
+{
+    PyObject *hands, *stock;
+    if (!PyArg_ParseTuple(args, "OO", &hands, &stock))
+        return NULL;
+    dk_state saved = self->s;
+    if (read_hands(self, hands, NULL, stock) < 0) {
+        self->s = saved;
+        return NULL;
+    }
+    self->nmoves = 0;
+    self->nlegal = -1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_legal_moves(Core *self, PyObject *Py_UNUSED(ignored))
+{
+    if (check_bound() < 0)
+        return NULL;
+    ensure_legal(self);
+    PyObject *list = PyList_New(self->nlegal);
+    if (list == NULL)
+        return NULL;
+    for (int i = 0; i < self->nlegal; i++)
+        PyList_SET_ITEM(list, i, move_object(self->legal[i]));
+    return list;
+}
+
+static int find_legal(Core *self, PyObject *move)
+{
+    ensure_legal(self);
+    for (int i = 0; i < self->nlegal; i++)
+        if (PyTuple_GET_ITEM(MOVES, self->legal[i]) == move)
+            return self->legal[i];
+    return -1;
+}
+
+static int play(Core *self, int number)
+{
+    if (reserve(self, self->nmoves + 1) < 0)
+        return -1;
+    self->saved[self->nmoves] = self->s;
+    self->moves[self->nmoves++] = (int16_t)number;
+    apply(&self->r, &self->s, number);
+    self->nlegal = -1;
+    return 0;
+}
+
+/* push(move, *, seat=None): a legal Move is played here; anything else (text, a seat to
+ * check, a move not legal now) goes through Python's ``_refused``, which raises what the
+ * pure engine raises or returns the legal move the text names. */
+static PyObject *Core_push(Core *self, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames)
+{
+    PyObject *move = NULL, *seat = Py_None;
+    if (check_bound() < 0)
+        return NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs == 1)
+        move = args[0];
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "seat") == 0)
+            seat = args[nargs + i];
+        else if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "move") == 0
+                 && move == NULL)
+            move = args[nargs + i];
+        else
+            move = NULL, nargs = -1;
+    }
+    if (move == NULL || nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "push() takes a move and, by keyword, a seat");
+        return NULL;
+    }
+    int number = seat == Py_None ? find_legal(self, move) : -1;
+    if (number < 0) {
+        PyObject *checked = PyObject_CallMethod((PyObject *)self, "_refused", "OO", move, seat);
+        if (checked == NULL)
+            return NULL;
+        number = find_legal(self, checked);
+        if (number < 0) {
+            PyObject *error = PyObject_GetAttrString((PyObject *)self, "_not_a_move");
+            if (error != NULL) {
+                PyObject *result = PyObject_CallOneArg(error, checked);
+                Py_XDECREF(result);
+                Py_DECREF(error);
+            }
+            Py_DECREF(checked);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "not a Durak move");
+            return NULL;
+        }
+        Py_DECREF(checked);
+    }
+    if (play(self, number) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_is_legal(Core *self, PyObject *move)
+{
+    if (check_bound() < 0)
+        return NULL;
+    return PyBool_FromLong(find_legal(self, move) >= 0);
+}
+
+static PyObject *Core_pop(Core *self, PyObject *Py_UNUSED(ignored))
+{
+    if (check_bound() < 0)
+        return NULL;
+    if (!self->nmoves) {
+        PyErr_SetString(PyExc_IndexError, "no move to undo");
+        return NULL;
+    }
+    self->nmoves--;
+    self->s = self->saved[self->nmoves];
+    self->nlegal = -1;
+    return move_object(self->moves[self->nmoves]);
+}
+
+static PyObject *Core_peek(Core *self, PyObject *Py_UNUSED(ignored))
+{
+    if (check_bound() < 0)
+        return NULL;
+    if (!self->nmoves)
+        Py_RETURN_NONE;
+    return move_object(self->moves[self->nmoves - 1]);
+}
+
+static PyObject *Core_copy(Core *self, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames)
+{
+    int stack = 1;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs != 0 || nkw > 1 || (nkw == 1 && PyUnicode_CompareWithASCIIString(
+                                      PyTuple_GET_ITEM(kwnames, 0), "stack") != 0)) {
+        PyErr_SetString(PyExc_TypeError, "copy() takes only the keyword stack");
+        return NULL;
+    }
+    if (nkw == 1 && (stack = PyObject_IsTrue(args[0])) < 0)
+        return NULL;
+    PyTypeObject *type = Py_TYPE(self);
+    Core *other = (Core *)type->tp_alloc(type, 0);
+    if (other == NULL)
+        return NULL;
+    other->r = self->r;
+    other->s = self->s;
+    other->nlegal = self->nlegal;
+    memcpy(other->legal, self->legal, sizeof self->legal);
+    other->rules = Py_XNewRef(self->rules);
+    other->deck = Py_XNewRef(self->deck);
+    other->dealer = Py_XNewRef(self->dealer);
+    other->previous_loser = Py_XNewRef(self->previous_loser);
+    if (stack && self->nmoves) {
+        if (reserve(other, self->nmoves) < 0) {
+            Py_DECREF(other);
+            return NULL;
+        }
+        memcpy(other->moves, self->moves, (size_t)self->nmoves * sizeof *self->moves);
+        memcpy(other->saved, self->saved, (size_t)self->nmoves * sizeof *self->saved);
+        other->nmoves = self->nmoves;
+    }
+    return (PyObject *)other;
+}
+
+/* -- playouts ------------------------------------------------------------------------------ */
+
+#define PLAYOUT_MOVES 1000000   /* never reached: max_rounds ends a game first */
+
+/* Random play from this state to the end of the game, all in C: (loser or None, moves). */
+static PyObject *Core_playout(Core *self, PyObject *args)
+{
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "K", &seed))
+        return NULL;
+    dk_state s = self->s;
+    ct_rng rng;
+    ct_rng_seed(&rng, seed);
+    int16_t legal[MAX_LEGAL];
+    long moves = 0;
+    while (s.phase != OVER && moves < PLAYOUT_MOVES) {
+        int n = gen_legal(&self->r, &s, legal);
+        apply(&self->r, &s, legal[ct_below(&rng, (uint32_t)n)]);
+        moves++;
+    }
+    if (s.phase != OVER || s.loser < 0)
+        return Py_BuildValue("Ol", Py_None, moves);
+    return Py_BuildValue("il", s.loser, moves);
+}
+
+/* Many random playouts from this state: (games, decisions, losses by seat, draws). */
+static PyObject *Core_playouts(Core *self, PyObject *args)
+{
+    unsigned long long seed;
+    long games;
+    if (!PyArg_ParseTuple(args, "Kl", &seed, &games))
+        return NULL;
+    ct_rng rng;
+    ct_rng_seed(&rng, seed);
+    int16_t legal[MAX_LEGAL];
+    long long decisions = 0, lost[MAX_SEATS] = {0}, draws = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (long g = 0; g < games; g++) {
+        dk_state s = self->s;
+        long moves = 0;
+        while (s.phase != OVER && moves < PLAYOUT_MOVES) {
+            int n = gen_legal(&self->r, &s, legal);
+            apply(&self->r, &s, legal[ct_below(&rng, (uint32_t)n)]);
+            moves++;
+        }
+        decisions += moves;
+        if (s.phase == OVER && s.loser >= 0)
+            lost[(int)s.loser]++;
+        else
+            draws++;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *losses = PyTuple_New(self->r.players);
+    if (losses == NULL)
+        return NULL;
+    for (int seat = 0; seat < self->r.players; seat++)
+        PyTuple_SET_ITEM(losses, seat, PyLong_FromLongLong(lost[seat]));
+    return Py_BuildValue("lLNL", games, decisions, losses, draws);
+}
+
+/* -- the fields, read as the pure engine holds them ------------------------------------------ */
+
+static PyObject *card_object(int card) { return Py_NewRef(PyTuple_GET_ITEM(CARDS, card)); }
+
+static PyObject *masks_list(const ct_mask *masks, int n)
+{
+    PyObject *list = PyList_New(n);
+    if (list == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *value = PyLong_FromUnsignedLongLong(masks[i]);
+        if (value == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, value);
+    }
+    return list;
+}
+
+static PyObject *cards_tuple(const int8_t *cards, int n)
+{
+    if (check_bound() < 0)
+        return NULL;
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyTuple_SET_ITEM(tuple, i, card_object(cards[i]));
+    return tuple;
+}
+
+static PyObject *int_or_none(int value)
+{
+    if (value < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(value);
+}
+
+static PyObject *get_hands(Core *self, void *Py_UNUSED(c)) { return masks_list(self->s.hands, self->r.players); }
+static PyObject *get_known(Core *self, void *Py_UNUSED(c)) { return masks_list(self->s.known, self->r.players); }
+static PyObject *get_stock(Core *self, void *Py_UNUSED(c)) { return cards_tuple(self->s.stock, self->s.stock_len); }
+static PyObject *get_att(Core *self, void *Py_UNUSED(c)) { return cards_tuple(self->s.att, self->s.natt); }
+
+static PyObject *get_beats(Core *self, void *Py_UNUSED(c))
+{
+    if (check_bound() < 0)
+        return NULL;
+    PyObject *tuple = PyTuple_New(self->s.nbeats);
+    if (tuple == NULL)
+        return NULL;
+    for (int i = 0; i < self->s.nbeats; i++) {
+        PyObject *pair = PyTuple_Pack(2, PyTuple_GET_ITEM(CARDS, self->s.beat_a[i]),
+                                      PyTuple_GET_ITEM(CARDS, self->s.beat_d[i]));
+        if (pair == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, i, pair);
+    }
+    return tuple;
+}
+
+static PyObject *get_trump_card(Core *self, void *Py_UNUSED(c))
+{
+    if (self->s.trump_card < 0)
+        Py_RETURN_NONE;
+    if (check_bound() < 0)
+        return NULL;
+    return card_object(self->s.trump_card);
+}
+
+static PyObject *get_moves(Core *self, void *Py_UNUSED(c))
+{
+    if (check_bound() < 0)
+        return NULL;
+    PyObject *list = PyList_New(self->nmoves);
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < self->nmoves; i++)
+        PyList_SET_ITEM(list, i, move_object(self->moves[i]));
+    return list;
+}
+
+static PyObject *get_team(Core *self, void *Py_UNUSED(c))
+{
+    PyObject *tuple = PyTuple_New(self->r.players);
+    if (tuple == NULL)
+        return NULL;
+    for (int i = 0; i < self->r.players; i++)
+        PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(self->r.team[i]));
+    return tuple;
+}
+
+static PyObject *get_to_move(Core *self, void *Py_UNUSED(c))
+{
+    return self->s.phase == OVER ? Py_NewRef(Py_None) : PyLong_FromLong(self->s.to_move);
+}
+
+#define INT_GETTER(name, expr) \
+    static PyObject *get_##name(Core *self, void *Py_UNUSED(c)) { return PyLong_FromLongLong(expr); }
+INT_GETTER(drawn, self->s.drawn)
+INT_GETTER(discard, self->s.discard)
+INT_GETTER(round, self->s.round)
+INT_GETTER(out, self->s.out)
+INT_GETTER(phase, self->s.phase)
+INT_GETTER(attacker, self->s.attacker)
+INT_GETTER(defender, self->s.defender)
+INT_GETTER(orig, self->s.orig)
+INT_GETTER(raw_to_move, self->s.to_move)
+INT_GETTER(cap_now, self->s.cap_now)
+INT_GETTER(open, self->s.open)
+INT_GETTER(tmask, self->s.tmask)
+INT_GETTER(tranks, self->s.tranks)
+INT_GETTER(limit, self->s.limit)
+INT_GETTER(passed, self->s.passed)
+INT_GETTER(shown, self->s.shown)
+INT_GETTER(trump, self->r.trump)
+INT_GETTER(lowest, self->r.lowest)
+INT_GETTER(teams, self->r.teams)
+INT_GETTER(pack_mask, self->r.pack_mask)
+INT_GETTER(players, self->r.players)
+
+static PyObject *get_loser(Core *self, void *Py_UNUSED(c)) { return int_or_none(self->s.loser); }
+static PyObject *get_late(Core *self, void *Py_UNUSED(c)) { return PyBool_FromLong(self->r.late); }
+static PyObject *get_passport(Core *self, void *Py_UNUSED(c)) { return PyBool_FromLong(self->r.passport); }
+
+static PyObject *Core_is_over(Core *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyBool_FromLong(self->s.phase == OVER);
+}
+
+static PyObject *Core_transfer_rank(Core *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyLong_FromLong(transfer_rank(&self->r, &self->s));
+}
+
+static PyObject *Core_defender_after(Core *self, PyObject *arg)
+{
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred())
+        return NULL;
+    if (seat < 0 || seat >= self->r.players) {
+        PyErr_SetString(PyExc_ValueError, "no such seat");
+        return NULL;
+    }
+    return int_or_none(defender_after(&self->r, &self->s, (int)seat));
+}
+
+static PyGetSetDef Core_getset[] = {
+    {"_hands", (getter)get_hands, NULL, "each seat's cards (a mask; a new list)", NULL},
+    {"_known", (getter)get_known, NULL, "cards known to be in each hand (masks)", NULL},
+    {"_stock", (getter)get_stock, NULL, "the stock, top first, from before _drawn", NULL},
+    {"_att", (getter)get_att, NULL, "the attack cards, in the order played", NULL},
+    {"_beats", (getter)get_beats, NULL, "(attack card, beating card), in order", NULL},
+    {"_trump_card", (getter)get_trump_card, NULL, NULL, NULL},
+    {"_moves", (getter)get_moves, NULL, "the moves played (a new list)", NULL},
+    {"_team", (getter)get_team, NULL, NULL, NULL},
+    {"_drawn", (getter)get_drawn, NULL, NULL, NULL},
+    {"_discard", (getter)get_discard, NULL, NULL, NULL},
+    {"_round", (getter)get_round, NULL, NULL, NULL},
+    {"_out", (getter)get_out, NULL, NULL, NULL},
+    {"_loser", (getter)get_loser, NULL, NULL, NULL},
+    {"_phase", (getter)get_phase, NULL, NULL, NULL},
+    {"_attacker", (getter)get_attacker, NULL, NULL, NULL},
+    {"_defender", (getter)get_defender, NULL, NULL, NULL},
+    {"_orig", (getter)get_orig, NULL, NULL, NULL},
+    {"_to_move", (getter)get_raw_to_move, NULL, NULL, NULL},
+    {"_cap_now", (getter)get_cap_now, NULL, NULL, NULL},
+    {"_open", (getter)get_open, NULL, NULL, NULL},
+    {"_tmask", (getter)get_tmask, NULL, NULL, NULL},
+    {"_tranks", (getter)get_tranks, NULL, NULL, NULL},
+    {"_limit", (getter)get_limit, NULL, NULL, NULL},
+    {"_passed", (getter)get_passed, NULL, NULL, NULL},
+    {"_shown", (getter)get_shown, NULL, NULL, NULL},
+    {"_trump", (getter)get_trump, NULL, NULL, NULL},
+    {"_lowest", (getter)get_lowest, NULL, NULL, NULL},
+    {"_teams", (getter)get_teams, NULL, NULL, NULL},
+    {"_pack_mask", (getter)get_pack_mask, NULL, NULL, NULL},
+    {"_late", (getter)get_late, NULL, NULL, NULL},
+    {"_passport", (getter)get_passport, NULL, NULL, NULL},
+    {"players", (getter)get_players, NULL, "the number of seats", NULL},
+    {"to_move", (getter)get_to_move, NULL, "the seat that decides now; None once over", NULL},
+    {NULL}
+};
+
+static PyMemberDef Core_members[] = {
+    {"rules", T_OBJECT, offsetof(Core, rules), READONLY, "the rules in force"},
+    {"deck", T_OBJECT, offsetof(Core, deck), 0, "the deal order (None for a position)"},
+    {"dealer", T_OBJECT, offsetof(Core, dealer), 0, NULL},
+    {"previous_loser", T_OBJECT, offsetof(Core, previous_loser), 0, NULL},
+    {NULL}
+};
+
+static PyMethodDef Core_methods[] = {
+    {"legal_moves", (PyCFunction)Core_legal_moves, METH_NOARGS,
+     "Every move the seat to move may make (empty once the game is over)."},
+    {"push", (PyCFunction)(void (*)(void))Core_push, METH_FASTCALL | METH_KEYWORDS,
+     "Play a move (a Move or its text); with seat, check it is that seat's turn."},
+    {"pop", (PyCFunction)Core_pop, METH_NOARGS, "Undo the last move and return it."},
+    {"peek", (PyCFunction)Core_peek, METH_NOARGS, "The last move played, if any."},
+    {"copy", (PyCFunction)(void (*)(void))Core_copy, METH_FASTCALL | METH_KEYWORDS,
+     "An independent game in the same state; without stack it cannot undo."},
+    {"is_legal", (PyCFunction)Core_is_legal, METH_O, NULL},
+    {"is_over", (PyCFunction)Core_is_over, METH_NOARGS, NULL},
+    {"_start", (PyCFunction)Core_setup, METH_VARARGS, NULL},
+    {"_redeal", (PyCFunction)Core_redeal, METH_VARARGS, NULL},
+    {"_transfer_rank", (PyCFunction)Core_transfer_rank, METH_NOARGS, NULL},
+    {"_defender_after", (PyCFunction)Core_defender_after, METH_O, NULL},
+    {"playout", (PyCFunction)Core_playout, METH_VARARGS,
+     "playout(seed): random play to the end, in C: (the durak or None, moves played)."},
+    {"playouts", (PyCFunction)Core_playouts, METH_VARARGS,
+     "playouts(seed, games): random playouts from here: (games, decisions, losses, draws)."},
+    {NULL}
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "cardtable.durak._core.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "A game of Transfer Durak held in C (compiled.Game adds the cold half).",
+    .tp_new = Core_new,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+    .tp_members = Core_members,
+    .tp_getset = Core_getset,
+};
+
+/* bind(cards, moves): the pure engine's Card objects by index and Move objects by number */
+static PyObject *bind(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *cards, *moves;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &cards, &PyTuple_Type, &moves))
+        return NULL;
+    if (PyTuple_GET_SIZE(cards) != 52 || PyTuple_GET_SIZE(moves) != DK_MOVES) {
+        PyErr_Format(PyExc_ValueError, "bind takes 52 cards and %d moves", DK_MOVES);
+        return NULL;
+    }
+    Py_INCREF(cards);
+    Py_XSETREF(CARDS, cards);
+    Py_INCREF(moves);
+    Py_XSETREF(MOVES, moves);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"bind", bind, METH_VARARGS, "Hand the core the Card and Move objects it returns."},
+    {NULL}
+};
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "cardtable.durak._core",
-    .m_doc = "The compiled core of durak (not complete: READY is false).",
+    .m_doc = "The compiled core of Transfer Durak (see compiled.py).",
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__core(void)
 {
+    for (int group = 0; group < 16; group++) {
+        int k = 0;
+        for (int count = 1; count <= 4; count++)
+            for (int sub = 1; sub < 16; sub++)
+                if ((sub & group) == sub && __builtin_popcount(sub) == count)
+                    SUBS[group][k++] = (uint8_t)sub;
+        SUBS_N[group] = (uint8_t)k;
+    }
+    if (PyType_Ready(&CoreType) < 0)
+        return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL)
         return NULL;
-    if (PyModule_AddObjectRef(module, "READY", Py_False) < 0) {
+    if (PyModule_AddObjectRef(module, "Core", (PyObject *)&CoreType) < 0
+        || PyModule_AddIntConstant(module, "MOVES", DK_MOVES) < 0
+        || PyModule_AddObjectRef(module, "READY", Py_True) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Card
-from .game import Game
+from .engine import Game
 from .moves import Move, MoveKind
 
 __all__ = ["LEARN", "DurakLearn"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .game import Game
+from .engine import Game
 
 __all__ = ["steps"]
 

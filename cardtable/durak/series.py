@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 from ..game import make_rng
-from .game import Game
+from .engine import Game
 from .rules import Rules
 
 __all__ = ["Series"]

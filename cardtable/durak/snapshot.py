@@ -7,7 +7,7 @@ exchange changes sit in a ``BetweenRounds`` record that every snapshot of the ro
 shares, which keeps a search's snapshots small; the game drops its saved one
 (``_between``) whenever one of those fields changes.
 
->>> from cardtable.durak import Game
+>>> from cardtable.durak.game import Game
 >>> game = Game.from_position(hands=["9♣ 7♦", "10♦ 6♠"], trump="♥", attacker=0)
 >>> saved = Snapshot.save(game, None)   # what push saves, once the game has been undone
 >>> game.push("attack 9♣")

@@ -6,7 +6,7 @@ answers questions about them: the public properties, the outcome, what a seat ma
 throw in, what may be transferred).  ``Game`` (``game.py``) adds the moves that change it;
 a ``Snapshot`` (``snapshot.py``) saves what they change, for ``pop``.
 
->>> from cardtable.durak import Game
+>>> from cardtable.durak.game import Game
 >>> game = Game.from_position(hands=["9♣ 7♦", "10♦ 6♠"], trump="♥", attacker=0)
 >>> isinstance(game, State), game.phase, game.to_move, game.defender
 (True, 'lead', 0, 1)

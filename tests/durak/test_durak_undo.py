@@ -8,7 +8,8 @@ from durak_helpers import state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable.durak import Game, Rules
+from cardtable.durak import Rules
+from cardtable.durak.game import Game
 from cardtable.durak.state import State
 
 
