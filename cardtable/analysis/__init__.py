@@ -17,7 +17,6 @@ are the game's ``learn`` plug-in, named by its ``GameSpec``.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -96,8 +95,7 @@ def judge(state: GameState[Any], move: Any, index: int, *,
         return Judgement(index=index, seat=seat, move=str(played), best=str(played), loss=0.0,
                          label=None, hindsight_best=None, hindsight_loss=None, expected=None,
                          best_expected=None, choices=1)
-    found = weigh(state, played, budget=iterations, nodes=nodes,
-                  rng=random.Random(seed * 1_000_003 + index))
+    found = weigh(state, played, budget=iterations, nodes=nodes, seed=seed)
     worth = found.values
     units = learn.loss(1.0, 0.0)
     low, high = round(found.low * units, 4), round(found.high * units, 4)

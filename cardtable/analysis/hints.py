@@ -13,7 +13,6 @@ hand being played, whose reward is points, not the match (whose reward the score
 
 from __future__ import annotations
 
-import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -67,7 +66,7 @@ def hint(state: GameState[Any], bot: Any = None, *, lang: str = "en", top: int =
     position = learn.searched(state)   # a Pasur hint judges the hand (in points), not the match
     choices_here = len(position.legal_moves())
     found = weigh(position, budget=max(budget, smallest_budget(choices_here)),
-                  rng=random.Random(seed if seed is not None else 0))
+                  seed=seed if seed is not None else 0)
     worth = {m: learn.expected(v) for m, v in found.values.items()}
     ranked = sorted(found.values, key=lambda m: (m != found.best, -found.values[m]))
     move = ranked[0]   # the best by the judge's own figures, which rank no move above it

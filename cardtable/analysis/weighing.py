@@ -3,28 +3,37 @@
 A move's worth from what the seat knew is measured the way a duplicate tournament measures
 a player: deal the hidden cards afresh (a determinization, drawn in the light of the other
 players' moves), play every legal move on that same deal with the same stream of random
-numbers for the rest of the game (the playout policy of the game's kit), and compare the
-moves deal by deal.  The luck of the cards then falls alike on every move, so the paired
-differences (best minus played) are far steadier than the moves' own results, and their
-spread over the deals says how sure the verdict is: the loss's standard error.
+numbers for the rest (the playout policy of the game's kit, cut where the game's ``learn``
+plug-in says, ``horizon``, and the position there valued by the kit's evaluation), and
+compare the moves deal by deal.  The luck of the cards then falls alike on every move, so
+the paired differences are far steadier than the moves' own results.
 
-The search spends where the verdict is close.  It deals in rounds that double; after each,
-a move clearly worse than the best (its paired difference more than its uncertainty past
-zero) is dropped, and the search stops as soon as the loss's interval (``Z`` standard
-errors each side) lies within one label's band, or the budget is spent.  Where nothing is
-hidden from the seat, the exact solver's values are used instead (no uncertainty).
+The judge works in two steps on two separate streams of deals, so that the best move's
+value is not the largest of several noisy estimates (the winner's curse):
 
-A budget is a number of playouts (one move played out on one deal) per judged move; the
-first round plays every legal move on ``FIRST_DEALS`` deals, since fewer deals cannot
-estimate the spread, so a smaller budget is refused (``BudgetTooSmall``) with the smallest
-that judges.
+1. **Choose** the best.  Deals in rounds that double; after each, a move clearly worse than
+   the leader (its paired difference more than ``Z`` standard errors past zero) leaves the
+   race, and the choice ends once one move is left, or every rival is measured to within
+   half the first label's threshold of the leader (as good), or at half the budget.
+2. **Measure** the move played against the chosen best on fresh deals (none if the move
+   played is the best: its loss is 0), in rounds that double, until the loss's interval
+   lies within one label's band, or the budget could not narrow it enough, or at the
+   budget: the deals go where the verdict is in doubt.
+
+The choice does not depend on the move played, so a hint (the choice alone) and the
+analysis of the same position with the same budget and seed name the same best move.  The
+deals are seeded by the seed and the position as the seat sees it, never by where the
+position stands in a game.  Where nothing is hidden from the seat, the exact solver's
+values are used instead (no uncertainty).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,12 +44,13 @@ from .search import HINDSIGHT_NODES, hindsight_values, learn_of
 __all__ = ["FIRST_DEALS", "BudgetTooSmall", "Verdict", "Z", "smallest_budget", "weigh"]
 
 FIRST_DEALS = 8
-"""Deals in the first round, each playing every legal move: the fewest that estimate the
-spread of the paired differences."""
+"""Deals in the first round of each step: the fewest that estimate the spread of the
+paired differences."""
 
-Z = 2.5
-"""Standard errors each side of the loss in its interval (about 99%, widened for few deals
-by Student's t)."""
+Z = 2.0
+"""Standard errors each side of a paired difference in its interval (about 95%, widened
+for few deals by Student's t): a move leaves the race, and a loss's label is sure, only
+past it."""
 
 _PLAYOUT_LIMIT = 2000
 """Moves after which a playout stops (a Durak game can go round in circles)."""
@@ -54,25 +64,27 @@ class BudgetTooSmall(ValueError):
         self.smallest = smallest
         super().__init__(
             f"{given} iterations are too few to judge{where}: every legal move is played on "
-            f"{FIRST_DEALS} deals at least to measure how sure the verdict is; "
-            f"give {smallest} or more")
+            f"{FIRST_DEALS} deals at least to choose the best, and the move played on "
+            f"{FIRST_DEALS} more to measure how sure the verdict is; give {smallest} or more")
 
 
 def smallest_budget(choices: int) -> int:
-    """The least budget that judges a position with ``choices`` legal moves.
+    """The least budget that judges a position with ``choices`` legal moves: the first
+    round of the choice (every move on ``FIRST_DEALS`` deals) and of the measure (two moves).
 
     >>> smallest_budget(5)
-    40
+    56
     """
-    return FIRST_DEALS * choices
+    return FIRST_DEALS * (choices + 2)
 
 
 @dataclass
 class Verdict:
     """What the judge found: every move's mean reward (the search's own units), the best,
-    and the loss of the move played (best minus played, in reward) with its interval
-    (``low``, ``high``: ``Z`` standard errors of the paired differences each side, by
-    Student's t for few deals) and its standard error ``se``."""
+    and the loss of the move played (best minus played, in reward, measured on deals the
+    choice did not see) with its interval (``low``, ``high``: ``Z`` standard errors of the
+    paired differences each side, by Student's t for few deals) and its standard error
+    ``se``."""
 
     values: dict[Any, float]
     best: Any
@@ -81,10 +93,14 @@ class Verdict:
     high: float
     se: float
     deals: int
+    """Deals the loss was measured on (0: exact, forced, or the move played is the best)."""
     playouts: int
     exact: bool
     contenders: int = 1
-    """Moves still in the race at the end (1: the best stood clear of every other)."""
+    """Moves still in the race when the choice ended (1: the best stood clear of every
+    other)."""
+    choice_deals: int = 0
+    """Deals the best was chosen on."""
 
 
 def _t(z: float, df: int) -> float:
@@ -112,13 +128,49 @@ def _band(loss: float, cuts: Sequence[float]) -> int:
     return sum(loss >= cut - 1e-12 for cut in cuts)
 
 
-def weigh(state: GameState[Any], played: Any = None, *, budget: int, rng: random.Random,
+def _streams(position: GameState[Any], seat: int, seed: int) -> tuple[random.Random,
+                                                                        random.Random]:
+    """The two streams of deals (choose, measure), seeded by ``seed`` and the position as
+    ``seat`` sees it: a hint and an analysis of the same position deal alike."""
+    seen = json.dumps(position.view(seat), sort_keys=True, default=str, ensure_ascii=True)
+    digest = hashlib.sha256(seen.encode()).hexdigest()
+    return random.Random(f"choose {seed} {digest}"), random.Random(f"measure {seed} {digest}")
+
+
+class _Player:
+    """Plays one move out on one deal through the game's kit, to the plug-in's horizon."""
+
+    def __init__(self, position: GameState[Any], seat: int, horizon: int | None) -> None:
+        kit = kit_of(position)
+        self.seat = seat
+        self.sample = kit.sampler(position, seat, infer=True)
+        self.context = kit.context(position, seat, horizon=horizon)
+        self.policy, self.cutoff, self.rewards = kit.playout, kit.cutoff, kit.rewards
+        self.luck = random.Random()
+
+    def deal(self, rng: random.Random) -> tuple[Any, int]:
+        return self.sample(rng), rng.getrandbits(64)
+
+    def play(self, deal: Any, move: Any, draw: int, last: bool) -> float:
+        game = deal if last else deal.copy()
+        luck = self.luck
+        luck.seed(draw)
+        game.push(move)
+        policy, cutoff, context = self.policy, self.cutoff, self.context
+        steps = 0
+        while game.to_move is not None and not cutoff(game, context) and steps < _PLAYOUT_LIMIT:
+            game.push(policy(game, luck))
+            steps += 1
+        reward: float = self.rewards(game, context)[self.seat]
+        return reward
+
+
+def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int = 0,
           nodes: int = HINDSIGHT_NODES) -> Verdict:
     """Every legal move of the seat to move measured from what it knows (``state`` is
-    unchanged).  With ``played`` (a legal move) the search stops once that move's label
-    is sure; without, once every other move has left the race or is measured against
-    the best to within half the first label's threshold (as good, for a hint).  ``budget`` is
-    playouts at most; too small a one raises ``BudgetTooSmall``."""
+    unchanged): the best chosen on one stream of deals, and with ``played`` (a legal move)
+    that move's loss measured against it on another.  ``budget`` is playouts at most (half
+    at most to choose); too small a one raises ``BudgetTooSmall``."""
     learn = learn_of(state)
     position = learn.searched(state)
     seat = position.to_move
@@ -134,17 +186,17 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, rng: random
     if len(moves) == 1:
         return Verdict({moves[0]: 0.0}, moves[0], 0.0, 0.0, 0.0, 0.0, 0, 0, True)
     kit = kit_of(position)
-    # among moves of equal worth, the played one, then the one the kit's order puts first
-    # (the cheapest beat, the card worth least): the tie is broken the same way every time
-    ordered = {m: -i for i, m in enumerate(kit.order(position, list(moves)))}
+    # among moves of equal worth, the one the kit's order puts first (the cheapest beat,
+    # the card worth least): the tie is broken the same way every time
+    rank = {m: -i for i, m in enumerate(kit.order(position, list(moves)))}
 
-    def first(m: Any) -> tuple[bool, int]:
-        return m == chosen, ordered.get(m, -len(moves))
+    def key_of(means: dict[Any, float]) -> Callable[[Any], tuple[float, int]]:
+        return lambda m: (means[m], rank.get(m, -len(moves)))
 
     if kit.perfect(position, seat):
         exact = hindsight_values(state, nodes=nodes)
         if exact:
-            best = max(exact, key=lambda m: (exact[m], *first(m)))
+            best = max(exact, key=key_of(exact))
             loss = 0.0 if chosen is None else exact[best] - exact[chosen]
             return Verdict(exact, best, loss, loss, loss, 0.0, 0, 0, True)
     smallest = smallest_budget(len(moves))
@@ -152,87 +204,95 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, rng: random
         raise BudgetTooSmall(budget, smallest)
     scale = learn.loss(1.0, 0.0)
     cuts = [threshold / scale for threshold in learn.thresholds]
-    sample = kit.sampler(position, seat, infer=True)
-    context = kit.context(position, seat)
-    policy, cutoff, rewards = kit.playout, kit.cutoff, kit.rewards
+    player = _Player(position, seat, getattr(learn, "horizon", None))
+    choose, measure = _streams(position, seat, seed)
+    values, best, active, deals, spent = _choose(
+        player, moves, choose, max(smallest - 2 * FIRST_DEALS, budget // 2), cuts, key_of)
+    if chosen is None or chosen == best:
+        return Verdict(values, best, 0.0, 0.0, 0.0, 0.0, 0, spent, False, len(active), deals)
+    loss, low, high, se, measured, used = _measure(player, best, chosen, measure,
+                                                   budget - spent, cuts)
+    # the two moves' values from the fresh deals: the best's not inflated by its choice
+    values[best], values[chosen] = measured
+    return Verdict(values, best, loss, low, high, se, used // 2, spent + used, False,
+                   len(active), deals)
+
+
+def _choose(player: _Player, moves: list[Any], rng: random.Random, budget: int,
+            cuts: Sequence[float], key_of: Callable[[dict[Any, float]], Any],
+            ) -> tuple[dict[Any, float], Any, list[Any], int, int]:
+    """The race: every move on the same deals, a clearly worse one dropped after each round;
+    every move's value, the best, the moves left, the deals and the playouts spent."""
     results: dict[Any, list[float]] = {m: [] for m in moves}
     active = list(moves)
-    luck = random.Random()
     deals = spent = 0
     batch = FIRST_DEALS
     while True:
         for _ in range(batch):
-            deal = sample(rng)
-            draw = rng.getrandbits(64)
+            deal, draw = player.deal(rng)
             last = len(active) - 1
             for i, move in enumerate(active):
-                game = deal if i == last else deal.copy()
-                luck.seed(draw)
-                game.push(move)
-                steps = 0
-                while (game.to_move is not None and not cutoff(game, context)
-                       and steps < _PLAYOUT_LIMIT):
-                    game.push(policy(game, luck))
-                    steps += 1
-                results[move].append(rewards(game, context)[seat])
+                results[move].append(player.play(deal, move, draw, i == last))
             deals += 1
             spent += len(active)
         means = {m: sum(results[m]) / len(results[m]) for m in active}
-        best = max(active, key=lambda m: (means[m], *first(m)))
+        best = max(active, key=key_of(means))
         t = _t(Z, deals - 1)
         settled = True   # every rival left is measured to within half the first threshold
         for move in list(active):
-            if move in (best, chosen):
+            if move == best:
                 continue
             gap, se = _paired(results[best], results[move])
             if gap - t * se > 0:
                 active.remove(move)
             elif t * se >= cuts[0] / 2:
                 settled = False
-        if chosen is None:
-            loss = low = high = se = 0.0
-            done = settled
-        else:
-            loss, se = _paired(results[best], results[chosen])
-            low, high = _interval(results, active, chosen, t)
-            done = _band(low, cuts) == _band(high, cuts) or _futile(
-                loss, low, high, cuts, deals, deals + (budget - spent) // len(active))
-        batch = deals   # double the deals
-        if done or (budget - spent) // len(active) < 1:
+        room = (budget - spent) // len(active)
+        if len(active) == 1 or settled or room < 1:
             break
-        batch = min(batch, (budget - spent) // len(active))
-    # a move that left the race early is valued against the best on the deals it was
-    # played on (the paired difference), so no move is ranked above the best
+        batch = min(deals, room)   # double the deals
+    # a move that left the race is valued against the best on the deals it was played on
+    # (the paired difference), so no move is ranked above the best
     values = {m: sum(r) / len(r) for m, r in results.items()}
     for move in moves:
         if move not in active:
             values[move] = values[best] - _paired(results[best], results[move])[0]
-    return Verdict(values, best, max(0.0, loss), low, high, se, deals, spent, False,
-                   len(active))
+    return values, best, active, deals, spent
+
+
+def _measure(player: _Player, best: Any, played: Any, rng: random.Random, budget: int,
+             cuts: Sequence[float]) -> tuple[float, float, float, float, tuple[float, float],
+                                             int]:
+    """The loss of ``played`` against ``best`` on fresh deals, until its interval lies in
+    one label's band (or cannot be narrowed enough within ``budget`` playouts): the loss,
+    its interval, its standard error, the two moves' values and the playouts spent."""
+    tops: list[float] = []
+    mine: list[float] = []
+    batch = FIRST_DEALS
+    while True:
+        for _ in range(batch):
+            deal, draw = player.deal(rng)
+            tops.append(player.play(deal, best, draw, False))
+            mine.append(player.play(deal, played, draw, True))
+        deals = len(tops)
+        mean, se = _paired(tops, mine)
+        t = _t(Z, deals - 1)
+        low, high = max(0.0, mean - t * se), max(0.0, mean + t * se)
+        most = deals + (budget - 2 * deals) // 2
+        if (_band(low, cuts) == _band(high, cuts) or most <= deals
+                or _futile(mean, low, high, cuts, deals, most)):
+            break
+        batch = min(deals, most - deals)
+    values = (sum(tops) / deals, sum(mine) / deals)
+    return max(0.0, mean), low, high, se, values, 2 * deals
 
 
 def _futile(loss: float, low: float, high: float, cuts: Sequence[float], deals: int,
             most: int) -> bool:
     """Even the whole budget (``most`` deals) would leave a threshold inside the interval:
-    the interval narrows as one over the square root of the deals, so searching on cannot
+    the interval narrows as one over the square root of the deals, so measuring on cannot
     settle the label, and the judge stops (the label is the low end's)."""
-    if deals >= most:
-        return True
     if deals < 4 * FIRST_DEALS:   # too few deals to trust the spread's estimate that far
         return False
     half = (high - low) / 2 * math.sqrt(deals / most)
     return any(low < cut <= high and abs(loss - cut) < half for cut in cuts)
-
-
-def _interval(results: dict[Any, list[float]], active: Sequence[Any], chosen: Any,
-              t: float) -> tuple[float, float]:
-    """The loss's interval: how far the best of the moves still in the race may stand
-    above ``chosen``, at least and at most, each paired difference give or take ``t``
-    standard errors (never below 0: the loss of the best move is 0)."""
-    low = high = 0.0
-    for move in active:
-        if move == chosen:
-            continue
-        gap, se = _paired(results[move], results[chosen])
-        low, high = max(low, gap - t * se), max(high, gap + t * se)
-    return low, high

@@ -32,6 +32,7 @@ from ..durak.tables import BEATERS
 from ..durak.tables import DEFEND as _DEFENDING
 from ..durak.tables import LEAD as _LEADING
 from ..durak.tables import TAKING as _TAKING
+from .durak_eval import durak_chances
 
 __all__ = ["KIT", "DurakKit"]
 
@@ -172,20 +173,31 @@ class DurakKit:
 
     # -- rewards ---------------------------------------------------------------------------
 
-    def context(self, state: Game, seat: int, *, horizon: int | None = None) -> None:
-        """Nothing: a Durak playout goes to the end, so ``horizon`` does not apply."""
-        return None
+    def context(self, state: Game, seat: int, *, horizon: int | None = None) -> int | None:
+        """Where a playout stops: ``None`` (by default) at the end of the game; with
+        ``horizon``, the last round it plays (0: the round being played, 1: the next too),
+        whose end is then valued by the evaluation (``durak_eval``)."""
+        if horizon is None:
+            return None
+        return state.round_number + horizon
 
-    def cutoff(self, position: Game, context: None) -> bool:
-        """Playouts go to the end of the game: only the end says who the durak is."""
-        return False
+    def cutoff(self, position: Game, context: int | None) -> bool:
+        """By default playouts go to the end of the game (only the end says who the durak
+        is); with a horizon, at the start of the first round past it."""
+        return context is not None and position._round > context
 
-    def rewards(self, final: Game, context: None) -> list[float]:
+    def rewards(self, final: Game, context: int | None) -> list[float]:
         """Not being the durak: +1, the durak's side -1, a draw (or a playout cut short
-        going round in circles) 0."""
+        going round in circles) 0; a playout cut at its horizon: the same by the
+        evaluation's chances."""
         outcome = final.outcome()
         if outcome is None:
-            return [0.0] * final.players
+            if context is None or final.to_move is None:
+                return [0.0] * final.players
+            chances = durak_chances(final)
+            side = [sum(p for s, p in enumerate(chances) if final.team_of(s) == final.team_of(me))
+                    for me in range(final.players)]
+            return [1.0 - 2.0 * p for p in side]
         return [1.0 if r > 0 else -1.0 if r < 0 else 0.0 for r in outcome.returns]
 
     # -- playing ---------------------------------------------------------------------------

@@ -29,6 +29,9 @@ class DurakLearn:
     """A puzzle's answer beats every other move by at least this chance of being the durak
     (with nothing hidden, the only move that does not lose)."""
     higher_is_better = False
+    horizon = 0
+    """The judge's playouts stop at the end of the round being played, valued there by the
+    evaluation (``bots/durak_eval``): the later draws' luck is left out of a move's worth."""
 
     def searched(self, state: Game) -> Game:
         return state

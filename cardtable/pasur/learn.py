@@ -35,6 +35,9 @@ class PasurLearn:
     puzzle_margin = 2.0
     """A puzzle's answer beats every other move by at least this many points."""
     higher_is_better = True
+    horizon = 0
+    """The judge's playouts stop at the end of the deal round being played, valued there
+    by the cards and surs taken and the clubs race (``bots/pasur_kit``)."""
 
     def searched(self, state: Any) -> Hand:
         """What the analysis searches: the hand being played."""

@@ -112,7 +112,7 @@ def test_analyse_writes_every_move_with_the_fields_of_the_record(tmp_path):
     rec = records.record_of(start, "pasur")
     rec.moves = moves
     rec.save(path)
-    result = CliRunner().invoke(app, ["analyse", str(path), "--iterations", "40",
+    result = CliRunner().invoke(app, ["analyse", str(path), "--iterations", "48",
                                       "--json", str(out)], env={"COLUMNS": "160"})
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
@@ -131,7 +131,7 @@ def test_analyse_names_the_players_sums_each_up_and_names_the_record(tmp_path):
                                                    {"name": "Bo", "kind": "bot"}])
     rec.moves = moves
     rec.save(path)
-    result = CliRunner().invoke(app, ["--ascii", "analyse", str(path), "--iterations", "40",
+    result = CliRunner().invoke(app, ["--ascii", "analyse", str(path), "--iterations", "48",
                                       "--json", str(out)], env={"COLUMNS": "160"})
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())

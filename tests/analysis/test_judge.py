@@ -2,7 +2,6 @@
 clears the threshold, a budget too small refused, and hints that agree with their figures."""
 
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -31,14 +30,14 @@ def test_a_budget_too_small_is_refused_before_any_move_with_the_smallest_that_ju
     widest = record.start()
     for move in record.moves[:where - 1]:
         widest.push(move)
-    assert smallest == judge.FIRST_DEALS * len(widest.legal_moves()) > 10
+    assert smallest == judge.smallest_budget(len(widest.legal_moves())) > 10
     with pytest.raises(analysis.BudgetTooSmall) as refused:
         analysis.analyse_record(record, iterations=10)
     assert refused.value.smallest == smallest and str(smallest) in str(refused.value)
     assert isinstance(refused.value, ValueError)
     # a single position's judge says the same, for that position
     with pytest.raises(analysis.BudgetTooSmall) as one:
-        judge.weigh(widest, budget=smallest - 1, rng=random.Random(1))
+        judge.weigh(widest, budget=smallest - 1, seed=1)
     assert one.value.smallest == smallest
 
 
@@ -89,12 +88,12 @@ def test_every_move_is_played_on_the_same_deals_so_equal_moves_differ_by_nothing
     # so a move compared with itself differs by exactly 0 on every deal
     hand = pasur.Hand.new(pasur.PRESETS["standard"], seed=4)
     move = hand.legal_moves()[0]
-    found = judge.weigh(hand, move, budget=400, rng=random.Random(2))
+    found = judge.weigh(hand, move, budget=400, seed=2)
     assert set(found.values) == set(hand.legal_moves())
     if found.best == move:
         assert found.loss == 0.0 and found.low == 0.0
     assert found.low <= found.loss <= found.high
-    assert found.playouts <= 400 and found.deals >= judge.FIRST_DEALS
+    assert found.playouts <= 400 and found.choice_deals >= judge.FIRST_DEALS
 
 
 def test_the_analysis_json_records_each_moves_uncertainty(tmp_path):

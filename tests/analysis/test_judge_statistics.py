@@ -1,0 +1,123 @@
+"""The judge's statistics on positions whose right verdict is known: a thrown-away capture
+and a needless take are labelled, the best move shows no loss (the best is chosen on other
+deals than the loss is measured on), a clear verdict stops early, and the deals are seeded
+by the position, not by where it stands in a game."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardtable import analysis, durak, games, pasur
+from cardtable.analysis import weighing
+from cardtable.analysis.hints import hint
+from cardtable.cards import pack, parse_cards
+
+
+def first_deal_of_pasur():
+    """Seat 0 may take the 10♦ with its ace (4 points, and the 10♦ kept from the other
+    player); the other hand and the stock are hidden, so the judge searches."""
+    hands = ["A♠ K♥ 5♣ 9♦", "2♠ 3♦ Q♣ 6♥"]
+    table = "10♦ 3♠ 4♥ 8♣"
+    used = set(parse_cards(" ".join([*hands, table])))
+    stock = [c for c in pack(52) if c not in used]
+    return pasur.Hand.from_position(hands=hands, table=table, stock=stock, deal_round=1)
+
+
+def six_attacked_early():
+    """Seat 1 defends a plain six with a seven in hand, the stock full: taking adds a card
+    to its hand for nothing, and beating with the trump jack spends a trump for nothing."""
+    game = durak.Game.from_position(
+        hands=["6♣ 8♠ 9♦ 10♣ Q♦ A♠", "7♣ 9♠ 10♦ J♥ Q♠ K♦"], trump="♥",
+        stock="6♦ 7♦ 8♦ 6♠ 7♠ 8♣ 9♣ J♣ Q♣ K♣ A♣ 6♥", attacker=0)
+    game.push("attack 6♣")
+    return game
+
+
+def test_throwing_away_a_sure_capture_is_labelled():
+    hand = first_deal_of_pasur()
+    for move in ("K♥", "5♣"):
+        judged = analysis.judge(hand, hand.parse_move(move), 1, hindsight=False)
+        assert judged.best == "A♠ x 10♦"
+        assert judged.deals > 0   # searched: the other hand is hidden
+        assert judged.label in ("mistake", "blunder"), judged
+        assert judged.loss_low >= pasur.learn.LEARN.thresholds[1]
+
+
+def test_taking_a_six_that_a_seven_beats_is_labelled():
+    game = six_attacked_early()
+    judged = analysis.judge(game, game.parse_move("take"), 1, hindsight=False)
+    assert judged.best == "defend 6♣ with 7♣" and judged.deals > 0
+    assert judged.label in ("mistake", "blunder"), judged
+
+
+def test_spending_a_trump_where_a_seven_beats_is_labelled_less_than_taking():
+    game = six_attacked_early()
+    trump, take = (analysis.judge(game, game.parse_move(m), 1, hindsight=False)
+                   for m in ("defend 6♣ with J♥", "take"))
+    assert trump.label is not None and trump.loss < take.loss
+
+
+def test_the_best_move_shows_no_loss_and_is_the_hints_move():
+    for state in (first_deal_of_pasur(), six_attacked_early()):
+        given = hint(state)
+        judged = analysis.judge(state, state.parse_move(given.move), 1, hindsight=False)
+        assert judged.best == given.move
+        assert judged.loss == 0.0 and judged.label is None and judged.unsure is None
+
+
+def test_the_best_does_not_depend_on_the_move_played():
+    game = six_attacked_early()
+    bests = {analysis.judge(game, move, 1, hindsight=False).best for move in game.legal_moves()}
+    assert bests == {"defend 6♣ with 7♣"}
+
+
+def test_a_clear_verdict_stops_early_and_a_close_one_measures_on():
+    game = six_attacked_early()
+    take = weighing.weigh(game, game.parse_move("take"), budget=1500)
+    trump = weighing.weigh(game, game.parse_move("defend 6♣ with J♥"), budget=1500)
+    assert take.contenders == 1   # the race ended with one move left
+    assert take.playouts < 1500 / 4 and take.deals < trump.deals
+
+
+def test_a_position_is_judged_alike_wherever_it_stands_in_a_game():
+    game = six_attacked_early()
+    move = game.parse_move("defend 6♣ with J♥")
+    early, late = (analysis.judge(game, move, index, hindsight=False) for index in (1, 40))
+    assert (early.loss, early.loss_low, early.loss_high, early.deals) == (
+        late.loss, late.loss_low, late.loss_high, late.deals)
+    other_seed = analysis.judge(game, move, 1, hindsight=False, seed=1)
+    assert other_seed.deals and (other_seed.loss, other_seed.deals) != (early.loss, early.deals)
+
+
+def test_a_budget_must_cover_the_first_round_of_the_choice_and_of_the_measure():
+    game = six_attacked_early()
+    smallest = weighing.smallest_budget(len(game.legal_moves()))
+    assert smallest == weighing.FIRST_DEALS * (3 + 2)
+    found = weighing.weigh(game, game.parse_move("take"), budget=smallest)
+    assert found.playouts <= smallest
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(["pasur", "durak"]), seed=st.integers(0, 10_000),
+       moves=st.integers(0, 12))
+def test_a_move_is_never_labelled_within_its_own_uncertainty_nor_a_forced_one(game, seed,
+                                                                                moves):
+    spec = games.get(game)
+    state = spec.start(spec.presets[spec.default_preset], players=2, seed=seed)
+    for _ in range(moves):
+        if state.to_move is None:
+            break
+        state.push(state.legal_moves()[seed % len(state.legal_moves())])
+    if state.to_move is None:
+        return
+    learn = analysis.learn_of(state)
+    searched = learn.searched(state)
+    move = searched.legal_moves()[-1]
+    judged = analysis.judge(state, move, 1, iterations=400, hindsight=False)
+    if judged.choices == 1:
+        assert judged.label is None and judged.loss == 0.0
+        return
+    assert judged.loss_low <= judged.loss <= judged.loss_high
+    if judged.label:
+        assert judged.loss_low >= learn.thresholds[analysis.LABELS.index(judged.label)] - 1e-9
+    if judged.move == judged.best:
+        assert judged.loss == 0.0 and judged.label is None and judged.unsure is None
