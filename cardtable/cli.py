@@ -14,7 +14,7 @@ from rich.table import Table
 from . import games as gamelib
 from .bots import split_specs
 from .game import GameSpec, rule_options
-from .server.backup import register as register_backups
+from .server.store.backup import register as register_backups
 
 app = typer.Typer(
     name="cardtable",
@@ -519,7 +519,7 @@ def _school() -> None:
 
 
 _school()
-register_backups(app)   # backup and restore (cardtable.server.backup)
+register_backups(app)   # backup and restore (cardtable.server.store.backup)
 
 
 admin_app = typer.Typer(help="the site's admins: grant, revoke, list (docs/players.md)",
@@ -536,8 +536,8 @@ def _moderation(data_dir: Path | None, database_url: str | None) -> Any:
     """The sanctions' store on the server's database (migrated first, as a start does)."""
     import getpass
 
-    from .server.backup import settings_of
-    from .server.people.sanctions import SanctionStore
+    from .server.store.backup import settings_of
+    from .server.store.sanctions import SanctionStore
     from .server.store.storage import Storage, sqlite_url
 
     chosen = settings_of(data_dir, database_url)
@@ -548,12 +548,12 @@ def _moderation(data_dir: Path | None, database_url: str | None) -> Any:
 
 
 def _role(name: str, role: str | None, data_dir: Path | None, url: str | None) -> None:
-    from .server.people.players import PlayerError
+    from .server.core.errors import Refused
 
     store, who = _moderation(data_dir, url)
     try:
         player = store.grant(name, role, who)
-    except PlayerError as error:
+    except Refused as error:
         _refuse(error.reason)
     finally:
         store.storage.close()

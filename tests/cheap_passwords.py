@@ -16,7 +16,7 @@ def pytest_configure() -> None:
     try:
         from argon2 import PasswordHasher
 
-        from cardtable.server.people import accounts
+        from cardtable.server.web import accounts
     except ImportError:   # installed without the server's extras: nothing hashes
         return
     low = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)

@@ -4,11 +4,13 @@ import ast
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "cardtable"
+SERVER = ROOT / "server"
 ENGINE = ["cards", "game", "games", "pasur", "durak", "bots"]
 # What each engine part may import from cardtable itself.
 ALLOWED = {
@@ -140,11 +142,44 @@ def test_the_page_names_a_game_only_in_its_registry_and_the_games_own_modules():
     assert {name: found for name, found in offenders.items() if found} == {}
 
 
-def test_no_source_file_is_over_seven_hundred_lines():
-    long = {str(path.relative_to(ROOT)): n for path in ROOT.rglob("*")
-            if path.suffix in (".py", ".js")
-            and (n := len(path.read_text().splitlines())) > 700}
-    assert long == {}
+SIZE_BUDGET = 800
+"""Lines a source file may have before its size wants a reason: a file over it says why in
+a line of its own (``# size: ...`` or ``// size: ...``) and the run warns of it.  The
+size is reviewed, not enforced: an owner is as long as its job."""
+
+
+def oversized(paths: list[Path]) -> dict[str, tuple[int, str | None]]:
+    """Each file over ``SIZE_BUDGET`` lines, with its line count and its reason (if any)."""
+    found = {}
+    for path in paths:
+        lines = path.read_text().splitlines()
+        if len(lines) > SIZE_BUDGET:
+            reasons = [line.split("size:", 1)[1].strip() for line in lines
+                       if line.lstrip().startswith(("# size:", "// size:"))]
+            name = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
+            found[name] = (len(lines), reasons[0] if reasons else None)
+    return found
+
+
+def test_a_file_over_the_size_budget_says_why() -> None:
+    import warnings
+
+    over = oversized([path for path in sorted(ROOT.rglob("*"))
+                      if path.suffix in (".py", ".js")])
+    for name, (count, reason) in over.items():
+        warnings.warn(f"{name}: {count} lines (budget {SIZE_BUDGET}): {reason}",
+                      stacklevel=1)
+    assert {name for name, (_, reason) in over.items() if not reason} == set()
+
+
+def test_the_size_report_reads_a_reason(tmp_path: Path) -> None:
+    body = "x = 1\n" * SIZE_BUDGET
+    (tmp_path / "said.py").write_text("# size: one owner, one file\n" + body)
+    (tmp_path / "silent.py").write_text("y = 2\n" + body)
+    (tmp_path / "short.py").write_text("z = 3\n")
+    assert oversized(sorted(tmp_path.iterdir())) == {
+        "said.py": (SIZE_BUDGET + 1, "one owner, one file"),
+        "silent.py": (SIZE_BUDGET + 1, None)}
 
 
 def module_graph() -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
@@ -229,8 +264,83 @@ def test_the_circle_finder_finds_a_circle() -> None:
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+# -- the server's layers ----------------------------------------------------------------------
+SERVER_LAYERS = ("web", "cluster", "play", "people", "store", "core")
+"""The server's sub-packages from the top down: each imports only those below it.  ``web``
+holds every router, middleware and the dependencies; ``cluster`` joins processes;
+``play`` and ``people`` are services; ``store`` holds every row and store; ``core`` the
+refusal, codes, clock, settings, bounds, metrics and the messages' models."""
+SERVER_ENTRIES = {"cardtable.server", "cardtable.server.__main__", "cardtable.server.viewer"}
+"""The server package's own modules, above every layer (``viewer`` is a client)."""
+
+
+def layer_of(module: str) -> int | None:
+    """A server module's place in ``SERVER_LAYERS`` (0 is the top); ``None`` outside them."""
+    parts = module.split(".")
+    if parts[:2] != ["cardtable", "server"] or len(parts) < 3:
+        return None
+    return SERVER_LAYERS.index(parts[2]) if parts[2] in SERVER_LAYERS else None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a server module from a layer above its own."""
+    return sorted(f"{module} -> {other}" for module, others in graph.items()
+                  for other in others
+                  if (mine := layer_of(module)) is not None
+                  and (theirs := layer_of(other)) is not None and theirs < mine)
+
+
+def test_the_servers_layers_import_only_downward() -> None:
+    """Imports made in a function or for the type checker alone count too."""
+    graph, _ = module_graph()
+    assert "cardtable.server.core.errors" in graph["cardtable.server.play.live"]   # it sees
+    assert upward_imports(graph) == []
+
+
+def test_every_server_module_is_in_a_layer() -> None:
+    graph, _ = module_graph()
+    outside = {name for name in graph if name.startswith("cardtable.server")
+               and layer_of(name) is None and name not in SERVER_ENTRIES}
+    assert outside == set()
+
+
+def test_the_layer_check_finds_an_upward_import() -> None:
+    graph = {"cardtable.server.store.rows": {"cardtable.server.play.chat"},
+             "cardtable.server.play.chat": {"cardtable.server.store.rows"},
+             "cardtable.server.web.app": {"cardtable.server.core.codes"}}
+    assert upward_imports(graph) == [
+        "cardtable.server.store.rows -> cardtable.server.play.chat"]
+
+
+def _defined(part: str, test: Callable[[ast.ClassDef | ast.Assign], bool]) -> list[str]:
+    """Where a class or an assignment of the server outside ``part`` passes ``test``."""
+    found = []
+    for path in sorted((SERVER).rglob("*.py")):
+        if path.relative_to(SERVER).parts[0] == part:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef | ast.Assign) and test(node):
+                found.append(f"{path.relative_to(SERVER)}:{node.lineno}")
+    return found
+
+
+def test_every_row_and_store_lives_in_store() -> None:
+    def row_or_store(node: ast.ClassDef | ast.Assign) -> bool:
+        return isinstance(node, ast.ClassDef) and any(
+            isinstance(base, ast.Name) and base.id in {"Base", "Store"} for base in node.bases)
+
+    assert _defined("store", row_or_store) == []
+
+
+def test_every_router_lives_in_web() -> None:
+    def router(node: ast.ClassDef | ast.Assign) -> bool:
+        return (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name) and node.value.func.id == "APIRouter")
+
+    assert _defined("web", router) == []
+
+
 # -- one owner per live table ---------------------------------------------------------------
-SERVER = ROOT / "server"
 OWNER = SERVER / "play" / "dealer.py"
 NOT_TABLES = {"row", "entry", "record", "answer"}
 """Names the server gives to what is not a live table although it has fields of the same

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from . import settings
+from .core import settings
 
 
 def parser(prog: str = "python -m cardtable.server") -> argparse.ArgumentParser:

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from browserkit import create_table, screenshot
 
-from cardtable.server.people.ratings import pool_of
+from cardtable.server.store.ratings import pool_of
 
 pytestmark = pytest.mark.browser
 

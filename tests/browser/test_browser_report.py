@@ -14,7 +14,7 @@ import pytest
 from browserkit import screenshot, serving
 
 from cardtable.server import create_app
-from cardtable.server.people.sanctions import SanctionStore
+from cardtable.server.store.sanctions import SanctionStore
 
 pytestmark = pytest.mark.browser
 

@@ -19,8 +19,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 from tablekit import MACHINE_SPEED  # noqa: E402
 
 from cardtable.server import create_app  # noqa: E402
-from cardtable.server.clock import FakeClock  # noqa: E402
-from cardtable.server.protocol import check_outgoing  # noqa: E402
+from cardtable.server.core.clock import FakeClock  # noqa: E402
+from cardtable.server.core.protocol import check_outgoing  # noqa: E402
 
 # every message a server test makes the server send is checked against protocol's models
 check_outgoing(True)

@@ -26,7 +26,7 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
-from cardtable.server.bounds import OFFERED_BOTS
+from cardtable.server.core.bounds import OFFERED_BOTS
 
 MACHINE_SPEED: dict[str, Any] = {"ws_messages_per_second": 0, "tables_per_address": "",
                                  "bot_tables_per_address": 1000, "bot_tables": 1000}

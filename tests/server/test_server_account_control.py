@@ -17,10 +17,10 @@ from playerkit import PASSWORD, app_client, fresh, login, register
 from tablekit import Player, connect, wait_until
 from test_server_ratings import two_accounts_play
 
-from cardtable.server.clock import FakeClock
-from cardtable.server.people.control import ANONYMOUS, ControlStore
-from cardtable.server.people.players import PlayerRow, PlayerStore, RatingRow
-from cardtable.server.settings import ServerSettings
+from cardtable.server.core.clock import FakeClock
+from cardtable.server.core.settings import ServerSettings
+from cardtable.server.store.control import ANONYMOUS, ControlStore
+from cardtable.server.store.players import PlayerRow, PlayerStore, RatingRow
 from cardtable.server.store.stamps import stamp
 from cardtable.server.store.storage import Storage, sqlite_url
 

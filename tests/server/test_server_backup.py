@@ -14,7 +14,7 @@ from tablekit import Player, connect, create
 from typer.testing import CliRunner
 
 from cardtable.cli import app as command
-from cardtable.server.backup import BackupRefused, backup, database_of, restore
+from cardtable.server.store.backup import BackupRefused, backup, database_of, restore
 
 DB = "cardtable.sqlite3"
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from tablekit import Player, connect, create
 
-from cardtable.server.border import MAX_BODY
+from cardtable.server.core.border import MAX_BODY
 
 # (method, path, JSON body): each held a NUL and answered a plain-text 500 on PostgreSQL
 NUL_REQUESTS: list[tuple[str, str, Any]] = [

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from tablekit import Player, Stuck, connect, create, run_async, with_bots
 
 from cardtable import bots, games
-from cardtable.server.bounds import Limits
+from cardtable.server.core.bounds import Limits
 from cardtable.server.play.bot_workers import BotWorkers
 
 

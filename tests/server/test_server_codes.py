@@ -1,5 +1,5 @@
 """Refusal codes: every code the server's source can send is in the registry
-(cardtable/server/codes.py) with its parameters, every language file of the page has a
+(cardtable/server/core/codes.py) with its parameters, every language file of the page has a
 text for it, and the refusals of a move carry their code and parameters."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ import pytest
 from fastapi.testclient import TestClient
 from tablekit import Player, connect, create
 
-from cardtable.server.codes import CODES, RESERVED
-from cardtable.server.play.live import TableError
+from cardtable.server.core.codes import CODES, RESERVED
+from cardtable.server.core.errors import Refused
 
 SERVER = Path(__file__).resolve().parents[2] / "cardtable" / "server"
 LANGS = SERVER / "static" / "js" / "lang" / "codes"
 LANGUAGES = ("en", "pt", "fa", "ru")
 
-CODE_AT = {"TableError": 2, "PlayerError": 2, "ChatError": 1, "OutOfBounds": 1, "refused": 0,
+CODE_AT = {"Refused": 2, "ChatError": 1, "OutOfBounds": 1, "refused": 0,
            "Refusal": 1, "NameRefused": 1, "_close": 3, "_refuse": 3, "refuse": 2}
 """Where a call's code argument sits (a ``code=`` keyword counts too)."""
 
@@ -55,9 +55,9 @@ def codes_in_source() -> dict[str, str]:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if any(isinstance(t, ast.Name) and t.id == "code" for t in targets):
                     note(node.value, path.name)
-    for code in TableError.CODES.values():
-        found.setdefault(code, "live.py (TableError.CODES)")
-    found.setdefault("refused", "live.py (TableError's default)")
+    for code in Refused.CODES.values():
+        found.setdefault(code, "live.py (Refused.CODES)")
+    found.setdefault("refused", "live.py (Refused's default)")
     return found
 
 
@@ -73,7 +73,7 @@ def test_every_code_in_the_source_is_in_the_registry() -> None:
     assert {"not_your_turn", "stale_version", "illegal_move", "no_seat", "bad_message",
             "too_many_connections", "storage_unavailable", "table_full"} <= set(found)
     unknown = {code: where for code, where in found.items() if code not in CODES}
-    assert not unknown, f"codes sent but not in cardtable/server/codes.py: {unknown}"
+    assert not unknown, f"codes sent but not in cardtable/server/core/codes.py: {unknown}"
 
 
 def test_no_parameter_shadows_a_field_of_the_message() -> None:

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable import games
-from cardtable.server.clock import FakeClock
-from cardtable.server.codes import Refusal
-from cardtable.server.metrics import Metrics
+from cardtable.server.core.clock import FakeClock
+from cardtable.server.core.codes import Refusal
+from cardtable.server.core.metrics import Metrics
 from cardtable.server.play import steps
 from cardtable.server.play.bot_runner import make_bot
 from cardtable.server.play.commands import Read

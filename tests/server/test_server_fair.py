@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from playerkit import app_client, fresh, register
 from tablekit import Player, connect, each_moves_once
 
-from cardtable.server.people.players import PlayerGameRow, PlayerRow
-from cardtable.server.people.ratings import REPEATS_A_DAY, SeatResult, Tally
+from cardtable.server.store.players import PlayerGameRow, PlayerRow
+from cardtable.server.store.ratings import REPEATS_A_DAY, SeatResult, Tally
 
 __all__ = ["app_client"]   # the fixture
 

@@ -16,7 +16,7 @@ from playerkit import PASSWORD, app_client, fresh, login, register
 from tablekit import connect, next_state, server, socket_for
 
 from cardtable.analysis import lessons
-from cardtable.server.people.progress import ProgressStore
+from cardtable.server.store.progress import ProgressStore
 
 __all__ = ["app_client"]   # the fixture
 

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from tablekit import MACHINE_SPEED, Player, connect, create, ticking
 
 from cardtable.server import create_app
-from cardtable.server.clock import FakeClock
+from cardtable.server.core.clock import FakeClock
 
 pytestmark = pytest.mark.services
 

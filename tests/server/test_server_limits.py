@@ -36,11 +36,11 @@ from tablekit import (
 )
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from cardtable.server.bounds import Limits
+from cardtable.server.core.bounds import Limits
+from cardtable.server.core.errors import Refused
+from cardtable.server.core.settings import add_flags, from_flags
 from cardtable.server.play import bot_runner, steps
 from cardtable.server.play.guard import Guard, MessageRate
-from cardtable.server.play.live import TableError
-from cardtable.server.settings import add_flags, from_flags
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -235,7 +235,7 @@ def test_two_processes_counting_in_redis_share_an_address_quota() -> None:
         await one.count_table(address)
         await two.check_table_rate(address)
         await two.count_table(address)
-        with pytest.raises(TableError) as refused:
+        with pytest.raises(Refused) as refused:
             await one.check_table_rate(address)
         assert refused.value.status == 429 and refused.value.code == "rate_limited"
 

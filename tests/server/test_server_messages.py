@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardtable.server.cluster.messages import (
+from cardtable.server.core.cluster_messages import (
     Anonymized,
     Bye,
     ClosedByAdmin,

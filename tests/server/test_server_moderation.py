@@ -16,7 +16,7 @@ from tablekit import Player, connect, from_address
 from typer.testing import CliRunner
 
 from cardtable.cli import app as cli
-from cardtable.server.people.sanctions import SanctionStore
+from cardtable.server.store.sanctions import SanctionStore
 
 __all__ = ["app_client"]   # the fixture
 

@@ -21,7 +21,7 @@ from itsdangerous import TimestampSigner
 from playerkit import PASSWORD, fresh, login, register
 from tablekit import free_port, wait_until
 
-from cardtable.server.settings import ServerSettings
+from cardtable.server.core.settings import ServerSettings
 
 SMTP_PASSWORD = "smtp-secret-hunter2"
 NEW = "a new and better secret"

@@ -25,9 +25,9 @@ from tablekit import (
 
 from cardtable import bots, games, records
 from cardtable.cards import pack
+from cardtable.server.core.protocol import VIEW_BESIDE
+from cardtable.server.core.wire import plain
 from cardtable.server.play.tables import Connection, Outbox
-from cardtable.server.protocol import VIEW_BESIDE
-from cardtable.server.wire import plain
 
 GAMES = ["pasur", "durak"]
 SHORT = {"pasur": {"target": 11}, "durak": {}}

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from playerkit import PASSWORD, app_client, fresh, login, register
 from tablekit import connect
 
-from cardtable.server.people.accounts import COOKIE
+from cardtable.server.web.accounts import COOKIE
 
 __all__ = ["app_client"]   # the fixture
 

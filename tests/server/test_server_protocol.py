@@ -11,8 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 from tablekit import Player, connect, create
 
-from cardtable.server import protocol
-from cardtable.server.wire import MessageError, decode, encode
+from cardtable.server.core import protocol
+from cardtable.server.core.wire import MessageError, decode, encode
 
 DOCS = Path(__file__).parents[2] / "docs" / "server.md"
 
@@ -95,5 +95,5 @@ def test_docs_describe_every_message_as_the_models_do() -> None:
     begin, end = "<!-- protocol:begin -->\n", "<!-- protocol:end -->"
     written = text[text.index(begin) + len(begin):text.index(end)]
     assert written == protocol.reference(), (
-        "docs/server.md's message tables differ from cardtable.server.protocol: paste "
+        "docs/server.md's message tables differ from cardtable.server.core.protocol: paste "
         "protocol.reference() between its protocol markers")

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from tablekit import server
 
-from cardtable.server.settings import ServerSettings
+from cardtable.server.core.settings import ServerSettings
 
 QUOTA = 4
 """Quick-play tickets one address may have waiting (the server's default)."""

@@ -71,7 +71,7 @@ def test_with_the_ring_a_table_is_made_by_the_process_nginx_sends_it_to(
     """``--ring``: nginx's hash, computed by the processes, so a new table's id is one
     nginx sends to the process that made it (whichever process nginx gave the POST), and
     no handover is needed when its players connect."""
-    from cardtable.server.cluster.ring import Ring
+    from cardtable.server.core.ring import Ring
 
     data = tmp_path / "data"
     prefix = f"cardtable-test-{secrets.token_hex(4)}"

@@ -16,7 +16,7 @@ from clusterkit import OwnRedis
 from fastapi.testclient import TestClient
 from tablekit import from_address, ticking, wait_until
 
-from cardtable.server.play.live import ClusterUnavailable
+from cardtable.server.core.errors import ClusterUnavailable
 
 WAIT = {"game": "durak", "players": 2, "bots_after": None}
 

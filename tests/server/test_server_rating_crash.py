@@ -15,7 +15,7 @@ from playerkit import fresh, register
 from tablekit import MACHINE_SPEED, Player, connect, each_moves_once, play_together
 
 from cardtable.server import create_app
-from cardtable.server.people import ratings
+from cardtable.server.store import ratings
 
 
 def _app(tmp_path: Path, url: str | None) -> TestClient:

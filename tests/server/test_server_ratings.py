@@ -14,14 +14,8 @@ from playerkit import app_client, fresh, register
 from tablekit import Player, connect, play_out, play_together, run_async
 
 from cardtable.game import Outcome
-from cardtable.server.people.ratings import (
-    SeatResult,
-    display,
-    pool_of,
-    rated,
-    store_of,
-)
 from cardtable.server.play.results import results_of
+from cardtable.server.store.ratings import SeatResult, display, pool_of, rated, store_of
 
 __all__ = ["app_client"]   # the fixture
 

@@ -17,13 +17,8 @@ from tablekit import MACHINE_SPEED, Player, connect, create, play_out
 
 from cardtable import games
 from cardtable.game import rule_options
-from cardtable.server.bounds import (
-    RULE_BOUNDS,
-    RULE_MINIMUMS,
-    Limits,
-    rule_bound_rows,
-)
-from cardtable.server.settings import add_flags, from_flags
+from cardtable.server.core.bounds import RULE_BOUNDS, RULE_MINIMUMS, Limits, rule_bound_rows
+from cardtable.server.core.settings import add_flags, from_flags
 
 ROOT = Path(__file__).resolve().parents[2]
 

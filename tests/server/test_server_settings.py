@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.server.__main__ import parse, parser
-from cardtable.server.settings import GROUPS, ServerSettings, table
+from cardtable.server.core.settings import GROUPS, ServerSettings, table
 
 DOCS = Path(__file__).parents[2] / "docs" / "server.md"
 SECRET_URL = "postgresql+psycopg://cardtable:hunter2-secret@db.example/cardtable"
@@ -138,4 +138,4 @@ def test_the_docs_tables_are_the_models(group: str) -> None:
     begin, end = f"<!-- settings:{group}:begin -->\n", f"<!-- settings:{group}:end -->"
     assert text[text.index(begin) + len(begin):text.index(end)] == table(group), (
         f"docs/server.md's {group} table differs from ServerSettings: paste "
-        f"cardtable.server.settings.table({group!r}) between its markers")
+        f"cardtable.server.core.settings.table({group!r}) between its markers")

@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from playerkit import app_client, fresh, login, register
 
-from cardtable.server.people import accounts
-from cardtable.server.people.accounts import DEVICE
+from cardtable.server.web import accounts
+from cardtable.server.web.accounts import DEVICE
 
 __all__ = ["app_client"]   # the fixture
 

@@ -21,8 +21,8 @@ import pytest
 from fastapi.testclient import TestClient
 from tablekit import server, socket_for
 
-from cardtable.server.border import MAX_BODY
-from cardtable.server.settings import ServerSettings
+from cardtable.server.core.border import MAX_BODY
+from cardtable.server.core.settings import ServerSettings
 from cardtable.server.web.sockets import PeerCounter, capacity, raise_file_limit
 
 PER_PEER = 4

@@ -20,10 +20,6 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from tablekit import Player, connect
 
-import cardtable.server.people.progress
-import cardtable.server.people.ratings
-import cardtable.server.play.chat
-import cardtable.server.store.analyses  # noqa: F401  (every row's model on Base)
 from cardtable.server.store.stamps import Stamp, StampText
 from cardtable.server.store.storage import Base, Storage, sqlite_url
 

@@ -43,10 +43,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..codes import Refusal, refused
-from ..play.live import ClusterUnavailable, Connection, LiveTable, NotHere, Outbox, TableError
-from ..store.storage import periodically
-from .messages import (
+from ..core.cluster_messages import (
     Anonymized,
     Bye,
     ClosedByAdmin,
@@ -64,6 +61,10 @@ from .messages import (
     decode,
     encode,
 )
+from ..core.codes import Refusal, refused
+from ..core.errors import ClusterUnavailable, NotHere, Refused
+from ..play.live import Connection, LiveTable, Outbox
+from ..store.storage import periodically
 
 if TYPE_CHECKING:
     from ..play.tables import Tables
@@ -359,7 +360,7 @@ class Cluster:
                 return
             try:
                 await self.tables.get(table_id)   # claims it, then loads it
-            except (NotHere, TableError, ClusterUnavailable):
+            except (NotHere, Refused, ClusterUnavailable):
                 return
             if self.tables.live.get(table_id) is None:
                 return
@@ -497,7 +498,7 @@ class Cluster:
                 return  # the listener or the renewals see the outage
             for table_id, owner in zip(chunk, owners, strict=True):
                 if owner is None or owner == self.process:
-                    with contextlib.suppress(NotHere, TableError):
+                    with contextlib.suppress(NotHere, Refused):
                         await self.tables.get(table_id)  # claims it, then loads it
 
     # -- messages between processes -------------------------------------------------------
@@ -626,7 +627,7 @@ class Cluster:
     async def _serve(self, remote: RemoteConnection) -> None:
         """Seat a relayed player at the table and handle their messages in order."""
         table = None
-        with contextlib.suppress(NotHere, TableError):
+        with contextlib.suppress(NotHere, Refused):
             table = await self.tables.get(remote.table)
         if table is None or (not table.over and not self.holds(table.id)):
             self.remote.pop(remote.conn, None)

@@ -27,20 +27,10 @@ import re
 import smtplib
 import ssl
 from email.message import EmailMessage
-from typing import Any
 
-from fastapi import APIRouter, Request
-from itsdangerous import BadSignature, URLSafeTimedSerializer
-from pydantic import BaseModel, Field
+from ..core.account_settings import AccountSettings
 
-from ..account_settings import AccountSettings
-from ..play.guard import address_of
-from .accounts import REFUSALS, hash_password, hashing, limiter_of, store_of
-from .control import account_asking, check_current_password, control_of
-from .players import PlayerError, check_password
-from .sanctions import SanctionStore, store_on
-
-__all__ = ["SALT", "router", "send_mail"]
+__all__ = ["EMAIL", "SALT", "fingerprint", "send_mail", "send_reset"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -79,92 +69,7 @@ def fingerprint(password_hash: str | None) -> str:
     return hashlib.sha256((password_hash or "").encode()).hexdigest()[:16]
 
 
-async def _signer(request: Request) -> URLSafeTimedSerializer:
-    state = request.app.state
-    signer = getattr(state, "reset_signer", None)
-    if signer is None:
-        key = await asyncio.to_thread(store_of(request).secret, "reset")
-        signer = state.reset_signer = URLSafeTimedSerializer(key, salt=SALT)
-    return signer
-
-
-router = APIRouter()
-MAIL_REFUSALS: dict[int | str, dict[str, Any]] = {
-    **REFUSALS, 404: {"description": "this server sends no mail (reset_off)"}}
-
-
-class NewEmail(BaseModel):
-    email: str | None = Field(max_length=254, description="none: forget the address")
-    password: str = Field(max_length=1024)
-
-
-class EmailSet(BaseModel):
-    email: str | None
-
-
-class ResetAsked(BaseModel):
-    name: str = Field(max_length=254, description="a username or an e-mail address")
-
-
-class ResetDone(BaseModel):
-    reset: bool
-
-
-class NewPassword(BaseModel):
-    token: str = Field(max_length=400)
-    password: str = Field(max_length=1024)
-
-
-@router.post("/api/account/email", response_model=EmailSet, responses=REFUSALS)
-async def set_email(body: NewEmail, request: Request) -> EmailSet:
-    """Give the account an e-mail address for password reset (the password first)."""
-    player = await account_asking(request)
-    email = body.email.strip() if body.email else None
-    if email is not None and not EMAIL.fullmatch(email):
-        raise PlayerError("that is not an e-mail address", 422, "invalid_email")
-    await check_current_password(request, player, body.password)
-    await asyncio.to_thread(store_on(request, SanctionStore).set_email, player.id, email)
-    return EmailSet(email=email)
-
-
-@router.post("/api/account/reset", response_model=ResetDone, status_code=202,
-             responses=MAIL_REFUSALS)
-async def ask_reset(body: ResetAsked, request: Request) -> ResetDone:
-    """Send a password-reset link to the account's address, if it has one (the answer is
-    the same either way)."""
-    settings = request.app.state.settings
-    if not settings.mail_on:
-        raise PlayerError("this server sends no mail: ask its operator", 404, "reset_off")
-    await limiter_of(request).hit(settings.reset_per_address, "reset", address_of(request))
-    found = await asyncio.to_thread(store_on(request, SanctionStore).by_username_or_email,
-                                    body.name.strip())
-    if found is not None and await _mail_left(request, found[0].id):
-        row, email = found
-        token = (await _signer(request)).dumps([row.id, fingerprint(row.password_hash)])
-        link = f"{settings.public_url}/#reset={token}"
-        text = (f"Someone (we hope you) asked to reset the password of {row.username} at "
-                f"{settings.public_url}.\n\nChoose a new one here (the link works once, for "
-                f"{settings.reset_minutes} minutes):\n\n{link}\n\nIf it was not you, do "
-                "nothing: your password stays as it is.\n")
-        password = settings.revealed("smtp_password")
-        request.app.state.tables.spawn(_send(settings, email, text, password))
-    return ResetDone(reset=True)
-
-
-PER_ACCOUNT = "3/hour"
-"""Reset mails to one account at most, whoever asks: past it nothing is sent (the answer
-stays the same), so no one fills an owner's inbox from many addresses."""
-
-
-async def _mail_left(request: Request, player_id: str) -> bool:
-    try:
-        await limiter_of(request).hit(PER_ACCOUNT, "reset-account", player_id)
-    except PlayerError:
-        return False
-    return True
-
-
-async def _send(settings: AccountSettings, to: str, text: str, password: str | None) -> None:
+async def send_reset(settings: AccountSettings, to: str, text: str, password: str | None) -> None:
     loop = asyncio.get_running_loop()
     try:
         await loop.run_in_executor(_MAIL_THREADS, send_mail, settings, to,
@@ -172,26 +77,3 @@ async def _send(settings: AccountSettings, to: str, text: str, password: str | N
     except (OSError, smtplib.SMTPException) as error:
         log.warning("a password-reset mail could not be sent: %s",
                     type(error).__name__)
-
-
-@router.post("/api/account/reset/confirm", response_model=ResetDone, responses=REFUSALS)
-async def confirm_reset(body: NewPassword, request: Request) -> ResetDone:
-    """The new password, with the link's token: every session of the account ends."""
-    settings = request.app.state.settings
-    check_password(body.password)
-    try:
-        player_id, mark = (await _signer(request)).loads(
-            body.token, max_age=settings.reset_minutes * 60)
-    except (BadSignature, ValueError, TypeError):
-        raise PlayerError("this reset link is wrong, used or out of date: ask for a new "
-                          "one", 422, "reset_link_bad") from None
-    control = control_of(request)
-    held = await asyncio.to_thread(control.password_hash, str(player_id))
-    if held is None or fingerprint(held) != mark:
-        raise PlayerError("this reset link is wrong, used or out of date: ask for a new "
-                          "one", 422, "reset_link_bad")
-    digest = await hashing(hash_password, body.password)
-    if not await asyncio.to_thread(control.replace_password, str(player_id), held, digest):
-        raise PlayerError("this reset link was just used: ask for a new one", 422,
-                          "reset_link_bad")   # two uses at once: the first one won
-    return ResetDone(reset=True)

@@ -3,7 +3,7 @@
 A name is put beside cards, in the lobby and in chat, for everyone at a table, so it must
 read as what it is: text that shows, that cannot reorder the page around it and that
 stays on its line.  ``shown_name`` is the rule; it answers the name as kept, or raises
-``NameRefused`` with a stable code from ``cardtable.server.codes``:
+``NameRefused`` with a stable code from ``cardtable.server.core.codes``:
 
 - ``invalid_name``: not text, empty (or only spaces), or over ``MAX_NAME`` characters;
 - ``name_control``: a control character (NUL, BEL, a newline, a line separator) or a
@@ -69,7 +69,7 @@ VISIBLE = frozenset("LNSP")
 
 
 class NameRefused(ValueError):
-    """A name that may not be shown: ``code`` from ``cardtable.server.codes``, with its
+    """A name that may not be shown: ``code`` from ``cardtable.server.core.codes``, with its
     ``params``; the message is the reason in English."""
 
     def __init__(self, reason: str, code: str, **params: Any) -> None:

@@ -1,44 +1,16 @@
-"""Players, not seats: guests, accounts and bot accounts, kept in SQL.
-
-A first visit gets a guest (a friendly random name, kept by a signed cookie: see
-``accounts``); a guest who registers becomes an account with the same id, so their games
-stay theirs; an account that makes an API token is a bot account for good (programs play
-unrated).  The rows live on the storage's ``Base`` and engine; the schema is made by the
-migration ``0003_players``.
+"""What a player's name, username and password may be (the rows are ``store.players``).
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
-import secrets
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from sqlalchemy import Float, ForeignKey, Integer, String, delete, func, select, update
-from sqlalchemy import exc as sa_exc
-from sqlalchemy.orm import Mapped, mapped_column
-
-from ..play.live import TableError
-from ..store.stamps import Stamp, stamp
-from ..store.storage import OPEN, OVER, Base, SeatRow, Store, TableRow, guarded, hash_token
+from ..core.errors import Refused
 from .names import NameRefused, shown_name
 from .passwords import is_common
-from .progress import LessonDoneRow
 
-__all__ = [
-    "ApiTokenRow",
-    "Player",
-    "PlayerError",
-    "PlayerRow",
-    "PlayerStore",
-    "check_display_name",
-    "check_username",
-    "random_name",
-]
-
-Kind = Literal["guest", "account", "bot", "deleted"]
-"""``deleted``: an account its owner deleted (``control``), kept for its games' seats."""
+__all__ = ["check_display_name", "check_password", "check_username"]
 
 USERNAME = re.compile(r"[A-Za-z0-9_]{3,20}")
 MIN_PASSWORD = 8
@@ -46,429 +18,45 @@ MAX_PASSWORD = 256
 """A longer password is refused before hashing: a megabyte of password is only work."""
 
 
-class PlayerError(TableError):
-    """A request about a player that cannot be granted (answered as every ``TableError``:
-    ``{"detail", "code"}`` with its status)."""
-
-    def __init__(self, reason: str, status: int = 422, code: str = "invalid_request", *,
-                 retry_after: float | None = None, params: dict[str, Any] | None = None
-                 ) -> None:
-        super().__init__(reason, status, code, retry_after=retry_after, params=params)
-
-
-@dataclass(frozen=True)
-class Player:
-    """Who is asking: a guest, an account or a bot account (an account with API tokens)."""
-
-    id: str
-    name: str
-    kind: Kind
-    username: str | None = None
-
-    def public(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "kind": self.kind, "username": self.username}
-
-
-class PlayerRow(Base):
-    """A guest or an account; ``username_key`` is the username in lower case (unique)."""
-
-    __tablename__ = "players"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16))
-    name: Mapped[str] = mapped_column(String(80))
-    username: Mapped[str | None] = mapped_column(String(20), nullable=True)
-    username_key: Mapped[str | None] = mapped_column(String(20), nullable=True, unique=True)
-    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    created: Mapped[_dt.datetime] = mapped_column(Stamp)
-
-    def player(self) -> Player:
-        return Player(id=self.id, name=self.name, kind=self.kind,  # type: ignore[arg-type]
-                      username=self.username)
-
-
-class ApiTokenRow(Base):
-    """An account's API token (only its hash is kept)."""
-
-    __tablename__ = "api_tokens"
-
-    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
-    created: Mapped[_dt.datetime] = mapped_column(Stamp)
-
-
-class SessionRow(Base):
-    """A signed-in browser: the cookie holds the session's id (signed), the database its
-    hash; signing out deletes the row, so a copied cookie is dead from then on."""
-
-    __tablename__ = "sessions"
-
-    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
-    created: Mapped[_dt.datetime] = mapped_column(Stamp)
-
-
-class SecretRow(Base):
-    """A server secret shared by every process (the key that signs session cookies)."""
-
-    __tablename__ = "app_secrets"
-
-    name: Mapped[str] = mapped_column(String(32), primary_key=True)
-    value: Mapped[str] = mapped_column(String(128))
-
-
-class RatingRow(Base):
-    """A player's openskill rating in one pool (game, rule set, player count)."""
-
-    __tablename__ = "ratings"
-
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    pool: Mapped[str] = mapped_column(String(120), primary_key=True)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    games: Mapped[int] = mapped_column(Integer, default=0)
-    wins: Mapped[int] = mapped_column(Integer, default=0)
-
-
-class RatingHistoryRow(Base):
-    """A rating after one rated game (the profile's chart)."""
-
-    __tablename__ = "rating_history"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
-    pool: Mapped[str] = mapped_column(String(120))
-    table_id: Mapped[str] = mapped_column(String(32))
-    at: Mapped[_dt.datetime] = mapped_column(Stamp)
-    rating: Mapped[int] = mapped_column(Integer)
-    change: Mapped[int] = mapped_column(Integer)
-
-
-class PlayerGameRow(Base):
-    """A finished game of a player (rated or not): the profile's recent games."""
-
-    __tablename__ = "player_games"
-
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    game: Mapped[str] = mapped_column(String(32))
-    pool: Mapped[str] = mapped_column(String(120))
-    result: Mapped[str] = mapped_column(String(8))
-    """``win``, ``loss`` or ``draw``."""
-    rated: Mapped[int] = mapped_column(Integer)
-    at: Mapped[_dt.datetime] = mapped_column(Stamp, index=True)
-
-
-class BotRecordRow(Base):
-    """A player's results against one bot level."""
-
-    __tablename__ = "bot_records"
-
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    bot: Mapped[str] = mapped_column(String(200), primary_key=True)
-    wins: Mapped[int] = mapped_column(Integer, default=0)
-    losses: Mapped[int] = mapped_column(Integer, default=0)
-    draws: Mapped[int] = mapped_column(Integer, default=0)
-
-
-class FinishedRow(Base):
-    """A table whose results were counted (so they are counted once, by one process)."""
-
-    __tablename__ = "tables_counted"
-
-    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    at: Mapped[_dt.datetime] = mapped_column(Stamp)
-
-
-# -- names ------------------------------------------------------------------------------
-ADJECTIVES = ("Brave", "Calm", "Clever", "Quick", "Lucky", "Merry", "Bold", "Gentle",
-              "Sly", "Bright", "Quiet", "Swift", "Wise", "Jolly", "Keen", "Noble")
-ANIMALS = ("Otter", "Falcon", "Fox", "Heron", "Lynx", "Badger", "Owl", "Hare", "Marten",
-           "Crane", "Wolf", "Stag", "Robin", "Panda", "Seal", "Gazelle")
-
-
-def random_name(rng: secrets.SystemRandom | None = None) -> str:
-    """A guest's friendly name, such as ``Clever Otter 42``."""
-    rng = rng or secrets.SystemRandom()
-    return f"{rng.choice(ADJECTIVES)} {rng.choice(ANIMALS)} {rng.randint(10, 99)}"
-
 
 def check_display_name(text: Any) -> str:
     """A display name as it is kept (the one rule of ``names.shown_name``), or
-    ``PlayerError`` (422) with the rule's code.
+    ``Refused`` (422) with the rule's code.
 
     >>> check_display_name("  Darya  Kh ")
     'Darya Kh'
     >>> try:
     ...     check_display_name("Darya\\u202e")
-    ... except PlayerError as refused:
+    ... except Refused as refused:
     ...     print(refused.status, refused.code, refused.params)
     422 name_control {'char': 'U+202E'}
     """
     try:
         return shown_name(text)
     except NameRefused as refused:
-        raise PlayerError(refused.reason, 422, refused.code, params=refused.params) from None
+        raise Refused(refused.reason, 422, refused.code, params=refused.params) from None
 
 
 def check_username(text: Any) -> str:
     """A username: 3 to 20 letters, digits or ``_`` (unique without regard to case)."""
     if not isinstance(text, str) or not USERNAME.fullmatch(text):
-        raise PlayerError("a username is 3 to 20 letters (a-z), digits or _", 422,
-                          "invalid_username")
+        raise Refused("a username is 3 to 20 letters (a-z), digits or _", 422,
+                      "invalid_username")
     return text
 
 
 def check_password(text: Any) -> str:
     """A password an account may have: long enough, not too long, not a common one."""
     if not isinstance(text, str) or len(text) < MIN_PASSWORD:
-        raise PlayerError(f"a password is at least {MIN_PASSWORD} characters", 422,
-                          "weak_password")
+        raise Refused(f"a password is at least {MIN_PASSWORD} characters", 422,
+                      "weak_password")
     if len(text) > MAX_PASSWORD:
-        raise PlayerError(f"a password is at most {MAX_PASSWORD} characters", 422,
-                          "invalid_password")
+        raise Refused(f"a password is at most {MAX_PASSWORD} characters", 422,
+                      "invalid_password")
     if is_common(text):
-        raise PlayerError("this password is one of the most common ones, the first an "
-                          "attacker tries: choose another (a few words of your own make a "
-                          "good one)", 422, "password_common")
+        raise Refused("this password is one of the most common ones, the first an "
+                      "attacker tries: choose another (a few words of your own make a "
+                      "good one)", 422, "password_common")
     return text
 
 
-def new_player_id() -> str:
-    return "p" + secrets.token_hex(12)
-
-
-class PlayerStore(Store):
-    """The players' rows, through the storage's engine and threads (call it in a thread)."""
-
-    @guarded
-    def secret(self, name: str) -> str:
-        """A secret shared by every process, made by the first that asks."""
-        with self.storage.sessions() as session:
-            row = session.get(SecretRow, name)
-            if row is not None:
-                return row.value
-        value = secrets.token_urlsafe(48)
-        try:
-            with self.storage.writing() as session:
-                session.add(SecretRow(name=name, value=value))
-        except sa_exc.IntegrityError:   # another process made it first
-            with self.storage.sessions() as session:
-                row = session.get(SecretRow, name)
-                assert row is not None
-                return row.value
-        return value
-
-    @guarded
-    def new_guest(self, session_id: str) -> Player:
-        """A guest, signed in with a new session (one transaction)."""
-        row = PlayerRow(id=new_player_id(), kind="guest", name=random_name(), created=stamp())
-        with self.storage.writing() as session:
-            session.add(row)
-            session.flush()
-            session.add(SessionRow(id_hash=hash_token(session_id), player_id=row.id,
-                                   created=stamp()))
-        return row.player()
-
-    @guarded
-    def start_session(self, player_id: str, session_id: str, ending: str | None) -> None:
-        """A new session for a player, ending the one it replaces (``ending``): a session
-        id is never carried across a sign-in."""
-        with self.storage.writing() as session:
-            if ending:
-                old = session.get(SessionRow, hash_token(ending))
-                if old is not None:
-                    session.delete(old)
-            session.add(SessionRow(id_hash=hash_token(session_id), player_id=player_id,
-                                   created=stamp()))
-
-    @guarded
-    def end_session(self, session_id: str) -> None:
-        with self.storage.writing() as session:
-            row = session.get(SessionRow, hash_token(session_id))
-            if row is not None:
-                session.delete(row)
-
-    @guarded
-    def by_session(self, session_id: str) -> Player | None:
-        with self.storage.sessions() as session:
-            row = session.scalar(select(PlayerRow).join(
-                SessionRow, SessionRow.player_id == PlayerRow.id).where(
-                SessionRow.id_hash == hash_token(session_id)))
-            return None if row is None else row.player()
-
-    @guarded
-    def get(self, player_id: str) -> Player | None:
-        with self.storage.sessions() as session:
-            row = session.get(PlayerRow, player_id)
-            return None if row is None else row.player()
-
-    @guarded
-    def by_username(self, username: str) -> PlayerRow | None:
-        with self.storage.sessions() as session:
-            return session.scalar(select(PlayerRow).where(
-                PlayerRow.username_key == username.lower()))
-
-    @guarded
-    def register(self, player_id: str | None, username: str, password_hash: str) -> Player:
-        """An account; a guest (``player_id``) becomes it, keeping their id and games.
-
-        ``PlayerError`` (409, ``username_taken``) if the name is taken in any case."""
-        with self.storage.writing() as session:
-            taken = session.scalar(select(PlayerRow.id).where(
-                PlayerRow.username_key == username.lower()))
-            if taken is not None:
-                raise PlayerError("that username is taken", 409, "username_taken")
-            row = session.get(PlayerRow, player_id) if player_id else None
-            if row is None or row.kind != "guest":
-                row = PlayerRow(id=new_player_id(), created=stamp(), name=username, kind="account")
-                session.add(row)
-            row.kind, row.username, row.username_key = "account", username, username.lower()
-            row.password_hash, row.name = password_hash, username
-            try:
-                session.flush()
-            except sa_exc.IntegrityError:
-                raise PlayerError("that username is taken", 409, "username_taken") from None
-            return row.player()
-
-    @guarded
-    def rename(self, player_id: str, name: str) -> Player | None:
-        with self.storage.writing() as session:
-            row = session.get(PlayerRow, player_id)
-            if row is None:
-                return None
-            row.name = name
-            # the seats of open tables show the new name too
-            open_ids = select(TableRow.id).where(TableRow.status.in_(OPEN))
-            session.execute(update(SeatRow).where(SeatRow.player_id == player_id,
-                                                  SeatRow.table_id.in_(open_ids))
-                            .values(name=name))
-            return row.player()
-
-    @guarded
-    def set_password_hash(self, player_id: str, password_hash: str) -> None:
-        with self.storage.writing() as session:
-            session.execute(update(PlayerRow).where(PlayerRow.id == player_id)
-                            .values(password_hash=password_hash))
-
-    @guarded
-    def merge_guest(self, guest_id: str, account_id: str) -> list[str]:
-        """The guest's games become the account's, in one transaction, as they sign in to
-        it: seats (open ones show the account's name), finished games, results against
-        bots and lesson steps; the guest's sessions end.  A table where the account sits
-        too keeps the guest's seat the guest's: a game is never one against oneself.  A
-        merged seat keeps ``player_kind`` ``guest`` (it was taken as one), so a game that
-        began unrated stays so.  Answers the ids of the open tables whose seats moved."""
-        with self.storage.writing() as session:
-            guest, account = session.get(PlayerRow, guest_id), session.get(PlayerRow,
-                                                                           account_id)
-            if guest is None or account is None or guest.kind != "guest" or guest is account:
-                return []
-            shared = set(session.scalars(select(SeatRow.table_id).where(
-                SeatRow.player_id == account_id)))   # before any seat moves
-            moving = session.scalars(select(SeatRow).where(
-                SeatRow.player_id == guest_id, SeatRow.table_id.not_in(shared))).all()
-            status = dict(session.execute(select(TableRow.id, TableRow.status).where(
-                TableRow.id.in_({seat.table_id for seat in moving}))).all())
-            for row in moving:   # stored seats: the live ones are told after (``Rename``)
-                row.player_id = account_id
-                if status.get(row.table_id) in OPEN:
-                    row.name = account.name
-            for kind in (PlayerGameRow, RatingHistoryRow):
-                session.execute(update(kind).where(
-                    kind.player_id == guest_id, kind.table_id.not_in(shared))
-                    .values(player_id=account_id))
-            for record in session.scalars(select(BotRecordRow).where(
-                    BotRecordRow.player_id == guest_id)).all():
-                mine = session.get(BotRecordRow, (account_id, record.bot))
-                if mine is None:
-                    session.add(BotRecordRow(player_id=account_id, bot=record.bot,
-                                             wins=record.wins, losses=record.losses,
-                                             draws=record.draws))
-                else:
-                    mine.wins += record.wins
-                    mine.losses += record.losses
-                    mine.draws += record.draws
-                session.delete(record)
-            for step in session.scalars(select(LessonDoneRow).where(
-                    LessonDoneRow.player_id == guest_id)).all():
-                if session.get(LessonDoneRow, (account_id, step.game, step.step)) is None:
-                    session.add(LessonDoneRow(player_id=account_id, game=step.game,
-                                              step=step.step, at=step.at))
-                session.delete(step)
-            session.execute(delete(SessionRow).where(SessionRow.player_id == guest_id))
-            return sorted({row.table_id for row in moving if status.get(row.table_id) in OPEN})
-
-    # -- API tokens -------------------------------------------------------------------------
-    @guarded
-    def new_api_token(self, player_id: str, limit: int) -> str:
-        """A new API token; the account is a bot account from now on.  ``PlayerError``
-        (409) past ``limit`` tokens."""
-        token = "ct_" + secrets.token_urlsafe(30)
-        with self.storage.writing() as session:
-            count = session.scalar(select(func.count()).select_from(ApiTokenRow)
-                                   .where(ApiTokenRow.player_id == player_id)) or 0
-            if count >= limit:
-                raise PlayerError(f"an account has at most {limit} API tokens; revoke one "
-                                  "first", 409, "too_many_tokens")
-            session.add(ApiTokenRow(token_hash=hash_token(token), player_id=player_id,
-                                    created=stamp()))
-            session.execute(update(PlayerRow).where(PlayerRow.id == player_id)
-                            .values(kind="bot"))
-        return token
-
-    @guarded
-    def revoke_api_tokens(self, player_id: str) -> int:
-        with self.storage.writing() as session:
-            rows = session.scalars(select(ApiTokenRow).where(
-                ApiTokenRow.player_id == player_id)).all()
-            for row in rows:
-                session.delete(row)
-            return len(rows)
-
-    @guarded
-    def by_api_token(self, token: str) -> Player | None:
-        with self.storage.sessions() as session:
-            row = session.scalar(select(PlayerRow).join(
-                ApiTokenRow, ApiTokenRow.player_id == PlayerRow.id).where(
-                ApiTokenRow.token_hash == hash_token(token)))
-            return None if row is None else row.player()
-
-    # -- seats ------------------------------------------------------------------------------
-    @guarded
-    def open_seats(self, player_id: str) -> list[dict[str, Any]]:
-        """The seats of a player at tables still in play (to come back from anywhere)."""
-        with self.storage.sessions() as session:
-            rows = session.execute(
-                select(SeatRow.table_id, SeatRow.seat, TableRow.game, TableRow.status)
-                .join(TableRow, TableRow.id == SeatRow.table_id)
-                .where(SeatRow.player_id == player_id,
-                       TableRow.status.in_(OPEN))
-                .order_by(TableRow.created.desc()).limit(50)).all()
-            return [{"table": table, "seat": seat, "game": game, "status": status,
-                     "url": f"/table/{table}"} for table, seat, game, status in rows]
-
-    @guarded
-    def finished_games(self, player_id: str, *, limit: int, offset: int = 0,
-                       game: str | None = None) -> list[tuple[TableRow, list[SeatRow]]]:
-        """The finished tables where the player sat, latest finished first, each with its
-        seats (the shape of ``Storage.listing``): the history's "my games"."""
-        with self.storage.sessions() as session:
-            mine = select(SeatRow.table_id).where(SeatRow.player_id == player_id)
-            query = select(TableRow).where(TableRow.status == OVER, TableRow.id.in_(mine))
-            if game is not None:
-                query = query.where(TableRow.game == game)
-            rows = session.scalars(query.order_by(TableRow.finished.desc(), TableRow.id)
-                                   .limit(limit).offset(offset)).all()
-            seats: dict[str, list[SeatRow]] = {row.id: [] for row in rows}
-            for seat in session.scalars(select(SeatRow).where(SeatRow.table_id.in_(seats))
-                                        .order_by(SeatRow.seat)):
-                seats[seat.table_id].append(seat)
-            return [(row, seats[row.id]) for row in rows]
-
-    @guarded
-    def seat_player(self, table_id: str, seat: int) -> str | None:
-        with self.storage.sessions() as session:
-            return session.scalar(select(SeatRow.player_id).where(
-                SeatRow.table_id == table_id, SeatRow.seat == seat))

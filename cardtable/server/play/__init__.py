@@ -1,1 +1,2 @@
-"""Live play: the tables, their seats, bots, clocks, chat and quick play."""
+"""Live play's services: the tables and their one owner, seats, bots, clocks, chat and
+quick play (their rows are in ``store``, their routes in ``web``)."""

@@ -3,7 +3,7 @@ why) and undo (back to your own last decision).  Never at a table with another p
 hint there would be a bot playing for you, and an undo would take back their moves.
 
 Both are WebSocket messages (``{"type": "hint", "lang": "fa"}``, ``{"type": "undo"}``); a
-refusal has a code like every other (``cardtable.server.codes``): ``not_against_bots``,
+refusal has a code like every other (``cardtable.server.core.codes``): ``not_against_bots``,
 ``hint_thinking``, ``nothing_to_undo``, ``undo_past_deal``.
 
 A hint is the school's (``cardtable.analysis.hints``): the judge's move, the reason in the
@@ -21,8 +21,8 @@ import logging
 import secrets
 from typing import TYPE_CHECKING
 
-from ..codes import Refusal, refused
-from ..wire import encode
+from ..core.codes import Refusal, refused
+from ..core.wire import encode
 from .bot_workers import BotFailed, HintJob
 from .commands import HintDone, StartHint, Undo
 from .live import Connection, LiveTable

@@ -12,7 +12,7 @@ can turn the players' chat off and on.  Muting is each viewer's own choice (the 
 a muted seat's messages).  Messages and the setting are stored; a connection is sent the
 newest ``HISTORY`` messages of its room when it opens.
 
-Moderation (``people.moderation``): a line from an account an admin muted, at a seat or
+Moderation (``web.moderation``): a line from an account an admin muted, at a seat or
 among the spectators, is refused (``muted``), and so is a line holding a word of the list
 (``people.words``: ``chat_word``), each told to the sender alone.
 
@@ -38,78 +38,26 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from limits import parse
-from sqlalchemy import Integer, String, select
-from sqlalchemy.orm import Mapped, mapped_column
 
-from .. import protocol
-from ..people.sanctions import SanctionStore
+from ..core import protocol
+from ..core.wire import encode
 from ..people.words import offending
-from ..store.stamps import StampText
-from ..store.storage import Base, Store, guarded, now
-from ..wire import encode
+from ..store.chat import ChatMessageRow, ChatStore
+from ..store.sanctions import SanctionStore
+from ..store.storage import now
 from .commands import Say, SetChatOff
 
 if TYPE_CHECKING:
     from .host import House
     from .live import Connection, LiveTable
 
-__all__ = ["MAX_TEXT", "PHRASES", "ChatMessageRow", "receive", "say", "send_history",
+__all__ = ["MAX_TEXT", "PHRASES", "receive", "say", "send_history",
            "set_off"]
 
 MAX_TEXT = 200
-HISTORY = 50
 PHRASES = ("hello", "good_luck", "good_game", "well_played", "thanks", "oops",
            "thinking", "rematch")
 """Quick phrases by key; the page has them in every language (``chat.phrase.KEY``)."""
-
-
-class ChatMessageRow(Base):
-    __tablename__ = "chat_messages"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(String(32), index=True)
-    room: Mapped[str] = mapped_column(String(16))
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    name: Mapped[str] = mapped_column(String(80))
-    text: Mapped[str | None] = mapped_column(String(800), nullable=True)
-    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    at: Mapped[str] = mapped_column(StampText)
-
-    def message(self) -> dict[str, Any]:
-        return {"type": "chat", "room": self.room, "seat": self.seat, "name": self.name,
-                "text": self.text, "phrase": self.phrase, "at": self.at}
-
-
-class ChatSettingRow(Base):
-    __tablename__ = "chat_settings"
-
-    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    off: Mapped[int] = mapped_column(Integer)
-
-
-class ChatStore(Store):
-    @guarded
-    def add(self, row: ChatMessageRow) -> None:
-        with self.storage.writing() as session:
-            session.add(row)
-
-    @guarded
-    def recent(self, table_id: str, room: str) -> tuple[list[dict[str, Any]], bool]:
-        with self.storage.sessions() as session:
-            rows = session.scalars(select(ChatMessageRow).where(
-                ChatMessageRow.table_id == table_id, ChatMessageRow.room == room)
-                .order_by(ChatMessageRow.id.desc()).limit(HISTORY)).all()
-            setting = session.get(ChatSettingRow, table_id)
-            return [row.message() for row in reversed(rows)], bool(setting and setting.off)
-
-    @guarded
-    def set_off(self, table_id: str, off: bool) -> None:
-        with self.storage.writing() as session:
-            row = session.get(ChatSettingRow, table_id)
-            if row is None:
-                session.add(ChatSettingRow(table_id=table_id, off=int(off)))
-            else:
-                row.off = int(off)
 
 
 class ChatError(ValueError):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..codes import Refusal
+from ..core.codes import Refusal
 from .live import Connection
 
 __all__ = [
@@ -129,7 +129,7 @@ class Disconnect:
 
 @dataclass(frozen=True)
 class TakeSeat:
-    """A person takes the first free seat (answers the seat, or raises ``TableError``)."""
+    """A person takes the first free seat (answers the seat, or raises ``Refused``)."""
 
     token_hash: str
     name: str | None

@@ -21,14 +21,15 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import IntegrityError
 
-from ..codes import Refusal, refused
+from ..core.codes import Refusal, refused
+from ..core.errors import Refused
+from ..core.wire import encode
 from ..store.storage import StorageUnavailable, now
-from ..wire import encode
 from . import chat, steps
 from . import commands as cmd
 from .bot_runner import make_bot
 from .lifecycle import DEFAULT_TAKEOVER, TIMEOUTS_TO_FORFEIT
-from .live import OVER, PLAYING, WAITING, Life, LiveSeat, LiveTable, TableError
+from .live import OVER, PLAYING, WAITING, Life, LiveSeat, LiveTable
 from .results import tally_of
 
 if TYPE_CHECKING:
@@ -346,7 +347,7 @@ class Dealer:
         except StorageUnavailable:
             life.abandon = command.timer   # it tries again later
             return False
-        except TableError:
+        except Refused:
             return True
         log.info("table %s: nobody came back for %.0f s; it ends as abandoned",
                  table.id, house.settings.abandon_after)
@@ -364,7 +365,7 @@ class Dealer:
                                          was=table.status, finished=finished,
                                          summary=summary, tally=tally_of(table, summary))
         if stored is None:
-            raise TableError("the table changed meanwhile; look again", 409, "conflict")
+            raise Refused("the table changed meanwhile; look again", 409, "conflict")
         table.status, table.finished, table.summary = OVER, finished, stored
         self._stop_timers()
         self._stop_graces()
@@ -434,9 +435,9 @@ class Dealer:
             limit = self.house.settings.watchers_per_table
             watching = sum(1 for other in table.connections if other.seat is None)
             if limit and watching >= limit:
-                raise TableError(f"this table has as many watchers as it takes ({limit}); "
-                                 "try again later", 429, "too_many_watchers",
-                                 params={"limit": limit})
+                raise Refused(f"this table has as many watchers as it takes ({limit}); "
+                              "try again later", 429, "too_many_watchers",
+                              params={"limit": limit})
             table.connections.add(connection)
             self._presence()
             connection.outbox.put("state", encode(table.state_message(None)))
@@ -503,17 +504,17 @@ class Dealer:
     async def _take_seat(self, command: cmd.TakeSeat) -> int:
         table = self.table
         if table.over:
-            raise TableError("this game is over: there is no seat to take", 409, "game_over")
+            raise Refused("this game is over: there is no seat to take", 409, "game_over")
         free = table.free_seats()
         if not free:
-            raise TableError("every seat at this table is taken; you can still watch", 409,
-                             "table_full")
+            raise Refused("every seat at this table is taken; you can still watch", 409,
+                          "table_full")
         seat = free[0]
         if not await asyncio.to_thread(self.house.storage.take_seat, table.id, seat.index,
                                        command.token_hash, command.name, command.player_id,
                                        command.player_kind):
-            raise TableError("that seat was just taken by someone else; try again", 409,
-                             "seat_taken")
+            raise Refused("that seat was just taken by someone else; try again", 409,
+                          "seat_taken")
         seat.token_hash = command.token_hash
         seat.name = command.name
         seat.player_id, seat.player_kind = command.player_id, command.player_kind

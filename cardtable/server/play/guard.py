@@ -7,7 +7,7 @@
   moving window of the ``limits`` library, in memory by default), and the unfinished
   tables of bots only, per address and in all.
 
-Every refusal is a ``TableError`` with a status, a reason a person can read and a stable
+Every refusal is a ``Refused`` with a status, a reason a person can read and a stable
 ``code``, and changes nothing.
 """
 
@@ -24,8 +24,9 @@ from limits import parse_many
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
-from ..bounds import Limits
-from .live import LiveTable, TableError
+from ..core.bounds import Limits
+from ..core.errors import Refused
+from .live import LiveTable
 
 __all__ = ["Guard", "MessageRate", "address_of"]
 
@@ -93,11 +94,11 @@ class Guard:
         requests at once cannot both take the last place."""
 
     # -- WebSockets ---------------------------------------------------------------------
-    def open_socket(self, address: str) -> TableError | None:
+    def open_socket(self, address: str) -> Refused | None:
         """Count a new socket from ``address``, or say why it is refused (it is then not
         counted)."""
         if self.sockets[address] >= self.limits.connections_per_address:
-            return TableError(
+            return Refused(
                 f"too many connections from your address ({self.sockets[address]} open; at "
                 f"most {self.limits.connections_per_address}): close some and try again",
                 429, "too_many_connections",
@@ -115,13 +116,13 @@ class Guard:
 
     # -- new tables -----------------------------------------------------------------------
     async def check_table_rate(self, address: str) -> None:
-        """``TableError`` (429) if ``address`` has made as many new tables as it may for
+        """``Refused`` (429) if ``address`` has made as many new tables as it may for
         now; ``count_table`` counts one once it is made."""
         for rate in self._table_rates:
             if not await self._limiter.test(rate, "tables", address):
                 stats = await self._limiter.get_window_stats(rate, "tables", address)
                 wait = max(1, math.ceil(stats.reset_time - time.time()))
-                raise TableError(
+                raise Refused(
                     f"too many new tables from your address (at most {rate}); try again in "
                     f"{wait} s", 429, "rate_limited", retry_after=wait)
 
@@ -134,7 +135,7 @@ class Guard:
         rematch, counted in all only).  Call under ``bot_tables_lock``."""
         running = {table.id for table in live if not table.over and _bots_only(table)}
         if len(running) >= self.limits.bot_tables:
-            raise TableError(
+            raise Refused(
                 f"this server is already playing {len(running)} tables of bots only (at most "
                 f"{self.limits.bot_tables}); watch one of them, or seat a person",
                 429, "too_many_bot_tables", params={"limit": self.limits.bot_tables})
@@ -146,7 +147,7 @@ class Guard:
             return
         mine = self._bot_tables.get(address, set())
         if len(mine) >= self.limits.bot_tables_per_address:
-            raise TableError(
+            raise Refused(
                 f"you already have {len(mine)} unfinished tables of bots only (at most "
                 f"{self.limits.bot_tables_per_address}); wait for one to end",
                 429, "too_many_bot_tables",

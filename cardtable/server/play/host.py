@@ -15,11 +15,11 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
-from ..clock import Clock
-from ..cluster.ring import Ring
-from ..codes import Refusal
-from ..metrics import Metrics
-from ..settings import ServerSettings
+from ..core.clock import Clock
+from ..core.codes import Refusal
+from ..core.metrics import Metrics
+from ..core.ring import Ring
+from ..core.settings import ServerSettings
 from ..store.storage import Storage, StoredTable
 from ..store.writer import MoveWriter
 from .bot_workers import BotWorkers

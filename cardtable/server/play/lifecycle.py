@@ -20,9 +20,10 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import Refused
 from ..store.storage import StorageUnavailable
 from .commands import Abandon, Leave, RatingsRead, Resign, TimedOut, TimeUp
-from .live import Life, LiveTable, TableError
+from .live import Life, LiveTable
 from .steps import check_leave, check_playing, side_of
 
 if TYPE_CHECKING:
@@ -45,8 +46,8 @@ def ratings_in_pool(storage: Any, player_ids: list[str], pool: str) -> dict[str,
     """The shown rating of each player in a pool (the starting one where they have none)."""
     from sqlalchemy import select
 
-    from ..people.players import RatingRow
-    from ..people.ratings import START_MU, display
+    from ..store.players import RatingRow
+    from ..store.ratings import START_MU, display
 
     with storage.sessions() as session:
         rows = dict(session.execute(select(RatingRow.player_id, RatingRow.mu).where(
@@ -113,7 +114,7 @@ class Lifecycle:
                 await self.resign(table, seat)
             else:
                 await self.leave(table, seat)
-        except (TableError, StorageUnavailable) as error:
+        except (Refused, StorageUnavailable) as error:
             log.info("table %s: a %s of seat %d sent from another process was not done: %s",
                      table_id, action, seat, error)
 
@@ -135,7 +136,7 @@ class Lifecycle:
                   if seat.player_id and seat.player_kind == "account"}
         if not wanted:
             return
-        from ..people.ratings import pool_of
+        from ..store.ratings import pool_of
 
         pool = pool_of(table.game, table.preset, table.players)
         try:

@@ -12,78 +12,29 @@ import collections
 import random
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from ...game import GameSpec, GameState
 from ...records import Record, record_of, rules_to_dict
-from ..clock import Clock
-from ..codes import Refusal, refused
-from ..protocol import page_view
+from ..core.clock import Clock
+from ..core.codes import Refusal, refused
+from ..core.errors import Refused
+from ..core.protocol import page_view
+from ..core.wire import encode, plain
 from ..store.storage import OVER, PLAYING, WAITING, hash_token
-from ..wire import encode, plain
 
 __all__ = [
     "OVER",
     "PLAYING",
     "WAITING",
-    "ClusterUnavailable",
     "Connection",
     "Life",
     "LiveSeat",
     "LiveTable",
-    "NotHere",
     "Outbox",
     "SecureRandom",
-    "TableError",
 ]
 
-
-
-class NotHere(Exception):
-    """The table is owned by another server process (see ``cluster``)."""
-
-    def __init__(self, table_id: str, owner: str | None) -> None:
-        super().__init__(f"table {table_id} is played by server process {owner}")
-        self.table_id = table_id
-        self.owner = owner
-
-
-class TableError(ValueError):
-    """A request about a table that cannot be granted; ``status`` is the HTTP status and
-    ``code`` a stable name for the kind of refusal (by default the status's own).
-
-    The app answers every one the same way, ``{"detail": reason, "code": code}`` with that
-    status (and ``Retry-After`` when ``retry_after`` says when to try again).
-    """
-
-    CODES: ClassVar[dict[int, str]] = {
-        404: "not_found", 405: "method_not_allowed", 409: "conflict", 422: "invalid_request",
-        429: "rate_limited", 500: "server_error", 503: "unavailable"}
-
-    def __init__(self, reason: str, status: int = 409, code: str | None = None, *,
-                 retry_after: float | None = None, params: dict[str, Any] | None = None
-                 ) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.status = status
-        self.code = code or self.CODES.get(status, "refused")
-        self.retry_after = retry_after
-        self.params: dict[str, Any] = dict(params or {})
-        """The code's parameters (``cardtable.server.codes``), sent beside it."""
-
-    def answer(self) -> dict[str, Any]:
-        """The body of the HTTP answer: the code's parameters, the reason and the code."""
-        return {**self.params, "detail": self.reason, "code": self.code}
-
-
-class ClusterUnavailable(TableError):
-    """Redis, which joins the server processes, cannot be reached: nothing was done (503).
-
-    A socket refused for it is closed with 1012, so the page connects again later.
-    """
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason, 503, "cluster_unavailable")
 
 
 @dataclass(eq=False)
@@ -491,8 +442,8 @@ class LiveTable:
     def record(self) -> Record:
         """The game record; the decks are in it, so only once the game is over."""
         if not self.over:
-            raise TableError("the game is not over yet: its record (which holds the decks) "
-                             "is given once it has ended", 409, "not_over")
+            raise Refused("the game is not over yet: its record (which holds the decks) "
+                          "is given once it has ended", 409, "not_over")
         record = record_of(self.state, self.game, seats=[s.record_entry() for s in self.seats],
                            started=self.created, table=self.id)
         record.finished = self.finished

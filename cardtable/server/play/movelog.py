@@ -29,8 +29,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...game import GameState
-from ..protocol import page_view
-from ..wire import plain
+from ..core.protocol import page_view
+from ..core.wire import plain
 
 __all__ = ["log_steps"]
 

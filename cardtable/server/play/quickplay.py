@@ -34,10 +34,10 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from ... import games
+from ..core.errors import ClusterUnavailable, Refused
 from ..store.storage import StorageUnavailable
 from .bot_runner import default_bot
 from .lifecycle import DEFAULT_CLOCK, DEFAULT_TAKEOVER
-from .live import ClusterUnavailable, TableError
 from .seating import plan_table
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def reached(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     async def call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return await method(*args, **kwargs)
-        except (asyncio.CancelledError, TableError):
+        except (asyncio.CancelledError, Refused):
             raise
         except Exception as error:  # the client's errors: refused, reset, timed out
             raise ClusterUnavailable(AWAY) from error
@@ -336,7 +336,7 @@ class QuickPlay:
         try:
             plan = plan_table(game, preset, None, players)
         except (ValueError, KeyError) as error:
-            raise TableError(str(error).strip("'\""), 422) from None
+            raise Refused(str(error).strip("'\""), 422) from None
         self._check_room(address)   # from counts in memory: a flood costs no read
         waiting = [e for e in await self.store.all() if e.status == Ticket.WAITING]
         self._count(waiting)
@@ -363,12 +363,12 @@ class QuickPlay:
 
     def _check_room(self, address: str) -> None:
         if sum(self.waiting.values()) >= self.max_tickets:
-            raise TableError("the quick-play queue is full just now; try again in a minute",
-                             429, "queue_full", retry_after=30)
+            raise Refused("the quick-play queue is full just now; try again in a minute",
+                          429, "queue_full", retry_after=30)
         if self.waiting.get(address, 0) >= self.per_address:
-            raise TableError(f"you already have {self.per_address} tickets waiting in the "
-                             "quick-play queue: cancel one first", 429, "too_many_tickets",
-                             retry_after=10)
+            raise Refused(f"you already have {self.per_address} tickets waiting in the "
+                          "quick-play queue: cancel one first", 429, "too_many_tickets",
+                          retry_after=10)
 
     def _count(self, waiting: list[Entry]) -> None:
         counts: dict[str, int] = {}
@@ -427,9 +427,9 @@ class QuickPlay:
     async def _entry(self, ticket: str) -> Entry:
         entry = None if len(ticket) > 64 else await self.store.get(ticket)
         if entry is None:
-            raise TableError("this ticket is no longer in the quick-play queue (cancelled a "
-                             "while ago, or the queue restarted): join the queue again", 404,
-                             "ticket_gone")
+            raise Refused("this ticket is no longer in the quick-play queue (cancelled a "
+                          "while ago, or the queue restarted): join the queue again", 404,
+                          "ticket_gone")
         return entry
 
     @contextlib.asynccontextmanager
@@ -495,7 +495,7 @@ class QuickPlay:
                 _, other_seat, other_token = await seating.join(table.id, other.name,
                                                                 player=_player(other))
                 given.append((other_seat, other_token))
-        except TableError as error:
+        except Refused as error:
             log.warning("quick play could not make a table: %s", error.reason)
             return
         for entry, (seat_index, seat_token) in zip(group, given, strict=True):
@@ -511,6 +511,6 @@ def _player(entry: Entry) -> Any:
     """The ``players.Player`` a ticket was taken by (``None``: nobody known)."""
     if entry.player is None:
         return None
-    from ..people.players import Player
+    from ..store.players import Player
 
     return Player(**entry.player)

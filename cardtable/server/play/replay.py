@@ -27,8 +27,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...records import Record, RecordError
-from ..protocol import page_view
-from ..wire import plain
+from ..core.protocol import page_view
+from ..core.wire import plain
 
 __all__ = ["ENDED_BY_THE_TABLE", "replay_steps"]
 

@@ -1,6 +1,6 @@
 """The results of a finished live table, as the ratings count them.
 
-``people.ratings`` keeps the ratings and counts a ``Tally`` in the transaction that stores
+``store.ratings`` keeps the ratings and counts a ``Tally`` in the transaction that stores
 a game's end; this module reads a live table (its outcome, its resignations and
 forfeits, who sat where) into that tally, and counts a table a crash left uncounted.
 """
@@ -12,7 +12,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ...game import GameState
-from ..people.ratings import SeatResult, Tally, pool_of
+from ..store.ratings import SeatResult, Tally, pool_of
 from .commands import Counted
 from .live import LiveTable
 

@@ -22,18 +22,19 @@ from typing import TYPE_CHECKING, Any
 from ... import bots, games
 from ...game import GameSpec
 from ...records import options_from_json, rules_to_dict
-from ..bounds import OutOfBounds, check_rules, check_seats
-from ..cluster.messages import Seats
-from ..cluster.ring import choose_id
+from ..core.bounds import OutOfBounds, check_rules, check_seats
+from ..core.cluster_messages import Seats
+from ..core.errors import NotHere, Refused
+from ..core.ring import choose_id
 from ..store.storage import RematchExists, SeatRow, TableRow, hash_token, now
 from .bot_runner import default_bot, make_bot
 from .commands import Begin, DeclineRematch, Rematch, SeatsRead, TakeSeat, Unclaimed
 from .dealer import Dealer
 from .lifecycle import DEFAULT_TAKEOVER
-from .live import PLAYING, WAITING, LiveSeat, LiveTable, NotHere, SecureRandom, TableError
+from .live import PLAYING, WAITING, LiveSeat, LiveTable, SecureRandom
 
 if TYPE_CHECKING:
-    from ..people.players import Player
+    from ..store.players import Player
     from .host import House
 
 __all__ = ["NewSeat", "NewTable", "Seating", "budget_of", "live_seat", "new_id", "parse_seat",
@@ -160,8 +161,8 @@ def check_rated_seat(player: Player | str | None) -> None:
     its kind); a guest's rating would be as cheap as a new guest."""
     kind = player if isinstance(player, str) or player is None else player.kind
     if kind != "account":
-        raise TableError("a rated table seats signed-in accounts only: sign in, or play "
-                         "a casual table", 409, "rated_accounts_only")
+        raise Refused("a rated table seats signed-in accounts only: sign in, or play "
+                      "a casual table", 409, "rated_accounts_only")
 
 
 def check_rated(plan: NewTable, player: Player | None) -> None:
@@ -169,8 +170,8 @@ def check_rated(plan: NewTable, player: Player | None) -> None:
     won from a bot)."""
     check_rated_seat(player)
     if any(seat.kind != "human" for seat in plan.seats):
-        raise TableError("a rated table has a person in every seat: no bots", 422,
-                         "rated_accounts_only")
+        raise Refused("a rated table has a person in every seat: no bots", 422,
+                      "rated_accounts_only")
 
 
 class Seating:
@@ -187,7 +188,7 @@ class Seating:
                      rated: bool = False) -> tuple[LiveTable, int | None, str | None]:
         """A new table; the creator takes the first human seat (none: a table to watch).
 
-        Settings that cannot be played are refused with ``TableError`` (422), and so are
+        Settings that cannot be played are refused with ``Refused`` (422), and so are
         bots and rule options past the server's limits (``bounds``); a table of bots only
         past the quotas of ``address`` or of the server, with 429.
         """
@@ -202,9 +203,9 @@ class Seating:
             plan = dataclasses.replace(plan, life={"clock": clock, "rated": rated},
                                        budget=budget_of(address, player))
         except OutOfBounds as error:
-            raise TableError(error.reason, 422, error.code, params=error.params) from None
+            raise Refused(error.reason, 422, error.code, params=error.params) from None
         except ValueError as error:
-            raise TableError(str(error), 422) from None
+            raise Refused(str(error), 422) from None
         if rated:
             check_rated(plan, player)
         creator = next((i for i, seat in enumerate(plan.seats) if seat.kind == "human"), None)
@@ -235,8 +236,8 @@ class Seating:
         try:
             state = spec.start(plan.rules, players=plan.players, seed=SecureRandom())
         except (ValueError, TypeError) as error:
-            raise TableError(f"these rules cannot be played: {error}", 422,
-                             "rules_unplayable") from None
+            raise Refused(f"these rules cannot be played: {error}", 422,
+                          "rules_unplayable") from None
         table_id = choose_id(new_id, tables.ring, tables.settings.ring_address)
         rows = [SeatRow(table_id=table_id, seat=index, kind=seat.kind, bot=seat.bot,
                         name=seat.name, token_hash=seat.token_hash, player_id=seat.player_id,
@@ -254,7 +255,7 @@ class Seating:
         # then store it; if storing fails the claim is given back: all or nothing.
         cluster = tables.cluster
         if cluster is not None and not await cluster.claim(table_id):
-            raise TableError("a new table's id was taken; try again", 503, "id_taken")
+            raise Refused("a new table's id was taken; try again", 503, "id_taken")
         try:
             await asyncio.to_thread(tables.storage.create_table, row, rows, decks,
                                     plan.rematch_of)
@@ -288,8 +289,8 @@ class Seating:
         except NotHere as elsewhere:
             return await self._join_elsewhere(elsewhere, name, player_id, kind)
         if table is None:
-            raise TableError(f"there is no table {table_id!r}", 404, "not_found",
-                             params={"table": table_id})
+            raise Refused(f"there is no table {table_id!r}", 404, "not_found",
+                          params={"table": table_id})
         if table.life is not None and table.life.rated:   # fixed when the table was made
             check_rated_seat(player)
         token = new_token()
@@ -305,10 +306,10 @@ class Seating:
             tables.cluster.check()  # the owner could not be told of the seat
         table = await tables.snapshot(elsewhere.table_id)
         if table is None:
-            raise TableError(f"there is no table {elsewhere.table_id!r}", 404, "not_found",
-                             params={"table": elsewhere.table_id})
+            raise Refused(f"there is no table {elsewhere.table_id!r}", 404, "not_found",
+                          params={"table": elsewhere.table_id})
         if table.over:
-            raise TableError("this game is over: there is no seat to take", 409, "game_over")
+            raise Refused("this game is over: there is no seat to take", 409, "game_over")
         if table.life is not None and table.life.rated:
             check_rated_seat(kind)
         for seat in table.free_seats():
@@ -319,7 +320,7 @@ class Seating:
                 if elsewhere.owner is not None and tables.cluster is not None:
                     await tables.cluster.send(elsewhere.owner, Seats(table=table.id))
                 return table, seat.index, token
-        raise TableError("every seat at this table is taken; you can still watch", 409,
+        raise Refused("every seat at this table is taken; you can still watch", 409,
                              "table_full")
 
     async def reload_seats(self, table_id: str) -> None:
@@ -381,6 +382,6 @@ class Seating:
             # another server process made the rematch first: use that one
             stored = await asyncio.to_thread(self.tables.storage.load, old.id)
             if stored is None or stored.row.rematch is None:
-                raise TableError("the rematch could not be made; ask again", 409,
-                                 "rematch_failed") from None
+                raise Refused("the rematch could not be made; ask again", 409,
+                              "rematch_failed") from None
             return stored.row.rematch

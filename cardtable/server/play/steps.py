@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...game import IllegalMove
-from ..codes import Refusal, refused
-from ..people.ratings import Tally
-from ..wire import plain
-from .live import OVER, PLAYING, WAITING, Life, LiveSeat, LiveTable, TableError
+from ..core.codes import Refusal, refused
+from ..core.errors import Refused
+from ..core.wire import plain
+from ..store.ratings import Tally
+from .live import OVER, PLAYING, WAITING, Life, LiveSeat, LiveTable
 from .results import movers, tally_of
 
 __all__ = ["EngineFailed", "Played", "abandoned", "aborts", "against_bots_only",
@@ -111,22 +112,22 @@ def unattended(table: LiveTable) -> bool:
 
 # -- the end without a move --------------------------------------------------------------
 def check_playing(table: LiveTable, what: str) -> None:
-    """Refuse (``TableError``) what cannot be done to a game over or not started."""
+    """Refuse (``Refused``) what cannot be done to a game over or not started."""
     if table.over:
-        raise TableError(f"the game is over: there is nothing to {what}", 409, "game_over")
+        raise Refused(f"the game is over: there is nothing to {what}", 409, "game_over")
     if table.status == WAITING:
-        raise TableError(f"the game has not started: nothing to {what} yet (every seat "
-                         "must be taken first)", 409, "not_started")
+        raise Refused(f"the game has not started: nothing to {what} yet (every seat "
+                      "must be taken first)", 409, "not_started")
 
 
 def check_rematch(table: LiveTable, seat: int | None) -> None:
-    """Refuse (``TableError``) a rematch asked before the end, or by a watcher of people."""
+    """Refuse (``Refused``) a rematch asked before the end, or by a watcher of people."""
     if not table.over:
-        raise TableError("a rematch can be asked for once the game is over", 409,
-                         "rematch_not_over")
+        raise Refused("a rematch can be asked for once the game is over", 409,
+                      "rematch_not_over")
     if seat is None and any(s.kind == "human" for s in table.seats):
-        raise TableError("only the players at this table can ask for a rematch", 409,
-                         "rematch_not_player")
+        raise Refused("only the players at this table can ask for a rematch", 409,
+                      "rematch_not_player")
 
 
 def aborts(table: LiveTable, seat: int) -> bool:
@@ -144,9 +145,9 @@ def check_leave(table: LiveTable, seat: int) -> None:
     life = table.life
     assert life is not None
     if life.rated and not aborts(table, seat):
-        raise TableError("this game is rated: you may resign, not leave", 409, "rated_table")
+        raise Refused("this game is rated: you may resign, not leave", 409, "rated_table")
     if life.gone(seat):
-        raise TableError("you have already left this seat", 409, "already_left")
+        raise Refused("you have already left this seat", 409, "already_left")
 
 
 def resigned(table: LiveTable, seat: int) -> dict[str, Any]:

@@ -23,13 +23,15 @@ from typing import Any, TypeVar
 from ... import games
 from ...cards import Card
 from ...records import Record, rules_from_dict
-from .. import protocol
-from ..clock import Clock
-from ..cluster.messages import Anonymized, ClosedByAdmin, Renamed, SignedOff
-from ..cluster.ring import Ring
-from ..codes import Refusal
-from ..metrics import Metrics
-from ..settings import ServerSettings
+from ..core import protocol
+from ..core.clock import Clock
+from ..core.cluster_messages import Anonymized, ClosedByAdmin, Renamed, SignedOff
+from ..core.codes import Refusal
+from ..core.errors import ClusterUnavailable, NotHere, Refused
+from ..core.metrics import Metrics
+from ..core.ring import Ring
+from ..core.settings import ServerSettings
+from ..core.wire import ClientMessage, MessageError, decode, encode, plain
 from ..store.storage import (
     CLOSED,
     OPEN,
@@ -41,7 +43,6 @@ from ..store.storage import (
     periodically,
 )
 from ..store.writer import MoveWriter
-from ..wire import ClientMessage, MessageError, decode, encode, plain
 from . import assist, chat
 from .bot_runner import BotRunner
 from .commands import Begin, Close, Connect, Disconnect, Move, Read, Refuse, Rename, SignOff
@@ -49,19 +50,7 @@ from .dealer import Dealer
 from .guard import Guard
 from .host import Owners
 from .lifecycle import Lifecycle
-from .live import (
-    OVER,
-    PLAYING,
-    WAITING,
-    ClusterUnavailable,
-    Connection,
-    LiveSeat,
-    LiveTable,
-    NotHere,
-    Outbox,
-    SecureRandom,
-    TableError,
-)
+from .live import OVER, PLAYING, WAITING, Connection, LiveSeat, LiveTable, Outbox, SecureRandom
 from .results import count_table, tally_of
 from .seating import Seating, live_seat
 from .steps import played
@@ -73,8 +62,8 @@ __all__ = [
     "LiveTable",
     "NotHere",
     "Outbox",
+    "Refused",
     "SecureRandom",
-    "TableError",
     "Tables",
 ]
 
@@ -270,8 +259,8 @@ class Tables:
     async def get(self, table_id: str) -> LiveTable | None:
         """A table by id, loading it from the database if it is not live (a finished one).
 
-        A table whose stored moves cannot be replayed raises ``TableError`` (503), a
-        closed one ``TableError`` (410); a database that cannot be reached raises
+        A table whose stored moves cannot be replayed raises ``Refused`` (503), a
+        closed one ``Refused`` (410); a database that cannot be reached raises
         ``StorageUnavailable``.
         """
         table = self.live.get(table_id)
@@ -280,8 +269,8 @@ class Tables:
         if len(table_id) > 32:
             return None
         if table_id in self.broken:
-            raise TableError(f"table {table_id} cannot be resumed: {self.broken[table_id]}", 503,
-                             "table_broken", params={"table": table_id})
+            raise Refused(f"table {table_id} cannot be resumed: {self.broken[table_id]}", 503,
+                          "table_broken", params={"table": table_id})
         lock, users = self._loading.setdefault(table_id, (asyncio.Lock(), [0]))
         users[0] += 1
         try:
@@ -306,8 +295,8 @@ class Tables:
                     except Exception as error:
                         self.broken[table_id] = str(error)
                         log.error("table %s cannot be resumed: %s", table_id, error)
-                        raise TableError(f"table {table_id} cannot be resumed: {error}",
-                                         503, "table_broken", params={"table": table_id}) from None
+                        raise Refused(f"table {table_id} cannot be resumed: {error}",
+                                      503, "table_broken", params={"table": table_id}) from None
                     if stored.row.counted is None:   # its end was stored, its count not
                         self.spawn(count_table(self, table))
                 else:  # adopted from a process that stopped
@@ -336,11 +325,11 @@ class Tables:
             return None if stored is None else self.rebuild(stored)
 
     async def find(self, table_id: str) -> LiveTable:
-        """``snapshot``, or ``TableError`` (404) for a table that does not exist."""
+        """``snapshot``, or ``Refused`` (404) for a table that does not exist."""
         table = await self.snapshot(table_id)
         if table is None:
-            raise TableError(f"there is no table {table_id!r}", 404, "not_found",
-                             params={"table": table_id})
+            raise Refused(f"there is no table {table_id!r}", 404, "not_found",
+                          params={"table": table_id})
         return table
 
     async def read(self, table: LiveTable, what: Callable[[LiveTable], T]) -> T:
@@ -349,11 +338,11 @@ class Tables:
         return answer
 
     async def finished_record(self, table: LiveTable, why: str) -> Record:
-        """The record of a finished game; ``TableError`` 409 ``not_over`` (saying ``why``
+        """The record of a finished game; ``Refused`` 409 ``not_over`` (saying ``why``
         it waits for the end) while it is played."""
         def record(table: LiveTable) -> Record:
             if not table.over:
-                raise TableError(f"the game is not over yet: {why}", 409, "not_over")
+                raise Refused(f"the game is not over yet: {why}", 409, "not_over")
             return table.record()
         return await self.read(table, record)
 
@@ -410,7 +399,7 @@ class Tables:
         stored, the table stored closed with the reason, its sockets closed.  A table
         another process plays is closed by that process, told over the cluster (unless
         ``here_only``: a message from another process, never passed on), and this returns
-        once the database shows it closed (``TableError`` 503 if it does not in time)."""
+        once the database shows it closed (``Refused`` 503 if it does not in time)."""
         owner = None
         if table_id not in self.live and self.cluster is not None:
             if here_only:
@@ -427,14 +416,14 @@ class Tables:
 
     async def stored_when(self, table_id: str, done: Callable[[TableRow], bool]) -> TableRow:
         """The table's stored row once ``done`` holds of it: what another process was asked
-        to do, seen done in the database (a few seconds at most, then ``TableError`` 503)."""
+        to do, seen done in the database (a few seconds at most, then ``Refused`` 503)."""
         for _ in range(ELSEWHERE_POLLS):
             row = await asyncio.to_thread(self.storage.table_row, table_id)
             if row is not None and done(row):
                 return row
             await asyncio.sleep(ELSEWHERE_POLL)
-        raise TableError("the server process that plays this table did not answer in time; "
-                         "try again", 503, "table_elsewhere")
+        raise Refused("the server process that plays this table did not answer in time; "
+                      "try again", 503, "table_elsewhere")
 
     async def drop(self, table_id: str, reason: str) -> None:
         """Stop playing a table here (another process owns it now); its players reconnect."""
@@ -541,7 +530,7 @@ class Tables:
                     await self.lifecycle.resign(table, connection.seat)
                 else:
                     await self.lifecycle.leave(table, connection.seat)
-            except TableError as error:
+            except Refused as error:
                 await self._refuse(table, connection, error.reason, error.code)
         elif isinstance(message, protocol.Chat | protocol.ChatOff):
             await chat.receive(table, connection, message)
@@ -558,7 +547,7 @@ class Tables:
                     await self.seating.rematch(table, connection.seat)
                 else:
                     await self.seating.decline_rematch(table, connection.seat)
-            except TableError as error:
+            except Refused as error:
                 await self._refuse(table, connection, error.reason, error.code, error.params)
 
     async def _hint(self, table: LiveTable, connection: Connection, lang: str) -> None:
@@ -585,14 +574,14 @@ def _inconsistency(stored: StoredTable) -> str | None:
     return None
 
 
-def _unplayable(table_id: str, stored: StoredTable, broken: dict[str, str]) -> TableError:
+def _unplayable(table_id: str, stored: StoredTable, broken: dict[str, str]) -> Refused:
     """The refusal for a table ``_resume`` could not give back: closed, or broken."""
     if stored.row.status == CLOSED:
         reason = (stored.row.summary or {}).get("closed", "its rows contradict each other")
-        return TableError(f"table {table_id} was closed: {reason}", 410, "table_closed",
-                          params={"table": table_id})
-    return TableError(f"table {table_id} cannot be resumed: {broken.get(table_id)}", 503,
-                      "table_broken", params={"table": table_id})
+        return Refused(f"table {table_id} was closed: {reason}", 410, "table_closed",
+                       params={"table": table_id})
+    return Refused(f"table {table_id} cannot be resumed: {broken.get(table_id)}", 503,
+                   "table_broken", params={"table": table_id})
 
 
 def _nothing(table: LiveTable) -> None:

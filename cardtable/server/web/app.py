@@ -3,10 +3,10 @@
 The app is its settings, a lifespan that makes the storage, the tables, the cluster and
 quick play (kept on ``app.state``, given to the endpoints by ``deps``), and a router per
 feature: ``health_api``, ``tables_api``, ``socket_api``, ``life_api`` (lobby, quick play,
-resign, leave), ``people.accounts``, ``people.ratings``, ``people.control`` (password,
-sessions, deletion, export), ``people.mail`` (reset by e-mail), ``people.moderation``
-(reports, admins), ``learn_api``, the protocol's
-schema and the page (``pagefiles``).  The endpoints, in short:
+resign, leave), ``accounts``, ``ratings_api``, ``control_api`` (password, sessions,
+deletion, export), ``mail_api`` (reset by e-mail), ``moderation`` (reports, admins),
+``learn_api``, ``protocol_api`` (the messages' schema) and the page (``pagefiles``).
+The endpoints, in short:
 
 - ``GET /api/health`` (and ``/live``, ``/ready``), ``GET /metrics``, ``GET /api/games``
   (games, presets, player counts, rule options, bots)
@@ -15,7 +15,7 @@ schema and the page (``pagefiles``).  The endpoints, in short:
   ``GET /api/tables/{id}/log`` (every move so far, public: the page's move log),
   ``GET /api/tables/{id}/replay`` (once over: the table at every step, every hand shown),
   ``GET /api/history`` (finished games)
-- ``WS /ws/tables/{id}?token=T`` (no token: watch); messages in ``cardtable.server.wire``
+- ``WS /ws/tables/{id}?token=T`` (no token: watch); messages in ``cardtable.server.core.wire``
 - ``/`` and ``/table/{id}``: the page (``static/index.html``); the rest of ``static/``.
 """
 
@@ -33,21 +33,17 @@ from typing import Any
 from fastapi import FastAPI
 
 from ... import __version__
-from .. import protocol
-from ..border import TextBorder
-from ..clock import Clock
-from ..people.accounts import install as install_players
+from ..core.border import TextBorder
+from ..core.clock import Clock
+from ..core.settings import ServerSettings
 from ..people.control import keep_sweeping
-from ..people.control import router as control_router
-from ..people.mail import router as mail_router
-from ..people.moderation import BannedAddresses
-from ..people.moderation import router as moderation_router
 from ..people.words import check_file
 from ..play.quickplay import LocalTickets, QuickPlay, RedisTickets
 from ..play.tables import Tables
-from ..settings import ServerSettings
 from ..store.storage import Storage, sqlite_url
+from .accounts import install as install_players
 from .collector import quiet_collector
+from .control_api import router as control_router
 from .errors import install as install_errors
 from .headers import SecurityHeaders
 from .health_api import router as health_router
@@ -55,8 +51,12 @@ from .jsonlog import RequestIds, json_logs
 from .learn_api import register as register_school
 from .life_api import router as life_router
 from .logsafe import redact_logs
+from .mail_api import router as mail_router
+from .moderation import BannedAddresses
+from .moderation import router as moderation_router
 from .pagefiles import PageFiles
 from .pagefiles import router as page_router
+from .protocol_api import router as protocol_router
 from .socket_api import router as socket_router
 from .tables_api import playable
 from .tables_api import router as tables_router
@@ -79,7 +79,7 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
                static_dir: str | Path | None = None, **fields: Any) -> FastAPI:
     """The web table as an ASGI app.
 
-    ``settings`` is the one object every part reads (``cardtable.server.settings``); by
+    ``settings`` is the one object every part reads (``cardtable.server.core.settings``); by
     default it is read from the environment and ``.env`` like ``cardtable serve``'s, and
     ``fields`` change single settings (``create_app(data_dir=..., bot_delay=0)``; a name
     that is no setting is a ``TypeError``, a value out of bounds pydantic's
@@ -147,7 +147,7 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     app.state.settings = chosen
     app.state.draining = False   # while it stops: /api/health/ready answers 503
     install_errors(app)
-    for router in (health_router, tables_router, socket_router, life_router, protocol.router,
+    for router in (health_router, tables_router, socket_router, life_router, protocol_router,
                    page_router):
         app.include_router(router)
 

@@ -8,11 +8,11 @@ from typing import Annotated, Any
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
-from ..people.accounts import current_player
-from ..people.players import Player
 from ..play.quickplay import QuickPlay
 from ..play.tables import Tables
+from ..store.players import Player
 from ..store.storage import Storage
+from .accounts import current_player
 from .schemas import Problem
 
 __all__ = ["Asker", "Live", "Queue", "Stored", "answers", "asker", "queue_of", "storage_of",

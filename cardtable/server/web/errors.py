@@ -1,5 +1,5 @@
 """Every refusal in one shape: ``{"detail": reason, "code": code}`` with its status, from
-the tables' ``TableError``, the framework's own refusals, a database that is away and a
+the tables' ``Refused``, the framework's own refusals, a database that is away and a
 request that cannot be read."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from ..play.live import TableError
+from ..core.errors import Refused
 from ..store.storage import StorageUnavailable
 
 __all__ = ["install"]
@@ -20,8 +20,8 @@ __all__ = ["install"]
 def install(app: FastAPI) -> None:
     """Answer every refusal of ``app`` in the one shape."""
 
-    @app.exception_handler(TableError)
-    async def _refused(request: Request, error: TableError) -> JSONResponse:
+    @app.exception_handler(Refused)
+    async def _refused(request: Request, error: Refused) -> JSONResponse:
         """Every refusal about a table, from any endpoint: its status, reason and code."""
         _count(request, error.code)
         headers = None
@@ -36,7 +36,7 @@ def install(app: FastAPI) -> None:
         status, reason = error.status_code, str(error.detail)
         if status == 400:
             status, reason = 422, "the body cannot be read: send JSON, in UTF-8"
-        code = TableError.CODES.get(status, "refused")
+        code = Refused.CODES.get(status, "refused")
         _count(request, code)
         return JSONResponse(status_code=status, headers=error.headers, content={
             "detail": reason, "code": code})

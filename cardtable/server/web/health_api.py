@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from sqlalchemy import text
 
 from ... import __version__
-from ..metrics import CONTENT_TYPE, Gauges
+from ..core.metrics import CONTENT_TYPE, Gauges
 from ..play.tables import Tables
 from ..store.storage import Storage, StorageUnavailable
 from .deps import Live

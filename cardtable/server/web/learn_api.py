@@ -41,13 +41,13 @@ from starlette.requests import HTTPConnection
 from ... import games
 from ...analysis import lessons as lessonlib
 from ...analysis import puzzles as puzzlelib
-from ..people.accounts import current_player
-from ..people.progress import ProgressStore
+from ..core.errors import Refused
 from ..play.bot_workers import BotFailed, BotWorkers, JudgeJob, PuzzleJob
 from ..play.guard import address_of
-from ..play.live import TableError
 from ..store.analyses import AnalysisStore
+from ..store.progress import ProgressStore
 from ..store.storage import Storage
+from .accounts import current_player
 from .deps import Asker, Live
 from .schemas import Problem
 
@@ -86,7 +86,7 @@ class MoveText(BaseModel):
 
 def _lang(lang: str) -> str:
     if lang not in lessonlib.LANGS:
-        raise TableError(f"lang is one of {', '.join(lessonlib.LANGS)}", 422, "bad_lang")
+        raise Refused(f"lang is one of {', '.join(lessonlib.LANGS)}", 422, "bad_lang")
     return lang
 
 
@@ -94,14 +94,14 @@ def _course(game: str) -> list[lessonlib.Step]:
     try:
         return lessonlib.course(game)
     except ValueError as error:
-        raise TableError(str(error), 404, "no_game") from None
+        raise Refused(str(error), 404, "no_game") from None
 
 
 def _step(game: str, key: str) -> lessonlib.Step:
     for step in _course(game):
         if step.key == key:
             return step
-    raise TableError(f"the {game} course has no step {key!r}", 404, "no_step")
+    raise Refused(f"the {game} course has no step {key!r}", 404, "no_step")
 
 
 def _in_course_order(game: str, keys: set[str]) -> list[str]:
@@ -193,7 +193,7 @@ class Analyses:
         store = self.store
         try:
             self.check_quota(asker)
-        except TableError:   # past a quota: still told of an analysis there is
+        except Refused:   # past a quota: still told of an analysis there is
             found = await self._in_thread(lambda: store.find(table_id))
             if found is not None and (found.status == "done" or found.live):
                 return str(found.status)
@@ -215,12 +215,12 @@ class Analyses:
                 self.askers.pop(table_id)
         under_way = list(self.askers.values())
         if sum(1 for who, _ in under_way if who == asker[0]) >= EACH:
-            raise TableError("you already have an analysis under way: wait for it to end",
-                             429, "analysis_quota", retry_after=30)
+            raise Refused("you already have an analysis under way: wait for it to end",
+                          429, "analysis_quota", retry_after=30)
         if sum(1 for task in self.running.values() if not task.done()) > MOST_WAITING or (
                 not asker[1] and sum(1 for _, signed in under_way if not signed) >= ANONYMOUS):
-            raise TableError("too many analyses are waiting: try again in a minute", 429,
-                             "analysis_busy", retry_after=60)
+            raise Refused("too many analyses are waiting: try again in a minute", 429,
+                          "analysis_busy", retry_after=60)
 
     def _jobs(self, record_text: str) -> tuple[Any, list[JudgeJob]]:
         """The record, and a job for each of its moves: the position before it, seeded
@@ -311,14 +311,14 @@ class Analyses:
         if task is not None and task.done():
             self.running.pop(table_id, None)
         if found is None:
-            raise TableError("this game has not been analysed: POST to start", 404,
-                             "no_analysis")
+            raise Refused("this game has not been analysed: POST to start", 404,
+                          "no_analysis")
         if found.status == "done":
             return {"status": "done", "analysis": found.result}
         if found.status == "failed" or not found.live:
             why = found.why or "the process analysing it stopped"
-            raise TableError(f"the analysis failed: {why}; POST to start it again", 500,
-                             "analysis_failed")
+            raise Refused(f"the analysis failed: {why}; POST to start it again", 500,
+                          "analysis_failed")
         return {"status": "running", "done": found.judged, "total": found.total}
 
     def close(self) -> None:
@@ -445,8 +445,8 @@ async def lesson_hint(analyses: School, game: str, key: str,
 async def stored(analyses: Analyses, game: str | None = None) -> list[dict[str, Any]]:
     """The shipped puzzles, then those found in the games analysed here."""
     if game is not None and game not in games.names():
-        raise TableError(f"no game {game!r}; the games are: {', '.join(games.names())}",
-                         404, "no_game")
+        raise Refused(f"no game {game!r}; the games are: {', '.join(games.names())}",
+                      404, "no_game")
     shipped = puzzlelib.load(game=game)
     ids = {p["id"] for p in shipped}
     return shipped + [p for p in await analyses.found_puzzles()
@@ -459,7 +459,7 @@ async def puzzle(analyses: School, game: str, daily: bool = False,
     """A puzzle's position (the daily one, or by index), without its answer."""
     found = await stored(analyses, game)
     if not found:
-        raise TableError(f"no puzzles are stored for {game}", 404, "no_puzzle")
+        raise Refused(f"no puzzles are stored for {game}", 404, "no_puzzle")
     # the daily puzzle comes from the shipped ones, so that it stays the same all day
     chosen = (puzzlelib.daily(puzzlelib.load(game=game) or found) if daily
               else found[index % len(found)])
@@ -473,7 +473,7 @@ async def puzzle(analyses: School, game: str, daily: bool = False,
 async def puzzle_answer(analyses: School, puzzle_id: str, body: MoveText) -> dict[str, Any]:
     chosen = next((p for p in await stored(analyses) if p["id"] == puzzle_id), None)
     if chosen is None:
-        raise TableError(f"no puzzle {puzzle_id!r}", 404, "no_puzzle")
+        raise Refused(f"no puzzle {puzzle_id!r}", 404, "no_puzzle")
     from ...analysis import learn_of
 
     lang = _lang(body.lang)
@@ -482,9 +482,9 @@ async def puzzle_answer(analyses: School, puzzle_id: str, body: MoveText) -> dic
     try:
         move = state.parse_move(body.move)
     except ValueError as error:
-        raise TableError(f"not a move here: {error}", 422, "bad_move") from None
+        raise Refused(f"not a move here: {error}", 422, "bad_move") from None
     if move not in state.legal_moves():
-        raise TableError(f"{move} is not a legal move here", 422, "bad_move")
+        raise Refused(f"{move} is not a legal move here", 422, "bad_move")
     played = str(move)
     why = await asyncio.get_running_loop().run_in_executor(
         analyses.threads, puzzlelib.why, chosen, played, lang)
@@ -511,5 +511,5 @@ async def start_analysis(analyses: School, tables: Live, table_id: str, request:
 @router.get("/api/tables/{table_id}/analysis", responses=ANSWERS)
 async def analysis_status(analyses: School, table_id: str) -> dict[str, Any]:
     if len(table_id) > 64 or not table_id.replace("-", "").replace("_", "").isalnum():
-        raise TableError(f"no table {table_id!r}", 404, "not_found")
+        raise Refused(f"no table {table_id!r}", 404, "not_found")
     return await analyses.status(table_id)

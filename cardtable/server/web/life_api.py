@@ -18,12 +18,13 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from ... import games
-from ..people.accounts import key_may_play
+from ..core.errors import NotHere, Refused
+from ..core.wire import MAX_TOKEN
 from ..play.guard import address_of
 from ..play.lifecycle import ratings_in_pool
-from ..play.live import OVER, LiveTable, NotHere, TableError
+from ..play.live import OVER, LiveTable
 from ..play.tables import Tables
-from ..wire import MAX_TOKEN
+from .accounts import key_may_play
 from .deps import Asker, Live, Queue, Stored
 from .schemas import Problem, TableListing, listing_of
 from .tables_api import seat_name
@@ -92,18 +93,18 @@ async def _seat_of(request: Request, tables: Tables, table_id: str,
     except NotHere as elsewhere:
         owner = elsewhere.owner
         if owner is None:
-            raise TableError("the table is changing servers; try again in a moment", 503,
-                             "table_elsewhere") from None
+            raise Refused("the table is changing servers; try again in a moment", 503,
+                          "table_elsewhere") from None
         table = await tables.snapshot(table_id)
     if table is None:
-        raise TableError(f"there is no table {table_id[:40]!r}", 404)
+        raise Refused(f"there is no table {table_id[:40]!r}", 404)
     seat = table.seat_of_token(token)
     if seat is None:
-        raise TableError("this token holds no seat at this table", 403, "no_seat")
+        raise Refused("this token holds no seat at this table", 403, "no_seat")
     holder = table.seats[seat]
     if not await key_may_play(request, holder.player_id, holder.player_kind):
-        raise TableError("this seat is an account's: sign in as its player to play it", 403,
-                         "signed_out")
+        raise Refused("this seat is an account's: sign in as its player to play it", 403,
+                      "signed_out")
     return table, seat, owner
 
 
@@ -111,7 +112,7 @@ async def _elsewhere(tables: Tables, table: LiveTable, seat: int, owner: str,
                      action: str) -> dict[str, Any]:
     """Send a resign or leave to the process that plays the table, and wait (a few
     seconds) until the database shows it done; returns the stored summary or life."""
-    from ..cluster.messages import LifeAction
+    from ..core.cluster_messages import LifeAction
 
     tables.lifecycle.check(table, seat, action)
     assert tables.cluster is not None
@@ -173,7 +174,7 @@ async def _seat_ratings(storage: Any, row: Any, seats: list[Any]) -> dict[str, i
               if getattr(seat, "player_kind", None) == "account" and seat.player_id}
     if not wanted:
         return {}
-    from ..people.ratings import pool_of
+    from ..store.ratings import pool_of
 
     found = await asyncio.to_thread(ratings_in_pool, storage, sorted(set(wanted.values())),
                                     pool_of(row.game, row.preset, row.players))
@@ -215,7 +216,7 @@ async def _rating(storage: Any, player: Any, body: QuickPlayRequest) -> float | 
     (they play unrated, and are matched with anyone)."""
     if player is None or player.kind != "account":
         return None
-    from ..people.ratings import pool_of
+    from ..store.ratings import pool_of
 
     game = games.get(body.game) if body.game in games.names() else None
     if game is None:

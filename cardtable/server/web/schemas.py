@@ -213,14 +213,14 @@ class OptionInfo(BaseModel):
 
 class Problem(BaseModel):
     """Every refusal: a reason a person can read and a stable code a program can test,
-    with the code's parameters beside them (``cardtable.server.codes``: e.g. ``table``
+    with the code's parameters beside them (``cardtable.server.core.codes``: e.g. ``table``
     with ``not_found``)."""
 
     model_config = ConfigDict(extra="allow")
 
     detail: str = Field(description="why the request was refused, in a sentence")
     code: str = Field(description="what kind of refusal, e.g. not_found, conflict, "
-                      "invalid_request, rate_limited (cardtable/server/codes.py and "
+                      "invalid_request, rate_limited (cardtable/server/core/codes.py and "
                       "docs/server.md list them)")
     errors: list[dict[str, Any]] | None = Field(
         None, description="with invalid_request: each field that is wrong (loc, msg, type)")

@@ -13,11 +13,12 @@ from typing import Any, NamedTuple
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
-from ..people.accounts import cross_site, current_player, key_may_play
+from ..core.errors import ClusterUnavailable, NotHere, Refused
+from ..core.wire import MAX_TOKEN, encode
 from ..play.guard import MessageRate, address_of
-from ..play.tables import ClusterUnavailable, Connection, NotHere, Outbox, TableError, Tables
+from ..play.tables import Connection, Outbox, Tables
 from ..store.storage import StorageUnavailable, hash_token
-from ..wire import MAX_TOKEN, encode
+from .accounts import cross_site, current_player, key_may_play
 from .deps import Live
 
 __all__ = ["router"]
@@ -120,7 +121,7 @@ async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
     except ClusterUnavailable as error:  # for a while: the page connects again
         await _close(websocket, error.reason, 1012, error.code)
         return
-    except TableError as error:  # 4410 closed, 4503 broken: for good
+    except Refused as error:  # 4410 closed, 4503 broken: for good
         await _close(websocket, error.reason, 4000 + error.status, error.code)
         return
     except StorageUnavailable as error:  # 1013: try again later (the page does)
@@ -163,7 +164,7 @@ async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
         # the middle of ``connect``) is disconnected too, or its seat would stay "connected"
         try:
             await tables.connect(table, connection)
-        except TableError as error:   # as many watchers as the table takes
+        except Refused as error:   # as many watchers as the table takes
             await _close(websocket, error.reason, 4000 + error.status, error.code,
                          error.params)
             return
@@ -302,7 +303,7 @@ def _close_reason(reason: str) -> str:
     return reason.encode()[:120].decode(errors="ignore")
 
 
-async def _deny(websocket: WebSocket, error: TableError) -> None:
+async def _deny(websocket: WebSocket, error: Refused) -> None:
     """Refuse a socket before it opens: an HTTP answer (429 with the reason and the code)
     where the server can give one, else open, say why and close (1008)."""
     answer = JSONResponse(status_code=error.status, content=error.answer())

@@ -16,12 +16,13 @@ from fastapi.responses import Response
 from ... import bots, games
 from ...game import rule_options
 from ...records import RecordError, rules_to_dict
-from ..people.accounts import check_shown_name, current_player, store_of
+from ..core.errors import Refused
+from ..core.wire import plain
 from ..play.guard import address_of
 from ..play.movelog import log_steps
 from ..play.replay import replay_steps
-from ..play.tables import LiveTable, TableError
-from ..wire import plain
+from ..play.tables import LiveTable
+from .accounts import check_shown_name, current_player, store_of
 from .deps import Asker, Live, answers
 from .schemas import (
     CreateTable,
@@ -144,7 +145,7 @@ async def table_replay(table_id: str, request: Request, tables: Live) -> Respons
             "record": record.to_dict(), "steps": replay_steps(record)})
     except RecordError as error:
         log.error("table %s cannot be replayed: %s", table.id, error)
-        raise TableError(f"this game cannot be replayed: {error}", 500) from None
+        raise Refused(f"this game cannot be replayed: {error}", 500) from None
 
 
 @router.get("/api/history", response_model=list[HistoryEntry], responses=answers(422))
@@ -172,7 +173,7 @@ async def history(request: Request, tables: Live, game: str | None = Query(None,
 
 async def seat_name(request: Request, name: str | None, player: Any) -> str | None:
     """The name a seat taken without a session shows, by the rule every shown name keeps
-    (``people.accounts.check_shown_name``); a player's seat shows their own name, and
+    (``accounts.check_shown_name``); a player's seat shows their own name, and
     ``name`` is not read."""
     if player is not None or name is None:
         return None

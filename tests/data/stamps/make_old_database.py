@@ -29,8 +29,8 @@ def main(tree: Path) -> None:
 
     import cardtable
     from cardtable.server import create_app
-    from cardtable.server.clock import FakeClock
-    from cardtable.server.people.progress import ProgressStore
+    from cardtable.server.core.clock import FakeClock
+    from cardtable.server.store.progress import ProgressStore
 
     assert Path(cardtable.__file__).is_relative_to(tree), cardtable.__file__
     work = Path(tempfile.mkdtemp())

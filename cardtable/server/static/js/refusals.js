@@ -1,5 +1,5 @@
 // The server's refusals in the player's words: every error carries a stable `code` and its
-// parameters (cardtable/server/codes.py) besides an English reason; the page says the text
+// parameters (cardtable/server/core/codes.py) besides an English reason; the page says the text
 // its language has for the code, and only falls back to the reason for a code it lacks.
 
 import { t, hasKey } from "./i18n.js";

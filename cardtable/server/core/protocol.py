@@ -25,7 +25,6 @@ import json
 import re
 from typing import Annotated, Any, Literal, Union, get_args
 
-from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 
 __all__ = [
@@ -35,7 +34,6 @@ __all__ = [
     "ServerMessage",
     "check_outgoing",
     "client_adapter",
-    "router",
     "schema",
     "server_adapter",
 ]
@@ -208,13 +206,13 @@ class State(_Server):
 
 
 class Error(_Server):
-    """A refused message or request: ``code`` (cardtable.server.codes) and its parameters
+    """A refused message or request: ``code`` (cardtable.server.core.codes) and its parameters
     beside it, ``reason`` in English.  A refused move is followed by a fresh state."""
 
     model_config = ConfigDict(extra="allow")
     type: Literal["error"]
     reason: str = Field(description="what was wrong, in English")
-    code: str = Field(description="a code of cardtable.server.codes; its parameters "
+    code: str = Field(description="a code of cardtable.server.core.codes; its parameters "
                                   "beside it")
 
 
@@ -312,15 +310,6 @@ def schema() -> dict[str, Any]:
     return {"client": client_adapter.json_schema(), "server": server_adapter.json_schema()}
 
 
-router = APIRouter()
-
-
-@router.get("/api/protocol.json")
-async def protocol_schema() -> dict[str, Any]:
-    """The table socket's messages, both ways, as JSON Schema."""
-    return schema()
-
-
 class _Checking:
     on = False
 
@@ -335,7 +324,7 @@ def check_outgoing(on: bool | None = None) -> bool:
 def _type_name(annotation: Any) -> str:
     """A field's type as the docs write it (``int or null``, ``"en", "ru"``)."""
     text = str(annotation) if not isinstance(annotation, type) else annotation.__name__
-    for noise in ("typing.", "cardtable.server.protocol.", "<class '", "'>"):
+    for noise in ("typing.", "cardtable.server.core.protocol.", "<class '", "'>"):
         text = text.replace(noise, "")
     text = re.sub(r"Annotated\[(\w+), Strict\(strict=True\)\]", r"\1", text)
     text = re.sub(r"Optional\[(.+)\]", r"\1 | None", text)

@@ -25,7 +25,7 @@ PostgreSQL is refused: it has its own tools, ``pg_dump`` and ``pg_restore``
 >>> backup(db, folder / "copy.sqlite3")
 Traceback (most recent call last):
   ...
-cardtable.server.backup.BackupRefused: ... exists: give --force to replace it
+cardtable.server.store.backup.BackupRefused: ... exists: give --force to replace it
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ def settings_of(data_dir: Path | None, database_url: str | None) -> Any:
     """The server's settings, a command's ``--data-dir`` and ``--database-url`` first,
     then CARDTABLE_DATA_DIR, CARDTABLE_DATABASE_URL and .env, as ``cardtable serve``
     reads them (``backup``, ``restore``, ``admin``)."""
-    from .settings import ServerSettings
+    from ..core.settings import ServerSettings
 
     given: dict[str, Any] = {}
     if data_dir is not None:

@@ -40,21 +40,15 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 from pydantic import BaseModel, Field
 
-from ..bounds import PlayerLimits
+from ..core.bounds import PlayerLimits
+from ..core.errors import Refused
+from ..people.names import username_key
+from ..people.players import USERNAME, check_display_name, check_password, check_username
+from ..people.words import offending
 from ..play.guard import address_of
-from .names import username_key
-from .players import (
-    USERNAME,
-    Player,
-    PlayerError,
-    PlayerStore,
-    check_display_name,
-    check_password,
-    check_username,
-)
-from .ratings import router as ratings_router
-from .sanctions import SanctionStore, store_on
-from .words import offending
+from ..store.players import Player, PlayerStore
+from ..store.sanctions import SanctionStore, store_on
+from .ratings_api import router as ratings_router
 
 __all__ = ["COOKIE", "DEVICE", "PlayerLimits", "check_shown_name", "check_words",
            "close_sockets", "current_player", "hash_password", "hashing", "install",
@@ -207,14 +201,14 @@ async def check_shown_name(connection: Request | WebSocket, text: Any,
     one rule (``names.shown_name``), that is not another account's username in any case or
     width: a guest called ``darya`` beside the account ``Darya`` would pass for them.
 
-    ``PlayerError`` (422) with the rule's code, or ``name_taken``."""
+    ``Refused`` (422) with the rule's code, or ``name_taken``."""
     name = check_words(connection, check_display_name(text), "name_word")
     key = username_key(name)
     own = player is not None and (player.username or "").lower() == key
     if (USERNAME.fullmatch(key) and not own
             and await asyncio.to_thread(store_of(connection).by_username, key) is not None):
-        raise PlayerError("that name is an account's username: choose another", 422,
-                          "name_taken")
+        raise Refused("that name is an account's username: choose another", 422,
+                      "name_taken")
     return name
 
 
@@ -276,8 +270,8 @@ class Limiter:
         wait = max(1, math.ceil(stats.reset_time - time.time()))
         sign_in = code == "sign_in_throttled"   # the page says the wait: it is a parameter
         what = "too many sign-in attempts from your address" if sign_in else "too many attempts"
-        raise PlayerError(f"{what} (at most {item}); try again in {wait} s", 429, code,
-                          retry_after=wait, params={"retry_after": wait} if sign_in else None)
+        raise Refused(f"{what} (at most {item}); try again in {wait} s", 429, code,
+                      retry_after=wait, params={"retry_after": wait} if sign_in else None)
 
 
 def _limiter(request: Request) -> Limiter:
@@ -326,8 +320,8 @@ async def register(body: Credentials, request: Request, response: Response) -> M
     check_password(body.password)
     player = await current_player(request)
     if player is not None and player.kind != "guest":
-        raise PlayerError("you are signed in: sign out first to make another account", 409,
-                          "signed_in")
+        raise Refused("you are signed in: sign out first to make another account", 409,
+                      "signed_in")
     await _limiter(request).hit(limits_of(request).register_per_address, "register",
                                 address_of(request))
     digest = await hashing(_hasher.hash, body.password)
@@ -355,11 +349,11 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
     row = await asyncio.to_thread(store_of(request).by_username, body.username)
     digest = row.password_hash if row is not None and row.password_hash else _DUMMY
     if not await hashing(_verify, digest, body.password) or row is None:
-        raise PlayerError(BAD_CREDENTIALS, 401, "bad_credentials")
+        raise Refused(BAD_CREDENTIALS, 401, "bad_credentials")
     ban = await asyncio.to_thread(store_on(request, SanctionStore).in_force, "ban", row.id)
     if ban is not None:   # told only to who knows the password
-        raise PlayerError(f"this account is banned: {ban.reason}", 403, "banned",
-                          params={"until": ban.until.isoformat() if ban.until else None})
+        raise Refused(f"this account is banned: {ban.reason}", 403, "banned",
+                      params={"until": ban.until.isoformat() if ban.until else None})
     if _hasher.check_needs_rehash(digest):
         new = await hashing(_hasher.hash, body.password)
         await asyncio.to_thread(store_of(request).set_password_hash, row.id, new)
@@ -438,7 +432,7 @@ async def rename(body: NewName, request: Request, response: Response) -> Me:
 async def _account(request: Request) -> Player:
     player = await current_player(request)
     if player is None or player.kind == "guest":
-        raise PlayerError("sign in to an account first", 401, "not_signed_in")
+        raise Refused("sign in to an account first", 401, "not_signed_in")
     return player
 
 
@@ -461,10 +455,10 @@ async def revoke_tokens(request: Request) -> dict[str, int]:
 
 # -- what account control (``control``, ``mail``, ``moderation``) uses of the above -------
 def check_words(connection: Request | WebSocket, text: str, code: str) -> str:
-    """``text`` if it holds no word of the list (``words``), else ``PlayerError`` 422."""
+    """``text`` if it holds no word of the list (``words``), else ``Refused`` 422."""
     word = offending(text, connection.app.state.settings.word_list, name=True)
     if word is not None:
-        raise PlayerError("that name holds a word this site does not allow", 422, code)
+        raise Refused("that name holds a word this site does not allow", 422, code)
     return text
 
 

@@ -27,33 +27,29 @@ in its pool (two accounts taking turns to win make neither of them established).
 
 from __future__ import annotations
 
-import asyncio
 import datetime as _dt
 import logging
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, Field
 from sqlalchemy import ColumnElement, distinct, func, insert, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, aliased
 
-from ..store.stamps import stamp, text_of
-from ..store.storage import Store, guarded
 from .players import (
     BotRecordRow,
     FinishedRow,
-    PlayerError,
     PlayerGameRow,
     PlayerRow,
     RatingHistoryRow,
     RatingRow,
 )
+from .stamps import stamp, text_of
+from .storage import Store, guarded
 
 __all__ = ["PROVISIONAL_OPPONENTS", "REPEATS_A_DAY", "SeatResult", "Tally", "display",
-           "pool_of", "rated", "router"]
+           "pool_of", "rated"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -383,103 +379,3 @@ def store_of(holder: Any) -> RatingStore:
     if store is None:
         store = _stores[storage] = RatingStore(storage)
     return store
-
-
-
-
-class RatingPoint(BaseModel):
-    at: str
-    rating: int
-    change: int
-    table: str
-
-
-class PoolRating(BaseModel):
-    pool: str
-    rating: int
-    provisional: bool
-    games: int
-    wins: int
-    opponents: int = Field(description="different accounts met in rated games of the pool "
-                           f"(a rating is provisional until {PROVISIONAL_OPPONENTS})")
-    history: list[RatingPoint]
-
-
-class GamesCount(BaseModel):
-    played: int
-    won: int
-
-
-class RecentGame(BaseModel):
-    table: str
-    game: str
-    pool: str
-    seat: int
-    result: str
-    rated: bool
-    at: str
-    replay: str
-    page: str
-
-
-class BotRecord(BaseModel):
-    bot: str
-    wins: int
-    losses: int
-    draws: int
-
-
-class Profile(BaseModel):
-    id: str
-    name: str
-    kind: str
-    username: str | None
-    ratings: list[PoolRating]
-    games: GamesCount
-    recent: list[RecentGame]
-    bots: list[BotRecord]
-
-
-class BoardEntry(BaseModel):
-    rank: int
-    id: str
-    name: str
-    username: str | None
-    rating: int
-    provisional: bool
-    games: int
-    wins: int
-
-
-class Leaderboard(BaseModel):
-    pools: list[str]
-    pool: str | None
-    entries: list[BoardEntry]
-
-
-router = APIRouter()
-
-
-@router.get("/api/players/{name}", response_model=Profile,
-            responses={404: {"description": "no such player"}})
-async def profile(name: str, request: Request) -> dict[str, Any]:
-    """A player's profile by username (any case) or id: ratings per pool with their
-    history, games played and won, recent games with replay links, record against bots."""
-    found = None
-    if len(name) <= 40:
-        found = await asyncio.to_thread(store_of(request.app.state).profile, name)
-    if found is None:
-        raise PlayerError(f"there is no player {name[:40]!r}", 404, "not_found")
-    return found
-
-
-@router.get("/api/leaderboard", response_model=Leaderboard,
-            responses={422: {"description": "the request cannot be read"}})
-async def leaderboard(request: Request, pool: str | None = Query(None, max_length=120),
-                      limit: int = Query(50, ge=1, le=200),
-                      offset: int = Query(0, ge=0, le=1_000_000)) -> dict[str, Any]:
-    """The players of a pool by rating (provisional ratings last); ``pools`` names every
-    pool (the first is shown when none is asked for)."""
-    return await asyncio.to_thread(store_of(request.app.state).leaderboard, pool, limit,
-                                   offset)
-

@@ -26,7 +26,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_settings import NoDecode
 
-from .. import bots
+from ... import bots
 
 __all__ = ["OFFERED_BOTS", "RULE_BOUNDS", "RULE_MINIMUMS", "Limits", "OutOfBounds",
            "PlayerLimits", "check_bot", "check_rules", "check_seats", "rule_bound_rows"]
@@ -194,7 +194,7 @@ class OutOfBounds(ValueError):
         self.reason = reason
         self.code = code
         self.params = params
-        """The code's parameters (``cardtable.server.codes``)."""
+        """The code's parameters (``cardtable.server.core.codes``)."""
 
 
 def check_bot(spec: str, limits: Limits) -> None:
@@ -205,7 +205,7 @@ def check_bot(spec: str, limits: Limits) -> None:
     >>> check_bot("ismcts:iterations=1000000000", Limits())
     Traceback (most recent call last):
     ...
-    cardtable.server.bounds.OutOfBounds: bot option iterations=1000000000 is more than ...
+    cardtable.server.core.bounds.OutOfBounds: bot option iterations=1000000000 is more than ...
     (at most 20000)
     """
     name, options = bots.parse_spec(spec)
@@ -252,7 +252,7 @@ def check_rules(rules: Any, limits: Limits) -> None:
     >>> check_rules(pasur.rules(None, {"target": 10**15}), Limits())
     Traceback (most recent call last):
     ...
-    cardtable.server.bounds.OutOfBounds: rule option 'target' is at most 1000 at this server,
+    cardtable.server.core.bounds.OutOfBounds: rule option 'target' is at most 1000 at this server,
     not 1000000000000000
     """
     for option in dataclasses.fields(rules):

@@ -14,8 +14,8 @@ from sqlalchemy import ForeignKey, String, select
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..store.stamps import Stamp, stamp
-from ..store.storage import Base, Store, guarded
+from .stamps import Stamp, stamp
+from .storage import Base, Store, guarded
 
 __all__ = ["LessonDoneRow", "ProgressStore"]
 

@@ -3,7 +3,7 @@
 (``records.jsonable``) makes server data plain JSON.
 
 The messages themselves (every field, both directions) are the models of
-``cardtable.server.protocol``, served as JSON Schema at ``GET /api/protocol.json`` and
+``cardtable.server.core.protocol``, served as JSON Schema at ``GET /api/protocol.json`` and
 described in docs/server.md.  Here is only what makes text a message or refuses it, with
 a sentence that says what was expected:
 
@@ -12,7 +12,7 @@ Hint(type='hint', lang='fa')
 >>> decode('{"type": "move", "version": "3", "move": "take"}')
 Traceback (most recent call last):
 ...
-cardtable.server.wire.MessageError: a move needs "version": the version number (a whole ...
+cardtable.server.core.wire.MessageError: a move needs "version": the version number (a whole ...
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..records import jsonable as plain
+from ...records import jsonable as plain
 from .border import has_nul
 from .protocol import (
     CLIENT_TYPES,

@@ -17,9 +17,11 @@ from sqlalchemy import JSON, ForeignKey, Integer, String, delete, or_, select
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..store.stamps import Stamp, stamp
-from ..store.storage import Base, Store, guarded
-from .players import ApiTokenRow, Player, PlayerError, PlayerRow, SessionRow
+from ..core.errors import Refused
+from .chat import ChatMessageRow
+from .players import ApiTokenRow, Player, PlayerRow, SessionRow
+from .stamps import Stamp, moment_of, stamp
+from .storage import Base, SeatRow, Store, guarded
 
 __all__ = [
     "AuditRow",
@@ -157,12 +159,12 @@ class SanctionStore(Store):
     @guarded
     def grant(self, username: str, role: str | None, admin: str) -> Player:
         """Give an account a role (``None``: take it back), with its audit row.
-        ``PlayerError`` (404 ``no_player``) for no such account."""
+        ``Refused`` (404 ``no_player``) for no such account."""
         with self.storage.writing() as session:
             row = session.scalar(select(PlayerRow).where(
                 PlayerRow.username_key == username.lower()))
             if row is None or row.kind == "guest":
-                raise PlayerError(f"no account {username[:40]!r}", 404, "no_player")
+                raise Refused(f"no account {username[:40]!r}", 404, "no_player")
             held = session.get(RoleRow, row.id)
             if role is None:
                 if held is not None:
@@ -185,7 +187,7 @@ class SanctionStore(Store):
     # -- e-mail -----------------------------------------------------------------------------
     @guarded
     def set_email(self, player_id: str, email: str | None) -> None:
-        """An account's address (``None``: none); ``PlayerError`` 409 ``email_taken`` for
+        """An account's address (``None``: none); ``Refused`` 409 ``email_taken`` for
         another account's."""
         with self.storage.writing() as session:
             held = session.get(EmailRow, player_id)
@@ -198,14 +200,8 @@ class SanctionStore(Store):
                 try:
                     session.flush()
                 except sa_exc.IntegrityError:
-                    raise PlayerError("another account has this e-mail address", 409,
-                                      "email_taken") from None
-
-    @guarded
-    def email_of(self, player_id: str) -> str | None:
-        with self.storage.sessions() as session:
-            row = session.get(EmailRow, player_id)
-            return None if row is None else row.email
+                    raise Refused("another account has this e-mail address", 409,
+                                  "email_taken") from None
 
     @guarded
     def by_username_or_email(self, text: str) -> tuple[PlayerRow, str] | None:
@@ -297,3 +293,32 @@ class SanctionStore(Store):
         """An action done elsewhere (a table closed, a name changed), recorded."""
         with self.storage.writing() as session:
             audit(session, admin_name, action, target, detail)
+
+
+class ReportStore(Store):
+    @guarded
+    def find_seat(self, table: str, seat: int, at: str | None, row: ReportRow) -> None:
+        """The seat's player (and the chat line quoted) into ``row``, or 404."""
+        with self.storage.sessions() as session:
+            _find_seat(session, table, seat, at, row)
+
+
+def _find_seat(session: Session, table: str, seat: int, at: str | None,
+               row: ReportRow) -> None:
+    player_id = session.scalar(select(SeatRow.player_id).where(
+        SeatRow.table_id == table, SeatRow.seat == seat))
+    if player_id is None:
+        raise Refused("nobody known sits in that seat", 404, "no_player")
+    row.player_id, row.table_id = player_id, table
+    if at is None:
+        return
+    try:
+        moment = moment_of(at)
+    except (ValueError, OverflowError):
+        raise Refused('"at" is not a time', 422, "invalid_request") from None
+    line = session.scalar(select(ChatMessageRow).where(
+        ChatMessageRow.table_id == table, ChatMessageRow.seat == seat,
+        ChatMessageRow.at == moment).limit(1))
+    if line is None:
+        raise Refused("no such chat line", 404, "no_chat_line")
+    row.chat_id, row.quoted = line.id, line.text or f"[{line.phrase}]"

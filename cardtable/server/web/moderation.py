@@ -24,18 +24,16 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, Field
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..play.chat import ChatMessageRow
+from ..core.errors import Refused
+from ..people.players import check_display_name
 from ..play.guard import address_of
-from ..play.live import TableError
-from ..store.stamps import moment_of, stamp
-from ..store.storage import CLOSED, OVER, SeatRow, Store, StoredTable, guarded
+from ..store.players import Player
+from ..store.sanctions import ReportRow, ReportStore, SanctionStore, store_on
+from ..store.stamps import stamp
+from ..store.storage import CLOSED, OVER, StoredTable
 from .accounts import REFUSALS, close_sockets, current_player, limiter_of, store_of
-from .players import Player, PlayerError, check_display_name
-from .sanctions import ReportRow, SanctionStore, store_on
 
 __all__ = ["BANS_FRESH", "BannedAddresses", "router", "sanctions_of"]
 
@@ -128,47 +126,20 @@ async def report(body: NewReport, request: Request) -> Reported:
     ``seat`` and the line's ``at``), with a reason an admin reads."""
     reporter = await current_player(request)
     if reporter is None:
-        raise PlayerError("sign in (or play as a guest) first", 401, "not_signed_in")
+        raise Refused("sign in (or play as a guest) first", 401, "not_signed_in")
     await limiter_of(request).hit(request.app.state.settings.reports_per_address, "report",
                                   address_of(request))
     row = ReportRow(at=stamp(), reporter_id=reporter.id, reason=" ".join(body.reason.split()),
                     status="open")
     if body.table is not None and body.seat is not None:
-        await asyncio.to_thread(ReportStore(request.app.state.storage).find_seat, body, row)
+        await asyncio.to_thread(ReportStore(request.app.state.storage).find_seat,
+                                body.table, body.seat, body.at, row)
     elif body.player is not None:
         row.player_id = (await _player_named(request, body.player)).id
     else:
-        raise PlayerError('a report names "player", or "table" and "seat"', 422,
-                          "invalid_request")
+        raise Refused('a report names "player", or "table" and "seat"', 422,
+                      "invalid_request")
     return Reported(report=await asyncio.to_thread(sanctions_of(request).report, row))
-
-
-class ReportStore(Store):
-    @guarded
-    def find_seat(self, body: NewReport, row: ReportRow) -> None:
-        """The seat's player (and the chat line quoted) into ``row``, or 404."""
-        with self.storage.sessions() as session:
-            _find_seat(session, body, row)
-
-
-def _find_seat(session: Session, body: NewReport, row: ReportRow) -> None:
-    player_id = session.scalar(select(SeatRow.player_id).where(
-        SeatRow.table_id == body.table, SeatRow.seat == body.seat))
-    if player_id is None:
-        raise PlayerError("nobody known sits in that seat", 404, "no_player")
-    row.player_id, row.table_id = player_id, body.table
-    if body.at is None:
-        return
-    try:
-        moment = moment_of(body.at)
-    except (ValueError, OverflowError):
-        raise PlayerError('"at" is not a time', 422, "invalid_request") from None
-    line = session.scalar(select(ChatMessageRow).where(
-        ChatMessageRow.table_id == body.table, ChatMessageRow.seat == body.seat,
-        ChatMessageRow.at == moment).limit(1))
-    if line is None:
-        raise PlayerError("no such chat line", 404, "no_chat_line")
-    row.chat_id, row.quoted = line.id, line.text or f"[{line.phrase}]"
 
 
 async def _player_named(request: Request, name: str) -> Player:
@@ -176,7 +147,7 @@ async def _player_named(request: Request, name: str) -> Player:
     row = await asyncio.to_thread(store.by_username, name)
     player = row.player() if row is not None else await asyncio.to_thread(store.get, name)
     if player is None or player.kind == "deleted":
-        raise PlayerError(f"no player {name[:40]!r}", 404, "no_player")
+        raise Refused(f"no player {name[:40]!r}", 404, "no_player")
     return player
 
 
@@ -186,7 +157,7 @@ async def admin_asking(request: Request) -> tuple[Player, str]:
     player = await current_player(request)
     if player is None or await asyncio.to_thread(sanctions_of(request).role,
                                                  player.id) != "admin":
-        raise PlayerError("this needs an admin", 403, "not_admin")
+        raise Refused("this needs an admin", 403, "not_admin")
     return player, f"{player.username or player.name} ({player.id})"
 
 
@@ -227,8 +198,8 @@ async def _sanction(request: Request, body: Target, kind: Literal["mute", "ban"]
         try:
             address = str(ipaddress.ip_address(body.address))
         except ValueError:
-            raise PlayerError(f"{body.address[:64]!r} is not an IP address", 422,
-                              "invalid_request") from None
+            raise Refused(f"{body.address[:64]!r} is not an IP address", 422,
+                          "invalid_request") from None
         if lift:
             await asyncio.to_thread(store.lift, "ban_address", address, named)
         else:
@@ -237,8 +208,8 @@ async def _sanction(request: Request, body: Target, kind: Literal["mute", "ban"]
         request.app.state.banned_addresses = None   # read again at once here
         return Done(done=True, target=address)
     if body.player is None:
-        raise PlayerError('name the "player" (or, to ban, the "address")', 422,
-                          "invalid_request")
+        raise Refused('name the "player" (or, to ban, the "address")', 422,
+                      "invalid_request")
     target = await _player_named(request, body.player)
     if lift:
         await asyncio.to_thread(store.lift, kind, target.id, named)
@@ -297,10 +268,10 @@ async def close_table(table_id: str, body: Closing, request: Request) -> Done:
     tables, storage = state.tables, state.storage
     stored: StoredTable | None = await asyncio.to_thread(storage.load, table_id)
     if stored is None:
-        raise TableError(f"there is no table {table_id[:64]!r}", 404, "not_found",
-                         params={"table": table_id[:64]})
+        raise Refused(f"there is no table {table_id[:64]!r}", 404, "not_found",
+                      params={"table": table_id[:64]})
     if stored.row.status in (OVER, CLOSED):
-        raise TableError("the table is not in play", 409, "conflict")
+        raise Refused("the table is not in play", 409, "conflict")
     await tables.close_table(table_id, f"closed by an admin: {body.reason}")
     await asyncio.to_thread(sanctions_of(request).record, named, "close_table", table_id,
                             {"reason": body.reason})
@@ -322,7 +293,7 @@ async def close_report(request: Request,
                        report_id: int = Path(ge=1, le=2**31 - 1)) -> Done:
     _, named = await admin_asking(request)
     if not await asyncio.to_thread(sanctions_of(request).close_report, report_id, named):
-        raise PlayerError("no such report", 404, "not_found")
+        raise Refused("no such report", 404, "not_found")
     return Done(done=True, target=str(report_id))
 
 

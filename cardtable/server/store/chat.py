@@ -1,0 +1,65 @@
+"""Table chat's rows: the lines said (the newest ``HISTORY`` of a room are sent to a
+connection as it opens) and each table's players'-chat setting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Integer, String, select
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .stamps import StampText
+from .storage import Base, Store, guarded
+
+__all__ = ["HISTORY", "ChatMessageRow", "ChatSettingRow", "ChatStore"]
+
+HISTORY = 50
+
+
+class ChatMessageRow(Base):
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    room: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str | None] = mapped_column(String(800), nullable=True)
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    at: Mapped[str] = mapped_column(StampText)
+
+    def message(self) -> dict[str, Any]:
+        return {"type": "chat", "room": self.room, "seat": self.seat, "name": self.name,
+                "text": self.text, "phrase": self.phrase, "at": self.at}
+
+
+class ChatSettingRow(Base):
+    __tablename__ = "chat_settings"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    off: Mapped[int] = mapped_column(Integer)
+
+
+class ChatStore(Store):
+    @guarded
+    def add(self, row: ChatMessageRow) -> None:
+        with self.storage.writing() as session:
+            session.add(row)
+
+    @guarded
+    def recent(self, table_id: str, room: str) -> tuple[list[dict[str, Any]], bool]:
+        with self.storage.sessions() as session:
+            rows = session.scalars(select(ChatMessageRow).where(
+                ChatMessageRow.table_id == table_id, ChatMessageRow.room == room)
+                .order_by(ChatMessageRow.id.desc()).limit(HISTORY)).all()
+            setting = session.get(ChatSettingRow, table_id)
+            return [row.message() for row in reversed(rows)], bool(setting and setting.off)
+
+    @guarded
+    def set_off(self, table_id: str, off: bool) -> None:
+        with self.storage.writing() as session:
+            row = session.get(ChatSettingRow, table_id)
+            if row is None:
+                session.add(ChatSettingRow(table_id=table_id, off=int(off)))
+            else:
+                row.off = int(off)

@@ -1,0 +1,225 @@
+"""An account in its owner's hands, and what the site keeps of people and for how long.
+
+- Change password (the current one first): every other session of the account ends, this
+  browser's stays signed in.
+- Sign out everywhere: every session of the account ends, this one too.
+- Delete my account (the password first): the games stay, their seats under an anonymous
+  name (in the database, and at the tables this process holds in memory); the ratings,
+  rating history, profile games, bot records, lessons, e-mail and role go; sessions and
+  API tokens end, so no seat key of the account plays again.  Refused
+  while the account holds a seat at a table in play (409 ``seats_in_play``): a game
+  counted after the account went would rate a player that is no more.
+- Export my data: everything kept about the account, as one JSON file.
+- Retention (``AccountSettings``): guests older than ``guest_days`` (but those seated at a
+  table in play), sessions older than ``session_days`` and chat lines older than
+  ``chat_days`` are deleted by a sweep every ``retention_every`` seconds of the tables'
+  clock.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+import secrets
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from ..core.account_settings import AccountSettings
+from ..core.errors import Refused
+from .chat import ChatMessageRow
+from .players import (
+    ApiTokenRow,
+    BotRecordRow,
+    PlayerGameRow,
+    PlayerRow,
+    RatingHistoryRow,
+    RatingRow,
+    SessionRow,
+)
+from .progress import LessonDoneRow
+from .sanctions import EmailRow, ReportRow, RoleRow
+from .stamps import stamp
+from .storage import (
+    OPEN,
+    SeatRow,
+    Store,
+    TableRow,
+    guarded,
+    hash_token,
+)
+
+__all__ = ["ANONYMOUS", "ControlStore"]
+
+log = logging.getLogger("cardtable.server")
+
+ANONYMOUS = "Deleted player"
+"""The name a deleted account's seats show (with a few letters, so two stay apart)."""
+
+PERSONAL: tuple[Any, ...] = (SessionRow, ApiTokenRow, RatingRow, RatingHistoryRow,
+                             PlayerGameRow, BotRecordRow, LessonDoneRow, EmailRow, RoleRow)
+"""The rows of a player that go with them (each has ``player_id``)."""
+
+EXPORT_LIMIT = 10_000
+"""The most rows of one kind an export holds (a player with more sees the newest)."""
+
+
+class ControlStore(Store):
+    """An account's sessions, deletion and export, and the retention sweep (in a thread)."""
+
+    @guarded
+    def end_sessions(self, player_id: str, keep: str | None = None) -> int:
+        """End the account's sessions but ``keep`` (a session id); how many ended."""
+        with self.storage.writing() as session:
+            return _end_sessions(session, player_id, keep)
+
+    @guarded
+    def password_hash(self, player_id: str) -> str | None:
+        with self.storage.sessions() as session:
+            return session.scalar(select(PlayerRow.password_hash).where(
+                PlayerRow.id == player_id))
+
+    @guarded
+    def set_password(self, player_id: str, password_hash: str, keep: str | None) -> int:
+        """A new password, and every session but ``keep`` ended, in one transaction."""
+        with self.storage.writing() as session:
+            session.execute(update(PlayerRow).where(PlayerRow.id == player_id)
+                            .values(password_hash=password_hash))
+            return _end_sessions(session, player_id, keep)
+
+    @guarded
+    def replace_password(self, player_id: str, old_hash: str, password_hash: str) -> bool:
+        """A new password if the old one is still ``old_hash`` (a reset link's password),
+        and every session ended, in one transaction; ``False`` if it changed meanwhile."""
+        with self.storage.writing() as session:
+            changed = _count(session.execute(update(PlayerRow).where(
+                PlayerRow.id == player_id, PlayerRow.password_hash == old_hash)
+                .values(password_hash=password_hash)))
+            if changed:
+                _end_sessions(session, player_id, None)
+            return bool(changed)
+
+    @guarded
+    def delete(self, player_id: str) -> tuple[str, list[str]]:
+        """Delete an account (see the module); answers the name its seats show now, and
+        the tables they are at."""
+        name = f"{ANONYMOUS} {secrets.token_hex(2)}"
+        with self.storage.writing() as session:
+            if session.scalar(_open_seats(player_id).limit(1)) is not None:
+                raise Refused("you have games in play: finish or resign them first",
+                              409, "seats_in_play")
+            tables = list(session.scalars(select(SeatRow.table_id).where(
+                SeatRow.player_id == player_id)))
+            for row in PERSONAL:
+                session.execute(delete(row).where(row.player_id == player_id))
+            session.execute(update(SeatRow).where(SeatRow.player_id == player_id)
+                            .values(name=name))
+            session.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(
+                kind="deleted", name=name, username=None, username_key=None,
+                password_hash=None))
+        return name, tables
+
+    @guarded
+    def export(self, player_id: str) -> dict[str, Any]:
+        """Everything kept about a player, as JSON-able data (no hash of anything)."""
+        with self.storage.sessions() as session:
+            player = session.get(PlayerRow, player_id)
+            if player is None:
+                raise Refused("no such player", 404, "no_player")
+            email = session.get(EmailRow, player_id)
+            role = session.get(RoleRow, player_id)
+
+            def rows(model: Any, *order: Any, where: Any = None) -> list[Any]:
+                query = select(model).where(model.player_id == player_id if where is None
+                                            else where)
+                return list(session.scalars(query.order_by(*order).limit(EXPORT_LIMIT)))
+
+            seats = session.execute(
+                select(SeatRow.table_id, SeatRow.seat, SeatRow.name, TableRow.game,
+                       TableRow.status, TableRow.created)
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(SeatRow.player_id == player_id)
+                .order_by(TableRow.created.desc()).limit(EXPORT_LIMIT)).all()
+            said = session.scalars(
+                select(ChatMessageRow).join(SeatRow, (SeatRow.table_id == ChatMessageRow.table_id)
+                                            & (SeatRow.seat == ChatMessageRow.seat))
+                .where(SeatRow.player_id == player_id, ChatMessageRow.room == "players")
+                .order_by(ChatMessageRow.id.desc()).limit(EXPORT_LIMIT)).all()
+            return {
+                "exported": stamp().isoformat(),
+                "player": {"id": player.id, "kind": player.kind, "name": player.name,
+                           "username": player.username, "created": player.created.isoformat(),
+                           "email": email.email if email else None,
+                           "role": role.role if role else None},
+                "sessions": [{"created": row.created.isoformat()}
+                             for row in rows(SessionRow, SessionRow.created)],
+                "api_tokens": [{"created": row.created.isoformat()}
+                               for row in rows(ApiTokenRow, ApiTokenRow.created)],
+                "ratings": [{"pool": row.pool, "mu": row.mu, "sigma": row.sigma,
+                             "games": row.games, "wins": row.wins}
+                            for row in rows(RatingRow, RatingRow.pool)],
+                "rating_history": [{"pool": row.pool, "table": row.table_id,
+                                    "at": row.at.isoformat(), "rating": row.rating,
+                                    "change": row.change}
+                                   for row in rows(RatingHistoryRow, RatingHistoryRow.id)],
+                "games": [{"table": row.table_id, "seat": row.seat, "game": row.game,
+                           "pool": row.pool, "result": row.result, "rated": bool(row.rated),
+                           "at": row.at.isoformat()}
+                          for row in rows(PlayerGameRow, PlayerGameRow.at)],
+                "bot_records": [{"bot": row.bot, "wins": row.wins, "losses": row.losses,
+                                 "draws": row.draws}
+                                for row in rows(BotRecordRow, BotRecordRow.bot)],
+                "lessons": [{"game": row.game, "step": row.step, "at": row.at.isoformat()}
+                            for row in rows(LessonDoneRow, LessonDoneRow.at)],
+                "seats": [{"table": table, "seat": seat, "name": name, "game": game,
+                           "status": status, "created": created}
+                          for table, seat, name, game, status, created in seats],
+                "chat": [{"table": row.table_id, "seat": row.seat, "text": row.text,
+                          "phrase": row.phrase, "at": row.at} for row in said],
+                "reports": [{"at": row.at.isoformat(), "player": row.player_id,
+                             "table": row.table_id, "quoted": row.quoted,
+                             "reason": row.reason, "status": row.status}
+                            for row in rows(ReportRow, ReportRow.id,
+                                            where=ReportRow.reporter_id == player_id)],
+            }
+
+    @guarded
+    def sweep(self, keeping: AccountSettings, now: _dt.datetime | None = None,
+              batch: int = 1000) -> dict[str, int]:
+        """Delete what is past its keeping (at most ``batch`` guests a call); how many of
+        each went."""
+        now = now or stamp()
+        days = _dt.timedelta(days=1)
+        with self.storage.writing() as session:
+            sessions = _count(session.execute(delete(SessionRow).where(
+                SessionRow.created < now - keeping.session_days * days)))
+            chat = _count(session.execute(delete(ChatMessageRow).where(
+                ChatMessageRow.at < now - keeping.chat_days * days)))
+            seated = select(SeatRow.player_id).join(TableRow, TableRow.id == SeatRow.table_id
+                                                    ).where(TableRow.status.in_(OPEN),
+                                                            SeatRow.player_id.is_not(None))
+            guests = list(session.scalars(select(PlayerRow.id).where(
+                PlayerRow.kind == "guest", PlayerRow.created < now - keeping.guest_days * days,
+                PlayerRow.id.not_in(seated)).limit(batch)))
+            if guests:
+                for row in PERSONAL:
+                    session.execute(delete(row).where(row.player_id.in_(guests)))
+                session.execute(delete(PlayerRow).where(PlayerRow.id.in_(guests)))
+        return {"sessions": sessions, "chat": chat, "guests": len(guests)}
+
+
+def _end_sessions(session: Session, player_id: str, keep: str | None) -> int:
+    query = delete(SessionRow).where(SessionRow.player_id == player_id)
+    if keep is not None:
+        query = query.where(SessionRow.id_hash != hash_token(keep))
+    return _count(session.execute(query))
+
+
+def _count(result: Any) -> int:
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+def _open_seats(player_id: str) -> Any:
+    return (select(SeatRow.table_id).join(TableRow, TableRow.id == SeatRow.table_id)
+            .where(SeatRow.player_id == player_id, TableRow.status.in_(OPEN)))
