@@ -1,4 +1,4 @@
-"""A quick-play flood against a real server (issue 28, minor 14), with the health timed.
+"""A quick-play flood against a real server, with the health timed.
 
 One server process (``python -m cardtable.server``, SQLite in a fresh folder, trusting
 ``X-Forwarded-For`` from 127.0.0.1 so that this one process can be many addresses) gets

@@ -1,4 +1,4 @@
-"""The floods of issue 28 against a local server, with a normal player's moves timed
+"""Floods against a local server, with a normal player's moves timed
 during each: what held, and what it cost the player.
 
 A server is started for the run (``python -m cardtable.server`` on a free port, a fresh
@@ -17,7 +17,7 @@ quiet phase, then each attack for ``--seconds`` (bounded also in count, below), 
 figures of each phase: the player's moves, their p50/p95/max latency and errors, the
 slowest health answer, and the attack's own counts, with whether the server held:
 
-- ``nul_bytes``: 400 requests whose strings hold a NUL on the nine endpoints of blocker 1
+- ``nul_bytes``: 400 requests whose strings hold a NUL on nine endpoints
   (held: none answered 5xx);
 - ``idle_connections``: ``--idle`` sockets opened and left silent (held: the player plays
   on, the server closes them by ``header_timeout`` or refuses those past

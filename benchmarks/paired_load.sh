@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 27's comparison on a machine whose speed drifts: two trees' servers measured at the
+# A comparison on a machine whose speed drifts: two trees' servers measured at the
 # same time by benchmarks/load.py, each with its generator pinned to one core (taskset),
 # the cores swapped every round, so that whatever the host does falls on both alike.
 #

@@ -1,5 +1,5 @@
 """Every bad input to every command is refused in one line, never with a traceback, and
-no game is ever lost to a path (issue #17, the terminal)."""
+no game is ever lost to a path."""
 
 import builtins
 import json

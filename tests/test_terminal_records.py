@@ -1,4 +1,4 @@
-"""The terminal never loses a record (issue #31, aim 5): it asks before it writes over a
+"""The terminal never loses a record: it asks before it writes over a
 file, y and n mean yes and no, q can be taken back, a game left before a move writes
 nothing, every output path and optional extra is checked before the work, anything left
 is one line; a saved game can be continued, and a finished one offers a rematch."""

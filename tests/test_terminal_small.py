@@ -1,4 +1,4 @@
-"""The small things of the terminal (issue #31, aim 6): demo's default bots, the line
+"""The small things of the terminal: demo's default bots, the line
 that opens each Pasur hand and each Durak round, "You lead" and throw-ins in every
 place, puzzle and learn asking again, replay telling what it did not understand, line
 editing, --ascii, --version, and the arena's progress, draws and ratings note."""

@@ -1,4 +1,4 @@
-"""The terminal tells the whole game (issue #17): every move since your last turn, hand and
+"""The terminal tells the whole game: every move since your last turn, hand and
 round ends, the finishing order, an undo that goes back to your own decision, words in
 the game's own terms, a screen that keeps its header in a small terminal."""
 

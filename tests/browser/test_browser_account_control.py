@@ -1,4 +1,4 @@
-"""The account's control in the page (issue 28): from the account screen to "Account
+"""The account's control in the page: from the account screen to "Account
 settings"; change the password, sign out everywhere, delete the account; the password
 reset's page takes the link's token out of the address bar; Persian right to left."""
 

@@ -1,4 +1,4 @@
-"""A newcomer's first ten minutes on a phone (issue 30's measure), in English and in
+"""A newcomer's first ten minutes on a phone (what a newcomer meets), in English and in
 Persian: open the site, play the computer at Pasur to the end, open the analysis from the
 end dialog, then reload in the middle of a second game and find the whole move log.  It
 prints the clicks and the time to the first move (docs/players.md keeps the figures)."""

@@ -1,4 +1,4 @@
-"""A newcomer's first steps (issue 30): the computer in one tap from the landing page, the
+"""A newcomer's first steps: the computer in one tap from the landing page, the
 end dialog's Analyse and Replay, my games beside all games, the games in play listed in
 the lobby with a way back in, and an invited friend seated on opening the link."""
 

@@ -1,4 +1,4 @@
-"""Reporting from the page (issue 28): a signed-in account reports a chat line said from
+"""Reporting from the page: a signed-in account reports a chat line said from
 another seat and a player from the profile, with a reason, and the admins' list of reports
 holds both; a guest gets no report control and is told to sign in."""
 

@@ -1,4 +1,4 @@
-"""Every game of Transfer Durak ends (issue 28, major 8): with three players or more and
+"""Every game of Transfer Durak ends: with three players or more and
 the stock empty, players who always take go round for ever, so ``max_rounds`` rounds
 with no durak draw the game, and no round holds more than ``ROUND_MOVES`` moves."""
 

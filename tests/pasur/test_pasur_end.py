@@ -1,4 +1,4 @@
-"""Every match of Pasur ends (issue 28, major 8): a match that no side has won after
+"""Every match of Pasur ends: a match that no side has won after
 ``max_hands`` hands is drawn, and one whose rules score no point at all is drawn after its
 first hand (or its ``fixed_hands``), instead of playing 0-0 hands for ever."""
 

@@ -1,4 +1,4 @@
-"""Account control (issue 28, "also expected of a public site"): a new password ends the
+"""Account control: a new password ends the
 other sessions, sign out everywhere, delete my account (games kept under an anonymous
 name, ratings gone, sessions and seat keys dead), export my data; and the retention of
 guests, sessions and chat, each a setting; on SQLite and on PostgreSQL."""

@@ -1,4 +1,4 @@
-"""Analyses live in the database (issue 27, item 6): every process serves every analysis,
+"""Analyses live in the database: every process serves every analysis,
 and one game is analysed once however many processes are asked."""
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def test_one_address_has_one_analysis_under_way(client: TestClient,
 
 def test_five_anonymous_requests_leave_the_queue_to_accounts(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Minor 14 of issue 28: five addresses, not signed in, ask for five analyses."""
+    """five addresses, not signed in, ask for five analyses."""
     _never_ending(client, monkeypatch)
     *games, theirs = _resigned_games(client, 6)
     answers = [from_address(client, f"10.0.1.{n}").post(f"/api/tables/{table}/analysis")

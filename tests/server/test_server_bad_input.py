@@ -1,4 +1,4 @@
-"""No input reaches a 500 (issue 19, defect 7): bodies with NaN, numbers too big for the
+"""No input reaches a 500: bodies with NaN, numbers too big for the
 database, messages nested too deeply, tokens too long; and the OpenAPI description says
 what every refusal looks like."""
 

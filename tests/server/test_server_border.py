@@ -1,4 +1,4 @@
-"""No byte stops the site (issue 28, blocker 1): a NUL character anywhere in a request is
+"""No byte stops the site: a NUL character anywhere in a request is
 refused at the border with 422 ``invalid_text`` and changes nothing, on SQLite and on
 PostgreSQL (which cannot store one); a body too large to be anyone's is refused with 413;
 and one quick-play group that cannot be seated does not stop the others being matched."""

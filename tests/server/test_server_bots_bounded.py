@@ -1,4 +1,4 @@
-"""Bots at the web table are bounded (issue 19, defect 1): a table made over the API seats
+"""Bots at the web table are bounded: a table made over the API seats
 only the bots the server offers, with options inside its bounds; bots think where the
 server can stop them at the time limit; and however long they think, the database calls
 (and so ``/api/health`` and every other table) go on."""

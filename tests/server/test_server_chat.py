@@ -123,7 +123,7 @@ def test_a_new_connection_gets_its_rooms_recent_messages(app_client: TestClient)
 
 def test_anonymous_spectators_cannot_chat_and_an_account_has_one_rate(
         app_client: TestClient) -> None:
-    """Minor 14 of issue 28: a stranger opening watcher sockets cannot spam a table."""
+    """a stranger opening watcher sockets cannot spam a table."""
     tables = app_client.app.state.tables
     tables.settings = tables.settings.model_copy(update={"chat_per_window": "2/minute"})
     made, _ = table_for_two(app_client)

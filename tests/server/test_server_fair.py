@@ -1,4 +1,4 @@
-"""Ratings that cannot be farmed (issue 28, major 3), on SQLite and on PostgreSQL: rated or
+"""Ratings that cannot be farmed, on SQLite and on PostgreSQL: rated or
 casual is the creator's choice and shown as it is; a rated game resigned or left before a
 seat's first move is aborted, unrated; repeated results between the same two accounts stop
 counting after ``REPEATS_A_DAY`` a day; a rating met against one opponent stays
@@ -84,7 +84,7 @@ def test_only_accounts_sit_at_a_rated_table_and_no_bot(app_client: TestClient) -
 
 def test_twelve_resignations_at_move_0_are_aborted_and_rate_nobody(
         app_client: TestClient) -> None:
-    """The farming attack of issue 28: one account resigns at once, 12 times."""
+    """The farming attack: one account resigns at once, 12 times."""
     anna = two_accounts(app_client)
     for _ in range(12):
         made, joined = rated_table(app_client, anna)

@@ -1,4 +1,4 @@
-"""A guest who signs in to an existing account brings their games (issue 30, defect 7):
+"""A guest who signs in to an existing account brings their games:
 seats in play, finished games, results against bots and lesson steps become the
 account's in one transaction, the live tables see it through their dealers, and a table
 where the guest and the account both sat stays a game between two players.  Each test on

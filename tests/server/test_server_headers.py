@@ -1,4 +1,4 @@
-"""Every answer carries the headers that hold a browser to the page (issue 28, minor 15)."""
+"""Every answer carries the headers that hold a browser to the page."""
 
 from __future__ import annotations
 

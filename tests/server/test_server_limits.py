@@ -1,5 +1,5 @@
 """Every limit is a setting with a sane default, and a client past one is refused with a
-reason and a code, changing nothing (issue 19, defect 6): the message rate of a socket,
+reason and a code, changing nothing: the message rate of a socket,
 the sockets and new tables of an address, the tables of bots only, the rule options of
 a new table, the size of a WebSocket frame."""
 

@@ -1,4 +1,4 @@
-"""Moderation (issue 28, "also expected of a public site"): players report a player or a
+"""Moderation: players report a player or a
 chat line; an admin (``cardtable admin grant NAME``) mutes, bans an account or an address,
 closes a table and renames an offensive name, each in the audit log; names and chat pass a
 word list the operator can extend."""

@@ -111,7 +111,7 @@ def _my_turn(player: Player, state: dict, seat: int) -> dict:
 
 def test_a_timed_out_seats_bot_moves_are_marked_in_the_log_and_after_a_restart(
         make_client: Any, clock: Any) -> None:
-    """Issue 30, defect 5: a move the takeover bot made for a person whose time ran out
+    """a move the takeover bot made for a person whose time ran out
     comes back from the log marked ``takeover`` (the page says "Bot for NAME"), the
     person's own move and the bot seat's moves unmarked, and so after a restart too."""
     client = make_client()

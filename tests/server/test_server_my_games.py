@@ -1,4 +1,4 @@
-"""My games (issue 30): ``GET /api/history?mine=true`` lists the finished games of the
+"""My games: ``GET /api/history?mine=true`` lists the finished games of the
 player asking, paged, beside every game on the server; each test on SQLite and on
 PostgreSQL."""
 

@@ -1,4 +1,4 @@
-"""Password reset by e-mail (issue 28, "also expected of a public site"), against an SMTP
+"""Password reset by e-mail, against an SMTP
 server the test starts (aiosmtpd, on loopback): the link works once, for a while, names the
 site's public address and never a request's Host; the answer is the same for an account
 with an address, one without and no account; the SMTP password is never shown or logged."""

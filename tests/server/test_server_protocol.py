@@ -1,4 +1,4 @@
-"""The socket's messages are typed (issue 27, item 2): the page's messages are read into
+"""The socket's messages are typed: the page's messages are read into
 one discriminated union, every refusal names what was expected, the server's messages
 are checked against theirs, both are served as JSON Schema, and docs/server.md says the
 same as the models."""

@@ -1,9 +1,9 @@
-"""Quick play under attack (issue 28): through a Redis outage (major 9, against a Redis of
+"""Quick play under attack: through a Redis outage (against a Redis of
 the test's own) 503 during it and after it, never 500; a refused request leaves no ticket
 behind; a ticket is matched only while its player polls it; a ticket a restart forgot is
 put back by the process that entered it, or its player is told to queue again; the rounds
 say the outage in one log line, not a traceback each.  A flood is refused without reading
-the queue (minor 14)."""
+the queue."""
 
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ def test_failing_rounds_log_one_line_not_a_traceback_each(
 
 def test_a_full_queue_refuses_a_flood_without_reading_the_queue(
         make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Minor 14 of issue 28: each refusal of a flood costs no read of every ticket."""
+    """each refusal of a flood costs no read of every ticket."""
     client = make_client()
     queue = queue_of(client)
     queue.max_tickets = 5

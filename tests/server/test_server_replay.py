@@ -94,7 +94,7 @@ def test_the_replay_is_sent_compressed_when_the_client_accepts_it(client: TestCl
 
 @pytest.mark.parametrize("game", ["pasur", "durak"])
 def test_a_resigned_game_is_replayed_to_its_resignation(client: TestClient, game: str) -> None:
-    # issue 28, major 7: the replay of a resigned game answered 500
+    # the replay of a resigned game answered 500
     seated = create(client, game=game, seats=["human", "bot:random"])
     resigned = client.post(f"/api/tables/{seated['table']}/resign",
                            json={"token": seated["token"]})

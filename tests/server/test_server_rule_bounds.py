@@ -1,4 +1,4 @@
-"""Every rule option of every game has a bound at the server (issue 28, major 8): a whole
+"""Every rule option of every game has a bound at the server: a whole
 number its least and largest value, a choice or a yes/no the game's own values; a table
 asking for more is refused with 422 and a stable code, and nothing is made."""
 

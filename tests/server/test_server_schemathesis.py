@@ -1,5 +1,5 @@
-"""The HTTP API against its own OpenAPI description, fuzzed by schemathesis (issue 19,
-defect 7): requests that fit the description and requests that do not, every operation,
+"""The HTTP API against its own OpenAPI description, fuzzed by schemathesis:
+requests that fit the description and requests that do not, every operation,
 in process (ASGI, no network).  No answer is a 5xx, and every answer is one the
 description names, with the body and content type it says."""
 

@@ -1,4 +1,4 @@
-"""The HTTP API fuzzed by schemathesis on PostgreSQL (issue 28, Measure): the same checks
+"""The HTTP API fuzzed by schemathesis on PostgreSQL: the same checks
 as ``test_server_schemathesis`` (no 5xx, every answer described), with the app on a
 PostgreSQL database of the module's own, where a NUL byte or a number past a column's
 range is the database's refusal rather than SQLite's shrug.

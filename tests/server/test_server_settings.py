@@ -1,4 +1,4 @@
-"""One settings object (issue 27, item 3): every setting is a field of
+"""One settings object: every setting is a field of
 ``ServerSettings``, given by a flag, ``CARDTABLE_<NAME>`` or ``.env`` (in that order), bounded,
 with the same flags under both command names, secrets never printed, and docs/server.md's
 table made from the model."""

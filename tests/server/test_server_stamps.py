@@ -1,7 +1,7 @@
-"""Times are timestamps in UTC (issue 27, item 5): the migration ``0008_timestamps`` turns
+"""Times are timestamps in UTC: the migration ``0008_timestamps`` turns
 the ISO text of older rows into the moments they named, on a copy of a database made by the
 code from before (``tests/data/stamps``), and the server serves its tables as it did.  The
-later migration ``0010_move_takeover`` (issue 30, defect 5) is tested up and down here too,
+later migration ``0010_move_takeover`` is tested up and down here too,
 on both databases."""
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ table's rules show them at their defaults, which is all that differs."""
 
 NEW_FIELDS = {"rated": lambda value, out: value is False,
               "opponents": lambda value, out: 0 < value <= out["games"]}
-"""Fields answers gained since (issue 28: a table's rated-or-casual choice, false for
+"""Fields answers gained since (a table's rated-or-casual choice, false for
 every old table; the different opponents a rating met, at most its games)."""
 
 

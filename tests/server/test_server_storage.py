@@ -83,7 +83,7 @@ def first_moves(client: TestClient, made: dict, count: int) -> None:
                 state = player.state()
 
 
-# -- defect 3: a join is one transaction, and a restart repairs tables left half-joined -----
+# -- a join is one transaction, and a restart repairs tables left half-joined -----
 
 def test_taking_the_last_seat_starts_the_game_in_the_same_write(
         settings: dict[str, Any]) -> None:
@@ -181,7 +181,7 @@ def test_a_table_that_cannot_be_made_consistent_is_closed_with_a_reason(
     assert row.status == "closed" and reason in row.summary["closed"]
 
 
-# -- defect 9: a seat taken but never connected to is freed again ---------------------------
+# -- a seat taken but never connected to is freed again ---------------------------
 
 def wait_for(predicate: Callable[[], Any], timeout: float = 20) -> Any:
     deadline = time.monotonic() + timeout
@@ -272,7 +272,7 @@ def test_a_database_from_before_the_claim_column_keeps_its_seats(
     assert seats[0].seen is not None and seats[1].seen is None
 
 
-# -- defect 8: the database unreachable for a while (in this process) -------------------------
+# -- the database unreachable for a while (in this process) -------------------------
 
 @pytest.fixture
 def outage(make_client: Callable[..., TestClient]) -> Iterator[Callable[..., Any]]:

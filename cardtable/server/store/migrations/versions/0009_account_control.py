@@ -1,4 +1,4 @@
-"""Account control and moderation (issue 28): an account's e-mail (for password reset) and
+"""Account control and moderation: an account's e-mail (for password reset) and
 role (admin), the sanctions an admin gives (mute, ban of an account or an address),
 players' reports, and the audit log of every admin action; indexes for the retention
 sweeps (old guests, sessions and chat lines).

@@ -1,4 +1,4 @@
-"""Who chose a move (issue 30, defect 5): ``moves.takeover`` marks a move a takeover bot
+"""Who chose a move: ``moves.takeover`` marks a move a takeover bot
 made for a person's seat (time run out, seat forfeited or left), so a move log rebuilt
 from the stored moves (after a reload or a restart) says "Bot for NAME", not "You".
 
