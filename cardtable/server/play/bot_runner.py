@@ -1,6 +1,6 @@
 """The bots at the live tables: each table's bot loop, and the takeover bots.
 
-A bot thinks on a copy of the game, outside the table's lock, where the server can stop
+A bot thinks on a copy of the game, outside the table's owner, where the server can stop
 it at ``bot_time_limit``: in threads of its own (``ServerSettings.bot_threads``; never the
 threads storage uses), where its search stops itself at the limit and plays the best move
 found so far, or (with ``ServerSettings.bot_processes``) in processes of its own

@@ -212,7 +212,7 @@ class LiveSeat:
     claim_task: asyncio.Task[None] | None = None
     hinting: bool = False
     """A hint for this seat is being thought (``assist``: one at a time)."""
-    """Frees the seat if it is taken but nobody connects (``Seating.hold``)."""
+    """Frees the seat if it is taken but nobody connects (``Dealer._hold``)."""
     player_id: str | None = None
     """The player who took the seat (``players``), if known: they may come back to it
     from any device with their session."""
@@ -330,7 +330,7 @@ class LiveTable:
 
     # -- what is sent ---------------------------------------------------------------------
     def state_message(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know now (``None``: a watcher).  Call under the lock."""
+        """What ``seat`` may know now (``None``: a watcher).  Call it from the dealer."""
         to_move = self.state.to_move
         legal: list[str] = []
         if (seat is not None and seat == to_move and self.status == PLAYING
@@ -375,12 +375,12 @@ class LiveTable:
         return seats
 
     def put_all(self, kind: str, text: str) -> None:
-        """One message to every connection.  Call under the lock."""
+        """One message to every connection.  Call it from the dealer."""
         for connection in list(self.connections):
             connection.outbox.put(kind, text)
 
     def broadcast(self) -> None:
-        """The new state to every connection, each seat its own view.  Call under the lock."""
+        """The new state to every connection, each seat its own view (from the dealer)."""
         texts: dict[int | None, str] = {}
         for connection in list(self.connections):
             text = texts.get(connection.seat)
@@ -391,7 +391,7 @@ class LiveTable:
     def refuse(self, connection: Connection, reason: str, code: str | None = None,
                params: dict[str, Any] | None = None) -> None:
         """An error for one connection (its code's parameters beside the code), then a
-        fresh state.  Call under the lock."""
+        fresh state.  Call it from the dealer."""
         if isinstance(reason, Refusal):
             code = code or reason.code
             params = {**reason.params, **(params or {})}

@@ -1,8 +1,8 @@
 """Live tables: one authoritative game per table, its seats, its watchers and its bots.
 
-Every change to a table happens under the table's asyncio lock, in this order: check the
-move against the current version and the rules, apply it, write it to the database, and
-only then tell everyone.  If the write fails the move is taken back and nobody hears of
+Every change to a table is a command its one owner handles (``dealer``), in this order:
+decide (the version, the rules: nothing changes), write it to the database, change the
+table, and only then tell everyone.  If the write fails the move is taken back and nobody hears of
 it; if the database was unreachable (``StorageUnavailable``) the table is read again
 before its next move, since the write may have landed before the line dropped.  A start
 repairs the tables a crash left inconsistent, or closes them with the reason.
