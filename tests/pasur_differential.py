@@ -148,7 +148,16 @@ def _determinized(hand: Hand, rng: random.Random) -> int:
     if hand.is_over():
         return 0
     seat = rng.randrange(hand.players)
-    deal = hand.determinize(seat, random.Random(rng.getrandbits(32)))
+    seed = rng.getrandbits(32)
+    deal = hand.determinize(seat, random.Random(seed))
+    # the core's shuffle deals exactly what random.Random.shuffle deals
+    from cardtable.pasur import hand as hand_module
+    core, hand_module._CORE = hand_module._CORE, None
+    try:
+        pure = hand.determinize(seat, random.Random(seed))
+    finally:
+        hand_module._CORE = core
+    assert (pure.hands, pure.stock, pure.deck) == (deal.hands, deal.stock, deal.deck)
     board = board_of(deal)
     positions = 0
     while True:

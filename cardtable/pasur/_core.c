@@ -1000,7 +1000,57 @@ static PyObject *core_options(PyObject *Py_UNUSED(module), PyObject *args)
     return list;
 }
 
+/* shuffle(rng, list): random.Random.shuffle, draw for draw (the same getrandbits calls on
+ * the same generator), without the Python frames of each draw.  Only for a generator
+ * whose shuffle is random.Random's own: the caller checks. */
+static PyObject *core_shuffle(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *rng, *list;
+    if (!PyArg_ParseTuple(args, "OO!:shuffle", &rng, &PyList_Type, &list))
+        return NULL;
+    PyObject *getrandbits = PyObject_GetAttrString(rng, "getrandbits");
+    if (getrandbits == NULL)
+        return NULL;
+    for (Py_ssize_t i = PyList_GET_SIZE(list) - 1; i >= 1; i--) {
+        unsigned long long n = (unsigned long long)i + 1, r;
+        int k = 64 - __builtin_clzll(n);
+        PyObject *bits = PyLong_FromLong(k);
+        if (bits == NULL) {
+            Py_DECREF(getrandbits);
+            return NULL;
+        }
+        do {
+            PyObject *drawn = PyObject_CallOneArg(getrandbits, bits);
+            if (drawn == NULL) {
+                Py_DECREF(bits);
+                Py_DECREF(getrandbits);
+                return NULL;
+            }
+            r = PyLong_AsUnsignedLongLong(drawn);
+            Py_DECREF(drawn);
+            if (r == (unsigned long long)-1 && PyErr_Occurred()) {
+                Py_DECREF(bits);
+                Py_DECREF(getrandbits);
+                return NULL;
+            }
+        } while (r >= n);
+        Py_DECREF(bits);
+        if (PyList_GET_SIZE(list) <= i) {   /* (getrandbits may be anything: stay in range) */
+            Py_DECREF(getrandbits);
+            PyErr_SetString(PyExc_RuntimeError, "the list changed size during the shuffle");
+            return NULL;
+        }
+        PyObject *a = PyList_GET_ITEM(list, i), *b = PyList_GET_ITEM(list, (Py_ssize_t)r);
+        PyList_SET_ITEM(list, i, b);
+        PyList_SET_ITEM(list, (Py_ssize_t)r, a);
+    }
+    Py_DECREF(getrandbits);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef core_methods[] = {
+    {"shuffle", core_shuffle, METH_VARARGS,
+     "shuffle(rng, list): rng.shuffle(list) as random.Random does it, draw for draw."},
     {"options", core_options, METH_VARARGS,
      "options(rules_holder, index, table): the masks card index can take (0: it stays), "
      "read off an object with the option memory's fields (a Hand's _memory's owner)."},

@@ -24,6 +24,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from .._engine import load_core
 from ..cards import CARDS, Card, cards_of, format_cards, mask_of, parse_cards
 from ..game import AmbiguousMove, IllegalMove, InvalidMove, Outcome, make_rng
 from ._options import OptionMemory, Options
@@ -36,6 +37,18 @@ from .rules import PRESETS, Rules
 from .scoring import hand_points, score_sheet
 
 __all__ = ["Hand"]
+
+_CORE = load_core("cardtable.pasur._core")
+
+
+def _shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)``: in the compiled core where there is one (the same draws from
+    the same generator, so the same order; a generator of another class shuffles itself)."""
+    if _CORE is not None and type(rng) is random.Random:
+        _CORE.shuffle(rng, items)
+    else:
+        rng.shuffle(items)
+
 
 _ONE = tuple(bytes([index]) for index in range(52))
 _BITS = tuple(1 << index for index in range(52))
@@ -661,7 +674,7 @@ class Hand:
             # Shuffle the unseen cards from card order, not from where they really are,
             # so that the sample depends on nothing the seat has not seen.
             cards = sorted(deck[pos] for pos in places)
-            rng.shuffle(cards)
+            _shuffle(rng, cards)
             for pos, card in zip(places, cards, strict=True):
                 deck[pos] = card
             other._deck = bytes(deck)
@@ -681,7 +694,7 @@ class Hand:
         pool += [CARDS[index] for number in future for held in self._dealt(number)
                  for index in held]
         pool.sort()
-        rng.shuffle(pool)
+        _shuffle(rng, pool)
         unseen = iter(pool)
         for s in hidden:
             other._held[s] = _indexes([next(unseen) for _ in self._held[s]])
