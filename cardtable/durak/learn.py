@@ -51,6 +51,14 @@ class DurakLearn:
         """An expected result as text."""
         return f"{100 * value:.0f}% durak"
 
+    def show_loss(self, loss: float) -> str:
+        """A loss (chance of being the durak added) as percentage points.
+
+        >>> LEARN.show_loss(0.125), LEARN.show_loss(0.0)
+        ('12.5%', '0.0%')
+        """
+        return f"{100 * loss:.1f}%"
+
     def hindsight_ready(self, game: Game) -> bool:
         """With every card known, the exact solver reaches once the stock is empty and two
         players still hold cards (no partners)."""
@@ -85,8 +93,9 @@ class DurakLearn:
                 text += words["with_trump"]
             if cheapest is not None and beater == cheapest:
                 text += words["cheapest"]
-        elif kind is MoveKind.ATTACK:
-            text = words["attack"].format(cards=words["and"].join(map(str, move.cards)))
+        elif kind is MoveKind.ATTACK:    # a card added to a running attack: a throw-in
+            text = words["throw_in" if state.table else "attack"].format(
+                cards=words["and"].join(map(str, move.cards)))
         elif kind is MoveKind.TRANSFER:
             text = words["transfer"].format(card=move.cards[0])
         elif kind is MoveKind.TAKE:
@@ -127,14 +136,16 @@ def _strength(card: Card) -> int:
 _WORDS: dict[str, dict[str, str]] = {
     "en": {"beat": "beats {attack} with {card}", "with_trump": ", a trump",
            "cheapest": ", the cheapest card that beats it",
-           "attack": "attacks with {cards}", "transfer": "transfers with {card}",
+           "attack": "attacks with {cards}", "throw_in": "throws in {cards}",
+           "transfer": "transfers with {card}",
            "take": "takes the cards", "pass": "ends the attack",
            "trump": "; keeps 1 trump", "trumps": "; keeps {kept} trumps", "and": " and ",
            "value": "; chance of being the durak after it: {chance}%.",
            "versus": " Taking: {take}%, the best beat: {beat}%."},
     "ru": {"beat": "бьёт {attack} картой {card}", "with_trump": ", козырем",
            "cheapest": ", самой дешёвой подходящей картой",
-           "attack": "ходит {cards}", "transfer": "переводит картой {card}",
+           "attack": "ходит {cards}", "throw_in": "подкидывает {cards}",
+           "transfer": "переводит картой {card}",
            "take": "берёт карты", "pass": "бито",
            "trump": "; остаётся козырей: {kept}", "trumps": "; остаётся козырей: {kept}",
            "and": " и ",
@@ -142,14 +153,16 @@ _WORDS: dict[str, dict[str, str]] = {
            "versus": " Взять: {take}%, лучшая защита: {beat}%."},
     "pt": {"beat": "bate {attack} com {card}", "with_trump": ", um trunfo",
            "cheapest": ", a carta mais barata que o bate",
-           "attack": "ataca com {cards}", "transfer": "transfere com {card}",
+           "attack": "ataca com {cards}", "throw_in": "junta {cards} ao ataque",
+           "transfer": "transfere com {card}",
            "take": "pega as cartas", "pass": "encerra o ataque",
            "trump": "; fica com 1 trunfo", "trumps": "; fica com {kept} trunfos", "and": " e ",
            "value": "; chance de ser o durak depois: {chance}%.",
            "versus": " Pegar: {take}%, a melhor defesa: {beat}%."},
     "fa": {"beat": "{attack} را با {card} می‌زند", "with_trump": "، با حکم",
            "cheapest": "، ارزان‌ترین کارتی که آن را می‌زند",
-           "attack": "با {cards} حمله می‌کند", "transfer": "با {card} حمله را منتقل می‌کند",
+           "attack": "با {cards} حمله می‌کند", "throw_in": "{cards} را اضافه می‌کند",
+           "transfer": "با {card} حمله را منتقل می‌کند",
            "take": "کارت‌ها را برمی‌دارد", "pass": "حمله را تمام می‌کند",
            "trump": "؛ {kept} حکم نگه می‌دارد", "trumps": "؛ {kept} حکم نگه می‌دارد", "and": " و ",
            "value": "؛ احتمال دوراک شدن پس از آن: {chance}٪.",

@@ -149,8 +149,9 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Read a move: ``attack 9♣ 9♦``, ``defend 9♣ with J♣`` (or ``beat 9c jc``),
-        ``transfer 9♠``, ``transfer show 9♠``, ``take``, ``pass``, ``exchange 6♠``."""
+        """Read a move: ``attack 9♣ 9♦`` (or ``throw in 9♣ 9♦``), ``defend 9♣ with J♣`` (or
+        ``beat 9c jc``), ``transfer 9♠``, ``transfer show 9♠``, ``take``, ``pass``,
+        ``exchange 6♠``."""
         kind, shown, cards = split_move_text(text)
         if kind is None:
             raise InvalidMove(f"{text!r} is not a move: start with attack, defend, transfer, "
@@ -172,6 +173,8 @@ def split_move_text(text: str) -> tuple[MoveKind | None, bool, list[Card]]:
     shown = False
     if words[0] == "pick" and len(words) > 1 and words[1] == "up":
         words = ["take", *words[2:]]
+    if words[0] == "throw" and len(words) > 1 and words[1] == "in":
+        words = ["throw", *words[2:]]        # "throw in 7♦", as a throw-in is offered
     if words[0] in _WORDS:
         kind, shown = _WORDS[words.pop(0)]
         if words and words[0] == "show" and kind is MoveKind.TRANSFER:

@@ -40,3 +40,15 @@ def test_a_durak_attack_with_two_cards_says_and_and_one_trump_is_singular():
     assert text.startswith("attacks with 10♦ and 10♠; keeps 1 trump;"), text
     russian = DURAK.explain(game, game.parse_move("attack 10♦ 10♠"), 0.5, lang="ru")
     assert russian.startswith("ходит 10♦ и 10♠;"), russian
+
+
+def test_a_durak_throw_in_is_said_to_throw_in_not_to_attack():
+    # the 9♠ beaten by the 10♠: the 10♦ added to the running attack is a throw-in
+    game = durak.Game.from_position(hands=["9♠ 10♦ 6♣", "10♠ 7♦"], trump="♥", attacker=0)
+    game.push(game.parse_move("attack 9♠"))
+    game.push(game.parse_move("defend 9♠ with 10♠"))
+    texts = {lang: DURAK.explain(game, game.parse_move("attack 10♦"), 0.0, lang=lang)
+             for lang in ("en", "ru", "pt", "fa")}
+    assert texts["en"].startswith("throws in 10♦;"), texts["en"]
+    assert texts["ru"].startswith("подкидывает 10♦;"), texts["ru"]
+    assert "ataca" not in texts["pt"] and "حمله" not in texts["fa"], texts

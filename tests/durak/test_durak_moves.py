@@ -30,6 +30,8 @@ def test_the_text_of_every_kind_of_move_round_trips(text):
     ("Attack 10d", "attack 10♦"),
     ("lead qh", "attack Q♥"),
     ("throw 10D", "attack 10♦"),
+    ("throw in 7♦", "attack 7♦"),          # as the terminal offers a throw-in
+    ("Throw in 9c 9d", "attack 9♣ 9♦"),
     ("transfer 9d", "transfer 9♦"),
     ("show 9s", "transfer show 9♠"),
     ("beat 9♣ J♣", "defend 9♣ with J♣"),
