@@ -217,7 +217,10 @@ def play(
     no_color: Annotated[bool, typer.Option("--no-color", help="plain text")] = False,
     ascii: Annotated[bool, typer.Option(
         "--ascii", help="cards as 10D, for a terminal without the suit symbols")] = False,
-    hint: Annotated[str, typer.Option(help="the bot that gives hints")] = "greedy",
+    hint: Annotated[str, typer.Option(
+        help="h hints the move the analysis's judge ranks best (the one `cardtable "
+        "analyse` uses), with why; this bot hints only in a game the judge does not "
+        "know")] = "greedy",
 ) -> None:
     """Play in the terminal against bots (or friends, with --hotseat); continue a saved
     game with --resume."""
@@ -316,8 +319,9 @@ def _play_one(session: Any, target: Path | None, console: Any, *,
         if not session.state.is_over():
             console.print("Nothing played: nothing saved.")
         return
-    if target is not None or not session.state.is_over():
-        save_game(session.record(), target, console, confirmed=confirmed)
+    # played here, finished or left: written to ``target``, or the player is asked where
+    # (before any rematch is offered, so a finished game is never lost to a "Play again?")
+    save_game(session.record(), target, console, confirmed=confirmed)
 
 
 def _rematch(console: Any) -> bool:
@@ -446,6 +450,8 @@ def arena(
         "--ray", metavar="ADDRESS",
         help="run on Ray: 'local' (a Ray started here), 'auto' or a cluster's host:port")
     ] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="write over --json and --plot unasked")] = False,
 ) -> None:
     """Bots against bots on duplicate deals: win rates, points, durak rates, ratings."""
     from rich.progress import (
@@ -476,6 +482,14 @@ def arena(
             from .terminal.output import needs
 
             needs("matplotlib", "--plot", "pip install 'cardtable[arena]'")
+        from .terminal.output import may_replace, same_file
+
+        if json_path is not None and plot is not None and same_file(json_path, plot):
+            raise ValueError("--json and --plot name one file: give two")
+
+        for path, flag in ((json_path, "--json"), (plot, "--plot")):
+            if path is not None:    # asked before the games, never after them
+                may_replace(path, flag, force=force)
         if save_games is not None:
             from .terminal.output import folder_path
 

@@ -248,3 +248,25 @@ def test_a_resumed_game_undone_and_played_otherwise_is_not_written_over_unasked(
     result = run(["play", "--resume", str(path), "--no-color"], ["u", "2", "q", "y", "n"])
     assert "already exists: write over it?" in result.output
     assert path.read_bytes() == before
+
+
+# -- a finished game is offered to be saved, and no output replaces what was read -------
+
+def test_a_finished_game_without_save_asks_to_save_it_before_play_again(tmp_path, kept):
+    mine = tmp_path / "mine.json"
+    answers = ["1"] * human_moves(records.load(kept))     # the same game as ``kept``
+    result = run(["play", "durak", "--vs", "random", "--seed", "4", "--no-color"],
+                 [*answers, str(mine), "n"])
+    assert result.exit_code == 0, result.output
+    asked = result.output.index("Save this game?")
+    assert asked < result.output.index("Play again (a rematch on a new deal)?")
+    saved = records.load(mine)
+    assert saved.result is not None and saved.moves == records.load(kept).moves
+
+
+def test_a_finished_game_left_unsaved_says_so_and_still_offers_a_rematch(tmp_path, kept):
+    answers = ["1"] * human_moves(records.load(kept))
+    result = run(["play", "durak", "--vs", "random", "--seed", "4", "--no-color"],
+                 [*answers, "n", "n"])
+    assert result.exit_code == 0, result.output
+    assert "Not saved." in result.output and "Play again" in result.output

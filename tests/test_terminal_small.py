@@ -6,6 +6,7 @@ editing, --ascii, --version, and the arena's progress, draws and ratings note.""
 import importlib.util
 import io
 import json
+import re
 import sys
 
 from rich.console import Console
@@ -192,3 +193,75 @@ def test_ascii_reaches_learn_too(tmp_path):
                  env={"CARDTABLE_HOME": str(tmp_path), "COLUMNS": "120"})
     assert result.exit_code == 0, result.output
     assert "Table:" in result.output and not any(s in result.output for s in SUITS)
+
+
+def test_a_throw_in_is_played_by_typing_it_as_it_is_offered():
+    game, _ = session("durak", ["human", "random"], seed=0)
+    state = game.state
+    game._push(0, state.legal_moves()[0])
+    game._push(1, next(m for m in state.legal_moves() if str(m).startswith("defend")))
+    offered = game.words(state.view(0), next(m for m in state.legal_moves()
+                                             if str(m).startswith("attack")))
+    assert offered.startswith("throw in ")
+    move = game._understand(0, offered)
+    assert move is not None and str(move) == offered.replace("throw in", "attack"), \
+        game.message
+
+
+def test_learn_takes_a_throw_in_typed_as_it_is_offered(tmp_path):
+    steps = course("durak")
+    at = next(i for i, step in enumerate(steps) if step.key == "throw_in")
+    progress = Progress(tmp_path / "progress.json")
+    for step in steps[:at]:
+        progress.mark("durak", step.key)
+    typed = steps[at].goals[0].replace("attack", "throw in")
+    result = run(["learn", "durak"], [typed, "q"],
+                 env={"CARDTABLE_HOME": str(tmp_path), "COLUMNS": "200"})
+    assert "Right." in result.output, result.output
+
+
+def test_the_hints_sentence_calls_a_throw_in_a_throw_in():
+    from cardtable.durak import Game
+
+    # the 9♠ beaten by the 10♠: throwing in the 10♦, which the 7♦ cannot beat, is best
+    # (the course's throw-in step); nothing is hidden, so the judge is exact
+    game = Game.from_position(hands=["9♠ 10♦ 6♣", "10♠ 7♦"], trump="♥", attacker=0)
+    game.push(game.parse_move("attack 9♠"))
+    game.push(game.parse_move("defend 9♠ with 10♠"))
+    spec = games.get("durak")
+    out = io.StringIO()
+    table = Session(spec, spec.rules(), players=2, plan=["human", "random"], seed=0,
+                    console=Console(file=out, width=200, color_system=None),
+                    read=Script([]), start=game)
+    table._command(0, "h")
+    hint = table.message.plain
+    assert hint.startswith("Hint: throw in 10♦") and "throws in 10♦;" in hint, hint
+    assert "attacks with" not in hint and not re.search(r"\battack [0-9JQKA]", hint), hint
+
+
+
+def test_ctrl_c_or_the_inputs_end_at_a_puzzle_never_shows_the_answer(
+        tmp_path, monkeypatch, capsys):
+    import typer
+
+    from cardtable.terminal import school
+
+    env = {"CARDTABLE_HOME": str(tmp_path), "COLUMNS": "120"}
+    for answers in ([], ["", "nonsense"]):           # the input ends, after slips or not
+        result = run(["puzzle", "durak"], answers, env=env)
+        assert "Stopped: the answer stays hidden" in result.output, result.output
+        assert "The answer is" not in result.output and "Why (" not in result.output
+
+    def ctrl_c(prompt):
+        raise KeyboardInterrupt
+
+    # Ctrl-C at the prompt itself, as click reads a line (outside the test runner, which
+    # puts its own reader there)
+    monkeypatch.setattr(sys.modules[typer.prompt.__module__], "visible_prompt_func", ctrl_c)
+    monkeypatch.setenv("CARDTABLE_HOME", str(tmp_path))
+    school.puzzle(game="durak", today=False, make=None, out=None, search=False, choices=3,
+                  force=False)
+    shown = capsys.readouterr().out
+    assert "Stopped: the answer stays hidden" in shown, shown
+    assert "The answer is" not in shown and "Why (" not in shown
+    assert not Progress(tmp_path / "progress.json").done.get("puzzles")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO, cast
 
@@ -35,6 +36,7 @@ __all__ = [
     "can_print",
     "console",
     "folder_path",
+    "may_replace",
     "needs",
     "output_path",
     "use_ascii",
@@ -159,6 +161,58 @@ def _probe(path: Path) -> None:
             path.unlink()
     except OSError as error:
         raise ValueError(f"cannot write {path} ({error.strerror or error})") from None
+
+
+def same_file(one: Path, other: Path) -> bool:
+    """Whether two paths name one file (through ``..``, a link or a second name)."""
+    try:
+        if one.exists() and other.exists():
+            return os.path.samefile(one, other)
+        return one.resolve() == other.resolve()
+    except OSError:
+        return False
+
+
+def ask_on_stderr(prompt: str) -> str:
+    """Read an answer with its question on stderr: stdout keeps a command's figures."""
+    print(prompt, end="", file=sys.stderr, flush=True)
+    return input()
+
+
+def may_replace(path: Path, flag: str, *, reads: Iterable[Path] = (), force: bool = False,
+                read: Callable[[str], str] = ask_on_stderr,
+                say: Callable[[str], object] | None = None) -> Path:
+    """Refuse (``ValueError``, one line) to write ``path`` over a file the command reads
+    (``reads``: ``analyse g.json --json g.json`` would replace the game with its
+    analysis), and write over any other file only with ``force`` or the player's yes;
+    the end of input is a no.  Called before the work, so nothing is computed and lost.
+
+    >>> import tempfile, pathlib
+    >>> game = pathlib.Path(tempfile.mkdtemp()) / "g.json"
+    >>> _ = game.write_text("{}")
+    >>> may_replace(game, "--json", reads=[game], force=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: --json .../g.json is the record this command reads: give another file
+    >>> may_replace(game, "--json", read=lambda question: "n")
+    Traceback (most recent call last):
+    ...
+    ValueError: left .../g.json as it was: give --json another file, or --force
+    """
+    from .prompt import ask_yes
+
+    for source in reads:
+        if same_file(path, Path(source).expanduser()):
+            raise ValueError(f"{flag} {path} is the record this command reads: "
+                             "give another file")
+    if path.exists() and not force:
+        def tell(text: str) -> None:
+            print(text, file=sys.stderr)
+
+        if not ask_yes(f"{path} already exists: write over it?", read=read,
+                       say=say or tell):
+            raise ValueError(f"left {path} as it was: give {flag} another file, or --force")
+    return path
 
 
 def needs(module: str, what: str, install: str) -> None:

@@ -10,17 +10,21 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
+from rich import box
 from rich.table import Table
+from rich.text import Text
 
 from .. import records
 from ..analysis import (
     DEFAULT_ITERATIONS,
     LABELS,
     BudgetTooSmall,
+    Judgement,
     analyse_record,
     learn_of,
     series,
@@ -30,6 +34,8 @@ from ..analysis import (
 )
 from ..bots.ismcts import kit_of
 from .output import console as output_console
+from .output import same_file
+from .screens import screen_module
 
 __all__ = ["register"]
 
@@ -40,22 +46,29 @@ def _refuse(reason: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _outputs(json_out: Path | None, plot: Path | None) -> tuple[Path | None, Path | None]:
-    """``--json`` and ``--plot`` checked before a long analysis, never after it."""
-    from .output import needs, output_path
+def _outputs(json_out: Path | None, plot: Path | None, *, reads: Sequence[Path] = (),
+             force: bool = False, flag: str = "--json") -> tuple[Path | None, Path | None]:
+    """``--json`` (or ``flag``) and ``--plot`` checked before a long analysis, never after
+    it: never one of the records it ``reads``, nor a file written over unasked."""
+    from .output import may_replace, needs, output_path
 
     try:
-        json_out = None if json_out is None else output_path(json_out)
+        if json_out is not None:
+            json_out = may_replace(output_path(json_out), flag, reads=reads, force=force)
         if plot is not None:
             plot = output_path(plot)
-            needs("matplotlib", "--plot", "pip install matplotlib")
+            needs("matplotlib", "--plot", "pip install 'cardtable[arena]'")
+            if json_out is not None and same_file(plot, json_out):
+                raise ValueError(f"{flag} and --plot name one file: give two")
+            plot = may_replace(plot, "--plot", reads=reads, force=force)
     except ValueError as error:
         _refuse(str(error))
     return json_out, plot
 
 
 def _answer(prompt: str) -> str | None:
-    """An answer typed at the prompt; None when the input has ended (Ctrl-D)."""
+    """An answer typed at the prompt; None when the input has ended (Ctrl-D) or the player
+    pressed Ctrl-C (click's prompt turns both into ``Abort``)."""
     from .prompt import line_editing
 
     line_editing()
@@ -85,15 +98,28 @@ def analyse(
                                             "known, where the solver reaches")] = True,
     plot: Annotated[Path | None, typer.Option(help="draw the expected result over the "
                                               "game to this image (needs matplotlib)")] = None,
+    force: Annotated[bool, typer.Option(help="write over --json and --plot unasked (never "
+                                        "over the record)")] = False,
 ) -> None:
-    """Judge every move of a finished game: from what the player knew, and in hindsight."""
-    json_out, plot = _outputs(json_out, plot)
-    console = output_console()
+    """Judge every move of a game: from what the player knew, and in hindsight.
+
+    The record is checked as ``replay --check`` checks it (its types, every move, the
+    result it says) before any work; an unfinished game is judged up to its last move,
+    and said to be unfinished."""
+    from .replay import read_record
+
     try:
-        record = records.load(path)
+        record = read_record(path)
+        record.replay()
         start = record.start()
-    except (OSError, records.RecordError, ValueError) as error:
-        raise typer.BadParameter(str(error)) from None
+    except records.RecordError as error:
+        print(f"cardtable: {path}: {error}", file=sys.stderr)
+        raise typer.Exit(1) from None
+    json_out, plot = _outputs(json_out, plot, reads=[path], force=force)
+    console = output_console()
+    if record.result is None:
+        console.print(f"{path}: the game is unfinished ({len(record.moves)} moves, no "
+                      "result): its moves are judged as far as it went")
     if seat is not None and not 0 <= seat < record.players:
         raise typer.BadParameter(f"seat must be 0 to {record.players - 1}")
     learn = learn_of(record.game)
@@ -113,21 +139,12 @@ def analyse(
         except (records.RecordError, ValueError) as error:
             raise typer.BadParameter(str(error)) from None
     names = record.names()
-    table = Table(title=f"{record.spec.title}: loss in {learn.unit}")
-    for column in ("#", "player", "move", "best", "loss", "±", "label", "hindsight best",
-                   "hindsight loss"):
-        table.add_column(column)
-    for j in judged:
-        if j.choices == 1:
-            continue
-        style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(
-            j.label or "", "")
-        said = (j.label or "") + (f" (unsure: {j.unsure}?)" if j.unsure else "")
-        table.add_row(str(j.index), names[j.seat], j.move, j.best, f"{j.loss:.2f}",
-                      f"{j.uncertainty or 0:.2f}", said.strip(), j.hindsight_best or "",
-                      "" if j.hindsight_loss is None else f"{j.hindsight_loss:.2f}",
-                      style=style)
-    console.print(table)
+    screen = screen_module(record.spec)
+    words = _move_words(record, judged, screen)
+    console.print(_table(record.spec.title, learn, judged, names, words))
+    console.print("best: the judge's best move, where it is not the move played; "
+                  "hindsight: the best with every card known, and by how much",
+                  style="dim")
     kit = kit_of(start)
     sides = [kit.side_of(start, s) for s in range(record.players)]
     who = seat if seat is not None else 0
@@ -150,11 +167,71 @@ def analyse(
                                         "thresholds": list(learn.thresholds),
                                         "iterations": iterations, "seed": seed,
                                         "players": players,
-                                        "moves": [{**j.to_dict(), "player": names[j.seat]}
+                                        "moves": [{**j.to_dict(), **words(j),
+                                                   "player": names[j.seat]}
                                                   for j in judged]},
                                        ensure_ascii=False, indent=1), encoding="utf-8")
     if plot is not None:
         _plot(line, plot, f"{names[who]}: {learn.unit}")
+
+
+def _move_words(record: records.Record, judged: Sequence[Judgement],
+                screen: object) -> Callable[[Judgement], dict[str, str | None]]:
+    """A judged move's ``move``, ``best`` and ``hindsight_best`` as the game's screen
+    says them in the position they were judged in (a Durak throw-in, not "attack")."""
+    wanted = {j.index for j in judged}
+    views: dict[int, dict[str, object]] = {}
+    for index, _, state in record.states():
+        if index + 1 in wanted:
+            views[index + 1] = state.view(state.to_move)
+
+    def said(j: Judgement) -> dict[str, str | None]:
+        view = views[j.index]
+        return {"move": _said(screen, view, j.move), "best": _said(screen, view, j.best),
+                "hindsight_best": None if j.hindsight_best is None
+                else _said(screen, view, j.hindsight_best)}
+    return said
+
+
+def _table(title: str, learn: Any, judged: Sequence[Judgement], names: Sequence[str],
+           words: Callable[[Judgement], dict[str, str | None]]) -> Table:
+    """The judged moves, one a row, that read at 80 columns: under the move played, the
+    judge's best where it differs and the hindsight solver's verdict where it reached;
+    the loss and its spread in one column (Durak's as a percentage)."""
+    show = getattr(learn, "show_loss", None) or _show_loss
+    rows = [j for j in judged if j.choices > 1]
+    said = {j.index: words(j) for j in rows}
+    widest = max((len(said[j.index]["move"] or "") for j in rows), default=4)
+    widest = max([widest, *(len(f"best: {said[j.index]['best']}") for j in rows
+                            if j.best != j.move)])
+    table = Table(title=f"{title}: loss in {learn.unit}", box=box.SIMPLE_HEAD,
+                  padding=(0, 1))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("player", no_wrap=True)
+    table.add_column("move", min_width=min(widest, 28))
+    table.add_column("loss ±", justify="right", no_wrap=True)
+    table.add_column("label")
+    for j in rows:
+        style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(
+            j.label or "", "")
+        words_of = said[j.index]
+        move = Text(words_of["move"] or "")
+        if j.best != j.move:
+            move.append(f"\nbest: {words_of['best']}", style="dim")
+        if j.hindsight_loss is not None:
+            verdict = ("best" if j.hindsight_best == j.move
+                       else f"{words_of['hindsight_best']} by {show(j.hindsight_loss)}")
+            move.append(f"\nhindsight: {verdict}", style="dim")
+        label = (j.label or "") + (f" (unsure: {j.unsure}?)" if j.unsure else "")
+        table.add_row(str(j.index), names[j.seat], move,
+                      f"{show(j.loss)} ±{show(j.uncertainty or 0)}", label.strip(),
+                      style=style)
+    return table
+
+
+def _show_loss(loss: float) -> str:
+    """A loss in the game's own unit, where the game says nothing of how to show it."""
+    return f"{loss:.2f}"
 
 
 def _digest(path: Path) -> str:
@@ -168,7 +245,8 @@ def _plot(line: list[float], path: Path, label: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise typer.BadParameter("--plot needs matplotlib (pip install matplotlib)") from None
+        raise typer.BadParameter("--plot needs matplotlib (pip install "
+                                 "'cardtable[arena]')") from None
     figure, axes = plt.subplots(figsize=(8, 3))
     axes.plot(range(1, len(line) + 1), line)
     axes.set_xlabel("judged move")
@@ -190,7 +268,6 @@ def learn(
     """
     from ..analysis.lessons import LANGS, Progress, check, course
     from ..games import get
-    from .screens import screen_module
     from .text import move_text
 
     if lang not in LANGS:
@@ -234,7 +311,7 @@ def learn(
                               "(a: the answer, q: stop).", style="yellow")
                 continue
             if answer.lower() in ("a", "answer"):
-                console.print(move_text(step.goals[0]))
+                console.print(move_text(_said(screen, view, step.goals[0])))
                 continue
             if answer.isdigit() and 1 <= int(answer) <= len(moves):
                 answer = moves[int(answer) - 1]
@@ -261,18 +338,19 @@ def puzzle(
                                          "cards, by a large margin of the search")] = False,
     choices: Annotated[int, typer.Option(help="with --make: only positions with at least "
                                          "this many legal moves")] = 3,
+    force: Annotated[bool, typer.Option(help="with --make: write over --out unasked (never "
+                                        "over a record it reads)")] = False,
 ) -> None:
     """Solve a puzzle: a position from a real game where one move is clearly best."""
     from ..analysis.lessons import Progress
     from ..analysis.puzzles import daily, find, load, position
     from ..games import get
-    from .screens import screen_module
 
     console = output_console()
     if make:
         if out is None:
             raise typer.BadParameter("--make needs --out FILE")
-        out, _ = _outputs(out, None)
+        out, _ = _outputs(out, None, reads=make, force=force, flag="--out")
         assert out is not None
         made: list[dict[str, object]] = []
         for path in make:
@@ -312,7 +390,11 @@ def puzzle(
     played = ""
     while True:     # asked again until it is a move: a slip never gives the answer away
         answer = _answer("your move (a: the answer)")
-        if answer is None or answer.lower() in ("a", "answer"):
+        if answer is None:      # Ctrl-C or the input's end: left, the answer still hidden
+            console.print("\nStopped: the answer stays hidden (cardtable puzzle shows this "
+                          "puzzle again).")
+            return
+        if answer.lower() in ("a", "answer"):
             break
         if answer.isdigit() and 1 <= int(answer) <= len(moves):
             answer = moves[int(answer) - 1]
@@ -327,7 +409,8 @@ def puzzle(
             continue
         break
     right = played == chosen["answer"]
-    console.print("Right." if right else f"The answer is {chosen['answer']}.",
+    console.print("Right." if right else
+                  f"The answer is {_said(screen, view, chosen['answer'])}.",
                   style="green" if right else "yellow")
     if right:
         progress.mark("puzzles", chosen["id"])
@@ -336,7 +419,7 @@ def puzzle(
     ranked = sorted(chosen["values"].items(), key=lambda kv: kv[1],
                     reverse=learn.higher_is_better)
     for move, value in ranked:
-        console.print(f"  {move:<28} {learn.show(value)}")
+        console.print(f"  {_said(screen, view, move):<28} {learn.show(value)}")
 
 
 def _readable(state: object, answer: str) -> bool:

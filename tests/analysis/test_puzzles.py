@@ -68,7 +68,7 @@ def test_puzzle_in_the_terminal_takes_an_answer_and_shows_why(tmp_path):
                                 env=env)
     assert result.exit_code == 0, result.output
     assert "Right." in result.output and "Why (exact" in result.output
-    again = CliRunner().invoke(app, ["puzzle", "durak"], input="nonsense\n", env=env)
+    again = CliRunner().invoke(app, ["puzzle", "durak"], input="nonsense\na\n", env=env)
     assert again.exit_code == 0 and "The answer is" in again.output
     assert first["id"] not in again.output   # solved: the next one is shown
 
