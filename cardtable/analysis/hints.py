@@ -78,7 +78,7 @@ def hint(state: GameState[Any], bot: Any = None, *, lang: str = "en", top: int =
     words = _WHY.get(lang, _WHY["en"])
     key = "forced" if len(ranked) == 1 else "exact" if found.exact else (
         "clear" if sure else "close")
-    why = words[key].format(n=len(ranked), deals=found.deals)
+    why = words[key].format(n=len(ranked), deals=found.choice_deals or found.deals)
     name = bot if isinstance(bot, str) else getattr(bot, "name", None) or "judge"
     return Hint(move=str(move), level=name, text=choices[0]["text"], unit=learn.unit,
                 choices=choices, why=why, sure=sure)

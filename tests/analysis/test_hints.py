@@ -1,5 +1,7 @@
 """Hints that explain: the level's move and why, with the best moves and their values."""
 
+import re
+
 import pytest
 
 from cardtable import durak, pasur
@@ -58,3 +60,12 @@ def test_no_hint_once_the_game_is_over():
     assert game.is_over()
     with pytest.raises(ValueError, match="over"):
         hint(game, "basic")
+
+
+def test_a_hint_names_the_deals_its_ranking_was_made_on():
+    # the first move of a dealt game: cards are hidden, so the judge deals them
+    spec = durak.SPEC
+    game = spec.start(spec.rules(), players=2, seed=11)
+    given = hint(game, "easy")
+    deals = [int(n) for n in re.findall(r"same (\d+) deals", given.why)]
+    assert deals and deals[0] > 0, given.why
