@@ -28,6 +28,7 @@ from typing import Any
 
 from ..cards import CARDS, Card, Suit, cards_of
 from ..durak import Game, Move, MoveKind, strength
+from ..durak.engine import CompiledGame
 from ..durak.tables import BEATERS
 from ..durak.tables import DEFEND as _DEFENDING
 from ..durak.tables import LEAD as _LEADING
@@ -199,6 +200,22 @@ class DurakKit:
                     for me in range(final.players)]
             return [1.0 - 2.0 * p for p in side]
         return [1.0 if r > 0 else -1.0 if r < 0 else 0.0 for r in outcome.returns]
+
+    def fast_playout(self, position: Any, context: None, policy: str,
+                     rng: random.Random) -> list[float] | None:
+        """``rewards`` of a playout run in the compiled core (``Core.playout``: the same
+        policies, ``tactics`` move for move with a random move now and then, on the core's
+        own generator seeded from ``rng``), or ``None`` where the game is not on the core
+        or the policy is ``plain`` (then the Python loop runs)."""
+        core_policy = _CORE_POLICIES.get(policy)
+        if CompiledGame is None or type(position) is not CompiledGame or core_policy is None:
+            return None
+        loser, _, over = position.playout(rng.getrandbits(64), core_policy, _PLAYOUT_LIMIT,
+                                          _DEAR[0])
+        if not over or loser is None:
+            return [0.0] * position.players   # a draw, or a playout cut short
+        team = position._team
+        return [-1.0 if team[seat] == team[loser] else 1.0 for seat in range(position.players)]
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -382,6 +399,13 @@ class DurakKit:
 
     def side_of(self, position: Game, seat: int) -> int:
         return position.team_of(seat)
+
+
+_CORE_POLICIES = {"basic": 1, "random": 0}
+"""The search's playout policies the core plays, by the numbers it knows them by (``plain``,
+the basic player's, is played in Python)."""
+_PLAYOUT_LIMIT = 2000
+"""Moves after which a playout stops as a draw (ISMCTS's own limit, ``ismcts._PLAYOUT_LIMIT``)."""
 
 
 _LEAD_COSTS: tuple[tuple[dict[Move, float], dict[Move, float]], ...] = tuple(

@@ -16,6 +16,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <math.h>
 #include <string.h>
 #include "../_native.h"
 
@@ -984,52 +985,369 @@ static PyObject *Core_copy(Core *self, PyObject *const *args, Py_ssize_t nargs,
     return (PyObject *)other;
 }
 
+/* -- the bots' playout policy ------------------------------------------------------------ */
+
+/* The Durak kit's ``tactics`` (cardtable/bots/durak_kit.py) written again move for move:
+ * lead low cards, low pairs together and trumps last; transfer with a plain card; beat the
+ * whole attack as cheaply as possible, but take when that costs a trump too dear while the
+ * stock lasts; throw in low plain cards.  The kit's tests compare the two on many positions. */
+
+#define SHED 9
+
+static int VALUE[4][52];   /* how much a card is worth holding: trumps above plain cards */
+static int PLACE[4][52];   /* a card's place in the hand order, cheapest first */
+
+static void tactics_tables(void)
+{
+    for (int trump = 0; trump < 4; trump++) {
+        for (int c = 0; c < 52; c++)
+            VALUE[trump][c] = strength(c) + ((c & 3) == trump ? 7 : 0);
+        for (int c = 0; c < 52; c++) {   /* by (value, is trump, strength, suit) */
+            int place = 0;
+            for (int o = 0; o < 52; o++) {
+                int vo = VALUE[trump][o], vc = VALUE[trump][c];
+                int to = (o & 3) == trump, tc = (c & 3) == trump;
+                if (vo < vc || (vo == vc && (to < tc || (to == tc && (strength(o) < strength(c)
+                    || (strength(o) == strength(c) && (o & 3) < (c & 3)))))))
+                    place++;
+            }
+            PLACE[trump][c] = place;
+        }
+    }
+}
+
+static inline int is_attack(int m) { return m >= DK_ATTACK && m < DK_TRANSFER; }
+static inline int is_transfer(int m) { return m >= DK_TRANSFER && m < DK_SHOW; }
+
+static double lead_cost(int move, const int *value, int trump, int stock)
+{
+    int8_t cards[4];
+    ct_mask mask;
+    int n = group_cards(move, DK_ATTACK, cards, &mask), sum = 0, trumps = 0;
+    for (int i = 0; i < n; i++) {
+        sum += value[cards[i]];
+        trumps |= (cards[i] & 3) == trump;
+    }
+    double cost = (double)sum / n;
+    if (trumps)
+        cost += stock ? 8 : 2;
+    else if (cost <= 11 || !stock)
+        cost -= 2.5 * (n - 1);
+    else
+        cost += 1.5 * (n - 1);
+    return cost;
+}
+
+typedef struct {
+    int attacks[MAX_TABLE], options[MAX_TABLE][52], noptions[MAX_TABLE];
+    int count, best_cost, best_plan[MAX_TABLE], plan[MAX_TABLE];
+    const int *value;
+} dk_cover;
+
+static void cover_walk(dk_cover *c, int k, ct_mask used, int cost)
+{
+    if (cost >= c->best_cost)
+        return;
+    if (k == c->count) {
+        c->best_cost = cost;
+        memcpy(c->best_plan, c->plan, sizeof c->plan);
+        return;
+    }
+    for (int i = 0; i < c->noptions[k]; i++) {
+        int beater = c->options[k][i];
+        if (!(used & BIT(beater))) {
+            c->plan[k] = beater;
+            cover_walk(c, k + 1, used | BIT(beater), cost + c->value[beater] - SHED);
+        }
+    }
+}
+
+/* ``_cheapest_cover``: the cheapest way to beat every unbeaten card; returns 0 if there is
+ * none, else fills the first (attack, beater) of the plan and its dearest beater's worth. */
+static int cheapest_cover(const dk_state *s, ct_mask hand, const dk_rules *r, const int *value,
+                          int *first_attack, int *first_beater, int *dearest)
+{
+    dk_cover c;
+    c.count = 0;
+    c.value = value;
+    for (int i = 0; i < s->natt; i++)
+        if (s->open & BIT(s->att[i])) {   /* a stable sort by worth, dearest first */
+            int a = s->att[i], k = c.count++;
+            while (k > 0 && value[c.attacks[k - 1]] < value[a]) {
+                c.attacks[k] = c.attacks[k - 1];
+                k--;
+            }
+            c.attacks[k] = a;
+        }
+    const int *place = PLACE[r->trump];
+    for (int k = 0; k < c.count; k++) {
+        ct_mask mask = hand & r->beaters[c.attacks[k]];
+        if (!mask)
+            return 0;
+        int n = 0;
+        while (mask) {   /* insertion by place: cheapest first */
+            int card = ct_low(mask), j = n++;
+            mask &= mask - 1;
+            while (j > 0 && place[c.options[k][j - 1]] > place[card]) {
+                c.options[k][j] = c.options[k][j - 1];
+                j--;
+            }
+            c.options[k][j] = card;
+        }
+        c.noptions[k] = n;
+    }
+    if (c.count == 2) {
+        int best_cost = INT_MAX, one_best = -1, two_best = -1;
+        int floor = value[c.options[1][0]];
+        for (int i = 0; i < c.noptions[0]; i++) {
+            int one = c.options[0][i], cost = value[one];
+            if (cost + floor >= best_cost)
+                break;
+            int two = c.options[1][0] != one ? c.options[1][0]
+                      : c.noptions[1] > 1 ? c.options[1][1] : -1;
+            if (two >= 0 && cost + value[two] < best_cost) {
+                best_cost = cost + value[two];
+                one_best = one;
+                two_best = two;
+            }
+        }
+        if (one_best < 0)
+            return 0;
+        *first_attack = c.attacks[0];
+        *first_beater = one_best;
+        *dearest = value[one_best] > value[two_best] ? value[one_best] : value[two_best];
+        return 1;
+    }
+    c.best_cost = INT_MAX;
+    cover_walk(&c, 0, 0, 0);
+    if (c.best_cost == INT_MAX)
+        return 0;
+    *first_attack = c.attacks[0];
+    *first_beater = c.best_plan[0];
+    *dearest = 0;
+    for (int k = 0; k < c.count; k++)
+        if (value[c.best_plan[k]] > *dearest)
+            *dearest = value[c.best_plan[k]];
+    return 1;
+}
+
+static int defend_fast(const dk_rules *r, const dk_state *s, const int16_t *moves, int n,
+                       const int *value, int stock, int dear)
+{
+    int trump = r->trump, transfer = -1, transfer_len = 99, transfer_value = 99;
+    int take = moves[n - 1], cheapest = -1, cheapest_value = 999;
+    for (int i = 0; i < n; i++) {
+        int m = moves[i];
+        if (m >= DK_DEFEND) {
+            int beater = (m - DK_DEFEND) % 52;
+            int v = 2 * value[beater] + ((beater & 3) == trump);
+            if (v < cheapest_value) {
+                cheapest = m;
+                cheapest_value = v;
+            }
+        } else if (m >= DK_SHOW && m < DK_EXCHANGE) {
+            return m;   /* a free gain: the attack passed on, the card kept */
+        } else if (is_transfer(m)) {
+            int8_t cards[4];
+            ct_mask mask;
+            int count = group_cards(m, DK_TRANSFER, cards, &mask);
+            if (!(mask & SUIT_MASK(trump))) {
+                int v = value[cards[0]];
+                if (count < transfer_len || (count == transfer_len && v < transfer_value)) {
+                    transfer = m;
+                    transfer_len = count;
+                    transfer_value = v;
+                }
+            }
+        } else if (m == DK_TAKE) {
+            take = m;
+        }
+    }
+    if (transfer >= 0)
+        return transfer;
+    int plan_value = -1;
+    ct_mask open = s->open;
+    if (cheapest < 0) {
+        plan_value = -1;
+    } else if ((open & (open - 1)) == 0) {
+        plan_value = cheapest_value / 2;
+    } else {
+        int attack, beater, dearest;
+        if (cheapest_cover(s, s->hands[s->to_move], r, value, &attack, &beater, &dearest)) {
+            plan_value = dearest;
+            cheapest = DK_DEFEND + 52 * attack + beater;
+        } else {
+            plan_value = -1;
+        }
+    }
+    if (plan_value < 0 || cheapest < 0) {
+        if (stock == 0) {
+            int best = -1, best_value = 0;
+            for (int i = 0; i < n; i++) {
+                int m = moves[i];
+                if (is_transfer(m) || (m >= DK_SHOW && m < DK_EXCHANGE)) {
+                    int first = is_transfer(m) ? 4 * ((m - DK_TRANSFER) / 15)
+                                + __builtin_ctz((unsigned)((m - DK_TRANSFER) % 15 + 1))
+                                : m - DK_SHOW;
+                    if (best < 0 || value[first] < best_value) {
+                        best = m;
+                        best_value = value[first];
+                    }
+                }
+            }
+            if (best >= 0)
+                return best;
+        }
+        return take;
+    }
+    if (stock && plan_value > dear + (stock < 6 ? 2 : 0))
+        return take;
+    return cheapest;
+}
+
+/* The kit's ``tactics``: the move it plays here (no randomness). */
+static int tactics(const dk_rules *r, const dk_state *s, const int16_t *moves, int n, int dear)
+{
+    int last = moves[n - 1];
+    if (n == 1 || (last >= DK_EXCHANGE && last < DK_DEFEND))
+        return last;
+    int trump = r->trump;
+    const int *value = VALUE[trump];
+    int stock = s->stock_len - s->drawn;
+    if (s->phase == LEAD) {
+        int best = moves[0];
+        double best_cost = HUGE_VAL;
+        for (int i = 0; i < n; i++) {
+            if (!is_attack(moves[i]))
+                continue;
+            double cost = lead_cost(moves[i], value, trump, stock);
+            if (cost < best_cost) {
+                best = moves[i];
+                best_cost = cost;
+            }
+        }
+        return best;
+    }
+    if (s->phase == DEFEND)
+        return defend_fast(r, s, moves, n, value, stock, dear);
+    int limit = stock > 10 ? 10 : stock ? 12 : 14;
+    int taking = s->phase == TAKING, held = ct_count(s->hands[s->to_move]);
+    int best = last, best_len = -1, best_worst = 0;
+    for (int i = 0; i < n; i++)
+        if (moves[i] == DK_PASS) {
+            best = DK_PASS;
+            break;
+        }
+    for (int i = 0; i < n; i++) {
+        if (!is_attack(moves[i]))
+            continue;
+        int8_t cards[4];
+        ct_mask mask;
+        int count = group_cards(moves[i], DK_ATTACK, cards, &mask), worst = 0;
+        for (int k = 0; k < count; k++)
+            if (value[cards[k]] > worst)
+                worst = value[cards[k]];
+        if (mask & SUIT_MASK(trump)) {
+            if (!(stock == 0 && held <= count + 1 && !taking))
+                continue;
+        } else if (worst > limit) {
+            continue;
+        }
+        /* key (count, -worst): more cards first, then the cheaper */
+        if (best_len < 0 || count > best_len || (count == best_len && -worst > -best_worst)) {
+            best = moves[i];
+            best_len = count;
+            best_worst = worst;
+        }
+    }
+    return best;
+}
+
 /* -- playouts ------------------------------------------------------------------------------ */
 
 #define PLAYOUT_MOVES 1000000   /* never reached: max_rounds ends a game first */
 
-/* Random play from this state to the end of the game, all in C: (loser or None, moves). */
+enum { POLICY_RANDOM, POLICY_TACTICS };
+
+/* One move of a playout policy (the random one, or the kit's: tactics and now and then a
+ * uniform move, as DurakKit.playout). */
+static int choose(const dk_rules *r, const dk_state *s, const int16_t *legal, int n,
+                  int policy, int dear, ct_rng *rng)
+{
+    if (policy == POLICY_RANDOM || ct_unit(rng) < 0.05)
+        return legal[ct_below(rng, (uint32_t)n)];
+    return tactics(r, s, legal, n, dear);
+}
+
+/* Play ``s`` out (to the end, or ``limit`` moves); returns the moves played. */
+static long play_out(const dk_rules *r, dk_state *s, int policy, long limit, int dear,
+                     ct_rng *rng)
+{
+    int16_t legal[MAX_LEGAL];
+    long moves = 0;
+    while (s->phase != OVER && moves < limit) {
+        int n = gen_legal(r, s, legal);
+        apply(r, s, choose(r, s, legal, n, policy, dear, rng));
+        moves++;
+    }
+    return moves;
+}
+
+/* playout(seed, policy=0, limit=0, dear=19): play from this state to the end of the game
+ * (or ``limit`` moves) all in C, leaving this game unchanged: (the durak or None, moves
+ * played, over).  Policy 0 is uniform random, 1 the Durak kit's playout policy. */
 static PyObject *Core_playout(Core *self, PyObject *args)
 {
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "K", &seed))
+    int policy = POLICY_RANDOM, dear = 19;
+    long limit = 0;
+    if (!PyArg_ParseTuple(args, "K|ili", &seed, &policy, &limit, &dear))
         return NULL;
+    if (policy != POLICY_RANDOM && policy != POLICY_TACTICS) {
+        PyErr_Format(PyExc_ValueError, "no playout policy %d", policy);
+        return NULL;
+    }
     dk_state s = self->s;
     ct_rng rng;
     ct_rng_seed(&rng, seed);
-    int16_t legal[MAX_LEGAL];
-    long moves = 0;
-    while (s.phase != OVER && moves < PLAYOUT_MOVES) {
-        int n = gen_legal(&self->r, &s, legal);
-        apply(&self->r, &s, legal[ct_below(&rng, (uint32_t)n)]);
-        moves++;
-    }
-    if (s.phase != OVER || s.loser < 0)
-        return Py_BuildValue("Ol", Py_None, moves);
-    return Py_BuildValue("il", s.loser, moves);
+    long moves = play_out(&self->r, &s, policy, limit > 0 ? limit : PLAYOUT_MOVES, dear, &rng);
+    PyObject *loser = s.phase == OVER && s.loser >= 0 ? PyLong_FromLong(s.loser)
+                                                      : Py_NewRef(Py_None);
+    return Py_BuildValue("NlO", loser, moves, s.phase == OVER ? Py_True : Py_False);
 }
 
-/* Many random playouts from this state: (games, decisions, losses by seat, draws). */
+/* The kit's tactics move here (no randomness), for the tests that hold it to the kit. */
+static PyObject *Core_tactics(Core *self, PyObject *args)
+{
+    int dear = 19;
+    if (!PyArg_ParseTuple(args, "|i", &dear) || check_bound() < 0)
+        return NULL;
+    ensure_legal(self);
+    if (!self->nlegal)
+        Py_RETURN_NONE;
+    return move_object(tactics(&self->r, &self->s, self->legal, self->nlegal, dear));
+}
+
+/* playouts(seed, games, policy=0): many playouts from here, without the GIL:
+ * (games, decisions, losses by seat, draws). */
 static PyObject *Core_playouts(Core *self, PyObject *args)
 {
     unsigned long long seed;
     long games;
-    if (!PyArg_ParseTuple(args, "Kl", &seed, &games))
+    int policy = POLICY_RANDOM;
+    if (!PyArg_ParseTuple(args, "Kl|i", &seed, &games, &policy))
         return NULL;
+    if (policy != POLICY_RANDOM && policy != POLICY_TACTICS) {
+        PyErr_Format(PyExc_ValueError, "no playout policy %d", policy);
+        return NULL;
+    }
     ct_rng rng;
     ct_rng_seed(&rng, seed);
-    int16_t legal[MAX_LEGAL];
     long long decisions = 0, lost[MAX_SEATS] = {0}, draws = 0;
     Py_BEGIN_ALLOW_THREADS
     for (long g = 0; g < games; g++) {
         dk_state s = self->s;
-        long moves = 0;
-        while (s.phase != OVER && moves < PLAYOUT_MOVES) {
-            int n = gen_legal(&self->r, &s, legal);
-            apply(&self->r, &s, legal[ct_below(&rng, (uint32_t)n)]);
-            moves++;
-        }
-        decisions += moves;
+        decisions += play_out(&self->r, &s, policy, PLAYOUT_MOVES, 19, &rng);
         if (s.phase == OVER && s.loser >= 0)
             lost[(int)s.loser]++;
         else
@@ -1254,9 +1572,12 @@ static PyMethodDef Core_methods[] = {
     {"_transfer_rank", (PyCFunction)Core_transfer_rank, METH_NOARGS, NULL},
     {"_defender_after", (PyCFunction)Core_defender_after, METH_O, NULL},
     {"playout", (PyCFunction)Core_playout, METH_VARARGS,
-     "playout(seed): random play to the end, in C: (the durak or None, moves played)."},
+     "playout(seed, policy=0, limit=0, dear=19): play to the end in C, this game unchanged: "
+     "(the durak or None, moves played, over)."},
+    {"tactics", (PyCFunction)Core_tactics, METH_VARARGS,
+     "tactics(dear=19): the Durak kit's tactics move here."},
     {"playouts", (PyCFunction)Core_playouts, METH_VARARGS,
-     "playouts(seed, games): random playouts from here: (games, decisions, losses, draws)."},
+     "playouts(seed, games, policy=0): playouts from here: (games, decisions, losses, draws)."},
     {NULL}
 };
 
@@ -1314,6 +1635,7 @@ PyMODINIT_FUNC PyInit__core(void)
                     SUBS[group][k++] = (uint8_t)sub;
         SUBS_N[group] = (uint8_t)k;
     }
+    tactics_tables();
     if (PyType_Ready(&CoreType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&core_module);

@@ -19,9 +19,10 @@ from .game import Game as PureGame
 __all__ = ["CompiledGame", "Game", "PureGame"]
 
 if TYPE_CHECKING:
+    from . import compiled
     from .game import Game
 
-    CompiledGame: type[Game] | None
+    CompiledGame: type[compiled.Game] | None
 elif load_core("cardtable.durak._core") is not None:
     from .compiled import Game
 
