@@ -201,21 +201,20 @@ class DurakKit:
             return [1.0 - 2.0 * p for p in side]
         return [1.0 if r > 0 else -1.0 if r < 0 else 0.0 for r in outcome.returns]
 
-    def fast_playout(self, position: Any, context: None, policy: str,
+    def fast_playout(self, position: Any, context: int | None, policy: str,
                      rng: random.Random) -> list[float] | None:
-        """``rewards`` of a playout run in the compiled core (``Core.playout``: the same
+        """``rewards`` of a playout run in the compiled core (``Core._play_out``: the same
         policies, ``tactics`` move for move with a random move now and then, on the core's
-        own generator seeded from ``rng``), or ``None`` where the game is not on the core
-        or the policy is ``plain`` (then the Python loop runs)."""
+        own generator seeded from ``rng``; it stops where ``cutoff`` would), or ``None``
+        where the game is not on the core or the policy is ``plain`` (then the Python
+        loop runs)."""
         core_policy = _CORE_POLICIES.get(policy)
         if CompiledGame is None or type(position) is not CompiledGame or core_policy is None:
             return None
-        loser, _, over = position.playout(rng.getrandbits(64), core_policy, _PLAYOUT_LIMIT,
-                                          _DEAR[0])
-        if not over or loser is None:
-            return [0.0] * position.players   # a draw, or a playout cut short
-        team = position._team
-        return [-1.0 if team[seat] == team[loser] else 1.0 for seat in range(position.players)]
+        final = position.copy(stack=False)
+        final._play_out(rng.getrandbits(64), core_policy, _PLAYOUT_LIMIT, _DEAR[0],
+                        -1 if context is None else context)
+        return self.rewards(final, context)
 
     # -- playing ---------------------------------------------------------------------------
 

@@ -1279,13 +1279,14 @@ static int choose(const dk_rules *r, const dk_state *s, const int16_t *legal, in
     return tactics(r, s, legal, n, dear);
 }
 
-/* Play ``s`` out (to the end, or ``limit`` moves); returns the moves played. */
+/* Play ``s`` out (to the end, ``limit`` moves, or the start of a round past
+ * ``last_round`` when that is 0 or more); returns the moves played. */
 static long play_out(const dk_rules *r, dk_state *s, int policy, long limit, int dear,
-                     ct_rng *rng)
+                     long long last_round, ct_rng *rng)
 {
     int16_t legal[MAX_LEGAL];
     long moves = 0;
-    while (s->phase != OVER && moves < limit) {
+    while (s->phase != OVER && moves < limit && (last_round < 0 || s->round <= last_round)) {
         int n = gen_legal(r, s, legal);
         apply(r, s, choose(r, s, legal, n, policy, dear, rng));
         moves++;
@@ -1310,10 +1311,35 @@ static PyObject *Core_playout(Core *self, PyObject *args)
     dk_state s = self->s;
     ct_rng rng;
     ct_rng_seed(&rng, seed);
-    long moves = play_out(&self->r, &s, policy, limit > 0 ? limit : PLAYOUT_MOVES, dear, &rng);
+    long moves = play_out(&self->r, &s, policy, limit > 0 ? limit : PLAYOUT_MOVES, dear, -1,
+                          &rng);
     PyObject *loser = s.phase == OVER && s.loser >= 0 ? PyLong_FromLong(s.loser)
                                                       : Py_NewRef(Py_None);
     return Py_BuildValue("NlO", loser, moves, s.phase == OVER ? Py_True : Py_False);
+}
+
+/* _play_out(seed, policy, limit, dear, last_round): ``playout`` played on this game itself
+ * (a copy the search made), stopping also at the start of a round past ``last_round`` if
+ * that is 0 or more, so that Python values where it stopped; it cannot undo past here. */
+static PyObject *Core_play_out_here(Core *self, PyObject *args)
+{
+    unsigned long long seed;
+    int policy, dear;
+    long limit;
+    long long last_round;
+    if (!PyArg_ParseTuple(args, "KiliL", &seed, &policy, &limit, &dear, &last_round))
+        return NULL;
+    if (policy != POLICY_RANDOM && policy != POLICY_TACTICS) {
+        PyErr_Format(PyExc_ValueError, "no playout policy %d", policy);
+        return NULL;
+    }
+    ct_rng rng;
+    ct_rng_seed(&rng, seed);
+    long moves = play_out(&self->r, &self->s, policy, limit > 0 ? limit : PLAYOUT_MOVES, dear,
+                          last_round, &rng);
+    self->nmoves = 0;
+    self->nlegal = -1;
+    return PyLong_FromLong(moves);
 }
 
 /* The kit's tactics move here (no randomness), for the tests that hold it to the kit. */
@@ -1347,7 +1373,7 @@ static PyObject *Core_playouts(Core *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     for (long g = 0; g < games; g++) {
         dk_state s = self->s;
-        decisions += play_out(&self->r, &s, policy, PLAYOUT_MOVES, 19, &rng);
+        decisions += play_out(&self->r, &s, policy, PLAYOUT_MOVES, 19, -1, &rng);
         if (s.phase == OVER && s.loser >= 0)
             lost[(int)s.loser]++;
         else
@@ -1574,6 +1600,7 @@ static PyMethodDef Core_methods[] = {
     {"playout", (PyCFunction)Core_playout, METH_VARARGS,
      "playout(seed, policy=0, limit=0, dear=19): play to the end in C, this game unchanged: "
      "(the durak or None, moves played, over)."},
+    {"_play_out", (PyCFunction)Core_play_out_here, METH_VARARGS, NULL},
     {"tactics", (PyCFunction)Core_tactics, METH_VARARGS,
      "tactics(dear=19): the Durak kit's tactics move here."},
     {"playouts", (PyCFunction)Core_playouts, METH_VARARGS,

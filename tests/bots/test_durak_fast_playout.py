@@ -95,3 +95,18 @@ def test_the_core_playout_policy_plays_shorter_games_than_random_play():
     _, random_moves, _, _ = game.playouts(1, 400, 0)
     _, tactics_moves, _, _ = game.playouts(1, 400, 1)
     assert tactics_moves < random_moves
+
+
+def test_with_a_horizon_the_core_stops_where_cutoff_does_and_rewards_value_it():
+    game = Game.new(Rules(), players=3, seed=12)
+    for _ in range(5):
+        game.push(KIT.tactics(game))
+    context = KIT.context(game, 0, horizon=0)
+    seed = random.Random(6).getrandbits(64)
+    final = game.copy(stack=False)
+    final._play_out(seed, 1, 2000, 19, context)
+    assert KIT.cutoff(final, context) and final.phase == "lead"
+    assert final.round_number == game.round_number + 1
+    expected = KIT.rewards(final, context)
+    assert KIT.fast_playout(game, context, "basic", random.Random(6)) == expected
+    assert not all(abs(value) == 1.0 for value in expected)   # the evaluation's chances
