@@ -191,3 +191,45 @@ def test_play_hints_help_says_the_hint_is_the_analysis_judges():
     text = " ".join(result.output.split())
     assert re.search(r"--hint \S+ h hints the move the analysis's judge ranks best", text), \
         text
+
+
+def test_a_tie_the_solver_proved_names_no_other_best(short):
+    from rich.console import Console
+
+    from cardtable.analysis import Judgement
+    from cardtable.durak.learn import LEARN
+    from cardtable.terminal.school import _table
+
+    def said(j):
+        return {"move": j.move, "best": j.best, "hindsight_best": j.hindsight_best}
+
+    tie = Judgement(index=3, seat=0, move="take", best="defend 9♣ with J♣", loss=0.0,
+                    label=None, hindsight_best="take", hindsight_loss=0.0, expected=0.5,
+                    best_expected=0.5, choices=2, uncertainty=0.0)
+    worse = Judgement(index=5, seat=1, move="pass", best="attack 7♦", loss=0.12,
+                      label="mistake", hindsight_best=None, hindsight_loss=None,
+                      expected=0.6, best_expected=0.48, choices=2, uncertainty=0.01)
+    console = Console(width=80, color_system=None, record=True)
+    console.print(_table("Transfer Durak", LEARN, [tie, worse], ["Ana", "Bo"], said))
+    text = console.export_text()
+    assert "defend 9♣ with J♣" not in text and "hindsight: best" in text    # a tie
+    assert "best: attack 7♦" in text and "12.0% ±1.0%" in text
+
+
+def test_a_puzzles_answer_and_values_call_a_throw_in_a_throw_in(tmp_path, monkeypatch):
+    from cardtable.analysis import puzzles
+
+    record = up_to_a_throw_in()
+    thrown = record.moves.pop()                  # the position before the throw-in
+    cut = records.record_of(record.replay(check=False), "durak")
+    puzzle = {"id": "durak-test-1", "game": "durak", "record": cut.to_dict(), "seat":
+              record.replay(check=False).to_move, "answer": thrown,
+              "values": {thrown: 0.1, "pass": 0.9}, "proof": "search", "margin": 0.3,
+              "iterations": 100, "seed": 0, "unit": "chance of being the durak"}
+    monkeypatch.setattr(puzzles, "load", lambda path=None, game=None: [puzzle])
+    result = run(["puzzle", "durak"], ["a"], env={"CARDTABLE_HOME": str(tmp_path),
+                                                   "COLUMNS": "120"})
+    said = thrown.replace("attack", "throw in")
+    assert f"The answer is {said}." in result.output, result.output
+    assert re.search(rf"^\s+{re.escape(said)}\s+10% durak$", result.output, re.M)
+    assert thrown not in result.output

@@ -265,3 +265,18 @@ def test_ctrl_c_or_the_inputs_end_at_a_puzzle_never_shows_the_answer(
     assert "Stopped: the answer stays hidden" in shown, shown
     assert "The answer is" not in shown and "Why (" not in shown
     assert not Progress(tmp_path / "progress.json").done.get("puzzles")
+
+
+def test_learns_answer_calls_a_throw_in_a_throw_in(tmp_path):
+    steps = course("durak")
+    at = next(i for i, step in enumerate(steps) if step.key == "throw_in")
+    progress = Progress(tmp_path / "progress.json")
+    for step in steps[:at]:
+        progress.mark("durak", step.key)
+    result = run(["learn", "durak"], ["a", "q"],
+                 env={"CARDTABLE_HOME": str(tmp_path), "COLUMNS": "200"})
+    lines = result.output.splitlines()
+    asked = next(i for i, line in enumerate(lines)
+                 if line.startswith("your move (a: answer, q: stop):"))
+    card = steps[at].goals[0].split()[-1]
+    assert lines[asked + 1].strip() == f"throw in {card}", result.output   # the answer

@@ -203,7 +203,7 @@ def _table(title: str, learn: Any, judged: Sequence[Judgement], names: Sequence[
     said = {j.index: words(j) for j in rows}
     widest = max((len(said[j.index]["move"] or "") for j in rows), default=4)
     widest = max([widest, *(len(f"best: {said[j.index]['best']}") for j in rows
-                            if j.best != j.move)])
+                            if j.best != j.move and (j.loss or j.uncertainty))])
     table = Table(title=f"{title}: loss in {learn.unit}", box=box.SIMPLE_HEAD,
                   padding=(0, 1))
     table.add_column("#", justify="right", no_wrap=True)
@@ -216,7 +216,7 @@ def _table(title: str, learn: Any, judged: Sequence[Judgement], names: Sequence[
             j.label or "", "")
         words_of = said[j.index]
         move = Text(words_of["move"] or "")
-        if j.best != j.move:
+        if j.best != j.move and (j.loss or j.uncertainty):   # not a tie the solver proved
             move.append(f"\nbest: {words_of['best']}", style="dim")
         if j.hindsight_loss is not None:
             verdict = ("best" if j.hindsight_best == j.move
