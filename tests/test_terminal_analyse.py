@@ -47,6 +47,11 @@ def up_to_a_throw_in(seed=3):
     return record
 
 
+def words(text):
+    """The words of a text, the table's rule aside (as long as the table is wide)."""
+    return sorted(word for word in text.split() if set(word) != {"─"})
+
+
 @pytest.fixture
 def short(tmp_path):
     path = tmp_path / "short.json"
@@ -151,7 +156,11 @@ def test_the_analysis_table_reads_at_80_columns_and_calls_a_throw_in_so(short, t
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
-    assert "…" not in result.output                 # no cell cut short
+    # nothing cut short (an ellipsis, or a line cropped at the edge): every word of the
+    # analysis at 300 columns is there at 80
+    wide = run(["analyse", str(short), *FAST], env={"COLUMNS": "300"})
+    assert "…" not in result.output
+    assert words(wide.output) == words(result.output), result.output
     data = json.loads(out.read_text())
     moves = [m for m in data["moves"] if m["choices"] > 1]
     # the last move is a throw-in: called so in the table and the JSON, never "attack"
@@ -233,3 +242,32 @@ def test_a_puzzles_answer_and_values_call_a_throw_in_a_throw_in(tmp_path, monkey
     assert f"The answer is {said}." in result.output, result.output
     assert re.search(rf"^\s+{re.escape(said)}\s+10% durak$", result.output, re.M)
     assert thrown not in result.output
+
+
+def test_a_long_capture_and_an_unsure_label_still_fit_80_columns():
+    from rich.console import Console
+
+    from cardtable.analysis import Judgement
+    from cardtable.pasur.learn import LEARN
+    from cardtable.terminal.school import _table
+
+    def said(j):
+        return {"move": j.move, "best": j.best, "hindsight_best": j.hindsight_best}
+
+    rows = [Judgement(index=4, seat=1, move="A♠", best="J♥ x A♥ 6♥ 7♥ 7♠ 8♣ 8♠ 9♣ 9♠",
+                      loss=3.2, label="inaccuracy", hindsight_best=None,
+                      hindsight_loss=None, expected=0.1, best_expected=3.3, choices=5,
+                      uncertainty=2.1, unsure="blunder"),
+            Judgement(index=9, seat=0, move="J♦ x 2♠ 4♥ 4♠ 6♦ 8♥ 10♥", best="8♦",
+                      loss=0.7, label=None, hindsight_best="8♦", hindsight_loss=0.5,
+                      expected=0.0, best_expected=0.7, choices=4, uncertainty=0.6,
+                      unsure="inaccuracy")]
+
+    def shown(width):
+        console = Console(width=width, color_system=None, record=True)
+        console.print(_table("Pasur", LEARN, rows, ["Medium A", "ismcts 2"], said))
+        return console.export_text()
+
+    narrow = shown(80)
+    assert max(len(line) for line in narrow.splitlines()) <= 80
+    assert words(narrow) == words(shown(300)), narrow

@@ -201,16 +201,15 @@ def _table(title: str, learn: Any, judged: Sequence[Judgement], names: Sequence[
     show = getattr(learn, "show_loss", None) or _show_loss
     rows = [j for j in judged if j.choices > 1]
     said = {j.index: words(j) for j in rows}
-    widest = max((len(said[j.index]["move"] or "") for j in rows), default=4)
-    widest = max([widest, *(len(f"best: {said[j.index]['best']}") for j in rows
-                            if j.best != j.move and (j.loss or j.uncertainty))])
     table = Table(title=f"{title}: loss in {learn.unit}", box=box.SIMPLE_HEAD,
                   padding=(0, 1))
+    # the label and the player wrap within a narrow column each, so that the move column
+    # takes the rest (Rich lets a min_width push a table past the terminal's edge)
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("player", no_wrap=True)
-    table.add_column("move", min_width=min(widest, 28))
+    table.add_column("player", max_width=12)
+    table.add_column("move")
     table.add_column("loss ±", justify="right", no_wrap=True)
-    table.add_column("label")
+    table.add_column("label", max_width=14)
     for j in rows:
         style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(
             j.label or "", "")
