@@ -28,7 +28,9 @@ from .._engine import load_core
 from ..cards import CARDS, Card, mask_of
 from ..pasur import Hand, Match, Move, Rules, move_options, sur_cards
 from ..pasur.captures import ALL_MASK
+from ..pasur.moves import move_of
 from ..pasur.scoring import CLUBS_MASK, card_points, hand_points, sur_points
+from .solver import OutOfBudget
 
 __all__ = ["KIT", "PasurKit"]
 
@@ -168,6 +170,28 @@ class PasurKit:
         if over:
             return context.of(hand_points(captured, surs, rules, position.totals))
         return context.of(context.estimate_of(captured, surs))
+
+    def fast_solve(self, position: Any, seat: int, context: _Reward, *, max_nodes: int,
+                   deadline: float) -> tuple[float, Move, int] | None:
+        """The exact search in the compiled core (``_core.Board.solve``: the Python
+        solver's alpha-beta, its memory of bounds and its move order, step for step; each
+        finished hand is valued here, by ``rewards``), or ``None`` without the core."""
+        core = _core()
+        if core is None or type(position) is not Hand or position.is_over():
+            return None
+        rules = position.rules
+        totals = position.totals
+        side = position.side_of(seat)
+        mine = sum(1 << s for s in range(position.players) if position.side_of(s) == side)
+
+        def value(captured: Sequence[int], surs: list[int]) -> float:
+            return context.of(hand_points(captured, surs, rules, totals))[seat]
+
+        board = core.Board(position, _points_of(rules), rules.sur_points)
+        found, move, nodes = board.solve(value, mine, max_nodes, deadline)
+        if found is None:
+            raise OutOfBudget(f"more than {max_nodes} positions, or out of time")
+        return found, move_of(*move), nodes
 
     # -- playing ---------------------------------------------------------------------------
 

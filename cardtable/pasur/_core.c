@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <time.h>
 #include "../_native.h"
 
 #define NUMBER_MASK ((1ULL << 40) - 1)
@@ -918,6 +919,287 @@ static PyObject *Board_playout(Board *b, PyObject *args, PyObject *kwargs)
     return PyLong_FromLong(steps);
 }
 
+
+/* -- the exact endgame search (cardtable.bots.solver.Solver, step for step) ------------ */
+
+typedef struct {
+    ct_mask held[4], table, captured[4];
+    int8_t surs[4], last, to_move;
+} Key;
+
+typedef struct {
+    Key key;
+    double low, high;
+    ct_mask best;        /* index << 56 | taken, or NO_MOVE */
+    int used;
+} Entry;
+
+#define NO_MOVE (~0ULL)
+
+typedef struct {
+    Board *board;
+    PyObject *value;     /* value(captured, surs) -> the searching seat's reward */
+    int mine;            /* the seats that maximise, as bits */
+    long nodes, max_nodes;
+    double deadline;
+    int out;             /* 1: out of budget; -1: a Python error */
+    Entry *entries;
+    size_t size, used;   /* size: a power of two */
+} Search;
+
+static void key_of(const Board *b, Key *key)
+{
+    memset(key, 0, sizeof *key);
+    for (int s = 0; s < b->players; s++)
+        key->held[s] = b->held[s];
+    for (int s = 0; s < b->sides; s++) {
+        key->captured[s] = b->captured[s];
+        key->surs[s] = (int8_t)b->surs[s];
+    }
+    key->table = b->table;
+    key->last = (int8_t)b->last;
+    key->to_move = (int8_t)b->to_move;
+}
+
+static uint64_t key_hash(const Key *key)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    uint64_t words[sizeof(Key) / 8];
+    memcpy(words, key, sizeof words);
+    for (size_t k = 0; k < sizeof words / 8; k++) {
+        uint64_t x = h ^ words[k];
+        h = ct_splitmix64(&x);
+    }
+    return h;
+}
+
+static Entry *search_find(Search *search, const Key *key, int add)
+{
+    if (add && 2 * (search->used + 1) > search->size) {
+        size_t size = search->size ? 2 * search->size : 1024;
+        Entry *entries = calloc(size, sizeof(Entry));
+        if (entries == NULL)
+            return NULL;
+        for (size_t k = 0; k < search->size; k++)
+            if (search->entries[k].used) {
+                size_t at = key_hash(&search->entries[k].key) & (size - 1);
+                while (entries[at].used)
+                    at = (at + 1) & (size - 1);
+                entries[at] = search->entries[k];
+            }
+        free(search->entries);
+        search->entries = entries;
+        search->size = size;
+    }
+    if (search->size == 0)
+        return NULL;
+    size_t at = key_hash(key) & (search->size - 1);
+    while (search->entries[at].used) {
+        if (memcmp(&search->entries[at].key, key, sizeof *key) == 0)
+            return &search->entries[at];
+        at = (at + 1) & (search->size - 1);
+    }
+    if (!add)
+        return NULL;
+    Entry *entry = &search->entries[at];
+    entry->used = 1;
+    entry->key = *key;
+    entry->low = -INFINITY;
+    entry->high = INFINITY;
+    entry->best = NO_MOVE;
+    search->used++;
+    return entry;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);   /* time.perf_counter's clock on Linux */
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double leaf_value(Search *search)
+{
+    Board *b = search->board;
+    PyObject *captured = mask_tuple(b->captured, b->sides);
+    PyObject *surs = captured == NULL ? NULL : PyList_New(b->sides);
+    for (int k = 0; surs != NULL && k < b->sides; k++) {
+        PyObject *n = PyLong_FromLong(b->surs[k]);
+        if (n == NULL) {
+            Py_CLEAR(surs);
+            break;
+        }
+        PyList_SET_ITEM(surs, k, n);
+    }
+    if (surs == NULL) {
+        Py_XDECREF(captured);
+        search->out = -1;
+        return 0.0;
+    }
+    PyObject *got = PyObject_CallFunctionObjArgs(search->value, captured, surs, NULL);
+    Py_DECREF(captured);
+    Py_DECREF(surs);
+    if (got == NULL) {
+        search->out = -1;
+        return 0.0;
+    }
+    double value = PyFloat_AsDouble(got);
+    Py_DECREF(got);
+    if (value == -1.0 && PyErr_Occurred())
+        search->out = -1;
+    return value;
+}
+
+static double search_node(Search *search, double alpha, double beta)
+{
+    Board *b = search->board;
+    search->nodes++;
+    if (search->nodes > search->max_nodes
+        || (!(search->nodes & 1023) && now() > search->deadline)) {
+        search->out = 1;
+        return 0.0;
+    }
+    if (b->to_move < 0)
+        return leaf_value(search);
+    Key key;
+    key_of(b, &key);
+    Entry *found = search_find(search, &key, 0);
+    double low = found ? found->low : -INFINITY, high = found ? found->high : INFINITY;
+    ct_mask remembered = found ? found->best : NO_MOVE;
+    if (low >= beta)
+        return low;
+    if (high <= alpha)
+        return high;
+    if (low == high)
+        return low;
+    if (low > alpha)
+        alpha = low;
+    if (high < beta)
+        beta = high;
+    double alpha0 = alpha, beta0 = beta;
+    if (board_legal(b) < 0) {
+        PyErr_NoMemory();
+        search->out = -1;
+        return 0.0;
+    }
+    Py_ssize_t n = b->legal.size;
+    ct_mask *moves = n ? malloc((size_t)n * sizeof(ct_mask)) : NULL;
+    double *scores = n ? malloc((size_t)n * sizeof(double)) : NULL;
+    if (moves == NULL || scores == NULL) {
+        free(moves);
+        free(scores);
+        PyErr_NoMemory();
+        search->out = -1;
+        return 0.0;
+    }
+    /* the kit's order: the quick value, best first, ties as listed (a stable sort) */
+    for (Py_ssize_t k = 0; k < n; k++) {
+        ct_mask move = b->legal.items[k];
+        double score = static_value(b, (int)(move >> 56), move & ALL_MASK);
+        Py_ssize_t at = k;
+        while (at > 0 && scores[at - 1] < score) {
+            moves[at] = moves[at - 1];
+            scores[at] = scores[at - 1];
+            at--;
+        }
+        moves[at] = move;
+        scores[at] = score;
+    }
+    if (remembered != NO_MOVE)
+        for (Py_ssize_t k = 0; k < n; k++)
+            if (moves[k] == remembered) {
+                memmove(moves + 1, moves, (size_t)k * sizeof(ct_mask));
+                moves[0] = remembered;
+                break;
+            }
+    int maximise = (search->mine >> b->to_move) & 1;
+    double best = maximise ? -INFINITY : INFINITY;
+    ct_mask chosen = NO_MOVE;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (k == 0)
+            chosen = moves[0];   /* (the first move, unless a better one is found) */
+        board_play(b, (int)(moves[k] >> 56), moves[k] & ALL_MASK);
+        double score = search_node(search, alpha, beta);
+        board_undo(b);
+        if (search->out) {
+            free(moves);
+            free(scores);
+            return 0.0;
+        }
+        if (maximise) {
+            if (score > best) {
+                best = score;
+                chosen = moves[k];
+                if (score > alpha)
+                    alpha = score;
+            }
+        } else if (score < best) {
+            best = score;
+            chosen = moves[k];
+            if (score < beta)
+                beta = score;
+        }
+        if (alpha >= beta)
+            break;
+    }
+    free(moves);
+    free(scores);
+    Entry *entry = search_find(search, &key, 1);
+    if (entry == NULL) {
+        PyErr_NoMemory();
+        search->out = -1;
+        return 0.0;
+    }
+    if (best <= alpha0) {
+        entry->low = low;
+        entry->high = high < best ? high : best;
+    } else if (best >= beta0) {
+        entry->low = low > best ? low : best;
+        entry->high = high;
+    } else {
+        entry->low = entry->high = best;
+    }
+    entry->best = chosen;
+    return best;
+}
+
+static PyObject *Board_solve(Board *b, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"value", "mine", "max_nodes", "deadline", "low", "high", NULL};
+    Search search = {0};
+    double low = -1.0, high = 1.0;
+    search.deadline = INFINITY;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oil|ddd:solve", names, &search.value,
+                                     &search.mine, &search.max_nodes, &search.deadline,
+                                     &low, &high))
+        return NULL;
+    if (b->to_move < 0) {
+        PyErr_SetString(PyExc_ValueError, "the hand is over: nothing to solve");
+        return NULL;
+    }
+    search.board = b;
+    int depth = b->depth;
+    double value = search_node(&search, low, high);
+    while (b->depth > depth)   /* (an error stops the search anywhere) */
+        board_undo(b);
+    PyObject *out = NULL;
+    if (search.out < 0) {
+        /* a Python error is set */
+    } else if (search.out > 0) {
+        out = Py_BuildValue("(OOl)", Py_None, Py_None, search.nodes);
+    } else {
+        Key key;
+        key_of(b, &key);
+        Entry *entry = search_find(&search, &key, 0);
+        if (entry == NULL)
+            PyErr_SetString(PyExc_RuntimeError, "the search stored no move for its root");
+        else
+            out = Py_BuildValue("(dNl)", value, move_tuple(entry->best), search.nodes);
+    }
+    free(search.entries);
+    return out;
+}
+
 static PyObject *Board_get_to_move(Board *b, void *Py_UNUSED(closure))
 {
     if (b->to_move < 0)
@@ -942,6 +1224,11 @@ static PyMethodDef Board_methods[] = {
     {"moves", (PyCFunction)Board_moves, METH_NOARGS,
      "(seat, index, taken, sur) for each move played on the board."},
     {"copy", (PyCFunction)Board_copy, METH_NOARGS, "An independent copy."},
+    {"solve", (PyCFunction)(void (*)(void))Board_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve(value, mine, max_nodes, deadline=inf, low=-1, high=1): the exact search of "
+     "cardtable.bots.solver.Solver (value(captured, surs) of a finished hand for the "
+     "searching seat; mine: the maximising seats as bits): (value, (index, taken), nodes), "
+     "or (None, None, nodes) past max_nodes positions or the perf_counter deadline."},
     {"playout", (PyCFunction)(void (*)(void))Board_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(policy, seed, stop_round=None, variety=0.05): play 'random' or 'basic' "
      "moves (basic: a uniform one with the chance variety) until the hand ends or the "
