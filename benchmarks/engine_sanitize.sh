@@ -1,5 +1,5 @@
 #!/bin/sh
-# The differential test under AddressSanitizer (and UndefinedBehaviorSanitizer): the
+# The differential tests (Pasur's, then Durak's) under AddressSanitizer (and UndefinedBehaviorSanitizer): the
 # compiled cores are built again with -fsanitize=address,undefined into a scratch copy of
 # the tree and run against the pure engine there.  Too slow for make test.
 #
@@ -28,4 +28,9 @@ START=$(date +%s)
 LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
     PYTHONPATH="$WORK" "$PYTHON" "$WORK/benchmarks/engine_differential.py" \
     --positions "$POSITIONS"
-echo "under AddressSanitizer: $(( $(date +%s) - START )) s"
+echo "pasur under AddressSanitizer: $(( $(date +%s) - START )) s"
+START=$(date +%s)
+LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
+    PYTHONPATH="$WORK" "$PYTHON" "$WORK/benchmarks/engine_differential_durak.py" \
+    --positions "$POSITIONS"
+echo "durak under AddressSanitizer: $(( $(date +%s) - START )) s"
