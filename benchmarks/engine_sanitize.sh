@@ -1,7 +1,8 @@
 #!/bin/sh
-# The differential tests (Pasur's, then Durak's) under AddressSanitizer (and UndefinedBehaviorSanitizer): the
-# compiled cores are built again with -fsanitize=address,undefined into a scratch copy of
-# the tree and run against the pure engine there.  Too slow for make test.
+# The differential tests (Pasur's, then Durak's) under AddressSanitizer (and
+# UndefinedBehaviorSanitizer): the compiled cores are built again with
+# -fsanitize=address,undefined into a scratch copy of the tree and run against the pure
+# engine there.  Too slow for make test.
 #
 #     sh benchmarks/engine_sanitize.sh [positions]      (default 100000)
 #
