@@ -124,8 +124,8 @@ def web(paths: list[Path], iterations: int | None) -> None:
     """The server's analysis: a job per move in the niced background worker, timed."""
     import asyncio
 
+    from cardtable.server.play import analyses as learn_api
     from cardtable.server.play.bot_workers import BotWorkers, PuzzleJob
-    from cardtable.server.web import learn_api
 
     async def run(path: Path) -> dict[str, object]:
         text = path.read_text(encoding="utf-8")

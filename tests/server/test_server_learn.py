@@ -13,7 +13,7 @@ from tablekit import Player, connect, create, play_together
 
 from cardtable import analysis, records
 from cardtable.analysis import lessons, puzzles
-from cardtable.server.web import learn_api
+from cardtable.server.play import analyses as learn_api
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])

@@ -15,7 +15,7 @@ from tablekit import Player, connect, play_out, play_together, run_async
 
 from cardtable.game import Outcome
 from cardtable.server.play.results import results_of
-from cardtable.server.store.ratings import SeatResult, display, pool_of, rated, store_of
+from cardtable.server.store.ratings import SeatResult, display, pool_of, rated
 
 __all__ = ["app_client"]   # the fixture
 
@@ -38,7 +38,7 @@ def two_accounts_play(client: TestClient, game: str = "durak", seed: int = 3) ->
 
 
 async def _ratings_of(client: TestClient, ids: list[str]) -> dict:
-    return store_of(client.app.state).ratings_of(ids, "durak/transfer/2p")
+    return client.app.state.services.ratings.ratings_of(ids, "durak/transfer/2p")
 
 
 def played(client: TestClient, name: str, games: int) -> dict:
@@ -159,7 +159,7 @@ def test_pools_put_two_players_apart_and_more_together() -> None:
 
 def test_a_table_is_counted_once(app_client: TestClient) -> None:
     table, _ = two_accounts_play(app_client, seed=8)
-    store = store_of(app_client.app.state)
+    store = app_client.app.state.services.ratings
     ids = [app_client.get(f"/api/players/{n}").json()["id"] for n in ("darya", "anna_k")]
     results = [SeatResult(seat=i, kind="human", player_id=pid, player_kind="account",
                           bot=None, score=float(i), result="win" if i else "loss")

@@ -37,9 +37,9 @@ NUL_TEXT = ("text with a NUL character (\\u0000) in it cannot be stored: remove 
             "send again")
 
 
-def has_nul(data: Any) -> bool:
+def has_nul(data: object) -> bool:
     """Whether a NUL character is in any string (or key) of plain JSON data."""
-    stack = [data]
+    stack: list[object] = [data]
     while stack:
         item = stack.pop()
         if isinstance(item, str):

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_settings import NoDecode
 
 from ... import bots
+from .errors import Refused
 
 __all__ = ["OFFERED_BOTS", "RULE_BOUNDS", "RULE_MINIMUMS", "Limits", "OutOfBounds",
            "PlayerLimits", "check_bot", "check_rules", "check_seats", "rule_bound_rows"]
@@ -186,15 +187,11 @@ def _rates(text: str, *, empty: bool) -> str:
     return text
 
 
-class OutOfBounds(ValueError):
-    """A request past one of the server's limits; ``code`` names which kind."""
+class OutOfBounds(Refused):
+    """A request past one of the server's limits (422); ``code`` names which kind."""
 
     def __init__(self, reason: str, code: str, **params: Any) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.code = code
-        self.params = params
-        """The code's parameters (``cardtable.server.core.codes``)."""
+        super().__init__(reason, 422, code, params=params)
 
 
 def check_bot(spec: str, limits: Limits) -> None:

@@ -284,8 +284,8 @@ ServerMessage = Annotated[
     Field(discriminator="type")]
 """Any message the server sends on a table's socket."""
 
-client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-server_adapter: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+server_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 
 def _types(union: Any) -> tuple[str, ...]:

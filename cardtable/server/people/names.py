@@ -34,6 +34,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from ..core.errors import Refused
+
 __all__ = ["MAX_MARKS", "MAX_NAME", "NameRefused", "shown_name", "shown_name_or_code",
            "username_key"]
 
@@ -68,16 +70,15 @@ VISIBLE = frozenset("LNSP")
 """The first letters of the categories that show: letters, numbers, symbols, punctuation."""
 
 
-class NameRefused(ValueError):
-    """A name that may not be shown: ``code`` from ``cardtable.server.core.codes``, with its
-    ``params``; the message is the reason in English."""
+class NameRefused(Refused):
+    """A name that may not be shown (422): ``code`` from ``cardtable.server.core.codes``,
+    with its ``params``; the message is the reason in English."""
 
     def __init__(self, reason: str, code: str, **params: Any) -> None:
-        super().__init__(reason)
-        self.reason, self.code, self.params = reason, code, params
+        super().__init__(reason, 422, code, params=params)
 
 
-def shown_name(text: Any) -> str:
+def shown_name(text: object) -> str:
     """The name as it is kept and shown, or ``NameRefused`` (see the module)."""
     if not isinstance(text, str):
         raise NameRefused("a name is text", "invalid_name")
@@ -109,7 +110,7 @@ def shown_name(text: Any) -> str:
     return name
 
 
-def shown_name_or_code(text: Any) -> str:
+def shown_name_or_code(text: object) -> str:
     """The name kept, or the code of its refusal (for doctests and quick checks)."""
     try:
         return shown_name(text)

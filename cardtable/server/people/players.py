@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..core.errors import Refused
 from .names import NameRefused, shown_name
@@ -19,7 +18,7 @@ MAX_PASSWORD = 256
 
 
 
-def check_display_name(text: Any) -> str:
+def check_display_name(text: object) -> str:
     """A display name as it is kept (the one rule of ``names.shown_name``), or
     ``Refused`` (422) with the rule's code.
 
@@ -37,7 +36,7 @@ def check_display_name(text: Any) -> str:
         raise Refused(refused.reason, 422, refused.code, params=refused.params) from None
 
 
-def check_username(text: Any) -> str:
+def check_username(text: object) -> str:
     """A username: 3 to 20 letters, digits or ``_`` (unique without regard to case)."""
     if not isinstance(text, str) or not USERNAME.fullmatch(text):
         raise Refused("a username is 3 to 20 letters (a-z), digits or _", 422,
@@ -45,7 +44,7 @@ def check_username(text: Any) -> str:
     return text
 
 
-def check_password(text: Any) -> str:
+def check_password(text: object) -> str:
     """A password an account may have: long enough, not too long, not a common one."""
     if not isinstance(text, str) or len(text) < MIN_PASSWORD:
         raise Refused(f"a password is at least {MIN_PASSWORD} characters", 422,

@@ -77,7 +77,8 @@ def offending(text: str, extra: str = "", *, name: bool = False) -> str | None:
     """The first listed word ``text`` holds, or ``None``."""
     words = listed(extra)
     key = _key(text)
-    for word in _WORD.findall(key):
+    found: list[str] = _WORD.findall(key)
+    for word in found:
         if word in words:
             return word
     if name:

@@ -18,7 +18,7 @@ import collections
 import math
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NoReturn
 
 from limits import parse_many
 from limits.aio.strategies import MovingWindowRateLimiter
@@ -28,7 +28,7 @@ from ..core.bounds import Limits
 from ..core.errors import Refused
 from .live import LiveTable
 
-__all__ = ["Guard", "MessageRate", "address_of"]
+__all__ = ["Guard", "Limiter", "MessageRate", "address_of"]
 
 
 def address_of(connection: Any) -> str:
@@ -159,3 +159,31 @@ class Guard:
 
 def _bots_only(table: LiveTable) -> bool:
     return all(seat.kind == "bot" for seat in table.seats)
+
+
+class Limiter:
+    """Moving-window counts of sign-in attempts (one per app)."""
+
+    def __init__(self, url: str) -> None:
+        url = url.removeprefix("async+")
+        options = {"implementation": "redispy"} if url.startswith("redis") else {}
+        self.limiter = MovingWindowRateLimiter(storage_from_string(f"async+{url}", **options))
+
+    async def hit(self, rates: str, *keys: str, code: str = "rate_limited") -> None:
+        """Count an attempt against every rate of ``rates`` (``;`` between; empty: none),
+        or refuse it with ``code`` (429 with when to try again) and count nothing."""
+        items = parse_many(rates) if rates else []
+        for item in items:
+            if not await self.limiter.test(item, "players", *keys):
+                await self._refuse(item, keys, code)
+        for item in items:
+            if not await self.limiter.hit(item, "players", *keys):
+                await self._refuse(item, keys, code)
+
+    async def _refuse(self, item: Any, keys: tuple[str, ...], code: str) -> NoReturn:
+        stats = await self.limiter.get_window_stats(item, "players", *keys)
+        wait = max(1, math.ceil(stats.reset_time - time.time()))
+        sign_in = code == "sign_in_throttled"   # the page says the wait: it is a parameter
+        what = "too many sign-in attempts from your address" if sign_in else "too many attempts"
+        raise Refused(f"{what} (at most {item}); try again in {wait} s", 429, code,
+                      retry_after=wait, params={"retry_after": wait} if sign_in else None)

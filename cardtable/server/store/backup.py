@@ -34,9 +34,10 @@ import contextlib
 import os
 import sqlite3
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -52,6 +53,9 @@ NEEDED = ("tables", "moves")
 PG_DUMP = ("the database is PostgreSQL: back it up with its own tools, e.g. "
            "pg_dump --format=custom --file=FILE URL, and put it back with pg_restore "
            "(docs/deploy.md)")
+
+if TYPE_CHECKING:
+    from ..core.settings import ServerSettings
 
 
 class BackupRefused(ValueError):
@@ -156,7 +160,7 @@ def _count(db: sqlite3.Connection, table: str) -> int:
 
 # -- the commands ---------------------------------------------------------------------------
 
-def settings_of(data_dir: Path | None, database_url: str | None) -> Any:
+def settings_of(data_dir: Path | None, database_url: str | None) -> ServerSettings:
     """The server's settings, a command's ``--data-dir`` and ``--database-url`` first,
     then CARDTABLE_DATA_DIR, CARDTABLE_DATABASE_URL and .env, as ``cardtable serve``
     reads them (``backup``, ``restore``, ``admin``)."""
@@ -184,10 +188,10 @@ Url = Annotated[str | None, typer.Option(
          "refused: use pg_dump")]
 
 
-def register(app: Any) -> None:
+def register(app: typer.Typer) -> None:
     """Add ``backup`` and ``restore`` to the ``cardtable`` command (a Typer app)."""
 
-    def done(action: Any) -> None:
+    def done(action: Callable[[], object]) -> None:
         try:
             print(action())
         except BackupRefused as refusal:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import logging
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -366,16 +365,3 @@ class RatingStore(Store):
                                     "provisional": provisional(row.sigma, opponents or 0),
                                     "games": row.games, "wins": row.wins})
             return {"pools": pools, "pool": pool, "entries": entries}
-
-
-_stores: weakref.WeakKeyDictionary[Any, RatingStore] = weakref.WeakKeyDictionary()
-"""The rating store of each storage, made when first asked for."""
-
-
-def store_of(holder: Any) -> RatingStore:
-    """The rating store on the storage of ``holder`` (the tables, or the app's state)."""
-    storage = holder.storage
-    store = _stores.get(storage)
-    if store is None:
-        store = _stores[storage] = RatingStore(storage)
-    return store

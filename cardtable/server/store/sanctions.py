@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from sqlalchemy import JSON, ForeignKey, Integer, String, delete, or_, select
 from sqlalchemy import exc as sa_exc
@@ -27,11 +27,11 @@ __all__ = [
     "AuditRow",
     "EmailRow",
     "ReportRow",
+    "ReportStore",
     "RoleRow",
     "Sanction",
     "SanctionRow",
     "SanctionStore",
-    "store_on",
 ]
 
 Kind = Literal["mute", "ban", "ban_address"]
@@ -104,7 +104,7 @@ class AuditRow(Base):
     admin: Mapped[str] = mapped_column(String(80))
     action: Mapped[str] = mapped_column(String(32))
     target: Mapped[str] = mapped_column(String(120))
-    detail: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     def shown(self) -> dict[str, Any]:
         return {"id": self.id, "at": self.at.isoformat(), "admin": self.admin,
@@ -117,22 +117,6 @@ class Sanction:
     target: str
     until: _dt.datetime | None
     reason: str
-
-
-S = TypeVar("S", bound=Store)
-
-
-def store_on(holder: Any, kind: type[S]) -> S:
-    """The app's one store of ``kind`` (``holder``: a request or a socket), made at its
-    first use, and again for a new storage (an app started anew)."""
-    state = holder.app.state
-    stores = getattr(state, "people_stores", None)
-    if stores is None:
-        stores = state.people_stores = {}
-    store = stores.get(kind)
-    if store is None or store.storage is not state.storage:
-        store = stores[kind] = kind(state.storage)
-    return store
 
 
 def audit(session: Session, admin: str, action: str, target: str,

@@ -220,17 +220,17 @@ class TableRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
     preset: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    rules: Mapped[dict] = mapped_column(JSON)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     players: Mapped[int] = mapped_column(Integer)
     takeover: Mapped[str | None] = mapped_column(String(200), nullable=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created: Mapped[str] = mapped_column(StampText)
     finished: Mapped[str | None] = mapped_column(StampText, nullable=True)
     """Made and ended: the live table's ISO text here, timestamps in the database."""
-    summary: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    life: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    life: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """The table's life besides its moves (``lifecycle.Life``): time control, clock banks
     as of the last stored move, timeouts in a row, forfeits, seats left, rated or not."""
     counted: Mapped[_dt.datetime | None] = mapped_column(Stamp, nullable=True, index=True)
@@ -265,7 +265,7 @@ class DealRow(Base):
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     index: Mapped[int] = mapped_column(Integer, primary_key=True)
-    cards: Mapped[list] = mapped_column(JSON)
+    cards: Mapped[list[str]] = mapped_column(JSON)
 
 
 class MoveRow(Base):
@@ -449,7 +449,7 @@ class Storage:
 
     @guarded
     def set_status(self, table_id: str, status: str, *, was: str | None = None,
-                   finished: str | None = None, summary: dict | None = None) -> bool:
+                   finished: str | None = None, summary: dict[str, Any] | None = None) -> bool:
         """Change a table's status (only from ``was``, if given); False if it was not."""
         with self.writing() as session:
             query = update(TableRow).where(TableRow.id == table_id)
@@ -461,8 +461,8 @@ class Storage:
             return _rows_changed(session.execute(query.values(**values))) == 1
 
     @guarded
-    def end_table(self, table_id: str, *, was: str, finished: str, summary: dict,
-                  tally: Tally | None) -> dict | None:
+    def end_table(self, table_id: str, *, was: str, finished: str, summary: dict[str, Any],
+                  tally: Tally | None) -> dict[str, Any] | None:
         """End a game without a move (a resignation, an abandoned table), its results
         counted in the same transaction; the summary as stored (``None``: the table was
         not ``was`` any more, and nothing changed)."""
@@ -475,7 +475,7 @@ class Storage:
             return _finish(session, table_id, finished, summary, tally)
 
     @guarded
-    def count_over(self, table_id: str, tally: Tally) -> dict | None:
+    def count_over(self, table_id: str, tally: Tally) -> dict[str, Any] | None:
         """Count a table that is over and was not counted (its end was stored, then the
         process died, or the count failed); the summary as stored now, or ``None`` if it
         was counted meanwhile (by any process) or is not over.  Marking it counted is the
@@ -506,7 +506,7 @@ class Storage:
                 .order_by(TableRow.finished, TableRow.id).limit(limit)))
 
     @guarded
-    def save_life(self, table_id: str, life: dict) -> None:
+    def save_life(self, table_id: str, life: dict[str, Any]) -> None:
         """Store a table's clocks and forfeits (``lifecycle``), after the move that set them."""
         with self.writing() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(life=life))
@@ -521,7 +521,7 @@ class Storage:
     @guarded
     def append_move(self, table_id: str, index: int, seat: int, move: str, *,
                     new_decks: Sequence[tuple[int, Sequence[str]]] = (),
-                    over: bool = False, summary: dict | None = None,
+                    over: bool = False, summary: dict[str, Any] | None = None,
                     tally: Tally | None = None, takeover: bool = False) -> str:
         """Write a move (and any deck it caused to be dealt, and the end of the game with
         its results counted by ``tally``, ``takeover`` if a bot's) in one transaction; the
@@ -540,7 +540,8 @@ class Storage:
     @guarded
     def append_moves(self, moves: Sequence[tuple[str, int, int, str,
                                                  Sequence[tuple[int, Sequence[str]]],
-                                                 bool, dict | None, Tally | None, bool]]) -> str:
+                                                 bool, dict[str, Any] | None, Tally | None,
+                                                 bool]]) -> str:
         """Write several moves of different tables in one transaction (a group commit:
         ``writer.MoveWriter``): each is ``(table, index, seat, move, new_decks, over,
         summary, tally, takeover)`` as ``append_move`` takes them; all or none written."""
@@ -654,8 +655,8 @@ class Storage:
         return StoredTable(row=row, seats=seats, decks=decks, moves=moves)
 
 
-def _finish(session: Session, table_id: str, finished: str, summary: dict | None,
-            tally: Tally | None) -> dict | None:
+def _finish(session: Session, table_id: str, finished: str, summary: dict[str, Any] | None,
+            tally: Tally | None) -> dict[str, Any] | None:
     """Store a game's end with its results counted, in the transaction that ends it; the
     summary as stored.  The count runs in a savepoint: if it fails, the end is stored all
     the same, uncounted (``counted`` stays ``None``), and the next sweep counts it.

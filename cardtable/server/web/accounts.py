@@ -22,38 +22,32 @@
 from __future__ import annotations
 
 import asyncio
-import math
 import secrets
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from fastapi import APIRouter, FastAPI, Request, Response, WebSocket
+from fastapi import APIRouter, Request, Response, WebSocket
 from fastapi.responses import JSONResponse
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from limits import parse_many
-from limits.aio.strategies import MovingWindowRateLimiter
-from limits.storage import storage_from_string
 from pydantic import BaseModel, Field
+from starlette.middleware.base import RequestResponseEndpoint
 
 from ..core.bounds import PlayerLimits
 from ..core.errors import Refused
 from ..people.names import username_key
 from ..people.players import USERNAME, check_display_name, check_password, check_username
 from ..people.words import offending
-from ..play.guard import address_of
+from ..play.guard import Limiter, address_of
 from ..store.players import Player, PlayerStore
-from ..store.sanctions import SanctionStore, store_on
-from .ratings_api import router as ratings_router
+from .services import Attempts, Players, Sanctions, services_of
 
-__all__ = ["COOKIE", "DEVICE", "PlayerLimits", "check_shown_name", "check_words",
-           "close_sockets", "current_player", "hash_password", "hashing", "install",
-           "key_may_play", "limiter_of", "player_or_guest", "session_of", "store_of",
-           "verify_password"]
+__all__ = ["COOKIE", "DEVICE", "PlayerLimits", "check_shown_name", "check_words", "close_sockets",
+           "current_player", "hash_password", "hashing", "key_may_play", "limiter_of",
+           "player_or_guest", "same_site_only", "session_of", "store_of", "verify_password"]
 
 _T = TypeVar("_T")
 
@@ -82,11 +76,8 @@ async def hashing(work: Callable[..., _T], *args: Any) -> _T:
 
 
 def store_of(connection: Request | WebSocket) -> PlayerStore:
-    state = connection.app.state
-    store = getattr(state, "player_store", None)
-    if store is None or store.storage is not state.storage:
-        store = state.player_store = PlayerStore(state.storage)
-    return store
+    """The players' store (built with the app's services)."""
+    return services_of(connection).players
 
 
 def limits_of(connection: Request | WebSocket) -> PlayerLimits:
@@ -99,15 +90,7 @@ async def _serializer(connection: Request | WebSocket,
                       purpose: str = "session") -> URLSafeTimedSerializer:
     """The signer of the session cookie, or (``"device"``) of the known-device one: one
     key, a salt for each, so neither cookie passes for the other."""
-    state = connection.app.state
-    serializers = getattr(state, "cookie_serializers", None)
-    if serializers is None:
-        key = await asyncio.to_thread(store_of(connection).secret, "session")
-        serializers = state.cookie_serializers = {
-            name: URLSafeTimedSerializer(key, salt=f"cardtable.{name}")
-            for name in ("session", "device")}
-    serializer: URLSafeTimedSerializer = serializers[purpose]
-    return serializer
+    return services_of(connection).cookies[purpose]
 
 
 async def current_player(connection: Request | WebSocket) -> Player | None:
@@ -187,7 +170,7 @@ async def player_or_guest(request: Request, response: Response) -> Player:
     the cookie that keeps them)."""
     player = await current_player(request)
     if player is None:
-        await _limiter(request).hit(limits_of(request).guests_per_address, "guest",
+        await limiter_of(request).hit(limits_of(request).guests_per_address, "guest",
                                     address_of(request))
         session_id = secrets.token_urlsafe(24)
         player = await asyncio.to_thread(store_of(request).new_guest, session_id)
@@ -195,7 +178,7 @@ async def player_or_guest(request: Request, response: Response) -> Player:
     return player
 
 
-async def check_shown_name(connection: Request | WebSocket, text: Any,
+async def check_shown_name(connection: Request | WebSocket, text: object,
                            player: Player | None = None) -> str:
     """A name to show for ``player`` (``None``: a seat taken without a session), kept by the
     one rule (``names.shown_name``), that is not another account's username in any case or
@@ -246,41 +229,9 @@ class ApiToken(BaseModel):
     token: str
 
 
-class Limiter:
-    """Moving-window counts of sign-in attempts (one per app)."""
-
-    def __init__(self, url: str) -> None:
-        url = url.removeprefix("async+")
-        options = {"implementation": "redispy"} if url.startswith("redis") else {}
-        self.limiter = MovingWindowRateLimiter(storage_from_string(f"async+{url}", **options))
-
-    async def hit(self, rates: str, *keys: str, code: str = "rate_limited") -> None:
-        """Count an attempt against every rate of ``rates`` (``;`` between; empty: none),
-        or refuse it with ``code`` (429 with when to try again) and count nothing."""
-        items = parse_many(rates) if rates else []
-        for item in items:
-            if not await self.limiter.test(item, "players", *keys):
-                await self._refuse(item, keys, code)
-        for item in items:
-            if not await self.limiter.hit(item, "players", *keys):
-                await self._refuse(item, keys, code)
-
-    async def _refuse(self, item: Any, keys: tuple[str, ...], code: str) -> NoReturn:
-        stats = await self.limiter.get_window_stats(item, "players", *keys)
-        wait = max(1, math.ceil(stats.reset_time - time.time()))
-        sign_in = code == "sign_in_throttled"   # the page says the wait: it is a parameter
-        what = "too many sign-in attempts from your address" if sign_in else "too many attempts"
-        raise Refused(f"{what} (at most {item}); try again in {wait} s", 429, code,
-                      retry_after=wait, params={"retry_after": wait} if sign_in else None)
-
-
-def _limiter(request: Request) -> Limiter:
-    state = request.app.state
-    limiter = getattr(state, "player_limiter", None)
-    if limiter is None:
-        url = state.tables.settings.rate_limit_storage
-        limiter = state.player_limiter = Limiter(url)
-    return limiter
+def limiter_of(connection: Request | WebSocket) -> Limiter:
+    """The sign-in attempts' limiter (built with the app's services)."""
+    return services_of(connection).limiter
 
 
 def _me(player: Player, seats: list[dict[str, Any]] | None = None) -> Me:
@@ -288,20 +239,15 @@ def _me(player: Player, seats: list[dict[str, Any]] | None = None) -> Me:
               seats=seats or [])
 
 
-def install(app: FastAPI) -> None:
-    """Add the players' endpoints and the cross-site check to the app."""
-
-    @app.middleware("http")
-    async def same_site_only(request: Request, call_next: Any) -> Any:
-        if (request.method not in SAFE_METHODS and COOKIE in request.cookies
-                and cross_site(request)):
-            return JSONResponse(status_code=403, content={
-                "detail": "this request came from another site's page and carries your "
-                          "session: refused", "code": "cross_site"})
-        return await call_next(request)
-
-    app.include_router(router)
-    app.include_router(ratings_router)
+async def same_site_only(request: Request, call_next: RequestResponseEndpoint) -> Response:
+    """The cross-site check: a state-changing request carrying the session cookie from
+    another site's page is refused (403 ``cross_site``)."""
+    if (request.method not in SAFE_METHODS and COOKIE in request.cookies
+            and cross_site(request)):
+        return JSONResponse(status_code=403, content={
+            "detail": "this request came from another site's page and carries your "
+                      "session: refused", "code": "cross_site"})
+    return await call_next(request)
 
 
 router = APIRouter()
@@ -314,7 +260,8 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("/api/account/register", response_model=Me, status_code=201, responses=REFUSALS)
-async def register(body: Credentials, request: Request, response: Response) -> Me:
+async def register(players: Players, limiter: Attempts, body: Credentials, request: Request,
+                   response: Response) -> Me:
     """An account; a guest who registers keeps their id, seats and games."""
     username = check_words(request, check_username(body.username), "name_word")
     check_password(body.password)
@@ -322,21 +269,22 @@ async def register(body: Credentials, request: Request, response: Response) -> M
     if player is not None and player.kind != "guest":
         raise Refused("you are signed in: sign out first to make another account", 409,
                       "signed_in")
-    await _limiter(request).hit(limits_of(request).register_per_address, "register",
+    await limiter.hit(limits_of(request).register_per_address, "register",
                                 address_of(request))
     digest = await hashing(_hasher.hash, body.password)
-    account = await asyncio.to_thread(store_of(request).register,
+    account = await asyncio.to_thread(players.register,
                                       player.id if player else None, username, digest)
     await _sign_in(request, response, account)
     return _me(account)
 
 
 @router.post("/api/account/login", response_model=Me, responses=REFUSALS)
-async def login(body: Credentials, request: Request, response: Response) -> Me:
+async def login(players: Players, sanctions: Sanctions, limiter: Attempts, body: Credentials,
+                request: Request, response: Response) -> Me:
     """Sign in.  Attempts are counted per address and per (account, address), or, from a
     browser known to the account, apart under ``login_known_device``.  A guest who signs
     in brings their games to the account (``PlayerStore.merge_guest``)."""
-    limits, limiter = limits_of(request), _limiter(request)
+    limits, limiter = limits_of(request), limiter
     address, key = address_of(request), body.username.lower()
     if await _known(request, key):
         await limiter.hit(limits.login_known_device, "login-known", address,
@@ -346,21 +294,21 @@ async def login(body: Credentials, request: Request, response: Response) -> Me:
                           code="sign_in_throttled")
         await limiter.hit(limits.login_per_account_address, "login-pair", key, address,
                           code="sign_in_throttled")
-    row = await asyncio.to_thread(store_of(request).by_username, body.username)
+    row = await asyncio.to_thread(players.by_username, body.username)
     digest = row.password_hash if row is not None and row.password_hash else _DUMMY
     if not await hashing(_verify, digest, body.password) or row is None:
         raise Refused(BAD_CREDENTIALS, 401, "bad_credentials")
-    ban = await asyncio.to_thread(store_on(request, SanctionStore).in_force, "ban", row.id)
+    ban = await asyncio.to_thread(sanctions.in_force, "ban", row.id)
     if ban is not None:   # told only to who knows the password
         raise Refused(f"this account is banned: {ban.reason}", 403, "banned",
                       params={"until": ban.until.isoformat() if ban.until else None})
     if _hasher.check_needs_rehash(digest):
         new = await hashing(_hasher.hash, body.password)
-        await asyncio.to_thread(store_of(request).set_password_hash, row.id, new)
+        await asyncio.to_thread(players.set_password_hash, row.id, new)
     player = row.player()
     await _bring_guest(request, player)
     await _sign_in(request, response, player)
-    seats = await asyncio.to_thread(store_of(request).open_seats, player.id)
+    seats = await asyncio.to_thread(players.open_seats, player.id)
     return _me(player, seats)
 
 
@@ -398,31 +346,31 @@ def _verify(digest: str, password: str) -> bool:
 
 
 @router.post("/api/account/logout", responses=REFUSALS)
-async def logout(request: Request, response: Response) -> dict[str, bool]:
+async def logout(players: Players, request: Request, response: Response) -> dict[str, bool]:
     """End this browser's session (in the database too: a copy of the cookie is dead)."""
     session_id = await _session_id(request)
     if session_id is not None:
-        await asyncio.to_thread(store_of(request).end_session, session_id)
+        await asyncio.to_thread(players.end_session, session_id)
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
     return {"signed_out": True}
 
 
 @router.get("/api/me", response_model=Me, responses={429: REFUSALS[429]})
-async def me(request: Request, response: Response) -> Me:
+async def me(players: Players, request: Request, response: Response) -> Me:
     """Who you are (a first visit makes you a guest) and your seats in play."""
     player = await player_or_guest(request, response)
-    seats = await asyncio.to_thread(store_of(request).open_seats, player.id)
+    seats = await asyncio.to_thread(players.open_seats, player.id)
     return _me(player, seats)
 
 
 @router.post("/api/me/name", response_model=Me, responses=REFUSALS)
-async def rename(body: NewName, request: Request, response: Response) -> Me:
+async def rename(players: Players, body: NewName, request: Request, response: Response) -> Me:
     """Change your display name (shown at your seats; escaped, at most 24 characters)."""
     check_display_name(body.name)   # refused before a first visit makes a guest
     player = await player_or_guest(request, response)
     name = await check_shown_name(request, body.name, player)
-    renamed = await asyncio.to_thread(store_of(request).rename, player.id, name)
-    seats = await asyncio.to_thread(store_of(request).open_seats, player.id)
+    renamed = await asyncio.to_thread(players.rename, player.id, name)
+    seats = await asyncio.to_thread(players.open_seats, player.id)
     # the seats in play, in whichever process plays their table
     await request.app.state.tables.rename(player.id, name,
                                           sorted({seat["table"] for seat in seats}))
@@ -438,19 +386,19 @@ async def _account(request: Request) -> Player:
 
 @router.post("/api/account/tokens", response_model=ApiToken, status_code=201,
              responses=REFUSALS)
-async def new_token(request: Request) -> ApiToken:
+async def new_token(players: Players, request: Request) -> ApiToken:
     """An API token for a program to play as this account (``Authorization: Bearer``);
     the account is a bot account from then on, and plays unrated."""
     player = await _account(request)
-    token = await asyncio.to_thread(store_of(request).new_api_token, player.id,
+    token = await asyncio.to_thread(players.new_api_token, player.id,
                                     limits_of(request).api_tokens)
     return ApiToken(token=token)
 
 
 @router.delete("/api/account/tokens", responses=REFUSALS)
-async def revoke_tokens(request: Request) -> dict[str, int]:
+async def revoke_tokens(players: Players, request: Request) -> dict[str, int]:
     player = await _account(request)
-    return {"revoked": await asyncio.to_thread(store_of(request).revoke_api_tokens, player.id)}
+    return {"revoked": await asyncio.to_thread(players.revoke_api_tokens, player.id)}
 
 
 # -- what account control (``control``, ``mail``, ``moderation``) uses of the above -------
@@ -475,4 +423,3 @@ def hash_password(password: str) -> str:
 
 verify_password = _verify
 session_of = _session_id
-limiter_of = _limiter

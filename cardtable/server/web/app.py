@@ -1,12 +1,13 @@
 """The web table as one FastAPI app: ``create_app`` builds it, ``serve`` runs it.
 
-The app is its settings, a lifespan that makes the storage, the tables, the cluster and
-quick play (kept on ``app.state``, given to the endpoints by ``deps``), and a router per
-feature: ``health_api``, ``tables_api``, ``socket_api``, ``life_api`` (lobby, quick play,
-resign, leave), ``accounts``, ``ratings_api``, ``control_api`` (password, sessions,
-deletion, export), ``mail_api`` (reset by e-mail), ``moderation`` (reports, admins),
-``learn_api``, ``protocol_api`` (the messages' schema) and the page (``pagefiles``).
-The endpoints, in short:
+The app is its settings, a lifespan that builds every service once (``services``: the
+storage, the tables, the cluster, quick play, the analyses, every store, the limiter and
+the signers; the endpoints are given them through ``Depends``, ``deps``), and one router
+(``api``) made of each feature's part: ``health_api``, ``tables_api``, ``socket_api``,
+``life_api`` (lobby, quick play, resign, leave), ``accounts``, ``ratings_api``,
+``control_api`` (password, sessions, deletion, export), ``mail_api`` (reset by e-mail),
+``moderation`` (reports, admins), ``learn_api``, ``protocol_api`` (the messages' schema)
+and the page (``pagefiles``).  The endpoints, in short:
 
 - ``GET /api/health`` (and ``/live``, ``/ready``), ``GET /metrics``, ``GET /api/games``
   (games, presets, player counts, rule options, bots)
@@ -26,11 +27,12 @@ import contextlib
 import logging
 import math
 import mimetypes
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 
 from ... import __version__
 from ..core.border import TextBorder
@@ -38,17 +40,19 @@ from ..core.clock import Clock
 from ..core.settings import ServerSettings
 from ..people.control import keep_sweeping
 from ..people.words import check_file
+from ..play.analyses import Analyses
 from ..play.quickplay import LocalTickets, QuickPlay, RedisTickets
 from ..play.tables import Tables
 from ..store.storage import Storage, sqlite_url
-from .accounts import install as install_players
+from .accounts import router as accounts_router
+from .accounts import same_site_only
 from .collector import quiet_collector
 from .control_api import router as control_router
 from .errors import install as install_errors
 from .headers import SecurityHeaders
 from .health_api import router as health_router
 from .jsonlog import RequestIds, json_logs
-from .learn_api import register as register_school
+from .learn_api import router as learn_router
 from .life_api import router as life_router
 from .logsafe import redact_logs
 from .mail_api import router as mail_router
@@ -57,9 +61,14 @@ from .moderation import router as moderation_router
 from .pagefiles import PageFiles
 from .pagefiles import router as page_router
 from .protocol_api import router as protocol_router
+from .ratings_api import router as ratings_router
+from .services import Services
 from .socket_api import router as socket_router
 from .tables_api import playable
 from .tables_api import router as tables_router
+
+if TYPE_CHECKING:
+    import uvicorn
 
 __all__ = ["create_app", "drain", "serve"]
 
@@ -130,6 +139,8 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
         tickets = (LocalTickets() if cluster is None
                    else RedisTickets(cluster.redis, chosen.redis_prefix))
         app.state.quickplay = QuickPlay(tables, tickets, poll_timeout=chosen.quick_play_poll)
+        app.state.services = await Services.build(chosen, storage, tables, app.state.quickplay,
+                                                  app.state.analyses, cluster)
         app.state.quickplay.start()
         try:
             yield
@@ -147,14 +158,9 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     app.state.settings = chosen
     app.state.draining = False   # while it stops: /api/health/ready answers 503
     install_errors(app)
-    for router in (health_router, tables_router, socket_router, life_router, protocol_router,
-                   page_router):
-        app.include_router(router)
-
-    install_players(app)
-    for router in (control_router, mail_router, moderation_router):   # people.control ...
-        app.include_router(router)
-    register_school(app, data_dir)
+    app.middleware("http")(same_site_only)   # a cookie's request from another site: 403
+    app.state.analyses = Analyses(Path(data_dir) / "analysis", lambda: app.state.storage)
+    app.include_router(api())
     app.mount("/", PageFiles(directory=static, html=True, check_dir=False), name="static")
     app.add_middleware(BannedAddresses)   # a banned address reaches no endpoint
     app.add_middleware(SecurityHeaders)
@@ -162,6 +168,16 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     # outermost: no endpoint, middleware or database sees a NUL or an unbounded body
     app.add_middleware(TextBorder, max_body=chosen.max_body_bytes)
     return app
+
+
+def api() -> APIRouter:
+    """Every endpoint of the site in one router; each feature's module holds its part."""
+    router = APIRouter()
+    for part in (health_router, tables_router, socket_router, life_router, protocol_router,
+                 page_router, accounts_router, ratings_router, control_router, mail_router,
+                 moderation_router, learn_router):
+        router.include_router(part)
+    return router
 
 
 def _titles() -> str:
@@ -212,7 +228,7 @@ def serve(settings: ServerSettings | None = None, **fields: Any) -> None:
     ours.setLevel(log_level.upper())
     ours.propagate = False
     announce_file_limit(log)
-    server = _draining_server(uvicorn.Server, app, chosen.drain_timeout)(config)
+    server = _draining_server(app, chosen.drain_timeout)(config)
     quiet_collector()
     server.run()
 
@@ -236,13 +252,14 @@ async def drain(app: FastAPI) -> int:
     return count
 
 
-def _draining_server(base: Any, app: FastAPI, timeout: float) -> Any:
+def _draining_server(app: FastAPI, timeout: float) -> type[uvicorn.Server]:
     """uvicorn's server, which on SIGTERM first stops listening (so that a proxy sends new
     connections to the other processes), then drains the app (``drain``), then shuts down
     as uvicorn does."""
+    import uvicorn
 
-    class DrainingServer(base):
-        async def shutdown(self, sockets: Any = None) -> None:
+    class DrainingServer(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             for server in self.servers:
                 server.close()
             for sock in sockets or []:

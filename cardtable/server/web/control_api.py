@@ -16,7 +16,6 @@ from ..store.control import ControlStore
 from ..store.players import (
     Player,
 )
-from ..store.sanctions import store_on
 from .accounts import (
     COOKIE,
     DEVICE,
@@ -30,6 +29,7 @@ from .accounts import (
     session_of,
     verify_password,
 )
+from .services import Control, services_of
 
 __all__ = ["account_asking", "check_current_password", "control_of", "router"]
 
@@ -57,7 +57,7 @@ class Deleted(BaseModel):
 
 
 def control_of(request: Request) -> ControlStore:
-    return store_on(request, ControlStore)
+    return services_of(request).control
 
 
 async def account_asking(request: Request) -> Player:
@@ -87,13 +87,13 @@ def _signed_out(response: Response, *, forget_device: bool = False) -> None:
 
 
 @router.post("/api/account/password", response_model=Ended, responses=REFUSALS)
-async def change_password(body: PasswordChange, request: Request) -> Ended:
+async def change_password(control: Control, body: PasswordChange, request: Request) -> Ended:
     """A new password (the current one first); the account's other sessions end."""
     player = await account_asking(request)
     check_password(body.new_password)
     await check_current_password(request, player, body.password)
     digest = await hashing(hash_password, body.new_password)
-    ended = await asyncio.to_thread(control_of(request).set_password, player.id, digest,
+    ended = await asyncio.to_thread(control.set_password, player.id, digest,
                                     await session_of(request))
     return Ended(ended=ended)
 
@@ -103,22 +103,23 @@ DELETED = "this account was deleted"
 
 
 @router.post("/api/account/sign-out-everywhere", response_model=Ended, responses=REFUSALS)
-async def sign_out_everywhere(request: Request, response: Response) -> Ended:
+async def sign_out_everywhere(control: Control, request: Request, response: Response) -> Ended:
     """End every session of the account, this browser's too."""
     player = await account_asking(request)
-    ended = await asyncio.to_thread(control_of(request).end_sessions, player.id)
+    ended = await asyncio.to_thread(control.end_sessions, player.id)
     await close_sockets(request, player.id, SIGNED_OUT_EVERYWHERE)
     _signed_out(response)
     return Ended(ended=ended)
 
 
 @router.post("/api/account/delete", response_model=Deleted, responses=REFUSALS)
-async def delete_account(body: PasswordOnly, request: Request, response: Response) -> Deleted:
+async def delete_account(control: Control, body: PasswordOnly, request: Request,
+                         response: Response) -> Deleted:
     """Delete the account (the password first): its games stay under an anonymous name;
     its ratings, sessions and seat keys are gone."""
     player = await account_asking(request)
     await check_current_password(request, player, body.password)
-    name, _ = await asyncio.to_thread(control_of(request).delete, player.id)
+    name, _ = await asyncio.to_thread(control.delete, player.id)
     # the tables held in memory, here and in every other process, finished ones too
     await request.app.state.tables.anonymize(player.id, name)
     await close_sockets(request, player.id, DELETED)
@@ -127,10 +128,10 @@ async def delete_account(body: PasswordOnly, request: Request, response: Respons
 
 
 @router.get("/api/account/export", responses=REFUSALS)
-async def export(request: Request) -> JSONResponse:
+async def export(control: Control, request: Request) -> JSONResponse:
     """Everything the site keeps about the account, as a JSON file."""
     player = await account_asking(request)
-    data = await asyncio.to_thread(control_of(request).export, player.id)
+    data = await asyncio.to_thread(control.export, player.id)
     filename = f"cardtable-{player.username or player.id}.json"
     return JSONResponse(data, headers={
         "Content-Disposition": f'attachment; filename="{filename}"',

@@ -29,6 +29,8 @@ import re
 import secrets
 from typing import Any
 
+from starlette.types import ASGIApp, Message
+
 from .logsafe import LOGGERS, scrub
 
 __all__ = ["REQUEST", "TABLE", "JsonFormatter", "RequestIds", "json_logs"]
@@ -51,7 +53,7 @@ ACCESS_FIELDS = ("client", "method", "path", "http", "status")
 class RequestIds:
     """Pure ASGI middleware: a request id and the table, for every line logged meanwhile."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -69,7 +71,7 @@ class RequestIds:
         table_token = TABLE.set(found.group(1) if found else None)
         header = (b"x-request-id", request.encode())
 
-        async def sending(message: dict[str, Any]) -> None:
+        async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message = {**message, "headers": [*message.get("headers", ()), header]}
             await send(message)

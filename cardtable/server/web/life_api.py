@@ -24,6 +24,8 @@ from ..play.guard import address_of
 from ..play.lifecycle import ratings_in_pool
 from ..play.live import OVER, LiveTable
 from ..play.tables import Tables
+from ..store.players import Player
+from ..store.storage import SeatRow, Storage, TableRow
 from .accounts import key_may_play
 from .deps import Asker, Live, Queue, Stored
 from .schemas import Problem, TableListing, listing_of
@@ -168,7 +170,8 @@ async def lobby(tables: Live, game: str | None = Query(None, max_length=32),
     return Lobby(open=open_, live=live)
 
 
-async def _seat_ratings(storage: Any, row: Any, seats: list[Any]) -> dict[str, int]:
+async def _seat_ratings(storage: Storage, row: TableRow, seats: list[SeatRow]
+                        ) -> dict[str, int]:
     """The rating of each account's seat at a listed table, in its pool."""
     wanted = {seat.seat: seat.player_id for seat in seats
               if getattr(seat, "player_kind", None) == "account" and seat.player_id}
@@ -206,12 +209,13 @@ async def quick_play_cancel(ticket: str, queue: Queue) -> Ticket:
     return Ticket(**await queue.cancel(ticket))
 
 
-def rating_in_pool(storage: Any, player_id: str, pool: str) -> float:
+def rating_in_pool(storage: Storage, player_id: str, pool: str) -> float:
     """A player's shown rating in a pool (where they have none yet: the starting one)."""
     return float(ratings_in_pool(storage, [player_id], pool)[player_id])
 
 
-async def _rating(storage: Any, player: Any, body: QuickPlayRequest) -> float | None:
+async def _rating(storage: Storage, player: Player | None, body: QuickPlayRequest
+                  ) -> float | None:
     """An account's rating in the pool it asks to play in; ``None`` for guests and bots
     (they play unrated, and are matched with anyone)."""
     if player is None or player.kind != "account":

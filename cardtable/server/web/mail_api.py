@@ -11,12 +11,12 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from pydantic import BaseModel, Field
 
 from ..core.errors import Refused
-from ..people.mail import EMAIL, SALT, fingerprint, send_reset
+from ..people.mail import EMAIL, fingerprint, send_reset
 from ..people.players import check_password
 from ..play.guard import address_of
-from ..store.sanctions import SanctionStore, store_on
-from .accounts import REFUSALS, hash_password, hashing, limiter_of, store_of
-from .control_api import account_asking, check_current_password, control_of
+from .accounts import REFUSALS, hash_password, hashing, limiter_of
+from .control_api import account_asking, check_current_password
+from .services import Attempts, Control, Sanctions, services_of
 
 __all__ = ["router"]
 
@@ -24,12 +24,7 @@ log = logging.getLogger("cardtable.server")
 
 
 async def _signer(request: Request) -> URLSafeTimedSerializer:
-    state = request.app.state
-    signer = getattr(state, "reset_signer", None)
-    if signer is None:
-        key = await asyncio.to_thread(store_of(request).secret, "reset")
-        signer = state.reset_signer = URLSafeTimedSerializer(key, salt=SALT)
-    return signer
+    return services_of(request).reset
 
 
 router = APIRouter()
@@ -60,27 +55,28 @@ class NewPassword(BaseModel):
 
 
 @router.post("/api/account/email", response_model=EmailSet, responses=REFUSALS)
-async def set_email(body: NewEmail, request: Request) -> EmailSet:
+async def set_email(sanctions: Sanctions, body: NewEmail, request: Request) -> EmailSet:
     """Give the account an e-mail address for password reset (the password first)."""
     player = await account_asking(request)
     email = body.email.strip() if body.email else None
     if email is not None and not EMAIL.fullmatch(email):
         raise Refused("that is not an e-mail address", 422, "invalid_email")
     await check_current_password(request, player, body.password)
-    await asyncio.to_thread(store_on(request, SanctionStore).set_email, player.id, email)
+    await asyncio.to_thread(sanctions.set_email, player.id, email)
     return EmailSet(email=email)
 
 
 @router.post("/api/account/reset", response_model=ResetDone, status_code=202,
              responses=MAIL_REFUSALS)
-async def ask_reset(body: ResetAsked, request: Request) -> ResetDone:
+async def ask_reset(sanctions: Sanctions, limiter: Attempts, body: ResetAsked,
+                    request: Request) -> ResetDone:
     """Send a password-reset link to the account's address, if it has one (the answer is
     the same either way)."""
     settings = request.app.state.settings
     if not settings.mail_on:
         raise Refused("this server sends no mail: ask its operator", 404, "reset_off")
-    await limiter_of(request).hit(settings.reset_per_address, "reset", address_of(request))
-    found = await asyncio.to_thread(store_on(request, SanctionStore).by_username_or_email,
+    await limiter.hit(settings.reset_per_address, "reset", address_of(request))
+    found = await asyncio.to_thread(sanctions.by_username_or_email,
                                     body.name.strip())
     if found is not None and await _mail_left(request, found[0].id):
         row, email = found
@@ -109,7 +105,7 @@ async def _mail_left(request: Request, player_id: str) -> bool:
 
 
 @router.post("/api/account/reset/confirm", response_model=ResetDone, responses=REFUSALS)
-async def confirm_reset(body: NewPassword, request: Request) -> ResetDone:
+async def confirm_reset(control: Control, body: NewPassword, request: Request) -> ResetDone:
     """The new password, with the link's token: every session of the account ends."""
     settings = request.app.state.settings
     check_password(body.password)
@@ -119,7 +115,7 @@ async def confirm_reset(body: NewPassword, request: Request) -> ResetDone:
     except (BadSignature, ValueError, TypeError):
         raise Refused("this reset link is wrong, used or out of date: ask for a new "
                       "one", 422, "reset_link_bad") from None
-    control = control_of(request)
+    control = control
     held = await asyncio.to_thread(control.password_hash, str(player_id))
     if held is None or fingerprint(held) != mark:
         raise Refused("this reset link is wrong, used or out of date: ask for a new "

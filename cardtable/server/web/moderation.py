@@ -24,16 +24,19 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, Field
+from starlette.datastructures import State
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..core.errors import Refused
 from ..people.players import check_display_name
 from ..play.guard import address_of
 from ..store.players import Player
-from ..store.sanctions import ReportRow, ReportStore, SanctionStore, store_on
+from ..store.sanctions import ReportRow, SanctionStore
 from ..store.stamps import stamp
 from ..store.storage import CLOSED, OVER, StoredTable
-from .accounts import REFUSALS, close_sockets, current_player, limiter_of, store_of
+from .accounts import REFUSALS, close_sockets, current_player, store_of
+from .services import Attempts, Players, Sanctions, services_of
 
 __all__ = ["BANS_FRESH", "BannedAddresses", "router", "sanctions_of"]
 
@@ -46,8 +49,8 @@ ADMIN_REFUSALS: dict[int | str, dict[str, Any]] = {
     404: {"description": "no such player, table, report or chat line"}}
 
 
-def sanctions_of(holder: Any) -> SanctionStore:
-    return store_on(holder, SanctionStore)
+def sanctions_of(holder: HTTPConnection) -> SanctionStore:
+    return services_of(holder).sanctions
 
 
 # -- banned addresses -------------------------------------------------------------------------
@@ -82,7 +85,7 @@ async def _banned(scope: Scope) -> bool:
     older than ``BANS_FRESH``: no request waits for it, even with the database away."""
     app = scope.get("app")
     state = getattr(app, "state", None)
-    if state is None or getattr(state, "storage", None) is None:
+    if state is None or getattr(state, "services", None) is None:
         return False   # before the lifespan: nothing to read yet
     held = getattr(state, "banned_addresses", None)
     if held is None:
@@ -95,9 +98,9 @@ async def _banned(scope: Scope) -> bool:
     return (client[0] if client else "unknown") in held[0]
 
 
-async def _read_bans(state: Any, last: frozenset[str]) -> tuple[frozenset[str], float]:
+async def _read_bans(state: State, last: frozenset[str]) -> tuple[frozenset[str], float]:
     try:
-        addresses = await asyncio.to_thread(SanctionStore(state.storage).banned_addresses)
+        addresses = await asyncio.to_thread(state.services.sanctions.banned_addresses)
     except Exception:   # the database away: the list as last read
         addresses = last
     finally:
@@ -121,25 +124,26 @@ class Reported(BaseModel):
 
 
 @router.post("/api/reports", response_model=Reported, status_code=201, responses=ADMIN_REFUSALS)
-async def report(body: NewReport, request: Request) -> Reported:
+async def report(sanctions: Sanctions, limiter: Attempts, body: NewReport,
+                 request: Request) -> Reported:
     """Report a player (``player``; or ``table`` and ``seat``) or a chat line (``table``,
     ``seat`` and the line's ``at``), with a reason an admin reads."""
     reporter = await current_player(request)
     if reporter is None:
         raise Refused("sign in (or play as a guest) first", 401, "not_signed_in")
-    await limiter_of(request).hit(request.app.state.settings.reports_per_address, "report",
+    await limiter.hit(request.app.state.settings.reports_per_address, "report",
                                   address_of(request))
     row = ReportRow(at=stamp(), reporter_id=reporter.id, reason=" ".join(body.reason.split()),
                     status="open")
     if body.table is not None and body.seat is not None:
-        await asyncio.to_thread(ReportStore(request.app.state.storage).find_seat,
+        await asyncio.to_thread(services_of(request).reports.find_seat,
                                 body.table, body.seat, body.at, row)
     elif body.player is not None:
         row.player_id = (await _player_named(request, body.player)).id
     else:
         raise Refused('a report names "player", or "table" and "seat"', 422,
                       "invalid_request")
-    return Reported(report=await asyncio.to_thread(sanctions_of(request).report, row))
+    return Reported(report=await asyncio.to_thread(sanctions.report, row))
 
 
 async def _player_named(request: Request, name: str) -> Player:
@@ -244,24 +248,24 @@ async def unban(body: Target, request: Request) -> Done:
 
 
 @router.post("/api/admin/rename", response_model=Done, responses=ADMIN_REFUSALS)
-async def rename(body: NewName, request: Request) -> Done:
+async def rename(players: Players, sanctions: Sanctions, body: NewName, request: Request) -> Done:
     """Give a player another display name (an offensive one replaced), at their seats in
     play too."""
     _, named = await admin_asking(request)
     name = check_display_name(body.name)
     target = await _player_named(request, body.player)
-    store = store_of(request)
+    store = players
     await asyncio.to_thread(store.rename, target.id, name)
     seats = await asyncio.to_thread(store.open_seats, target.id)
     await request.app.state.tables.rename(target.id, name,
                                           sorted({seat["table"] for seat in seats}))
-    await asyncio.to_thread(sanctions_of(request).record, named, "rename", target.id,
+    await asyncio.to_thread(sanctions.record, named, "rename", target.id,
                             {"was": target.name, "now": name})
     return Done(done=True, target=target.id)
 
 
 @router.post("/api/tables/{table_id}/close", response_model=Done, responses=ADMIN_REFUSALS)
-async def close_table(table_id: str, body: Closing, request: Request) -> Done:
+async def close_table(sanctions: Sanctions, table_id: str, body: Closing, request: Request) -> Done:
     """End a table in play at once, unrated, keeping the reason; its sockets close."""
     _, named = await admin_asking(request)
     state = request.app.state
@@ -273,35 +277,36 @@ async def close_table(table_id: str, body: Closing, request: Request) -> Done:
     if stored.row.status in (OVER, CLOSED):
         raise Refused("the table is not in play", 409, "conflict")
     await tables.close_table(table_id, f"closed by an admin: {body.reason}")
-    await asyncio.to_thread(sanctions_of(request).record, named, "close_table", table_id,
+    await asyncio.to_thread(sanctions.record, named, "close_table", table_id,
                             {"reason": body.reason})
     return Done(done=True, target=table_id)
 
 
 @router.get("/api/admin/reports", responses=ADMIN_REFUSALS)
-async def reports(request: Request, status: Literal["open", "closed"] = "open",
+async def reports(sanctions: Sanctions, request: Request,
+                  status: Literal["open", "closed"] = "open",
                   limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
     await admin_asking(request)
-    found: list[dict[str, Any]] = await asyncio.to_thread(sanctions_of(request).reports,
+    found: list[dict[str, Any]] = await asyncio.to_thread(sanctions.reports,
                                                           status, limit)
     return found
 
 
 @router.post("/api/admin/reports/{report_id}/close", response_model=Done,
              responses=ADMIN_REFUSALS)
-async def close_report(request: Request,
+async def close_report(sanctions: Sanctions, request: Request,
                        report_id: int = Path(ge=1, le=2**31 - 1)) -> Done:
     _, named = await admin_asking(request)
-    if not await asyncio.to_thread(sanctions_of(request).close_report, report_id, named):
+    if not await asyncio.to_thread(sanctions.close_report, report_id, named):
         raise Refused("no such report", 404, "not_found")
     return Done(done=True, target=str(report_id))
 
 
 @router.get("/api/admin/audit", responses=ADMIN_REFUSALS)
-async def audit_log(request: Request, limit: int = Query(100, ge=1, le=1000),
+async def audit_log(sanctions: Sanctions, request: Request, limit: int = Query(100, ge=1, le=1000),
                     offset: int = Query(0, ge=0, le=1_000_000)) -> list[dict[str, Any]]:
     """Every admin action, newest first."""
     await admin_asking(request)
-    found: list[dict[str, Any]] = await asyncio.to_thread(sanctions_of(request).audit_log,
+    found: list[dict[str, Any]] = await asyncio.to_thread(sanctions.audit_log,
                                                           limit, offset)
     return found

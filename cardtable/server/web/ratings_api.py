@@ -9,7 +9,8 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from ..core.errors import Refused
-from ..store.ratings import PROVISIONAL_OPPONENTS, store_of
+from ..store.ratings import PROVISIONAL_OPPONENTS
+from .services import Ratings
 
 __all__ = ["router"]
 
@@ -89,12 +90,12 @@ router = APIRouter()
 
 @router.get("/api/players/{name}", response_model=Profile,
             responses={404: {"description": "no such player"}})
-async def profile(name: str, request: Request) -> dict[str, Any]:
+async def profile(ratings: Ratings, name: str, request: Request) -> dict[str, Any]:
     """A player's profile by username (any case) or id: ratings per pool with their
     history, games played and won, recent games with replay links, record against bots."""
     found = None
     if len(name) <= 40:
-        found = await asyncio.to_thread(store_of(request.app.state).profile, name)
+        found = await asyncio.to_thread(ratings.profile, name)
     if found is None:
         raise Refused(f"there is no player {name[:40]!r}", 404, "not_found")
     return found
@@ -102,11 +103,12 @@ async def profile(name: str, request: Request) -> dict[str, Any]:
 
 @router.get("/api/leaderboard", response_model=Leaderboard,
             responses={422: {"description": "the request cannot be read"}})
-async def leaderboard(request: Request, pool: str | None = Query(None, max_length=120),
+async def leaderboard(ratings: Ratings, request: Request,
+                      pool: str | None = Query(None, max_length=120),
                       limit: int = Query(50, ge=1, le=200),
                       offset: int = Query(0, ge=0, le=1_000_000)) -> dict[str, Any]:
     """The players of a pool by rating (provisional ratings last); ``pools`` names every
     pool (the first is shown when none is asked for)."""
-    return await asyncio.to_thread(store_of(request.app.state).leaderboard, pool, limit,
+    return await asyncio.to_thread(ratings.leaderboard, pool, limit,
                                    offset)
 

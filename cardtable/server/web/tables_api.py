@@ -14,7 +14,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from ... import bots, games
-from ...game import rule_options
+from ...game import GameSpec, rule_options
 from ...records import RecordError, rules_to_dict
 from ..core.errors import Refused
 from ..core.wire import plain
@@ -22,7 +22,8 @@ from ..play.guard import address_of
 from ..play.movelog import log_steps
 from ..play.replay import replay_steps
 from ..play.tables import LiveTable
-from .accounts import check_shown_name, current_player, store_of
+from ..store.players import Player
+from .accounts import check_shown_name, current_player
 from .deps import Asker, Live, answers
 from .schemas import (
     CreateTable,
@@ -39,6 +40,7 @@ from .schemas import (
     rated_table,
     seat_info_of,
 )
+from .services import Players
 
 __all__ = ["playable", "router", "seat_name"]
 
@@ -149,7 +151,8 @@ async def table_replay(table_id: str, request: Request, tables: Live) -> Respons
 
 
 @router.get("/api/history", response_model=list[HistoryEntry], responses=answers(422))
-async def history(request: Request, tables: Live, game: str | None = Query(None, max_length=32),
+async def history(players: Players, request: Request, tables: Live,
+                  game: str | None = Query(None, max_length=32),
                   limit: int = Query(50, ge=1, le=200),
                   offset: int = Query(0, ge=0, le=MAX_OFFSET),
                   mine: bool = False) -> list[HistoryEntry]:
@@ -158,7 +161,7 @@ async def history(request: Request, tables: Live, game: str | None = Query(None,
     if mine:
         player = await current_player(request)
         rows = [] if player is None else await asyncio.to_thread(
-            store_of(request).finished_games, player.id, limit=limit, offset=offset,
+            players.finished_games, player.id, limit=limit, offset=offset,
             game=game)
     else:
         rows = await asyncio.to_thread(tables.storage.listing, over=True,
@@ -171,7 +174,7 @@ async def history(request: Request, tables: Live, game: str | None = Query(None,
             for row, seats in rows]
 
 
-async def seat_name(request: Request, name: str | None, player: Any) -> str | None:
+async def seat_name(request: Request, name: str | None, player: Player | None) -> str | None:
     """The name a seat taken without a session shows, by the rule every shown name keeps
     (``accounts.check_shown_name``); a player's seat shows their own name, and
     ``name`` is not read."""
@@ -180,7 +183,7 @@ async def seat_name(request: Request, name: str | None, player: Any) -> str | No
     return await check_shown_name(request, name)
 
 
-def playable() -> list[Any]:
+def playable() -> list[GameSpec]:
     """The games whose engines load; one that fails is logged and left out of the lobby."""
     specs = []
     for name in games.names():
