@@ -97,7 +97,7 @@ def test_a_hint_explains_its_move_and_the_best_moves_in_my_language(
         assert page.evaluate("document.documentElement.dir") == "rtl"
     button = page.locator(".actions button.hint")   # ready to be asked again
     assert not button.is_disabled() and button.inner_text() == page.evaluate(
-        "async () => (await import('/js/i18n.js')).t('table.hint')")
+        "async () => (window.cardtableModules.get('/js/i18n.js')).t('table.hint')")
     panel.scroll_into_view_if_needed()
     screenshot(page, f"hint-{lang}-desktop")
     # the panel goes once the table moves on

@@ -10,8 +10,8 @@ pytestmark = pytest.mark.browser
 # What the page gets for an unknown game, and what a click on it plays: a view with a
 # hand, a table and one plain fact; two legal moves name the 7♣ and one the K♦.
 RENDER = """async () => {
-    const { gameModule } = await import("/js/games.js");
-    const generic = await import("/js/generic.js");
+    const { gameModule } = window.cardtableModules.get("/js/games.js");
+    const generic = window.cardtableModules.get("/js/generic.js");
     const played = [];
     const view = { game: "third", players: 2, hand: ["7♣", "K♦", "2♠"], hand_sizes: [3, 4],
                    table: ["5♥", ["9♠", null]], stock_size: 11 };
@@ -65,7 +65,7 @@ def test_a_game_without_a_module_is_drawn_from_its_view_and_played_by_its_move_t
 def test_a_finished_game_without_a_module_names_its_winners(open_page) -> None:
     page = open_page("/")
     lines = page.evaluate("""async () => {
-        const generic = await import("/js/generic.js");
+        const generic = window.cardtableModules.get("/js/generic.js");
         const name = (seat) => `Seat ${seat + 1}`;
         const body = generic.summary({ over: true, summary: { over: true, winners: [1],
                                                              totals: [3, 9] } },

@@ -94,7 +94,7 @@ HINT = {"move": "attack 6♣", "lang": "fa", "text": "۲ کارت", "unit": "cha
 def hint_panel(page: Any, hint: dict) -> Any:
     """The hint panel the table draws for ``hint``, drawn into the page."""
     page.evaluate("""async (hint) => {
-        const { hintPanel } = await import('/js/hintpanel.js');
+        const { hintPanel } = window.cardtableModules.get('/js/hintpanel.js');
         document.querySelector('.hint-panel')?.remove();
         document.body.append(hintPanel(hint));
     }""", hint)

@@ -135,8 +135,8 @@ def test_a_seat_that_times_out_is_told_and_its_bot_moves_are_marked(
 
 
 ENDINGS = """async ([lang, summary]) => {
-  const i18n = await import('/js/i18n.js');
-  const endings = await import('/js/endings.js');
+  const i18n = window.cardtableModules.get('/js/i18n.js');
+  const endings = window.cardtableModules.get('/js/endings.js');
   await i18n.setLanguage(lang);
   const names = ['Ana', 'Bo'];
   return [endings.endingLines(summary, (seat) => names[seat]), endings.resultShown(summary)];

@@ -69,5 +69,6 @@ def test_the_table_has_a_rules_card_in_the_players_language(open_page) -> None:
 
 def test_the_russian_seat_list_is_separated(open_page) -> None:
     page = open_page("/", locale="ru-RU")
-    joined = page.evaluate("async () => (await import('/js/i18n.js')).joinList(['Вы', 'Место 2'])")
+    joined = page.evaluate(
+        "() => window.cardtableModules.get('/js/i18n.js').joinList(['Вы', 'Место 2'])")
     assert joined == "Вы, Место 2"

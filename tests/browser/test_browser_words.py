@@ -78,8 +78,8 @@ def test_a_persian_page_writes_every_number_in_persian_digits(open_page) -> None
     page = open_page("/", locale="fa-IR", reduced_motion=True)
     page.wait_for_selector("#quick-preset")
     shown = page.evaluate("""async () => {
-      const clock = await import("/js/clock.js");
-      const { num } = await import("/js/i18n.js");
+      const clock = window.cardtableModules.get("/js/clock.js");
+      const { num } = window.cardtableModules.get("/js/i18n.js");
       return [clock.clockText(65), clock.clockText(7), clock.ratingText(1534),
               num(5, { minimumIntegerDigits: 2 })];
     }""")

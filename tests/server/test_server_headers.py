@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 from typing import Any
 
 import pytest
@@ -20,13 +23,31 @@ def client(make_client: Any) -> TestClient:
                                   "/js/app.js", "/nosuch.png"])
 def test_every_answer_carries_the_security_headers(client: TestClient, path: str) -> None:
     answer = client.get(path)
-    assert answer.headers["content-security-policy"] == POLICY
+    # the page lets in its own inline script and style sheet by their hashes, nothing more
+    assert re.sub(r" 'sha256-[A-Za-z0-9+/=]+'", "",
+                  answer.headers["content-security-policy"]) == POLICY
     assert answer.headers["x-content-type-options"] == "nosniff"
     assert answer.headers["referrer-policy"] == "same-origin"
     assert answer.headers["x-frame-options"] == "DENY"
     assert answer.headers["cross-origin-opener-policy"] == "same-origin"
     # plain HTTP: a browser is not told to insist on TLS it has not seen
     assert "strict-transport-security" not in answer.headers
+
+
+def test_the_page_names_the_hash_of_each_inline_part_and_no_other(client: TestClient) -> None:
+    answer = client.get("/")
+    rules = dict(rule.strip().split(" ", 1)
+                 for rule in answer.headers["content-security-policy"].split(";"))
+
+    def hashes(pattern: str) -> set[str]:
+        return {"'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+                + "'" for text in re.findall(pattern, answer.text, re.S)}
+
+    scripts = hashes(r"<script type=\"module\">(.*?)</script>")
+    styles = hashes(r"<style>(.*?)</style>")
+    assert scripts and styles
+    assert set(rules["script-src"].split()) == {"'self'"} | scripts
+    assert set(rules["style-src"].split()) == {"'self'"} | styles
 
 
 def test_the_policy_allows_no_inline_script_and_no_framing() -> None:

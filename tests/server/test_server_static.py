@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from fastapi.testclient import TestClient
 
 from cardtable.server import create_app
 from cardtable.server.web.app import STATIC
-from cardtable.server.web.pagefiles import page_html
+from cardtable.server.web.assets import build
+from cardtable.server.web.jsbundle import modules_of
 
 
 def make_page(folder: Path) -> None:
@@ -56,21 +58,76 @@ def test_by_default_the_page_of_the_package_is_served(tmp_path: Path) -> None:
     assert page.is_file(), "cardtable/server/static/index.html is missing"
     with TestClient(create_app(data_dir=tmp_path / "data")) as client:
         served = client.get("/").text
-        assert served == page_html(STATIC).decode()
-        # the page itself, with the preload links added in its head
-        unlinked = re.sub(r'\n(<link rel="modulepreload" href="[^"]+">\n)+</head>', "</head>",
-                          served)
-        assert unlinked == page.read_text(encoding="utf-8")
+    # the page itself, its files under their hashed names and its modules in one script
+    assert served == build(STATIC).html.decode()
+    assert served.startswith(page.read_text(encoding="utf-8")[:200])
+    assert re.search(r'<link rel="stylesheet" href="/assets/style\.[0-9a-f]{10}\.css">', served)
+    assert '<link rel="modulepreload"' not in served and 'src="/js/' not in served
 
 
-def test_every_module_of_the_page_is_preloaded(tmp_path: Path) -> None:
-    """The modules load at once, not three levels one after another."""
+def test_the_page_is_a_handful_of_requests(tmp_path: Path) -> None:
+    """Every module app.js imports arrives in one file; the frame's are in the page."""
     with TestClient(create_app(data_dir=tmp_path / "data")) as client:
         html = client.get("/table/AbCdEf12").text
-    preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
-    on_disk = {"/" + p.relative_to(STATIC).as_posix() for p in (STATIC / "js").rglob("*.js")}
-    assert on_disk and preloaded == on_disk
-    assert {"/js/app.js", "/js/table.js", "/js/lang/ru.js"} <= preloaded
+        # what the browser fetches (links to other screens aside)
+        named = re.findall(r'<(?:link|script)[^>]*(?:href|src)="(/[^"]*)"', html)
+        scripts = re.findall(r'<script type="module" src="(/assets/app\.[0-9a-f]{10}\.js)">', html)
+        assert len(scripts) == 1 and len(named) <= 4, named
+        script = client.get(scripts[0])
+    assert script.status_code == 200
+    assert script.headers["content-type"].startswith("text/javascript")
+    reached = {module.path for module in modules_of(STATIC / "js", "app.js")}
+    assert {"/js/app.js", "/js/table.js", "/js/lang/ru.js", "/js/cards.js"} <= reached
+    for path in reached:
+        assert f'__modules.set("{path}",' in script.text
+    # the frame (its words, the page's direction) runs from the page itself
+    assert '__modules.set("/js/frame.js",' in html and "drawFrame();" in html
+
+
+def test_hashed_files_are_kept_a_year_and_sent_compressed(tmp_path: Path) -> None:
+    make_page(tmp_path / "static")
+    (tmp_path / "static" / "index.html").write_text(
+        '<!doctype html><head><link rel="stylesheet" href="/style.css">'
+        '<script type="module" src="/js/app.js"></script></head>' + "<p>words</p>" * 50)
+    with TestClient(create_app(data_dir=tmp_path / "data",
+                               static_dir=tmp_path / "static")) as client:
+        html = client.get("/").text
+        urls = re.findall(r'"(/assets/[^"]+)"', html)
+        assert len(urls) == 2   # the style sheet and the script
+        for url in urls:
+            zipped = client.get(url, headers={"Accept-Encoding": "gzip"})
+            assert zipped.headers["cache-control"] == "public, max-age=31536000, immutable"
+            assert zipped.headers["vary"] == "Accept-Encoding"
+            plain = client.get(url, headers={"Accept-Encoding": "identity"})
+            assert "content-encoding" not in plain.headers
+            assert zipped.content == plain.content   # the client undid the gzip
+        # the page itself is asked for every time
+        page = client.get("/", headers={"Accept-Encoding": "gzip"})
+        assert page.headers["cache-control"] == "no-cache"
+        assert page.headers["content-encoding"] == "gzip"
+        assert client.get("/assets/app.0000000000.js").status_code == 404
+        # a changed module makes a new script under a new name; the old one stays reachable
+        (tmp_path / "static" / "js" / "app.js").write_text("export const x = 22;\n")
+        later = time.monotonic() + 5
+        while time.monotonic() < later and client.get("/").text == html:
+            time.sleep(0.2)
+        new_urls = re.findall(r'"(/assets/[^"]+)"', client.get("/").text)
+        assert new_urls[0] == urls[0] and new_urls[1] != urls[1]
+        assert "22" in client.get(new_urls[1]).text
+        assert client.get(urls[1]).status_code == 200
+
+
+def test_modules_the_bundle_cannot_read_are_served_one_by_one(tmp_path: Path) -> None:
+    make_page(tmp_path / "static")
+    (tmp_path / "static" / "index.html").write_text(
+        '<!doctype html><head><script type="module" src="/js/app.js"></script></head>')
+    (tmp_path / "static" / "js" / "app.js").write_text('import { y } from "./b.js";\n')
+    (tmp_path / "static" / "js" / "b.js").write_text('import { x } from "./app.js";\n')
+    with TestClient(create_app(data_dir=tmp_path / "data",
+                               static_dir=tmp_path / "static")) as client:
+        html = client.get("/").text
+    assert '<script type="module" src="/js/app.js">' in html
+    assert '<link rel="modulepreload" href="/js/b.js">' in html
 
 
 def test_files_carry_validators_and_answer_304_when_unchanged(tmp_path: Path) -> None:

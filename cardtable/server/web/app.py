@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import math
 import mimetypes
@@ -46,6 +47,7 @@ from ..play.tables import Tables
 from ..store.storage import Storage, sqlite_url
 from .accounts import router as accounts_router
 from .accounts import same_site_only
+from .assets import PageAssets
 from .collector import quiet_collector
 from .control_api import router as control_router
 from .errors import install as install_errors
@@ -64,7 +66,7 @@ from .protocol_api import router as protocol_router
 from .ratings_api import router as ratings_router
 from .services import Services
 from .socket_api import router as socket_router
-from .tables_api import playable
+from .tables_api import games_of, playable
 from .tables_api import router as tables_router
 
 if TYPE_CHECKING:
@@ -155,6 +157,8 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
                   description=f"{_titles()} at a web table: lobby, tables with "
                               "friends and bots, live play over a WebSocket, records.")
     app.state.static = static
+    # the page's files bundled, hashed, gzipped; the games it offers in the page itself
+    app.state.page_files = PageAssets(static, head=lambda: games_script(chosen))
     app.state.settings = chosen
     app.state.draining = False   # while it stops: /api/health/ready answers 503
     install_errors(app)
@@ -178,6 +182,14 @@ def api() -> APIRouter:
                  moderation_router, learn_router):
         router.include_router(part)
     return router
+
+
+def games_script(settings: ServerSettings) -> str:
+    """``/api/games`` as a data block of the page (the lobby draws without asking)."""
+    games = json.dumps([game.model_dump(mode="json") for game in games_of(settings)],
+                       ensure_ascii=False, separators=(",", ":"))
+    safe = games.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f'<script type="application/json" id="games-data">{safe}</script>\n'
 
 
 def _titles() -> str:

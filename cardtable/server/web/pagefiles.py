@@ -31,6 +31,8 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from .assets import FOREVER
+
 __all__ = ["CACHE", "PageFiles", "page_html", "page_response", "router"]
 
 CACHE = "no-cache"
@@ -90,10 +92,26 @@ async def invite(table_id: str, request: Request) -> Response:
     return _page(request.app.state.static, request)
 
 
+@router.get("/assets/{name}")
+async def asset(name: str, request: Request) -> Response:
+    """A file of the page under its content's name (``assets``): kept a year."""
+    found = request.app.state.page_files.file(name)
+    if found is None:
+        return JSONResponse(status_code=404, content={"detail": "no such file",
+                                                      "code": "not_found"})
+    return found.response(request.headers.get("accept-encoding"), FOREVER,
+                          request.headers.get("if-none-match"))
+
+
 def _page(static: Path, request: Request) -> Response:
     index = static / "index.html"
     if not index.is_file():
         return JSONResponse(status_code=404, content={
             "detail": "the web page is not installed (cardtable/server/static/index.html)",
             "code": "not_found"})
-    return page_response(static, request.headers.get("if-none-match"))
+    page = request.app.state.page_files.page()
+    if page is None:
+        return page_response(static, request.headers.get("if-none-match"))
+    return page.document.response(request.headers.get("accept-encoding"), CACHE,
+                                  request.headers.get("if-none-match"),
+                                  {"Content-Security-Policy": page.policy})

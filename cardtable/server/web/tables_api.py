@@ -17,6 +17,7 @@ from ... import bots, games
 from ...game import GameSpec, rule_options
 from ...records import RecordError, rules_to_dict
 from ..core.errors import Refused
+from ..core.settings import ServerSettings
 from ..core.wire import plain
 from ..play.guard import address_of
 from ..play.movelog import log_steps
@@ -42,7 +43,7 @@ from .schemas import (
 )
 from .services import Players
 
-__all__ = ["playable", "router", "seat_name"]
+__all__ = ["games_of", "playable", "router", "seat_name"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -54,7 +55,12 @@ MAX_OFFSET = 1_000_000
 
 @router.get("/api/games", response_model=list[GameInfo])
 async def list_games(tables: Live) -> list[GameInfo]:
-    limits = tables.settings
+    return games_of(tables.settings)
+
+
+def games_of(limits: ServerSettings) -> list[GameInfo]:
+    """The games this server offers, with their rules' options and bots (``/api/games``;
+    the page carries them too, so that the lobby need not ask)."""
     known = set(bots.specs())
     offered = [name for name in limits.bots if name in known]
     out = []

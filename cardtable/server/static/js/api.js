@@ -1,3 +1,4 @@
+// @ts-check
 // Talking to the server: JSON over HTTP, the table's WebSocket (with reconnects), and the
 // seat tokens kept in localStorage so that a reload takes the same seat again.
 
@@ -28,6 +29,12 @@ function reasonOf(body, status) {
   return `HTTP ${status}`;
 }
 
+/**
+ * A call of the server's HTTP API: the answer's JSON, or an ApiError saying the refusal.
+ * @param {string} path
+ * @param {{ method?: string, body?: any }} [options]
+ * @returns {Promise<any>}
+ */
 export async function api(path, { method = "GET", body } = {}) {
   const init = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
@@ -54,7 +61,15 @@ export async function api(path, { method = "GET", body } = {}) {
   return data;
 }
 
-export const getGames = () => api("/api/games");
+/** The games the server offers: carried by the page itself (the server writes them in a
+ * data block, so the lobby draws without a round trip), else asked for. */
+export const getGames = () => {
+  const carried = document.getElementById("games-data");
+  if (carried) {
+    try { return Promise.resolve(JSON.parse(carried.textContent)); } catch { /* ask */ }
+  }
+  return api("/api/games");
+};
 export const getTables = () => api("/api/tables");
 export const getHistory = () => api("/api/history");
 export const getTableInfo = (id) => api(`/api/tables/${encodeURIComponent(id)}`);
@@ -121,6 +136,8 @@ export class TableSocket {
     this.timer = null;
     this.ws = null;
     this.stopped = false;
+    /** @type {number | undefined} a signed-in player's own seat, when it has no token */
+    this.seat = undefined;
     this.connect();
   }
 
@@ -186,7 +203,8 @@ export class TableSocket {
     this.timer = setTimeout(() => this.connect(), delay);
   }
 
-  /** Send a message now if the socket is open; say whether it went. */
+  /** Send a message now if the socket is open; say whether it went.
+   * @param {WireClientMessage} msg */
   send(msg) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(msg));

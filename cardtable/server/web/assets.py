@@ -1,0 +1,252 @@
+"""The page's files under names that change with their content, kept a year, sent compressed.
+
+On a slow link each request costs a round trip, and each byte its share of the bandwidth.
+So the page (``index.html``) is answered afresh every time and names its files by their
+content's hash: ``/assets/app.<hash>.js`` (every module ``app.js`` imports, one file: see
+``jsbundle``), ``/assets/style.<hash>.css``, ``/assets/favicon.<hash>.svg``.  A file under
+such a name never changes, so the browser keeps it for a year without asking
+(``immutable``); a new version of the page names new files.  Each file is compressed once
+(gzip, level 9) when it is made, and sent compressed to a browser that accepts it.
+
+A module script marked ``data-inline`` (the frame's, a few kilobytes) goes into the page
+itself, so the header speaks the reader's language without a request of its own; so does
+a style sheet marked ``data-inline`` (the header is drawn with the page's first bytes,
+not a round trip later).  The page's Content-Security-Policy names their hashes.
+
+There is no build step: the files are made when the server starts and made again when
+one of ``static/`` changes (checked at most once a second, when the page is asked for).
+If the modules cannot be bundled (:class:`jsbundle.BundleError`), the page is served as
+plain modules, each preloaded (``pagefiles``), and a warning says why.
+
+>>> import tempfile, pathlib
+>>> root = pathlib.Path(tempfile.mkdtemp())
+>>> (root / "js").mkdir()
+>>> _ = (root / "index.html").write_text(
+...     '<link rel="stylesheet" href="/style.css"><script type="module" src="/js/app.js"></script>')
+>>> _ = (root / "style.css").write_text("body { margin: 0 }")
+>>> _ = (root / "js" / "app.js").write_text("export const x = 1;")
+>>> page = build(root)
+>>> print(page.html.decode().replace("><", ">\\n<"))
+<link rel="stylesheet" href="/assets/style.997faceca2.css">
+<script type="module" src="/assets/app.5ba3d036fc.js">
+</script>
+>>> page.files["style.997faceca2.css"].body
+b'body { margin: 0 }'
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from fastapi.responses import Response
+
+from .headers import POLICY
+from .jsbundle import BundleError, bundle
+
+__all__ = ["FOREVER", "Asset", "Page", "PageAssets", "build"]
+
+log = logging.getLogger(__name__)
+
+FOREVER = "public, max-age=31536000, immutable"
+"""A file whose name is its content's hash: kept a year, never asked for again."""
+
+TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".svg": "image/svg+xml", ".png": "image/png", ".json": "application/json",
+         ".webmanifest": "application/manifest+json"}
+
+LINKED = re.compile(r'(?P<attr>\b(?:href|src))="(?P<url>/[^"#?]+)"')
+MODULE = re.compile(r'<script type="module" src="(?P<url>/js/[^"]+\.js)"(?P<inline> data-inline)?>'
+                    r"</script>")
+STYLE = re.compile(r'<link rel="stylesheet" href="(?P<url>/[^"]+\.css)" data-inline>')
+PRELOAD = re.compile(r'(?P<indent>[ \t]*)<link rel="modulepreload" href="(?P<url>/js/[^"]+)">\n?')
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One file as sent: its bytes, the same gzipped (None when that is no smaller)."""
+
+    body: bytes
+    gzipped: bytes | None
+    media_type: str
+    etag: str
+
+    @classmethod
+    def of(cls, body: bytes, media_type: str) -> Asset:
+        packed = gzip.compress(body, 9, mtime=0)
+        return cls(body, packed if len(packed) < len(body) else None, media_type,
+                   '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+
+    def response(self, accept_encoding: str | None, cache: str,
+                 if_none_match: str | None = None,
+                 more: dict[str, str] | None = None) -> Response:
+        """This file for a request: 304 if the browser's copy matches, gzipped if it may."""
+        headers = {"Cache-Control": cache, "ETag": self.etag, "Vary": "Accept-Encoding",
+                   **(more or {})}
+        if if_none_match and self.etag in [tag.strip() for tag in if_none_match.split(",")]:
+            return Response(status_code=304, headers=headers)
+        if self.gzipped is not None and accepts_gzip(accept_encoding):
+            headers["Content-Encoding"] = "gzip"
+            return Response(self.gzipped, media_type=self.media_type, headers=headers)
+        return Response(self.body, media_type=self.media_type, headers=headers)
+
+
+def accepts_gzip(header: str | None) -> bool:
+    """Whether an Accept-Encoding header takes gzip (and does not refuse it with q=0)."""
+    for part in (header or "").split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip().lower() in ("gzip", "*"):
+            return params.replace(" ", "").lower() not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+    return False
+
+
+@dataclass(frozen=True)
+class Page:
+    """The page and its files, made from one state of ``static/``."""
+
+    html: bytes
+    files: dict[str, Asset]
+    """By the name under ``/assets/``."""
+    inline: tuple[tuple[str, str], ...] = ()
+    """("script-src" or "style-src", the hash of a script or style sheet in the page)."""
+
+    @property
+    def policy(self) -> str:
+        """The site's Content-Security-Policy, letting in the page's own inline parts."""
+        policy = POLICY
+        for directive in ("script-src", "style-src"):
+            hashes = "".join(f" '{value}'" for kind, value in self.inline if kind == directive)
+            policy = policy.replace(f"{directive} 'self'", f"{directive} 'self'{hashes}")
+        return policy
+
+    @cached_property
+    def document(self) -> Asset:
+        """The page itself, ready to send (made once a version)."""
+        return Asset.of(self.html, "text/html; charset=utf-8")
+
+
+def _hashed(name: str, body: bytes) -> str:
+    stem, dot, ext = name.rpartition(".")
+    return f"{stem}.{hashlib.sha256(body).hexdigest()[:10]}{dot}{ext}"
+
+
+def _digest(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+
+def build(static: Path, head: str = "") -> Page:
+    """The page of ``static/index.html`` and every file it names, hashed and compressed;
+    ``head`` goes at the end of its ``<head>`` (data the page would otherwise ask for).
+
+    Raises :class:`BundleError` when the modules cannot be bundled.
+    """
+    html = (static / "index.html").read_text(encoding="utf-8")
+    files: dict[str, Asset] = {}
+    inline: list[tuple[str, str]] = []
+
+    def add(name: str, body: bytes) -> str:
+        hashed = _hashed(name, body)
+        suffix = "." + name.rpartition(".")[2]
+        files[hashed] = Asset.of(body, TYPES.get(suffix, "application/octet-stream"))
+        return "/assets/" + hashed
+
+    bundled: dict[str, str] = {}
+
+    def module(match: re.Match[str]) -> str:
+        entry = match["url"][len("/js/"):]
+        script = bundle(static / "js", entry, strip=True)
+        if match["inline"]:
+            if "</script" in script.lower():
+                raise BundleError(f"{match['url']}: cannot go inline (holds </script)")
+            text = "\n" + script
+            inline.append(("script-src", _digest(text)))
+            return f'<script type="module">{text}</script>'
+        name = entry.rpartition("/")[2]
+        url = bundled[match["url"]] = add(name, script.encode())
+        return f'<script type="module" src="{url}"></script>'
+
+    def preload(match: re.Match[str]) -> str:
+        # a bundle's own preload stays (its download starts early); a module's goes
+        url = bundled.get(match["url"])
+        return f'{match["indent"]}<link rel="modulepreload" href="{url}">\n' if url else ""
+
+    html = MODULE.sub(module, html)
+    html = PRELOAD.sub(preload, html)
+
+    def style(match: re.Match[str]) -> str:
+        text = "\n" + (static / match["url"].lstrip("/")).read_text(encoding="utf-8")
+        if "</style" in text.lower():
+            raise BundleError(f"{match['url']}: cannot go inline (holds </style)")
+        inline.append(("style-src", _digest(text)))
+        return f"<style>{text}</style>"
+
+    html = STYLE.sub(style, html)
+    if head:
+        at = html.find("</head>")
+        html = html[:at] + head + html[at:] if at >= 0 else html
+
+    def linked(match: re.Match[str]) -> str:
+        url = match["url"]
+        file = static / url.lstrip("/")
+        if url.startswith("/assets/") or not file.is_file() or file.suffix == ".html":
+            return match[0]
+        return f'{match["attr"]}="{add(file.name, file.read_bytes())}"'
+
+    html = LINKED.sub(linked, html)
+    return Page(html.encode(), files, tuple(inline))
+
+
+class PageAssets:
+    """The current :class:`Page` of a ``static/`` folder, made again when a file changes."""
+
+    def __init__(self, static: Path, recheck: float = 1.0,
+                 head: Callable[[], str] | None = None) -> None:
+        self.static = static
+        self.head = head
+        self.recheck = recheck
+        self._lock = threading.Lock()
+        self._page: Page | None = None
+        self._stamp: tuple[float, int] | None = None
+        self._checked = float("-inf")
+        self._broken: str | None = None
+        self._kept: dict[str, Asset] = {}
+
+    def _state(self) -> tuple[float, int]:
+        times = [path.stat().st_mtime for path in self.static.rglob("*") if path.is_file()]
+        return (max(times, default=0.0), len(times))
+
+    def page(self) -> Page | None:
+        """The page, or None if it cannot be bundled (then serve the plain modules)."""
+        now = time.monotonic()
+        with self._lock:
+            if now - self._checked >= self.recheck:
+                self._checked = now
+                stamp = self._state()
+                if stamp != self._stamp:
+                    self._stamp = stamp
+                    try:
+                        page = build(self.static, self.head() if self.head else "")
+                        # the files of the version before stay reachable: a page loaded
+                        # just before a change still finds its script
+                        before = self._page.files if self._page else {}
+                        self._page, self._broken = page, None
+                        self._kept = {**before, **page.files}
+                    except BundleError as error:
+                        if str(error) != self._broken:
+                            log.warning("the page's modules are served unbundled: %s", error)
+                        self._page, self._broken = None, str(error)
+            return self._page
+
+    def file(self, name: str) -> Asset | None:
+        """A file under ``/assets/`` by its hashed name, from this or an earlier version."""
+        self.page()
+        return self._kept.get(name)
