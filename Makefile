@@ -7,7 +7,7 @@ BIN     = $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint bench strength demo clean
+.PHONY: run test lint page-check bench strength demo clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,8 +46,21 @@ ENGINE_TESTS = tests/pasur tests/durak tests/test_contract.py tests/test_golden.
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check cardtable tests benchmarks
 	$(BIN)/mypy
+	@$(MAKE) --no-print-directory page-check
 	$(BIN)/python -m pytest -m "not slow" -q -n 3 --dist worksteal
 	CARDTABLE_PURE=1 $(BIN)/python -m pytest -m "not slow" -q -n 3 $(ENGINE_TESTS)
+
+# The page's JavaScript: tsc --noEmit over its JSDoc types (typescript pinned in
+# tools/page/package-lock.json, installed there by npm ci) and node --test over its pure
+# modules (tests/page).  Without node, one line says so and make test goes on.
+PAGE_TSC = tools/page/node_modules/.bin/tsc
+
+page-check:
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  [ -x $(PAGE_TSC) ] || (cd tools/page && npm ci --no-audit --no-fund --loglevel=error) && \
+	  echo "tsc --noEmit (the page's types)" && $(PAGE_TSC) --noEmit -p tools/page/tsconfig.json && \
+	  node --test tests/page/; \
+	else echo "node is not installed: the page's type check and unit tests are skipped"; fi
 
 # mypy reads its files and its strictness from pyproject.toml: the whole package; the engine
 # strictly, the edges (server, adapters, arena, terminal...) with the strict flags relaxed.

@@ -1,3 +1,4 @@
+// @ts-check
 // An account in its owner's hands (#account/control): change the password (other sessions
 // end), sign out everywhere, an e-mail address for password reset, export my data, delete
 // my account; and the password reset itself (#reset: ask for a link; #reset=TOKEN: the
@@ -14,6 +15,7 @@ function link(href, key, id) {
   return h("a", { href, id, onclick: (e) => { e.preventDefault(); navigate(href); } }, t(key));
 }
 
+/** A form's fields by name. @returns {Object<string, any>} */
 function fields(form) { return Object.fromEntries(new FormData(form).entries()); }
 
 function passwordInput(name, autocomplete, id) {
@@ -161,6 +163,10 @@ export class AdminPage {
   constructor(root) {
     this.root = root;
     this.note = null;
+    /** @type {any[] | undefined} the open reports, once loaded */
+    this.reports = undefined;
+    /** @type {any[] | undefined} the moderators' last actions, once loaded */
+    this.audit = undefined;
     this.load();
   }
   destroy() {}

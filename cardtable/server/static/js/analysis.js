@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis board of a finished game (/#/analyse/TABLE_ID, /#/analyse/TABLE_ID/MOVE):
 // POST /api/tables/ID/analysis starts it (in the server's background bot process); GET
 // says how far it got, then gives every judged move and each seat's expected result over
@@ -73,6 +74,9 @@ function svg(tag, attrs = {}, ...children) {
 /** The replay under the board: it goes to a move asked for before it has loaded, once
  * it has, and tells the board where it is (its keys and buttons step through the game). */
 class BoardReplay extends Replay {
+  /** @type {((step: number) => void) | undefined} told of each step shown (the board) */
+  onStep;
+
   go(step) {
     super.go(step);
     this.onStep?.(this.step);

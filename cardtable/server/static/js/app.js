@@ -1,3 +1,4 @@
+// @ts-check
 // The page's entry: the header (navigation, language), and which screen to show:
 //   /                the lobby          /#history        finished games
 //   /table/ID        a live table       /#replay/ID      one game's replay
@@ -65,13 +66,13 @@ function route() {
     screen = new Lobby(main);
   }
   document.body.dataset.screen = name;
-  window.cardtableScreen = screen; // for people (and tests) poking at the page in devtools
+  /** @type {any} */ (window).cardtableScreen = screen; // for people (and tests) poking at the page in devtools
   markNav(name);
   setTitle(name);
 }
 
 function markNav(name) {
-  for (const link of document.querySelectorAll("nav a[data-nav]")) {
+  for (const link of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("nav a[data-nav]"))) {
     const on = link.dataset.nav === name || (name === "puzzle" && link.dataset.nav === "learn")
       || ((name === "replay" || name === "analysis") && link.dataset.nav === "history");
     if (on) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");

@@ -1,3 +1,4 @@
+// @ts-check
 // Cards drawn by the page as SVG: corner indices, pips, framed court cards and a back.
 // The suit shapes are paths (not font glyphs), so every machine draws them the same.
 
@@ -144,7 +145,7 @@ export function cardElement(text, { button = false, faceDown = false, classes = 
                                    label = null } = {}) {
   const el = document.createElement(button ? "button" : "span");
   el.className = ["card", faceDown ? "face-down" : "face-up", ...classes].join(" ");
-  if (button) el.type = "button";
+  if (button) el.setAttribute("type", "button");
   if (faceDown) {
     el.innerHTML = backSVG();
     if (!button) { el.setAttribute("role", "img"); el.setAttribute("aria-label", t("card.back")); }
@@ -161,6 +162,10 @@ export function cardElement(text, { button = false, faceDown = false, classes = 
 /**
  * A hand laid face up in a seat's box (a replay shows every hand once the game is over):
  * small cards in the order given, named as a group for screen readers.
+ */
+/**
+ * @param {string[]} cards
+ * @param {{ label?: string, classesOf?: (key: string) => string[] }} [options]
  */
 export function openHand(cards, { label = "", classesOf = () => [] } = {}) {
   const row = document.createElement("span");
@@ -180,11 +185,12 @@ export function cardWord(text) {
   const key = cardKey(text);
   const card = parseCard(key);
   return h("span", { class: `card-word ${card && isRed(card.suit) ? "red" : "black"}`,
-                     "aria-label": cardLabel(key), role: "img" }, key);
+                     dir: "ltr", "aria-label": cardLabel(key), role: "img" }, key);
 }
 
 export function moveText(text, { plain = false } = {}) {
-  const out = h("span", { class: "move-text" });
+  // a move's notation reads left to right in every language ("7♣ x 4♦ 2♠")
+  const out = h("span", { class: "move-text", dir: "ltr" });
   for (const word of String(text).split(/\s+/)) {
     if (!word) continue;
     if (isCardText(word) && plain) out.appendChild(cardWord(word));

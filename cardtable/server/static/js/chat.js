@@ -1,3 +1,4 @@
+// @ts-check
 // The table's chat panel: the players' room for seated players, the spectators' room for
 // watchers (the server keeps them apart), quick phrases shown in the viewer's language,
 // a per-viewer mute (kept in this browser), and the creator's switch.  Every message is

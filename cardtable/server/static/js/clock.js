@@ -1,3 +1,4 @@
+// @ts-check
 // The table's life bar: the clock of the seat to move (counting down between states),
 // and the Resign and Leave buttons of a seated player.  The server sends each state's
 // clock as seconds left when it was sent; the page counts down from when it arrived.

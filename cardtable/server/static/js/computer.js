@@ -1,3 +1,4 @@
+// @ts-check
 // The computer in one tap: on the landing page, for each game, one line saying what it
 // is, "Play the computer" with a level, which makes a table against bots and goes
 // straight to it (no "Open the table" to click after), and a link to the game's course.

@@ -1,3 +1,4 @@
+// @ts-check
 // A modal dialog for the keyboard (the end of a game): Tab and Shift+Tab go round its
 // controls and never leave it, and Escape closes it.  The page below it is hidden from
 // screen readers by aria-modal; the one who opened the dialog puts the focus back.

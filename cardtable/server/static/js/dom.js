@@ -1,3 +1,4 @@
+// @ts-check
 // A tiny element builder: h("button", {class: "x", onclick: fn}, "text", child).
 
 export function h(tag, attrs = {}, ...children) {
@@ -29,7 +30,7 @@ export function clear(el) { while (el.firstChild) el.removeChild(el.firstChild);
 
 /** Replace an element's children, keeping focus on the "same" element if it survives. */
 export function replaceKeepingFocus(container, children) {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const focusKey = active && container.contains(active) ? active.dataset.focusKey : null;
   clear(container);
   append(container, children);

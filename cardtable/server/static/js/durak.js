@@ -1,3 +1,4 @@
+// @ts-check
 // Transfer Durak at the table: the attack and defence pairs, the trump card and stock,
 // every hand's size, who attacks whom, and buttons for attack, beat, transfer, take and
 // pass.  Everything you can do is read from the legal move texts:

@@ -1,3 +1,4 @@
+// @ts-check
 // How a game ended, and what happened to its seats, in words: a resignation, a rated
 // game aborted before a seat's first move, a table nobody came back to, a player who forfeited (out of time, or away too long) or left.
 // The end dialog says it above the score, the move log says it where it happened, and a

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's frame before the page: index.html holds the header and its navigation as
 // HTML, so that a slow network shows them at once, and this module (asked for first, with
 // its words only) puts them in the reader's language and direction.  The rest of the page
@@ -36,7 +37,7 @@ export function drawFrame(lang = initialLanguage()) {
   const root = document.documentElement;
   root.lang = lang;
   root.dir = LANGUAGES[lang].dir;
-  for (const el of document.querySelectorAll("[data-word]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-word]"))) {
     const text = WORDS[lang]?.[el.dataset.word] ?? WORDS.en[el.dataset.word];
     if (!text) continue;
     if (el.dataset.wordIn === "label") el.setAttribute("aria-label", text);

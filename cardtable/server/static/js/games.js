@@ -1,3 +1,4 @@
+// @ts-check
 // The page's one table of games: a game's name (the server's `game` in every state and
 // record) to the module that draws it.  A module exports render(ctx), summary(state,
 // {mySeat, seatName}) and resultLine(summary, seatName), and may say a move in words

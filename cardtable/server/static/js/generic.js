@@ -1,3 +1,4 @@
+// @ts-check
 // Any game the page has no drawing of its own for (games.js): the table drawn from what
 // every view holds.  Your hand, the cards on the table, the other hands as backs, the
 // view's other plain facts, and every legal move as a button showing its text; a hand

@@ -1,3 +1,4 @@
+// @ts-check
 // A hint at a table against bots: the move, what it does (in the words the server wrote,
 // in the language the page asked in), why it is the hint (the analysis's judge ranks it
 // first: a sentence with the figures) and the two or three best moves with their values,

@@ -1,3 +1,4 @@
+// @ts-check
 // Finished games (the player's own, paged, or every game on the server), and a
 // step-by-step replay of one: the server sends the table as it was
 // after the deal and after every move (every hand face up, since the game is over), and

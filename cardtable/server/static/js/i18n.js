@@ -1,3 +1,4 @@
+// @ts-check
 // Every string the page shows, in English, Portuguese, Persian and Russian.
 // The language comes from the browser (navigator.languages) unless the player picked one;
 // the pick is remembered in localStorage.  The server's refusals are said by their code
@@ -122,7 +123,21 @@ export function upperFirst(text) {
   return s.charAt(0).toLocaleUpperCase(current) + s.slice(1);
 }
 
-/** The string for a key, with {name} placeholders filled (numbers localised). */
+/** A card ("K♦", "10♠") and a run of them ("A♠ 10♠"), as they appear in words. */
+const CARD_RUN = /(?:10|[2-9AJQK])[♣♦♥♠](?:[ \u00a0]+(?:10|[2-9AJQK])[♣♦♥♠])*/g;
+
+/** ``text`` with each card or run of cards set apart from the words' direction (Unicode's
+ * left-to-right isolate), so that a right-to-left sentence keeps "K♦ K♥" as it is rather
+ * than "♥K♦ K".
+ * @param {string} text */
+export function isolateCards(text) {
+  return String(text).replace(CARD_RUN, (run) => `\u2066${run}\u2069`);
+}
+
+/** The string for a key, with {name} placeholders filled (numbers localised; cards set
+ * apart from a right-to-left language's direction).
+ * @param {string} key
+ * @param {Object<string, any>} [params] */
 export function t(key, params = {}) {
   const table = STRINGS[current] || STRINGS.en;
   let text = table[key] ?? STRINGS.en[key] ?? key;
@@ -135,7 +150,8 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => {
     const value = params[name];
     if (value === undefined || value === null) return "";
-    return typeof value === "number" ? num(value) : String(value);
+    if (typeof value === "number") return num(value);
+    return LANGUAGES[current]?.dir === "rtl" ? isolateCards(String(value)) : String(value);
   });
 }
 

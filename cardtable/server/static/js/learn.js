@@ -1,3 +1,4 @@
+// @ts-check
 // The school's old page (/learn.html) leads to the main page, in the language it was
 // asked in (kept as the page's choice):
 //   ?analyse=TABLE_ID            -> /#/analyse/TABLE_ID        the analysis board

@@ -1,3 +1,4 @@
+// @ts-check
 // The school's lessons on the real table:
 //   /#/learn              every game's course, with the steps done ticked
 //   /#/learn/GAME         the first step not done yet (the course resumes there)
@@ -128,7 +129,7 @@ export class LessonTable extends TableView {
   }
 
   /** A lesson's log is its own moves: there is no server table to rebuild it from. */
-  loadLog() { this.log.stale = false; }
+  async loadLog() { this.log.stale = false; }
 
   destroy() {
     this.gone = true;
@@ -173,7 +174,8 @@ export class LessonTable extends TableView {
   }
 
   /** The step as the live table's socket would send it: before the learner's move, or
-   * once the right move is played (``after``, from the server's check). */
+   * once the right move is played (``after``, from the server's check).
+   * @returns {WireState} */
   stateMessage() {
     const step = this.step;
     const after = this.after;
@@ -183,7 +185,8 @@ export class LessonTable extends TableView {
       view: after ? after.view : step.view, legal_moves: after ? [] : step.legal_moves,
       last_move: after ? { index: 1, seat: after.seat, move: after.move } : null,
       seats: Array.from({ length: step.view.players ?? 2 }, (_, seat) => ({
-        seat, kind: "human", name: null, taken: true, connected: true })),
+        seat, kind: "human", bot: null, name: null, taken: true, connected: true,
+        bot_playing: false, player: null, player_kind: null })),
     };
   }
 
@@ -227,7 +230,10 @@ export class LessonTable extends TableView {
       const given = await api(`/api/learn/${enc(this.game)}/${enc(key)}/hint?lang=${lang}`);
       if (this.gone || key !== this.key || !this.state) return;
       this.hintFor = { move: given.move, text: given.text, lang };
-      this.onMessage({ type: "hint", move: given.move, version: this.state.version });
+      // a lesson's hint is its move alone (its words are the banner's): not the socket's
+      // whole answer, which the table reads only for its panel of choices
+      this.onMessage(/** @type {WireHintAnswer} */ (/** @type {unknown} */ (
+        { type: "hint", move: given.move, version: this.state.version })));
       this.renderBanner();
     } catch (error) { toast(error.message, "error"); }
   }

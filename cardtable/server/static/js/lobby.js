@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: the computer in one tap (computer.js), the player's own games in play with a
 // way back in, open tables to join or watch, and the form that creates a table (game,
 // rules preset, options with their one-line meaning, players, and who sits in each seat).
@@ -62,6 +63,8 @@ export class Lobby {
     this.games = [];
     this.form = null;
     this.created = null;
+    /** @type {LiveGames | null} the games being played, to watch */
+    this.live = null;
     this.render();
     this.load();
   }

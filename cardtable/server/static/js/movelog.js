@@ -1,3 +1,4 @@
+// @ts-check
 // The live move log at the table: every move in words, with what it caused (a sur, the
 // end of a hand or of a round, who leads next), newest last.  The words come from the
 // game's module (logLines(previous, state, names)); opponents' moves are also said to

@@ -1,3 +1,4 @@
+// @ts-check
 // Names shown for seats, bots and games, shared by the lobby, the table and the history.
 
 import { t, hasKey } from "./i18n.js";

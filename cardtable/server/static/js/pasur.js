@@ -1,3 +1,4 @@
+// @ts-check
 // Pasur at the table: your hand, the table's cards, the other hands as backs, scores,
 // surs and the deal round.  Choose a card, then (when it has several) the capture:
 // the captures come from the legal move texts ("7♣" stays; "7♣ x 4♦ 2♠" takes).
@@ -17,7 +18,7 @@ export function parseMove(text) {
   };
 }
 
-/** A move in words, to be said in a sentence: "7♣ x 4♦ 2♠" -> "play 7♣ and take 4♦
+/** A move in words, to be said in a sentence: "7♣ x 4♦ 2♠" -> "play 7♣ to take 4♦
  * and 2♠", "7♣" -> "lay 7♣ on the table". */
 export function sayMove(text) {
   const move = parseMove(text);
@@ -213,7 +214,7 @@ export function render(ctx) {
       if (playable) {
         el.draggable = true;
         el.dataset.moves = String(options.get(key).length);
-        el.addEventListener("dragstart", (event) => {
+        el.addEventListener("dragstart", (/** @type {DragEvent} */ event) => {
           dragged = key;
           event.dataTransfer.setData("text/plain", key);
           event.dataTransfer.effectAllowed = "move";
@@ -259,7 +260,7 @@ export function render(ctx) {
         : [h("span", { class: "choice-word" }, t("pasur.lay", { card: "" }).trim()),
            cardElement(move.card, { classes: ["mini"] })]);
       const mark = (on) => {
-        for (const el of document.querySelectorAll(".table-cards .card")) {
+        for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".table-cards .card"))) {
           el.classList.toggle("target", on && move.captures.includes(el.dataset.card));
         }
       };

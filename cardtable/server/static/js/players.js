@@ -1,3 +1,4 @@
+// @ts-check
 // The players' screens: who you are (the header's badge and #account: register, sign in,
 // sign out, your name), a player's profile (#players/NAME: ratings with a small chart of
 // their history, games, recent games with replays, the record against bots) and the

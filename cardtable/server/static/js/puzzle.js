@@ -1,3 +1,4 @@
+// @ts-check
 // The school's puzzles on the real table:
 //   /#/puzzle             the first game's daily puzzle
 //   /#/puzzle/GAME        the game's daily puzzle (the same for everyone on a date)

@@ -1,3 +1,4 @@
+// @ts-check
 // "Play now": the quick-play queue.  The player picks the game, its rules and the number
 // of players (remembered for next time) and whether bots may fill the empty seats after a
 // few seconds; the page then polls its ticket (a ticket not polled is cancelled, so

@@ -1,3 +1,4 @@
+// @ts-check
 // The server's refusals in the player's words: every error carries a stable `code` and its
 // parameters (cardtable/server/core/codes.py) besides an English reason; the page says the text
 // its language has for the code, and only falls back to the reason for a code it lacks.
@@ -6,6 +7,11 @@ import { t, hasKey } from "./i18n.js";
 
 /** The text for an error message or an HTTP error body ({code, reason|detail, ...params});
  * a `seat` parameter is said as the seat's name when `seatName` is given. */
+/**
+ * @param {any} body
+ * @param {{ seatName?: (seat: number) => string }} [options]
+ * @returns {string}
+ */
 export function refusalText(body, { seatName } = {}) {
   if (!body || typeof body !== "object") return String(body ?? "");
   const key = `code.${body.code}`;

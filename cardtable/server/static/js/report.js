@@ -1,3 +1,4 @@
+// @ts-check
 // Reporting a chat line or a player to the admins (POST /api/reports): a small inline
 // form asks for the reason, and the answer (sent, or the refusal in the page's words) is
 // said in a status line.  The page offers it to accounts only: a guest is told to sign in.

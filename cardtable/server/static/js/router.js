@@ -1,3 +1,4 @@
+// @ts-check
 // Moving between the page's screens without reloading: the app registers the handler.
 
 let handler = null;

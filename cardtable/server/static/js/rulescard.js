@@ -1,3 +1,4 @@
+// @ts-check
 // The rules in force at a table, in the player's language: a short folded card whose
 // sentences come from the game's module (rulesLines(rules)), for the rule set the server
 // says this table plays (GET /api/tables/{id}).

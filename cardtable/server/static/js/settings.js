@@ -1,3 +1,4 @@
+// @ts-check
 // The player's table settings, kept in localStorage: whether the first tap on a card
 // shows what it would do before the second plays it ("look before you play", on for a
 // newcomer), whether a lone pass is played by the page, and the sound on moves (on; its

@@ -1,3 +1,4 @@
+// @ts-check
 // The sound at the table (on until the player mutes it): a short soft tone when a move is
 // made and a brighter one when it is the player's turn.  The mute button in the table's
 // head turns it off and on (the "sound" setting, remembered).
@@ -12,7 +13,7 @@ let context = null;
 export function chime(kind) {
   if (!setting("sound")) return;
   try {
-    context ||= new (window.AudioContext || window.webkitAudioContext)();
+    context ||= new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
     const now = context.currentTime;
     const tone = context.createOscillator();
     const gain = context.createGain();

@@ -1,3 +1,4 @@
+// @ts-check
 // The live table: the socket, whose turn, seats, the last move, the end summary and
 // rematch.  What lies on the felt is drawn by the game's own module, found in games.js
 // by the game the server names in every state.
@@ -168,6 +169,8 @@ export class TableView {
   }
 
   // -- messages ------------------------------------------------------------------------------
+  /** One message from the table's socket (its shapes: /api/protocol.json).
+   * @param {WireServerMessage} msg */
   onMessage(msg) {
     if (msg.type === "state") {
       const versionChanged = !this.state || this.state.version !== msg.version;
@@ -178,7 +181,6 @@ export class TableView {
       if (typeof msg.seat === "number") this.mySeat = msg.seat;
       const again = this.resend;
       this.resend = null;
-      if (msg.you !== undefined && typeof msg.you === "number") this.mySeat = msg.you;
       if (!this.previous || this.previous.seat !== msg.seat) this.chat.render();
       if (versionChanged) {
         this.selection = {};
@@ -438,7 +440,7 @@ export class TableView {
       mySeat: this.mySeat,
       myTurn: this.myTurn(),
       legal: this.myTurn() ? s.legal_moves.map(String) : [],
-      players: s.view?.players ?? s.players ?? (s.seats ? s.seats.length : 2),
+      players: s.view?.players ?? (s.seats ? s.seats.length : 2),
       selection: this.selection,
       seatName: this.nameOf,
       seats: this.seats(),

@@ -1,3 +1,4 @@
+// @ts-check
 // The strings of the account's control (#account/control), of password reset (#reset)
 // and of moderation (#admin), in every language: i18n.js merges them into each language's own table.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Every string the page shows, in English: the same keys as en.js.
 
 export default {

@@ -1,3 +1,4 @@
+// @ts-check
 // Every string the page shows, in Persian (right to left): the same keys as en.js.
 
 export default {

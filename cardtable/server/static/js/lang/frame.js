@@ -1,3 +1,4 @@
+// @ts-check
 // The words of the page's frame (the header and its navigation), in every language.  They
 // are asked for first, with frame.js, so that a slow network shows the frame in the
 // reader's language before the rest of the page's modules arrive; i18n.js merges them

@@ -1,3 +1,4 @@
+// @ts-check
 // The words of the hint's "why" sentence (hintpanel.js), in every language: the move a
 // hint names is the one the analysis's judge ranks first, and this sentence says so with
 // the figures beside it. The move's own reasons come from the server, in the page's language.

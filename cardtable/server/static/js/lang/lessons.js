@@ -1,3 +1,4 @@
+// @ts-check
 // The strings of the lessons on the table (lesson.js), in every language: i18n.js merges
 // them into each language's own table.  The steps' own words come from the server.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Moves said in words, in every language: what a card would do ("play 7♣ and take 4♦"),
 // what the player may do now ("Transfer with A♦ or take"), and the names of rule sets'
 // rating pools.  The phrases start in small letters: the page puts them in sentences

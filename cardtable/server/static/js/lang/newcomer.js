@@ -1,3 +1,4 @@
+// @ts-check
 // The strings of a newcomer's first steps (the computer in one tap, my games, the games
 // in play, the end dialog's ways on), in every language: i18n.js merges them into each
 // language's own table.

@@ -1,3 +1,4 @@
+// @ts-check
 // The strings of the players' screens (account, profile, leaderboard) and the table chat,
 // in every language: i18n.js merges them into each language's own table.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Every string the page shows, in Portuguese: the same keys as en.js.
 
 export default {

@@ -1,3 +1,4 @@
+// @ts-check
 // The strings of reporting a chat line or a player (report.js), in every language:
 // i18n.js merges them into each language's own table.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Every string the page shows, in Russian: the same keys as en.js.
 
 export default {
@@ -60,7 +61,7 @@ export default {
   "table.turnOf": "Ходит {name}",
   "table.you": "Вы",
   "table.seatName": "Место {n}",
-  "table.cards": { one: "{n} карта", few: "{n} карты", other: "{n} карт" },
+  "table.cards": { one: "{n} карта", few: "{n} карты", many: "{n} карт", other: "{n} карты" },
   "table.hand": "Ваши карты",
   "table.handOf": "Карты: {name}",
   "table.table": "Стол",

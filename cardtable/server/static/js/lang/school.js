@@ -1,3 +1,4 @@
+// @ts-check
 // The strings of the puzzles on the table (puzzle.js) and of the analysis board
 // (analysis.js), in every language: i18n.js merges them into each language's own table.
 // The reasons in words ("why") come from the server, in the language the page asks in.

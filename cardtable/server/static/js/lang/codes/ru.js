@@ -1,3 +1,4 @@
+// @ts-check
 // The server's refusals in Russian: one text per code of cardtable/server/core/codes.py
 // (tests/server/test_server_codes.py checks every code has one), filled with its parameters.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules in English: each rule option's name, explanation and choices, the presets'
 // names, and the short rules card shown at a table (keys rules.GAME.OPTION, preset.GAME.NAME).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's help in English: settings, why a card is dimmed, the move log, the score
 // sheets (kept apart from the main language file so that these lines merge cleanly).
 
@@ -66,7 +67,7 @@ export default {
   "pasur.col.pointsLong": "Points this hand",
   "durak.finishingOrder": "Order of finishing",
   "durak.place": "{n}.",
-  "durak.stillHolding": "still holding {n} cards",
+  "durak.stillHolding": { one: "still holding {n} card", other: "still holding {n} cards" },
   "end.resigned": "{name} resigned.",
   "end.abandoned": "Nobody came back to the table, so the game ended unfinished. It counts for nobody.",
   "end.forfeited": "{name} forfeited (out of time, or away too long); a bot played the seat to the end.",

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's help in Persian: settings, why a card is dimmed, the move log, the score
 // sheets (kept apart from the main language file so that these lines merge cleanly).
 
@@ -66,7 +67,7 @@ export default {
   "pasur.col.pointsLong": "امتیاز این دست",
   "durak.finishingOrder": "ترتیب بیرون رفتن",
   "durak.place": "{n}.",
-  "durak.stillHolding": "هنوز {n} کارت در دست",
+  "durak.stillHolding": { one: "هنوز {n} کارت در دست", other: "هنوز {n} کارت در دست" },
   "end.resigned": "{name}: تسلیم.",
   "end.abandoned": "کسی به میز برنگشت، پس بازی ناتمام پایان یافت و برای هیچ‌کس حساب نمی‌شود.",
   "end.forfeited": "{name}: باخت با غیبت (وقت تمام شد یا بیش از حد دور ماند)؛ یک ربات تا آخر به جای او بازی کرد.",

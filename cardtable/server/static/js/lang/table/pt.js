@@ -1,3 +1,4 @@
+// @ts-check
 // The table's help in Portuguese: settings, why a card is dimmed, the move log, the score
 // sheets (kept apart from the main language file so that these lines merge cleanly).
 
@@ -66,7 +67,7 @@ export default {
   "pasur.col.pointsLong": "Pontos nesta mão",
   "durak.finishingOrder": "Ordem de saída",
   "durak.place": "{n}º",
-  "durak.stillHolding": "ainda com {n} cartas",
+  "durak.stillHolding": { one: "ainda com {n} carta", other: "ainda com {n} cartas" },
   "end.resigned": "{name} desistiu.",
   "end.abandoned": "Ninguém voltou à mesa, então o jogo terminou sem acabar. Não conta para ninguém.",
   "end.forfeited": "{name} perdeu por W.O. (sem tempo, ou ausente por tempo demais); um robô jogou o lugar até o fim.",

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's help in Russian: settings, why a card is dimmed, the move log, the score
 // sheets (kept apart from the main language file so that these lines merge cleanly).
 
@@ -66,7 +67,8 @@ export default {
   "pasur.col.pointsLong": "Очки за раздачу",
   "durak.finishingOrder": "Порядок выхода",
   "durak.place": "{n}.",
-  "durak.stillHolding": "на руках {n} карт",
+  "durak.stillHolding": { one: "на руках {n} карта", few: "на руках {n} карты",
+    many: "на руках {n} карт", other: "на руках {n} карты" },
   "end.resigned": "{name}: партия сдана.",
   "end.abandoned": "К столу никто не вернулся, и партия закончилась недоигранной. Она никому не засчитывается.",
   "end.forfeited": "{name}: поражение неявкой (время вышло или слишком долгое отсутствие); место доиграл бот.",

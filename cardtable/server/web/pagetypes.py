@@ -1,0 +1,130 @@
+"""The table socket's messages as JSDoc types, for the page's type check.
+
+``/api/protocol.json`` describes every message both ways as JSON Schema (``protocol``).
+:func:`jsdoc` writes the same as ``@typedef`` comments in a plain script, which the page's
+modules name in their own JSDoc (``@param {WireState} message``) and ``tsc --noEmit``
+(``tools/page``) checks them against.  The file is kept in the repository, in step with the
+protocol by a test; ``python -m cardtable.server.web.pagetypes`` writes it again.
+
+Every type is named ``Wire`` and the schema's name (``WireState``, ``WireError``), so
+none hides one of the browser's own (``Error``).
+
+>>> print(jsdoc({"client": {"$defs": {}, "oneOf": [{"$ref": "#/$defs/Ping"}]},
+...              "server": {"$defs": {"Ping": {"properties": {
+...                  "type": {"const": "ping"}, "n": {"type": "integer", "description": "a"}},
+...                  "required": ["type"], "title": "Ping", "type": "object"}}}})
+... .split("\\n\\n", 1)[1])
+/** @typedef {WirePing} WireClientMessage */
+<BLANKLINE>
+/** @typedef {never} WireServerMessage */
+<BLANKLINE>
+/**
+ * @typedef {object} WirePing
+ * @property {"ping"} type
+ * @property {number} [n] a
+ */
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["TYPES_FILE", "jsdoc", "main"]
+
+TYPES_FILE = Path(__file__).resolve().parents[3] / "tools" / "page" / "protocol.js"
+"""Where the page's type check finds the protocol's types."""
+
+HEAD = ("// The table socket's messages (GET /api/protocol.json) as JSDoc types, for tsc.\n"
+        "// Written by `python -m cardtable.server.web.pagetypes`; do not edit.")
+
+
+def _name(ref: str) -> str:
+    return "Wire" + ref.rsplit("/", 1)[-1]
+
+
+def _type(schema: dict[str, Any]) -> str:
+    """One JSON Schema as a TypeScript type (as JSDoc reads it)."""
+    if "$ref" in schema:
+        return _name(schema["$ref"])
+    if "const" in schema:
+        return json.dumps(schema["const"])
+    if "enum" in schema:
+        return " | ".join(json.dumps(value) for value in schema["enum"])
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            return " | ".join(dict.fromkeys(_type(part) for part in schema[key]))
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " | ".join(_type({**schema, "type": one}) for one in kind)
+    if kind == "string":
+        return "string"
+    if kind in ("integer", "number"):
+        return "number"
+    if kind == "boolean":
+        return "boolean"
+    if kind == "null":
+        return "null"
+    if kind == "array":
+        if "prefixItems" in schema:
+            return "[" + ", ".join(_type(item) for item in schema["prefixItems"]) + "]"
+        items = _type(schema.get("items", {}))
+        return f"Array<{items}>"
+    if kind == "object":
+        extra = schema.get("additionalProperties")
+        if "properties" not in schema:
+            inner = _type(extra) if isinstance(extra, dict) else "any"
+            return f"Object<string, {inner}>"
+        fields = "; ".join(f"{name}{'' if name in schema.get('required', []) else '?'}: "
+                           f"{_type(part)}" for name, part in schema["properties"].items())
+        return "{ " + fields + " }"
+    return "any"
+
+
+def _typedef(name: str, schema: dict[str, Any]) -> str:
+    if schema.get("type") != "object" or "properties" not in schema:
+        return f"/** @typedef {{{_type(schema)}}} {_name(name)} */\n"
+    lines = ["/**", f" * @typedef {{object}} {_name(name)}"]
+    required = set(schema.get("required", []))
+    for field, part in schema["properties"].items():
+        about = " ".join(str(part.get("description", "")).split())
+        shown = field if field in required else f"[{field}]"
+        lines.append(f" * @property {{{_type(part)}}} {shown}" + (f" {about}" if about else ""))
+    lines.append(" */")
+    return "\n".join(lines) + "\n"
+
+
+def jsdoc(protocol: dict[str, Any]) -> str:
+    """The protocol (both unions, as ``/api/protocol.json`` gives them) as JSDoc types."""
+    parts = [HEAD + "\n"]
+    defs: dict[str, dict[str, Any]] = {}
+    for side in ("client", "server"):
+        union = protocol[side]
+        for name, part in union.get("$defs", {}).items():
+            if defs.get(name, part) != part:
+                raise ValueError(f"{_name(name)} means two things, one each way")
+            defs[name] = part
+        members = union.get("oneOf") or union.get("anyOf") or []
+        joined = " | ".join(_type(member) for member in members) or "never"
+        parts.append(f"/** @typedef {{{joined}}} Wire{side.title()}Message */\n")
+    parts.extend(_typedef(name, defs[name]) for name in sorted(defs))
+    return "\n".join(parts)
+
+
+def main() -> None:
+    """Write the types file (or print it with ``-``)."""
+    from ..protocol import schema
+
+    text = jsdoc(schema())
+    if sys.argv[1:] == ["-"]:
+        sys.stdout.write(text)
+    else:
+        TYPES_FILE.write_text(text, encoding="utf-8")
+        print(f"wrote {TYPES_FILE}")
+
+
+if __name__ == "__main__":
+    main()
