@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable.server.protocol import schema
+from cardtable.server.core.protocol import schema
 from cardtable.server.web.app import STATIC
 from cardtable.server.web.pagetypes import TYPES_FILE, jsdoc
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -58,11 +59,21 @@ def test_by_default_the_page_of_the_package_is_served(tmp_path: Path) -> None:
     assert page.is_file(), "cardtable/server/static/index.html is missing"
     with TestClient(create_app(data_dir=tmp_path / "data")) as client:
         served = client.get("/").text
-    # the page itself, its files under their hashed names and its modules in one script
-    assert served == build(STATIC).html.decode()
+        games = client.get("/api/games").json()
+    # the page itself, its files under their hashed names and its modules in one script,
+    # with the games the lobby offers as /api/games gives them
+    carried = re.search(r'<script type="application/json" id="games-data">(.*?)</script>',
+                        served, re.S)
+    assert carried and json.loads(carried.group(1)) == games
+    assert served == build(STATIC, carried.group(0) + "\n").html.decode()
     assert served.startswith(page.read_text(encoding="utf-8")[:200])
-    assert re.search(r'<link rel="stylesheet" href="/assets/style\.[0-9a-f]{10}\.css">', served)
-    assert '<link rel="modulepreload"' not in served and 'src="/js/' not in served
+    # the style sheet inside it (the header is drawn with the page's first bytes)
+    assert "<style>" in served and 'href="/style.css"' not in served
+    assert (STATIC / "style.css").read_text(encoding="utf-8") in served
+    # one preload: the script's own (its download starts with the page's first bytes)
+    assert len(re.findall(r'<link rel="modulepreload" href="/assets/app\.[0-9a-f]{10}\.js">',
+                          served)) == 1
+    assert 'href="/js/' not in served and 'src="/js/' not in served
 
 
 def test_the_page_is_a_handful_of_requests(tmp_path: Path) -> None:

@@ -54,7 +54,7 @@
  * @typedef {object} WireError
  * @property {"error"} type
  * @property {string} reason what was wrong, in English
- * @property {string} code a code of cardtable.server.codes; its parameters beside it
+ * @property {string} code a code of cardtable.server.core.codes; its parameters beside it
  */
 
 /**

@@ -116,7 +116,7 @@ def jsdoc(protocol: dict[str, Any]) -> str:
 
 def main() -> None:
     """Write the types file (or print it with ``-``)."""
-    from ..protocol import schema
+    from ..core.protocol import schema
 
     text = jsdoc(schema())
     if sys.argv[1:] == ["-"]:
