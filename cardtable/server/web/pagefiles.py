@@ -31,7 +31,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from .assets import FOREVER
+from .assets import FOREVER, PageAssets
 
 __all__ = ["CACHE", "PageFiles", "page_html", "page_response", "router"]
 
@@ -92,10 +92,16 @@ async def invite(table_id: str, request: Request) -> Response:
     return _page(request.app.state.static, request)
 
 
+def page_files(request: Request) -> PageAssets:
+    """The app's page and its files (made by ``create_app``)."""
+    files: PageAssets = request.app.state.page_files
+    return files
+
+
 @router.get("/assets/{name}")
 async def asset(name: str, request: Request) -> Response:
     """A file of the page under its content's name (``assets``): kept a year."""
-    found = request.app.state.page_files.file(name)
+    found = page_files(request).file(name)
     if found is None:
         return JSONResponse(status_code=404, content={"detail": "no such file",
                                                       "code": "not_found"})
@@ -109,7 +115,7 @@ def _page(static: Path, request: Request) -> Response:
         return JSONResponse(status_code=404, content={
             "detail": "the web page is not installed (cardtable/server/static/index.html)",
             "code": "not_found"})
-    page = request.app.state.page_files.page()
+    page = page_files(request).page()
     if page is None:
         return page_response(static, request.headers.get("if-none-match"))
     return page.document.response(request.headers.get("accept-encoding"), CACHE,
