@@ -296,13 +296,17 @@ def search_round(seconds: float) -> dict[str, dict]:
     with the core switched off (the Python playouts), ``seconds`` of CPU each at least."""
     from cardtable import bots
     from cardtable.bots import pasur_kit
+    from cardtable.pasur import hand as hand_module
 
     out = {}
     positions = search_positions()
     real = pasur_kit._CORE[:] if pasur_kit._CORE else [pasur_kit._core()]
+    shuffle = hand_module._CORE
     for level in ("medium", "expert"):
         for mode in ("core", "python"):
+            # (off: the kit's hooks and determinize's shuffle both, as on the pure engine)
             pasur_kit._CORE[:] = real if mode == "core" else [None]
+            hand_module._CORE = shuffle if mode == "core" else None
             iterations, spent, seed = 0, 0.0, 0
             while spent < seconds:
                 bot = bots.make(f"{level}:iterations=200", seed=seed)
@@ -315,6 +319,7 @@ def search_round(seconds: float) -> dict[str, dict]:
             out[f"{level} {mode}"] = {"iterations": iterations, "seconds": spent,
                                       "per_s": iterations / spent}
     pasur_kit._CORE[:] = real
+    hand_module._CORE = shuffle
     return out
 
 

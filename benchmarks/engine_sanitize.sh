@@ -2,7 +2,8 @@
 # The differential tests (Pasur's, then Durak's) under AddressSanitizer (and
 # UndefinedBehaviorSanitizer): the compiled cores are built again with
 # -fsanitize=address,undefined into a scratch copy of the tree and run against the pure
-# engine there.  Too slow for make test.
+# engine there; then the Pasur core's own tests (the exact endgame search, the playouts,
+# refused input, a million pushes and pops) under the same build.  Too slow for make test.
 #
 #     sh benchmarks/engine_sanitize.sh [positions]      (default 100000)
 #
@@ -14,7 +15,7 @@ PYTHON=${PYTHON:-$ROOT/.venv/bin/python}
 POSITIONS=${1:-100000}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-cp -r "$ROOT/cardtable" "$ROOT/tests" "$ROOT/benchmarks" "$WORK/"
+cp -r "$ROOT/cardtable" "$ROOT/tests" "$ROOT/benchmarks" "$ROOT/pyproject.toml" "$WORK/"
 find "$WORK/cardtable" -name '_core*.so' -delete
 INCLUDE=$("$PYTHON" -c "import sysconfig; print(sysconfig.get_paths()['include'])")
 SUFFIX=$("$PYTHON" -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
@@ -35,3 +36,8 @@ LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
     PYTHONPATH="$WORK" "$PYTHON" "$WORK/benchmarks/engine_differential_durak.py" \
     --positions "$POSITIONS"
 echo "durak under AddressSanitizer: $(( $(date +%s) - START )) s"
+START=$(date +%s)
+(cd "$WORK" && LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
+    PYTHONPATH="$WORK" "$PYTHON" -m pytest -q -p no:cacheprovider -p no:randomly \
+    tests/pasur/test_pasur_core.py tests/bots/test_bots_fast.py)
+echo "the Pasur core's tests under AddressSanitizer: $(( $(date +%s) - START )) s"
