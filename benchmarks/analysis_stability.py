@@ -14,8 +14,18 @@ game (agreement over all judged moves, the median and the largest CPU seconds).
 niced background worker (``cardtable.server.play.bot_workers``), wall-clock seconds from
 the first job to the last, then the puzzles' job.
 
+``make-duels`` plays the judge's own set (``tests/data/judge``): per game, ``random``
+against ``hard`` (2 players, seats in turn, as the arena plays them), and ``hard`` against
+``hard`` where one seat makes a random move now and then (one in ``SLIP``): deliberate
+errors the judge should label, standing in for a person's records (no record of a person's
+game is stored in the repository).  ``--set judge`` measures that set, and per record the
+aims' figures: the judged moves ``unsure`` in each run, of the moves labelled in either run
+those labelled alike in both, each player's mean loss a judged move and accuracy (the
+ratio of ``random``'s mean loss to ``hard``'s and the accuracy gap, per record and pooled).
+
     python benchmarks/analysis_stability.py make
-    nice -n 10 python benchmarks/analysis_stability.py [--only durak] [--iterations N]
+    python benchmarks/analysis_stability.py make-duels
+    nice -n 10 python benchmarks/analysis_stability.py [--set judge] [--only durak] [--iterations N]
     nice -n 10 python benchmarks/analysis_stability.py --web [--only durak] [--games 2]
 """
 
@@ -33,6 +43,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cardtable import analysis, bots, games, records
 
 GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "analysis"
+DUELS = GAMES.parent / "judge"
+SLIP = 8
+"""In a game with slips, the slipping seat plays a random move instead of its own one move
+in ``SLIP`` (where it has a choice)."""
+DUEL_PLAN = {"pasur": ("standard", 3, 1), "durak": ("transfer", 4, 2)}
+"""Per game: the preset, the random-against-hard games, and the games with slips."""
 
 LEVELS = ["beginner", "easy", "ismcts:iterations=150,depth=1",
           "ismcts:iterations=300,depth=1,solver=1,solver_nodes=20000"]
@@ -70,8 +86,48 @@ def make() -> None:
                               "levels": levels}), flush=True)
 
 
-def recorded(only: str | None, count: int | None) -> list[Path]:
-    paths = sorted(GAMES.glob("*.json"))
+def make_duels() -> None:
+    """Play and save the judge's set: random against hard, and hard with slips."""
+    import random
+
+    DUELS.mkdir(parents=True, exist_ok=True)
+    for game, (preset, duels, slips) in DUEL_PLAN.items():
+        spec = games.get(game)
+        plan = [("random", n) for n in range(duels)] + [("slips", n) for n in range(slips)]
+        for kind, number in plan:
+            seed = 7000 + 10 * number + (5 if kind == "slips" else 0)
+            state = spec.start(spec.presets[preset], players=2, seed=seed)
+            if kind == "random":
+                levels = ["random", "hard"] if number % 2 == 0 else ["hard", "random"]
+            else:
+                levels = ["hard", "hard"]
+            seated = [bots.make(level, seed=seed * 7 + seat) for seat, level in enumerate(levels)]
+            slipper = number % 2
+            luck = random.Random(seed)
+            slipped = 0
+            while not state.is_over():
+                seat = state.to_move
+                move = seated[seat].choose(state)
+                legal = state.legal_moves()
+                if kind == "slips" and seat == slipper and len(legal) > 1 and (
+                        luck.randrange(SLIP) == 0):
+                    move = legal[luck.randrange(len(legal))]
+                    slipped += 1
+                state.push(move)
+            names = [f"{level} {seat + 1}" for seat, level in enumerate(levels)]
+            if kind == "slips":
+                names[slipper] = f"hard with slips {slipper + 1}"
+            record = records.record_of(state, game, seats=[
+                {"name": name, "kind": "bot", "level": level}
+                for name, level in zip(names, levels, strict=True)])
+            path = DUELS / f"{game}-{kind}-{number + 1}.json"
+            record.save(path)
+            print(json.dumps({"file": path.name, "moves": len(record.moves), "seats": names,
+                              "slips": slipped}), flush=True)
+
+
+def recorded(only: str | None, count: int | None, folder: Path = GAMES) -> list[Path]:
+    paths = sorted(folder.glob("*.json"))
     if only:
         paths = [p for p in paths if p.name.startswith(f"{only}-")]
     if count:
@@ -83,10 +139,15 @@ def recorded(only: str | None, count: int | None) -> list[Path]:
 def stability(paths: list[Path], iterations: int) -> None:
     judged_of: dict[str, int] = {}
     agree_of: dict[str, int] = {}
+    unsure_of: dict[str, int] = {}
+    labelled_of: dict[str, int] = {}
+    same_of: dict[str, int] = {}
     cpu_of: dict[str, list[float]] = {}
+    pooled: dict[str, dict[str, list[float]]] = {}
     for path in paths:
         record = records.load(path)
         learn = analysis.learn_of(record.game)
+        names = record.names()
         runs, seconds = [], []
         for run_seed in (0, 1):
             began = time.process_time()
@@ -94,30 +155,71 @@ def stability(paths: list[Path], iterations: int) -> None:
             seconds.append(time.process_time() - began)
         pairs = [(a, b) for a, b in zip(*runs, strict=True) if a.choices > 1]
         agree = sum(a.label == b.label for a, b in pairs)
+        labelled = [(a, b) for a, b in pairs if a.label or b.label]
+        same = sum(a.label == b.label for a, b in labelled)
+        unsure = [sum(a.unsure is not None for a, _ in pairs),
+                  sum(b.unsure is not None for _, b in pairs)]
         unsure_labels = sum(
             1 for run in runs for j in run
             if j.label and (j.loss_low or 0.0) < learn.thresholds[analysis.LABELS.index(
                 j.label)] - 1e-9)
-        print(json.dumps({
+        players = [analysis.summary(run, names, record.game) for run in runs]
+        levels = [seat.get("level", "") if isinstance(seat, dict) else "" for seat in record.seats]
+        row: dict[str, object] = {
             "file": path.name, "players": record.players, "moves": len(record.moves),
             "judged": len(pairs), "cpu_seconds": [round(s, 1) for s in seconds],
             "labels": [sum(a.label is not None for a, _ in pairs),
                        sum(b.label is not None for _, b in pairs)],
-            "unsure": [sum(a.unsure is not None for a, _ in pairs),
-                       sum(b.unsure is not None for _, b in pairs)],
+            "unsure": unsure,
+            "unsure_share": [round(u / max(len(pairs), 1), 3) for u in unsure],
+            "labelled_either": len(labelled), "labelled_alike": same,
             "agree": agree, "agreement": round(agree / max(len(pairs), 1), 3),
             "labelled_within_uncertainty": unsure_labels,
-            "with_hindsight": sum(a.hindsight_loss is not None for a, _ in pairs)}),
-            flush=True)
-        judged_of[record.game] = judged_of.get(record.game, 0) + len(pairs)
-        agree_of[record.game] = agree_of.get(record.game, 0) + agree
-        cpu_of.setdefault(record.game, []).extend(seconds)
+            "with_hindsight": sum(a.hindsight_loss is not None for a, _ in pairs),
+            "mean_loss": [[p["mean_loss"] for p in run] for run in players],
+            "accuracy": [[p["accuracy"] for p in run] for run in players]}
+        if "random" in levels and "hard" in levels:
+            weak, strong = levels.index("random"), levels.index("hard")
+            ratios, gaps = [], []
+            for run in players:
+                w, h = run[weak], run[strong]
+                ratios.append(round(w["mean_loss"] / h["mean_loss"], 2) if h["mean_loss"]
+                              else None)
+                gaps.append(round(h["accuracy"] - w["accuracy"], 1))
+                into = pooled.setdefault(record.game, {"random": [], "hard": [],
+                                                       "random_acc": [], "hard_acc": []})
+                into["random"].append(w["mean_loss"])
+                into["hard"].append(h["mean_loss"])
+                into["random_acc"].append(w["accuracy"])
+                into["hard_acc"].append(h["accuracy"])
+            row["random_to_hard_loss"] = ratios
+            row["hard_accuracy_above_random"] = gaps
+        print(json.dumps(row), flush=True)
+        game = record.game
+        judged_of[game] = judged_of.get(game, 0) + len(pairs)
+        agree_of[game] = agree_of.get(game, 0) + agree
+        unsure_of[game] = unsure_of.get(game, 0) + sum(unsure)
+        labelled_of[game] = labelled_of.get(game, 0) + len(labelled)
+        same_of[game] = same_of.get(game, 0) + same
+        cpu_of.setdefault(game, []).extend(seconds)
     for game, cpu in cpu_of.items():
         judged, agree = judged_of[game], agree_of[game]
-        print(json.dumps({"game": game, "judged": judged, "agree": agree,
-                          "agreement": round(agree / max(judged, 1), 3),
-                          "cpu_median": round(statistics.median(cpu), 1),
-                          "cpu_max": round(max(cpu), 1)}), flush=True)
+        out: dict[str, object] = {
+            "game": game, "judged": judged, "agree": agree,
+            "agreement": round(agree / max(judged, 1), 3),
+            "unsure_share": round(unsure_of[game] / max(2 * judged, 1), 3),
+            "labelled_either": labelled_of[game], "labelled_alike": same_of[game],
+            "label_agreement": round(same_of[game] / max(labelled_of[game], 1), 3),
+            "cpu_median": round(statistics.median(cpu), 1), "cpu_max": round(max(cpu), 1)}
+        if game in pooled:
+            p = pooled[game]
+            out["random_mean_loss"] = round(statistics.mean(p["random"]), 4)
+            out["hard_mean_loss"] = round(statistics.mean(p["hard"]), 4)
+            out["random_to_hard_loss"] = round(
+                statistics.mean(p["random"]) / max(statistics.mean(p["hard"]), 1e-9), 2)
+            out["hard_accuracy_above_random"] = round(
+                statistics.mean(p["hard_acc"]) - statistics.mean(p["random_acc"]), 1)
+        print(json.dumps(out), flush=True)
 
 
 def web(paths: list[Path], iterations: int | None) -> None:
@@ -154,7 +256,10 @@ def web(paths: list[Path], iterations: int | None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", nargs="?", default="measure", choices=["measure", "make"])
+    parser.add_argument("what", nargs="?", default="measure",
+                        choices=["measure", "make", "make-duels"])
+    parser.add_argument("--set", default="analysis", choices=["analysis", "judge"],
+                        help="the records measured: tests/data/analysis or tests/data/judge")
     parser.add_argument("--iterations", type=int, default=None)
     parser.add_argument("--only", default=None, help="one game: pasur or durak")
     parser.add_argument("--games", type=int, default=None, help="the first N of each game")
@@ -163,7 +268,10 @@ def main() -> None:
     if args.what == "make":
         make()
         return
-    paths = recorded(args.only, args.games)
+    if args.what == "make-duels":
+        make_duels()
+        return
+    paths = recorded(args.only, args.games, DUELS if args.set == "judge" else GAMES)
     if args.web:
         web(paths, args.iterations)
     else:

@@ -23,10 +23,11 @@ from typing import Any
 
 from ..game import GameState
 from .search import DEFAULT_ITERATIONS, HINDSIGHT_NODES, hindsight_values, learn_of, values
-from .weighing import BudgetTooSmall, smallest_budget, weigh
+from .weighing import BudgetTooSmall, smallest_budget, t_quantile, weigh
 
 __all__ = ["DEFAULT_ITERATIONS", "LABELS", "BudgetTooSmall", "Judgement", "analyse",
-           "analyse_record", "hindsight_values", "label_of", "learn_of", "series",
+           "analyse_record", "hindsight_values", "label_of", "learn_of", "move_accuracy",
+           "series",
            "smallest_iterations", "sparkline", "summary", "values"]
 
 LABELS = ("inaccuracy", "mistake", "blunder")
@@ -214,23 +215,49 @@ def sparkline(series: Sequence[float], *, low: float | None = None,
     return "".join(_BARS[min(7, max(0, round((v - lo) / span * 7)))] for v in series)
 
 
-def summary(judged: Sequence[Judgement], names: Sequence[str]) -> list[dict[str, Any]]:
-    """Per player, by seat: the moves judged (those with more than one choice), how many
-    got each label, and the accuracy: the percentage of judged moves with no label, that is
-    within the game's inaccuracy threshold of the best (``None`` with no judged move).
+def move_accuracy(loss: float, scale: float) -> float:
+    """A move's accuracy in percent from its loss: ``100 * exp(-loss / scale)``, where
+    ``scale`` is the game's mistake threshold (Pasur 2.5 points, Durak 0.10 of the chance
+    of being the durak): the best move scores 100, a loss of a mistake's threshold 37.
+
+    >>> [round(move_accuracy(loss, 2.5), 1) for loss in (0.0, 1.0, 2.5, 5.0)]
+    [100.0, 67.0, 36.8, 13.5]
+    """
+    return 100.0 * math.exp(-max(0.0, loss) / scale)
+
+
+def summary(judged: Sequence[Judgement], names: Sequence[str],
+            game: str) -> list[dict[str, Any]]:
+    """Per player, by seat: the moves judged (those with more than one choice), their mean
+    loss in the game's unit with its 95% interval (Student's t over the moves; ``None``
+    with fewer than two), how many got each label and how many were ``unsure``, and the
+    accuracy: the mean of the moves' ``move_accuracy`` (``None`` with no judged move).
 
     >>> moves = [Judgement(0, 0, "a", "a", 0.0, None, None, None, 1.0, 1.0, 2),
     ...          Judgement(1, 1, "b", "c", 3.0, "mistake", None, None, 0.0, 3.0, 3),
     ...          Judgement(2, 0, "d", "d", 0.0, None, None, None, 1.0, 1.0, 1)]
-    >>> [(p["name"], p["judged"], p["mistake"], p["accuracy"])
-    ...  for p in summary(moves, ["Ana", "Bo"])]
-    [('Ana', 1, 0, 100.0), ('Bo', 1, 1, 0.0)]
+    >>> [(p["name"], p["judged"], p["mean_loss"], p["mistake"], p["accuracy"])
+    ...  for p in summary(moves, ["Ana", "Bo"], "pasur")]
+    [('Ana', 1, 0.0, 0, 100.0), ('Bo', 1, 3.0, 1, 30.1)]
     """
+    scale = learn_of(game).thresholds[1]
     players = []
     for seat, name in enumerate(names):
         mine = [j for j in judged if j.seat == seat and j.choices > 1]
         counts = {label: sum(j.label == label for j in mine) for label in LABELS}
-        clean = sum(j.label is None for j in mine)
-        players.append({"seat": seat, "name": name, "judged": len(mine), **counts,
-                        "accuracy": round(100.0 * clean / len(mine), 1) if mine else None})
+        losses = [max(0.0, j.loss) for j in mine]
+        mean = low = high = accuracy = None
+        if losses:
+            mean = sum(losses) / len(losses)
+            accuracy = round(sum(move_accuracy(x, scale) for x in losses) / len(losses), 1)
+        if len(losses) > 1:
+            assert mean is not None
+            spread = math.sqrt(sum((x - mean) ** 2 for x in losses) / (len(losses) - 1))
+            half = t_quantile(1.96, len(losses) - 1) * spread / math.sqrt(len(losses))
+            low, high = round(max(0.0, mean - half), 4), round(mean + half, 4)
+        players.append({"seat": seat, "name": name, "judged": len(mine),
+                        "mean_loss": None if mean is None else round(mean, 4),
+                        "mean_loss_low": low, "mean_loss_high": high, **counts,
+                        "unsure": sum(j.unsure is not None for j in mine),
+                        "accuracy": accuracy})
     return players

@@ -17,14 +17,15 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..game import GameState
-from .search import learn_of
+from .search import DEFAULT_ITERATIONS, learn_of
 from .weighing import smallest_budget, weigh
 
 __all__ = ["Hint", "hint"]
 
-HINT_ITERATIONS = 1000
-"""The judge's playouts behind a hint at most (fewer when the best stands clear first): an
-answer within a second (docs/learn.md has the figures)."""
+HINT_ITERATIONS = DEFAULT_ITERATIONS
+"""The judge's budget behind a hint: the analysis's own, so that a hint and the analysis of
+the same position name the same best move (the hint runs the judge's choice alone, half
+the budget at most: an answer within a second, docs/learn.md has the figures)."""
 
 
 @dataclass
@@ -58,7 +59,9 @@ def hint(state: GameState[Any], bot: Any = None, *, lang: str = "en", top: int =
 
     ``bot`` (a level such as ``"medium"``, or a bot) is who asked: its name is kept in
     ``level``; at every level the move and its values are the judge's, the same as the
-    analysis's.  Raises ``ValueError`` when the game is over or has no ``learn`` plug-in.
+    analysis's: with the same ``budget`` and ``seed``, the analysis of this position names
+    this move as the best, whatever move was played.  Raises ``ValueError`` when the game
+    is over or has no ``learn`` plug-in.
     """
     if state.to_move is None:
         raise ValueError("there is no move to hint: the game is over")

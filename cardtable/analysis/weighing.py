@@ -38,10 +38,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots.ismcts import kit_of
+from ..bots.kits import fast_hooks
 from ..game import GameState
 from .search import HINDSIGHT_NODES, hindsight_values, learn_of
 
-__all__ = ["FIRST_DEALS", "BudgetTooSmall", "Verdict", "Z", "smallest_budget", "weigh"]
+__all__ = ["FIRST_DEALS", "BudgetTooSmall", "Verdict", "Z", "smallest_budget", "t_quantile",
+           "weigh"]
 
 FIRST_DEALS = 8
 """Deals in the first round of each step: the fewest that estimate the spread of the
@@ -103,7 +105,7 @@ class Verdict:
     """Deals the best was chosen on."""
 
 
-def _t(z: float, df: int) -> float:
+def t_quantile(z: float, df: int) -> float:
     """Student's t quantile near ``z`` for ``df`` degrees of freedom (Cornish-Fisher)."""
     if df <= 0:
         return math.inf
@@ -138,7 +140,8 @@ def _streams(position: GameState[Any], seat: int, seed: int) -> tuple[random.Ran
 
 
 class _Player:
-    """Plays one move out on one deal through the game's kit, to the plug-in's horizon."""
+    """Plays one move out on one deal through the game's kit, to the plug-in's horizon: in
+    the kit's compiled core where it offers one (``fast_playout``), else in Python."""
 
     def __init__(self, position: GameState[Any], seat: int, horizon: int | None) -> None:
         kit = kit_of(position)
@@ -146,6 +149,7 @@ class _Player:
         self.sample = kit.sampler(position, seat, infer=True)
         self.context = kit.context(position, seat, horizon=horizon)
         self.policy, self.cutoff, self.rewards = kit.playout, kit.cutoff, kit.rewards
+        self.fast = fast_hooks(kit)[0]
         self.luck = random.Random()
 
     def deal(self, rng: random.Random) -> tuple[Any, int]:
@@ -156,7 +160,13 @@ class _Player:
         luck = self.luck
         luck.seed(draw)
         game.push(move)
-        policy, cutoff, context = self.policy, self.cutoff, self.context
+        context = self.context
+        if self.fast is not None and game.to_move is not None:
+            found = self.fast(game, context, "basic", luck)
+            if found is not None:
+                fast: float = found[self.seat]
+                return fast
+        policy, cutoff = self.policy, self.cutoff
         steps = 0
         while game.to_move is not None and not cutoff(game, context) and steps < _PLAYOUT_LIMIT:
             game.push(policy(game, luck))
@@ -237,7 +247,7 @@ def _choose(player: _Player, moves: list[Any], rng: random.Random, budget: int,
             spent += len(active)
         means = {m: sum(results[m]) / len(results[m]) for m in active}
         best = max(active, key=key_of(means))
-        t = _t(Z, deals - 1)
+        t = t_quantile(Z, deals - 1)
         settled = True   # every rival left is measured to within half the first threshold
         for move in list(active):
             if move == best:
@@ -276,7 +286,7 @@ def _measure(player: _Player, best: Any, played: Any, rng: random.Random, budget
             mine.append(player.play(deal, played, draw, True))
         deals = len(tops)
         mean, se = _paired(tops, mine)
-        t = _t(Z, deals - 1)
+        t = t_quantile(Z, deals - 1)
         low, high = max(0.0, mean - t * se), max(0.0, mean + t * se)
         most = deals + (budget - 2 * deals) // 2
         if (_band(low, cuts) == _band(high, cuts) or most <= deals

@@ -150,7 +150,7 @@ def analyse(
     who = seat if seat is not None else 0
     line = series(record.game, judged, who, sides)
     console.print(f"expected result for {names[who]} ({learn.unit}): {sparkline(line)}")
-    players = summary(judged, names)
+    players = summary(judged, names, record.game)
     plural = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
     for player in players:
         if seat is not None and player["seat"] != seat:
@@ -159,7 +159,11 @@ def analyse(
                            for label in LABELS)
         accuracy = ("" if player["accuracy"] is None
                     else f"; accuracy {player['accuracy']:g}%")
-        console.print(f"{player['name']}: {player['judged']} judged moves, {counts}{accuracy}")
+        mean = ("" if player["mean_loss_low"] is None else
+                f"; mean loss {player['mean_loss']:.2f} ({player['mean_loss_low']:.2f} to "
+                f"{player['mean_loss_high']:.2f}, 95%)")
+        console.print(f"{player['name']}: {player['judged']} judged moves, {counts}"
+                      f"{mean}{accuracy}")
     if json_out is not None:
         json_out.write_text(json.dumps({"game": record.game, "unit": learn.unit,
                                         "record": {"name": path.name,

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ...analysis.search import DEFAULT_ITERATIONS
 from ..core.errors import Refused
 from ..store.analyses import AnalysisStore
 from ..store.storage import Storage
@@ -29,8 +30,9 @@ __all__ = ["ANALYSIS_ITERATIONS", "ANALYSIS_MOVE_LIMIT", "ANALYSIS_NODES", "Anal
 
 log = logging.getLogger("cardtable.server")
 
-ANALYSIS_ITERATIONS = 800
-"""The search's iterations per judged move in the server (the terminal's default is 1500)."""
+ANALYSIS_ITERATIONS = DEFAULT_ITERATIONS
+"""The judge's budget per judged move in the server: the terminal's and the hints' own, so
+the page's hint and the page's analysis of a position name the same best move."""
 ANALYSIS_NODES = 20_000
 """The exact solver's budget of positions per move in the server (past it, no hindsight
 for that move): a bound on each analysis's work."""

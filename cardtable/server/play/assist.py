@@ -18,7 +18,6 @@ time per seat.
 from __future__ import annotations
 
 import logging
-import secrets
 from typing import TYPE_CHECKING
 
 from ..core.codes import Refusal, refused
@@ -38,6 +37,9 @@ log = logging.getLogger("cardtable.server")
 
 HINT_BOT = "medium"
 """The level whose choice is the hint (its search stops itself at 2 s)."""
+HINT_SEED = 0
+"""The judge's seed for hints: the server's analysis seeds 0 too, so a hint and the
+finished game's analysis of the same position name the same best move."""
 HINT_TOP = 3
 """The best moves a hint shows with their values."""
 HINT_LIMIT = 30.0
@@ -53,7 +55,7 @@ async def hint(tables: House, table: LiveTable, connection: Connection,
     if isinstance(started, Refusal):
         return started
     snapshot, version = started
-    job = HintJob(snapshot, HINT_BOT, lang, HINT_TOP, secrets.randbits(32))
+    job = HintJob(snapshot, HINT_BOT, lang, HINT_TOP, HINT_SEED)
     seat: int = connection.seat   # type: ignore[assignment]
     try:
         given = await tables.runner.pool().run(job, HINT_LIMIT)
