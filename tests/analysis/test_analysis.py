@@ -1,7 +1,9 @@
 """Analysis of a finished game: each move judged from what the player knew and in hindsight."""
 
 import json
+import math
 
+import pytest
 from typer.testing import CliRunner
 
 from cardtable import analysis, bots, durak, games, pasur, records
@@ -145,9 +147,12 @@ def test_analyse_names_the_players_sums_each_up_and_names_the_record(tmp_path):
         assert player["judged"] == len(mine)
         for label in analysis.LABELS:
             assert player[label] == sum(m["label"] == label for m in mine)
-        if mine:
-            clean = sum(m["label"] is None for m in mine)
-            assert player["accuracy"] == round(100 * clean / len(mine), 1)
+        if mine:   # accuracy from the loss: the mean of 100 exp(-loss / 2.5) in Pasur
+            accuracy = sum(100 * math.exp(-m["loss"] / 2.5) for m in mine) / len(mine)
+            assert player["accuracy"] == pytest.approx(accuracy, abs=0.06)
+            assert player["mean_loss"] == pytest.approx(
+                sum(m["loss"] for m in mine) / len(mine), abs=1e-3)
+            assert player["unsure"] == sum(m["unsure"] is not None for m in mine)
         assert f"{player['name']}: {player['judged']} judged moves" in result.output
     assert "expected result for Ana" in result.output
     assert not set("♠♥♦♣") & set(result.output)        # --ascii reaches analyse too
