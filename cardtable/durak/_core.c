@@ -985,6 +985,107 @@ static PyObject *Core_copy(Core *self, PyObject *const *args, Py_ssize_t nargs,
     return (PyObject *)other;
 }
 
+/* -- pickling: the struct as bytes (the same build at both ends, as a worker process) -- */
+
+static int state_ok(const dk_rules *r, const dk_state *s)
+{
+    int n = r->players;
+    if (s->phase < LEAD || s->phase > OVER || s->natt < 0 || s->natt > MAX_TABLE
+        || s->nbeats < 0 || s->nbeats > MAX_TABLE || s->stock_len < 0 || s->stock_len > 52
+        || s->drawn < 0 || s->drawn > s->stock_len || s->trump_card < -1 || s->trump_card > 51
+        || s->cap_now < 0 || s->cap_now > ROUND_LIMIT || s->loser < -1 || s->loser >= n)
+        return 0;
+    const int8_t seats[] = {s->attacker, s->defender, s->orig, s->to_move};
+    for (int i = 0; i < 4; i++)
+        if (seats[i] < 0 || seats[i] >= n)
+            return 0;
+    for (int i = 0; i < s->natt; i++)
+        if (s->att[i] < 0 || s->att[i] > 51)
+            return 0;
+    for (int i = 0; i < s->nbeats; i++)
+        if (s->beat_a[i] < 0 || s->beat_a[i] > 51 || s->beat_d[i] < 0 || s->beat_d[i] > 51)
+            return 0;
+    for (int i = 0; i < s->stock_len; i++)
+        if (s->stock[i] < 0 || s->stock[i] > 51)
+            return 0;
+    return 1;
+}
+
+static int rules_ok(const dk_rules *r)
+{
+    if (r->players < 2 || r->players > MAX_SEATS || r->teams < 1 || r->teams > r->players
+        || r->trump < 0 || r->trump > 3 || (r->lowest != 2 && r->lowest != 6 && r->lowest != 9))
+        return 0;
+    for (int seat = 0; seat < r->players; seat++)
+        if (r->team[seat] < 0 || r->team[seat] >= r->teams)
+            return 0;
+    return 1;
+}
+
+static PyObject *Core_getstate(Core *self, PyObject *Py_UNUSED(ignored))
+{
+    size_t head = sizeof self->r + sizeof self->s, each = sizeof(int16_t) + sizeof(dk_state);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(head + each * (size_t)self->nmoves));
+    if (out == NULL)
+        return NULL;
+    char *at = PyBytes_AS_STRING(out);
+    memcpy(at, &self->r, sizeof self->r);
+    memcpy(at + sizeof self->r, &self->s, sizeof self->s);
+    at += head;
+    if (self->nmoves) {
+        memcpy(at, self->moves, sizeof(int16_t) * (size_t)self->nmoves);
+        memcpy(at + sizeof(int16_t) * (size_t)self->nmoves, self->saved,
+               sizeof(dk_state) * (size_t)self->nmoves);
+    }
+    return out;
+}
+
+static PyObject *Core_setstate(Core *self, PyObject *arg)
+{
+    if (!PyBytes_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "a pickled durak game's state is bytes");
+        return NULL;
+    }
+    size_t head = sizeof self->r + sizeof self->s, each = sizeof(int16_t) + sizeof(dk_state);
+    size_t size = (size_t)PyBytes_GET_SIZE(arg);
+    if (size < head || (size - head) % each) {
+        PyErr_SetString(PyExc_ValueError, "not a durak game's state (pickled by another build?)");
+        return NULL;
+    }
+    Py_ssize_t nmoves = (Py_ssize_t)((size - head) / each);
+    const char *at = PyBytes_AS_STRING(arg);
+    dk_rules r;
+    dk_state s;
+    memcpy(&r, at, sizeof r);
+    memcpy(&s, at + sizeof r, sizeof s);
+    at += head;
+    int ok = rules_ok(&r) && state_ok(&r, &s);
+    for (Py_ssize_t i = 0; ok && i < nmoves; i++) {
+        int16_t move;
+        dk_state saved;
+        memcpy(&move, at + sizeof(int16_t) * (size_t)i, sizeof move);
+        memcpy(&saved, at + sizeof(int16_t) * (size_t)nmoves + sizeof saved * (size_t)i,
+               sizeof saved);
+        ok = move >= 0 && move < DK_MOVES && state_ok(&r, &saved);
+    }
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "not a durak game's state (pickled by another build?)");
+        return NULL;
+    }
+    if (reserve(self, nmoves) < 0)
+        return NULL;
+    self->r = r;
+    self->s = s;
+    if (nmoves) {
+        memcpy(self->moves, at, sizeof(int16_t) * (size_t)nmoves);
+        memcpy(self->saved, at + sizeof(int16_t) * (size_t)nmoves,
+               sizeof(dk_state) * (size_t)nmoves);
+    }
+    self->nmoves = nmoves;
+    self->nlegal = -1;
+    Py_RETURN_NONE;
+}
+
 /* -- the bots' playout policy ------------------------------------------------------------ */
 
 /* The Durak kit's ``tactics`` (cardtable/bots/durak_kit.py) written again move for move:
@@ -1595,6 +1696,8 @@ static PyMethodDef Core_methods[] = {
     {"is_over", (PyCFunction)Core_is_over, METH_NOARGS, NULL},
     {"_start", (PyCFunction)Core_setup, METH_VARARGS, NULL},
     {"_redeal", (PyCFunction)Core_redeal, METH_VARARGS, NULL},
+    {"_getstate", (PyCFunction)Core_getstate, METH_NOARGS, NULL},
+    {"_setstate", (PyCFunction)Core_setstate, METH_O, NULL},
     {"_transfer_rank", (PyCFunction)Core_transfer_rank, METH_NOARGS, NULL},
     {"_defender_after", (PyCFunction)Core_defender_after, METH_O, NULL},
     {"playout", (PyCFunction)Core_playout, METH_VARARGS,

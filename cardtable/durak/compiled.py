@@ -118,6 +118,12 @@ class Game(_core.Core):
             raise InvalidMove(f"{move!r} is not a Durak move") from None
         return move
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the core's state in bytes (a bot worker process gets the game so):
+        unpickled by the same build, undo history and all."""
+        return (_unpickled, (type(self), self.rules, self.players, self.deck, self.dealer,
+                             self.previous_loser, self._getstate()))
+
     def _not_a_move(self, move: object) -> None:
         raise InvalidMove(f"{move!r} is not a Durak move")
 
@@ -160,3 +166,11 @@ class Game(_core.Core):
             raise AssertionError("determinize lost track of the unseen cards")
         other._redeal(new_hands, stock)
         return other
+
+
+def _unpickled(cls: type[Game], rules: Any, players: int, deck: Any, dealer: Any,
+               previous_loser: Any, state: bytes) -> Game:
+    game = cls(rules, players)
+    game.deck, game.dealer, game.previous_loser = deck, dealer, previous_loser
+    game._setstate(state)
+    return game

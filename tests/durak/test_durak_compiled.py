@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import os
+import pickle
 import random
 import sys
 from typing import Any
@@ -172,7 +173,10 @@ def play_out(pure: Any, core: Any, rng: random.Random) -> None:
             pure, core = pure.copy(stack=stack), core.copy(stack=stack)
             start = start if stack else 0
             compare(pure, core)
-        elif roll < 0.24:
+        elif roll < 0.23:   # as a bot worker process receives a game
+            pure, core = pickle.loads(pickle.dumps(pure)), pickle.loads(pickle.dumps(core))
+            compare(pure, core)
+        elif roll < 0.25:
             seat = rng.randrange(pure.players)
             seed = rng.getrandbits(32)
             dp = pure.determinize(seat, random.Random(seed))
@@ -260,6 +264,16 @@ def test_a_refused_position_says_why_alike() -> None:
         expected = outcome_of(lambda kwargs=kwargs: PureGame.from_position(**kwargs))
         assert got == expected
         assert got[0] is ValueError
+
+
+def test_a_pickle_of_another_build_or_of_nothing_is_refused() -> None:
+    game = CompiledGame.new(Rules(), players=2, seed=1)
+    state = game._getstate()
+    for bad in (b"", state[:-1], state + b"x", b"\xff" * len(state)):
+        with pytest.raises(ValueError, match="not a durak game's state"):
+            CompiledGame(Rules(), 2)._setstate(bad)
+    copied = pickle.loads(pickle.dumps(game))
+    assert type(copied) is CompiledGame and copied.view(0) == game.view(0)
 
 
 def push_and_pop(game: Any, line: list[Move], times: int) -> None:
