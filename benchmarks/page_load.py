@@ -179,7 +179,7 @@ def main() -> None:
                 front = free_port()
                 nginx = Nginx([f"127.0.0.1:{port}"], front, folder / "nginx")
                 stops.append(nginx.stop)
-                url = nginx.url if hasattr(nginx, "url") else f"https://127.0.0.1:{front}/"
+                url = nginx.base + "/"
                 wait_up(url)
         if not url.endswith("/"):
             url += "/"

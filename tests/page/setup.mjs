@@ -2,6 +2,7 @@
 // (frame.js draws its words into nothing), English first, nothing remembered.
 const stored = new Map();
 globalThis.document ??= /** @type {any} */ ({ documentElement: {}, querySelectorAll: () => [],
+  querySelector: () => null,
   getElementById: () => null });
 if (!globalThis.navigator) {
   Object.defineProperty(globalThis, "navigator", { value: { languages: ["en-GB"], language: "en-GB" } });

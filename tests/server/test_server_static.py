@@ -158,3 +158,28 @@ def test_files_carry_validators_and_answer_304_when_unchanged(tmp_path: Path) ->
         old = client.get("/js/app.js").headers["etag"]
         (tmp_path / "static" / "js" / "app.js").write_text("export const x = 22;\n")
         assert client.get("/js/app.js", headers={"If-None-Match": old}).status_code == 200
+
+
+def test_the_service_worker_keeps_this_versions_files(tmp_path: Path) -> None:
+    make_page(tmp_path / "static")
+    static = tmp_path / "static"
+    (static / "index.html").write_text(
+        '<!doctype html><head><link rel="icon" href="/favicon.svg">'
+        '<script type="module" src="/js/app.js"></script></head>')
+    (static / "favicon.svg").write_text("<svg></svg>")
+    (static / "sw.js").write_text((STATIC / "sw.js").read_text(encoding="utf-8"))
+    with TestClient(create_app(data_dir=tmp_path / "data", static_dir=static)) as client:
+        named = set(re.findall(r'"(/assets/[^"]+)"', client.get("/").text))
+        worker = client.get("/sw.js")
+        assert worker.headers["cache-control"] == "no-cache"
+        assert worker.headers["content-type"].startswith("text/javascript")
+        kept = json.loads(re.search(r"^const SHELL = (.*);$", worker.text, re.M).group(1))
+        assert kept[0] == "/" and set(kept[1:]) == named and len(named) == 2
+        version = re.search(r'^const VERSION = "(\w+)";$', worker.text, re.M).group(1)
+        assert version != "unbundled"
+        # a new version of the page: a new worker, which replaces what the device keeps
+        (static / "js" / "app.js").write_text("export const x = 3;\n")
+        later = time.monotonic() + 5
+        while time.monotonic() < later and version in client.get("/sw.js").text:
+            time.sleep(0.2)
+        assert version not in client.get("/sw.js").text

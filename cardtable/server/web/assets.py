@@ -39,6 +39,7 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import json
 import logging
 import re
 import threading
@@ -116,6 +117,8 @@ class Page:
     html: bytes
     files: dict[str, Asset]
     """By the name under ``/assets/``."""
+    worker: Asset | None = None
+    """``sw.js`` told this version and its files (None when ``static/`` has none)."""
     inline: tuple[tuple[str, str], ...] = ()
     """("script-src" or "style-src", the hash of a script or style sheet in the page)."""
 
@@ -202,7 +205,25 @@ def build(static: Path, head: str = "") -> Page:
         return f'{match["attr"]}="{add(file.name, file.read_bytes())}"'
 
     html = LINKED.sub(linked, html)
-    return Page(html.encode(), files, tuple(inline))
+    body = html.encode()
+    return Page(body, files, worker=_worker(static, body, files), inline=tuple(inline))
+
+
+def _worker(static: Path, html: bytes, files: dict[str, Asset]) -> Asset | None:
+    """``static/sw.js`` with this version's name and the files it keeps on the device."""
+    source = static / "sw.js"
+    if not source.is_file():
+        return None
+    text = source.read_text(encoding="utf-8")
+    version = hashlib.sha256(html).hexdigest()[:16]
+    shell = json.dumps(["/", *sorted("/assets/" + name for name in files)])
+    text, versions = re.subn(r'^const VERSION = "[^"]*";$', f'const VERSION = "{version}";',
+                             text, count=1, flags=re.M)
+    text, shells = re.subn(r"^const SHELL = \[.*?\];$", f"const SHELL = {shell};", text,
+                           count=1, flags=re.M)
+    if versions != 1 or shells != 1:
+        raise BundleError("sw.js has no VERSION or SHELL line for the server to fill")
+    return Asset.of(text.encode(), TYPES[".js"])
 
 
 class PageAssets:

@@ -31,7 +31,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from .assets import FOREVER, PageAssets
+from .assets import FOREVER, Asset, PageAssets
 
 __all__ = ["CACHE", "PageFiles", "page_html", "page_response", "router"]
 
@@ -107,6 +107,56 @@ async def asset(name: str, request: Request) -> Response:
                                                       "code": "not_found"})
     return found.response(request.headers.get("accept-encoding"), FOREVER,
                           request.headers.get("if-none-match"))
+
+
+@router.get("/sw.js")
+async def worker(request: Request) -> Response:
+    """The service worker (``static/sw.js`` told this version's files): checked each time,
+    so that a new version of the page replaces the kept one."""
+    page = page_files(request).page()
+    source = request.app.state.static / "sw.js"
+    if page is not None and page.worker is not None:
+        found = page.worker
+    elif source.is_file():
+        found = Asset.of(source.read_bytes(), "text/javascript; charset=utf-8")
+    else:
+        return JSONResponse(status_code=404, content={"detail": "no such file",
+                                                      "code": "not_found"})
+    return found.response(request.headers.get("accept-encoding"), CACHE,
+                          request.headers.get("if-none-match"))
+
+
+MANIFEST_WORDS = {
+    "en": ("Pasur and Transfer Durak with friends and bots", "ltr"),
+    "pt": ("Pasur e Durak de transferência com amigos e bots", "ltr"),
+    "fa": ("پاسور و دوراکِ انتقالی با دوستان و ربات‌ها", "rtl"),
+    "ru": ("Пасур и переводной дурак с друзьями и ботами", "ltr"),
+}
+"""The installed app's description in each language (the frame's tagline, js/lang/frame.js)."""
+
+
+def manifest(lang: str) -> dict[str, Any]:
+    """The web app manifest in ``lang`` (English for a language the page does not speak).
+
+    >>> manifest("fa")["dir"], manifest("xx")["lang"], manifest("ru")["short_name"]
+    ('rtl', 'en', 'cardtable')
+    """
+    lang = lang if lang in MANIFEST_WORDS else "en"
+    description, direction = MANIFEST_WORDS[lang]
+    return {
+        "name": "cardtable", "short_name": "cardtable", "description": description,
+        "lang": lang, "dir": direction, "id": "/", "start_url": "/", "scope": "/",
+        "display": "standalone", "background_color": "#1d6b45", "theme_color": "#1d6b45",
+        "icons": [{"src": "/favicon.svg", "sizes": "any", "type": "image/svg+xml",
+                   "purpose": "any"}],
+    }
+
+
+@router.get("/manifest.webmanifest")
+async def web_manifest(lang: str = "en") -> Response:
+    """What a phone needs to install the page as an app, in the reader's language."""
+    return JSONResponse(manifest(lang[:8]), media_type="application/manifest+json",
+                        headers={"Cache-Control": "public, max-age=86400"})
 
 
 def _page(static: Path, request: Request) -> Response:

@@ -118,6 +118,24 @@ function header() {
     h("label", { class: "lang" }, h("span", { class: "sr-only" }, t("nav.language")), select));
 }
 
+/** Say it in words while the device has no network (the table's socket comes back by
+ * itself when it does; a move made meanwhile is refused, not kept). */
+function linkBanner() {
+  let banner = document.getElementById("offline");
+  if (navigator.onLine) { banner?.remove(); return; }
+  if (!banner) {
+    banner = h("p", { id: "offline", class: "offline-banner", role: "status" });
+    document.getElementById("header").after(banner);
+  }
+  banner.textContent = t("net.offline");
+}
+
+/** The page kept on the device (sw.js), so it opens, and says so, without a network. */
+function keepOffline() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js").catch(() => { /* not kept: still works */ });
+}
+
 setLanguage(initialLanguage(), { remember: false });
 installCardDefs();
 setNavigator(navigate);
@@ -130,7 +148,13 @@ onLanguageChange(() => {
   if (screen && !(screen instanceof TableView)) screen.render();
   markNav(document.body.dataset.screen);
   setTitle(document.body.dataset.screen);
+  linkBanner();
 });
+window.addEventListener("offline", linkBanner);
+window.addEventListener("online", linkBanner);
+linkBanner();
+if (document.readyState === "complete") keepOffline();
+else window.addEventListener("load", keepOffline);
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", () => {
   // Only the hashes that name a screen change the screen.

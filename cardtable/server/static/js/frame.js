@@ -37,6 +37,9 @@ export function drawFrame(lang = initialLanguage()) {
   const root = document.documentElement;
   root.lang = lang;
   root.dir = LANGUAGES[lang].dir;
+  // the app's name and description, when installed, in the reader's language
+  document.querySelector('link[rel="manifest"]')?.setAttribute("href",
+    `/manifest.webmanifest?lang=${lang}`);
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-word]"))) {
     const text = WORDS[lang]?.[el.dataset.word] ?? WORDS.en[el.dataset.word];
     if (!text) continue;

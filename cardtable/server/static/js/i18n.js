@@ -84,6 +84,8 @@ export function setLanguage(lang, { remember = true } = {}) {
   const root = document.documentElement;
   root.lang = lang;
   root.dir = LANGUAGES[lang].dir;
+  document.querySelector('link[rel="manifest"]')?.setAttribute("href",
+    `/manifest.webmanifest?lang=${lang}`);
   if (remember) {
     try { localStorage.setItem(STORE_KEY, lang); } catch { /* private mode */ }
   }

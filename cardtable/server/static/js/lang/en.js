@@ -188,4 +188,5 @@ export default {
   "life.running": "{move} + {bank}",
   "life.players": "Players",
   "life.away": "away",
+  "net.offline": "You are offline. The table comes back by itself when the connection does; a move made meanwhile is not sent.",
 };

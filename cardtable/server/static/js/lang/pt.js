@@ -188,4 +188,5 @@ export default {
   "life.running": "{move} + {bank}",
   "life.players": "Jogadores",
   "life.away": "ausente",
+  "net.offline": "Você está sem conexão. A mesa volta sozinha quando a conexão voltar; uma jogada feita enquanto isso não é enviada.",
 };
