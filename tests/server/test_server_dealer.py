@@ -19,7 +19,7 @@ from cardtable.server.core.codes import Refusal
 from cardtable.server.core.metrics import Metrics
 from cardtable.server.play import steps
 from cardtable.server.play.bot_runner import make_bot
-from cardtable.server.play.commands import Read
+from cardtable.server.play.commands import Close, Settle
 from cardtable.server.play.dealer import Dealer
 from cardtable.server.play.live import PLAYING, LiveSeat, LiveTable
 
@@ -64,19 +64,19 @@ def test_commands_asked_while_one_is_handled_wait_and_run_in_order() -> None:
     async def main() -> None:
         gate = asyncio.Event()
 
-        async def slow(command: Read) -> str:
-            order.append(f"start {command.what}")
-            if command.what == "first":
+        async def slow(command: Any) -> str:
+            order.append(f"start {command.reason}")
+            if command.reason == "first":
                 await gate.wait()
-            order.append(f"end {command.what}")
-            return str(command.what)
+            order.append(f"end {command.reason}")
+            return str(command.reason)
 
-        table.dealer._handlers[Read] = slow   # a handler that waits, to see the mailbox
-        first = asyncio.ensure_future(table.dealer.ask(Read("first")))
-        await asyncio.sleep(0)
-        later = [asyncio.ensure_future(table.dealer.ask(Read(name)))
+        table.dealer._handle = slow   # type: ignore[attr-defined]  # waits, to see the mailbox
+        first = asyncio.ensure_future(table.dealer.ask(Close("first")))
+        await asyncio.sleep(0.01)
+        later = [asyncio.ensure_future(table.dealer.ask(Close(name)))
                  for name in ("second", "third")]
-        await asyncio.sleep(0)
+        await asyncio.sleep(0.01)
         assert order == ["start first"]   # the others wait in the mailbox
         gate.set()
         assert await asyncio.gather(first, *later) == ["first", "second", "third"]
@@ -86,16 +86,43 @@ def test_commands_asked_while_one_is_handled_wait_and_run_in_order() -> None:
                      "start third", "end third"]
 
 
+def test_an_asker_that_gives_up_does_not_stop_its_command_half_way() -> None:
+    table = table_of("durak", 4)
+    order: list[str] = []
+
+    async def main() -> None:
+        gate = asyncio.Event()
+
+        async def slow(command: Any) -> None:
+            if not isinstance(command, Close):
+                return
+            order.append("start")
+            await gate.wait()
+            order.append("end")
+
+        table.dealer._handle = slow   # type: ignore[attr-defined]
+        asker = asyncio.ensure_future(table.dealer.ask(Close("x")))
+        await asyncio.sleep(0.01)
+        asker.cancel()   # a socket that closed, a request whose client went away
+        await asyncio.sleep(0.01)
+        assert asker.cancelled() and order == ["start"]
+        gate.set()
+        await table.dealer.ask(Settle())   # after the one under way: it was finished
+
+    run(main())
+    assert order == ["start", "end"]
+
+
 def test_a_command_that_asks_its_own_dealer_is_refused_rather_than_stuck() -> None:
     table = table_of("durak", 2)
 
     async def main() -> None:
-        async def again(command: Read) -> Any:
-            return await table.dealer.ask(Read(len))
+        async def again(command: Any) -> Any:
+            return await table.dealer.ask(Settle())
 
-        table.dealer._handlers[Read] = again
+        table.dealer._handle = again   # type: ignore[attr-defined]
         with pytest.raises(RuntimeError, match="its own dealer"):
-            await table.dealer.ask(Read(len))
+            await table.dealer.ask(Settle())
 
     run(main())
 

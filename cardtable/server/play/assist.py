@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from ..core.codes import Refusal, refused
 from ..core.wire import encode
 from .bot_workers import BotFailed, HintJob
-from .commands import HintDone, StartHint, Undo
+from .commands import HintDone, StartHint, TakeBack
 from .live import Connection, LiveTable
 from .steps import against_bots_only
 
@@ -76,5 +76,4 @@ async def hint(tables: House, table: LiveTable, connection: Connection,
 async def undo(table: LiveTable, connection: Connection) -> Refusal | None:
     """Take back the moves since the seat's own last decision (the bots' answers with
     it), within the current deal; everyone is sent the state as it was."""
-    refusal: Refusal | None = await table.dealer.ask(Undo(connection.seat))
-    return refusal
+    return await table.dealer.ask(TakeBack(connection.seat))

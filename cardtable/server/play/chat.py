@@ -31,10 +31,7 @@ Server to client::
 from __future__ import annotations
 
 import asyncio
-import collections
-import time
 import unicodedata
-import weakref
 from typing import TYPE_CHECKING, Any
 
 from limits import parse
@@ -44,15 +41,27 @@ from ..core.wire import encode
 from ..people.words import offending
 from ..store.chat import ChatMessageRow, ChatStore
 from ..store.sanctions import SanctionStore
-from ..store.storage import now
+from ..store.storage import Storage
 from .commands import Say, SetChatOff
+from .effects import (
+    Decision,
+    HistoryRead,
+    Moment,
+    Plan,
+    SendAll,
+    SendRoom,
+    SendTo,
+    Set,
+    StoreChat,
+    StoreChatOff,
+)
+from .live import Connection, LiveTable
 
 if TYPE_CHECKING:
     from .host import House
-    from .live import Connection, LiveTable
 
-__all__ = ["MAX_TEXT", "PHRASES", "receive", "say", "send_history",
-           "set_off"]
+__all__ = ["MAX_TEXT", "PHRASES", "decide", "history_read", "keep",
+           "keep_off", "receive", "recent"]
 
 MAX_TEXT = 200
 PHRASES = ("hello", "good_luck", "good_game", "well_played", "thanks", "oops",
@@ -84,140 +93,138 @@ def clean_text(text: Any) -> str:
     return kept
 
 
-_stores: weakref.WeakKeyDictionary[Any, ChatStore] = weakref.WeakKeyDictionary()
-"""Each house's chat store, made when its first chat line is said or read."""
+def recent(storage: Storage, table_id: str, room: str) -> tuple[list[dict[str, Any]], bool]:
+    """The room's newest messages and whether the players' chat is off (call in a thread)."""
+    return ChatStore(storage).recent(table_id, room)
 
 
-def _store(tables: House) -> ChatStore:
-    store = _stores.get(tables)
-    if store is None:
-        store = _stores[tables] = ChatStore(tables.storage)
-    return store
+def keep(storage: Storage, table_id: str, room: str, seat: int | None, name: str,
+         text: str | None, phrase: str | None, at: str) -> None:
+    """Store a chat line (call in a thread)."""
+    ChatStore(storage).add(ChatMessageRow(table_id=table_id, room=room, seat=seat, name=name,
+                                          text=text, phrase=phrase, at=at))
 
 
-_sent: weakref.WeakKeyDictionary[Any, collections.deque[float]] = weakref.WeakKeyDictionary()
-_ready: weakref.WeakSet[Any] = weakref.WeakSet()
-"""Connections sent their room's history: only they are sent new messages, so a message
-stored while the history was read is not sent twice."""
-_off: dict[str, bool] = {}
-"""Tables whose players' chat is off, as last read or set here (the database has it)."""
+def keep_off(storage: Storage, table_id: str, off: bool) -> None:
+    """Store the players' chat setting (call in a thread)."""
+    ChatStore(storage).set_off(table_id, off)
 
 
+async def receive(tables: House, table: LiveTable, connection: Connection,
+                  message: protocol.Chat | protocol.ChatOff) -> None:
+    """One chat message or setting from a connection: what the message itself may be is
+    checked here (its text, its phrase, a word of the list, its sender muted); the rest
+    (the room, the setting, the rate) by the table's dealer, which sends it (so a new
+    connection's history and a new message never cross).  A refusal is an error to the
+    connection alone."""
+    if isinstance(message, protocol.ChatOff):
+        await table.dealer.ask(SetChatOff(connection, message.off))
+        return
+    try:
+        phrase, text = message.phrase, None
+        if phrase is not None:
+            if phrase not in PHRASES:
+                raise ChatError(f"no quick phrase {phrase[:32]!r}: one of "
+                                f"{', '.join(PHRASES)}", "bad_message")
+        else:
+            text = clean_text(message.text)
+    except ChatError as error:
+        connection.outbox.put("error", encode({"type": "error", "reason": error.reason,
+                                               "code": error.code}))
+        return
+    seat = connection.seat
+    # a seat's player, or the account a spectator is signed in as: a mute reaches both
+    player_id = table.seats[seat].player_id if seat is not None else connection.speaker
+    muted = player_id is not None and await asyncio.to_thread(
+        SanctionStore(tables.storage).in_force, "mute", player_id) is not None
+    offends = text is not None and offending(text, tables.settings.word_list) is not None
+    item = parse(tables.settings.chat_per_window)
+    await table.dealer.ask(Say(connection, text, phrase,
+                               (item.amount, float(item.get_expiry())),
+                               tables.settings.chat_per_window, muted, offends))
+
+
+# -- deciding ----------------------------------------------------------------------------------
 def _room(connection: Connection) -> str:
     return "spectators" if connection.seat is None else "players"
 
 
-def creator_seat(table: LiveTable) -> int | None:
-    """The seat ``Seating.create`` gives the creator: the first person's."""
-    return next((seat.index for seat in table.seats if seat.kind == "human"), None)
+def _chat_error(connection: Connection, reason: str, code: str) -> SendTo:
+    return SendTo(connection, "error", {"type": "error", "reason": reason, "code": code})
 
 
-_spoken: dict[str, collections.deque[float]] = {}
-"""When each account last chatted among the spectators (one rate for all its sockets)."""
-
-
-def _admit(tables: House, connection: Connection) -> None:
-    limits = tables.settings
-    item = parse(limits.chat_per_window)
-    window, clock = item.get_expiry(), time.monotonic()
-    if connection.seat is None and connection.speaker is not None:
-        for speaker in [k for k, times in _spoken.items() if clock - times[-1] >= window]:
-            del _spoken[speaker]   # forgotten once their window is over
-        sent = _spoken.setdefault(connection.speaker, collections.deque())
-    else:
-        sent = _sent.setdefault(connection, collections.deque())
-    while sent and clock - sent[0] >= window:
-        sent.popleft()
-    if len(sent) >= item.amount:
-        raise ChatError(f"you are chatting too fast (at most {limits.chat_per_window}); "
-                        "wait a little", "chat_rate_limited")
-    sent.append(clock)
-
-
-async def receive(table: LiveTable, connection: Connection,
-                  message: protocol.Chat | protocol.ChatOff) -> None:
-    """One chat message or setting from a connection, handled by the table's dealer (so
-    a new connection's history and a new message never cross); a refusal is an error to
-    the connection alone."""
-    try:
-        if isinstance(message, protocol.ChatOff):
-            await table.dealer.ask(SetChatOff(connection, message.off))
-        else:
-            await table.dealer.ask(Say(connection, message))
-    except ChatError as error:
-        connection.outbox.put("error", encode({"type": "error", "reason": error.reason,
-                                               "code": error.code}))
-
-
-async def say(tables: House, table: LiveTable, connection: Connection,
-               message: protocol.Chat) -> None:
-    phrase, text = message.phrase, None
-    if phrase is not None:
-        if phrase not in PHRASES:
-            raise ChatError(f"no quick phrase {phrase[:32]!r}: one of "
-                            f"{', '.join(PHRASES)}", "bad_message")
-    else:
-        text = clean_text(message.text)
+def decide(table: LiveTable, command: Say | SetChatOff, now: Moment) -> Decision:
+    """What a chat line or the players' chat setting does at ``table`` at ``now``: a
+    refusal is an error to the connection alone (the rate still counts the line)."""
+    connection, chat = command.connection, table.chat
+    if isinstance(command, SetChatOff):
+        if not isinstance(command.off, bool):
+            return Decision(sends=(_chat_error(connection, '"chat_off" needs "off": true or '
+                                               'false', "bad_message"),))
+        if connection.seat is None or connection.seat != table.creator_seat():
+            return Decision(sends=(_chat_error(
+                connection, "only the table's creator can turn the players' chat off or "
+                "on", "not_creator"),))
+        return Decision(writes=(StoreChatOff(command.off),),
+                        changes=(Set("chat", (("off", command.off),)),),
+                        sends=(SendAll("chat", {"type": "chat_setting", "off": command.off}),))
     room = _room(connection)
     if room == "spectators" and connection.speaker is None:
-        raise ChatError("only signed-in players may chat among the spectators: sign in",
-                        "chat_accounts_only")
-    if room == "players" and await _is_off(tables, table):
-        raise ChatError("the table's creator has turned the players' chat off", "chat_off")
-    _admit(tables, connection)
+        return Decision(sends=(_chat_error(connection, "only signed-in players may chat "
+                                           "among the spectators: sign in",
+                                           "chat_accounts_only"),))
+    if room == "players" and chat.off:
+        return Decision(sends=(_chat_error(connection, "the table's creator has turned the "
+                                           "players' chat off", "chat_off"),))
+    amount, window = command.rate
+    if connection.seat is None and connection.speaker is not None:
+        times = chat.spoken.get(connection.speaker, ())
+    else:
+        times = chat.sent.get(connection, ())
+    times = tuple(at for at in times if now.time - at < window)
+    if len(times) >= amount:
+        return Decision(sends=(_chat_error(connection, f"you are chatting too fast (at most "
+                                           f"{command.rate_text}); wait a little",
+                                           "chat_rate_limited"),))
+    times = (*times, now.time)
+    plan = Plan(table)
+    if connection.seat is None and connection.speaker is not None:
+        spoken = {speaker: kept for speaker, kept in chat.spoken.items()
+                  if now.time - kept[-1] < window}   # forgotten once their window is over
+        spoken[connection.speaker] = times
+        plan.set("chat", spoken=spoken)
+    else:
+        sent = {other: kept for other, kept in chat.sent.items()
+                if other in table.connections}
+        sent[connection] = times
+        plan.set("chat", sent=sent)
+    if command.muted:
+        plan.sends.append(_chat_error(connection, "an admin has muted you: your messages are "
+                                      "not sent", "muted"))
+        return plan.decision()
+    if command.offending:
+        plan.sends.append(_chat_error(connection, "that message holds a word this site "
+                                      "does not allow", "chat_word"))
+        return plan.decision()
     seat = connection.seat
-    # a seat's player, or the account a spectator is signed in as: a mute reaches both
-    player_id = table.seats[seat].player_id if seat is not None else connection.speaker
-    if player_id is not None and await asyncio.to_thread(
-            SanctionStore(tables.storage).in_force, "mute", player_id) is not None:
-        raise ChatError("an admin has muted you: your messages are not sent", "muted")
-    if text is not None and offending(text, tables.settings.word_list) is not None:
-        raise ChatError("that message holds a word this site does not allow", "chat_word")
     name = (table.seats[seat].name or f"Seat {seat + 1}") if seat is not None else "spectator"
-    row = ChatMessageRow(table_id=table.id, room=room, seat=seat, name=name, text=text,
-                         phrase=phrase, at=now())
-    await asyncio.to_thread(_store(tables).add, row)
-    out = encode(row.message())
-    for other in list(table.connections):
-        if _room(other) == room and other in _ready:
-            other.outbox.put("chat", out)
+    line = StoreChat(room, seat, name, command.text, command.phrase, now.stamp)
+    plan.writes.append(line)
+    plan.sends.append(SendRoom(room, {"type": "chat", "room": room, "seat": seat,
+                                      "name": name, "text": line.text,
+                                      "phrase": line.phrase, "at": line.at}))
+    return plan.decision()
 
 
-async def _is_off(tables: House, table: LiveTable) -> bool:
-    if table.id not in _off:
-        _, _off[table.id] = await asyncio.to_thread(_store(tables).recent, table.id, "none")
-    return _off[table.id]
-
-
-async def set_off(tables: House, table: LiveTable, connection: Connection, off: Any) -> None:
-    if not isinstance(off, bool):
-        raise ChatError('"chat_off" needs "off": true or false', "bad_message")
-    if connection.seat is None or connection.seat != creator_seat(table):
-        raise ChatError("only the table's creator can turn the players' chat off or on",
-                        "not_creator")
-    await asyncio.to_thread(_store(tables).set_off, table.id, off)
-    _off[table.id] = off
-    out = encode({"type": "chat_setting", "off": off})
-    for other in list(table.connections):
-        other.outbox.put("chat", out)
-
-
-async def send_history(tables: House, table: LiveTable, connection: Connection) -> None:
-    """The room's newest messages and the setting, to a connection that just opened (its
-    dealer asks, as it adds the connection)."""
-    _ready.add(connection)
-    try:
-        messages, off = await asyncio.to_thread(_store(tables).recent, table.id,
-                                                _room(connection))
-    except Exception:   # the chat's history is a nicety: the table plays on without it
-        return
-    _off[table.id] = off
-    if off:
-        connection.outbox.put("chat", encode({"type": "chat_setting", "off": True}))
-    for message in messages:
-        connection.outbox.put("chat", encode(message))
-
-
-def forget(table_id: str) -> None:
-    """A table that left memory: its chat's setting goes too."""
-    _off.pop(table_id, None)
+def history_read(table: LiveTable, command: HistoryRead) -> Decision:
+    connection = command.connection
+    plan = Plan(table)
+    values: dict[str, Any] = {"ready": table.chat.ready | {connection}}
+    if command.off is not None:
+        values["off"] = command.off
+        if command.off:
+            plan.sends.append(SendTo(connection, "chat", {"type": "chat_setting",
+                                                          "off": True}))
+    plan.set("chat", **values)
+    plan.sends.extend(SendTo(connection, "chat", line) for line in command.lines)
+    return plan.decision()

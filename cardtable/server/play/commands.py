@@ -1,56 +1,87 @@
 """What may be asked of a live table: one typed command for each thing that can happen to it.
 
 A live table has one owner, its ``dealer.Dealer``; everything else sends it these and
-awaits the answer (``await table.dealer.ask(Move(seat=0, version=3, text="7C"))``).  The
-dealer takes them one at a time, in the order they came, so no two ever see the table
-half-changed.  Each is a small frozen dataclass, so what the house may ask of a table is
-written here, once.
+awaits the answer (``await table.dealer.ask(Play(seat=0, version=3, text="7C"))``).  The
+dealer takes them one at a time, in the order they came, in a task of its own, so no two
+ever see the table half-changed and an asker that gives up never stops one half-way.
+Each command is a small frozen dataclass typed by its answer (``Command[R]``: ``ask``
+answers an ``R``, which mypy checks), so what the house may ask of a table, and what it
+is told back, is written here, once.  No command shares a name with a message of the
+socket's protocol (``protocol.Move`` is what a page sends; ``Play`` is what the table is
+asked).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
+from ...game import GameState
+from ...records import Record
 from ..core.codes import Refusal
 from .live import Connection
+from .owner import Command
 
 __all__ = [
     "Abandon",
+    "AnyCommand",
     "Begin",
+    "BotPosition",
     "BotTurn",
     "Close",
     "Command",
     "Connect",
     "Counted",
-    "DeclineRematch",
+    "Describe",
     "Disconnect",
     "GraceOver",
     "HintDone",
-    "Leave",
-    "Move",
+    "LeaveSeat",
+    "OfferRematch",
+    "Play",
+    "Position",
     "RatingsRead",
-    "Read",
+    "RecordOf",
     "Refuse",
-    "Rematch",
+    "RefuseRematch",
     "Rename",
-    "Resign",
+    "ResignSeat",
     "Say",
     "SeatsRead",
     "SetChatOff",
+    "Settle",
     "SignOff",
     "StartHint",
+    "TakeBack",
     "TakeSeat",
+    "Takeover",
     "TimeUp",
     "TimedOut",
     "Unclaimed",
-    "Undo",
 ]
+
+class Takeover(NamedTuple):
+    """What a timed-out turn's takeover move is thought from."""
+
+    bot: Any
+    spec: str
+    snapshot: GameState[Any]
+
+
+class BotPosition(NamedTuple):
+    """What a bot's move is thought from: its seat, bot and spec, a copy of the state and
+    the version the move is for."""
+
+    seat: int
+    bot: Any
+    spec: str | None
+    snapshot: GameState[Any]
+    version: int
 
 
 # -- playing ------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Move:
+class Play(Command[Refusal | None]):
     """``seat`` plays ``text``, chosen at ``version``; ``by_bot`` when its bot chose it,
     ``timed_out`` when the takeover bot chose it because the player's time ran out."""
 
@@ -62,28 +93,29 @@ class Move:
 
 
 @dataclass(frozen=True)
-class Resign:
+class ResignSeat(Command[dict[str, Any]]):
     """``seat`` resigns: its side loses and the game ends (answers the stored summary)."""
 
     seat: int
 
 
 @dataclass(frozen=True)
-class Leave:
-    """``seat``'s player leaves an unrated table: the takeover bot plays on for good."""
+class LeaveSeat(Command[dict[str, Any] | None]):
+    """``seat``'s player leaves an unrated table: the takeover bot plays on for good
+    (answers the summary when leaving aborted a rated game, else ``None``)."""
 
     seat: int
 
 
 @dataclass(frozen=True)
-class Undo:
+class TakeBack(Command[Refusal | None]):
     """``seat`` takes back the moves since its own last decision (bots-only tables)."""
 
     seat: int | None
 
 
 @dataclass(frozen=True)
-class StartHint:
+class StartHint(Command[Refusal | tuple[GameState[Any], int]]):
     """``seat`` asks for a hint: answers a refusal, or (a copy of the state to think the
     hint from, the version it is for)."""
 
@@ -91,14 +123,14 @@ class StartHint:
 
 
 @dataclass(frozen=True)
-class HintDone:
+class HintDone(Command[None]):
     """The hint for ``seat`` was thought (or failed): the seat may ask again."""
 
     seat: int
 
 
 @dataclass(frozen=True)
-class Rematch:
+class OfferRematch(Command[str | None]):
     """A rematch offered or accepted by ``seat`` (``None``: a watcher of a table of bots);
     answers the new table's id once every person's seat has, else ``None``."""
 
@@ -106,7 +138,7 @@ class Rematch:
 
 
 @dataclass(frozen=True)
-class DeclineRematch:
+class RefuseRematch(Command[None]):
     """``seat`` says no to the rematch offered."""
 
     seat: int | None
@@ -114,21 +146,23 @@ class DeclineRematch:
 
 # -- people coming and going ----------------------------------------------------------------
 @dataclass(frozen=True)
-class Connect:
-    """A WebSocket opened at the table (seated or watching)."""
+class Connect(Command[None]):
+    """A WebSocket opened at the table (seated or watching); a watcher is refused past
+    ``watchers`` (0: no limit)."""
 
     connection: Connection
+    watchers: int = 0
 
 
 @dataclass(frozen=True)
-class Disconnect:
+class Disconnect(Command[None]):
     """A WebSocket closed."""
 
     connection: Connection
 
 
 @dataclass(frozen=True)
-class TakeSeat:
+class TakeSeat(Command[int]):
     """A person takes the first free seat (answers the seat, or raises ``Refused``)."""
 
     token_hash: str
@@ -138,14 +172,14 @@ class TakeSeat:
 
 
 @dataclass(frozen=True)
-class SeatsRead:
+class SeatsRead(Command[None]):
     """The seats as the database has them (taken through another process)."""
 
     rows: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
-class Rename:
+class Rename(Command[None]):
     """A player's display name changed: their seats here show the new one.  With
     ``becomes``, the player was a guest who signed in to that account: their seats are the
     account's now, unless the account sits here too (never a game against oneself)."""
@@ -156,17 +190,18 @@ class Rename:
 
 
 @dataclass(frozen=True)
-class SignOff:
+class SignOff(Command[int]):
     """Every session of this player ended (banned, signed out everywhere, deleted): close
-    their sockets at this table, a seat's and a spectator's.  The pages connect again and
-    are refused (a seat's key plays only with its account signed in) or watch as anyone."""
+    their sockets at this table, a seat's and a spectator's (answers how many).  The pages
+    connect again and are refused (a seat's key plays only with its account signed in) or
+    watch as anyone."""
 
     player_id: str
     reason: str
 
 
 @dataclass(frozen=True)
-class Unclaimed:
+class Unclaimed(Command[bool]):
     """A seat taken with ``token_hash`` was held ``claim_grace`` and never connected to:
     free it.  Answers ``False`` when the database could not be reached (try later)."""
 
@@ -177,7 +212,7 @@ class Unclaimed:
 
 
 @dataclass(frozen=True)
-class GraceOver:
+class GraceOver(Command[None]):
     """The seat's player stayed away past the grace period: the takeover bot plays."""
 
     seat: int
@@ -185,15 +220,15 @@ class GraceOver:
 
 # -- the clock ----------------------------------------------------------------------------
 @dataclass(frozen=True)
-class TimeUp:
-    """The time of ``turn`` (version, seat) ran out; answers the (bot, spec, snapshot) to
-    think the takeover move from, or ``None`` when the turn is no longer running."""
+class TimeUp(Command[Takeover | None]):
+    """The time of ``turn`` (version, seat) ran out; answers what to think the takeover
+    move from, or ``None`` when the turn is no longer running."""
 
     turn: tuple[int, int]
 
 
 @dataclass(frozen=True)
-class TimedOut:
+class TimedOut(Command[None]):
     """The takeover move of a timed-out ``turn`` was played (or not): the third timeout
     in a row forfeits the seat."""
 
@@ -201,7 +236,7 @@ class TimedOut:
 
 
 @dataclass(frozen=True)
-class Abandon:
+class Abandon(Command[bool]):
     """No seated person came back for ``abandon_after``; answers ``False`` to try later."""
 
     timer: Any
@@ -210,42 +245,75 @@ class Abandon:
 
 # -- bots ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class BotTurn:
-    """Answers (seat, bot, spec, snapshot, version) when a bot is to move, else ``None``."""
+class BotTurn(Command[BotPosition | None]):
+    """Answers what a bot's move is thought from when a bot is to move, else ``None``."""
 
 
 # -- chat ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Say:
-    """A chat line (``protocol.Chat``) from a connection, to its room."""
+class Say(Command[None]):
+    """A chat line from a connection, to its room: its ``text`` as kept or a quick
+    ``phrase``, whether its sender is ``muted`` or it is ``offending`` (both read before it
+    is asked), and the rate it is held to (``rate``: messages, seconds; ``rate_text``:
+    as the settings say it)."""
 
     connection: Connection
-    message: Any
+    text: str | None
+    phrase: str | None
+    rate: tuple[int, float]
+    rate_text: str
+    muted: bool = False
+    offending: bool = False
 
 
 @dataclass(frozen=True)
-class SetChatOff:
+class SetChatOff(Command[None]):
     """The creator turns the players' chat off or on."""
 
     connection: Connection
     off: Any
 
 
+# -- reading ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Describe(Command[dict[str, Any]]):
+    """The table's public summary (``LiveTable.describe``), read between commands."""
+
+
+@dataclass(frozen=True)
+class RecordOf(Command[Record]):
+    """The finished game's record; refused (``not_over``, saying ``why`` it waits for
+    the end) while it is played."""
+
+    why: str = "its record (which holds the decks) is given once it has ended"
+
+
+@dataclass(frozen=True)
+class Position(Command[tuple[int, GameState[Any], frozenset[int]]]):
+    """(the version, a copy of the state, the takeover bots' moves), read together."""
+
+
+@dataclass(frozen=True)
+class Settle(Command[None]):
+    """Answers once the commands asked before it are done (a table leaving this process
+    waits for what was under way)."""
+
+
 # -- from the house ---------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Begin:
+class Begin(Command[None]):
     """The table is played by this process now (made, resumed or adopted)."""
 
 
 @dataclass(frozen=True)
-class Close:
+class Close(Command[None]):
     """The table is played elsewhere now: its timers and bots stop, its sockets close."""
 
     reason: str
 
 
 @dataclass(frozen=True)
-class RatingsRead:
+class RatingsRead(Command[None]):
     """The ratings of the accounts seated (player id to rating), as read for ``wanted``."""
 
     wanted: tuple[tuple[int, str], ...]
@@ -253,14 +321,14 @@ class RatingsRead:
 
 
 @dataclass(frozen=True)
-class Counted:
+class Counted(Command[None]):
     """A finished game was counted after its end: its summary gains the changes."""
 
     added: tuple[tuple[str, Any], ...]
 
 
 @dataclass(frozen=True)
-class Refuse:
+class Refuse(Command[None]):
     """Tell one connection why its message was refused, then send it a fresh state."""
 
     connection: Connection
@@ -269,17 +337,9 @@ class Refuse:
     params: tuple[tuple[str, Any], ...] = ()
 
 
-@dataclass(frozen=True)
-class Read:
-    """Answers ``what(table)`` read while nothing changes the table (``describe``,
-    ``record``): reading a live table goes through its owner too."""
-
-    what: Any
-
-
-Command = (Move | Resign | Leave | Undo | StartHint | HintDone | Rematch | DeclineRematch
-           | Connect | Disconnect | TakeSeat | SeatsRead | Rename | SignOff | Unclaimed
-           | GraceOver | TimeUp
-           | TimedOut | Abandon | BotTurn | Say | SetChatOff | Begin | Close
-           | RatingsRead | Counted | Refuse | Read)
-"""Every command a table's dealer takes."""
+AnyCommand = (Play | ResignSeat | LeaveSeat | TakeBack | StartHint | HintDone | OfferRematch
+              | RefuseRematch | Connect | Disconnect | TakeSeat | SeatsRead | Rename | SignOff
+              | Unclaimed | GraceOver | TimeUp | TimedOut | Abandon | BotTurn | Say
+              | SetChatOff | Describe | RecordOf | Position | Settle | Begin | Close
+              | RatingsRead | Counted | Refuse)
+"""Every command a table's dealer takes (its dispatch is a ``match`` over these)."""

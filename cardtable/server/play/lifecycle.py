@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import Refused
 from ..store.storage import StorageUnavailable
-from .commands import Abandon, Leave, RatingsRead, Resign, TimedOut, TimeUp
+from .commands import Abandon, LeaveSeat, RatingsRead, ResignSeat, TimedOut, TimeUp
 from .live import Life, LiveTable
 from .steps import check_leave, check_playing, side_of
 
@@ -97,12 +97,11 @@ class Lifecycle:
     # -- resign and leave -------------------------------------------------------------------
     async def resign(self, table: LiveTable, seat: int) -> dict[str, Any]:
         """``seat`` resigns: its side loses and the game ends.  Returns the summary."""
-        summary: dict[str, Any] = await table.dealer.ask(Resign(seat))
-        return summary
+        return await table.dealer.ask(ResignSeat(seat))
 
     async def leave(self, table: LiveTable, seat: int) -> None:
         """``seat``'s player leaves an unrated table: the takeover bot plays on for good."""
-        await table.dealer.ask(Leave(seat))
+        await table.dealer.ask(LeaveSeat(seat))
 
     async def act(self, table_id: str, seat: int, action: str) -> None:
         """A resign or leave sent here by another process (this one plays the table)."""

@@ -22,11 +22,13 @@ from ..core.errors import Refused
 from ..core.protocol import page_view
 from ..core.wire import encode, plain
 from ..store.storage import OVER, PLAYING, WAITING, hash_token
+from .owner import Owner
 
 __all__ = [
     "OVER",
     "PLAYING",
     "WAITING",
+    "ChatRoom",
     "Connection",
     "Life",
     "LiveSeat",
@@ -195,6 +197,19 @@ class Connection:
 
 
 @dataclass(eq=False)
+class ChatRoom:
+    """A table's chat as its owner keeps it: whether the players' chat is off (as last
+    read or set: the database has it), when each connection (and, among the spectators,
+    each account, however many sockets it opens) last chatted, within the rate's window,
+    and the connections sent their room's history (only they are sent new lines)."""
+
+    off: bool = False
+    sent: dict[Connection, tuple[float, ...]] = field(default_factory=dict)
+    spoken: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    ready: frozenset[Connection] = frozenset()
+
+
+@dataclass(eq=False)
 class LiveSeat:
     index: int
     kind: str
@@ -212,7 +227,7 @@ class LiveSeat:
     claim_task: asyncio.Task[None] | None = None
     hinting: bool = False
     """A hint for this seat is being thought (``assist``: one at a time)."""
-    """Frees the seat if it is taken but nobody connects (``Dealer._hold``)."""
+    """Frees the seat if it is taken but nobody connects (``effects.Hold``)."""
     player_id: str | None = None
     """The player who took the seat (``players``), if known: they may come back to it
     from any device with their session."""
@@ -271,12 +286,14 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = None
     life: Life | None = None
     """Its clocks, forfeits and seats left."""
-    dealer: Any = None
+    dealer: Owner = None   # type: ignore[assignment]  # given by the Dealer it is made with
     """Its one owner (``dealer.Dealer``): every change to the table goes through it."""
     budget: tuple[str, ...] = ()
     """Whose bot thinking its bots count against (``Limits.bots_thinking_per_address``):
     the address and the account that made it; none known (a table resumed after a
     restart, or made by quick play): the table alone."""
+    chat: ChatRoom = field(default_factory=ChatRoom)
+    """Its chat's setting, rates and the connections sent its history."""
     stale: bool = False
     """A move's write failed without an answer (the database went away): it may have
     been stored all the same, so the table is read again before the next move."""
@@ -380,7 +397,7 @@ class LiveTable:
             connection.outbox.put(kind, text)
 
     def broadcast(self) -> None:
-        """The new state to every connection, each seat its own view (from the dealer)."""
+        """The new state to every connection, each seat its own view.  Call it from the dealer."""
         texts: dict[int | None, str] = {}
         for connection in list(self.connections):
             text = texts.get(connection.seat)
@@ -400,11 +417,20 @@ class LiveTable:
         connection.outbox.put("error", encode(error))
         connection.outbox.put("state", encode(self.state_message(connection.seat)))
 
+    def creator_seat(self) -> int | None:
+        """The seat ``Seating.create`` gives the creator: the first person's."""
+        return next((seat.index for seat in self.seats if seat.kind == "human"), None)
+
+    def closing(self, player_id: str | None = None) -> list[Connection]:
+        """Every connection, or with ``player_id`` only that player's (a seat's or a
+        spectator's)."""
+        return [c for c in self.connections if player_id is None or player_id == (
+            self.seats[c.seat].player_id if c.seat is not None else c.speaker)]
+
     def close_all(self, reason: str, player_id: str | None = None) -> int:
         """Ask every connection to close (and reconnect, to wherever the table is now), or
         with ``player_id`` only that player's, a seat's or a spectator's; answers how many."""
-        closing = [c for c in self.connections if player_id is None or player_id == (
-            self.seats[c.seat].player_id if c.seat is not None else c.speaker)]
+        closing = self.closing(player_id)
         for connection in closing:
             connection.outbox.put("close", reason)
         return len(closing)
@@ -439,11 +465,25 @@ class LiveTable:
             out["summary"] = self.summary
         return out
 
+    def read(self, command: Any) -> Any:
+        """What a reading command (``Describe``, ``RecordOf``, ``Position``, ``Settle``)
+        answers, read by the table's owner between two changes."""
+        kind = type(command).__name__
+        if kind == "Describe":
+            return self.describe()
+        if kind == "RecordOf":
+            if not self.over:
+                raise Refused(f"the game is not over yet: {command.why}", 409, "not_over")
+            return self.record()
+        if kind == "Position":
+            return self.version, self.state.copy(), self.takeovers
+        return None
+
     def record(self) -> Record:
         """The game record; the decks are in it, so only once the game is over."""
         if not self.over:
             raise Refused("the game is not over yet: its record (which holds the decks) "
-                          "is given once it has ended", 409, "not_over")
+                             "is given once it has ended", 409, "not_over")
         record = record_of(self.state, self.game, seats=[s.record_entry() for s in self.seats],
                            started=self.created, table=self.id)
         record.finished = self.finished

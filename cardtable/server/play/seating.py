@@ -28,7 +28,7 @@ from ..core.errors import NotHere, Refused
 from ..core.ring import choose_id
 from ..store.storage import RematchExists, SeatRow, TableRow, hash_token, now
 from .bot_runner import default_bot, make_bot
-from .commands import Begin, DeclineRematch, Rematch, SeatsRead, TakeSeat, Unclaimed
+from .commands import Begin, OfferRematch, RefuseRematch, SeatsRead, TakeSeat, Unclaimed
 from .dealer import Dealer
 from .lifecycle import DEFAULT_TAKEOVER
 from .live import PLAYING, WAITING, LiveSeat, LiveTable, SecureRandom
@@ -352,12 +352,11 @@ class Seating:
         Each person's token works at the new table too (the seat keeps its token hash),
         so a client only has to connect to the new table with the token it holds.
         """
-        made: str | None = await table.dealer.ask(Rematch(seat))
-        return made
+        return await table.dealer.ask(OfferRematch(seat))
 
     async def decline_rematch(self, table: LiveTable, seat: int | None) -> None:
         """Say no to the rematch offered at ``table``: the offer is withdrawn."""
-        await table.dealer.ask(DeclineRematch(seat))
+        await table.dealer.ask(RefuseRematch(seat))
 
     async def open_rematch(self, old: LiveTable) -> str:
         """Open the rematch of a finished table (its dealer asks, once)."""

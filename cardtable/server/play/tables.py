@@ -18,7 +18,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any
 
 from ... import games
 from ...cards import Card
@@ -45,7 +45,20 @@ from ..store.storage import (
 from ..store.writer import MoveWriter
 from . import assist, chat
 from .bot_runner import BotRunner
-from .commands import Begin, Close, Connect, Disconnect, Move, Read, Refuse, Rename, SignOff
+from .commands import (
+    Begin,
+    Close,
+    Connect,
+    Describe,
+    Disconnect,
+    Play,
+    Position,
+    RecordOf,
+    Refuse,
+    Rename,
+    Settle,
+    SignOff,
+)
 from .dealer import Dealer
 from .guard import Guard
 from .host import Owners
@@ -81,7 +94,6 @@ def _where(task: asyncio.Task[Any]) -> str:
     at = f" at {frames[0].f_code.co_filename}:{frames[0].f_lineno}" if frames else ""
     return f"{task.get_coro()!r}{at}"
 
-T = TypeVar("T")
 
 
 class Tables:
@@ -270,7 +282,7 @@ class Tables:
             return None
         if table_id in self.broken:
             raise Refused(f"table {table_id} cannot be resumed: {self.broken[table_id]}", 503,
-                          "table_broken", params={"table": table_id})
+                             "table_broken", params={"table": table_id})
         lock, users = self._loading.setdefault(table_id, (asyncio.Lock(), [0]))
         users[0] += 1
         try:
@@ -296,7 +308,7 @@ class Tables:
                         self.broken[table_id] = str(error)
                         log.error("table %s cannot be resumed: %s", table_id, error)
                         raise Refused(f"table {table_id} cannot be resumed: {error}",
-                                      503, "table_broken", params={"table": table_id}) from None
+                                         503, "table_broken", params={"table": table_id}) from None
                     if stored.row.counted is None:   # its end was stored, its count not
                         self.spawn(count_table(self, table))
                 else:  # adopted from a process that stopped
@@ -329,22 +341,24 @@ class Tables:
         table = await self.snapshot(table_id)
         if table is None:
             raise Refused(f"there is no table {table_id!r}", 404, "not_found",
-                          params={"table": table_id})
+                             params={"table": table_id})
         return table
 
-    async def read(self, table: LiveTable, what: Callable[[LiveTable], T]) -> T:
-        """``what(table)``, read while nothing changes it (its dealer reads it)."""
-        answer: T = await table.dealer.ask(Read(what))
-        return answer
+    @staticmethod
+    async def describe(table: LiveTable) -> dict[str, Any]:
+        """The table's public summary, read while nothing changes it."""
+        return await table.dealer.ask(Describe())
 
-    async def finished_record(self, table: LiveTable, why: str) -> Record:
+    @staticmethod
+    async def position(table: LiveTable) -> tuple[int, Any, frozenset[int]]:
+        """(version, a copy of the state, the takeover bots' moves), read together."""
+        return await table.dealer.ask(Position())
+
+    @staticmethod
+    async def finished_record(table: LiveTable, why: str | None = None) -> Record:
         """The record of a finished game; ``Refused`` 409 ``not_over`` (saying ``why``
         it waits for the end) while it is played."""
-        def record(table: LiveTable) -> Record:
-            if not table.over:
-                raise Refused(f"the game is not over yet: {why}", 409, "not_over")
-            return table.record()
-        return await self.read(table, record)
+        return await table.dealer.ask(RecordOf() if why is None else RecordOf(why))
 
     async def rename(self, player_id: str, name: str, table_ids: list[str],
                      becomes: str | None = None, *, forward: bool = True) -> None:
@@ -423,7 +437,7 @@ class Tables:
                 return row
             await asyncio.sleep(ELSEWHERE_POLL)
         raise Refused("the server process that plays this table did not answer in time; "
-                      "try again", 503, "table_elsewhere")
+                         "try again", 503, "table_elsewhere")
 
     async def drop(self, table_id: str, reason: str) -> None:
         """Stop playing a table here (another process owns it now); its players reconnect."""
@@ -439,7 +453,7 @@ class Tables:
         """
         leaving = [table for table_id in table_ids
                    if (table := self.live.pop(table_id, None)) is not None]
-        await asyncio.gather(*(table.dealer.ask(Read(_nothing)) for table in leaving))
+        await asyncio.gather(*(table.dealer.ask(Settle()) for table in leaving))
         return leaving
 
     async def close(self, tables: list[LiveTable], reason: str) -> None:
@@ -465,7 +479,6 @@ class Tables:
         """A finished table nobody watches leaves memory; the database still has it."""
         if table.over and not table.connections and table.bot_task is None:
             self.live.pop(table.id, None)
-            chat.forget(table.id)
 
     def _trim(self, keep: int = 256) -> None:
         """Keep at most ``keep`` finished tables that nobody watches (oldest leave first)."""
@@ -473,19 +486,16 @@ class Tables:
                 if t.over and not t.connections and t.bot_task is None]
         for table in idle[:max(0, len(idle) - keep)]:
             self.live.pop(table.id, None)
-            chat.forget(table.id)
 
     # -- playing --------------------------------------------------------------------------
     async def play(self, table: LiveTable, seat: int, version: int, text: str, *,
                    by_bot: bool = False, timed_out: bool = False) -> Refusal | None:
         """Play a move for ``seat``; returns why not (nothing changes then), or ``None``."""
-        reason: Refusal | None = await table.dealer.ask(Move(seat, version, text, by_bot,
-                                                             timed_out))
-        return reason
+        return await table.dealer.ask(Play(seat, version, text, by_bot, timed_out))
 
     # -- connections ------------------------------------------------------------------------
     async def connect(self, table: LiveTable, connection: Connection) -> None:
-        await table.dealer.ask(Connect(connection))
+        await table.dealer.ask(Connect(connection, self.settings.watchers_per_table))
 
     async def disconnect(self, table: LiveTable, connection: Connection) -> None:
         """Forget a connection; one never added (its ``connect`` cut short) changes nothing."""
@@ -533,7 +543,7 @@ class Tables:
             except Refused as error:
                 await self._refuse(table, connection, error.reason, error.code)
         elif isinstance(message, protocol.Chat | protocol.ChatOff):
-            await chat.receive(table, connection, message)
+            await chat.receive(self, table, connection, message)
         elif isinstance(message, protocol.Hint):
             # thought in a bot process while this socket reads on
             self.spawn(self._hint(table, connection, message.lang))
@@ -579,11 +589,8 @@ def _unplayable(table_id: str, stored: StoredTable, broken: dict[str, str]) -> R
     if stored.row.status == CLOSED:
         reason = (stored.row.summary or {}).get("closed", "its rows contradict each other")
         return Refused(f"table {table_id} was closed: {reason}", 410, "table_closed",
-                       params={"table": table_id})
+                          params={"table": table_id})
     return Refused(f"table {table_id} cannot be resumed: {broken.get(table_id)}", 503,
-                   "table_broken", params={"table": table_id})
+                      "table_broken", params={"table": table_id})
 
-
-def _nothing(table: LiveTable) -> None:
-    """A read that waits for the commands before it (``Tables.leave``)."""
 

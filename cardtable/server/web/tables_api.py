@@ -106,7 +106,7 @@ async def open_tables(tables: Live, game: str | None = Query(None, max_length=32
             responses=answers(404, 503))
 async def table_info(table_id: str, tables: Live) -> dict[str, Any]:
     table = await tables.find(table_id)
-    return await tables.read(table, LiveTable.describe)
+    return await tables.describe(table)
 
 
 @router.post("/api/tables/{table_id}/join", response_model=Seated,
@@ -121,7 +121,7 @@ async def join_table(table_id: str, request: Request, tables: Live, player: Aske
 @router.get("/api/tables/{table_id}/record", responses=answers(404, 409, 503))
 async def table_record(table_id: str, tables: Live) -> Response:
     table = await tables.find(table_id)
-    record = await tables.read(table, LiveTable.record)
+    record = await tables.finished_record(table)
     return Response(record.dumps(), media_type="application/json")
 
 
@@ -131,8 +131,7 @@ async def table_log(table_id: str, request: Request, tables: Live) -> Response:
     """Every move so far with the public table after it: the page's move log is rebuilt
     from it on loading, on reconnecting and when moves are taken back."""
     table = await tables.find(table_id)
-    version, state, takeovers = await tables.read(
-        table, lambda table: (table.version, table.state.copy(), table.takeovers))
+    version, state, takeovers = await tables.position(table)
     return await _big_json(request, "no-store", lambda: {
         "table": table.id, "game": table.game, "version": version,
         **log_steps(state, takeovers)})
