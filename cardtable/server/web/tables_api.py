@@ -22,7 +22,6 @@ from ..core.wire import plain
 from ..play.guard import address_of
 from ..play.movelog import log_steps
 from ..play.replay import replay_steps
-from ..play.tables import LiveTable
 from ..store.players import Player
 from .accounts import check_shown_name, current_player
 from .deps import Asker, Live, answers
