@@ -203,18 +203,23 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int =
     def key_of(means: dict[Any, float]) -> Callable[[Any], tuple[float, int]]:
         return lambda m: (means[m], rank.get(m, -len(moves)))
 
+    horizon = getattr(learn, "horizon", None)
     if kit.perfect(position, seat):
         exact = hindsight_values(state, nodes=nodes)
         if exact:
             best = max(exact, key=key_of(exact))
             loss = 0.0 if chosen is None else exact[best] - exact[chosen]
             return Verdict(exact, best, loss, loss, loss, 0.0, 0, 0, True)
+        # past the solver's budget with nothing hidden: every deal is the same, so a
+        # playout cut at the round's end would be one line valued by the evaluation, its
+        # spread zero; played to the end, the playouts' random moves vary the line
+        horizon = None
     smallest = smallest_budget(len(moves))
     if budget < smallest:
         raise BudgetTooSmall(budget, smallest)
     scale = learn.loss(1.0, 0.0)
     cuts = [threshold / scale for threshold in learn.thresholds]
-    player = _Player(position, seat, getattr(learn, "horizon", None))
+    player = _Player(position, seat, horizon)
     choose, measure = _streams(position, seat, seed)
     values, best, active, deals, spent = _choose(
         player, moves, choose, max(smallest - 2 * FIRST_DEALS, budget // 2), cuts, key_of)

@@ -121,3 +121,14 @@ def test_a_move_is_never_labelled_within_its_own_uncertainty_nor_a_forced_one(ga
         assert judged.loss_low >= learn.thresholds[analysis.LABELS.index(judged.label)] - 1e-9
     if judged.move == judged.best:
         assert judged.loss == 0.0 and judged.label is None and judged.unsure is None
+
+
+def test_nothing_hidden_past_the_solvers_budget_is_played_out_to_the_end():
+    # stock empty: seat 1 beats 9♠ with 10♠, its last card, and is out; taking loses.  With
+    # a solver budget of one position the judge plays the moves out instead, to the end
+    game = durak.Game.from_position(hands=["9♠ 7♦", "10♠"], trump="♥", attacker=0)
+    game.push("attack 9♠")
+    found = weighing.weigh(game, game.parse_move("take"), budget=400, nodes=1)
+    assert not found.exact and found.deals > 0
+    assert found.best != game.parse_move("take")
+    assert found.low * 0.5 >= durak.learn.LEARN.thresholds[2]   # a blunder, surely
