@@ -334,6 +334,13 @@ def test_every_row_and_store_lives_in_store() -> None:
     assert _defined("store", row_or_store) == []
 
 
+def test_the_core_knows_no_web_framework() -> None:
+    """A refusal is mapped to HTTP at the edge (``web.errors``), not where it is raised."""
+    found = [f"{path.name} imports {name}" for path in sorted((SERVER / "core").rglob("*.py"))
+             for name in imported(path) if name.split(".")[0] == "fastapi"]
+    assert found == []
+
+
 def test_every_router_lives_in_web() -> None:
     def router(node: ast.ClassDef | ast.Assign) -> bool:
         return (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)

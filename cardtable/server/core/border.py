@@ -16,17 +16,12 @@ WebSocket messages are checked the same way by ``wire.decode``.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
 from urllib.parse import unquote_to_bytes
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["MAX_BODY", "TextBorder", "has_nul"]
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MAX_BODY = 16 * 1024
 """The largest request body read by default (``--max-body-bytes``): a table's rules, a

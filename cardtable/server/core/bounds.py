@@ -121,13 +121,13 @@ class Limits(BaseModel):
 
     @field_validator("rule_bounds", "rule_minimums", "bot_bounds", mode="before")
     @classmethod
-    def _read_pairs(cls, value: Any) -> Any:
+    def _read_pairs(cls, value: object) -> object:
         """``target=500,fixed_hands=9`` (a flag's or the environment's text) as a dict."""
         return _pairs(value) if isinstance(value, str) else value
 
     @field_validator("bots", mode="before")
     @classmethod
-    def _read_names(cls, value: Any) -> Any:
+    def _read_names(cls, value: object) -> object:
         return _names(value) if isinstance(value, str) else value
 
     @field_validator("tables_per_address")
@@ -224,7 +224,7 @@ def check_bot(spec: str, limits: Limits) -> None:
                               option=key)
 
 
-def check_seats(seats: Iterable[Any] | None, takeover: Any, limits: Limits) -> None:
+def check_seats(seats: Iterable[object] | None, takeover: object, limits: Limits) -> None:
     """``check_bot`` for every ``"bot:SPEC"`` among a new table's seats and its takeover
     bot; other entries are left to ``seating.plan_table`` to read (and refuse)."""
     for seat in [*(seats or ()), takeover]:

@@ -28,11 +28,13 @@ class NotHere(Exception):
 
 
 class Refused(ValueError):
-    """A request about a table that cannot be granted; ``status`` is the HTTP status and
-    ``code`` a stable name for the kind of refusal (by default the status's own).
+    """A request that cannot be granted; ``status`` is the HTTP status and ``code`` a
+    stable name for the kind of refusal (by default the status's own), ``params`` the
+    code's parameters.
 
-    The app answers every one the same way, ``{"detail": reason, "code": code}`` with that
-    status (and ``Retry-After`` when ``retry_after`` says when to try again).
+    The web edge answers every one the same way (``web.errors.body``:
+    ``{"detail": reason, "code": code}`` and the parameters, with that status, and
+    ``Retry-After`` when ``retry_after`` says when to try again).
     """
 
     CODES: ClassVar[dict[int, str]] = {
@@ -49,10 +51,6 @@ class Refused(ValueError):
         self.retry_after = retry_after
         self.params: dict[str, Any] = dict(params or {})
         """The code's parameters (``cardtable.server.core.codes``), sent beside it."""
-
-    def answer(self) -> dict[str, Any]:
-        """The body of the HTTP answer: the code's parameters, the reason and the code."""
-        return {**self.params, "detail": self.reason, "code": self.code}
 
 
 class ClusterUnavailable(Refused):

@@ -288,7 +288,7 @@ client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 server_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 
-def _types(union: Any) -> tuple[str, ...]:
+def _types(union: object) -> tuple[str, ...]:
     members = get_args(get_args(union)[0])
     return tuple(get_args(member.model_fields["type"].annotation)[0] for member in members)
 
@@ -321,7 +321,7 @@ def check_outgoing(on: bool | None = None) -> bool:
     return _Checking.on
 
 
-def _type_name(annotation: Any) -> str:
+def _type_name(annotation: object) -> str:
     """A field's type as the docs write it (``int or null``, ``"en", "ru"``)."""
     text = str(annotation) if not isinstance(annotation, type) else annotation.__name__
     for noise in ("typing.", "cardtable.server.core.protocol.", "<class '", "'>"):

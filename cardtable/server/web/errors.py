@@ -5,6 +5,7 @@ request that cannot be read."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -14,7 +15,7 @@ from starlette.exceptions import HTTPException
 from ..core.errors import Refused
 from ..store.storage import StorageUnavailable
 
-__all__ = ["install"]
+__all__ = ["body", "install"]
 
 
 def install(app: FastAPI) -> None:
@@ -27,7 +28,7 @@ def install(app: FastAPI) -> None:
         headers = None
         if error.retry_after is not None:
             headers = {"Retry-After": str(math.ceil(error.retry_after))}
-        return JSONResponse(status_code=error.status, headers=headers, content=error.answer())
+        return JSONResponse(status_code=error.status, headers=headers, content=body(error))
 
     @app.exception_handler(HTTPException)
     async def _http_refusal(request: Request, error: HTTPException) -> JSONResponse:
@@ -61,6 +62,11 @@ def install(app: FastAPI) -> None:
         return JSONResponse(status_code=422, content={
             "detail": "; ".join(reasons) or "the request cannot be read",
             "code": "invalid_request", "errors": errors})
+
+
+def body(error: Refused) -> dict[str, Any]:
+    """A refusal's HTTP answer: the code's parameters, the reason and the code."""
+    return {**error.params, "detail": error.reason, "code": error.code}
 
 
 def _count(request: Request, code: str) -> None:

@@ -18,8 +18,9 @@ an inline one; it keeps every header but the policy.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from collections.abc import Awaitable, Callable
+
+from starlette.types import Message, Receive, Scope, Send
 
 __all__ = ["POLICY", "SecurityHeaders"]
 
@@ -28,10 +29,6 @@ POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'sel
           "form-action 'self'; frame-ancestors 'none'")
 EXPLORER = ("/docs", "/redoc")
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
 
 
 class SecurityHeaders:

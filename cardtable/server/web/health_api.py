@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Literal
+from collections.abc import Awaitable
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -54,7 +55,7 @@ class Readiness(BaseModel):
 @router.get("/api/health", response_model=Health, responses={
        503: {"model": Health,
              "description": "the database or Redis (several processes) cannot be reached"}})
-async def health(request: Request, tables: Live) -> Any:
+async def health(request: Request, tables: Live) -> Health | JSONResponse:
     try:
         count: int | None = await asyncio.to_thread(tables.storage.table_count)
     except StorageUnavailable:
@@ -88,7 +89,7 @@ async def live() -> Liveness:
 @router.get("/api/health/ready", response_model=Readiness, responses={
        503: {"model": Readiness, "description": "the database or Redis cannot be reached, "
                                                 "or the process is draining"}})
-async def ready(request: Request, tables: Live) -> Any:
+async def ready(request: Request, tables: Live) -> Readiness | JSONResponse:
     answer = await _readiness(request, tables)
     if answer.status != "ready":
         return JSONResponse(status_code=503, content=answer.model_dump())
@@ -125,7 +126,7 @@ async def _readiness(request: Request, tables: Tables) -> Readiness:
                      storage="ok" if storage_up else "down", redis=redis, draining=draining)
 
 
-async def _answers(call: Any) -> bool:
+async def _answers(call: Awaitable[object]) -> bool:
     """Whether ``call`` (a ping) answers in time without failing."""
     try:
         return bool(await asyncio.wait_for(call, CHECK_TIMEOUT))

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
 from urllib.parse import unquote_plus
 
 __all__ = ["LOGGERS", "SECRET_PARAMS", "RedactSecrets", "redact", "redact_logs", "scrub"]
@@ -89,7 +88,7 @@ class RedactSecrets(logging.Filter):
         return True
 
 
-def _redacted(value: Any) -> Any:
+def _redacted(value: object) -> object:
     return redact(value) if isinstance(value, str) else value
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -72,7 +71,7 @@ class PageFiles(StaticFiles):
     checked again before each use."""
 
     def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result,
-                      scope: Scope, status_code: int = 200) -> Any:
+                      scope: Scope, status_code: int = 200) -> Response:
         response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["Cache-Control"] = CACHE
         return response

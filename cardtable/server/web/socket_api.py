@@ -20,6 +20,7 @@ from ..play.tables import Connection, Outbox, Tables
 from ..store.storage import StorageUnavailable, hash_token
 from .accounts import cross_site, current_player, key_may_play
 from .deps import Live
+from .errors import body
 
 __all__ = ["router"]
 
@@ -306,7 +307,7 @@ def _close_reason(reason: str) -> str:
 async def _deny(websocket: WebSocket, error: Refused) -> None:
     """Refuse a socket before it opens: an HTTP answer (429 with the reason and the code)
     where the server can give one, else open, say why and close (1008)."""
-    answer = JSONResponse(status_code=error.status, content=error.answer())
+    answer = JSONResponse(status_code=error.status, content=body(error))
     try:
         await websocket.send_denial_response(answer)
     except RuntimeError:   # no denial responses from this server: say it on the socket
