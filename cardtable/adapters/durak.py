@@ -54,6 +54,8 @@ TAKE, PASS, ATTACK, TRANSFER, SHOW, EXCHANGE, DEFEND = 0, 1, 2, 197, 392, 444, 4
 NUM_ACTIONS = DEFEND + 52 * 52
 _SPEC = games.get("durak")
 _ACTIONS: dict[Move, int] = {}
+_ROUND_CLOSED = ("lead", "over")
+"""The phases after a move that closed a round (one that left cards on the table)."""
 
 
 def _group(cards: tuple[Card, ...]) -> int:
@@ -264,10 +266,11 @@ class DurakEpisode(Episode):
             hands[seat] &= ~beater
             self._table_mask |= beater
         draws: tuple[int, ...] = ()
-        if kind is MoveKind.EXCHANGE or (table_before and not game.table):
-            # the round closed (or a card was swapped with the stock): look again
+        if kind is MoveKind.EXCHANGE or (table_before and game.phase in _ROUND_CLOSED):
+            # the round closed (or a card was swapped with the stock): look again (the
+            # hands as the engine's masks: sorting them into cards costs more than the move)
             before = hands
-            hands = self._hands = [mask_of(game.hand(other)) for other in range(self.players)]
+            hands = self._hands = list(game._hands)
             stock = mask_of(game.stock)
             left_stock = self._stock_mask & ~stock
             self._stock_mask = stock
