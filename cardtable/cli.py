@@ -525,6 +525,81 @@ def arena(
         console.print(f"Wrote {len(outcome.results)} game records to {save_games}")
 
 
+@app.command("ladder")
+def ladder(
+    game: GameName,
+    agent: Annotated[str, typer.Option(
+        "--agent", help="the entrant: module:function returning a pyspiel.Bot, or a bot spec")],
+    levels: Annotated[str | None, typer.Option(
+        "--levels", help="the rungs, comma separated (default: every level)")] = None,
+    deals: Annotated[int, typer.Option(
+        "--deals", help="duplicate deals against each rung (each played in both seats)")] = 20,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="parallel processes")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="seed for the deals and the bots")] = 0,
+    json_path: Annotated[Path | None, typer.Option(
+        "--json", help="write the figures here")] = None,
+) -> None:
+    """An agent against every level on duplicate deals: one table, and its rating."""
+    from . import bots as botlib
+    from .arena.ladder import MAX_DEALS, RUNGS, climb, published
+
+    console = _console()
+    try:
+        gamelib.get(game)
+        rungs = split_specs(levels) if levels else list(RUNGS)
+        if not 1 <= deals <= MAX_DEALS:
+            raise ValueError(f"--deals is 1 to {MAX_DEALS}")
+        if not 1 <= jobs <= 64:
+            raise ValueError("--jobs is 1 to 64")
+        json_path = _out(json_path)
+        for name in [agent, *rungs]:
+            botlib.make(name, seed=0)
+    except ValueError as error:
+        _refuse(str(error))
+    spec = gamelib.get(game)
+    console.print(f"{spec.title}: {agent} against {', '.join(rungs)}, {deals} deals each",
+                  style="bold")
+    try:
+        outcome = climb(game, agent, levels=rungs, deals=deals, seed=seed, jobs=jobs,
+                        on_rung=lambda rung: console.print(
+                            f"  {rung.level}: {rung.games} games, score {rung.score:.2f}",
+                            highlight=False))
+    except (ValueError, RuntimeError) as error:
+        _refuse(str(error))
+    table = Table(title=f"{agent} on the {spec.title} ladder")
+    table.add_column("level")
+    table.add_column("games", justify="right")
+    loser = spec.loser
+    table.add_column("points a hand (agent less level)" if not loser
+                     else f"agent's {loser} rate", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("level's rating", justify="right")
+    for rung in outcome["rungs"]:
+        if rung["loss_rate"] is not None:
+            value, ci = f"{rung['loss_rate']:.0%}", rung["loss_ci95"]
+            interval = f"{ci[0]:.0%} to {ci[1]:.0%}"
+        else:
+            value = "-" if rung["points"] is None else f"{rung['points']:+.2f}"
+            ci = rung["points_ci95"]
+            interval = "-" if ci is None else f"{ci[0]:+.2f} to {ci[1]:+.2f}"
+        rated = rung["rung_rating"]
+        table.add_row(rung["level"], str(rung["games"]), value, interval,
+                      f"{rung['score']:.2f}", "-" if rated is None else f"{rated:.0f}")
+    console.print(table)
+    rating = outcome["rating"]
+    if published(game) is None:
+        console.print("no published ladder for this game: no rating")
+    elif rating is None:
+        console.print("rating: none (it won every game or lost every game against the "
+                      "rated levels; play more deals or other levels)")
+    else:
+        console.print(f"rating: {rating:.0f} on the ladder's scale (random 0, Elo points)")
+    if json_path is not None:
+        json_path.write_text(json.dumps(outcome, indent=1), encoding="utf-8")
+        console.print(f"Wrote the figures to {json_path}")
+
+
 def _school() -> None:
     """The school's commands (analyse, learn, puzzle) live in cardtable.terminal.school."""
     from .terminal.school import register

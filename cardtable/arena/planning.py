@@ -89,6 +89,10 @@ class GameResult:
     record: str | None = None
     finished: bool = True
     """False for a game stopped at ``MAX_MOVES`` (bots going round in circles): a draw."""
+    cpu: tuple[float, ...] = ()
+    """CPU seconds each seat's bot spent choosing its moves (this process's time)."""
+    seat_moves: tuple[int, ...] = ()
+    """Moves each seat made."""
 
 
 def labels(bots: Sequence[str]) -> list[str]:

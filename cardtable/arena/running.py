@@ -76,10 +76,16 @@ def play_task(task: Task) -> GameResult:
     players = [botlib.make(s, seed=seed) for s, seed in zip(task.specs, task.bot_seeds,
                                                                strict=True)]
     moves: list[str] = []
+    cpu = [0.0] * task.players
+    made = [0] * task.players
+    clock = time.process_time
     while not state.is_over() and len(moves) < MAX_MOVES:
         seat = state.to_move
         assert seat is not None
+        began = clock()
         move = players[seat].choose(state)
+        cpu[seat] += clock() - began
+        made[seat] += 1
         state.push(move)
         moves.append(str(move))
     outcome = state.outcome()
@@ -104,7 +110,8 @@ def play_task(task: Task) -> GameResult:
     return GameResult(index=task.index, deal=task.deal, lineup=task.lineup,
                       returns=returns, winners=winners, points=points, hands=hands,
                       loser=loser, moves=len(moves), seconds=time.perf_counter() - started,
-                      record=record_path, finished=outcome is not None)
+                      record=record_path, finished=outcome is not None,
+                      cpu=tuple(cpu), seat_moves=tuple(made))
 
 
 # -- running many ----------------------------------------------------------------------------

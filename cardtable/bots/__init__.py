@@ -178,12 +178,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
     >>> parse_spec("ismcts:iterations=500,c=0.7,infer=true")
     ('ismcts', {'iterations': 500, 'c': 0.7, 'infer': True})
+    >>> parse_spec("mypkg.agent:make")        # an outside agent (module:function)
+    ('agent', {'entry': 'mypkg.agent:make'})
     >>> parse_spec("ismcts:c=nan")
     Traceback (most recent call last):
     ...
     ValueError: bot option c=nan is not a finite number
     """
     name, _, rest = spec.strip().partition(":")
+    if _is_entry_point(name, rest):
+        return "agent", {"entry": spec.strip()}
     options: dict[str, Any] = {}
     for pair in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = pair.partition("=")
@@ -194,6 +198,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise ValueError(f"bot option {key.strip()}={value.strip()} is not a finite number")
         options[key.strip()] = number
     return name.strip(), options
+
+
+def _is_entry_point(name: str, rest: str) -> bool:
+    """``mypkg.agent:make``: an outside agent's module and function (no ``=``), played by
+    the ``agent`` kind (an edge package offers it: OpenSpiel bots, cardtable.adapters)."""
+    rest = rest.strip()
+    return (bool(rest) and rest.isidentifier() and name.strip() not in _FACTORIES
+            and all(part.isidentifier() for part in name.strip().split(".")))
 
 
 def make(spec: str, *, seed: int | random.Random | None = None) -> Bot:

@@ -1,0 +1,161 @@
+"""The published ladder: cardtable's levels and OpenSpiel's baselines on one rating scale.
+
+Each pair below plays duplicate deals two-handed (Pasur one hand at a time, Durak whole
+games) through the arena, which also times each seat's thinking (CPU seconds).  The
+ratings are Bradley-Terry on the Elo scale (400 · log10), fitted to every game played
+(a game won scores 1, a draw 0.5), with ``random`` at 0 and one virtual draw added for
+each pair played (so that an entrant that won every game gets a finite rating).  The
+figures of each pair are the first entrant's points a hand less the second's (Pasur) or
+each entrant's durak rate (Durak), with 95% intervals.
+
+    nice -n 5 python benchmarks/ladder.py --out cardtable/arena/ladder.json
+
+``cardtable ladder`` reads the ratings of the levels from that file to rate an agent.
+The file is written after every pair, so a run cut short keeps what it measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from cardtable import arena, games
+from cardtable.arena.ladder import RUNGS
+from cardtable.arena.statistics import t_mean_ci, wilson
+
+BASELINES = {
+    "uniform random (OpenSpiel)": "cardtable.adapters.agents:uniform_random",
+    "MCTS, 100 simulations, one resampled deal (OpenSpiel)": "cardtable.adapters.agents:mcts",
+    "IS-MCTS, 100 simulations (OpenSpiel, Python)": "cardtable.adapters.agents:ismcts",
+}
+"""OpenSpiel's baselines as outside agents (cardtable.adapters.agents)."""
+
+CHEAP = ("random", "beginner", "easy", BASELINES["uniform random (OpenSpiel)"])
+
+COST = {"medium": 2, BASELINES["MCTS, 100 simulations, one resampled deal (OpenSpiel)"]: 2,
+        "hard": 3, BASELINES["IS-MCTS, 100 simulations (OpenSpiel, Python)"]: 3, "expert": 4}
+"""Which pairs to play first (the quick ones), so that a run cut short has them."""
+
+
+def pairs(extra: list[str]) -> list[tuple[str, str]]:
+    """Neighbouring levels, each level against the one two below, and the baselines
+    against the lower levels."""
+    out = [(RUNGS[k + 1], RUNGS[k]) for k in range(len(RUNGS) - 1)]
+    out += [(RUNGS[k + 2], RUNGS[k]) for k in range(len(RUNGS) - 2)]
+    for agent in [*BASELINES.values(), *extra]:
+        out += [(agent, "random"), (agent, "beginner"), (agent, "easy")]
+    return sorted(out, key=lambda pair: max(COST.get(name, 1) for name in pair))
+
+
+def fit(games_played: list[tuple[str, str, float]], anchor: str = "random"
+        ) -> dict[str, float]:
+    """Bradley-Terry ratings (Elo scale) by minorization-maximization, ``anchor`` at 0;
+    ``games_played`` is (first, second, first's score)."""
+    names = sorted({n for a, b, _ in games_played for n in (a, b)})
+    wins = dict.fromkeys(names, 0.0)
+    meetings: dict[tuple[str, str], float] = {}
+    for a, b, score in games_played:
+        wins[a] += score
+        wins[b] += 1.0 - score
+        key = (min(a, b), max(a, b))
+        meetings[key] = meetings.get(key, 0.0) + 1.0
+    for a, b in list(meetings):                    # one virtual draw per pair played
+        wins[a] += 0.5
+        wins[b] += 0.5
+        meetings[(a, b)] += 1.0
+    strength = dict.fromkeys(names, 1.0)
+    for _ in range(2000):
+        new = {}
+        for name in names:
+            denominator = sum(n / (strength[a] + strength[b])
+                              for (a, b), n in meetings.items() if name in (a, b))
+            new[name] = wins[name] / denominator if denominator else strength[name]
+        scale = new.get(anchor, 1.0)
+        new = {k: v / scale for k, v in new.items()}
+        done = max(abs(math.log(new[k] / strength[k])) for k in names) < 1e-9
+        strength = new
+        if done:
+            break
+    return {k: round(400 * math.log10(v), 1) for k, v in strength.items()}
+
+
+def score(result: Any, seat: int) -> float:
+    mine, other = result.returns[seat], result.returns[1 - seat]
+    return 1.0 if mine > other else 0.5 if mine == other else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default="pasur,durak")
+    parser.add_argument("--deals", type=int, default=40,
+                        help="deals for pairs of quick players")
+    parser.add_argument("--search-deals", type=int, default=8,
+                        help="deals for pairs with a searching player")
+    parser.add_argument("--extra", default="", help="more entrants, comma separated")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", default="ladder.json")
+    args = parser.parse_args()
+    out = Path(args.out)
+    data = json.loads(out.read_text()) if out.exists() else {"games": {}}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True, check=False).stdout.strip()
+    extra = [e for e in args.extra.split(",") if e]
+    for game in args.games.split(","):
+        spec = games.get(game)
+        played: list[tuple[str, str, float]] = []
+        record: dict[str, Any] = {
+            "measured": {"date": datetime.date.today().isoformat(), "commit": commit,
+                         "command": "python benchmarks/ladder.py " + " ".join(sys.argv[1:])},
+            "pairs": [], "cpu_ms_per_move": {}, "ratings": {}}
+        cpu: dict[str, list[float]] = {}
+        for first, second in pairs(extra):
+            deals = args.deals if first in CHEAP and second in CHEAP else args.search_deals
+            run = arena.run(game, [first, second], games=2 * deals, players=2,
+                            seed=args.seed, jobs=args.jobs,
+                            hands=spec.single_hand is not None)
+            per_deal: dict[int, list[float]] = {}
+            losses = {first: 0, second: 0}
+            for result in run.results:
+                seat = result.lineup.index(first)
+                played.append((first, second, score(result, seat)))
+                for s, who in enumerate(result.lineup):
+                    spent, moves = cpu.setdefault(who, [0.0, 0.0])
+                    cpu[who] = [spent + result.cpu[s], moves + result.seat_moves[s]]
+                    if result.loser == s:
+                        losses[who] += 1
+                if result.points is not None:
+                    per_deal.setdefault(result.deal, []).append(
+                        (result.points[seat] - result.points[1 - seat]) / result.hands)
+            n = len(run.results)
+            entry: dict[str, Any] = {"first": first, "second": second, "games": n,
+                                     "first_score": sum(score(r, r.lineup.index(first))
+                                                        for r in run.results) / n}
+            if per_deal:
+                mean, ci = t_mean_ci([sum(v) / len(v) for v in per_deal.values()])
+                entry["points"] = round(mean, 2)
+                entry["points_ci95"] = None if ci is None else [round(c, 2) for c in ci]
+            if spec.loser:
+                for who in (first, second):
+                    low, high = wilson(losses[who], n)
+                    entry[f"{'first' if who == first else 'second'}_loss"] = [
+                        round(losses[who] / n, 3), round(low, 3), round(high, 3)]
+            record["pairs"].append(entry)
+            record["ratings"] = fit(played)
+            record["cpu_ms_per_move"] = {who: round(1000 * s / m, 2) for who, (s, m)
+                                         in cpu.items() if m}
+            data["games"][game] = record
+            out.write_text(json.dumps(data, indent=1) + "\n")
+            print(json.dumps(entry), flush=True)
+        print(f"{game}: " + ", ".join(f"{k} {v:+.0f}" for k, v in
+                                      sorted(record["ratings"].items(), key=lambda kv: kv[1])))
+
+
+if __name__ == "__main__":
+    main()
