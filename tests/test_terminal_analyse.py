@@ -150,15 +150,17 @@ def test_analyse_says_when_a_game_is_unfinished(short, tmp_path):
 
 # -- the table reads at 80 columns, in the game's words ---------------------------------------
 
-def test_the_analysis_table_reads_at_80_columns_and_calls_a_throw_in_so(short, tmp_path):
+def test_the_analysis_table_reads_at_80_columns_and_calls_a_throw_in_so(
+        short, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)       # a short path: a word longer than a line is folded
     out = tmp_path / "analysis.json"
-    result = run(["analyse", str(short), *FAST, "--json", str(out)], env={"COLUMNS": "80"})
+    result = run(["analyse", short.name, *FAST, "--json", out.name], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     # nothing cut short (an ellipsis, or a line cropped at the edge): every word of the
     # analysis at 300 columns is there at 80
-    wide = run(["analyse", str(short), *FAST], env={"COLUMNS": "300"})
+    wide = run(["analyse", short.name, *FAST], env={"COLUMNS": "300"})
     assert "…" not in result.output
     assert words(wide.output) == words(result.output), result.output
     data = json.loads(out.read_text())
@@ -173,6 +175,9 @@ def test_the_analysis_table_reads_at_80_columns_and_calls_a_throw_in_so(short, t
             move["move"]
     table = "\n".join(lines)
     assert re.search(rf"{re.escape(last['move'])}\s+\d+\.\d% ±\d+\.\d%", table), table
+    # a player's mean loss is a percentage too (the chance of being the durak added)
+    said = " ".join(result.output.split())
+    assert re.search(r"Ana: .*mean loss \d+\.\d% \(-?\d+\.\d% to \d+\.\d%, 95%\)", said), said
     row = next(i for i, line in enumerate(lines) if re.match(rf"\s*{last['index']}\s", line))
     assert "attack" not in "\n".join(lines[row:row + 3]), lines[row:row + 3]  # and best
     # the record's own text reads back: the throw-in as written plays the move played

@@ -152,6 +152,7 @@ def analyse(
     console.print(f"expected result for {names[who]} ({learn.unit}): {sparkline(line)}")
     players = summary(judged, names, record.game)
     plural = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+    show = getattr(learn, "show_loss", None) or _show_loss    # Durak's in percent
     for player in players:
         if seat is not None and player["seat"] != seat:
             continue
@@ -160,8 +161,8 @@ def analyse(
         accuracy = ("" if player["accuracy"] is None
                     else f"; accuracy {player['accuracy']:g}%")
         mean = ("" if player["mean_loss_low"] is None else
-                f"; mean loss {player['mean_loss']:.2f} ({player['mean_loss_low']:.2f} to "
-                f"{player['mean_loss_high']:.2f}, 95%)")
+                f"; mean loss {show(player['mean_loss'])} ({show(player['mean_loss_low'])} "
+                f"to {show(player['mean_loss_high'])}, 95%)")
         console.print(f"{player['name']}: {player['judged']} judged moves, {counts}"
                       f"{mean}{accuracy}")
     if json_out is not None:
