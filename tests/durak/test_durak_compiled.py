@@ -29,7 +29,7 @@ from cardtable.durak import Rules
 from cardtable.durak.game import Game as PureGame
 from cardtable.durak.moves import Move
 
-compiled = pytest.importorskip("cardtable.durak.compiled",
+compiled = pytest.importorskip("cardtable.durak.compiled", exc_type=ImportError,
                                reason="the compiled core is not built here")
 CompiledGame = compiled.Game
 

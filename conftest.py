@@ -1,0 +1,9 @@
+"""What pytest collects where a compiled core was not built (no C compiler): the modules
+that exist only to wrap a core are left out of the doctests, as their tests skip."""
+
+from __future__ import annotations
+
+import importlib.util
+
+collect_ignore = [] if importlib.util.find_spec("cardtable.durak._core") else [
+    "cardtable/durak/compiled.py"]
