@@ -72,14 +72,27 @@ STYLE = re.compile(r'<link rel="stylesheet" href="(?P<url>/[^"]+\.css)" data-inl
 PRELOAD = re.compile(r'(?P<indent>[ \t]*)<link rel="modulepreload" href="(?P<url>/js/[^"]+)">\n?')
 
 
-@dataclass(frozen=True)
+@dataclass
 class Asset:
-    """One file as sent: its bytes, the same gzipped (None when that is no smaller)."""
+    """One file as sent: its bytes, the same gzipped (None when that is no smaller), and
+    brotli's, once :meth:`squeeze` has made them (seconds for the script: done beside the
+    server's work, gzip meanwhile)."""
 
     body: bytes
     gzipped: bytes | None
     media_type: str
     etag: str
+    brotli: bytes | None = None
+
+    def squeeze(self) -> None:
+        """Make the brotli bytes (quality 11), when the ``brotli`` package is installed."""
+        try:
+            import brotli
+        except ImportError:
+            return
+        packed: bytes = brotli.compress(self.body, quality=11)
+        if len(packed) < len(self.gzipped or self.body):
+            self.brotli = packed
 
     @classmethod
     def of(cls, body: bytes, media_type: str) -> Asset:
@@ -95,17 +108,24 @@ class Asset:
                    **(more or {})}
         if if_none_match and self.etag in [tag.strip() for tag in if_none_match.split(",")]:
             return Response(status_code=304, headers=headers)
-        if self.gzipped is not None and accepts_gzip(accept_encoding):
+        if self.brotli is not None and accepts(accept_encoding, "br"):
+            headers["Content-Encoding"] = "br"
+            return Response(self.brotli, media_type=self.media_type, headers=headers)
+        if self.gzipped is not None and accepts(accept_encoding, "gzip"):
             headers["Content-Encoding"] = "gzip"
             return Response(self.gzipped, media_type=self.media_type, headers=headers)
         return Response(self.body, media_type=self.media_type, headers=headers)
 
 
-def accepts_gzip(header: str | None) -> bool:
-    """Whether an Accept-Encoding header takes gzip (and does not refuse it with q=0)."""
+def accepts(header: str | None, coding: str) -> bool:
+    """Whether an Accept-Encoding header takes ``coding`` (and does not refuse it with q=0).
+
+    >>> accepts("gzip, deflate, br", "br"), accepts("br;q=0, gzip", "br"), accepts(None, "gzip")
+    (True, False, False)
+    """
     for part in (header or "").split(","):
         name, _, params = part.strip().partition(";")
-        if name.strip().lower() in ("gzip", "*"):
+        if name.strip().lower() in (coding, "*"):
             return params.replace(" ", "").lower() not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
     return False
 
@@ -226,6 +246,11 @@ def _worker(static: Path, html: bytes, files: dict[str, Asset]) -> Asset | None:
     return Asset.of(text.encode(), TYPES[".js"])
 
 
+def _squeeze(files: list[Asset]) -> None:
+    for one in files:
+        one.squeeze()
+
+
 class PageAssets:
     """The current :class:`Page` of a ``static/`` folder, made again when a file changes."""
 
@@ -256,6 +281,11 @@ class PageAssets:
                     self._stamp = stamp
                     try:
                         page = build(self.static, self.head() if self.head else "")
+                        squeezing = [*page.files.values(), page.document]
+                        if page.worker is not None:
+                            squeezing.append(page.worker)
+                        threading.Thread(target=_squeeze, args=(squeezing,),
+                                         name="page-brotli", daemon=True).start()
                         # the files of the version before stay reachable: a page loaded
                         # just before a change still finds its script
                         before = self._page.files if self._page else {}
