@@ -103,19 +103,24 @@ class CardtableEnv(gymnasium.Env):
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
+        reward, terminated, truncated, info = self.play(action)
+        return self._observe(), reward, terminated, truncated, info
+
+    def play(self, action: int) -> tuple[float, bool, bool, dict[str, Any]]:
+        """``step`` without the observation (the vector environment writes its own)."""
         episode = self.episode
         if episode.is_terminal():
             raise RuntimeError("the episode is over: call reset()")
         try:
             episode.apply(int(action))
         except IllegalMove as error:
-            return self._observe(), self.illegal_reward, True, False, {"illegal_move": str(error)}
+            return self.illegal_reward, True, False, {"illegal_move": str(error)}
         self._advance()
         if not episode.is_terminal():
-            return self._observe(), 0.0, False, False, {}
+            return 0.0, False, False, {}
         reward = float(episode.returns()[self.seat])
         cut = bool(getattr(episode, "truncated", False))
-        return self._observe(), reward, not cut, cut, {}
+        return reward, not cut, cut, {}
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from ... import games
@@ -15,7 +15,8 @@ from ..base import Episode
 from ..episode import make as make_episode
 from ..spaces import action_space, observation_space, observe
 
-__all__ = ["CardtableAECEnv", "env_name", "lowest_return", "make_env"]
+__all__ = ["CardtableAECEnv", "CardtableParallelEnv", "env_name", "lowest_return", "make_env",
+           "make_parallel_env"]
 
 
 def env_name(game: str) -> str:
@@ -138,3 +139,68 @@ def make_env(game: str, illegal_reward: float | None = None, **kwargs: Any) -> A
 def lowest_return(episode: Episode) -> float:
     """The lowest return a seat can get in one episode of this game."""
     return episode.utility_range()[0]
+
+
+class CardtableParallelEnv(ParallelEnv):
+    """The same game in PettingZoo's parallel form: every agent is given an observation
+    each step and ``step`` takes a dict of actions, of which only the acting agent's counts
+    (the others have an all-zero mask; their actions, if any, are ignored).  A Pasur
+    capture choice is a second step by the same agent.  Rewards arrive at the end.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"],  # noqa: RUF012
+                                "name": "cardtable_parallel", "is_parallelizable": True}
+
+    def __init__(self, game: str | None = None, *, render_mode: str | None = None,
+                 observation: str = "observation", **params: Any) -> None:
+        self.aec = CardtableAECEnv(game, render_mode=None, observation=observation, **params)
+        self.render_mode = render_mode
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.metadata = {**self.metadata, "name": self.aec.metadata["name"]}
+        self.possible_agents = self.aec.possible_agents[:]
+        self.observation_spaces = self.aec.observation_spaces
+        self.action_spaces = self.aec.action_spaces
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {agent: self.aec.observe(agent) for agent in self.agents}
+
+    def reset(self, seed: int | None = None, options: dict | None = None
+              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict]]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = self.aec.agents[:]
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        if not self.agents:
+            raise RuntimeError("the episode is over: call reset()")
+        acting = self.aec.agent_selection
+        if acting not in actions or actions[acting] is None:
+            raise ValueError(f"{acting} is to act: give its action")
+        self.aec.step(int(actions[acting]))      # an illegal action raises IllegalMove
+        observations = self._observations()
+        rewards = {agent: self.aec.rewards[agent] for agent in self.agents}
+        terminations = {agent: self.aec.terminations[agent] for agent in self.agents}
+        truncations = {agent: self.aec.truncations[agent] for agent in self.agents}
+        infos: dict[str, dict] = {agent: {} for agent in self.agents}
+        if any(terminations.values()) or any(truncations.values()):
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self.aec.render() if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        pass
+
+
+def make_parallel_env(game: str, **kwargs: Any) -> CardtableParallelEnv:
+    """The parallel environment of ``game`` (an illegal action raises ``IllegalMove``)."""
+    return CardtableParallelEnv(game, **kwargs)

@@ -7,9 +7,9 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from .env import CardtableAECEnv, make_env
+from .env import CardtableAECEnv, CardtableParallelEnv, make_env, make_parallel_env
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "parallel_env", "raw_env"]
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -20,3 +20,8 @@ def env(**kwargs: Any) -> AECEnv:
 def raw_env(**kwargs: Any) -> CardtableAECEnv:
     """The environment without PettingZoo's wrappers (an illegal action raises)."""
     return CardtableAECEnv("durak", **kwargs)
+
+
+def parallel_env(**kwargs: Any) -> CardtableParallelEnv:
+    """The parallel form: a dict of actions a step, the acting agent's one counting."""
+    return make_parallel_env("durak", **kwargs)

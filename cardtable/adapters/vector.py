@@ -1,0 +1,124 @@
+"""Many games at once behind one ``gymnasium.vector.VectorEnv``: batched observations.
+
+``CardtableVectorEnv(game, num_envs=16, opponent="random")`` keeps ``num_envs``
+single-seat environments (``cardtable.adapters.gymnasium``) and returns their
+observations as one ``(num_envs, size)`` float32 array and their masks as one
+``(num_envs, actions)`` int8 array, written in place each step (no array is made per
+environment per step).  It resets an environment that ended on the next step, as
+Gymnasium's own vector environments do by default (``AutoresetMode.NEXT_STEP``: that
+step's action for it is ignored and it returns the first observation of a new episode).
+
+>>> env = CardtableVectorEnv("pasur", num_envs=4, opponent="beginner")
+>>> obs, info = env.reset(seed=0)
+>>> obs["observation"].shape, obs["action_mask"].shape
+((4, 329), (4, 105))
+>>> actions = [int(np.flatnonzero(mask)[0]) for mask in obs["action_mask"]]
+>>> obs, rewards, terminated, truncated, info = env.step(actions)
+>>> rewards.shape, terminated.dtype
+((4,), dtype('bool'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .gymnasium import CardtableEnv
+
+__all__ = ["MAX_ENVS", "CardtableVectorEnv"]
+
+MAX_ENVS = 4096
+"""The most environments one vector holds."""
+
+
+class CardtableVectorEnv(VectorEnv):
+    """``num_envs`` games of one seat against bots, stepped together (module docstring).
+
+    Keywords are ``CardtableEnv``'s: ``seat``, ``opponent`` (a bot spec or level),
+    ``observation``, ``illegal_reward`` and the episode's own (``preset``, ``players``...).
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
+
+    def __init__(self, game: str | None = None, num_envs: int = 16, **kwargs: Any) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) \
+                or not 1 <= num_envs <= MAX_ENVS:
+            raise ValueError(f"num_envs must be 1 to {MAX_ENVS}, not {num_envs!r}")
+        self.envs = [CardtableEnv(game, **kwargs) for _ in range(num_envs)]
+        first = self.envs[0]
+        self.num_envs = num_envs
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        layout = first.episode.layout(first.kind)
+        self._observations = np.zeros((num_envs, layout.size), np.float32)
+        self._masks = np.zeros((num_envs, first.episode.num_actions), np.int8)
+        self._views = [layout.views(row) for row in self._observations]
+        self._ended = np.zeros(num_envs, bool)
+        self._rewards = np.zeros(num_envs, np.float64)
+        self._terminated = np.zeros(num_envs, bool)
+        self._truncated = np.zeros(num_envs, bool)
+
+    def _write(self, i: int) -> None:
+        """Encode environment ``i``'s observation and mask into row ``i``."""
+        env = self.envs[i]
+        episode = env.episode
+        self._observations[i].fill(0.0)
+        episode.write(self._views[i], env.seat, env.kind)
+        mask = self._masks[i]
+        mask.fill(0)
+        if episode.current_player() == env.seat:
+            mask[episode.legal_actions()] = 1
+
+    def _batch(self) -> dict[str, np.ndarray]:
+        return {"observation": self._observations.copy(), "action_mask": self._masks.copy()}
+
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict]:
+        if seed is None:
+            seeds: list[int | None] = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"give one seed per environment ({self.num_envs})")
+        for i, (env, one) in enumerate(zip(self.envs, seeds, strict=True)):
+            env.reset(seed=one)
+            self._write(i)
+        self._ended[:] = False
+        return self._batch(), {}
+
+    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
+                                         np.ndarray, dict[str, Any]]:
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"give one action per environment: shape ({self.num_envs},), "
+                             f"not {actions.shape}")
+        rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
+        illegal: dict[int, str] = {}
+        for i, env in enumerate(self.envs):
+            if self._ended[i]:
+                env.reset()
+                rewards[i], terminated[i], truncated[i] = 0.0, False, False
+            else:
+                reward, done, cut, info = env.play(int(actions[i]))
+                rewards[i], terminated[i], truncated[i] = reward, done, cut
+                if "illegal_move" in info:
+                    illegal[i] = info["illegal_move"]
+            self._write(i)
+        self._ended[:] = terminated | truncated
+        infos: dict[str, Any] = {}
+        if illegal:
+            infos["illegal_move"] = np.array([illegal.get(i, "") for i in range(self.num_envs)],
+                                             dtype=object)
+            infos["_illegal_move"] = np.array([i in illegal for i in range(self.num_envs)])
+        return (self._batch(), rewards.copy(), terminated.copy(), truncated.copy(), infos)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass

@@ -1,0 +1,102 @@
+"""The vectorised Gymnasium environment and PettingZoo's parallel form."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import parallel_api_test
+
+from cardtable.adapters.gymnasium import CardtableEnv
+from cardtable.adapters.pettingzoo import pasur_v0, transfer_durak_v0
+from cardtable.adapters.vector import CardtableVectorEnv
+from cardtable.game import IllegalMove
+
+
+def _first_legal(masks: np.ndarray) -> np.ndarray:
+    return np.array([int(np.flatnonzero(m)[0]) if m.any() else 0 for m in masks])
+
+
+@pytest.mark.parametrize("game", ["pasur", "durak"])
+def test_each_row_is_the_single_environment_with_the_same_seed_and_actions(game):
+    vector = CardtableVectorEnv(game, num_envs=3, opponent="beginner")
+    singles = [CardtableEnv(game, opponent="beginner") for _ in range(3)]
+    obs, _ = vector.reset(seed=40)
+    single_obs = [env.reset(seed=40 + i)[0] for i, env in enumerate(singles)]
+    ended = [False] * 3
+    for _ in range(60):
+        for i in range(3):
+            if not ended[i]:
+                assert np.array_equal(obs["observation"][i], single_obs[i]["observation"])
+                assert np.array_equal(obs["action_mask"][i], single_obs[i]["action_mask"])
+        actions = _first_legal(obs["action_mask"])
+        obs, rewards, terminated, truncated, _ = vector.step(actions)
+        for i, env in enumerate(singles):
+            if ended[i]:
+                continue
+            single_obs[i], reward, done, cut, _ = env.step(int(actions[i]))
+            assert rewards[i] == reward and terminated[i] == done and truncated[i] == cut
+            ended[i] = done or cut
+
+
+def test_an_ended_game_starts_again_on_the_next_step_and_its_action_is_ignored():
+    vector = CardtableVectorEnv("pasur", num_envs=2, opponent="random")
+    obs, _ = vector.reset(seed=1)
+    for _ in range(200):
+        obs, _, terminated, _, _ = vector.step(_first_legal(obs["action_mask"]))
+        if terminated.any():
+            break
+    ended = int(np.flatnonzero(terminated)[0])
+    assert not obs["action_mask"][ended].any()           # nothing to do in an ended game
+    actions = _first_legal(obs["action_mask"])
+    actions[ended] = 999                                  # ignored: the game starts again
+    obs, rewards, terminated, _, _ = vector.step(actions)
+    assert rewards[ended] == 0.0 and not terminated[ended]
+    assert len(vector.envs[ended].episode.moves) <= 1     # a fresh deal (the bot may lead)
+    assert obs["action_mask"][ended].any()
+
+
+def test_an_illegal_action_ends_that_game_with_the_penalty_and_says_why():
+    vector = CardtableVectorEnv("durak", num_envs=2, opponent="random")
+    obs, _ = vector.reset(seed=3)
+    actions = _first_legal(obs["action_mask"])
+    illegal = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    actions[1] = illegal
+    _, rewards, terminated, _, info = vector.step(actions)
+    assert terminated[1] and rewards[1] == vector.envs[1].illegal_reward
+    assert info["_illegal_move"].tolist() == [False, True] and info["illegal_move"][1]
+
+
+@pytest.mark.parametrize("num_envs", [0, -1, 5000, True, 2.5])
+def test_a_bad_number_of_environments_is_refused(num_envs):
+    with pytest.raises(ValueError, match="num_envs"):
+        CardtableVectorEnv("pasur", num_envs=num_envs)
+
+
+def test_a_step_needs_one_action_per_environment():
+    vector = CardtableVectorEnv("pasur", num_envs=2)
+    vector.reset(seed=0)
+    with pytest.raises(ValueError, match="one action per environment"):
+        vector.step([0, 1, 2])
+
+
+@pytest.mark.parametrize("module", [pasur_v0, transfer_durak_v0], ids=["pasur", "durak"])
+def test_the_parallel_form_passes_pettingzoos_parallel_api_test(module):
+    parallel_api_test(module.parallel_env(), num_cycles=300)
+
+
+def test_in_the_parallel_form_only_the_acting_agents_action_counts():
+    env = pasur_v0.parallel_env()
+    obs, _ = env.reset(seed=9)
+    acting = [a for a in env.agents if obs[a]["action_mask"].any()]
+    assert len(acting) == 1
+    other = next(a for a in env.agents if a != acting[0])
+    action = int(np.flatnonzero(obs[acting[0]]["action_mask"])[0])
+    env.step({acting[0]: action, other: 12345})            # the other's is ignored
+    with pytest.raises(ValueError, match="is to act"):
+        env.step({})
+    env = transfer_durak_v0.parallel_env()
+    obs, _ = env.reset(seed=9)
+    acting = next(a for a in env.agents if obs[a]["action_mask"].any())
+    wrong = int(np.flatnonzero(obs[acting]["action_mask"] == 0)[-1])
+    with pytest.raises(IllegalMove):
+        env.step({acting: wrong})
