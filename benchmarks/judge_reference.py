@@ -4,8 +4,9 @@
 greedy players and two flat searches, 2 to 4 players; ``tests/data/judge``: ``random``
 against ``hard``, and ``hard`` with deliberate random slips), every ``--every``-th judged
 move of every record, and judges the move played there with ``DEEP`` times the default
-budget and a seed of its own (the exact solver's values where nothing is hidden from the
-player), and stores the verdicts in ``tests/data/judge_reference.json``.  ``measure``
+budget, at least ``LEAST`` deals in each of its steps, and a seed of its own (the exact
+solver's values where nothing is hidden from the player), and stores the verdicts in
+``tests/data/judge_reference.json``.  ``measure``
 judges the same moves with the default budget (seeds 0 and 1) and reports, per game and
 in all: the precision and the recall of "mistake or worse" against the reference, the mean
 absolute error of the loss, and the share of moves ``unsure``.
@@ -36,6 +37,9 @@ SETS = (DATA / "analysis", DATA / "judge")
 OUT = DATA / "judge_reference.json"
 DEEP = 30
 """The reference's budget, in default budgets."""
+LEAST = 256
+"""Deals the reference plays in each step at least (choosing the best, and measuring the
+move played against it) before it may stop for being sure: the default judge stops at 8."""
 SEED = 9001
 """The reference's seed: deals of its own, not the default judge's."""
 
@@ -66,7 +70,7 @@ def build(every: int) -> None:
     began = time.process_time()
     for name, record, index, move, state in positions(every):
         judged = analysis.judge(state, state.parse_move(move), index, iterations=budget,
-                                seed=SEED, hindsight=False)
+                                seed=SEED, hindsight=False, least=LEAST)
         out.append({"record": name, "game": record.game, "index": index, "move": judged.move,
                     "best": judged.best, "loss": judged.loss, "loss_low": judged.loss_low,
                     "loss_high": judged.loss_high, "label": judged.label,
@@ -74,7 +78,7 @@ def build(every: int) -> None:
                     "exact": judged.uncertainty == 0.0 and not judged.deals})
         print(json.dumps(out[-1], ensure_ascii=False), flush=True)
     OUT.write_text(json.dumps({
-        "budget": budget, "seed": SEED, "every": every,
+        "budget": budget, "least": LEAST, "seed": SEED, "every": every,
         "cpu_seconds": round(time.process_time() - began, 1),
         "command": f"python benchmarks/judge_reference.py build --every {every}",
         "verdicts": out}, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")

@@ -80,12 +80,13 @@ def label_of(loss: float, thresholds: Sequence[float]) -> str | None:
 
 def judge(state: GameState[Any], move: Any, index: int, *,
           iterations: int = DEFAULT_ITERATIONS, seed: int = 0,
-          hindsight: bool = True, nodes: int = HINDSIGHT_NODES) -> Judgement:
+          hindsight: bool = True, nodes: int = HINDSIGHT_NODES, least: int = 0) -> Judgement:
     """Judge ``move`` (legal in ``state``) for the seat to move; ``state`` is unchanged.
 
     The label is the worst the loss surely reaches (the low end of its interval); where
     the interval reaches a worse one too, that one is ``unsure``.  ``iterations`` is the
-    judge's budget of playouts (``BudgetTooSmall`` when too few to judge).
+    judge's budget of playouts (``BudgetTooSmall`` when too few to judge); ``least`` the
+    deals each of its steps plays at least (``weighing.weigh``).
     """
     learn = learn_of(state)
     seat = state.to_move
@@ -96,7 +97,7 @@ def judge(state: GameState[Any], move: Any, index: int, *,
         return Judgement(index=index, seat=seat, move=str(played), best=str(played), loss=0.0,
                          label=None, hindsight_best=None, hindsight_loss=None, expected=None,
                          best_expected=None, choices=1)
-    found = weigh(state, played, budget=iterations, nodes=nodes, seed=seed)
+    found = weigh(state, played, budget=iterations, nodes=nodes, seed=seed, least=least)
     worth = found.values
     units = learn.loss(1.0, 0.0)
     low, high = round(found.low * units, 4), round(found.high * units, 4)

@@ -176,11 +176,12 @@ class _Player:
 
 
 def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int = 0,
-          nodes: int = HINDSIGHT_NODES) -> Verdict:
+          nodes: int = HINDSIGHT_NODES, least: int = 0) -> Verdict:
     """Every legal move of the seat to move measured from what it knows (``state`` is
     unchanged): the best chosen on one stream of deals, and with ``played`` (a legal move)
     that move's loss measured against it on another.  ``budget`` is playouts at most (half
-    at most to choose); too small a one raises ``BudgetTooSmall``."""
+    at most to choose); too small a one raises ``BudgetTooSmall``.  ``least`` is the deals
+    each step plays at least before it may stop for being sure (a reference judge's)."""
     learn = learn_of(state)
     position = learn.searched(state)
     seat = position.to_move
@@ -222,11 +223,12 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int =
     player = _Player(position, seat, horizon)
     choose, measure = _streams(position, seat, seed)
     values, best, active, deals, spent = _choose(
-        player, moves, choose, max(smallest - 2 * FIRST_DEALS, budget // 2), cuts, key_of)
+        player, moves, choose, max(smallest - 2 * FIRST_DEALS, budget // 2), cuts, key_of,
+        least)
     if chosen is None or chosen == best:
         return Verdict(values, best, 0.0, 0.0, 0.0, 0.0, 0, spent, False, len(active), deals)
     loss, low, high, se, measured, used = _measure(player, best, chosen, measure,
-                                                   budget - spent, cuts)
+                                                   budget - spent, cuts, least)
     # the two moves' values from the fresh deals: the best's not inflated by its choice
     values[best], values[chosen] = measured
     return Verdict(values, best, loss, low, high, se, used // 2, spent + used, False,
@@ -234,7 +236,7 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int =
 
 
 def _choose(player: _Player, moves: list[Any], rng: random.Random, budget: int,
-            cuts: Sequence[float], key_of: Callable[[dict[Any, float]], Any],
+            cuts: Sequence[float], key_of: Callable[[dict[Any, float]], Any], least: int = 0,
             ) -> tuple[dict[Any, float], Any, list[Any], int, int]:
     """The race: every move on the same deals, a clearly worse one dropped after each round;
     every move's value, the best, the moves left, the deals and the playouts spent."""
@@ -263,7 +265,7 @@ def _choose(player: _Player, moves: list[Any], rng: random.Random, budget: int,
             elif t * se >= cuts[0] / 2:
                 settled = False
         room = (budget - spent) // len(active)
-        if len(active) == 1 or settled or room < 1:
+        if len(active) == 1 or (settled and deals >= least) or room < 1:
             break
         batch = min(deals, room)   # double the deals
     # a move that left the race is valued against the best on the deals it was played on
@@ -276,8 +278,8 @@ def _choose(player: _Player, moves: list[Any], rng: random.Random, budget: int,
 
 
 def _measure(player: _Player, best: Any, played: Any, rng: random.Random, budget: int,
-             cuts: Sequence[float]) -> tuple[float, float, float, float, tuple[float, float],
-                                             int]:
+             cuts: Sequence[float], least: int = 0,
+             ) -> tuple[float, float, float, float, tuple[float, float], int]:
     """The loss of ``played`` against ``best`` on fresh deals, until its interval lies in
     one label's band (or cannot be narrowed enough within ``budget`` playouts): the loss,
     its interval, its standard error, the two moves' values and the playouts spent."""
@@ -294,8 +296,9 @@ def _measure(player: _Player, best: Any, played: Any, rng: random.Random, budget
         t = t_quantile(Z, deals - 1)
         low, high = max(0.0, mean - t * se), max(0.0, mean + t * se)
         most = deals + (budget - 2 * deals) // 2
-        if (_band(low, cuts) == _band(high, cuts) or most <= deals
-                or _futile(mean, low, high, cuts, deals, most)):
+        sure = _band(low, cuts) == _band(high, cuts) or _futile(mean, low, high, cuts,
+                                                                 deals, most)
+        if most <= deals or (sure and deals >= least):
             break
         batch = min(deals, most - deals)
     values = (sum(tops) / deals, sum(mine) / deals)

@@ -132,3 +132,11 @@ def test_nothing_hidden_past_the_solvers_budget_is_played_out_to_the_end():
     assert not found.exact and found.deals > 0
     assert found.best != game.parse_move("take")
     assert found.low * 0.5 >= durak.learn.LEARN.thresholds[2]   # a blunder, surely
+
+
+def test_a_reference_judge_plays_its_least_deals_even_when_sure_sooner():
+    game = six_attacked_early()
+    quick = weighing.weigh(game, game.parse_move("take"), budget=1500)
+    deep = weighing.weigh(game, game.parse_move("take"), budget=45_000, least=64)
+    assert quick.deals < 64 <= deep.deals
+    assert deep.best == quick.best and deep.playouts > quick.playouts
