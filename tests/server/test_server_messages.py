@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 
 from cardtable.server.core.cluster_messages import (
     Anonymized,
+    Ask,
     Bye,
-    ClosedByAdmin,
     Deliver,
     Gone,
     Hello,
     Intent,
+    Reply,
     Seats,
     SignedOff,
     decode,
@@ -33,7 +34,10 @@ MESSAGES = st.one_of(
     st.builds(Bye, table=ids, conn=ids),
     st.builds(Seats, table=ids),
     st.builds(SignedOff, player=ids, reason=texts),
-    st.builds(ClosedByAdmin, table=ids, reason=texts),
+    st.builds(Ask, id=ids, origin=ids, table=ids, command=st.sampled_from(
+        ["ResignSeat", "LeaveSeat"]), fields=st.fixed_dictionaries({"seat": st.integers(0, 5)})),
+    st.builds(Reply, id=ids, answer=st.none() | st.dictionaries(ids, st.integers()),
+              refused=st.none() | st.fixed_dictionaries({"code": ids})),
     st.builds(Anonymized, player=ids, name=texts),
 )
 
@@ -73,8 +77,12 @@ def test_what_an_older_sender_left_out_has_its_default() -> None:
     assert decode('{"kind": "hello", "table": "t", "conn": "c", "origin": "p"}').speaker is None
 
 
-@pytest.mark.parametrize("text", ['{"kind": "dance"}', '["deliver"]',
-                                  '{"kind": "deliver", "text": "no conn"}'])
+@pytest.mark.parametrize("text", [
+    '{"kind": "dance"}', '["deliver"]', '{"kind": "deliver", "text": "no conn"}',
+    '{"kind": "deliver", "conn": 7, "text": "a number is no connection"}',
+    '{"kind": "hello", "table": "t", "conn": "c", "origin": "p", "seat": [1]}',
+    '{"kind": "ask", "id": "1", "origin": "p", "table": "t", "command": "x", "fields": []}',
+    '{"kind": "reply", "id": null}'])
 def test_a_message_no_process_sends_is_refused(text: str) -> None:
     with pytest.raises(ValueError):
         decode(text)
@@ -84,3 +92,17 @@ def test_a_sign_off_from_a_process_that_still_names_a_table_is_read() -> None:
     """An older process sent ``signed_off`` with a ``table`` (always empty): it decodes."""
     old = '{"kind": "signed_off", "table": "", "player": "p1", "reason": "banned"}'
     assert decode(old) == SignedOff("p1", "banned")
+
+
+def test_a_command_travels_whole_or_not_at_all() -> None:
+    from cardtable.server.play.commands import Play, Rename, ResignSeat
+    from cardtable.server.play.remote import from_wire, to_wire
+
+    assert from_wire(*to_wire(Rename("p1", "Ann", becomes="p2"))) == Rename("p1", "Ann", "p2")
+    with pytest.raises(ValueError):
+        from_wire("ResignSeat", {"seat": "one"})
+    with pytest.raises(ValueError):
+        from_wire("Play", {"seat": 0, "version": 0, "text": "7C"})   # answered only here
+    with pytest.raises(ValueError):
+        to_wire(Play(0, 0, "7C"))
+    assert from_wire("ResignSeat", {"seat": 2}) == ResignSeat(2)

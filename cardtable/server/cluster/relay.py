@@ -41,12 +41,12 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core.cluster_messages import (
     Anonymized,
+    Ask,
     Bye,
-    ClosedByAdmin,
     ClusterMessage,
     Deliver,
     Gone,
@@ -54,8 +54,7 @@ from ..core.cluster_messages import (
     Handover,
     Hello,
     Intent,
-    LifeAction,
-    Renamed,
+    Reply,
     Seats,
     SignedOff,
     decode,
@@ -63,13 +62,18 @@ from ..core.cluster_messages import (
 )
 from ..core.codes import Refusal, refused
 from ..core.errors import ClusterUnavailable, NotHere, Refused
+from ..core.wire import plain
 from ..play.live import Connection, LiveTable, Outbox
-from ..store.storage import periodically
+from ..play.owner import Command
+from ..play.remote import CloseTable, from_wire, refusal_from_wire, refusal_to_wire, to_wire
+from ..store.storage import StorageUnavailable, periodically
 
 if TYPE_CHECKING:
     from ..play.tables import Tables
 
 __all__ = ["REDIS_LOST", "Cluster", "Relay", "RemoteConnection"]
+
+R = TypeVar("R")
 
 log = logging.getLogger("cardtable.server")
 
@@ -80,6 +84,11 @@ MOVED = "the table moved to another server"
 NO_ANSWER = "the server playing this table did not answer; connect again"
 LAPSED = "this server could not renew its hold on the table in time; connect again"
 RESTARTING = "the server is restarting: connect again (another server plays on)"
+GONE = ("the server process that played this table is gone; another takes it over "
+        "shortly: try again")
+NO_REPLY = "the server process that plays this table did not answer in time; try again"
+ASK_WAIT = 5.0
+"""Seconds a process waits for the owner's answer to a command it asked of a table."""
 HANDOVER_WAIT = 2.0
 """Seconds a process waits for an owner to hand a table over before it relays instead."""
 
@@ -179,6 +188,8 @@ class Cluster:
         """Outages so far: a call that spans one must not trust its answer."""
         self.draining = False
         """Set by ``hand_off_all`` while the process stops: it claims nothing more."""
+        self._asked: dict[str, asyncio.Future[Reply]] = {}
+        """The commands this process asked of other processes' tables, by id."""
         self._handovers: dict[str, asyncio.Future[None]] = {}
         """The tables this process asked their owners for, each with the answer's future."""
         self._lapsing: set[str] = set()
@@ -258,6 +269,9 @@ class Cluster:
             self.tables.spawn(self.tables.drop(table.id, REDIS_LOST))
         while not self._queue.empty():  # every relay was told to connect again
             self._queue.get_nowait()
+        for waiter in self._asked.values():   # their answers cannot come now
+            if not waiter.done():
+                waiter.set_exception(self._unavailable())
 
     def _back(self) -> None:
         if self.problem is not None:
@@ -600,17 +614,16 @@ class Cluster:
                     remote.inbox.put_nowait(None)
             case Seats(table=table_id):
                 self.tables.spawn(self.tables.seating.reload_seats(table_id))
-            case LifeAction(table=table_id, seat=seat, action=action):
-                self.tables.spawn(self.tables.lifecycle.act(table_id, seat, action))
-            case Renamed(table=table_id, player=player, name=name, becomes=becomes):
-                self.tables.spawn(self.tables.rename(player, name, [table_id], becomes,
-                                                     forward=False))
+            case Ask():   # a command for a table played here
+                self.tables.spawn(self._answer(message))
+            case Reply(id=asked):
+                waiter = self._asked.get(asked)
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(message)
             case SignedOff(player=player, reason=reason):
-                self.tables.spawn(self.tables.sign_off(player, reason, forward=False))
+                self.tables.spawn(self.tables.sign_off_here(player, reason))
             case Anonymized(player=player, name=name):
-                self.tables.spawn(self.tables.anonymize(player, name, forward=False))
-            case ClosedByAdmin(table=table_id, reason=reason):
-                self.tables.spawn(self.tables.close_table(table_id, reason, here_only=True))
+                self.tables.spawn(self.tables.anonymize_here(player, name))
             case Handover(table=table_id, origin=origin):
                 self.tables.spawn(self._hand_over(table_id, origin))
             case HandedOver(table=table_id):
@@ -663,6 +676,65 @@ class Cluster:
                 return
             await self.send(connection.origin,
                             Deliver(conn=connection.conn, text=text, outbox_kind=kind))
+
+    # -- asking the owner of a table --------------------------------------------------------
+    async def request(self, owner: str, table_id: str, command: Command[R],
+                      wait: float = ASK_WAIT) -> R:
+        """``command``'s answer from the process that plays the table: an ``Ask`` with an
+        id of its own, answered by the ``Reply`` with the same id, within ``wait`` seconds
+        (else ``Refused`` 503 ``table_elsewhere``: nothing is known to be done); the
+        owner's refusal is raised here alike."""
+        self.check()
+        name, fields = to_wire(command)
+        try:
+            alive = await self.redis.exists(self._alive_key(owner))
+        except Exception:
+            raise self._unavailable() from None
+        if not alive:
+            raise Refused(GONE, 503, "table_elsewhere")
+        asked = secrets.token_hex(8)
+        waiter: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self._asked[asked] = waiter
+        try:
+            await self.send(owner, Ask(id=asked, origin=self.process, table=table_id,
+                                       command=name, fields=fields))
+            reply = await asyncio.wait_for(waiter, wait)
+        except TimeoutError:
+            raise Refused(NO_REPLY, 503, "table_elsewhere") from None
+        finally:
+            self._asked.pop(asked, None)
+        if reply.refused is not None:
+            raise refusal_from_wire(reply.refused)
+        answer: R = reply.answer
+        return answer
+
+    async def _answer(self, message: Ask) -> None:
+        """Do what another process asked of a table played here and tell it the answer."""
+        reply: Reply
+        try:
+            command = from_wire(message.command, message.fields)
+            if isinstance(command, CloseTable):
+                if message.table not in self.tables.live:
+                    raise Refused(MOVED, 503, "table_elsewhere")
+                await self.tables.close_here(message.table, command.reason)
+                answer = None
+            else:
+                table = self.tables.live.get(message.table)
+                if table is None:   # moved on meanwhile: the asker asks again
+                    raise Refused(MOVED, 503, "table_elsewhere")
+                answer = await table.dealer.ask(command)
+            reply = Reply(id=message.id, answer=plain(answer))
+        except Refused as error:
+            reply = Reply(id=message.id, refused=refusal_to_wire(error))
+        except StorageUnavailable as error:
+            reply = Reply(id=message.id, refused=refusal_to_wire(
+                Refused(error.reason, 503, error.code)))
+        except ValueError as error:   # a command this process cannot read
+            log.warning("a command from another process was not read: %s", error)
+            reply = Reply(id=message.id, refused=refusal_to_wire(Refused(
+                "the server process that plays this table could not read the request",
+                503, "table_elsewhere")))
+        await self.send(message.origin, reply)
 
     # -- relaying a player connected here -------------------------------------------------
     async def relay_open(self, owner: str, table_id: str, seat: int | None,

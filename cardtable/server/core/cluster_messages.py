@@ -22,10 +22,12 @@ import json
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from pydantic import TypeAdapter, ValidationError
+
 __all__ = [
     "Anonymized",
+    "Ask",
     "Bye",
-    "ClosedByAdmin",
     "ClusterMessage",
     "Deliver",
     "Gone",
@@ -33,8 +35,7 @@ __all__ = [
     "Handover",
     "Hello",
     "Intent",
-    "LifeAction",
-    "Renamed",
+    "Reply",
     "Seats",
     "SignedOff",
     "decode",
@@ -105,30 +106,6 @@ class Seats:
 
 
 @dataclass(frozen=True)
-class LifeAction:
-    """A player resigned or left (``action``) through another process's HTTP endpoint:
-    the owner does it (``lifecycle``)."""
-
-    KIND: ClassVar[str] = "life"
-    table: str
-    seat: int
-    action: str
-
-
-@dataclass(frozen=True)
-class Renamed:
-    """A player seated at this table changed their display name through another process:
-    the owner shows the new one (with ``becomes``: a guest signed in to that account, whose
-    seats the guest's are now, as ``commands.Rename``)."""
-
-    KIND: ClassVar[str] = "renamed"
-    table: str
-    player: str
-    name: str
-    becomes: str | None = None
-
-
-@dataclass(frozen=True)
 class SignedOff:
     """Every session of a player ended through another process (banned, signed out
     everywhere, deleted): each process closes their sockets at the tables it plays, at
@@ -162,13 +139,28 @@ class Anonymized:
 
 
 @dataclass(frozen=True)
-class ClosedByAdmin:
-    """An admin closed this table through another process: the owner ends it at once,
-    unrated, with the reason (``Tables.close_table``)."""
+class Ask:
+    """A command for a table the receiving process plays (``Tables.ref(id).ask``): the
+    owner answers ``Reply`` to ``origin`` with the same ``id``.  ``command`` is the
+    command's name and ``fields`` its fields (``play.remote`` reads them, checked)."""
 
-    KIND: ClassVar[str] = "closed_by_admin"
+    KIND: ClassVar[str] = "ask"
+    id: str
+    origin: str
     table: str
-    reason: str
+    command: str
+    fields: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The answer to ``Ask`` ``id``: its ``answer``, or the refusal it raised
+    (``refused``: reason, status, code and params, as ``core.errors.Refused`` has them)."""
+
+    KIND: ClassVar[str] = "reply"
+    id: str
+    answer: Any = None
+    refused: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -179,14 +171,14 @@ class HandedOver:
     table: str
 
 
-ClusterMessage = (Deliver | Gone | Hello | Intent | Bye | Seats | LifeAction | Renamed
-                  | SignedOff | Anonymized | ClosedByAdmin
-                  | Handover | HandedOver)
+ClusterMessage = (Deliver | Gone | Hello | Intent | Bye | Seats | SignedOff | Anonymized
+                  | Ask | Reply | Handover | HandedOver)
 
 _TYPES: dict[str, type[ClusterMessage]] = {
-    kind.KIND: kind for kind in (Deliver, Gone, Hello, Intent, Bye, Seats, LifeAction,
-                                 Renamed, SignedOff, Anonymized, ClosedByAdmin, Handover,
-                                 HandedOver)}
+    kind.KIND: kind for kind in (Deliver, Gone, Hello, Intent, Bye, Seats, SignedOff,
+                                 Anonymized, Ask, Reply, Handover, HandedOver)}
+_CHECKS = {kind: TypeAdapter(kind) for kind in _TYPES.values()}
+"""Each message's fields checked against its types as it is read."""
 _WIRE_NAMES = {"outbox_kind": "as"}
 """Fields whose wire key is not their name (``as`` is a Python keyword)."""
 _FIELD_NAMES = {wire: name for name, wire in _WIRE_NAMES.items()}
@@ -201,7 +193,14 @@ def encode(message: ClusterMessage) -> str:
 
 
 def decode(text: str | bytes) -> ClusterMessage:
-    """A message from its JSON text; ``ValueError`` for one no process sends."""
+    """A message from its JSON text, every field checked against its type; ``ValueError``
+    for one no process sends.
+
+    >>> decode('{"kind": "hello", "table": "t1", "conn": "c1", "origin": 7}')
+    Traceback (most recent call last):
+    ...
+    ValueError: a 'hello' message that is not one: 1 field(s) wrong or missing
+    """
     data = json.loads(text)
     if not isinstance(data, dict):
         raise ValueError(f"a message between processes is a JSON object, not {data!r}")
@@ -211,6 +210,9 @@ def decode(text: str | bytes) -> ClusterMessage:
     fields = {f.name for f in dataclasses.fields(kind)}
     values = {_FIELD_NAMES.get(key, key): value for key, value in data.items() if key != "kind"}
     try:
-        return kind(**{name: value for name, value in values.items() if name in fields})
-    except TypeError as error:
-        raise ValueError(f"a {kind.KIND!r} message without what it needs: {error}") from None
+        message: ClusterMessage = _CHECKS[kind].validate_python(
+            {name: value for name, value in values.items() if name in fields})
+    except ValidationError as error:
+        raise ValueError(f"a {kind.KIND!r} message that is not one: "
+                         f"{error.error_count()} field(s) wrong or missing") from None
+    return message

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ..core.clock import Clock
 from ..core.codes import Refusal
@@ -25,6 +25,9 @@ from ..store.writer import MoveWriter
 from .bot_workers import BotWorkers
 from .guard import Guard
 from .live import Connection, LiveTable
+from .owner import Command
+
+R = TypeVar("R")
 
 __all__ = ["Bots", "House", "Life", "Owners", "Seats"]
 
@@ -40,11 +43,10 @@ class Bots(Protocol):
 
 
 class Life(Protocol):
-    """The clocks' timers, resign and leave (``lifecycle.Lifecycle``)."""
+    """The clocks' timers and the ratings shown (``lifecycle.Lifecycle``)."""
 
     async def timeout(self, table: LiveTable, turn: tuple[int, int], limit: float) -> None: ...
     async def watch(self, table: LiveTable) -> None: ...
-    async def act(self, table_id: str, seat: int, action: str) -> None: ...
     async def load_ratings(self, table: LiveTable) -> None: ...
 
 
@@ -70,6 +72,7 @@ class Owners(Protocol):
     def holds(self, table_id: str) -> bool: ...
     def refusal(self, table: LiveTable) -> Refusal | None: ...
     async def send(self, process: str, message: Any) -> None: ...
+    async def request(self, owner: str, table_id: str, command: Command[R]) -> R: ...
 
 
 class House(Protocol):

@@ -20,11 +20,10 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import Refused
 from ..store.storage import StorageUnavailable
-from .commands import Abandon, LeaveSeat, RatingsRead, ResignSeat, TimedOut, TimeUp
+from .commands import Abandon, RatingsRead, TimedOut, TimeUp
 from .live import Life, LiveTable
-from .steps import check_leave, check_playing, side_of
+from .steps import side_of
 
 if TYPE_CHECKING:
     from .host import House
@@ -57,7 +56,7 @@ def ratings_in_pool(storage: Any, player_ids: list[str], pool: str) -> dict[str,
 
 class Lifecycle:
     """The clocks' and the abandonment watch's timers of this process's live tables, and
-    resign and leave as the web asks them.  A timer sleeps on the tables' clock, then
+    and the ratings shown with the seats.  A timer sleeps on the tables' clock, then
     tells the table's dealer, which decides (the turn may have ended meanwhile)."""
 
     def __init__(self, tables: House) -> None:
@@ -93,38 +92,6 @@ class Lifecycle:
             if await table.dealer.ask(Abandon(timer)):
                 return
             wait = self.tables.settings.storage_retry_max
-
-    # -- resign and leave -------------------------------------------------------------------
-    async def resign(self, table: LiveTable, seat: int) -> dict[str, Any]:
-        """``seat`` resigns: its side loses and the game ends.  Returns the summary."""
-        return await table.dealer.ask(ResignSeat(seat))
-
-    async def leave(self, table: LiveTable, seat: int) -> None:
-        """``seat``'s player leaves an unrated table: the takeover bot plays on for good."""
-        await table.dealer.ask(LeaveSeat(seat))
-
-    async def act(self, table_id: str, seat: int, action: str) -> None:
-        """A resign or leave sent here by another process (this one plays the table)."""
-        table = self.tables.live.get(table_id)
-        if table is None or action not in ("resign", "leave"):
-            return
-        try:
-            if action == "resign":
-                await self.resign(table, seat)
-            else:
-                await self.leave(table, seat)
-        except (Refused, StorageUnavailable) as error:
-            log.info("table %s: a %s of seat %d sent from another process was not done: %s",
-                     table_id, action, seat, error)
-
-    @staticmethod
-    def check(table: LiveTable, seat: int, action: str) -> None:
-        """Refuse what ``resign``/``leave`` would refuse, on a copy of the table (a process
-        that does not play it checks before sending it to the one that does)."""
-        if action == "leave":
-            check_leave(table, seat)
-        else:
-            check_playing(table, action)
 
     # -- ratings shown with the seats -------------------------------------------------------
     async def load_ratings(self, table: LiveTable) -> None:

@@ -17,15 +17,15 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 from ... import games
 from ...cards import Card
 from ...records import Record, rules_from_dict
 from ..core import protocol
 from ..core.clock import Clock
-from ..core.cluster_messages import Anonymized, ClosedByAdmin, Renamed, SignedOff
+from ..core.cluster_messages import Anonymized, SignedOff
 from ..core.codes import Refusal
 from ..core.errors import ClusterUnavailable, NotHere, Refused
 from ..core.metrics import Metrics
@@ -38,7 +38,6 @@ from ..store.storage import (
     Storage,
     StorageUnavailable,
     StoredTable,
-    TableRow,
     now,
     periodically,
 )
@@ -51,11 +50,13 @@ from .commands import (
     Connect,
     Describe,
     Disconnect,
+    LeaveSeat,
     Play,
     Position,
     RecordOf,
     Refuse,
     Rename,
+    ResignSeat,
     Settle,
     SignOff,
 )
@@ -64,6 +65,8 @@ from .guard import Guard
 from .host import Owners
 from .lifecycle import Lifecycle
 from .live import OVER, PLAYING, WAITING, Connection, LiveSeat, LiveTable, Outbox, SecureRandom
+from .owner import Command
+from .remote import CloseTable
 from .results import count_table, tally_of
 from .seating import Seating, live_seat
 from .steps import played
@@ -77,6 +80,7 @@ __all__ = [
     "Outbox",
     "Refused",
     "SecureRandom",
+    "TableRef",
     "Tables",
 ]
 
@@ -84,8 +88,7 @@ log = logging.getLogger("cardtable.server")
 
 STOP_WAIT = 5.0
 """Seconds a stopping process waits for its cancelled tasks."""
-ELSEWHERE_POLLS, ELSEWHERE_POLL = 100, 0.05
-"""How long (100 looks, 0.05 s apart) a request waits to see another process's work stored."""
+R = TypeVar("R")
 
 
 def _where(task: asyncio.Task[Any]) -> str:
@@ -360,23 +363,27 @@ class Tables:
         it waits for the end) while it is played."""
         return await table.dealer.ask(RecordOf() if why is None else RecordOf(why))
 
+    def ref(self, table_id: str) -> TableRef:
+        """The table wherever it is played: ``ref(id).ask(command)`` answers from this
+        process or from the one that plays it (over Redis: a request and its reply)."""
+        return TableRef(self, table_id)
+
     async def rename(self, player_id: str, name: str, table_ids: list[str],
-                     becomes: str | None = None, *, forward: bool = True) -> None:
+                     becomes: str | None = None) -> None:
         """A player's new display name, shown at their seats at these tables (and with
-        ``becomes``, a guest's seats passing to the account they signed in to): a table
-        played here is told by its dealer, one played by another process through it (not
-        ``forward``: a message from another process, never passed on again)."""
+        ``becomes``, a guest's seats passing to the account they signed in to), at each
+        table played now, here or by another process."""
+        command = Rename(player_id, name, becomes)
         for table_id in table_ids:
             table = self.live.get(table_id)
             if table is not None:
                 if not table.over:
-                    await table.dealer.ask(Rename(player_id, name, becomes))
-            elif forward and self.cluster is not None:
-                with contextlib.suppress(ClusterUnavailable):
+                    await table.dealer.ask(command)
+            elif self.cluster is not None:   # the database has the names of the rest
+                with contextlib.suppress(Refused):
                     owner = await self.cluster.owner(table_id)
-                    if owner is not None:
-                        await self.cluster.send(owner, Renamed(table_id, player_id, name,
-                                                               becomes))
+                    if owner is not None and owner != self.cluster.process:
+                        await self.cluster.request(owner, table_id, command)
 
     async def _tell_others(self, message: Any) -> None:
         """Send ``message`` to every other process (none without a cluster; dropped while
@@ -386,58 +393,44 @@ class Tables:
                 for process in await self.cluster.others():
                     await self.cluster.send(process, message)
 
-    async def anonymize(self, player_id: str, name: str, *, forward: bool = True) -> None:
+    async def anonymize(self, player_id: str, name: str) -> None:
         """A deleted account's seats show the anonymous name its games keep, at every table
-        held in memory here, finished ones too, and (unless not ``forward``: a message from
-        another process) in every other process."""
-        if forward:
-            await self._tell_others(Anonymized(player_id, name))
+        held in memory, here and in every other process (``anonymize_here``)."""
+        await self._tell_others(Anonymized(player_id, name))
+        await self.anonymize_here(player_id, name)
+
+    async def anonymize_here(self, player_id: str, name: str) -> None:
+        """``anonymize`` at the tables held in memory here, finished ones too."""
         for table in list(self.live.values()):
             if any(seat.player_id == player_id for seat in table.seats):
                 await table.dealer.ask(Rename(player_id, name))
 
-    async def sign_off(self, player_id: str, reason: str, *, forward: bool = True) -> None:
-        """Every session of a player ended: close their sockets at every table played here,
-        at their seats and among the spectators, and (unless not ``forward``: a message
-        from another process) have every other process do the same: any of them may play
-        the player's tables or hold a spectator's socket."""
-        if forward:
-            await self._tell_others(SignedOff(player_id, reason))
+    async def sign_off(self, player_id: str, reason: str) -> None:
+        """Every session of a player ended: close their sockets at every table, at their
+        seats and among the spectators, here and in every other process (any of them may
+        play the player's tables or hold a spectator's socket: ``sign_off_here``)."""
+        await self._tell_others(SignedOff(player_id, reason))
+        await self.sign_off_here(player_id, reason)
+
+    async def sign_off_here(self, player_id: str, reason: str) -> None:
+        """``sign_off`` at the tables played here."""
         for table in list(self.live.values()):
             if any(c.speaker == player_id for c in table.connections) or any(
                     seat.player_id == player_id for seat in table.seats):
                 await table.dealer.ask(SignOff(player_id, reason))
 
-    async def close_table(self, table_id: str, reason: str, *, here_only: bool = False) -> None:
+    async def close_table(self, table_id: str, reason: str) -> None:
         """End a table in play at once, unrated (an admin's close): the moves under way
-        stored, the table stored closed with the reason, its sockets closed.  A table
-        another process plays is closed by that process, told over the cluster (unless
-        ``here_only``: a message from another process, never passed on), and this returns
-        once the database shows it closed (``Refused`` 503 if it does not in time)."""
-        owner = None
-        if table_id not in self.live and self.cluster is not None:
-            if here_only:
-                return   # no longer played here: the asker sees it still open, says so
-            owner = await self.cluster.owner(table_id)
-        if owner is None or self.cluster is None or owner == self.cluster.process:
-            leaving = await self.leave([table_id])
-            await asyncio.to_thread(self.storage.close_table, table_id, reason)
-            await self.close(leaving, reason)
-            return
-        self.cluster.check()
-        await self.cluster.send(owner, ClosedByAdmin(table_id, reason))
-        await self.stored_when(table_id, lambda row: row.status == CLOSED)
+        stored, the table stored closed with the reason, its sockets closed, by the
+        process that plays it (``Refused`` 503 ``table_elsewhere`` if it does not answer
+        in time)."""
+        await self.ref(table_id).ask(CloseTable(reason))
 
-    async def stored_when(self, table_id: str, done: Callable[[TableRow], bool]) -> TableRow:
-        """The table's stored row once ``done`` holds of it: what another process was asked
-        to do, seen done in the database (a few seconds at most, then ``Refused`` 503)."""
-        for _ in range(ELSEWHERE_POLLS):
-            row = await asyncio.to_thread(self.storage.table_row, table_id)
-            if row is not None and done(row):
-                return row
-            await asyncio.sleep(ELSEWHERE_POLL)
-        raise Refused("the server process that plays this table did not answer in time; "
-                         "try again", 503, "table_elsewhere")
+    async def close_here(self, table_id: str, reason: str) -> None:
+        """``close_table`` for a table played here, or by no process."""
+        leaving = await self.leave([table_id])
+        await asyncio.to_thread(self.storage.close_table, table_id, reason)
+        await self.close(leaving, reason)
 
     async def drop(self, table_id: str, reason: str) -> None:
         """Stop playing a table here (another process owns it now); its players reconnect."""
@@ -537,9 +530,9 @@ class Tables:
                 return
             try:
                 if kind == "resign":
-                    await self.lifecycle.resign(table, connection.seat)
+                    await table.dealer.ask(ResignSeat(connection.seat))
                 else:
-                    await self.lifecycle.leave(table, connection.seat)
+                    await table.dealer.ask(LeaveSeat(connection.seat))
             except Refused as error:
                 await self._refuse(table, connection, error.reason, error.code)
         elif isinstance(message, protocol.Chat | protocol.ChatOff):
@@ -568,6 +561,42 @@ class Tables:
     async def _refuse(self, table: LiveTable, connection: Connection, reason: str,
                       code: str | None = None, params: dict[str, Any] | None = None) -> None:
         await table.dealer.ask(Refuse(connection, reason, code, tuple((params or {}).items())))
+
+
+class TableRef:
+    """A table wherever it is played (``Tables.ref``): the asker never learns where."""
+
+    def __init__(self, tables: Tables, table_id: str) -> None:
+        self.tables = tables
+        self.table_id = table_id
+
+    async def ask(self, command: Command[R]) -> R:
+        """The table's answer to ``command``: its dealer's here (a table played by no
+        process is loaded here first), or the owner's over Redis (a timeout and a gone
+        owner are refused: 503 ``table_elsewhere``)."""
+        tables, table_id = self.tables, self.table_id
+        cluster = tables.cluster
+        if isinstance(command, CloseTable):
+            owner = None
+            if table_id not in tables.live and cluster is not None:
+                owner = await cluster.owner(table_id)
+            if owner is None or cluster is None or owner == cluster.process:
+                await tables.close_here(table_id, command.reason)
+            else:
+                closing: Command[None] = command
+                await cluster.request(owner, table_id, closing)
+            return None   # type: ignore[return-value]  # CloseTable answers None
+        try:
+            table = await tables.get(table_id)
+        except NotHere as elsewhere:
+            if elsewhere.owner is None or cluster is None:
+                raise Refused("the table is changing servers; try again in a moment", 503,
+                              "table_elsewhere") from None
+            return await cluster.request(elsewhere.owner, table_id, command)
+        if table is None:
+            raise Refused(f"there is no table {table_id[:40]!r}", 404, "not_found",
+                          params={"table": table_id[:40]})
+        return await table.dealer.ask(command)
 
 
 def _inconsistency(stored: StoredTable) -> str | None:

@@ -2,8 +2,8 @@
 
 ``POST /api/tables/{id}/resign`` and ``/leave`` take the seat's token
 (``{"token": T}``); the same is a WebSocket message (``{"type": "resign"}``).  Both
-work from any server process: one that does not play the table sends the request to the
-one that does (``cluster_messages.LifeAction``).  ``GET /api/lobby``
+work from any server process: the command is asked of the table wherever it is played
+(``Tables.ref``), and the answer is the owner's.  ``GET /api/lobby``
 splits the open tables into those with a free seat and live games to watch.  Quick play
 (``/api/quick-play``) is in ``quickplay``; its endpoints are here.
 """
@@ -18,11 +18,11 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from ... import games
-from ..core.errors import NotHere, Refused
+from ..core.errors import Refused
 from ..core.wire import MAX_TOKEN
+from ..play.commands import LeaveSeat, ResignSeat
 from ..play.guard import address_of
 from ..play.lifecycle import ratings_in_pool
-from ..play.live import OVER, LiveTable
 from ..play.tables import Tables
 from ..store.players import Player
 from ..store.storage import SeatRow, Storage, TableRow
@@ -86,18 +86,10 @@ ANSWERS: dict[int | str, dict[str, Any]] = {
 
 
 async def _seat_of(request: Request, tables: Tables, table_id: str,
-                   token: str) -> tuple[LiveTable, int, Any]:
-    """The table (live here, or a copy when another process plays it: then also that
-    process's name) and the token's seat, if this request may play it (``key_may_play``)."""
-    owner = None
-    try:
-        table = await tables.get(table_id)
-    except NotHere as elsewhere:
-        owner = elsewhere.owner
-        if owner is None:
-            raise Refused("the table is changing servers; try again in a moment", 503,
-                          "table_elsewhere") from None
-        table = await tables.snapshot(table_id)
+                   token: str) -> tuple[str, int]:
+    """The table's id and the token's seat, if this request may play it
+    (``key_may_play``), read from the table wherever it is played."""
+    table = await tables.snapshot(table_id)
     if table is None:
         raise Refused(f"there is no table {table_id[:40]!r}", 404)
     seat = table.seat_of_token(token)
@@ -107,49 +99,25 @@ async def _seat_of(request: Request, tables: Tables, table_id: str,
     if not await key_may_play(request, holder.player_id, holder.player_kind):
         raise Refused("this seat is an account's: sign in as its player to play it", 403,
                       "signed_out")
-    return table, seat, owner
-
-
-async def _elsewhere(tables: Tables, table: LiveTable, seat: int, owner: str,
-                     action: str) -> dict[str, Any]:
-    """Send a resign or leave to the process that plays the table, and wait (a few
-    seconds) until the database shows it done; returns the stored summary or life."""
-    from ..core.cluster_messages import LifeAction
-
-    tables.lifecycle.check(table, seat, action)
-    assert tables.cluster is not None
-    tables.cluster.check()
-    await tables.cluster.send(owner, LifeAction(table=table.id, seat=seat, action=action))
-    if action == "resign":
-        row = await tables.stored_when(table.id, lambda row: row.status == OVER)
-        return dict(row.summary or {})
-    row = await tables.stored_when(
-        table.id, lambda row: seat in ((row.life or {}).get("left") or []))
-    return dict(row.life or {})
+    return table.id, seat
 
 
 @router.post("/api/tables/{table_id}/resign", responses=ANSWERS)
 async def resign(table_id: str, body: SeatToken, request: Request,
                  tables: Live) -> dict[str, Any]:
     """Resign: your side loses (Pasur: the match; Durak: you are the durak); the game ends."""
-    table, seat, owner = await _seat_of(request, tables, table_id, body.token)
-    if owner is not None:
-        summary = await _elsewhere(tables, table, seat, owner, "resign")
-    else:
-        summary = await tables.lifecycle.resign(table, seat)
-    return {"table": table.id, "seat": seat, "summary": summary}
+    found, seat = await _seat_of(request, tables, table_id, body.token)
+    summary = await tables.ref(found).ask(ResignSeat(seat))
+    return {"table": found, "seat": seat, "summary": summary}
 
 
 @router.post("/api/tables/{table_id}/leave", responses=ANSWERS)
 async def leave(table_id: str, body: SeatToken, request: Request,
                 tables: Live) -> dict[str, Any]:
     """Leave an unrated table: its takeover bot plays your seat to the end."""
-    table, seat, owner = await _seat_of(request, tables, table_id, body.token)
-    if owner is not None:
-        await _elsewhere(tables, table, seat, owner, "leave")
-    else:
-        await tables.lifecycle.leave(table, seat)
-    return {"table": table.id, "seat": seat, "left": True}
+    found, seat = await _seat_of(request, tables, table_id, body.token)
+    await tables.ref(found).ask(LeaveSeat(seat))
+    return {"table": found, "seat": seat, "left": True}
 
 
 @router.get("/api/lobby", response_model=Lobby, responses=ANSWERS)
