@@ -110,7 +110,7 @@ def test_the_log_comes_back_whole_after_a_reload(open_page) -> None:
     page.wait_for_function("n => document.querySelectorAll('.move-log li.log-line').length >= n",
                            arg=len(before))
     assert log_lines(page) == before
-    assert page.locator(".move-log li.muted").count() == 0   # no "No moves yet"
+    assert page.locator(".move-log li.log-empty").count() == 0   # no "No moves yet"
 
 
 def test_moves_taken_back_leave_the_log_and_new_ones_join_it(open_page) -> None:
@@ -131,3 +131,25 @@ def test_moves_taken_back_leave_the_log_and_new_ones_join_it(open_page) -> None:
                            arg=len(seen[versions[-2]]))
     added = log_lines(page)[len(seen[versions[-2]]):]
     assert added[0].startswith("You:") and card in added[0], added
+
+
+def test_an_empty_log_says_so_without_a_number_and_legibly(open_page: Any) -> None:
+    """"No moves yet." is no move: no "1." before it, and as readable as the moves."""
+    page = open_page("/")
+    page.wait_for_function("() => window.cardtableModules?.get('/js/movelog.js')")
+    shown = page.evaluate("""() => {
+      const { MoveLog } = window.cardtableModules.get('/js/movelog.js');
+      const log = new MoveLog();
+      const panel = document.createElement("div");
+      panel.className = "info";
+      panel.append(log.el);
+      document.getElementById("main").append(panel);
+      log.render();
+      const line = log.el.querySelector("li");
+      const style = getComputedStyle(line);
+      return [line.textContent, style.listStyleType, style.color,
+              getComputedStyle(log.el).color];
+    }""")
+    text, marker, colour, log_colour = shown
+    assert text == "No moves yet." and marker == "none"
+    assert colour == log_colour   # the log's own colour, not the page's grey

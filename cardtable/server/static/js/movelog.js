@@ -110,7 +110,8 @@ export class MoveLog {
     this.list.replaceChildren(...(this.entries.length ? this.entries.map((entry) =>
       h("li", { class: `log-line ${entry.kind}`, dataset: { index: entry.index, seat: entry.seat ?? "" } },
         entry.say()))
-      : [h("li", { class: "muted" }, t("log.empty"))]));
+      // no number before it (it is no move), in the log's own colour on the felt
+      : [h("li", { class: "log-empty" }, t("log.empty"))]));
     this.showNewest();
   }
 
