@@ -306,6 +306,18 @@ def test_a_rematch_is_an_offer_the_other_player_accepts_or_declines(
 
 
 def test_the_lobby_makes_a_rated_table_for_people_only(browser: Any, server_url: str) -> None:
+    guest = browser.new_context()
+    try:   # a guest is not offered "Rated" (the server would refuse the table)
+        page = guest.new_page()
+        page.goto(server_url + "/")
+        page.click("#game-durak")
+        page.select_option("#players", "2")
+        page.select_option("#seat-1", "human")
+        page.wait_for_selector("button.play-computer")
+        page.wait_for_timeout(1000)   # the lobby has asked who this is
+        assert page.locator("#rated").count() == 0
+    finally:
+        guest.close()
     context = browser.new_context()
     try:
         assert context.request.post(f"{server_url}/api/account/register", data={
@@ -317,6 +329,7 @@ def test_the_lobby_makes_a_rated_table_for_people_only(browser: Any, server_url:
         page.select_option("#seat-1", "bot:random")
         assert page.locator("#rated").count() == 0   # no rated table with a bot
         page.select_option("#seat-1", "human")
+        page.locator("#rated").wait_for()   # offered once the lobby knows the account
         page.check("#rated")
         page.click("button.create")
         table = page.locator(".created input.invite-link").input_value().rsplit("/table/", 1)[1]

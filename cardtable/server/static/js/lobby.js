@@ -65,6 +65,8 @@ export class Lobby {
     this.created = null;
     /** @type {LiveGames | null} the games being played, to watch */
     this.live = null;
+    /** whether the person is signed in to an account (only then is "Rated" offered) */
+    this.account = false;
     this.render();
     this.load();
   }
@@ -108,6 +110,11 @@ export class Lobby {
       await getMe();
       const me = await api("/api/me");
       this.mine = me?.seats || [];
+      const account = !!me && me.kind !== "guest";
+      if (account !== this.account && !this.destroyed) {
+        this.account = account;
+        this.render();   // the form offers "Rated" now
+      }
     } catch { this.mine ||= []; }
     if (!this.destroyed) this.renderMine();
   }
@@ -205,7 +212,9 @@ export class Lobby {
       seats: this.form.seats,
     };
     if (CLOCKS[this.form.clock]) request.clock = CLOCKS[this.form.clock];
-    if (this.form.rated && this.form.seats.every((s) => s === "human")) request.rated = true;
+    if (this.account && this.form.rated && this.form.seats.every((s) => s === "human")) {
+      request.rated = true;
+    }
     try { localStorage.setItem(FORM_KEY, JSON.stringify(this.form)); } catch { /* */ }
     const button = this.root.querySelector("button.create");
     if (button) button.disabled = true;
@@ -376,7 +385,8 @@ export class Lobby {
       h("div", { class: "form-row" }, h("label", { for: "players" }, t("lobby.players")), playersSelect),
       h("fieldset", { class: "seats" }, h("legend", {}, t("lobby.seats")), seatRows),
       h("div", { class: "form-row" }, h("label", { for: "clock" }, t("lobby.clock")), clockSelect),
-      form.seats.every((s) => s === "human") ? h("div", { class: "form-row" },
+      // rated: for an account's tables of people only (a guest's would be refused)
+      this.account && form.seats.every((s) => s === "human") ? h("div", { class: "form-row" },
         h("label", { for: "rated" }, t("lobby.rated")),
         h("span", {}, h("input", { type: "checkbox", id: "rated", name: "rated", checked: !!form.rated,
           "aria-describedby": "rated-doc", onchange: (e) => { form.rated = e.target.checked; } }),
