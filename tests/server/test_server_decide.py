@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable import games
+from cardtable.server.core import protocol
 from cardtable.server.core.codes import Refusal
 from cardtable.server.play import commands as cmd
 from cardtable.server.play import effects as e
@@ -350,8 +351,8 @@ def test_a_rematch_is_made_once_every_person_asked() -> None:
     table.connections.add(seated)
     made = run(table, e.RematchMade("t2"))
     assert table.rematch == "t2" and made[0].answer == "t2"
-    assert e.SendTo(seated, "rematch", {"type": "rematch", "table": "t2", "seat": 1}) in \
-        made[0].sends
+    assert e.SendTo(seated, "rematch", protocol.RematchOffer(
+        type="rematch", table="t2", seat=1)) in made[0].sends
 
 
 def test_a_rematch_is_refused_before_the_end_and_a_decline_withdraws_the_offer() -> None:
@@ -362,8 +363,8 @@ def test_a_rematch_is_refused_before_the_end_and_a_decline_withdraws_the_offer()
     run(table, cmd.OfferRematch(0))
     declined = run(table, cmd.RefuseRematch(1))
     assert table.rematch_asked == set()
-    assert e.SendAll("rematch_declined", {"type": "rematch_declined", "seat": 1}) in \
-        declined[0].sends
+    assert e.SendAll("rematch_declined", protocol.RematchDeclined(
+        type="rematch_declined", seat=1)) in declined[0].sends
 
 
 # -- chat ----------------------------------------------------------------------------------
@@ -379,7 +380,7 @@ def test_chat_lines_past_the_rate_are_refused_until_the_window_passes() -> None:
         decision = run(table, say(player))[0]
         assert [type(w) for w in decision.writes] == [e.StoreChat]
     third = run(table, say(player))[0]
-    assert third.writes == () and third.sends[0].message["code"] == "chat_rate_limited"  # type: ignore[union-attr]
+    assert third.writes == () and third.sends[0].message.code == "chat_rate_limited"  # type: ignore[union-attr]
     fourth = run(table, say(player), later(61))[0]
     assert [type(w) for w in fourth.writes] == [e.StoreChat]
 
@@ -389,25 +390,28 @@ def test_a_line_is_refused_when_chat_is_off_muted_or_a_spectator_is_anonymous() 
     player = Connection(seat=1, outbox=Outbox(8))
     anonymous = Connection(seat=None, outbox=Outbox(8))
     codes = []
-    codes.append(decide(table, say(anonymous), NOW).sends[0].message["code"])  # type: ignore[union-attr]
-    codes.append(run(table, say(player, muted=True))[0].sends[0].message["code"])  # type: ignore[union-attr]
+    codes.append(decide(table, say(anonymous), NOW).sends[0].message.code)  # type: ignore[union-attr]
+    codes.append(run(table, say(player, muted=True))[0].sends[0].message.code)  # type: ignore[union-attr]
     not_creator = decide(table, cmd.SetChatOff(player, True), NOW)
-    codes.append(not_creator.sends[0].message["code"])  # type: ignore[union-attr]
+    codes.append(not_creator.sends[0].message.code)  # type: ignore[union-attr]
     creator = Connection(seat=0, outbox=Outbox(8))
     run(table, cmd.SetChatOff(creator, True))
     assert table.chat.off
-    codes.append(decide(table, say(player), NOW).sends[0].message["code"])  # type: ignore[union-attr]
+    codes.append(decide(table, say(player), NOW).sends[0].message.code)  # type: ignore[union-attr]
     assert codes == ["chat_accounts_only", "muted", "not_creator", "chat_off"]
 
 
 def test_a_line_goes_to_its_room_once_its_connection_has_the_history() -> None:
     table = table_of(people=2)
     watcher = Connection(seat=None, outbox=Outbox(8), speaker="acc")
-    run(table, e.HistoryRead(watcher, ({"type": "chat", "text": "old"},), False))
+    old = protocol.ChatLine(type="chat", room="spectators", seat=None, name="spectator",
+                            text="old", phrase=None, at=NOW.stamp)
+    history = run(table, e.HistoryRead(watcher, (old,), False))
+    assert history[0].sends == (e.SendTo(watcher, "chat", old),)
     assert watcher in table.chat.ready
     line = decide(table, say(watcher, "hello"), NOW)
     rooms = [s for s in line.sends if isinstance(s, e.SendRoom)]
-    assert rooms[0].room == "spectators" and rooms[0].message["text"] == "hello"
+    assert rooms[0].room == "spectators" and rooms[0].message.text == "hello"
 
 
 # -- the relay's refusals and the house's reads --------------------------------------------

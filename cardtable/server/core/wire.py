@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ...records import jsonable as plain
 from .border import has_nul
@@ -53,6 +53,12 @@ def encode(message: dict[str, Any]) -> str:
     if check_outgoing():
         server_adapter.validate_python(message)
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+def text_of(message: BaseModel) -> str:
+    """A server message built as its model (``protocol``), as the text sent: what the
+    model says is what goes out, checked as it is built."""
+    return message.model_dump_json()
 
 
 def decode(text: str | bytes) -> ClientMessage:

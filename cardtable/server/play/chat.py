@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from limits import parse
 
@@ -145,12 +145,12 @@ async def receive(tables: House, table: LiveTable, connection: Connection,
 
 
 # -- deciding ----------------------------------------------------------------------------------
-def _room(connection: Connection) -> str:
+def _room(connection: Connection) -> Literal["players", "spectators"]:
     return "spectators" if connection.seat is None else "players"
 
 
 def _chat_error(connection: Connection, reason: str, code: str) -> SendTo:
-    return SendTo(connection, "error", {"type": "error", "reason": reason, "code": code})
+    return SendTo(connection, "error", protocol.Error(type="error", reason=reason, code=code))
 
 
 def decide(table: LiveTable, command: Say | SetChatOff, now: Moment) -> Decision:
@@ -167,7 +167,8 @@ def decide(table: LiveTable, command: Say | SetChatOff, now: Moment) -> Decision
                 "on", "not_creator"),))
         return Decision(writes=(StoreChatOff(command.off),),
                         changes=(Set("chat", (("off", command.off),)),),
-                        sends=(SendAll("chat", {"type": "chat_setting", "off": command.off}),))
+                        sends=(SendAll("chat", protocol.ChatSetting(type="chat_setting",
+                                                                    off=command.off)),))
     room = _room(connection)
     if room == "spectators" and connection.speaker is None:
         return Decision(sends=(_chat_error(connection, "only signed-in players may chat "
@@ -210,9 +211,9 @@ def decide(table: LiveTable, command: Say | SetChatOff, now: Moment) -> Decision
     name = (table.seats[seat].name or f"Seat {seat + 1}") if seat is not None else "spectator"
     line = StoreChat(room, seat, name, command.text, command.phrase, now.stamp)
     plan.writes.append(line)
-    plan.sends.append(SendRoom(room, {"type": "chat", "room": room, "seat": seat,
-                                      "name": name, "text": line.text,
-                                      "phrase": line.phrase, "at": line.at}))
+    plan.sends.append(SendRoom(room, protocol.ChatLine(
+        type="chat", room=room, seat=seat, name=name, text=line.text, phrase=line.phrase,
+        at=line.at)))
     return plan.decision()
 
 
@@ -223,8 +224,8 @@ def history_read(table: LiveTable, command: HistoryRead) -> Decision:
     if command.off is not None:
         values["off"] = command.off
         if command.off:
-            plan.sends.append(SendTo(connection, "chat", {"type": "chat_setting",
-                                                          "off": True}))
+            plan.sends.append(SendTo(connection, "chat", protocol.ChatSetting(
+                type="chat_setting", off=True)))
     plan.set("chat", **values)
     plan.sends.extend(SendTo(connection, "chat", line) for line in command.lines)
     return plan.decision()

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from sqlalchemy.exc import IntegrityError
 
+from ..core import protocol
 from ..core.codes import refused
-from ..core.wire import encode
+from ..core.wire import encode, text_of
 from ..store.storage import StorageUnavailable, now
 from . import chat
 from . import commands as cmd
@@ -207,11 +208,11 @@ class Dealer(Mailbox):
             case d.Broadcast():
                 table.broadcast()
             case d.SendTo(connection=connection, kind=kind, message=message):
-                connection.outbox.put(kind, encode(message))
+                connection.outbox.put(kind, text_of(message))
             case d.SendAll(kind=kind, message=message):
-                table.put_all(kind, encode(message))
+                table.put_all(kind, text_of(message))
             case d.SendRoom(room=room, message=message):
-                text = encode(message)
+                text = text_of(message)
                 for other in list(table.connections):
                     if other in table.chat.ready and (
                             "spectators" if other.seat is None else "players") == room:
@@ -226,9 +227,10 @@ class Dealer(Mailbox):
                 try:
                     lines, off = await asyncio.to_thread(chat.recent, self.house.storage,
                                                          table.id, room)
+                    said = tuple(protocol.ChatLine.model_validate(line) for line in lines)
                 except Exception:   # the chat's history is a nicety: the table plays on
                     return d.HistoryRead(connection, (), None)
-                return d.HistoryRead(connection, tuple(lines), off)
+                return d.HistoryRead(connection, said, off)
             case d.CloseSockets(reason=reason, player_id=player_id):
                 table.close_all(reason, player_id)
             case d.Note(text=text, level=level):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, assert_never
 
+from ..core import protocol
 from ..core.codes import Refusal
 from ..core.errors import Refused
 from . import chat, steps
@@ -618,8 +619,8 @@ def _offer_rematch(table: LiveTable, command: cmd.OfferRematch) -> Decision:
 def _rematch_made(table: LiveTable, command: RematchMade) -> Decision:
     plan = Plan(table)
     plan.set("table", rematch=command.table_id)
-    plan.sends.extend(SendTo(connection, "rematch", {
-        "type": "rematch", "table": command.table_id, "seat": connection.seat})
+    plan.sends.extend(SendTo(connection, "rematch", protocol.RematchOffer(
+        type="rematch", table=command.table_id, seat=connection.seat))
         for connection in table.connections)
     plan.sends.append(Broadcast())
     return plan.decision(command.table_id)
@@ -634,5 +635,6 @@ def _refuse_rematch(table: LiveTable, command: cmd.RefuseRematch) -> Decision:
     if command.seat is None or table.rematch is not None or not table.rematch_asked:
         return Decision()
     return Decision(changes=(Set("table", (("rematch_asked", set()),)),), sends=(
-        SendAll("rematch_declined", {"type": "rematch_declined", "seat": command.seat}),
+        SendAll("rematch_declined", protocol.RematchDeclined(type="rematch_declined",
+                                                             seat=command.seat)),
         Broadcast()))

@@ -12,6 +12,9 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from pydantic import BaseModel
+
+from ..core import protocol
 from ..core.errors import Refused
 from ..store.ratings import Tally
 from .live import Connection, LiveTable
@@ -209,23 +212,25 @@ class Broadcast:
 
 @dataclass(frozen=True)
 class SendTo:
+    """A message, built as its model, to one connection."""
+
     connection: Connection
     kind: str
-    message: dict[str, Any]
+    message: BaseModel
 
 
 @dataclass(frozen=True)
 class SendAll:
     kind: str
-    message: dict[str, Any]
+    message: BaseModel
 
 
 @dataclass(frozen=True)
 class SendRoom:
-    """A chat message to the connections of a room that were sent its history."""
+    """A chat line to the connections of a room that were sent its history."""
 
     room: str
-    message: dict[str, Any]
+    message: protocol.ChatLine
 
 
 @dataclass(frozen=True)
@@ -411,7 +416,7 @@ class RematchMade:
 @dataclass(frozen=True)
 class HistoryRead:
     connection: Connection
-    lines: tuple[dict[str, Any], ...]
+    lines: tuple[protocol.ChatLine, ...]
     off: bool | None
     """``None``: it could not be read (the table plays on without it)."""
 
