@@ -133,3 +133,56 @@ def test_a_quick_play_group_that_cannot_be_seated_does_not_stop_the_others(
     assert first["table"] == second["table"]
     for ticket in broken:
         assert client.get(f"/api/quick-play/{ticket['ticket']}").json()["status"] == "cancelled"
+
+
+# (method, path, raw JSON body): each held a lone surrogate and answered a 500 traceback
+SURROGATE_REQUESTS: list[tuple[str, bytes]] = [
+    ("/api/tables", b'{"game": "durak", "seats": ["human", "bot:a\\ud800b"]}'),
+    ("/api/tables", b'{"game": "durak", "seats": ["human", "bot"], "takeover": "bot:\\udfff"}'),
+    ("/api/tables", b'{"game": "durak", "seats": ["human", "bot"], "name": "\\uDBFF"}'),
+    ("/api/tables", b'{"game": "durak", "options": {"\\ud800": 1}}'),
+    ("/api/account/register", b'{"username": "eve\\ud83d", "password": "long enough pw"}'),
+    ("/api/account/login", b'{"username": "eve", "password": "\\udc00 long enough"}'),
+    ("/api/quick-play", b'{"game": "durak", "players": 2, "name": "n\\ud800"}'),
+    # the surrogate's own bytes, as if it were a character: json.loads lets them through
+    ("/api/tables", b'{"game": "durak", "seats": ["human", "bot:a\xed\xa0\x80b"]}'),
+]
+
+
+@pytest.mark.parametrize(("path", "body"), SURROGATE_REQUESTS,
+                         ids=[f"{p} {b!r}" for p, b in SURROGATE_REQUESTS])
+def test_a_lone_surrogate_anywhere_in_a_body_is_refused_and_changes_nothing(
+        any_client: TestClient, path: str, body: bytes) -> None:
+    response = any_client.post(path, content=body,
+                               headers={"content-type": "application/json"})
+    assert response.status_code == 422, response.text
+    answer = response.json()
+    assert answer["code"] == "invalid_text"
+    assert "surrogate" in answer["detail"]
+    assert any_client.get("/api/health").json()["tables"] == 0
+    assert any_client.post("/api/tables", json={
+        "game": "durak", "seats": ["human", "bot"]}).status_code == 201
+
+
+def test_a_whole_surrogate_pair_is_a_character_and_is_welcome(client: TestClient) -> None:
+    # U+1F0A1 (a playing card) escaped as its UTF-16 pair, as JSON.stringify may send it
+    body = b'{"game": "durak", "seats": ["human", "bot"], "name": "aces \\ud83c\\udca1"}'
+    response = client.post("/api/tables", content=body,
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 201, response.text
+
+
+def test_a_socket_message_with_a_lone_surrogate_is_refused_and_the_socket_plays_on(
+        client: TestClient) -> None:
+    seated = create(client, game="durak", seats=["human", "human"])
+    with connect(client, seated["table"], seated["token"]) as ws:
+        player = Player(ws)
+        before = player.state()
+        player.send('{"type": "chat", "text": "hi\\ud800there"}')
+        error = player.next_of("error")
+        assert error["code"] == "bad_message"
+        assert "surrogate" in error["reason"]
+        player.send({"type": "ping"})
+        assert player.next_of("pong")["type"] == "pong"
+        versions = {m["version"] for m in player.messages if m["type"] == "state"}
+        assert versions == {before["version"]}

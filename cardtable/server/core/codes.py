@@ -37,7 +37,8 @@ CODES: dict[str, Code] = {
     # -- any request ------------------------------------------------------------------------
     "invalid_request": Code("the request cannot be read or asks for what the rules or the "
                             "server's limits do not allow"),
-    "invalid_text": Code("the request holds a NUL character, which no text may hold"),
+    "invalid_text": Code("the request holds a NUL character or a lone surrogate, which no "
+                          "text may hold"),
     "too_large": Code("the request's body is larger than any endpoint reads"),
     "headers_too_large": Code("the request's line and headers are larger than the server "
                               "reads"),

@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ...records import jsonable as plain
-from .border import has_nul
+from .border import unstorable
 from .protocol import (
     CLIENT_TYPES,
     HINT_LANGS,
@@ -73,9 +73,9 @@ def decode(text: str | bytes) -> ClientMessage:
     except RecursionError:
         raise MessageError("the message is nested too deeply to read (a message is a flat "
                            "JSON object)") from None
-    if has_nul(data):
-        raise MessageError("text with a NUL character (\\u0000) in it cannot be stored: "
-                           "remove it and send again")
+    why = unstorable(data)
+    if why is not None:
+        raise MessageError(why)
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise MessageError(f'a message is a JSON object with a "type": {_ONE_OF}')
     try:

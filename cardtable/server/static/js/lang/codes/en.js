@@ -8,7 +8,7 @@ export default {
   "code.nothing_to_undo": "You have no move to take back yet.",
   "code.undo_past_deal": "Moves before the last deal cannot be taken back.",
   "code.invalid_request": "The server could not read that request.",
-  "code.invalid_text": "Text may not hold a NUL character (\\u0000): remove it and try again.",
+  "code.invalid_text": "Text may not hold a NUL character (\\u0000) or half of a character (a lone surrogate): remove it and try again.",
   "code.too_large": "That request is too large for the server to read.",
   "code.headers_too_large": "That request's headers are too large for the server to read.",
   "code.request_timeout": "The request came too slowly and the server stopped waiting; try again.",

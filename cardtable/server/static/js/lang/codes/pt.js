@@ -8,7 +8,7 @@ export default {
   "code.nothing_to_undo": "Você ainda não tem jogada para desfazer.",
   "code.undo_past_deal": "Jogadas antes da última distribuição não podem ser desfeitas.",
   "code.invalid_request": "O servidor não conseguiu ler esse pedido.",
-  "code.invalid_text": "O texto não pode conter o caractere NUL (\\u0000): remova-o e tente de novo.",
+  "code.invalid_text": "O texto não pode conter o caractere NUL (\\u0000) nem meio caractere (um substituto isolado): remova-o e tente de novo.",
   "code.too_large": "Esse pedido é grande demais para o servidor ler.",
   "code.headers_too_large": "Os cabeçalhos desse pedido são grandes demais para o servidor ler.",
   "code.request_timeout": "O pedido chegou devagar demais e o servidor parou de esperar; tente de novo.",
