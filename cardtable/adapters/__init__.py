@@ -1,6 +1,6 @@
 """Research adapters: Pasur and Transfer Durak for OpenSpiel, PettingZoo and Gymnasium.
 
-Install the research extra (``pip install "cardtable[research]"``), then:
+Install the research extra (from a clone: ``pip install -e ".[research]"``), then:
 
 - ``cardtable.adapters.openspiel`` registers ``python_pasur`` and ``python_transfer_durak``
   with ``pyspiel`` (importing it is enough) and offers an OpenSpiel-backed cardtable bot;

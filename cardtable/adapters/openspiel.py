@@ -94,8 +94,14 @@ class CardtableGame(pyspiel.Game):
         return EpisodeObserver(self._template, iig_obs_type, params)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Unpickled by loading the game again from its name and parameters."""
-        return pyspiel.load_game, (str(self),)
+        """Unpickled by loading the game again from its name and parameters, through this
+        module (so a process that unpickles it needs no import first)."""
+        return _load_game, (str(self),)
+
+
+def _load_game(name: str) -> pyspiel.Game:
+    """``pyspiel.load_game`` once this module has registered the games (for unpickling)."""
+    return pyspiel.load_game(name)
 
 
 class CardtableState(pyspiel.State):

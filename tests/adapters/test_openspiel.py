@@ -160,3 +160,19 @@ def test_openspiel_ismcts_decides_from_what_its_seat_sees_only():
         bot = openspiel.OpenSpielISMCTSBot(simulations=25, seed=4)
         choices.add(bot.choose(Hand.new(PRESETS["standard"], deck=cards)))
     assert len(choices) == 1
+
+
+def test_a_pickled_game_and_state_unpickle_in_a_process_that_imported_nothing(tmp_path):
+    import subprocess
+    import sys
+
+    game = openspiel.load("pasur", players=3, preset="wikipedia")
+    state = game.new_initial_state()
+    state.apply_action(5)
+    path = tmp_path / "state.pkl"
+    path.write_bytes(pickle.dumps((game, state)))
+    code = ("import pickle, sys; game, state = pickle.loads(open(sys.argv[1], 'rb').read()); "
+            "print(game.num_players(), state.history())")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.split() == ["3", "[5]"]
