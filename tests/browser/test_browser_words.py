@@ -5,6 +5,7 @@ number-formatting function); and a sound on moves, on until muted, the mute reme
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from browserkit import click_pasur_move, create_table, legal_moves, table_root
@@ -141,3 +142,28 @@ def test_the_sound_on_moves_is_on_until_muted_and_the_mute_is_remembered(open_pa
         "v => document.querySelector('#table-root').dataset.version !== v", arg=version)
     page.wait_for_selector('#table-root[data-my-turn="true"], #table-root[data-over="true"]')
     assert page.evaluate("window.tones") == []
+
+
+def answer_with(board: dict) -> Any:
+    return lambda route: route.fulfill(json=board)
+
+
+def test_a_provisional_ratings_question_mark_is_said_in_words(open_page) -> None:
+    page = open_page("/")
+    page.wait_for_selector("#quick-preset")
+    entry = {"rank": 1, "id": "p1", "username": "ana", "name": "Ana", "rating": 1553,
+             "games": 3}
+    for provisional in (False, True):
+        board = {"pools": ["durak/transfer/2p"], "pool": "durak/transfer/2p",
+                 "entries": [{**entry, "provisional": provisional}]}
+        page.unroute("**/api/leaderboard*")
+        page.route("**/api/leaderboard*", answer_with(board))
+        page.goto(page.url.split("#")[0] + "#home")
+        page.goto(page.url.split("#")[0] + "#leaderboard")
+        page.wait_for_selector("td.rating-value")
+        shown = page.locator("td.rating-value").inner_text()
+        note = page.locator(".provisional-note")
+        if provisional:
+            assert shown == "1553?" and note.inner_text().startswith("A “?” after a rating")
+        else:
+            assert shown == "1553" and note.count() == 0

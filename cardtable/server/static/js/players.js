@@ -273,5 +273,9 @@ export class LeaderboardPage {
         h("td", {}, link(`/#players/${encodeURIComponent(e.username || e.id)}`, nameEl(e.name))),
         h("td", { class: "rating-value" }, ratingText(e)),
         h("td", {}, num(e.games)))))));
+    // the "?" said in words where it is shown
+    if (b.entries.some((e) => e.provisional)) {
+      panel.append(h("p", { class: "muted provisional-note" }, t("board.provisionalNote")));
+    }
   }
 }
