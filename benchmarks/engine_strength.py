@@ -4,7 +4,7 @@ bot spec on both seats, one seat's searches on the core (its playouts, endgame s
 shuffle) and the other's on the pure engine; a pair's result is the core seat's points
 minus the pure seat's, summed over the two hands.
 
-    python benchmarks/engine_strength.py [--pairs 60] [--spec medium:iterations=300]
+    python benchmarks/engine_strength.py [--pairs 60] [--spec medium:iterations=300] [--first 0]
 
 Prints the mean difference a hand and its 95% interval (normal, over pairs).
 """
@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=60)
     parser.add_argument("--spec", default="medium:iterations=300")
+    parser.add_argument("--first", type=int, default=0, help="the first deal's seed")
     args = parser.parse_args(argv)
     from cardtable import bots, pasur
     from cardtable.bots import pasur_kit
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> dict:
         hand_module._CORE = shuffle if compiled else None
 
     diffs = []
-    for deal in range(args.pairs):
+    for deal in range(args.first, args.first + args.pairs):
         pair = 0.0
         for core_seat in (0, 1):
             hand = pasur.Hand.new(pasur.PRESETS["standard"], seed=deal)
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> dict:
             points = hand.score()
             pair += points[core_seat] - points[1 - core_seat]
         diffs.append(pair / 2)
+        print(f"deal {deal}: {pair / 2:+.1f}", flush=True)
     use(True)
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
