@@ -23,7 +23,7 @@ import logging
 import secrets
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Select, delete, select, update
 from sqlalchemy.orm import Session
 
 from ..core.account_settings import AccountSettings
@@ -220,6 +220,6 @@ def _count(result: Any) -> int:
     return int(getattr(result, "rowcount", 0) or 0)
 
 
-def _open_seats(player_id: str) -> Any:
+def _open_seats(player_id: str) -> Select[str]:
     return (select(SeatRow.table_id).join(TableRow, TableRow.id == SeatRow.table_id)
             .where(SeatRow.player_id == player_id, TableRow.status.in_(OPEN)))

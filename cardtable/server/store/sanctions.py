@@ -13,7 +13,7 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, delete, or_, select
+from sqlalchemy import JSON, ColumnElement, ForeignKey, Integer, String, delete, or_, select
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -126,7 +126,7 @@ def audit(session: Session, admin: str, action: str, target: str,
                          detail=detail or {}))
 
 
-def _in_force(now: _dt.datetime) -> Any:
+def _in_force(now: _dt.datetime) -> ColumnElement[bool]:
     return or_(SanctionRow.until.is_(None), SanctionRow.until > now)
 
 

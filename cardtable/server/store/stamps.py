@@ -17,7 +17,6 @@ in Python, so the conversion is here at the storage's edge.
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any
 
 from sqlalchemy import DateTime
 from sqlalchemy.engine import Dialect
@@ -66,7 +65,8 @@ class Stamp(TypeDecorator[_dt.datetime]):
     impl = DateTime(timezone=True)
     cache_ok = True
 
-    def process_bind_param(self, value: _dt.datetime | None, dialect: Dialect) -> Any:
+    def process_bind_param(self, value: _dt.datetime | None,
+                           dialect: Dialect) -> _dt.datetime | None:
         if value is None:
             return None
         if not isinstance(value, _dt.datetime) or value.tzinfo is None:
@@ -75,7 +75,7 @@ class Stamp(TypeDecorator[_dt.datetime]):
         # SQLite's DateTime writes the digits and drops the zone: they are UTC's
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> _dt.datetime | None:
+    def process_result_value(self, value: object, dialect: Dialect) -> _dt.datetime | None:
         if value is None:
             return None
         assert isinstance(value, _dt.datetime)
@@ -89,11 +89,12 @@ class StampText(TypeDecorator[str]):
     impl = DateTime(timezone=True)
     cache_ok = True
 
-    def process_bind_param(self, value: str | _dt.datetime | None, dialect: Dialect) -> Any:
+    def process_bind_param(self, value: str | _dt.datetime | None,
+                           dialect: Dialect) -> _dt.datetime | None:
         if isinstance(value, str):
             value = moment_of(value)
         return Stamp().process_bind_param(value, dialect)
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> str | None:
+    def process_result_value(self, value: object, dialect: Dialect) -> str | None:
         moment = Stamp().process_result_value(value, dialect)
         return None if moment is None else text_of(moment)
