@@ -40,7 +40,7 @@ def test_a_new_password_ends_the_other_sessions_and_keeps_this_one(
     assert login(phone, "darya").status_code == 200 and kind_of(phone) == "account"
     changed = app_client.post("/api/account/password",
                               json={"password": PASSWORD, "new_password": NEW})
-    assert changed.status_code == 200 and changed.json() == {"ended": 1}
+    assert changed.status_code == 200 and changed.json() == {"ended": 1, "revoked": 0}
     assert kind_of(app_client) == "account"   # this browser stays signed in
     assert kind_of(phone) == "guest"           # the other one is not any more
     assert login(fresh(app_client), "darya").status_code == 401
@@ -74,7 +74,7 @@ def test_signing_out_everywhere_ends_every_session_of_the_account(
     login(laptop, "darya")
     register(fresh(app_client), "anna_k")   # another account's session stays
     answer = phone.post("/api/account/sign-out-everywhere")
-    assert answer.status_code == 200 and answer.json() == {"ended": 3}
+    assert answer.status_code == 200 and answer.json() == {"ended": 3, "revoked": 0}
     assert [kind_of(c) for c in (app_client, phone, laptop)] == ["guest"] * 3
 
 
@@ -140,7 +140,7 @@ def test_an_account_with_a_game_in_play_is_not_deleted(client: TestClient) -> No
 
 def test_a_deleted_bot_accounts_seat_key_plays_no_more(client: TestClient) -> None:
     register(client, "robot_1")
-    token = client.post("/api/account/tokens").json()["token"]
+    token = client.post("/api/account/tokens", json={"password": PASSWORD}).json()["token"]
     program = fresh(client)
     program.headers["Authorization"] = f"Bearer {token}"
     made = program.post("/api/tables", json={"game": "durak",
@@ -254,3 +254,47 @@ def test_the_account_screens_say_every_word_in_every_language() -> None:
                           (js / "accountcontrol.js").read_text(encoding="utf-8")))
     players = (js / "lang" / "players.js").read_text(encoding="utf-8")
     assert used and {key for key in used if f'"{key}"' not in players} <= set(english)
+
+
+def program_of(client: TestClient) -> TestClient:
+    """A program playing as ``client``'s account through a fresh API token."""
+    minted = client.post("/api/account/tokens", json={"password": PASSWORD})
+    assert minted.status_code == 201, minted.text
+    program = fresh(client, "10.0.0.9")
+    program.headers["Authorization"] = f"Bearer {minted.json()['token']}"
+    assert kind_of(program) == "bot"
+    return program
+
+
+def test_a_new_password_revokes_every_api_token(app_client: TestClient) -> None:
+    register(app_client, "robot_1")
+    program, other = program_of(app_client), program_of(app_client)
+    changed = app_client.post("/api/account/password",
+                              json={"password": PASSWORD, "new_password": NEW})
+    assert changed.status_code == 200 and changed.json() == {"ended": 0, "revoked": 2}
+    assert kind_of(program) == "guest" and kind_of(other) == "guest"
+    # the stolen token can no longer read the account's data or name it
+    assert program.get("/api/account/export").json()["code"] == "not_signed_in"
+    assert kind_of(app_client) != "guest"   # this browser stays signed in
+
+
+def test_signing_out_everywhere_revokes_every_api_token(app_client: TestClient) -> None:
+    register(app_client, "robot_1")
+    program = program_of(app_client)
+    ended = app_client.post("/api/account/sign-out-everywhere")
+    assert ended.status_code == 200 and ended.json() == {"ended": 1, "revoked": 1}
+    assert kind_of(program) == "guest"
+    assert program.post("/api/me/name", json={"name": "Owned"}).json()["kind"] == "guest"
+
+
+def test_minting_a_token_asks_for_the_current_password(app_client: TestClient) -> None:
+    register(app_client, "darya")
+    for body in ({}, {"password": "not the password"}):
+        refused = app_client.post("/api/account/tokens", json=body)
+        assert refused.status_code in (401, 422), refused.text
+        assert refused.json()["code"] in ("bad_credentials", "invalid_request")
+    wrong = app_client.post("/api/account/tokens", json={"password": "not the password"})
+    assert wrong.json()["code"] == "bad_credentials"
+    assert kind_of(app_client) == "account"   # no token: still no bot account
+    assert ControlStore(app_client.app.state.storage).export(  # type: ignore[attr-defined]
+        app_client.get("/api/me").json()["id"])["api_tokens"] == []

@@ -199,3 +199,21 @@ def test_the_smtp_password_is_never_shown_or_logged(
     settings = ServerSettings(smtp_password=SMTP_PASSWORD)
     assert SMTP_PASSWORD not in repr(settings) and SMTP_PASSWORD not in str(
         settings.model_dump())
+
+
+def test_a_reset_revokes_every_api_token(mail_client: TestClient,
+                                         mailbox: tuple[Mailbox, int]) -> None:
+    box, _ = mailbox
+    with_email(mail_client, "robot_1", "robot@example.org")
+    minted = mail_client.post("/api/account/tokens", json={"password": PASSWORD})
+    program = fresh(mail_client)
+    program.headers["Authorization"] = f"Bearer {minted.json()['token']}"
+    assert program.get("/api/me").json()["kind"] == "bot"
+    fresh(mail_client).post("/api/account/reset", json={"name": "robot_1"})
+    wait_until(lambda: box.mails, "the mail")
+    token = token_of(link_in(box.mails[0]))
+    done = fresh(mail_client).post("/api/account/reset/confirm",
+                                   json={"token": token, "password": NEW})
+    assert done.status_code == 200, done.text
+    assert program.get("/api/me").json()["kind"] == "guest"   # the token is dead
+    assert program.get("/api/account/export").json()["code"] == "not_signed_in"

@@ -162,9 +162,9 @@ def test_nobody_else_can_take_a_seat_by_its_number(app_client: TestClient) -> No
 
 def test_a_bot_account_plays_through_its_api_token_and_is_marked_a_bot(
         app_client: TestClient) -> None:
-    assert fresh(app_client).post("/api/account/tokens").status_code == 401
+    assert fresh(app_client).post("/api/account/tokens", json={"password": "x"}).status_code == 401
     register(app_client, "robo_1")
-    token = app_client.post("/api/account/tokens").json()["token"]
+    token = app_client.post("/api/account/tokens", json={"password": PASSWORD}).json()["token"]
     program = fresh(app_client)
     program.headers["Authorization"] = f"Bearer {token}"
     me = program.get("/api/me").json()
@@ -177,7 +177,7 @@ def test_a_bot_account_plays_through_its_api_token_and_is_marked_a_bot(
         assert ws.receive_json()["type"] == "state"
     bad = fresh(app_client)
     bad.headers["Authorization"] = "Bearer ct_not_a_token"
-    assert bad.post("/api/account/tokens").status_code == 401
+    assert bad.post("/api/account/tokens", json={"password": "x"}).status_code == 401
     assert app_client.delete("/api/account/tokens").json() == {"revoked": 1}
     assert program.get("/api/me").json()["kind"] == "guest"   # the token is dead
 

@@ -1,8 +1,10 @@
 """An account in its owner's hands, and what the site keeps of people and for how long.
 
 - Change password (the current one first): every other session of the account ends, this
-  browser's stays signed in.
-- Sign out everywhere: every session of the account ends, this one too.
+  browser's stays signed in; every API token is revoked.
+- Sign out everywhere: every session of the account ends, this one too, and every API token
+  is revoked.
+- Reset the password (by a mailed link): every session and API token ends.
 - Delete my account (the password first): the games stay, their seats under an anonymous
   name (in the database, and at the tables this process holds in memory); the ratings,
   rating history, profile games, bot records, lessons, e-mail and role go; sessions and
@@ -69,10 +71,11 @@ class ControlStore(Store):
     """An account's sessions, deletion and export, and the retention sweep (in a thread)."""
 
     @guarded
-    def end_sessions(self, player_id: str, keep: str | None = None) -> int:
-        """End the account's sessions but ``keep`` (a session id); how many ended."""
+    def end_sessions(self, player_id: str, keep: str | None = None) -> tuple[int, int]:
+        """End the account's sessions but ``keep`` (a session id) and revoke its API
+        tokens; how many sessions ended and how many tokens were revoked."""
         with self.storage.writing() as session:
-            return _end_sessions(session, player_id, keep)
+            return _end_sessions(session, player_id, keep), _revoke_tokens(session, player_id)
 
     @guarded
     def password_hash(self, player_id: str) -> str | None:
@@ -81,23 +84,27 @@ class ControlStore(Store):
                 PlayerRow.id == player_id))
 
     @guarded
-    def set_password(self, player_id: str, password_hash: str, keep: str | None) -> int:
-        """A new password, and every session but ``keep`` ended, in one transaction."""
+    def set_password(self, player_id: str, password_hash: str,
+                     keep: str | None) -> tuple[int, int]:
+        """A new password, every session but ``keep`` ended and every API token revoked,
+        in one transaction; how many sessions ended and how many tokens were revoked."""
         with self.storage.writing() as session:
             session.execute(update(PlayerRow).where(PlayerRow.id == player_id)
                             .values(password_hash=password_hash))
-            return _end_sessions(session, player_id, keep)
+            return _end_sessions(session, player_id, keep), _revoke_tokens(session, player_id)
 
     @guarded
     def replace_password(self, player_id: str, old_hash: str, password_hash: str) -> bool:
         """A new password if the old one is still ``old_hash`` (a reset link's password),
-        and every session ended, in one transaction; ``False`` if it changed meanwhile."""
+        and every session and API token ended, in one transaction; ``False`` if it changed
+        meanwhile."""
         with self.storage.writing() as session:
             changed = _count(session.execute(update(PlayerRow).where(
                 PlayerRow.id == player_id, PlayerRow.password_hash == old_hash)
                 .values(password_hash=password_hash)))
             if changed:
                 _end_sessions(session, player_id, None)
+                _revoke_tokens(session, player_id)
             return bool(changed)
 
     @guarded
@@ -214,6 +221,10 @@ def _end_sessions(session: Session, player_id: str, keep: str | None) -> int:
     if keep is not None:
         query = query.where(SessionRow.id_hash != hash_token(keep))
     return _count(session.execute(query))
+
+
+def _revoke_tokens(session: Session, player_id: str) -> int:
+    return _count(session.execute(delete(ApiTokenRow).where(ApiTokenRow.player_id == player_id)))
 
 
 def _count(result: Any) -> int:

@@ -45,9 +45,10 @@ from ..play.guard import Limiter, address_of
 from ..store.players import Player, PlayerStore
 from .services import Attempts, Players, Sanctions, services_of
 
-__all__ = ["COOKIE", "DEVICE", "PlayerLimits", "check_shown_name", "check_words", "close_sockets",
-           "current_player", "hash_password", "hashing", "key_may_play", "limiter_of",
-           "player_or_guest", "same_site_only", "session_of", "store_of", "verify_password"]
+__all__ = ["COOKIE", "DEVICE", "ApiToken", "PlayerLimits", "check_shown_name", "check_words",
+           "close_sockets", "current_player", "hash_password", "hashing", "key_may_play",
+           "limiter_of", "limits_of", "player_or_guest", "same_site_only", "session_of",
+           "store_of", "verify_password"]
 
 _T = TypeVar("_T")
 
@@ -382,17 +383,6 @@ async def _account(request: Request) -> Player:
     if player is None or player.kind == "guest":
         raise Refused("sign in to an account first", 401, "not_signed_in")
     return player
-
-
-@router.post("/api/account/tokens", response_model=ApiToken, status_code=201,
-             responses=REFUSALS)
-async def new_token(players: Players, request: Request) -> ApiToken:
-    """An API token for a program to play as this account (``Authorization: Bearer``);
-    the account is a bot account from then on, and plays unrated."""
-    player = await _account(request)
-    token = await asyncio.to_thread(players.new_api_token, player.id,
-                                    limits_of(request).api_tokens)
-    return ApiToken(token=token)
 
 
 @router.delete("/api/account/tokens", responses=REFUSALS)

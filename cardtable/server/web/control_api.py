@@ -1,5 +1,9 @@
 """An account in its owner's hands over HTTP: change password, sign out everywhere,
-delete, export (what each does: ``store.control``)."""
+delete, export, and an API token for a program (what each does: ``store.control``).
+
+Whatever proves the password (a change, a reset) or ends the sessions revokes the
+account's API tokens too, and a token is minted only with the password: a stolen session
+cookie or token outlives neither recovery nor the owner's "sign out everywhere"."""
 
 from __future__ import annotations
 
@@ -21,15 +25,17 @@ from .accounts import (
     DEVICE,
     DEVICE_PATH,
     REFUSALS,
+    ApiToken,
     close_sockets,
     current_player,
     hash_password,
     hashing,
     limiter_of,
+    limits_of,
     session_of,
     verify_password,
 )
-from .services import Control, services_of
+from .services import Control, Players, services_of
 
 __all__ = ["account_asking", "check_current_password", "control_of", "router"]
 
@@ -49,6 +55,7 @@ class PasswordOnly(BaseModel):
 
 class Ended(BaseModel):
     ended: int = Field(description="how many other sessions ended")
+    revoked: int = Field(0, description="how many API tokens were revoked")
 
 
 class Deleted(BaseModel):
@@ -93,9 +100,9 @@ async def change_password(control: Control, body: PasswordChange, request: Reque
     check_password(body.new_password)
     await check_current_password(request, player, body.password)
     digest = await hashing(hash_password, body.new_password)
-    ended = await asyncio.to_thread(control.set_password, player.id, digest,
-                                    await session_of(request))
-    return Ended(ended=ended)
+    ended, revoked = await asyncio.to_thread(control.set_password, player.id, digest,
+                                             await session_of(request))
+    return Ended(ended=ended, revoked=revoked)
 
 
 SIGNED_OUT_EVERYWHERE = "this account signed out everywhere: sign in again to play"
@@ -104,12 +111,24 @@ DELETED = "this account was deleted"
 
 @router.post("/api/account/sign-out-everywhere", response_model=Ended, responses=REFUSALS)
 async def sign_out_everywhere(control: Control, request: Request, response: Response) -> Ended:
-    """End every session of the account, this browser's too."""
+    """End every session of the account, this browser's too, and revoke its API tokens."""
     player = await account_asking(request)
-    ended = await asyncio.to_thread(control.end_sessions, player.id)
+    ended, revoked = await asyncio.to_thread(control.end_sessions, player.id)
     await close_sockets(request, player.id, SIGNED_OUT_EVERYWHERE)
     _signed_out(response)
-    return Ended(ended=ended)
+    return Ended(ended=ended, revoked=revoked)
+
+
+@router.post("/api/account/tokens", response_model=ApiToken, status_code=201,
+             responses=REFUSALS)
+async def new_token(players: Players, body: PasswordOnly, request: Request) -> ApiToken:
+    """An API token for a program to play as this account (``Authorization: Bearer``), the
+    password first; the account is a bot account from then on, and plays unrated."""
+    player = await account_asking(request)
+    await check_current_password(request, player, body.password)
+    token = await asyncio.to_thread(players.new_api_token, player.id,
+                                    limits_of(request).api_tokens)
+    return ApiToken(token=token)
 
 
 @router.post("/api/account/delete", response_model=Deleted, responses=REFUSALS)

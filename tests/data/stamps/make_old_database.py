@@ -87,7 +87,7 @@ def main(tree: Path) -> None:
         robot = from_address(darya, "robot")
         assert robot.post("/api/account/register",
                           json={"username": "robo_bot", "password": PASSWORD}).is_success
-        assert robot.post("/api/account/tokens").is_success
+        assert robot.post("/api/account/tokens", json={"password": PASSWORD}).is_success
         me = darya.get("/api/me").json()
         ProgressStore(darya.app.state.storage).mark(me["id"], "durak", "attack")
         store = darya.app.state.analyses.store
