@@ -1,4 +1,4 @@
-"""Fit the Durak evaluation (``cardtable/bots/durak_eval.py``) from games the engine plays.
+"""Fit the Durak evaluation (``cardtable/durak/evaluation.py``) from games the engine plays.
 
 Plays Transfer Durak games of 2, 3 and 4 players with the search's playout policy (the
 tactics player, now and then a random move) against itself, keeps every position at the
@@ -9,7 +9,7 @@ against the chance of knowing nothing (one over the seats still in).
 
     nice -n 5 python benchmarks/fit_durak_eval.py [--games 3000] [--write]
 
-``--write`` stores the weights and the figures in ``cardtable/bots/durak_eval.json``.
+``--write`` stores the weights and the figures in ``cardtable/durak/evaluation.json``.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cardtable import durak
-from cardtable.bots import durak_eval
 from cardtable.bots.durak_kit import KIT
+from cardtable.durak import evaluation as durak_eval
 
-OUT = Path(durak_eval.__file__).with_name("durak_eval.json")
+OUT = Path(durak_eval.__file__).with_name("evaluation.json")
 
 Sample = tuple[list[list[float]], int]
 """The live seats' features at a round's start, and which of them ended the durak."""

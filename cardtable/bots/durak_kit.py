@@ -29,11 +29,11 @@ from typing import Any
 from ..cards import CARDS, Card, Suit, cards_of
 from ..durak import Game, Move, MoveKind, strength
 from ..durak.engine import CompiledGame
+from ..durak.evaluation import durak_chances
 from ..durak.tables import BEATERS
 from ..durak.tables import DEFEND as _DEFENDING
 from ..durak.tables import LEAD as _LEADING
 from ..durak.tables import TAKING as _TAKING
-from .durak_eval import durak_chances
 
 __all__ = ["KIT", "DurakKit"]
 
@@ -177,7 +177,7 @@ class DurakKit:
     def context(self, state: Game, seat: int, *, horizon: int | None = None) -> int | None:
         """Where a playout stops: ``None`` (by default) at the end of the game; with
         ``horizon``, the last round it plays (0: the round being played, 1: the next too),
-        whose end is then valued by the evaluation (``durak_eval``)."""
+        whose end is then valued by the evaluation (``durak.evaluation``)."""
         if horizon is None:
             return None
         return state.round_number + horizon

@@ -31,7 +31,7 @@ class DurakLearn:
     higher_is_better = False
     horizon = 0
     """The judge's playouts stop at the end of the round being played, valued there by the
-    evaluation (``bots/durak_eval``): the later draws' luck is left out of a move's worth."""
+    evaluation (``durak/evaluation``): the later draws' luck is left out of a move's worth."""
 
     def searched(self, state: Game) -> Game:
         return state

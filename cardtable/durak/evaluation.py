@@ -8,7 +8,7 @@ The model is a conditional logit: each seat still holding cards (or still to dra
 score ``w . x`` from what its hand holds and its role in the next round, and its chance of
 being the durak is ``exp(score)`` over the sum of the seats' (a seat that is out is never
 the durak).  The weights are fitted by ``benchmarks/fit_durak_eval.py`` from games the
-tactics playout plays against itself, and shipped as ``durak_eval.json`` beside this
+tactics playout plays against itself, and shipped as ``evaluation.json`` beside this
 module (its held-out log loss and Brier score are in that file and in docs/learn.md).
 
 >>> from cardtable import durak
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cards import CARDS, Suit
-from ..durak import strength
+from .tables import strength
 
 __all__ = ["FEATURES", "durak_chances", "features", "weights"]
 
@@ -49,7 +49,7 @@ _DEFAULT = (0.35, 0.25, 0.1, -0.3, -0.3, -0.3, 0.2, -0.1)
 
 
 def _load() -> tuple[float, ...]:
-    path = Path(__file__).with_name("durak_eval.json")
+    path = Path(__file__).with_name("evaluation.json")
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
         values = tuple(float(found["weights"][name]) for name in FEATURES)

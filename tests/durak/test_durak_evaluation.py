@@ -3,15 +3,15 @@
 import random
 
 from cardtable import durak
-from cardtable.bots import durak_eval
 from cardtable.bots.durak_kit import KIT
+from cardtable.durak import evaluation as durak_eval
 
 
 def test_the_shipped_weights_are_the_fitted_ones_and_were_measured():
     import json
     from pathlib import Path
 
-    fitted = json.loads(Path(durak_eval.__file__).with_name("durak_eval.json").read_text())
+    fitted = json.loads(Path(durak_eval.__file__).with_name("evaluation.json").read_text())
     assert durak_eval.weights() == fitted["weights"]
     assert fitted["held_out"]["log_loss"] < fitted["knowing_nothing"]["log_loss"]
 
