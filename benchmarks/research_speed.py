@@ -1,0 +1,60 @@
+"""Decisions a second through pyspiel with the observation tensor read at every decision,
+cardtable's games beside OpenSpiel's C++ ``go_fish`` (CPU time, one process, interleaved
+rounds; chance outcomes drawn with ``rng.choice`` for every game alike).
+
+    nice -n 5 python benchmarks/research_speed.py --seconds 2 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import pyspiel
+
+import cardtable
+import cardtable.adapters.openspiel  # registers the games
+
+GAMES = {"pasur": "python_pasur", "durak": "python_transfer_durak", "go_fish": "go_fish"}
+
+
+def decisions_a_second(name: str, seconds: float) -> float:
+    game = pyspiel.load_game(name)
+    rng = random.Random(0)
+    decisions = 0
+    began = time.process_time()
+    while time.process_time() - began < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choice(outcomes)[0])
+                continue
+            state.observation_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+    return decisions / (time.process_time() - began)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    print(f"engine: {cardtable.ENGINE}")
+    ratios: dict[str, list[float]] = {"pasur": [], "durak": []}
+    for _ in range(args.rounds):
+        peer = decisions_a_second(GAMES["go_fish"], args.seconds)
+        for game in ratios:
+            ours = decisions_a_second(GAMES[game], args.seconds)
+            ratios[game].append(ours / peer)
+            print(f"{game}: {ours:.0f} decisions/s, go_fish {peer:.0f}")
+    for game, values in ratios.items():
+        print(f"{game}: {statistics.median(values):.2f}x go_fish "
+              f"(from {min(values):.2f} to {max(values):.2f})")
+
+
+if __name__ == "__main__":
+    main()

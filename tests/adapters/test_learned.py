@@ -1,0 +1,53 @@
+"""The learned policy's features and its numpy actor."""
+
+from __future__ import annotations
+
+import numpy as np
+from adapter_helpers import card, deal, deck
+
+from cardtable.adapters.learned import PER_CARD, MLPPolicy, PasurFeatures
+from cardtable.adapters.pasur import PasurEpisode
+
+
+def _cards(x: np.ndarray) -> np.ndarray:
+    return x[:52 * PER_CARD].reshape(52, PER_CARD)
+
+
+def test_a_cards_features_say_what_it_takes_now_and_only_held_cards_have_any():
+    # seat 0: 7♣ 3♦ 9♠ K♥; the table 2♥ 2♠ 4♦ K♣.  Column 3 is the cards a play takes,
+    # the played card with them, in fours.
+    episode = deal(PasurEpisode(), deck("7♣ 3♦ 9♠ K♥", "5♣ 6♦ 8♠ Q♥", "2♠ 2♥ 4♦ K♣"))
+    x = PasurFeatures(episode)(episode.tensor(0))
+    per_card = _cards(x)
+    held = {card(t).index for t in ("7♣", "3♦", "9♠", "K♥")}
+    assert set(np.flatnonzero(per_card[:, 0])) == held
+    assert per_card[card("K♥").index, 3] == 2 / 4        # K♥ x K♣
+    assert per_card[card("9♠").index, 3] == 2 / 4        # 9♠ x 2♥ (or 2♠): 9 + 2
+    assert per_card[card("3♦").index, 3] == 4 / 4        # 3♦ x 2♥ 2♠ 4♦: 3 + 2 + 2 + 4
+    assert per_card[card("K♥").index, 2] == 1 / 4        # one club taken: K♣
+
+
+def test_the_features_are_the_same_whatever_the_opponent_holds():
+    first = deck("7♣ 3♦ 9♠ K♥", "5♣ 6♦ 8♠ Q♥", "2♠ 2♥ 4♦ K♣")
+    second = list(first)
+    i, j = second.index(card("8♠")), second.index(card("A♠"))
+    second[i], second[j] = second[j], second[i]
+    a, b = deal(PasurEpisode(), first), deal(PasurEpisode(), second)
+    features = PasurFeatures(a)
+    assert np.array_equal(features(a.tensor(0)), features(b.tensor(0)))
+
+
+def test_the_numpy_actor_plays_only_legal_actions():
+    rng = np.random.default_rng(1)
+    weights = {"card_w0": rng.normal(size=(8, PER_CARD)), "card_b0": rng.normal(size=8),
+               "card_w1": rng.normal(size=(1, 8)), "card_b1": rng.normal(size=1),
+               "take": np.ones(1), "stop": np.ones(1), "bias": rng.normal(size=105),
+               "base": np.array([329])}
+    policy = MLPPolicy(weights)
+    episode = deal(PasurEpisode(), deck("7♣ 3♦ 9♠ K♥", "5♣ 6♦ 8♠ Q♥", "2♠ 2♥ 4♦ K♣"))
+    features = PasurFeatures(episode)
+    while not episode.is_terminal() and not episode.is_chance_node():
+        x = episode.tensor(episode.current_player())
+        action = policy.act(np.concatenate([x, features(x)]), episode.legal_mask())
+        assert action in episode.legal_actions()
+        episode.apply(action)
