@@ -51,3 +51,21 @@ def test_the_numpy_actor_plays_only_legal_actions():
         action = policy.act(np.concatenate([x, features(x)]), episode.legal_mask())
         assert action in episode.legal_actions()
         episode.apply(action)
+
+
+def test_the_shipped_policy_plays_whole_hands_in_the_arena():
+    from cardtable import arena
+
+    run = arena.run("pasur", ["learned", "beginner"], games=2, hands=True, seed=5)
+    assert [r.moves for r in run.results] == [48, 48]
+
+
+def test_the_learned_bot_refuses_another_game():
+    import pytest
+
+    from cardtable import bots, games
+
+    durak = games.get("durak")
+    state = durak.start(durak.presets["transfer"], players=2, seed=1)
+    with pytest.raises(ValueError, match="plays Pasur"):
+        bots.make("learned").choose(state)
