@@ -3,9 +3,10 @@ the restored copy resumes every table at the move the backup was taken at."""
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,49 @@ def test_a_backup_taken_while_bots_write_moves_holds_a_whole_game_to_resume(
     assert described["version"] >= copied.moves
     assert described["status"] in ("playing", "over")
     assert again.get("/api/health").json()["broken"] == []
+
+
+def mode_of(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+@pytest.fixture
+def open_umask() -> Iterator[None]:
+    """A umask that lets anyone read new files, as many servers run with (022)."""
+    before = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(before)
+
+
+def test_the_live_database_and_every_copy_are_their_owners_alone(
+        open_umask: None, make_client: Callable[..., TestClient], tmp_path: Path) -> None:
+    live = make_client()
+    create(live, game="durak", seats=["human", "bot:random"])
+    database = tmp_path / "data" / DB
+    assert mode_of(database) == 0o600
+    assert mode_of(database.with_name(DB + "-wal")) == 0o600
+    copy = tmp_path / "copy.sqlite3"
+    backup(database, copy)
+    assert mode_of(copy) == 0o600
+    (tmp_path / "old.sqlite3").write_text("an older backup, world-readable")
+    backup(database, tmp_path / "old.sqlite3", force=True)
+    assert mode_of(tmp_path / "old.sqlite3") == 0o600
+    restored = restore(copy, tmp_path / "elsewhere" / DB)
+    assert mode_of(restored.path) == 0o600
+
+
+def test_restore_refuses_while_a_server_runs_on_the_database_even_forced(
+        make_client: Callable[..., TestClient], tmp_path: Path) -> None:
+    live = make_client()
+    made = create(live, game="durak", seats=["human", "bot:random"])
+    database = tmp_path / "data" / DB
+    copy = backup(database, tmp_path / "copy.sqlite3")
+    create(live, game="pasur", seats=["human", "bot:random"])
+    with pytest.raises(BackupRefused, match="a server is running on"):
+        restore(copy.path, database, force=True)
+    assert live.get("/api/health").json()["tables"] == 2   # nothing was replaced
+    assert live.get(f"/api/tables/{made['table']}").status_code == 200
+    live.__exit__(None, None, None)   # the server stops: now the restore is done
+    assert restore(copy.path, database, force=True).tables == 1

@@ -10,7 +10,12 @@ and renamed once it is whole and its integrity checked: a failed backup leaves n
 file.  It is one self-contained file (no ``-wal`` beside it).  ``restore`` checks that a
 file is such a copy and writes it into the data folder through the same API; the server
 resumes every unfinished table from it at its last stored move.  Stop the server first:
-a server running on the database it replaces would keep playing its tables from memory.
+a server running on the database it replaces would keep playing its tables from memory,
+so ``restore`` refuses, even with ``--force``, while one does (a server holds a shared
+``flock`` on ``DATABASE.running`` beside the file for as long as it runs: ``serving``).
+
+The copies, like the live database, hold the session secret and every account's e-mail:
+each is written readable by its owner alone (0600), whatever the umask.
 
 PostgreSQL is refused: it has its own tools, ``pg_dump`` and ``pg_restore``
 (docs/deploy.md).
@@ -31,18 +36,19 @@ cardtable.server.store.backup.BackupRefused: ... exists: give --force to replace
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-__all__ = ["BackupRefused", "Copied", "backup", "database_of", "register", "restore",
-           "settings_of"]
+__all__ = ["BackupRefused", "Copied", "backup", "create_private", "database_of", "register",
+           "restore", "serving", "settings_of"]
 
 DATABASE = "cardtable.sqlite3"
 """The database's file in the data folder (``store.engine.sqlite_url``)."""
@@ -89,6 +95,56 @@ def database_of(data_dir: str | Path, database_url: str | None) -> Path:
     raise BackupRefused("only a SQLite database in a file is backed up by cardtable backup")
 
 
+def create_private(path: Path) -> None:
+    """Make ``path`` an empty file only its owner may read (0600) if there is none (SQLite
+    gives its ``-wal`` and ``-shm`` files the database's own mode)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
+def _running_file(database: Path) -> Path:
+    return database.with_name(database.name + ".running")
+
+
+@contextlib.contextmanager
+def serving(database_url: str) -> Iterator[None]:
+    """Held by a server for as long as it runs on a SQLite file: a shared lock that
+    ``restore`` sees (several processes may hold it at once); nothing for PostgreSQL."""
+    try:
+        database = database_of(".", database_url)
+    except BackupRefused:
+        yield
+        return
+    marker = _running_file(database)
+    create_private(marker)
+    with open(marker, "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def _no_server(database: Path) -> Iterator[None]:
+    """An exclusive lock on the database's running file for the restore, or
+    ``BackupRefused`` while a server holds it."""
+    marker = _running_file(database)
+    create_private(marker)
+    with open(marker, "rb") as held:
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BackupRefused(f"a server is running on {database}: stop it first (a "
+                                "running server would go on playing its tables from "
+                                "memory)") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+
+
 def backup(database: Path, out: Path, *, force: bool = False) -> Copied:
     """Copy the live database ``database`` into ``out`` (refused if it exists, unless
     ``force``)."""
@@ -101,6 +157,7 @@ def backup(database: Path, out: Path, *, force: bool = False) -> Copied:
     partial = out.with_name(out.name + ".partial")
     partial.unlink(missing_ok=True)
     try:
+        create_private(partial)   # the copy holds the session secret: its owner's alone
         with contextlib.closing(sqlite3.connect(database, timeout=30)) as source, \
                 contextlib.closing(sqlite3.connect(partial)) as copy:
             source.backup(copy)   # one step: one snapshot, however busy the server
@@ -114,9 +171,15 @@ def backup(database: Path, out: Path, *, force: bool = False) -> Copied:
 
 def restore(file: Path, database: Path, *, force: bool = False) -> Copied:
     """Write the backup ``file`` into ``database``; a database that holds tables already
-    is replaced only with ``force`` (stop its server first)."""
+    is replaced only with ``force``, and never while a server runs on it."""
     if not file.is_file():
         raise BackupRefused(f"there is no file {file}")
+    database.parent.mkdir(parents=True, exist_ok=True)
+    with _no_server(database):
+        return _restore(file, database, force=force)
+
+
+def _restore(file: Path, database: Path, *, force: bool) -> Copied:
     try:
         with contextlib.closing(sqlite3.connect(f"file:{file}?mode=ro", uri=True)) as source:
             tables, moves = _check(source, file)
@@ -127,7 +190,7 @@ def restore(file: Path, database: Path, *, force: bool = False) -> Copied:
                     raise BackupRefused(
                         f"{database} holds {held} tables already: stop its server, then "
                         "give --force to replace them with the backup's")
-            database.parent.mkdir(parents=True, exist_ok=True)
+            create_private(database)
             with contextlib.closing(sqlite3.connect(database, timeout=30)) as target:
                 source.backup(target)
     except sqlite3.DatabaseError as error:

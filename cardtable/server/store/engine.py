@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, make_url
 from sqlalchemy.engine import Engine
 
 __all__ = ["make_engine", "migrate", "normalize_url", "sqlite_url"]
@@ -15,6 +17,14 @@ def sqlite_url(data_dir: str | Path) -> str:
     path = Path(data_dir)
     path.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{(path / 'cardtable.sqlite3').resolve()}"
+
+
+def _create_private(path: Path) -> None:
+    """The database's file made readable by its owner alone (0600) before SQLite makes it
+    with the umask's mode: it holds the session secret and every account's e-mail (its
+    ``-wal`` and ``-shm`` files take its mode)."""
+    with contextlib.suppress(OSError):   # there already, or a place SQLite will refuse itself
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 def normalize_url(url: str) -> str:
@@ -28,6 +38,9 @@ def normalize_url(url: str) -> str:
 def make_engine(url: str, connect_timeout: float = 5.0) -> Engine:
     url = normalize_url(url)
     if url.startswith("sqlite"):
+        path = make_url(url).database
+        if path and path != ":memory:" and not path.startswith("file:"):
+            _create_private(Path(path))
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")

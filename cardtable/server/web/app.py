@@ -44,6 +44,7 @@ from ..people.words import check_file
 from ..play.analyses import Analyses
 from ..play.quickplay import LocalTickets, QuickPlay, RedisTickets
 from ..play.tables import Tables
+from ..store.backup import serving
 from ..store.storage import Storage, sqlite_url
 from .accounts import router as accounts_router
 from .accounts import same_site_only
@@ -118,6 +119,12 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        with serving(url):   # restore refuses while this server runs on the SQLite file
+            async with _running(app):
+                yield
+
+    @contextlib.asynccontextmanager
+    async def _running(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(url, threads=chosen.storage_threads)
         # every asyncio.to_thread of the server is a database call (bots think in threads
         # or processes of their own): the loop's default threads are the storage's, which
