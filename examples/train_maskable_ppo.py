@@ -9,7 +9,7 @@ with a few hundred thousand decisions of budget.
 The learner plays one hand of standard two-player Pasur (``cardtable/Pasur-v0``) in both
 seats, against ``beginner`` and ``easy`` (``--opponents``), one environment each.  Its
 input is the observation tensor and what each held card would do, read from that tensor
-(``cardtable.adapters.learned.PasurFeatures``).  Training stops after ``--cpu-minutes`` of
+(``cardtable.adapters.pasur.PasurFeatures``).  Training stops after ``--cpu-minutes`` of
 this process's CPU time (evaluations not counted).  Every ``--eval-every`` steps the
 deterministic policy plays ``--eval-deals`` deals in both seats against ``beginner`` (the
 same deals each time); the curve goes to ``--curve`` (JSON) and the best weights to
@@ -40,7 +40,8 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from cardtable.adapters.gymnasium import PasurEnv
-from cardtable.adapters.learned import PER_CARD, MLPPolicy, PasurFeatures
+from cardtable.adapters.learned import MLPPolicy
+from cardtable.adapters.pasur import PER_CARD, PasurFeatures
 
 FEATURES = 52 * PER_CARD + 54
 

@@ -211,6 +211,11 @@ class Episode:
     def action_text(self, action: int, player: int | None = None) -> str:
         raise NotImplementedError
 
+    def learned_features(self) -> Any:
+        """What the learned policy reads beside the tensor (``adapters.learned``): a
+        callable from an observation tensor to features; a game without one refuses."""
+        raise ValueError(f"no learned policy plays {type(self).__name__}'s game")
+
     def layout(self, kind: str = "observation", private: str = "single") -> Layout:
         raise NotImplementedError
 

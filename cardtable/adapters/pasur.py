@@ -1,3 +1,4 @@
+# size: the episode and the learned policy's features read one layout; they stay together
 """Pasur as a research episode: one hand, dealt card by card, decided in small ints.
 
 The deal is a run of chance nodes, one card each, in the engine's deal order: the
@@ -46,13 +47,15 @@ import numpy as np
 from .. import games
 from ..cards import CARDS, Card, cards_of, format_cards, mask_of
 from ..game import IllegalMove
-from ..pasur import Hand, Move, Rules, opening_step
+from ..pasur import Hand, Move, Rules, move_options, opening_step, sur_cards
+from ..pasur.scoring import CLUBS_MASK, card_points
 from .base import CHANCE, TERMINAL, Episode, Layout, bits, nth_card
 from .base import DEAL as _DEAL
 from .base import OVER as _OVER
 from .base import PLAY as _PLAY
 
-__all__ = ["NUM_ACTIONS", "STOP", "TAKE", "PasurEpisode", "max_points"]
+__all__ = ["NUM_ACTIONS", "PER_CARD", "STOP", "TAKE", "PasurEpisode", "PasurFeatures",
+           "max_points"]
 
 NUM_ACTIONS = 105
 TAKE = 52
@@ -657,6 +660,10 @@ class PasurEpisode(Episode):
     def max_game_length(self) -> int:
         return 48 * _DECISIONS_PER_PLAY
 
+    def learned_features(self) -> PasurFeatures:
+        """The features the shipped learned policy reads beside the tensor."""
+        return PasurFeatures(self)
+
     @classmethod
     def from_state(cls, state: Any) -> PasurEpisode:
         """Replay a Pasur hand (or a match's current hand) as an episode: its deck, card by
@@ -688,3 +695,138 @@ class PasurEpisode(Episode):
 
 _DECISIONS_PER_PLAY = 43
 """A play is a card, at most 41 cards named and a stop: a bound, far above real plays."""
+
+
+# -- the learned policy's features ---------------------------------------------------------
+ALL = (1 << 52) - 1
+PER_CARD = 8
+"""Features of playing each of the 52 cards (zero for a card not held)."""
+
+
+def feature_size(episode: Episode) -> int:
+    """The length of ``PasurFeatures``' output for this episode's game."""
+    return 52 * PER_CARD + 52 + 2
+
+
+def _mask(vector: np.ndarray) -> int:
+    out = 0
+    for index in np.flatnonzero(vector):
+        out |= 1 << int(index)
+    return out
+
+
+class PasurFeatures:
+    """What each card would do, from a seat's observation tensor (nothing else).
+
+    For each held card, its best move (most gained now less what the table left offers
+    the next player): the points and clubs it takes, how many cards, a sur, the next
+    player's expected best capture after it, and the same threat if the card were left.
+    While a capture is being chosen: which table cards the best capture still takes, and
+    whether stopping now makes it.
+
+    >>> episode = PasurEpisode()
+    >>> episode.apply_chance(random.Random(2))
+    >>> x = PasurFeatures(episode)(episode.tensor(0))
+    >>> x.shape, int(x[:52 * PER_CARD].reshape(52, PER_CARD)[:, 0].sum())   # 4 cards held
+    ((470,), 4)
+    """
+
+    def __init__(self, episode: Episode) -> None:
+        self.offsets = episode.layout("observation").offsets()
+        rules: Rules = episode.rules   # type: ignore[attr-defined]
+        self.rules = rules
+        self.options = move_options(rules)
+        self.surs = sur_cards(rules)
+        self.sur_points = rules.sur_points
+        self.size = feature_size(episode)
+        self._threats: dict[tuple[int, int], float] = {}
+
+    def _piece(self, x: np.ndarray, name: str) -> np.ndarray:
+        start, stop = self.offsets[name]
+        return x[start:stop]
+
+    def value(self, taken: int, card_bit: int, table: int) -> float:
+        """Points now: the counting cards taken with the card, and a sur."""
+        if not taken:
+            return 0.0
+        mask = taken | card_bit
+        points = card_points(mask, self.rules) + 0.25 * (mask & CLUBS_MASK).bit_count()
+        if taken == table and self.surs & card_bit:
+            points += self.sur_points
+        return float(points)
+
+    def threat(self, table: int, unseen: int) -> float:
+        """The mean over unseen cards of the best the next player takes from ``table``."""
+        if not table or not unseen:
+            return 0.0
+        key = (table, unseen)
+        found = self._threats.get(key)
+        if found is not None:
+            return found
+        total = 0.0
+        rest = unseen
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            best = 0.0
+            for move in self.options(low.bit_length() - 1, table):
+                if move.taken:
+                    best = max(best, self.value(move.taken, low, table))
+            total += best
+        found = total / unseen.bit_count()
+        if len(self._threats) > 200_000:
+            self._threats.clear()
+        self._threats[key] = found
+        return found
+
+    def best(self, index: int, table: int, unseen: int, picked: int = 0
+             ) -> tuple[Any, float, float]:
+        """The card's best move (among those taking every card of ``picked``), its gain
+        and the threat it leaves."""
+        bit = 1 << index
+        chosen, best_score, best_gain, best_threat = None, -np.inf, 0.0, 0.0
+        for move in self.options(index, table):
+            if picked & ~move.taken:
+                continue
+            gain = self.value(move.taken, bit, table)
+            after = table & ~move.taken if move.taken else table | bit
+            threat = self.threat(after, unseen)
+            if gain - threat > best_score:
+                chosen, best_score, best_gain, best_threat = move, gain - threat, gain, threat
+        return chosen, best_gain, best_threat
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        out = np.zeros(self.size, np.float32)
+        hand = _mask(self._piece(x, "hand"))
+        table = _mask(self._piece(x, "table"))
+        seen = hand | table | _mask(self._piece(x, "captured"))
+        pending = self._piece(x, "pending")
+        unseen = ALL & ~seen
+        if pending.any():
+            index = int(np.argmax(pending))
+            picked = _mask(self._piece(x, "picked"))
+            move, _, _ = self.best(index, table, unseen, picked)
+            if move is not None:
+                rest = move.taken & ~picked
+                block = 52 * PER_CARD
+                for k in range(52):
+                    if rest >> k & 1:
+                        out[block + k] = 1.0
+                out[-2] = 1.0 if move.taken == picked else 0.0
+            out[-1] = 1.0
+            return out
+        rest = hand
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            index = low.bit_length() - 1
+            move, gain, threat = self.best(index, table, unseen)
+            if move is None:
+                continue
+            taken = move.taken | low if move.taken else 0
+            out[index * PER_CARD:(index + 1) * PER_CARD] = (
+                1.0, gain / 5.0, (taken & CLUBS_MASK).bit_count() / 4.0,
+                taken.bit_count() / 4.0, 1.0 if move.taken and move.taken == table else 0.0,
+                threat / 5.0, card_points(low, self.rules) / 3.0,
+                self.threat(table | low, unseen) / 5.0)
+        return out

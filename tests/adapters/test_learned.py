@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from adapter_helpers import card, deal, deck
 
-from cardtable.adapters.learned import PER_CARD, MLPPolicy, PasurFeatures
-from cardtable.adapters.pasur import PasurEpisode
+from cardtable.adapters.learned import MLPPolicy
+from cardtable.adapters.pasur import PER_CARD, PasurEpisode, PasurFeatures
 
 
 def _cards(x: np.ndarray) -> np.ndarray:
@@ -67,5 +67,5 @@ def test_the_learned_bot_refuses_another_game():
 
     durak = games.get("durak")
     state = durak.start(durak.presets["transfer"], players=2, seed=1)
-    with pytest.raises(ValueError, match="plays Pasur"):
+    with pytest.raises(ValueError, match="no learned policy"):
         bots.make("learned").choose(state)
