@@ -24,11 +24,12 @@ import random
 from collections.abc import Callable
 from typing import Any, cast
 
-from ..cards import CARDS, Card, cards_of
+from ..cards import CARDS, Card
 from ..game import InvalidMove
 from . import _core
 from .deal import Deal
 from .game import Game as PureGame
+from .game import deal_unseen
 from .moves import Move, MoveKind
 from .state import State
 from .tables import DEFENCES, EXCHANGES, PASS, SHOWS, TAKE, pack_facts
@@ -130,40 +131,9 @@ class Game(_core.Core):
     def determinize(self, seat: int, rng: random.Random) -> Game:
         """A full game consistent with what ``seat`` has seen (the pure engine's deal of
         the unseen cards, drawn from ``rng`` alike); it cannot undo past this point."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
-        if not isinstance(rng, random.Random):
-            raise TypeError(f"determinize deals with a random.Random, not {rng!r}")
+        new_hands, stock = deal_unseen(cast(PureGame, self), seat, rng)
         other: Game = self.copy(stack=False)
         other.deck = None
-        hands, known = self._hands, self._known
-        full = self._stock
-        drawn = self._drawn
-        remaining = len(full) - drawn
-        bottom = full[-1] if remaining else None
-        fixed = self._tmask | self._discard | (bottom.mask if bottom else 0)
-        fixed |= hands[seat]
-        for s in range(self.players):
-            if s != seat:
-                fixed |= known[s] & hands[s]
-        unseen = cards_of(self._pack_mask & ~fixed)
-        rng.shuffle(unseen)
-        at = 0
-        new_hands = list(hands)
-        for s in range(self.players):
-            if s == seat:
-                continue
-            need = hands[s].bit_count() - (known[s] & hands[s]).bit_count()
-            mask = known[s] & hands[s]
-            for card in unseen[at:at + need]:
-                mask |= card.mask
-            at += need
-            new_hands[s] = mask
-        stock = tuple(unseen[at:])
-        if bottom is not None:
-            stock = (*stock, bottom)
-        if len(stock) != remaining:   # pragma: no cover - a broken invariant, not a state
-            raise AssertionError("determinize lost track of the unseen cards")
         other._redeal(new_hands, stock)
         return other
 

@@ -500,43 +500,52 @@ class Game(State):
         stock are dealt from the unseen cards by ``rng`` (required, so that a search can
         be repeated), but cards known to be in a hand (taken from the table, shown) stay
         there.  It cannot undo past this point."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ValueError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
-        if not isinstance(rng, random.Random):
-            raise TypeError(f"determinize deals with a random.Random, not {rng!r}")
+        new_hands, stock = deal_unseen(self, seat, rng)
         other = self.copy(stack=False)
         other.deck = None
-        hands, known = self._hands, self._known
-        remaining = len(self._stock) - self._drawn
-        bottom = self._stock[-1] if remaining else None
-        fixed = self._tmask | self._discard | (bottom.mask if bottom else 0)
-        fixed |= hands[seat]
-        for s in range(self.players):
-            if s != seat:
-                fixed |= known[s] & hands[s]
-        unseen = cards_of(self._pack_mask & ~fixed)
-        rng.shuffle(unseen)
-        at = 0
-        new_hands = list(hands)
-        for s in range(self.players):
-            if s == seat:
-                continue
-            need = hands[s].bit_count() - (known[s] & hands[s]).bit_count()
-            mask = known[s] & hands[s]
-            for card in unseen[at:at + need]:
-                mask |= card.mask
-            at += need
-            new_hands[s] = mask
-        stock = tuple(unseen[at:])
-        if bottom is not None:
-            stock = (*stock, bottom)
-        if len(stock) != remaining:   # pragma: no cover - a broken invariant, not a state
-            raise AssertionError("determinize lost track of the unseen cards")
         other._hands = new_hands
         other._set_stock(stock)
         other._legal = None
         other._marks = [Snapshot.save(other, None)]
         return other
+
+
+def deal_unseen(game: Game, seat: int, rng: random.Random
+                ) -> tuple[list[int], tuple[Card, ...]]:
+    """The hands and the stock dealt afresh from what ``seat`` has not seen: cards known to
+    be in a hand stay there, the stock's face-up bottom card stays last.  Both engines'
+    ``determinize`` deal with it, so that one ``rng`` deals them alike."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
+        raise ValueError(f"no seat {seat!r}: seats are 0 to {game.players - 1}")
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"determinize deals with a random.Random, not {rng!r}")
+    hands, known = game._hands, game._known
+    remaining = len(game._stock) - game._drawn
+    bottom = game._stock[-1] if remaining else None
+    fixed = game._tmask | game._discard | (bottom.mask if bottom else 0)
+    fixed |= hands[seat]
+    for s in range(game.players):
+        if s != seat:
+            fixed |= known[s] & hands[s]
+    unseen = cards_of(game._pack_mask & ~fixed)
+    rng.shuffle(unseen)
+    at = 0
+    new_hands = list(hands)
+    for s in range(game.players):
+        if s == seat:
+            continue
+        need = hands[s].bit_count() - (known[s] & hands[s]).bit_count()
+        mask = known[s] & hands[s]
+        for card in unseen[at:at + need]:
+            mask |= card.mask
+        at += need
+        new_hands[s] = mask
+    stock = tuple(unseen[at:])
+    if bottom is not None:
+        stock = (*stock, bottom)
+    if len(stock) != remaining:   # pragma: no cover - a broken invariant, not a state
+        raise AssertionError("determinize lost track of the unseen cards")
+    return new_hands, stock
 
 
 _ALL_STATE = attrgetter(*State.__slots__)
