@@ -65,7 +65,7 @@ def test_the_server_hashes_at_argon2s_recommended_cost() -> None:
     from argon2 import PasswordHasher, extract_parameters
 
     shown = subprocess.run(
-        [sys.executable, "-c", "from cardtable.server.people import accounts as a; "
+        [sys.executable, "-c", "from cardtable.server.web import accounts as a; "
          "print(a.hash_password('pw')); print(a._DUMMY)"],
         capture_output=True, text=True, check=True).stdout.split()
     recommended = PasswordHasher()
