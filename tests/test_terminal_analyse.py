@@ -19,7 +19,7 @@ def run(args, lines=(), env=None):
     return runner.invoke(app, args, input="".join(f"{x}\n" for x in lines), env=env)
 
 
-def refused_in_one_line(result, *words):
+def check_refused_in_one_line(result, *words):
     assert result.exit_code not in (0, None), result.output
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert lines and "Traceback" not in result.output, result.output
@@ -71,7 +71,7 @@ def test_analyse_never_writes_its_json_over_the_record_it_reads(short, spelling)
               "dotdot": str(short.parent / ".." / short.parent.name / short.name)}[spelling]
     extra = ["--force"] if spelling == "force" else []
     result = run(["analyse", str(short), *FAST, "--json", target, *extra])
-    refused_in_one_line(result, "is the record this command reads")
+    check_refused_in_one_line(result, "is the record this command reads")
     assert short.read_bytes() == before
 
 
@@ -80,7 +80,7 @@ def test_analyse_asks_before_writing_over_a_file_and_no_leaves_it(short, tmp_pat
     out.write_text("mine")
     result = run(["analyse", str(short), *FAST, "--json", str(out)], ["n"])
     assert f"{out} already exists: write over it? (y/n)" in result.output
-    refused_in_one_line(result, f"left {out} as it was", "--force")
+    check_refused_in_one_line(result, f"left {out} as it was", "--force")
     assert out.read_text() == "mine" and "loss" not in result.output   # nothing judged
     assert run(["analyse", str(short), *FAST, "--json", str(out)], []).exit_code != 0
     assert out.read_text() == "mine"                  # the input's end is a no
@@ -97,13 +97,13 @@ def test_puzzle_make_never_writes_over_a_record_it_reads_and_asks_before_others(
         short, tmp_path):
     before = short.read_bytes()
     result = run(["puzzle", "--make", str(short), "--out", str(short), "--force"])
-    refused_in_one_line(result, "--out", "is the record this command reads")
+    check_refused_in_one_line(result, "--out", "is the record this command reads")
     assert short.read_bytes() == before
     out = tmp_path / "puzzles.json"
     out.write_text("mine")
     result = run(["puzzle", "--make", str(short), "--out", str(out)], ["n"])
     assert "already exists: write over it?" in result.output
-    refused_in_one_line(result, f"left {out} as it was")
+    check_refused_in_one_line(result, f"left {out} as it was")
     assert out.read_text() == "mine"
 
 
@@ -113,7 +113,7 @@ def test_arena_asks_before_writing_its_figures_over_a_file(tmp_path):
     args = ["arena", "durak", "--bots", "random,random", "--games", "2", "--json", str(out)]
     result = run(args, ["n"])
     assert "already exists: write over it?" in result.output
-    refused_in_one_line(result, f"left {out} as it was")
+    check_refused_in_one_line(result, f"left {out} as it was")
     assert out.read_text() == "mine" and "durak rate" not in result.stdout  # nothing played
     result = run(args, ["y"])
     assert result.exit_code == 0 and json.loads(out.read_text())["games"] == 2
@@ -135,8 +135,8 @@ def test_analyse_refuses_a_record_as_replay_check_does(tmp_path, short, spoil, w
     bad.write_text(json.dumps(data, ensure_ascii=False))
     checked = run(["replay", "--check", str(bad)])
     analysed = run(["analyse", str(bad), *FAST])
-    refused_in_one_line(checked, words)
-    refused_in_one_line(analysed, words)
+    check_refused_in_one_line(checked, words)
+    check_refused_in_one_line(analysed, words)
     assert analysed.output == checked.output and analysed.exit_code == checked.exit_code
 
 
@@ -197,7 +197,7 @@ def test_analyse_plot_names_the_extra_that_brings_matplotlib(short, tmp_path, mo
                         if name.startswith("matplotlib") else real(name, *a, **k))
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     result = run(["analyse", str(short), *FAST, "--plot", str(tmp_path / "p.png")])
-    refused_in_one_line(result, "pip install 'cardtable[arena]'")
+    check_refused_in_one_line(result, "pip install 'cardtable[arena]'")
 
 
 def test_play_hints_help_says_the_hint_is_the_analysis_judges():

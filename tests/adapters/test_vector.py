@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import parallel_api_test
+from pettingzoo.test import parallel_api_test as check_parallel_api
 
 from cardtable.adapters.gymnasium import CardtableEnv
 from cardtable.adapters.pettingzoo import pasur_v0, transfer_durak_v0
@@ -81,7 +81,7 @@ def test_a_step_needs_one_action_per_environment():
 
 @pytest.mark.parametrize("module", [pasur_v0, transfer_durak_v0], ids=["pasur", "durak"])
 def test_the_parallel_form_passes_pettingzoos_parallel_api_test(module):
-    parallel_api_test(module.parallel_env(), num_cycles=300)
+    check_parallel_api(module.parallel_env(), num_cycles=300)   # raises on any breach
 
 
 def test_in_the_parallel_form_only_the_acting_agents_action_counts():
