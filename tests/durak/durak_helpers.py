@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from cardtable.cards import Card, pack, parse_cards
 from cardtable.durak import Game
+from cardtable.durak.moves import Move
 
 
 def legal(game: Game) -> set[str]:
@@ -41,3 +44,19 @@ def state(game: Game) -> tuple:
             game.round_number, game.loser, game.out, game.trump_card,
             tuple(game.known_cards(s) for s in range(game.players)),
             tuple(map(str, game.legal_moves())), len(game.move_stack))
+
+
+def random_move(rng: random.Random, size: int) -> Move:
+    """Any move at all, legal or not, over the cards of the pack."""
+    cards = pack(size)
+    kind = rng.choice(["attack", "defend", "transfer", "show", "take", "pass", "exchange"])
+    if kind in ("take", "pass"):
+        return Move(kind)
+    if kind == "defend":
+        return Move(kind, rng.sample(cards, 2))
+    if kind in ("show", "exchange"):
+        return Move("transfer" if kind == "show" else kind, [rng.choice(cards)],
+                    shown=kind == "show")
+    rank = rng.choice(cards).rank
+    same = [c for c in cards if c.rank == rank]
+    return Move(kind, rng.sample(same, rng.randint(1, len(same))))

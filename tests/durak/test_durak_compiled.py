@@ -21,6 +21,7 @@ import sys
 from typing import Any
 
 import pytest
+from durak_helpers import random_move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,22 +104,6 @@ def same_refusal(pure: Any, core: Any, move: Any, seat: Any = None) -> None:
         return
     assert fields(pure) == before
     compare(pure, core)
-
-
-def random_move(rng: random.Random, size: int) -> Move:
-    """Any move at all over the cards of the pack, legal or not."""
-    cards = pack(size)
-    kind = rng.choice(["attack", "defend", "transfer", "show", "take", "pass", "exchange"])
-    if kind in ("take", "pass"):
-        return Move(kind)
-    if kind == "defend":
-        return Move(kind, rng.sample(cards, 2))
-    if kind in ("show", "exchange"):
-        return Move("transfer" if kind == "show" else kind, [rng.choice(cards)],
-                    shown=kind == "show")
-    rank = rng.choice(cards).rank
-    same = [c for c in cards if c.rank == rank]
-    return Move(kind, rng.sample(same, rng.randint(1, len(same))))
 
 
 def try_bad_inputs(pure: Any, core: Any, rng: random.Random) -> None:

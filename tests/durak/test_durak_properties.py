@@ -3,12 +3,12 @@
 import json
 import random
 
-from durak_helpers import state
+from durak_helpers import random_move, state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable.cards import pack
-from cardtable.durak import Game, Move, Rules
+from cardtable.durak import Game, Rules
 from cardtable.game import IllegalMove
 
 RULES = st.builds(
@@ -37,22 +37,6 @@ def all_cards(game: Game) -> list:
     cards = [c for hand in game.hands for c in hand] + list(game.stock) + list(game.discard)
     cards += [c for pair in game.table for c in pair if c is not None]
     return sorted(cards)
-
-
-def random_move(rng: random.Random, size: int) -> Move:
-    """Any move at all, legal or not, over the cards of the pack."""
-    cards = pack(size)
-    kind = rng.choice(["attack", "defend", "transfer", "show", "take", "pass", "exchange"])
-    if kind in ("take", "pass"):
-        return Move(kind)
-    if kind == "defend":
-        return Move(kind, rng.sample(cards, 2))
-    if kind in ("show", "exchange"):
-        return Move("transfer" if kind == "show" else kind, [rng.choice(cards)],
-                    shown=kind == "show")
-    rank = rng.choice(cards).rank
-    same = [c for c in cards if c.rank == rank]
-    return Move(kind, rng.sample(same, rng.randint(1, len(same))))
 
 
 @settings(max_examples=60, deadline=None)
