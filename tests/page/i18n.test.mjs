@@ -3,7 +3,7 @@
 import "./setup.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ALL_STRINGS, LANGUAGES, detectLanguage, joinList, num, setLanguage, t } from
+import { ALL_STRINGS, LANGUAGES, detectLanguage, joinList, localDigits, num, percent, setLanguage, t } from
   "../../cardtable/server/static/js/i18n.js";
 
 const COUNTS = [0, 1, 2, 5, 21];
@@ -34,18 +34,95 @@ test("a loser's cards in hand are counted in the language's forms", () => {
     ["still holding 1 card", "still holding 2 cards"]);
 });
 
-test("every count message has every plural form its language needs", () => {
+/** The count messages: those English words as a form for one and a form for more. */
+const COUNT_KEYS = Object.keys(ALL_STRINGS.en).filter((key) => typeof ALL_STRINGS.en[key] === "object");
+
+test("every count message has a form for each plural category of every language", () => {
+  assert.ok(COUNT_KEYS.length >= 12, COUNT_KEYS.join(" "));
   const missing = [];
   for (const [lang, strings] of Object.entries(ALL_STRINGS)) {
-    const rules = new Intl.PluralRules(lang);
-    const needed = new Set(COUNTS.map((n) => rules.select(n)));
-    for (const [key, value] of Object.entries(strings)) {
-      if (typeof value !== "object") continue;
-      for (const form of needed) if (!(form in value) && form !== "other") missing.push(`${lang} ${key} ${form}`);
-      if (!("other" in value)) missing.push(`${lang} ${key} other`);
+    const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+    for (const key of COUNT_KEYS) {
+      const value = strings[key];
+      if (typeof value !== "object") { missing.push(`${lang} ${key}: one form for every count`); continue; }
+      for (const form of categories) if (!(form in value)) missing.push(`${lang} ${key} ${form}`);
+      for (const form of Object.keys(value)) {
+        if (!categories.includes(form)) missing.push(`${lang} ${key} has ${form}, which ${lang} has not`);
+      }
     }
   }
   assert.deepEqual(missing, []);
+});
+
+test("every count message at 0, 1, 2, 5 and 21, in every language: the language's own form, its number in its digits", () => {
+  for (const lang of Object.keys(LANGUAGES)) {
+    setLanguage(lang, { remember: false });
+    const rules = new Intl.PluralRules(lang);
+    for (const key of COUNT_KEYS) {
+      for (const n of COUNTS) {
+        const said = t(key, { n, by: "x", last: "" });
+        const form = ALL_STRINGS[lang][key][rules.select(n)];
+        assert.ok(form.includes("{n}"), `${lang} ${key} ${rules.select(n)} names no count`);
+        assert.equal(said, t(key, { n, by: "x", last: "" }));
+        assert.ok(said.includes(num(n)), `${lang} ${key} ${n}: ${said}`);
+        assert.ok(!/\{\w+\}/.test(said), `${lang} ${key} ${n}: ${said}`);
+        if (lang === "fa") assert.ok(!/[0-9]/.test(said), `Persian digits only: ${said}`);
+      }
+    }
+  }
+  setLanguage("en", { remember: false });
+});
+
+test("counts read as each language says them", () => {
+  const said = (lang, key, extra = {}) => {
+    setLanguage(lang, { remember: false });
+    return COUNTS.map((n) => t(key, { n, ...extra }));
+  };
+  assert.deepEqual(said("ru", "lobby.seatsFree"), ["0 свободных мест", "1 свободное место",
+    "2 свободных места", "5 свободных мест", "21 свободное место"]);
+  assert.deepEqual(said("ru", "rulescard.durak.pack").map((s) => s.split(";")[0]),
+    ["Колода из 0 карт", "Колода из 1 карты", "Колода из 2 карт", "Колода из 5 карт",
+      "Колода из 21 карты"]);
+  assert.deepEqual(said("pt", "table.cards"), ["0 carta", "1 carta", "2 cartas", "5 cartas", "21 cartas"]);
+  assert.deepEqual(said("en", "quick.bots").map((s) => s.split(" (")[0].split("after ")[1]),
+    ["0 seconds", "1 second", "2 seconds", "5 seconds", "21 seconds"]);
+  assert.deepEqual(said("fa", "table.cards"), ["۰ کارت", "۱ کارت", "۲ کارت", "۵ کارت", "۲۱ کارت"]);
+  setLanguage("en", { remember: false });
+});
+
+test("a fraction chooses its form by how it is written: 1.0 points, 1 point", () => {
+  setLanguage("en", { remember: false });
+  const signed = { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "always" };
+  assert.equal(t("table.hintPoints", { n: 1, nOptions: signed }), "+1.0 points");
+  assert.equal(t("table.hintPoints", { n: -0.5, nOptions: signed }), "\u22120.5 points");
+  assert.equal(t("table.hintPoints", { n: 1 }), "1 point");
+  setLanguage("ru", { remember: false });
+  assert.equal(t("table.hintPoints", { n: 2, nOptions: signed }), "+2,0 очка");
+  setLanguage("en", { remember: false });
+});
+
+test("a minus is a minus sign, and a share a percentage, in the page's language", () => {
+  setLanguage("en", { remember: false });
+  assert.equal(num(-3), "\u22123");
+  assert.equal(percent(0.34), "34%");
+  setLanguage("ru", { remember: false });
+  assert.equal(num(-1.5), "\u22121,5");
+  assert.equal(percent(0.34), "34\u00a0%");
+  setLanguage("fa", { remember: false });
+  assert.equal(percent(0.34), "۳۴٪");
+  assert.ok(num(-1.5).includes("\u2212۱٫۵"), num(-1.5));
+  setLanguage("en", { remember: false });
+});
+
+test("the server's numbers in its words are written as the page writes its own", () => {
+  const text = "takes 10♠ and 2♣: about 0.47 points, expected +5.5 (-0.3) on 125 deals";
+  assert.equal(localDigits(text, "pt"),
+    "takes 10♠ and 2♣: about 0,47 points, expected +5,5 (\u22120,3) on 125 deals");
+  const persian = localDigits(text, "fa");
+  assert.ok(!/[0-9](?![0-9]*[♣♦♥♠])/.test(persian), persian);   // a card's rank is its name
+  assert.ok(persian.includes("10♠") && persian.includes("۰٫۴۷") && persian.includes("\u2212۰٫۳"), persian);
+  assert.ok(!persian.includes("."), persian);
+  assert.equal(localDigits(text, "en"), text.replace("-", "\u2212"));
 });
 
 test("numbers are written in the page's language: Persian digits in Persian", () => {

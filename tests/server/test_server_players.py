@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from playerkit import PASSWORD, app_client, fresh, login, register
 from tablekit import connect
 
+from cardtable.server.store.players import GUEST_WORDS
 from cardtable.server.web.accounts import COOKIE
 
 __all__ = ["app_client"]   # the fixture
@@ -25,6 +26,21 @@ def test_a_first_visit_is_a_guest_with_a_friendly_name_kept_by_a_cookie(
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie.replace("Lax", "lax")
     assert "Secure" not in cookie   # plain HTTP here
     assert app_client.get("/api/me").json()["id"] == me["id"]   # the cookie keeps them
+
+
+@pytest.mark.parametrize(("accept", "lang"), [
+    ("ru-RU,ru;q=0.9,en;q=0.8", "ru"), ("fa", "fa"), ("pt-BR", "pt"), ("de-DE,en;q=0.5", "en"),
+    ("en;q=0.2, fa;q=0.9", "fa"), ("", "en"), ("ru;q=nonsense, pt", "pt")])
+def test_a_first_visits_guest_is_named_in_the_pages_language(
+        app_client: TestClient, accept: str, lang: str) -> None:
+    """The page sends its language as Accept-Language: a Russian page's new guest is
+    "Умный Лис 42", a Persian page's "روباه زیرک ۴۲", from that language's own words."""
+    name = fresh(app_client).get("/api/me", headers={"Accept-Language": accept}).json()["name"]
+    adjectives, animals, _ = GUEST_WORDS[lang]
+    words = name.split()
+    assert len(words) == 3 and {words[0], words[1]} & set(adjectives) \
+        and {words[0], words[1]} & set(animals), name
+    assert words[2].isdigit() and (words[2].isascii() == (lang != "fa")), name
 
 
 def test_a_guest_can_change_their_name_and_it_is_cleaned(app_client: TestClient) -> None:

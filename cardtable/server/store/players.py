@@ -24,6 +24,7 @@ from .stamps import Stamp, stamp
 from .storage import OPEN, OVER, Base, SeatRow, Store, TableRow, guarded, hash_token
 
 __all__ = [
+    "GUEST_WORDS",
     "ApiTokenRow",
     "Player",
     "PlayerRow",
@@ -166,11 +167,42 @@ ADJECTIVES = ("Brave", "Calm", "Clever", "Quick", "Lucky", "Merry", "Bold", "Gen
 ANIMALS = ("Otter", "Falcon", "Fox", "Heron", "Lynx", "Badger", "Owl", "Hare", "Marten",
            "Crane", "Wolf", "Stag", "Robin", "Panda", "Seal", "Gazelle")
 
+GUEST_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
+    "en": (ADJECTIVES, ANIMALS, "{adjective} {animal} {n}"),
+    # the adjective after its noun, and masculine nouns alone, so that they agree
+    "pt": (("Valente", "Calmo", "Esperto", "Rápido", "Sortudo", "Alegre", "Ousado", "Gentil",
+            "Astuto", "Brilhante", "Quieto", "Veloz", "Sábio", "Feliz", "Atento", "Nobre"),
+           ("Lobo", "Falcão", "Gato", "Urso", "Leão", "Pardal", "Golfinho", "Cervo", "Texugo",
+            "Mocho", "Coelho", "Castor", "Esquilo", "Tigre", "Pinguim", "Lince"),
+           "{animal} {adjective} {n}"),
+    # masculine nouns alone, which the masculine adjectives agree with
+    "ru": (("Храбрый", "Спокойный", "Умный", "Быстрый", "Везучий", "Весёлый", "Смелый",
+            "Добрый", "Хитрый", "Ясный", "Тихий", "Шустрый", "Мудрый", "Бодрый", "Зоркий",
+            "Гордый"),
+           ("Лис", "Сокол", "Волк", "Барсук", "Филин", "Заяц", "Журавль", "Олень", "Тюлень",
+            "Енот", "Ёж", "Бобр", "Медведь", "Орёл", "Кот", "Ястреб"),
+           "{adjective} {animal} {n}"),
+    # the adjective after its noun; the number in Persian digits, as a Persian page writes it
+    "fa": (("دلیر", "آرام", "زیرک", "چابک", "خوش‌شانس", "شاد", "بی‌باک", "مهربان", "هشیار",
+            "درخشان", "خاموش", "تیزپا", "دانا", "سرزنده", "تیزبین", "نجیب"),
+           ("روباه", "شاهین", "سمور", "حواصیل", "سیاه‌گوش", "گورکن", "جغد", "خرگوش", "درنا",
+            "گرگ", "گوزن", "سینه‌سرخ", "پاندا", "عقاب", "آهو", "یوزپلنگ"),
+           "{animal} {adjective} {n}"),
+}
+"""A guest's name in the words of the language the page was in on the first visit."""
 
-def random_name(rng: secrets.SystemRandom | None = None) -> str:
-    """A guest's friendly name, such as ``Clever Otter 42``."""
+_PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+
+def random_name(rng: secrets.SystemRandom | None = None, lang: str = "en") -> str:
+    """A guest's friendly name in ``lang``'s own words, such as ``Clever Otter 42``,
+    ``Lobo Esperto 42``, ``Умный Лис 42`` or ``روباه زیرک ۴۲`` (English for another)."""
     rng = rng or secrets.SystemRandom()
-    return f"{rng.choice(ADJECTIVES)} {rng.choice(ANIMALS)} {rng.randint(10, 99)}"
+    adjectives, animals, pattern = GUEST_WORDS.get(lang, GUEST_WORDS["en"])
+    n = str(rng.randint(10, 99))
+    if lang == "fa":
+        n = n.translate(_PERSIAN_DIGITS)
+    return pattern.format(adjective=rng.choice(adjectives), animal=rng.choice(animals), n=n)
 
 
 
@@ -200,9 +232,10 @@ class PlayerStore(Store):
         return value
 
     @guarded
-    def new_guest(self, session_id: str) -> Player:
-        """A guest, signed in with a new session (one transaction)."""
-        row = PlayerRow(id=new_player_id(), kind="guest", name=random_name(), created=stamp())
+    def new_guest(self, session_id: str, lang: str = "en") -> Player:
+        """A guest, signed in with a new session (one transaction), named in ``lang``."""
+        row = PlayerRow(id=new_player_id(), kind="guest", name=random_name(lang=lang),
+                        created=stamp())
         with self.storage.writing() as session:
             session.add(row)
             session.flush()

@@ -47,7 +47,8 @@ from .services import Attempts, Players, Sanctions, services_of
 
 __all__ = ["COOKIE", "DEVICE", "ApiToken", "PlayerLimits", "check_shown_name", "check_words",
            "close_sockets", "current_player", "hash_password", "hashing", "key_may_play",
-           "limiter_of", "limits_of", "player_or_guest", "same_site_only", "session_of",
+           "limiter_of", "limits_of", "page_language", "player_or_guest", "same_site_only",
+           "session_of",
            "store_of", "verify_password"]
 
 _T = TypeVar("_T")
@@ -166,6 +167,29 @@ async def _sign_in(request: Request, response: Response, player: Player) -> None
                             path=DEVICE_PATH, secure=request.url.scheme == "https")
 
 
+PAGE_LANGUAGES = ("en", "pt", "fa", "ru")
+"""The languages the page speaks (static/js/lang/)."""
+
+
+def page_language(request: Request) -> str:
+    """The first of the page's languages in the request's ``Accept-Language`` (the page
+    sends its own language there), else English; quality weights are read, anything
+    malformed skipped."""
+    ranked = []
+    for order, part in enumerate(request.headers.get("accept-language", "")[:200].split(",")):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                continue
+        primary = tag.strip().split("-")[0].lower()
+        if primary in PAGE_LANGUAGES:
+            ranked.append((-quality, order, primary))
+    return min(ranked)[2] if ranked else "en"
+
+
 async def player_or_guest(request: Request, response: Response) -> Player:
     """The player asking; on a first visit, a new guest with a friendly random name (and
     the cookie that keeps them)."""
@@ -174,7 +198,8 @@ async def player_or_guest(request: Request, response: Response) -> Player:
         await limiter_of(request).hit(limits_of(request).guests_per_address, "guest",
                                     address_of(request))
         session_id = secrets.token_urlsafe(24)
-        player = await asyncio.to_thread(store_of(request).new_guest, session_id)
+        player = await asyncio.to_thread(store_of(request).new_guest, session_id,
+                                         page_language(request))
         await _set_cookie(request, response, session_id)
     return player
 

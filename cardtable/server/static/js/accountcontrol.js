@@ -83,7 +83,7 @@ export class AccountControlPage {
         onsubmit: (e) => { e.preventDefault();
           this.act(path, e.target, done, id === "delete-account" ? signedOut : null); } }, ...children);
       panel.append(
-        form("change-password", "/api/account/password", (a) => t("control.passwordChanged", { ended: a.ended }),
+        form("change-password", "/api/account/password", (a) => t("control.passwordChanged", { n: a.ended }),
           h("h3", {}, t("control.password")),
           h("label", {}, t("control.current"), " ", passwordInput("password", "current-password", "current-password")),
           h("label", {}, t("control.new"), " ", passwordInput("new_password", "new-password", "new-password")),
@@ -92,7 +92,7 @@ export class AccountControlPage {
         h("section", { class: "control" }, h("h3", {}, t("control.sessions")),
           h("p", { class: "muted" }, t("control.everywhereHint")),
           h("button", { id: "sign-out-everywhere", onclick: () => this.act(
-            "/api/account/sign-out-everywhere", null, (a) => t("control.signedOut", { ended: a.ended }),
+            "/api/account/sign-out-everywhere", null, (a) => t("control.signedOut", { n: a.ended }),
             signedOut) }, t("control.everywhere"))),
         form("set-email", "/api/account/email", (a) => a.email ? t("control.emailSet", { email: a.email }) : t("control.emailGone"),
           h("h3", {}, t("control.email")),

@@ -36,7 +36,9 @@ function reasonOf(body, status) {
  * @returns {Promise<any>}
  */
 export async function api(path, { method = "GET", body } = {}) {
-  const init = { method, headers: { Accept: "application/json" } };
+  // the page's language, which a first visit's guest is named in
+  const init = { method, headers: { Accept: "application/json",
+    "Accept-Language": globalThis.document?.documentElement?.lang || "en" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

@@ -7,7 +7,7 @@
 // other side by the end of the hand; Durak, the chance of being the durak.
 
 import { h } from "./dom.js";
-import { t, language, hasKey, localDigits } from "./i18n.js";
+import { t, language, hasKey, localDigits, percent } from "./i18n.js";
 import { moveText } from "./cards.js";
 import HINT_WORDS from "./lang/hints.js";
 
@@ -34,16 +34,12 @@ export function hintWhy(hint) {
 /** A value in the hint's unit, in the page's language: "+1.5 points", "34% durak". */
 export function hintValue(value, unit) {
   if (typeof value !== "number") return "";
-  const locale = language() === "fa" ? "fa-IR" : language();
   if (unit === "points") {
-    let shown;
-    try {
-      shown = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1,
-        signDisplay: "always" }).format(value);
-    } catch { shown = (value >= 0 ? "+" : "") + value.toFixed(1); }
-    return t("table.hintPoints", { value: shown });
+    // "+1.5 points", "−0.3 pontos", "+۱٫۵ امتیاز": the sign always, one decimal
+    return t("table.hintPoints", { n: Math.round(value * 10) / 10 + 0,
+      nOptions: { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "always" } });
   }
-  if (String(unit).startsWith("chance")) return t("table.hintDurak", { value: Math.round(100 * value) });
+  if (String(unit).startsWith("chance")) return t("table.hintDurak", { value: percent(value) });
   return `${value} ${unit}`;
 }
 

@@ -7,7 +7,7 @@
 import { api, getReplay } from "./api.js";
 import { h, clear, replaceKeepingFocus } from "./dom.js";
 import { t, num, joinList } from "./i18n.js";
-import { gameTitle, kindLabel } from "./names.js";
+import { gameTitle, kindLabel, presetName, ruleLabel, ruleValue } from "./names.js";
 import { moveText } from "./cards.js";
 import { gameModule } from "./games.js";
 import { lastMoveParts } from "./table.js";
@@ -107,7 +107,7 @@ export class History {
         list.appendChild(h("li", { class: "history-item", dataset: { table: item.id } },
           h("div", {},
             h("strong", {}, gameTitle(item.game)),
-            item.preset ? h("span", { class: "muted" }, ` · ${item.preset}`) : null,
+            item.preset ? h("span", { class: "muted preset" }, ` · ${presetName(item.game, item.preset)}`) : null,
             h("div", {}, `${t("history.players")}: `, joinList(seats.map((s, i) => seatLabel(s, i)))),
             h("div", {}, `${t("history.result")}: `, resultLine(item.game, item.summary, name)),
             h("div", { class: "muted" }, `${t("history.finished")}: ${when(item.finished)}`)),
@@ -194,7 +194,7 @@ export class Replay {
     if (!this.steps) { panel.appendChild(h("p", { class: "muted" }, t("lobby.loading"))); return; }
     const record = this.record;
     const rules = Object.entries(record.rules || {})
-      .map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.join(",") : v}`).join(" · ");
+      .map(([k, v]) => `${ruleLabel(record.game, k)}: ${ruleValue(record.game, k, v)}`).join(" · ");
     this.el = {
       count: h("span", { class: "step-count", "aria-live": "polite" }),
       opponents: h("section", { class: "opponents", "aria-label": t("history.players") }),
@@ -217,7 +217,7 @@ export class Replay {
     });
     panel.append(
       h("p", {}, analyseLink(this.tableId)),
-      h("p", {}, h("strong", {}, gameTitle(record.game)), record.preset ? ` · ${record.preset}` : "", " · ",
+      h("p", {}, h("strong", {}, gameTitle(record.game)), record.preset ? ` · ${presetName(record.game, record.preset)}` : "", " · ",
         `${t("history.players")}: `, joinList((record.seats || []).map((s, i) => seatLabel(s, i)))),
       h("details", { class: "rules" }, h("summary", {}, t("replay.rules")), h("p", { class: "muted" }, rules)),
       this.el.controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("replay.moves") },

@@ -108,15 +108,35 @@ export function num(n, options = null) {
       formats.set(key, format = new Intl.NumberFormat(current === "fa" ? "fa-IR" : current,
         options || undefined));
     }
-    return format.format(n);
+    // a real minus sign (U+2212), as Persian's own format writes it, in every language
+    return format.format(n).replace(/-/g, "\u2212");
   } catch { return String(n); }
 }
 
-/** Words the server wrote in ``lang`` with their digits as that language writes them
- * (Persian digits in Persian: "0%" -> "۰%"). */
+/** A share (0..1) as a percentage in the page's language: "34%", "34 %", "۳۴٪". */
+export function percent(share) {
+  return num(share, { style: "percent", maximumFractionDigits: 0 });
+}
+
+/** Words the server wrote in ``lang`` with their numbers as that language writes them:
+ * its digits, decimal separator and minus sign ("0.47" -> "0,47" in Portuguese, "-0.3" ->
+ * "−۰٫۳" in Persian), so that they match the numbers the page writes itself.  A card's rank
+ * ("10♠", "2♣") is a card's name, not a number, and stays as the cards are shown.
+ * @param {string} text
+ * @param {string} [lang] */
 export function localDigits(text, lang = current) {
-  return lang === "fa" ? String(text ?? "").replace(/[0-9]/g, (d) => "۰۱۲۳۴۵۶۷۸۹"[d])
-    : String(text ?? "");
+  const locale = lang === "fa" ? "fa-IR" : lang in LANGUAGES ? lang : "en";
+  return String(text ?? "").replace(/(^|[^\w.,])([+\-\u2212]?)(\d+)(?:\.(\d+))?(?![\d♣♦♥♠]|[.,]\d)/g,
+    (all, before, sign, whole, fraction) => {
+      const places = fraction ? fraction.length : 0;
+      const value = Number(`${whole}.${fraction || 0}`) * (sign && sign !== "+" ? -1 : 1);
+      try {
+        const written = new Intl.NumberFormat(locale, { minimumFractionDigits: places,
+          maximumFractionDigits: places, useGrouping: false,
+          signDisplay: sign ? "always" : "auto" }).format(value);
+        return before + written.replace(/-/g, "\u2212");
+      } catch { return all; }
+    });
 }
 
 /** The first letter in capitals, as a sentence starts ("play 7♣" -> "Play 7♣"). */
@@ -137,24 +157,41 @@ export function isolateCards(text) {
 }
 
 /** The string for a key, with {name} placeholders filled (numbers localised; cards set
- * apart from a right-to-left language's direction).
+ * apart from a right-to-left language's direction).  A count message has a form for each
+ * of its language's plural categories ({one, few, many, other}: lang/ holds every one the
+ * language has); the count is ``n``, written with ``nOptions`` (Intl.NumberFormat's, which
+ * choose the form too: "1.0 points" is plural in English).
  * @param {string} key
  * @param {Object<string, any>} [params] */
 export function t(key, params = {}) {
   const table = STRINGS[current] || STRINGS.en;
   let text = table[key] ?? STRINGS.en[key] ?? key;
+  const nOptions = params.nOptions || null;
   if (typeof text === "object") {
-    // Plural forms: {one, few, many, other}, chosen by the language's own rules.
-    let form = "other";
-    try { form = new Intl.PluralRules(current).select(Number(params.n ?? 0)); } catch { /* */ }
-    text = text[form] ?? text.other;
+    text = text[pluralForm(Number(params.n ?? 0), nOptions)] ?? text.other;
   }
   return text.replace(/\{(\w+)\}/g, (_, name) => {
     const value = params[name];
     if (value === undefined || value === null) return "";
-    if (typeof value === "number") return num(value);
+    if (typeof value === "number") return num(value, name === "n" ? nOptions : null);
     return LANGUAGES[current]?.dir === "rtl" ? isolateCards(String(value)) : String(value);
   });
+}
+
+const pluralRules = new Map();   // one Intl.PluralRules per language and options
+
+/** The plural category of ``n`` in the page's language ("one", "few", "many", "other"). */
+export function pluralForm(n, options = null) {
+  const key = options ? `${current} ${JSON.stringify(options)}` : current;
+  try {
+    let rules = pluralRules.get(key);
+    if (!rules) {
+      const { minimumFractionDigits, maximumFractionDigits } = options || {};
+      pluralRules.set(key, rules = new Intl.PluralRules(current,
+        { minimumFractionDigits, maximumFractionDigits }));
+    }
+    return rules.select(Math.abs(n));
+  } catch { return "other"; }
 }
 
 export function hasKey(key) { return key in STRINGS.en; }

@@ -300,7 +300,7 @@ export class Lobby {
         h("div", { class: "table-what" },
           h("strong", {}, gameTitle(table.game, table.title)),
           h("span", { class: "muted" },
-            `${table.preset ? ` · ${table.preset}` : ""} · ${t("lobby.players")}: ${num(table.players)}`),
+            `${table.preset ? ` · ${presetName(table.game, table.preset)}` : ""} · ${t("lobby.players")}: ${num(table.players)}`),
           h("div", { class: "seat-list" }, joinList(seatsText)),
           h("div", { class: "muted" }, free ? t("lobby.seatsFree", { n: free })
             : t(table.status === "waiting" ? "lobby.waiting" : "lobby.playing"))),

@@ -1,7 +1,7 @@
 // @ts-check
 // Names shown for seats, bots and games, shared by the lobby, the table and the history.
 
-import { t, hasKey } from "./i18n.js";
+import { t, hasKey, num } from "./i18n.js";
 
 export const BOT_LEVELS = ["beginner", "easy", "medium", "hard", "expert"];
 
@@ -25,6 +25,23 @@ export function gameTitle(name, fallback) {
 export function presetName(game, preset) {
   const key = `preset.${game}.${preset}`;
   return hasKey(key) ? t(key) : String(preset);
+}
+
+/** A rule option's name in the page's language ("sur_points" -> "Points for a sur"). */
+export function ruleLabel(game, option) {
+  const key = `rules.${game}.${option}`;
+  return hasKey(key) ? t(key) : String(option).replace(/_/g, " ");
+}
+
+/** A rule option's value in the page's language: its choice's words, yes or no, numbers
+ * in the language's digits. */
+export function ruleValue(game, option, value) {
+  if (Array.isArray(value)) return value.map((v) => ruleValue(game, option, v)).join(", ");
+  if (typeof value === "boolean") return t(value ? "option.yes" : "option.no");
+  if (typeof value === "number") return num(value);
+  if (value === null || value === undefined) return "—";
+  const key = `rules.${game}.${option}.${value}`;
+  return hasKey(key) ? t(key) : String(value);
 }
 
 /** Seats as objects whatever the server sends: strings, or objects with a kind. */

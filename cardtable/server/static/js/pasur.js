@@ -470,14 +470,14 @@ export function rulesLines(rules) {
   if (rules.king_queen_take_all) lines.push(t("rulescard.pasur.kingsAll"));
   if (rules.jack) lines.push(t("rulescard.pasur.jack", { what: word("jack", rules.jack) }));
   if (rules.sur_by) {
-    lines.push(t("rulescard.pasur.sur", { by: word("sur_by", rules.sur_by), points: rules.sur_points ?? 5,
+    lines.push(t("rulescard.pasur.sur", { by: word("sur_by", rules.sur_by), n: rules.sur_points ?? 5,
       last: rules.sur_in_last_deal ? "" : t("rulescard.pasur.notLast") }));
   }
   if (rules.sur_scoring === "net") lines.push(t("rulescard.pasur.net"));
   lines.push(t("rulescard.pasur.points", { ace: rules.ace_points ?? 1, jack: rules.jack_points ?? 1,
     two: rules.two_clubs_points ?? 2, ten: rules.ten_diamonds_points ?? 3,
     bonus: rules.bonus_points ?? 7, most: word("bonus", rules.bonus || "clubs") }));
-  lines.push(rules.fixed_hands ? t("rulescard.pasur.hands", { hands: rules.fixed_hands })
-    : t("rulescard.pasur.target", { target: rules.target ?? 62 }));
+  lines.push(rules.fixed_hands ? t("rulescard.pasur.hands", { n: rules.fixed_hands })
+    : t("rulescard.pasur.target", { n: rules.target ?? 62 }));
   return lines;
 }

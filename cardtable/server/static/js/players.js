@@ -178,12 +178,16 @@ export function poolName(pool) {
 export function ratingChanges(summary, seatName) {
   const changes = summary?.ratings;
   if (!changes || typeof changes !== "object") return null;
-  return h("ul", { class: "rating-changes" }, Object.entries(changes).map(([seat, c]) =>
+  const list = h("ul", { class: "rating-changes" }, Object.entries(changes).map(([seat, c]) =>
     h("li", { class: "rating-change", dataset: { seat } },
       h("bdi", { dir: "auto" }, seatName(Number(seat))), ": ",
       t("profile.change", { before: ratingText({ rating: c.before }),
         after: ratingText({ rating: c.after, provisional: c.provisional }),
         change: `${c.change >= 0 ? "+" : "−"}${ratingText({ rating: Math.abs(c.change) })}` }))));
+  // a "?" shown is a "?" said: what a provisional rating is, beside it
+  const provisional = Object.values(changes).some((c) => c?.provisional);
+  return provisional ? h("div", {}, list, h("p", { class: "muted provisional-note" },
+    t("board.provisionalNote"))) : list;
 }
 
 export class ProfilePage {

@@ -78,7 +78,7 @@ export class QuickPlayPanel {
         h("label", { class: "field check" },
           h("input", { type: "checkbox", id: "quick-bots", checked: this.choice.bots,
                        onchange: (e) => { this.choice.bots = e.target.checked; this.remember(); } }),
-          h("span", {}, t("quick.bots", { s: num(this.choice.after) }))),
+          h("span", {}, t("quick.bots", { n: this.choice.after }))),
         select("quick-after", t("quick.after"), BOTS_AFTER_CHOICES.map((n) => [n, num(n)]),
           this.choice.after, (v) => { this.choice.after = Number(v); })),
       h("button", { type: "button", class: "primary play-now", onclick: () => this.start() },

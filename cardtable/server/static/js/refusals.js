@@ -18,6 +18,8 @@ export function refusalText(body, { seatName } = {}) {
   if (body.code && hasKey(key)) {
     const params = { ...body };
     if (typeof params.seat === "number" && seatName) params.seat = seatName(params.seat);
+    // a count the server names (seats still free) chooses the message's plural form
+    if (typeof params.free === "number") params.n = params.free;
     return t(key, params);
   }
   const reason = body.reason ?? body.detail ?? body.message ?? "";

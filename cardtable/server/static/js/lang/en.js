@@ -172,7 +172,7 @@ export default {
   "quick.title": "Play now",
   "quick.playNow": "Play now",
   "quick.after": "Seconds before bots",
-  "quick.bots": "Bots fill the empty seats after {s} seconds (else wait for people)",
+  "quick.bots": { one: "Bots fill the empty seats after {n} second (else wait for people)", other: "Bots fill the empty seats after {n} seconds (else wait for people)" },
   "quick.waiting": "Looking for players… {s} s",
   "quick.cancel": "Leave the queue",
   "quick.error": "Quick play failed: {reason}",

@@ -46,7 +46,7 @@ export default {
   "code.moved": "The table moved to another server; reconnecting…",
   "code.watching": "You are watching: only the seated players move.",
   "code.game_over": "The game is over.",
-  "code.waiting_for_players": "The game starts when every seat is taken ({free} still free).",
+  "code.waiting_for_players": { one: "The game starts when every seat is taken ({n} still free).", other: "The game starts when every seat is taken ({n} still free)." },
   "code.stale_version": "The table had moved on; here it is as it is now.",
   "code.not_your_turn": "It is not your turn: {seat} plays now.",
   "code.bot_plays_seat": "A bot is playing your seat just now.",

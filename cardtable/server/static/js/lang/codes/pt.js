@@ -46,7 +46,7 @@ export default {
   "code.moved": "A mesa mudou de servidor; reconectando…",
   "code.watching": "Você está assistindo: só os jogadores sentados jogam.",
   "code.game_over": "A partida terminou.",
-  "code.waiting_for_players": "A partida começa quando todos os lugares estiverem ocupados ({free} livres).",
+  "code.waiting_for_players": { one: "A partida começa quando todos os lugares estiverem ocupados ({n} livre).", many: "A partida começa quando todos os lugares estiverem ocupados ({n} de lugares livres).", other: "A partida começa quando todos os lugares estiverem ocupados ({n} livres)." },
   "code.stale_version": "A mesa já tinha mudado; aqui está ela agora.",
   "code.not_your_turn": "Não é a sua vez: agora joga {seat}.",
   "code.bot_plays_seat": "Um robô está jogando no seu lugar agora.",
