@@ -13,9 +13,10 @@ alpha-beta search (``cardtable.bots.solver``) and falls back to sampling if the 
 runs out of budget, or proves the game lost whatever it does (a fallible opponent may
 still let it through, and sampling plays for that).
 
-Where the game's kit offers compiled hooks (``fast_playout``, ``fast_solve``: see
-``cardtable.bots.kits``), the playouts and the exact search run in the game's compiled
-core; the tree, the sampling and the choice stay here.
+Where the game's kit offers compiled hooks (see ``cardtable.bots.kits``), the game's
+compiled core runs the whole search (``fast_search``: the same tree, sampling and
+rewards, iteration for iteration, on the core's own generator), or the playouts and the
+exact search alone (``fast_playout``, ``fast_solve``) with the tree here.
 """
 
 from __future__ import annotations
@@ -273,7 +274,6 @@ class ISMCTSBot:
     def _search(self, kit: Any, state: GameState[Any], seat: int, moves: list[Any],
                 stop: float) -> Any:
         started = time.perf_counter()
-        sample = kit.sampler(state, seat, infer=self.infer)
         context = kit.context(state, seat, horizon=self.horizon)
         rewards = kit.rewards
         cutoff = kit.cutoff
@@ -296,9 +296,17 @@ class ISMCTSBot:
             if self.scaled:
                 limit = max(1, round(limit * getattr(kit, "budget_scale", 1.0)))
         deadline = min(stop, started + self.seconds if self.seconds is not None else math.inf)
-        done = 0
         paired = self.paired
         rng = self.rng
+        fast_search = getattr(kit, "fast_search", None)
+        found = None if fast_search is None else fast_search(
+            state, seat, context, rng, iterations=limit, deadline=deadline, c=c,
+            policy=policy_name, depth=self.depth, paired=paired, infer=self.infer)
+        if found is not None:
+            done, nodes, tried = found
+            return self._best(moves, tried, done, nodes, started)
+        done = 0
+        sample = kit.sampler(state, seat, infer=self.infer)
         luck = random.Random() if paired else rng
         group: list[Any] = []
         depth = self.depth or math.inf
@@ -368,17 +376,25 @@ class ISMCTSBot:
                 child.visits += 1
                 child.total += reward[child.player]
             done += 1
+        tried = {move: (child.visits, child.total) for move, child in root.children.items()}
+        return self._best(moves, tried, done, nodes, started)
+
+    def _best(self, moves: list[Any], tried: dict[Any, tuple[int, float]], done: int,
+              nodes: int, started: float) -> Any:
+        """The move tried most (paired: the best on average), and the search's stats;
+        ``tried`` holds each root move's visits and total reward."""
         best_move, best_key = moves[0], (-1, -math.inf)
         for move in moves:
-            child = root.children.get(move)
-            if child is not None:
-                mean = child.total / max(child.visits, 1)
+            found = tried.get(move)
+            if found is not None:
+                visits, total = found
+                mean = total / max(visits, 1)
                 # paired: every move was tried on the same deals, so the mean decides
-                key = (0, mean) if paired else (child.visits, mean)
+                key = (0, mean) if self.paired else (visits, mean)
                 if key > best_key:
                     best_move, best_key = move, key
         self.stats = {"iterations": done, "seconds": time.perf_counter() - started,
                       "solved": False, "nodes": nodes,
-                      "moves": {str(move): (child.visits, child.total / max(child.visits, 1))
-                                for move, child in root.children.items()}}
+                      "moves": {str(move): (visits, total / max(visits, 1))
+                                for move, (visits, total) in tried.items()}}
         return best_move

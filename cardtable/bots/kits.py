@@ -9,11 +9,12 @@ seat)`` (few enough cards are hidden that each sample can be solved exactly), ``
 UCB constant), and ``key``, ``order`` and ``side_of`` for the exact endgame search.  A new
 game names its kit in its ``GameSpec``; nothing here changes.
 
-Two hooks run the search's inner loops in a game's compiled core when it has one:
-``fast_playout`` (a playout to ``cutoff``, valued by ``rewards``) and ``fast_solve`` (the
-exact endgame search).  Each returns ``None`` when it cannot (no compiled core, the pure
-engine asked for, a position or rule set the core does not model), and the Python path
-runs instead; a kit without them is read as always returning ``None`` (``fast_hooks``).
+Hooks run the search's inner loops in a game's compiled core when it has one:
+``fast_playout`` (a playout to ``cutoff``, valued by ``rewards``), ``fast_solve`` (the
+exact endgame search) and ``fast_search`` (a whole ISMCTS search).  Each returns ``None``
+when it cannot (no compiled core, the pure engine asked for, a position or rule set the
+core does not model), and the Python path runs instead; a kit without them is read as
+always returning ``None`` (``fast_hooks``; ``fast_search`` is looked for by name).
 
 >>> kit_for({"game": "durak"}).name
 'durak'
@@ -116,6 +117,21 @@ class Kit(Protocol):
         ``OutOfBudget`` past ``max_nodes`` positions or past ``deadline`` (a
         ``time.perf_counter()`` value), as the Python solver does.  ``position`` is left
         unchanged.
+        """
+        ...
+
+    def fast_search(self, state: Any, seat: int, context: Any, rng: random.Random, *,
+                    iterations: float, deadline: float, c: float, policy: str, depth: int,
+                    paired: bool, infer: bool
+                    ) -> tuple[int, int, dict[Any, tuple[int, float]]] | None:
+        """ISMCTSBot's search from ``state`` for ``seat`` (to move) run in compiled code:
+        ``(iterations done, tree nodes made, {root move: (visits, total reward)})``, or
+        ``None`` when the kit cannot (then the Python search runs).  The same search as
+        the Python one (its sampling, with the inference where ``infer``, its tree to
+        ``depth``, UCB with ``c``, ``paired`` root moves, the ``policy`` playout to
+        ``cutoff``, ``rewards``), stopping after ``iterations`` (``math.inf``: none) or
+        at ``deadline``; it draws one number from ``rng`` (``rng.getrandbits(64)``) to
+        seed the core's generator when it runs, none when it returns ``None``.
         """
         ...
 

@@ -193,6 +193,40 @@ class PasurKit:
             raise OutOfBudget(f"more than {max_nodes} positions, or out of time")
         return found, move_of(*move), nodes
 
+    def fast_search(self, state: Any, seat: int, context: _Reward, rng: random.Random, *,
+                    iterations: float, deadline: float, c: float, policy: str, depth: int,
+                    paired: bool, infer: bool
+                    ) -> tuple[int, int, dict[Move, tuple[int, float]]] | None:
+        """The whole search in the compiled core (``_core.Board.search``: the deals of
+        ``Hand.determinize``, the inference's rejection of ``_Evidence``, the tree, the
+        playouts; the rewards are ``rewards``' own, remembered by what they depend on),
+        or ``None`` without the core."""
+        core = _core()
+        hand = state.hand if isinstance(state, Match) else state
+        if (core is None or type(hand) is not Hand or policy not in _POLICIES
+                or hand.to_move != seat):
+            return None
+        rules = hand.rules
+        totals = hand.totals
+        evidence = None
+        if infer:
+            evidence = [(who, table, move.index, move.taken, since)
+                        for who, table, move, since in _Evidence(state, seat).moves]
+
+        def reward(captured: Sequence[int], surs: list[int], over: bool) -> list[float]:
+            if over:
+                return context.of(hand_points(captured, surs, rules, totals))
+            return context.of(context.estimate_of(captured, surs))
+
+        board = core.Board(hand, _points_of(rules), rules.sur_points)
+        limit = int(iterations) if math.isfinite(iterations) else 1 << 62
+        done, nodes, tried = board.search(
+            seat, limit, rng.getrandbits(64), reward, deadline=deadline, c=c,
+            policy=_POLICIES[policy], depth=depth, paired=paired, stop_round=context.horizon,
+            counted=CLUBS_MASK if rules.bonus == "clubs" else ALL_MASK, evidence=evidence)
+        return done, nodes, {move_of(index, taken): (visits, total)
+                             for index, taken, visits, total in tried}
+
     # -- playing ---------------------------------------------------------------------------
 
     def greedy(self, state: Any, seat: int) -> Move:

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <math.h>
 #include <time.h>
+#include <limits.h>
 #include "../_native.h"
 
 #define NUMBER_MASK ((1ULL << 40) - 1)
@@ -1200,6 +1201,594 @@ static PyObject *Board_solve(Board *b, PyObject *args, PyObject *kwargs)
     return out;
 }
 
+/* -- ISMCTS (cardtable.bots.ismcts.ISMCTSBot's search, for a Pasur hand) ---------------- */
+
+/* A move in the tree, as ISMCTSBot's _Node: who made it, how often it was tried, how often
+ * it could be.  Children are a list through ``sibling`` (indexes into the tree's array). */
+typedef struct {
+    ct_mask move;                /* index << 56 | taken */
+    double total;
+    int player, visits, avail, child, sibling;
+} TreeNode;
+
+/* One other seat's move this deal round, for the inference (the Pasur kit's _Evidence). */
+typedef struct {
+    int who;
+    int index;
+    ct_mask table, taken, since;
+} Seen;
+
+/* What a search position's reward depends on: per side the card points, the cards the
+ * bonus counts and the surs, and whether the hand is over (the reward is Python's,
+ * remembered by this key). */
+typedef struct {
+    int16_t points[4];
+    uint8_t counts[4], surs[4];
+    uint8_t over, used;
+} RewardKey;
+
+#define REWARDS 4096   /* (a power of 2) */
+
+typedef struct {
+    RewardKey key;
+    double value[4];
+} RewardEntry;
+
+typedef struct {
+    ct_mask held[4];
+    ct_mask deals[MAX_ROUNDS][4];
+} Deal;
+
+typedef struct {
+    Board *root, *work;
+    int seat;
+    uint8_t pool[52];
+    int pool_size;
+    Seen *seen;
+    Py_ssize_t seen_count;
+    ct_mask counted;
+    PyObject *reward;
+    RewardEntry *rewards;
+    int reward_count;
+    TreeNode *nodes;
+    Py_ssize_t size, room;
+    Masks walk;                  /* scratch: the legal moves of a tree position */
+} Searcher;
+
+static Py_ssize_t tree_add(Searcher *s, ct_mask move, int player)
+{
+    if (s->size == s->room) {
+        Py_ssize_t room = s->room ? 2 * s->room : 1024;
+        TreeNode *nodes = realloc(s->nodes, (size_t)room * sizeof(TreeNode));
+        if (nodes == NULL)
+            return -1;
+        s->nodes = nodes;
+        s->room = room;
+    }
+    TreeNode *node = &s->nodes[s->size];
+    node->move = move;
+    node->total = 0.0;
+    node->player = player;
+    node->visits = node->avail = 0;
+    node->child = node->sibling = -1;
+    return s->size++;
+}
+
+static Py_ssize_t tree_child(const Searcher *s, Py_ssize_t parent, ct_mask move)
+{
+    for (Py_ssize_t k = s->nodes[parent].child; k >= 0; k = s->nodes[k].sibling)
+        if (s->nodes[k].move == move)
+            return k;
+    return -1;
+}
+
+static Py_ssize_t tree_new_child(Searcher *s, Py_ssize_t parent, ct_mask move, int player)
+{
+    Py_ssize_t k = tree_add(s, move, player);
+    if (k < 0)
+        return -1;
+    s->nodes[k].sibling = s->nodes[parent].child;
+    s->nodes[parent].child = k;
+    return k;
+}
+
+/* Deal the cards the seat cannot see afresh (Hand.determinize: the other hands and every
+ * later deal round, sizes kept, shuffled from card order). */
+static void deal_unseen(Searcher *s, Deal *deal, ct_rng *rng)
+{
+    uint8_t cards[52];
+    int n = s->pool_size;
+    memcpy(cards, s->pool, (size_t)n);
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)ct_below(rng, (uint32_t)(i + 1));
+        uint8_t t = cards[i];
+        cards[i] = cards[j];
+        cards[j] = t;
+    }
+    const Board *root = s->root;
+    int next = 0;
+    for (int seat = 0; seat < root->players; seat++) {
+        deal->held[seat] = root->held[seat];
+        if (seat == s->seat)
+            continue;
+        ct_mask mask = 0;
+        for (int k = ct_count(root->held[seat]); k > 0; k--)
+            mask |= 1ULL << cards[next++];
+        deal->held[seat] = mask;
+    }
+    for (long round = 0; round < root->rounds - root->base; round++)
+        for (int seat = 0; seat < root->players; seat++) {
+            ct_mask mask = 0;
+            for (int k = ct_count(root->deals[round][seat]); k > 0; k--)
+                mask |= 1ULL << cards[next++];
+            deal->deals[round][seat] = mask;
+        }
+}
+
+/* The work board: the root with ``deal``'s hidden cards. */
+static void deal_board(Searcher *s, const Deal *deal)
+{
+    Board *work = s->work, *root = s->root;
+    size_t head = offsetof(Board, players);
+    memcpy((char *)work + head, (char *)root + head, offsetof(Board, stack) - head);
+    memcpy(work->held, deal->held, sizeof(deal->held));
+    memcpy(work->deals, deal->deals, sizeof(deal->deals));
+    work->depth = 0;
+}
+
+/* How likely the moves seen are with the hands of the work board (_Evidence.weight). */
+static int seen_weight(Searcher *s, double *weight)
+{
+    Board *b = s->work;
+    double shortfall = 0.0;
+    for (Py_ssize_t m = 0; m < s->seen_count; m++) {
+        const Seen *seen = &s->seen[m];
+        ct_mask table = seen->table;
+        double best = gain(b, seen->index, seen->taken, table), made = best;
+        for (ct_mask rest = seen->since | b->held[seen->who]; rest; rest &= rest - 1) {
+            int index = ct_low(rest);
+            b->scratch.size = 0;
+            if (add_options(&b->setting, index, table, &b->scratch) < 0)
+                return -1;
+            for (Py_ssize_t k = 0; k < b->scratch.size; k++) {
+                double value = gain(b, index, b->scratch.items[k], table);
+                if (value > best)
+                    best = value;
+            }
+        }
+        shortfall += best - made;
+    }
+    *weight = exp(-shortfall / 1.5);
+    return 0;
+}
+
+#define SAMPLE_TRIES 24
+
+/* A deal for one iteration: uniform, or with the inference by rejection
+ * (_Evidence.sample: at most SAMPLE_TRIES deals, the likeliest if none is accepted). */
+static int sample_deal(Searcher *s, Deal *deal, ct_rng *rng)
+{
+    if (s->seen_count == 0) {
+        deal_unseen(s, deal, rng);
+        return 0;
+    }
+    Deal best;
+    memset(&best, 0, sizeof(best));
+    double best_weight = -1.0;
+    for (int t = 0; t < SAMPLE_TRIES; t++) {
+        double weight;
+        deal_unseen(s, deal, rng);
+        deal_board(s, deal);
+        if (seen_weight(s, &weight) < 0)
+            return -1;
+        if (ct_unit(rng) < weight)
+            return 0;
+        if (weight > best_weight) {
+            best = *deal;
+            best_weight = weight;
+        }
+    }
+    *deal = best;
+    return 0;
+}
+
+/* The reward of each seat for the work board as it stands: Python's ``reward(captured,
+ * surs, over)``, remembered by what it depends on. */
+static int board_reward(Searcher *s, double *out)
+{
+    Board *b = s->work;
+    RewardKey key;
+    memset(&key, 0, sizeof(key));
+    for (int side = 0; side < b->sides; side++) {
+        key.points[side] = (int16_t)mask_points(b, b->captured[side]);
+        key.counts[side] = (uint8_t)ct_count(b->captured[side] & s->counted);
+        key.surs[side] = (uint8_t)(b->surs[side] > 255 ? 255 : b->surs[side]);
+    }
+    key.over = b->to_move < 0;
+    key.used = 1;
+    uint64_t h = 1469598103934665603ULL;
+    const unsigned char *bytes = (const unsigned char *)&key;
+    for (size_t k = 0; k < sizeof(key); k++)
+        h = (h ^ bytes[k]) * 1099511628211ULL;
+    size_t slot = (size_t)h & (REWARDS - 1);
+    while (s->rewards[slot].key.used) {
+        if (memcmp(&s->rewards[slot].key, &key, sizeof(key)) == 0) {
+            memcpy(out, s->rewards[slot].value, sizeof(double) * 4);
+            return 0;
+        }
+        slot = (slot + 1) & (REWARDS - 1);
+    }
+    PyObject *captured = mask_tuple(b->captured, b->sides);
+    PyObject *surs = PyList_New(b->sides);
+    if (captured == NULL || surs == NULL) {
+        Py_XDECREF(captured);
+        Py_XDECREF(surs);
+        return -1;
+    }
+    for (int k = 0; k < b->sides; k++) {
+        PyObject *n = PyLong_FromLong(b->surs[k]);
+        if (n == NULL) {
+            Py_DECREF(captured);
+            Py_DECREF(surs);
+            return -1;
+        }
+        PyList_SET_ITEM(surs, k, n);
+    }
+    PyObject *got = PyObject_CallFunctionObjArgs(s->reward, captured, surs,
+                                                 key.over ? Py_True : Py_False, NULL);
+    Py_DECREF(captured);
+    Py_DECREF(surs);
+    if (got == NULL)
+        return -1;
+    PyObject *seq = PySequence_Fast(got, "a reward is a number per seat");
+    Py_DECREF(got);
+    if (seq == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != b->players) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "a reward is a number per seat");
+        return -1;
+    }
+    for (int k = 0; k < 4; k++)
+        out[k] = 0.0;
+    for (int k = 0; k < b->players; k++) {
+        out[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, k));
+        if (out[k] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    if (s->reward_count < REWARDS / 2) {   /* (past half full, asked again each time) */
+        s->rewards[slot].key = key;
+        memcpy(s->rewards[slot].value, out, sizeof(double) * 4);
+        s->reward_count++;
+    }
+    return 0;
+}
+
+static int read_seen(PyObject *evidence, Searcher *s)
+{
+    PyObject *seq = PySequence_Fast(evidence, "the evidence is a list of tuples");
+    if (seq == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    s->seen = n ? PyMem_Calloc((size_t)n, sizeof(Seen)) : NULL;
+    if (n && s->seen == NULL) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int who, index;
+        unsigned long long table, taken, since;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, k), "iKiKK;an evidence entry is "
+                              "(seat, table, card index, taken, cards played since)",
+                              &who, &table, &index, &taken, &since)) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (who < 0 || who >= s->root->players || index < 0 || index >= 52
+            || (table | taken | since) & ~ALL_MASK) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "an evidence entry out of range");
+            return -1;
+        }
+        s->seen[k] = (Seen){who, index, (ct_mask)table, (ct_mask)taken, (ct_mask)since};
+    }
+    s->seen_count = n;
+    Py_DECREF(seq);
+    return 0;
+}
+
+static void searcher_free(Searcher *s)
+{
+    if (s->work != NULL) {
+        free(s->work->legal.items);
+        free(s->work->scratch.items);
+        PyMem_Free(s->work);
+    }
+    PyMem_Free(s->rewards);
+    PyMem_Free(s->seen);
+    free(s->nodes);
+    free(s->walk.items);
+    memset(s, 0, sizeof(*s));
+}
+
+/* What a search or a sample of ``b`` for ``seat`` needs: the cards the seat cannot see
+ * (in card order: a deal depends on nothing the seat has not seen), the work board, the
+ * evidence (None: none). */
+static int searcher_init(Searcher *s, Board *b, int seat, PyObject *evidence)
+{
+    memset(s, 0, sizeof(*s));
+    s->root = b;
+    s->seat = seat;
+    s->counted = ALL_MASK;
+    ct_mask pool = 0;
+    for (int other = 0; other < b->players; other++)
+        if (other != seat)
+            pool |= b->held[other];
+    for (long round = 0; round < b->rounds - b->base; round++)
+        for (int other = 0; other < b->players; other++)
+            pool |= b->deals[round][other];
+    for (; pool; pool &= pool - 1)
+        s->pool[s->pool_size++] = (uint8_t)ct_low(pool);
+    s->work = PyMem_Calloc(1, sizeof(Board));
+    s->rewards = PyMem_Calloc(REWARDS, sizeof(RewardEntry));
+    if (s->work == NULL || s->rewards == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(&s->work->setting, &b->setting, sizeof(Setting));
+    if (evidence != NULL && evidence != Py_None && read_seen(evidence, s) < 0)
+        return -1;
+    return 0;
+}
+
+/* One iteration from the work board (dealt), below ``node`` at ``path[0..length)``: the
+ * walk down the tree by UCB, one new move, the playout, and the rewards credited. */
+static int iterate(Searcher *s, Py_ssize_t node, Py_ssize_t *path, int length, int depth,
+                   double c, int policy, long stop_round, ct_rng *luck)
+{
+    Board *b = s->work;
+    while (length < depth) {
+        int mover = b->to_move;
+        if (mover < 0)
+            break;
+        if (board_legal(b) < 0)
+            return -1;
+        s->walk.size = 0;
+        for (Py_ssize_t k = 0; k < b->legal.size; k++)
+            if (masks_add(&s->walk, b->legal.items[k]) < 0)
+                return -1;
+        Py_ssize_t n = s->walk.size, fresh = 0;
+        /* the moves not yet in the tree are moved to the front of walk's room past n */
+        ct_mask first_fresh[256];
+        ct_mask *freshes = n <= 256 ? first_fresh : malloc((size_t)n * sizeof(ct_mask));
+        if (freshes == NULL)
+            return -1;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            Py_ssize_t child = tree_child(s, node, s->walk.items[k]);
+            if (child < 0)
+                freshes[fresh++] = s->walk.items[k];
+            else
+                s->nodes[child].avail += 1;
+        }
+        if (fresh) {
+            ct_mask move = fresh > 1 ? freshes[ct_below(luck, (uint32_t)fresh)] : freshes[0];
+            if (freshes != first_fresh)
+                free(freshes);
+            Py_ssize_t child = tree_new_child(s, node, move, mover);
+            if (child < 0)
+                return -1;
+            s->nodes[child].avail = 1;
+            board_play(b, (int)(move >> 56), move & ALL_MASK);
+            path[length++] = child;
+            break;
+        }
+        if (freshes != first_fresh)
+            free(freshes);
+        Py_ssize_t best = -1;
+        double best_score = -INFINITY;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            Py_ssize_t child = tree_child(s, node, s->walk.items[k]);
+            const TreeNode *t = &s->nodes[child];
+            double score = t->total / t->visits + c * sqrt(log((double)t->avail) / t->visits);
+            if (best < 0 || score > best_score) {
+                best = child;
+                best_score = score;
+            }
+        }
+        ct_mask move = s->nodes[best].move;
+        board_play(b, (int)(move >> 56), move & ALL_MASK);
+        path[length++] = best;
+        node = best;
+    }
+    while (b->to_move >= 0 && b->round <= stop_round && b->depth < MAX_STACK) {
+        Py_ssize_t chosen;
+        if (board_legal(b) < 0 || choose(b, policy, 0.05, luck, &chosen) < 0)
+            return -1;
+        ct_mask move = b->legal.items[chosen];
+        board_play(b, (int)(move >> 56), move & ALL_MASK);
+    }
+    double reward[4];
+    if (board_reward(s, reward) < 0)
+        return -1;
+    for (int k = 0; k < length; k++) {
+        TreeNode *t = &s->nodes[path[k]];
+        t->visits += 1;
+        t->total += reward[t->player];
+    }
+    return 0;
+}
+
+static PyObject *Board_search(Board *b, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"seat", "iterations", "seed", "reward", "deadline", "c",
+                            "policy", "depth", "paired", "stop_round", "counted",
+                            "evidence", NULL};
+    int seat, depth = 0, paired = 0;
+    long long limit;
+    unsigned long long seed, counted = ALL_MASK;
+    PyObject *reward, *evidence = NULL;
+    double deadline = INFINITY, c = 0.7;
+    const char *policy_name = "basic";
+    long stop_round = LONG_MAX;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iLKO|ddsiplKO:search", names, &seat,
+                                     &limit, &seed, &reward, &deadline, &c, &policy_name,
+                                     &depth, &paired, &stop_round, &counted, &evidence))
+        return NULL;
+    int policy;
+    if (strcmp(policy_name, "random") == 0)
+        policy = POLICY_RANDOM;
+    else if (strcmp(policy_name, "basic") == 0)
+        policy = POLICY_BASIC;
+    else {
+        PyErr_Format(PyExc_ValueError, "the policy is 'random' or 'basic', not '%s'",
+                     policy_name);
+        return NULL;
+    }
+    if (seat < 0 || seat >= b->players || b->to_move != seat || b->depth != 0) {
+        PyErr_SetString(PyExc_ValueError, "the search starts from a fresh board whose seat "
+                        "is to move");
+        return NULL;
+    }
+    if (limit < 1 || depth < 0 || !(c >= 0) || !PyCallable_Check(reward)) {
+        PyErr_SetString(PyExc_ValueError, "iterations of 1 or more, a depth of 0 or more, "
+                        "c of 0 or more and a callable reward");
+        return NULL;
+    }
+    Searcher s;
+    Masks roots = {0};
+    PyObject *out = NULL;
+    if (searcher_init(&s, b, seat, evidence) < 0)
+        goto done;
+    s.counted = (ct_mask)counted;
+    s.reward = reward;
+    if (tree_add(&s, NO_MOVE, -1) < 0 || board_legal(b) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < b->legal.size; k++)
+        if (masks_add(&roots, b->legal.items[k]) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    ct_rng rng, paired_luck;
+    ct_rng_seed(&rng, seed);
+    int tree_depth = depth ? depth : INT_MAX;
+    Py_ssize_t path[MAX_STACK + 1];
+    Deal deal;
+    Py_ssize_t group = 0;
+    uint64_t draw = 0;
+    long long done_count = 0;
+    while (done_count < limit && (done_count == 0 || now() < deadline)) {
+        int length = 0;
+        Py_ssize_t node = 0;
+        ct_rng *luck = &rng;
+        if (paired) {
+            /* one deal and one stream of random numbers for every move of the root */
+            if (group == 0) {
+                if (sample_deal(&s, &deal, &rng) < 0)
+                    goto failed;
+                group = roots.size;
+                draw = ct_next(&rng);
+            }
+            ct_mask first = roots.items[--group];
+            deal_board(&s, &deal);
+            ct_rng_seed(&paired_luck, draw);
+            luck = &paired_luck;
+            node = tree_child(&s, 0, first);
+            if (node < 0 && (node = tree_new_child(&s, 0, first, seat)) < 0)
+                goto failed;
+            board_play(s.work, (int)(first >> 56), first & ALL_MASK);
+            path[length++] = node;
+        } else {
+            if (sample_deal(&s, &deal, &rng) < 0)
+                goto failed;
+            deal_board(&s, &deal);
+        }
+        if (iterate(&s, node, path, length, tree_depth, c, policy, stop_round, luck) < 0)
+            goto failed;
+        done_count++;
+    }
+    PyObject *moves = PyList_New(0);
+    if (moves == NULL)
+        goto done;
+    for (Py_ssize_t k = s.nodes[0].child; k >= 0; k = s.nodes[k].sibling) {
+        const TreeNode *t = &s.nodes[k];
+        PyObject *entry = Py_BuildValue("(iKid)", (int)(t->move >> 56),
+                                        (unsigned long long)(t->move & ALL_MASK), t->visits,
+                                        t->total);
+        if (entry == NULL || PyList_Append(moves, entry) < 0) {
+            Py_XDECREF(entry);
+            Py_DECREF(moves);
+            goto done;
+        }
+        Py_DECREF(entry);
+    }
+    out = Py_BuildValue("(LnN)", done_count, s.size - 1, moves);
+    goto done;
+failed:
+    if (!PyErr_Occurred())
+        PyErr_NoMemory();
+done:
+    searcher_free(&s);
+    free(roots.items);
+    return out;
+}
+
+static PyObject *Board_sample(Board *b, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"seat", "seed", "evidence", NULL};
+    int seat;
+    unsigned long long seed;
+    PyObject *evidence = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iK|O:sample", names, &seat, &seed,
+                                     &evidence))
+        return NULL;
+    if (seat < 0 || seat >= b->players || b->depth != 0) {
+        PyErr_SetString(PyExc_ValueError, "a sample is dealt for a seat of a fresh board");
+        return NULL;
+    }
+    Searcher s;
+    PyObject *out = NULL;
+    if (searcher_init(&s, b, seat, evidence) < 0)
+        goto done;
+    ct_rng rng;
+    ct_rng_seed(&rng, seed);
+    Deal deal;
+    double weight = 1.0;
+    if (sample_deal(&s, &deal, &rng) < 0)
+        goto done;
+    deal_board(&s, &deal);
+    if (s.seen_count && seen_weight(&s, &weight) < 0)
+        goto done;
+    PyObject *held = mask_tuple(deal.held, b->players);
+    PyObject *deals = PyList_New(0);
+    if (held == NULL || deals == NULL) {
+        Py_XDECREF(held);
+        Py_XDECREF(deals);
+        goto done;
+    }
+    for (long round = 0; round < b->rounds - b->base; round++) {
+        PyObject *row = mask_tuple(deal.deals[round], b->players);
+        if (row == NULL || PyList_Append(deals, row) < 0) {
+            Py_XDECREF(row);
+            Py_DECREF(held);
+            Py_DECREF(deals);
+            goto done;
+        }
+        Py_DECREF(row);
+    }
+    out = Py_BuildValue("(NNd)", held, deals, weight);
+done:
+    if (out == NULL && !PyErr_Occurred())
+        PyErr_NoMemory();
+    searcher_free(&s);
+    return out;
+}
+
 static PyObject *Board_get_to_move(Board *b, void *Py_UNUSED(closure))
 {
     if (b->to_move < 0)
@@ -1229,6 +1818,17 @@ static PyMethodDef Board_methods[] = {
      "cardtable.bots.solver.Solver (value(captured, surs) of a finished hand for the "
      "searching seat; mine: the maximising seats as bits): (value, (index, taken), nodes), "
      "or (None, None, nodes) past max_nodes positions or the perf_counter deadline."},
+    {"search", (PyCFunction)(void (*)(void))Board_search, METH_VARARGS | METH_KEYWORDS,
+     "search(seat, iterations, seed, reward, deadline=inf, c=0.7, policy='basic', depth=0, "
+     "paired=False, stop_round=None, counted=all, evidence=None): ISMCTS from this board "
+     "for seat (cardtable.bots.ismcts's search; the hidden cards dealt afresh each "
+     "iteration, by the inference's rejection where evidence lists the other seats' moves "
+     "this round as (seat, table, index, taken, played since)); reward(captured, surs, "
+     "over) gives each seat's reward.  Returns (iterations, nodes, [(index, taken, visits, "
+     "total) for each root move tried])."},
+    {"sample", (PyCFunction)(void (*)(void))Board_sample, METH_VARARGS | METH_KEYWORDS,
+     "sample(seat, seed, evidence=None): one deal of the search's sampler: (each seat's "
+     "cards, each later deal round's cards per seat, the inference's weight of the deal)."},
     {"playout", (PyCFunction)(void (*)(void))Board_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(policy, seed, stop_round=None, variety=0.05): play 'random' or 'basic' "
      "moves (basic: a uniform one with the chance variety) until the hand ends or the "

@@ -14,6 +14,7 @@ from cardtable.bots.ismcts import ISMCTSBot
 from cardtable.bots.kits import fast_hooks
 from cardtable.bots.pasur_kit import KIT
 from cardtable.bots.solver import OutOfBudget, Solver
+from cardtable.cards import CARDS, cards_of, mask_of
 from cardtable.pasur import PRESETS, Hand, Match
 from cardtable.pasur.moves import move_of
 
@@ -77,18 +78,170 @@ def test_a_search_on_the_fast_playouts_is_reproducible_from_its_seed():
 
 
 @needs_core
-def test_the_search_plays_its_playouts_in_the_core(monkeypatch):
-    calls = []
-    real = KIT.fast_playout
+def test_the_search_runs_whole_in_the_core_and_its_playouts_there_without_it(monkeypatch):
+    searches, playouts = [], []
+    real_search, real_playout = KIT.fast_search, KIT.fast_playout
 
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return real(*args, **kwargs)
+    def search(*args, **kwargs):
+        searches.append(1)
+        return real_search(*args, **kwargs)
 
-    monkeypatch.setattr(KIT, "fast_playout", counted)
+    def playout(*args, **kwargs):
+        playouts.append(1)
+        return real_playout(*args, **kwargs)
+
+    monkeypatch.setattr(KIT, "fast_search", search)
+    monkeypatch.setattr(KIT, "fast_playout", playout)
     bot = ISMCTSBot(seed=1, iterations=120)
     bot.choose(Hand.new(PRESETS["standard"], seed=2))
-    assert len(calls) == bot.stats["iterations"] == 120
+    assert (len(searches), len(playouts), bot.stats["iterations"]) == (1, 0, 120)
+    # a kit whose whole search cannot run: the tree in Python, the playouts in the core
+    monkeypatch.setattr(KIT, "fast_search", lambda *args, **kwargs: None)
+    bot = ISMCTSBot(seed=1, iterations=120)
+    bot.choose(Hand.new(PRESETS["standard"], seed=2))
+    assert len(playouts) == bot.stats["iterations"] == 120
+
+
+def _undealt(seed: int, preset: str, players: int) -> Hand:
+    """A hand played at random for a while (the true deal, not a determinization)."""
+    hand = Hand.new(PRESETS[preset], players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(4 * players * 3)):
+        hand.push(rng.choice(hand.legal_moves()))
+    return hand
+
+
+def _board(hand: Hand):
+    return core.Board(hand, pasur_kit._points_of(hand.rules), hand.rules.sur_points)
+
+
+@needs_core
+@pytest.mark.parametrize(("preset", "players"), [("standard", 2), ("turkish", 3),
+                                                 ("multicapture", 4)])
+def test_the_cores_deal_redraws_only_what_the_seat_cannot_see(preset, players):
+    for seed in range(20):
+        hand = _undealt(seed, preset, players)
+        seat = hand.to_move
+        held, deals, weight = _board(hand).sample(seat, seed)
+        assert weight == 1.0
+        truth = [mask_of(cards) for cards in hand.hands]
+        assert held[seat] == truth[seat]
+        assert [mask.bit_count() for mask in held] == [len(cards) for cards in hand.hands]
+        assert all(mask.bit_count() == 4 for row in deals for mask in row)
+        assert len(deals) == hand.deal_rounds - hand.deal_round
+        unseen = sum(truth) - truth[seat] + sum(sum(row) for row in _future(hand))
+        dealt = sum(held) - held[seat] + sum(sum(row) for row in deals)
+        assert dealt == unseen   # (disjoint masks: a sum is their union)
+        # another truth the seat cannot tell from this one deals the same for one seed
+        other = hand.determinize(seat, random.Random(seed + 1))
+        assert _board(other).sample(seat, seed) == (held, deals, weight)
+
+
+def _future(hand: Hand) -> list[tuple[int, ...]]:
+    """The cards each seat is dealt in each round still to come, as masks."""
+    return [tuple(mask_of(CARDS[i] for i in held) for held in hand._deals[number])
+            for number in range(hand.deal_round + 1, hand.deal_rounds + 1)]
+
+
+class _Deal:
+    """What ``_Evidence.weight`` reads of a deal: the cards each seat holds."""
+
+    def __init__(self, held: tuple[int, ...]) -> None:
+        self.hands = [cards_of(mask) for mask in held]
+
+
+@needs_core
+def test_the_cores_inference_weighs_a_deal_as_the_kits_does():
+    weighed = 0
+    for seed in range(40):
+        preset, players = [("standard", 2), ("turkish", 3), ("multicapture", 4)][seed % 3]
+        hand = Hand.new(PRESETS[preset], players=players, seed=seed)
+        rng = random.Random(seed)
+        # into a deal round, then a few moves of it
+        for _ in range(4 * hand.players + rng.randrange(1, 3 * hand.players)):
+            hand.push(rng.choice(hand.legal_moves()))
+        seat = hand.to_move
+        evidence = pasur_kit._Evidence(hand, seat)
+        if not evidence.moves:
+            continue
+        seen = [(who, table, move.index, move.taken, since)
+                for who, table, move, since in evidence.moves]
+        for draw in range(5):
+            held, _, weight = _board(hand).sample(seat, draw, evidence=seen)
+            assert weight == pytest.approx(evidence.weight(_Deal(held)), rel=1e-12, abs=0)
+            weighed += 1
+    assert weighed >= 50
+
+
+@needs_core
+@pytest.mark.parametrize("paired", [False, True])
+@pytest.mark.parametrize("depth", [0, 1, 2])
+def test_the_cores_search_counts_its_iterations_and_nodes(paired, depth):
+    hand = _undealt(4, "standard", 2)
+    seat = hand.to_move
+    roots = len(hand.legal_moves())
+    context = KIT.context(hand, seat)
+    iterations = 12 * roots
+    done, nodes, tried = KIT.fast_search(
+        hand, seat, context, random.Random(1), iterations=iterations, deadline=math.inf,
+        c=0.2, policy="basic", depth=depth, paired=paired, infer=False)
+    visits = [v for v, _ in tried.values()]
+    assert done == sum(visits) == iterations
+    assert set(tried) <= set(hand.legal_moves())
+    if paired:
+        assert visits == [12] * roots   # every root move on every deal
+    if depth == 1:
+        assert nodes == len(tried)      # flat: the root's moves alone
+    else:
+        assert len(tried) < nodes <= iterations + roots
+    assert all(-v <= total <= v for v, total in tried.values())   # rewards lie in [-1, 1]
+    # a deadline passed: one iteration all the same
+    done, _, _ = KIT.fast_search(
+        hand, seat, context, random.Random(1), iterations=math.inf,
+        deadline=time.perf_counter() - 1, c=0.2, policy="random", depth=depth,
+        paired=paired, infer=True)
+    assert done == 1
+
+
+@needs_core
+def test_the_cores_search_refuses_what_it_cannot_search():
+    hand = _undealt(5, "standard", 2)
+    seat = hand.to_move
+    board = _board(hand)
+
+    def reward(captured, surs, over):
+        return [0.0, 0.0]
+
+    for bad in [dict(seat=1 - seat), dict(seat=7), dict(iterations=0), dict(policy="best"),
+                dict(depth=-1), dict(c=-1.0), dict(c=math.nan), dict(reward=3),
+                dict(evidence=[(0, 1, 2)]), dict(evidence=[(9, 0, 0, 0, 0)]),
+                dict(evidence=[(0, 0, 60, 0, 0)]), dict(evidence=5)]:
+        arguments = dict(seat=seat, iterations=10, seed=1, reward=reward) | bad
+        with pytest.raises((ValueError, TypeError)):
+            board.search(**arguments)
+    with pytest.raises(ValueError, match="a number per seat"):
+        board.search(seat, 10, 1, lambda captured, surs, over: [0.0])
+
+    def broken(captured, surs, over):
+        raise ZeroDivisionError("the reward's own error")
+
+    with pytest.raises(ZeroDivisionError):
+        board.search(seat, 10, 1, broken)
+    # and the board is as it was
+    assert board.legal() == [(m.index, m.taken) for m in hand.legal_moves()]
+    assert board.depth == 0
+
+
+def test_without_the_core_the_search_hook_draws_nothing_and_says_none(monkeypatch):
+    monkeypatch.setattr(pasur_kit, "_CORE", [None])
+    rng = random.Random(3)
+    state = rng.getstate()
+    hand = _undealt(3, "standard", 2)
+    found = KIT.fast_search(hand, hand.to_move, KIT.context(hand, hand.to_move), rng,
+                            iterations=10, deadline=math.inf, c=0.2, policy="basic",
+                            depth=0, paired=False, infer=True)
+    assert found is None
+    assert rng.getstate() == state
 
 
 def _endgame(seed: int, preset: str, players: int, rounds_left: int) -> Hand:
