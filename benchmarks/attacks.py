@@ -69,6 +69,8 @@ from websockets.asyncio.client import connect
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import drop_database, free_port, fresh_database, percentile, rss_mb, wait_ready
 
+from cardtable.server.core.wire import seat_protocols
+
 ROOT = Path(__file__).resolve().parents[1]
 PLAYER, VICTIM = "127.0.0.3", "127.0.0.4"
 ATTACKERS = "127.0.1.{}"
@@ -128,9 +130,9 @@ class NormalPlayer:
                     await asyncio.sleep(0.5)
 
     async def _play(self, made: dict[str, Any], rng: random.Random) -> None:
-        url = (self.base.replace("http", "ws", 1)
-               + f"/ws/tables/{made['table']}?token={made['token']}")
-        async with connect(url, local_addr=(PLAYER, 0), open_timeout=TIMEOUT) as ws:
+        url = self.base.replace("http", "ws", 1) + f"/ws/tables/{made['table']}"
+        async with connect(url, local_addr=(PLAYER, 0), open_timeout=TIMEOUT,
+                           subprotocols=seat_protocols(made["token"])) as ws:
             state: dict[str, Any] = {}
             sent_at, waiting_for = 0.0, -1
             while not self.stopping:

@@ -74,6 +74,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from cardtable.server.core.wire import seat_protocols
+
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 10.0
 SEATING = 120.0
@@ -309,9 +311,10 @@ async def play_table(base_a: str, base_b: str, created: dict[str, Any],
                      joined: dict[str, Any], args: argparse.Namespace, figures: Figures,
                      rng: random.Random, index: int) -> None:
     table = created["table"]
-    urls = [f"{base.replace('http', 'ws', 1)}/ws/tables/{table}?token={seated['token']}"
-            for base, seated in ((base_a, created), (base_b, joined))]
-    async with connect(urls[0], max_size=2**22) as ws0, connect(urls[1], max_size=2**22) as ws1:
+    urls = [f"{base.replace('http', 'ws', 1)}/ws/tables/{table}" for base in (base_a, base_b)]
+    async with connect(urls[0], max_size=2**22,
+                       subprotocols=seat_protocols(created["token"])) as ws0, \
+            connect(urls[1], max_size=2**22, subprotocols=seat_protocols(joined["token"])) as ws1:
         seats = {created["seat"]: Seat(ws0), joined["seat"]: Seat(ws1)}
         readers = [asyncio.create_task(seat.read(figures)) for seat in seats.values()]
         try:

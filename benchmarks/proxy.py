@@ -8,8 +8,8 @@ the ports of a run) in a folder of its own, as the user running it, in the foreg
 >>> text = render(["127.0.0.1:9001", "127.0.0.1:9002"], "127.0.0.1:9000", Path("/tmp/x"))
 >>> "server 127.0.0.1:9002 max_fails=0;" in text, "8001" in text
 (True, False)
->>> "listen 127.0.0.1:9000;" in text
-True
+>>> "listen 127.0.0.1:9000;" in text, "access_log /tmp/x/access.log cardtable;" in text
+(True, True)
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ CONFIG = ROOT / "deploy" / "nginx" / "cardtable.conf"
 
 _SERVER = re.compile(r"^(\s*)server 127\.0\.0\.1:\d+ (max_fails=.*)$", re.MULTILINE)
 _LISTEN = re.compile(r"^(\s*)listen 127\.0\.0\.1:\d+;$", re.MULTILINE)
+_ACCESS_LOG = re.compile(r"^(\s*)access_log /\S+ ", re.MULTILINE)
 
 
 def render(upstreams: list[str], listen: str, folder: Path) -> str:
@@ -42,6 +43,7 @@ def render(upstreams: list[str], listen: str, folder: Path) -> str:
     site = _SERVER.sub("", site, count=len(found) - 1) if len(found) > 1 else site
     site = _SERVER.sub(lambda _: lines, site, count=1)
     site = _LISTEN.sub(lambda m: f"{m.group(1)}listen {listen};", site)
+    site = _ACCESS_LOG.sub(lambda m: f"{m.group(1)}access_log {folder / 'access.log'} ", site)
     temp = folder / "temp"
     return (f"worker_processes 1;\nerror_log {folder / 'error.log'} warn;\n"
             f"pid {folder / 'nginx.pid'};\n"

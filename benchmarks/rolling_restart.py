@@ -60,6 +60,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import drop_database, free_port, fresh_database, percentile, report, start_server
 from proxy import Nginx
 
+from cardtable.server.core.wire import seat_protocols
+
 
 @dataclass
 class Closed:
@@ -114,12 +116,13 @@ class Run:
             await asyncio.gather(*(self.seat_loop(player) for player in pair))
 
     async def seat_loop(self, player: Player) -> None:
-        url = f"{self.ws_base}/ws/tables/{player.table}?token={player.token}"
+        url = f"{self.ws_base}/ws/tables/{player.table}"
         rng = random.Random(player.seed)
         attempt = 0
         while not (self.stopping or player.over or player.gone_for_good):
             try:
-                async with connect(url, open_timeout=5, max_size=2**22) as ws:
+                async with connect(url, open_timeout=5, max_size=2**22,
+                                   subprotocols=seat_protocols(player.token)) as ws:
                     player.connects += 1
                     attempt = 0
                     await self.converse(ws, player, rng)

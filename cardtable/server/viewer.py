@@ -15,6 +15,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from .core.wire import seat_protocols
+
 __all__ = ["clock_text", "main", "socket_url", "status_line", "watch"]
 
 
@@ -68,8 +70,9 @@ def status_line(state: dict[str, Any]) -> str:
     return "  ".join(parts) + f"  | {seats}"
 
 
-def socket_url(page_url: str, token: str | None = None) -> str:
-    """The table's WebSocket from its page's address (``/table/ID``).
+def socket_url(page_url: str) -> str:
+    """The table's WebSocket from its page's address (``/table/ID``); a seat's key goes
+    in the subprotocols (``core.wire.seat_protocols``), never in this URL.
 
     >>> socket_url("https://example.org/table/abc")
     'wss://example.org/ws/tables/abc'
@@ -77,8 +80,7 @@ def socket_url(page_url: str, token: str | None = None) -> str:
     parts = urlsplit(page_url)
     table = parts.path.rstrip("/").rsplit("/", 1)[-1]
     scheme = "wss" if parts.scheme == "https" else "ws"
-    query = f"token={token}" if token else ""
-    return urlunsplit((scheme, parts.netloc, f"/ws/tables/{table}", query, ""))
+    return urlunsplit((scheme, parts.netloc, f"/ws/tables/{table}", "", ""))
 
 
 def watch(page_url: str, token: str | None = None, *, once: bool = False,
@@ -88,7 +90,8 @@ def watch(page_url: str, token: str | None = None, *, once: bool = False,
     from websockets.sync.client import connect
 
     last = None
-    with connect(socket_url(page_url, token)) as ws:
+    with connect(socket_url(page_url),
+                 subprotocols=seat_protocols(token)) as ws:  # type: ignore[arg-type]
         for text in ws:
             message = json.loads(text)
             if message.get("type") == "error":

@@ -14,6 +14,7 @@ import httpx
 import pytest
 from browserkit import create_table, screenshot
 
+from cardtable.server.core.wire import seat_protocols
 from cardtable.server.store.ratings import pool_of
 
 pytestmark = pytest.mark.browser
@@ -45,16 +46,16 @@ def rated_game(base: str, first: str, second: str) -> str:
     made = clients[0].post("/api/tables", json={"game": "durak", "rated": True,
                                                 "seats": ["human", "human"]}).json()
     joined = clients[1].post(f"/api/tables/{made['table']}/join").json()
-    url = base.replace("http", "ws", 1) + f"/ws/tables/{made['table']}?token="
+    url = base.replace("http", "ws", 1) + f"/ws/tables/{made['table']}"
     rng = random.Random(4)
     # an account's seat key plays only with that account signed in: each with its cookie
     signed_in = [{"Cookie": "; ".join(f"{k}={v}" for k, v in client.cookies.items())}
                  for client in clients]
     with contextlib.ExitStack() as stack:
-        sockets = [stack.enter_context(connect(url + made["token"],
-                                               additional_headers=signed_in[0])),
-                   stack.enter_context(connect(url + joined["token"],
-                                               additional_headers=signed_in[1]))]
+        sockets = [stack.enter_context(connect(url, additional_headers=signed_in[0],
+                                               subprotocols=seat_protocols(made["token"]))),
+                   stack.enter_context(connect(url, additional_headers=signed_in[1],
+                                               subprotocols=seat_protocols(joined["token"])))]
         latest: dict[int, dict[str, Any]] = {}
         for seat, ws in enumerate(sockets):
             latest[seat] = _state(ws)

@@ -27,6 +27,7 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
 from cardtable.server.core.bounds import OFFERED_BOTS
+from cardtable.server.core.wire import seat_protocols
 
 MACHINE_SPEED: dict[str, Any] = {"ws_messages_per_second": 0, "tables_per_address": "",
                                  "bot_tables_per_address": 1000, "bot_tables": 1000}
@@ -278,8 +279,7 @@ def two_people(client: TestClient, game: str = "durak", **body: Any) -> tuple[di
 
 
 def connect(client: TestClient, table: str, token: str | None = None) -> Any:
-    url = f"/ws/tables/{table}" + (f"?token={token}" if token else "")
-    return client.websocket_connect(url)
+    return client.websocket_connect(f"/ws/tables/{table}", subprotocols=seat_protocols(token))
 
 
 # -- real server processes ------------------------------------------------------------------
@@ -338,8 +338,8 @@ def socket_for(base: str, table: str, token: str | None,
     key plays only with that account signed in."""
     url = base.replace("http", "ws", 1) + f"/ws/tables/{table}"
     headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else None
-    return ws_connect(url + (f"?token={token}" if token else ""), open_timeout=10,
-                      additional_headers=headers)
+    return ws_connect(url, open_timeout=10, additional_headers=headers,
+                      subprotocols=seat_protocols(token))  # type: ignore[arg-type]
 
 
 def next_state(ws: ClientConnection, at_least: int = -1) -> dict:

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from playerkit import app_client, fresh, register
-from tablekit import Player, each_moves_once
+from tablekit import Player, connect, each_moves_once
 
 __all__ = ["app_client"]   # the fixture
 
@@ -43,12 +43,12 @@ def test_two_accounts_meet_through_the_queue_at_a_rated_table(app_client: Any) -
     lobby = ana.get("/api/lobby").json()
     assert [(g["id"], g["ratings"]) for g in lobby["live"]] == [(table, {"0": 1500,
                                                                         "1": 1500})]
-    with ana.websocket_connect(f"/ws/tables/{table}?token={first['token']}") as ws:
+    with connect(ana, table, first["token"]) as ws:
         state = ws.receive_json()
         while state.get("ratings") != {"0": 1500, "1": 1500}:
             state = ws.receive_json()
         assert state["rated"] is True
-        with bo.websocket_connect(f"/ws/tables/{table}?token={second['token']}") as ws1:
+        with connect(bo, table, second["token"]) as ws1:
             each_moves_once({first["seat"]: Player(ws), second["seat"]: Player(ws1)})
     refused = ana.post(f"/api/tables/{table}/leave", json={"token": first["token"]})
     assert refused.status_code == 409 and refused.json()["code"] == "rated_table"

@@ -349,7 +349,7 @@ def test_a_real_server_closes_big_frames_answers_long_urls_and_refuses_extra_soc
         port = int(base.rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port), timeout=20) as raw:
             key = base64.b64encode(os.urandom(16)).decode()
-            raw.sendall((f"GET /ws/tables/{table}?token={'x' * 9000} HTTP/1.1\r\n"
+            raw.sendall((f"GET /ws/tables/{table}?seat={'x' * 9000} HTTP/1.1\r\n"
                          f"Host: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                          f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
                         .encode())

@@ -117,4 +117,4 @@ def test_the_running_server_logs_no_secret_and_no_traceback(tmp_path: Path) -> N
     assert "Traceback" not in log and "Logging error" not in log
     assert '"GET /api/health?token=… HTTP/1.1" 200' in log
     assert '"GET /api/quick-play/… HTTP/1.1" 200' in log
-    assert f'"WebSocket /ws/tables/{seated["table"]}?token=…" [accepted]' in log
+    assert f'"WebSocket /ws/tables/{seated["table"]}" [accepted]' in log   # key not in URL

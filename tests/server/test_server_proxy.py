@@ -100,6 +100,9 @@ def test_with_the_ring_a_table_is_made_by_the_process_nginx_sends_it_to(
                 for table in made] == makers
         for base in bases:
             assert gauge(base, "cardtable_relayed_sockets") == 0
+        # each process's /metrics is its own, scraped at its own address: through nginx it
+        # would be one process's at random, so nginx does not pass it on
+        assert httpx.get(f"{proxy.base}/metrics").status_code == 404
 
 
 @dataclass

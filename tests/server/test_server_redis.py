@@ -18,7 +18,7 @@ import httpx
 import pytest
 from clusterkit import OwnRedis, Seat, check_every_move_once, health, wait_for
 from fastapi.testclient import TestClient
-from tablekit import server
+from tablekit import connect, server
 
 
 @pytest.fixture
@@ -136,8 +136,7 @@ def test_creating_a_table_while_redis_is_down_is_refused_and_leaves_nothing(
     made = client.post("/api/tables", json=body)
     assert made.status_code == 201, made.text
     assert table_count(tmp_path / "data") == 2
-    with client.websocket_connect(f"/ws/tables/{made.json()['table']}"
-                                  f"?token={made.json()['token']}") as ws:
+    with connect(client, made.json()["table"], made.json()["token"]) as ws:
         assert ws.receive_json()["type"] == "state"
 
 

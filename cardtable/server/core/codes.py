@@ -79,6 +79,8 @@ CODES: dict[str, Code] = {
     # -- the table's socket -----------------------------------------------------------------
     "bad_message": Code("the message cannot be read"),
     "message_flood": Code("too many messages: the socket is closed"),
+    "key_in_url": Code("a seat's key was put in the socket's URL, where proxies log it: it "
+                       "goes in the Sec-WebSocket-Protocol header"),
     "no_seat": Code("the token holds no seat at this table"),
     "signed_out": Code("the token is of an account's seat, and that account is not signed "
                        "in here: sign in to play it"),

@@ -34,11 +34,32 @@ from .protocol import (
 )
 from .protocol import ClientMessage as ClientMessage
 
-__all__ = ["MessageError", "decode", "encode", "plain"]
+__all__ = ["KEY_PREFIX", "PROTOCOL", "MessageError", "decode", "encode", "plain",
+           "seat_protocols"]
 
 MAX_MESSAGE = 4096
 MAX_TOKEN = 64
 """A seat token is 32 characters; a longer one holds no seat, and is not even hashed."""
+
+PROTOCOL = "cardtable"
+"""The WebSocket subprotocol the server picks when a client offers it (a browser that
+offers any subprotocol fails the socket unless the server picks one of them)."""
+
+KEY_PREFIX = "cardtable.key."
+"""A seat's key travels as the offered subprotocol ``cardtable.key.KEY`` (the
+``Sec-WebSocket-Protocol`` header, which a page sets with ``new WebSocket(url,
+protocols)``), never in the URL, which every proxy's access and error log, and the
+browser's history, write down."""
+
+
+def seat_protocols(token: str | None) -> list[str]:
+    """The subprotocols a client offers to play the seat ``token`` holds (``None``: to
+    watch).
+
+    >>> seat_protocols("Ab_9")
+    ['cardtable', 'cardtable.key.Ab_9']
+    """
+    return [PROTOCOL] + ([KEY_PREFIX + token] if token else [])
 
 
 class MessageError(ValueError):

@@ -16,7 +16,8 @@ and the page (``pagefiles``).  The endpoints, in short:
   ``GET /api/tables/{id}/log`` (every move so far, public: the page's move log),
   ``GET /api/tables/{id}/replay`` (once over: the table at every step, every hand shown),
   ``GET /api/history`` (finished games)
-- ``WS /ws/tables/{id}?token=T`` (no token: watch); messages in ``cardtable.server.core.wire``
+- ``WS /ws/tables/{id}`` offering the subprotocol ``cardtable.key.T`` (none: watch); messages
+  in ``cardtable.server.core.wire``
 - ``/`` and ``/table/{id}``: the page (``static/index.html``); the rest of ``static/``.
 """
 

@@ -14,7 +14,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
 from ..core.errors import ClusterUnavailable, NotHere, Refused
-from ..core.wire import MAX_TOKEN, encode
+from ..core.wire import KEY_PREFIX, MAX_TOKEN, PROTOCOL, encode
 from ..play.guard import MessageRate, address_of
 from ..play.tables import Connection, Outbox, Tables
 from ..store.storage import StorageUnavailable, hash_token
@@ -29,16 +29,34 @@ log = logging.getLogger("cardtable.server")
 router = APIRouter()
 
 
+KEY_IN_URL = ("a seat's key never goes in the URL (proxies log URLs): offer it as the "
+              "WebSocket subprotocol 'cardtable.key.KEY' beside 'cardtable'")
+
+
+def offered_key(websocket: WebSocket) -> tuple[str | None, bool]:
+    """The seat key among the subprotocols the client offered (``None``: none, a
+    watcher), and whether it offered ``cardtable`` (the one the server then picks)."""
+    offered = [part.strip() for part in
+               websocket.headers.get("sec-websocket-protocol", "").split(",")]
+    key = next((part[len(KEY_PREFIX):] for part in offered if part.startswith(KEY_PREFIX)),
+               None)
+    return key or None, PROTOCOL in offered
+
+
 @router.websocket("/ws/tables/{table_id}")
-async def play(websocket: WebSocket, table_id: str, token: str | None = None,
-               seat: str | None = None, *, tables: Live) -> None:
+async def play(websocket: WebSocket, table_id: str, seat: str | None = None, *,
+               tables: Live) -> None:
     address = address_of(websocket)
     refused = tables.guard.open_socket(address)
     if refused is not None:
         await _deny(websocket, refused)
         return
     try:
-        await websocket.accept()
+        token, named = offered_key(websocket)
+        await websocket.accept(subprotocol=PROTOCOL if named else None)
+        if "token" in websocket.query_params:
+            await _close(websocket, KEY_IN_URL, 4400, "key_in_url")
+            return
         ticket: str | OwnSeat | None = token
         if token is None and seat is not None:   # a player's own seat, from anywhere
             ticket = await _own_seat(websocket, tables, table_id, seat)

@@ -146,9 +146,14 @@ export class TableSocket {
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     // a signed-in player's own seat, taken by number from another device (players.md)
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}`
-      : Number.isInteger(this.seat) ? `?seat=${this.seat}` : "";
+    const query = !this.token && Number.isInteger(this.seat) ? `?seat=${this.seat}` : "";
     return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
+  }
+
+  /** The seat's key rides in the Sec-WebSocket-Protocol header, never the URL (which
+   * proxies and logs keep); the server answers with "cardtable". */
+  protocols() {
+    return this.token ? ["cardtable", `cardtable.key.${this.token}`] : ["cardtable"];
   }
 
   connect() {
@@ -156,7 +161,7 @@ export class TableSocket {
     this.handlers.onStatus?.({ state: "connecting" });
     let ws;
     try {
-      ws = new WebSocket(this.url());
+      ws = new WebSocket(this.url(), this.protocols());
     } catch (error) {
       this.retry();
       return;

@@ -41,6 +41,7 @@ export default {
   "code.rematch_failed": "The rematch could not be made; ask again.",
   "code.bad_message": "The page sent something the server could not read; reload the page.",
   "code.message_flood": "Too many messages; reconnecting.",
+  "code.key_in_url": "This page is out of date: reload it.",
   "code.no_seat": "This seat is not yours any more; you are watching.",
   "code.signed_out": "This seat is your account's: sign in to play it. You are watching.",
   "code.moved": "The table moved to another server; reconnecting…",

@@ -41,6 +41,7 @@ export default {
   "code.rematch_failed": "Não foi possível criar a revanche; peça de novo.",
   "code.bad_message": "A página enviou algo que o servidor não entendeu; recarregue a página.",
   "code.message_flood": "Mensagens demais; reconectando.",
+  "code.key_in_url": "Esta página está desatualizada: recarregue-a.",
   "code.no_seat": "Este lugar não é mais seu; você está assistindo.",
   "code.signed_out": "Este lugar é da sua conta: entre para jogar nele. Você está assistindo.",
   "code.moved": "A mesa mudou de servidor; reconectando…",
