@@ -6,6 +6,7 @@ import io
 import itertools
 import re
 
+import pytest
 from rich.console import Console
 from rich.text import Text
 from typer.testing import CliRunner
@@ -17,6 +18,13 @@ from cardtable.terminal import durak as durak_screen
 from cardtable.terminal import pasur as pasur_screen
 
 runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def in_a_scratch_folder(tmp_path, monkeypatch):
+    """Whole games here answer "1" to every prompt, the save prompt included, which saves
+    the record as a file named 1 in the working folder: keep that out of the checkout."""
+    monkeypatch.chdir(tmp_path)
 
 
 class Script:
