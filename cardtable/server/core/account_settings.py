@@ -63,8 +63,14 @@ class AccountSettings(BaseModel):
                                    "requests from one address")
     reports_per_address: str = Field("20/hour", max_length=200, description="reports of a "
                                      "player or a chat line from one address")
+    challenges_per_account: str = Field("30/hour;100/day", max_length=200, description="new "
+                                        "challenges one account may send")
+    challenges_open: int = Field(20, ge=1, le=10_000, description="challenges one account "
+                                 "may have open (waiting for an answer) at once")
+    challenge_hours: int = Field(24, ge=1, le=24 * 30, description="hours a challenge waits "
+                                 "for an answer before it expires")
 
-    @field_validator("reset_per_address", "reports_per_address")
+    @field_validator("reset_per_address", "reports_per_address", "challenges_per_account")
     @classmethod
     def _a_rate(cls, value: str) -> str:
         from limits import parse_many

@@ -159,6 +159,21 @@ CODES: dict[str, Code] = {
     "email_taken": Code("another account has this e-mail address"),
     "reset_off": Code("this server sends no mail: no password reset by e-mail"),
     "reset_link_bad": Code("the password-reset link is wrong, used or out of date"),
+    # -- players among themselves (``play.challenges``, ``web.social_api``) ------------------
+    "not_yourself": Code("a player cannot challenge, follow or block themselves"),
+    "player_blocked": Code("one of the two players blocks the other: no challenge between "
+                           "them"),
+    "challenges_refused": Code("the player takes no challenges from strangers, or from "
+                               "anyone, just now"),
+    "too_many_challenges": Code("as many open challenges as an account may have: cancel "
+                                "one first", ("limit",)),
+    "no_challenge": Code("there is no such challenge (or it is not yours to see)"),
+    "challenge_closed": Code("the challenge was already answered, cancelled or expired",
+                             ("status",)),
+    "not_your_challenge": Code("only the challenged player may accept or decline it, and "
+                               "only its sender cancel it"),
+    "too_many_players": Code("as many followed (or blocked) players as one may have",
+                             ("limit",)),
     # -- help at a table against bots only (``assist``) ---------------------------------------
     "not_against_bots": Code("hints and undo are only for tables where every other seat is "
                              "a bot"),

@@ -26,6 +26,7 @@ from ..core.bounds import OutOfBounds, check_rules, check_seats
 from ..core.cluster_messages import Seats
 from ..core.errors import NotHere, Refused
 from ..core.ring import choose_id
+from ..store.stamps import stamp
 from ..store.storage import RematchExists, SeatRow, TableRow, hash_token, now
 from .bot_runner import default_bot, make_bot
 from .commands import Begin, OfferRematch, RefuseRematch, SeatsRead, TakeSeat, Unclaimed
@@ -98,6 +99,9 @@ class NewSeat:
     token_hash: str | None = None
     player_id: str | None = None
     player_kind: str | None = None
+    seen: bool = False
+    """Counted as connected to already: a seat given to an account that may come later
+    (a challenge's) is never freed for want of a first connection."""
 
 
 @dataclass(frozen=True)
@@ -241,7 +245,7 @@ class Seating:
         table_id = choose_id(new_id, tables.ring, tables.settings.ring_address)
         rows = [SeatRow(table_id=table_id, seat=index, kind=seat.kind, bot=seat.bot,
                         name=seat.name, token_hash=seat.token_hash, player_id=seat.player_id,
-                        player_kind=seat.player_kind)
+                        player_kind=seat.player_kind, seen=stamp() if seat.seen else None)
                 for index, seat in enumerate(plan.seats)]
         free = sum(1 for row in rows if row.kind == "human" and row.token_hash is None)
         status = WAITING if free else PLAYING

@@ -32,6 +32,7 @@ from ..core.metrics import Metrics
 from ..core.ring import Ring
 from ..core.settings import ServerSettings
 from ..core.wire import ClientMessage, MessageError, decode, encode, plain
+from ..people.notices import Notices
 from ..store.storage import (
     CLOSED,
     OPEN,
@@ -132,6 +133,9 @@ class Tables:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.uncountable: dict[str, str] = {}
         """Finished tables a sweep could not count here (why): not tried again."""
+        self.notices: Notices | None = None
+        """The players' inbox (``people.notices``; the app gives it once built): what
+        the tables (your move) and tournaments tell a player who is elsewhere."""
 
     # -- start and stop -----------------------------------------------------------------
     async def start(self) -> None:

@@ -67,6 +67,7 @@ from .pagefiles import router as page_router
 from .protocol_api import router as protocol_router
 from .ratings_api import router as ratings_router
 from .services import Services
+from .social_api import router as social_router
 from .socket_api import router as socket_router
 from .tables_api import games_of, playable
 from .tables_api import router as tables_router
@@ -187,7 +188,7 @@ def api() -> APIRouter:
     router = APIRouter()
     for part in (health_router, tables_router, socket_router, life_router, protocol_router,
                  page_router, accounts_router, ratings_router, control_router, mail_router,
-                 moderation_router, learn_router):
+                 moderation_router, learn_router, social_router):
         router.include_router(part)
     return router
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
@@ -12,6 +12,7 @@ from ..store.storage import SeatRow, TableRow
 
 __all__ = [
     "CreateTable",
+    "DaysControl",
     "GameInfo",
     "Health",
     "HistoryEntry",
@@ -40,6 +41,15 @@ class TimeControl(BaseModel):
 
     move: StrictInt = Field(20, ge=1, le=3600, description="seconds for each move")
     bank: StrictInt = Field(60, ge=0, le=36000, description="seconds in reserve, per seat")
+
+
+class DaysControl(BaseModel):
+    """A correspondence clock: days for each move, no bank; it runs only while the server
+    does (a restart costs nobody time)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    days: Literal[1, 2, 3, 5, 7, 14] = Field(description="days for each move")
 
 
 class CreateTable(BaseModel):

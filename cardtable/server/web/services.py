@@ -13,7 +13,9 @@ from starlette.requests import HTTPConnection
 
 from ..core.settings import ServerSettings
 from ..people.mail import SALT
+from ..people.notices import Notices
 from ..play.analyses import Analyses
+from ..play.challenges import Challenges
 from ..play.guard import Limiter
 from ..play.quickplay import QuickPlay
 from ..play.tables import Tables
@@ -22,13 +24,14 @@ from ..store.players import PlayerStore
 from ..store.progress import ProgressStore
 from ..store.ratings import RatingStore
 from ..store.sanctions import ReportStore, SanctionStore
+from ..store.social import SocialStore
 from ..store.storage import Storage
 
 if TYPE_CHECKING:
     from ..cluster.relay import Cluster
 
 __all__ = ["Attempts", "Control", "Players", "Progress", "Ratings", "Sanctions", "Services",
-           "services_of"]
+           "Social", "services_of"]
 
 
 @dataclass(eq=False)
@@ -55,6 +58,11 @@ class Services:
     so neither cookie passes for the other."""
     reset: URLSafeTimedSerializer
     """The signer of the password-reset links."""
+    social: SocialStore
+    """Follows, blocks, challenges, the inbox and the social settings."""
+    notices: Notices
+    """The one way to tell a player something (the inbox); ``tables.notices`` too."""
+    challenges: Challenges
 
     @classmethod
     async def build(cls, settings: ServerSettings, storage: Storage, tables: Tables,
@@ -65,15 +73,20 @@ class Services:
         players = PlayerStore(storage)
         session_key = await asyncio.to_thread(players.secret, "session")
         reset_key = await asyncio.to_thread(players.secret, "reset")
+        social = SocialStore(storage)
+        notices = tables.notices = Notices(social)
+        limiter = Limiter(settings.rate_limit_storage)
         return cls(
             settings=settings, storage=storage, tables=tables, quickplay=quickplay,
             analyses=analyses, cluster=cluster, players=players,
             ratings=RatingStore(storage), sanctions=SanctionStore(storage),
             reports=ReportStore(storage), control=ControlStore(storage),
-            progress=ProgressStore(storage), limiter=Limiter(settings.rate_limit_storage),
+            progress=ProgressStore(storage), limiter=limiter,
             cookies={name: URLSafeTimedSerializer(session_key, salt=f"cardtable.{name}")
                      for name in ("session", "device")},
-            reset=URLSafeTimedSerializer(reset_key, salt=SALT))
+            reset=URLSafeTimedSerializer(reset_key, salt=SALT), social=social,
+            notices=notices,
+            challenges=Challenges(tables, social, players, notices, limiter))
 
 
 def services_of(connection: HTTPConnection) -> Services:
@@ -102,6 +115,10 @@ def progress_of(connection: HTTPConnection) -> ProgressStore:
     return services_of(connection).progress
 
 
+def social_of(connection: HTTPConnection) -> SocialStore:
+    return services_of(connection).social
+
+
 def attempts_of(connection: HTTPConnection) -> Limiter:
     return services_of(connection).limiter
 
@@ -112,4 +129,5 @@ Sanctions = Annotated[SanctionStore, Depends(sanctions_of)]
 Control = Annotated[ControlStore, Depends(control_of)]
 Progress = Annotated[ProgressStore, Depends(progress_of)]
 Attempts = Annotated[Limiter, Depends(attempts_of)]
+Social = Annotated[SocialStore, Depends(social_of)]
 """What an endpoint declares to be given a store or the sign-in attempts' limiter."""

@@ -1,0 +1,339 @@
+"""Players among themselves over HTTP: challenges, follows and blocks, the inbox, and each
+player's social settings (``play.challenges``, ``people.notices``, ``store.social``).
+
+- ``POST /api/challenges`` (201), ``GET /api/challenges`` (mine, in and out),
+  ``GET /api/challenges/{id}``, ``POST /api/challenges/{id}/accept`` (the table made, both
+  seated), ``/decline``, ``/cancel``
+- ``POST``/``DELETE /api/players/{name}/follow`` and ``/block``; ``GET /api/friends``
+  (the players I follow: online, playing and where to watch), ``GET /api/blocks``
+- ``GET /api/inbox`` (``after``: newer notices only; ``wait``: hold the answer up to that
+  many seconds for one), ``POST /api/inbox/read``
+- ``GET``/``POST /api/social/settings``: who may challenge me, where each kind of notice
+  goes
+
+Each needs a signed-in account (401 ``not_signed_in``), except reading an open
+challenge's link and the inbox (a guest has one: nothing is sent to it yet).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Literal
+
+from fastapi import APIRouter, Path, Query, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from ... import games
+from ..core.errors import Refused
+from ..people.notices import CHANNELS, KINDS, MAX_WAIT
+from ..play.guard import address_of
+from ..store.players import Player
+from .accounts import current_player
+from .deps import answers
+from .schemas import DaysControl, TimeControl
+from .services import Players, Social, services_of
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["players"])
+
+ANSWERS = {**answers(404, 409, 422, 429, 503),
+           401: {"description": "this needs a signed-in account"},
+           403: {"description": "refused: a block, the player's setting, not yours, or a "
+                                "cross-site request"}}
+
+NAME = Path(max_length=40, description="a player's username")
+CHALLENGE = Path(max_length=16, description="a challenge's id")
+
+
+# -- bodies ------------------------------------------------------------------------------------
+class NewChallenge(BaseModel):
+    """A challenge: to a player by name, or open (no ``to``: whoever has its link)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"to": "alice", "game": games.names()[-1], "players": 2, "clock": {"days": 3},
+         "rated": False}]})
+
+    to: str | None = Field(None, max_length=40, description="the challenged player's "
+                           "username; none: an open challenge, accepted through its link")
+    game: str = Field(max_length=32, description="a game name from GET /api/games")
+    preset: str | None = Field(None, max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict, description="rule options "
+                                    "changed from the preset")
+    players: StrictInt | None = Field(None, ge=2, le=16, description="seats at the table "
+                                      "(more than two: the others free for its invite link)")
+    clock: TimeControl | DaysControl | None = Field(None, description="seconds a move and "
+                                                    "a bank, or days a move; none: no clock")
+    rated: StrictBool = False
+
+
+class Challenge(BaseModel):
+    id: str
+    from_: str = Field(alias="from", description="the challenger's shown name")
+    to: str | None = Field(description="the challenged player's shown name (none: open)")
+    direction: Literal["in", "out"] = Field(description="out: I sent it; in: to me")
+    game: str
+    preset: str | None
+    options: dict[str, Any]
+    players: int
+    clock: dict[str, Any] | None
+    rated: bool
+    status: str = Field(description="open, accepting, accepted, declined, cancelled or "
+                        "expired")
+    created: str
+    expires: str
+    table: str | None = Field(description="once accepted: the table it made")
+    link: str = Field(description="the page that shows it (an open challenge's link)")
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class Accepted(BaseModel):
+    challenge: Challenge
+    table: str
+    seat: int = Field(description="your seat: connect with ?seat=N and your session")
+    url: str
+
+
+class Notice(BaseModel):
+    id: int
+    kind: str = Field(description=", ".join(KINDS))
+    at: str
+    data: dict[str, Any]
+    read: bool
+
+
+class Inbox(BaseModel):
+    notices: list[Notice] = Field(description="newest first")
+    unread: int
+
+
+class ReadUpTo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    upto: StrictInt | None = Field(None, ge=0, le=2**62, description="mark notices with an "
+                                   "id up to this one read; none: all of them")
+
+
+class Read(BaseModel):
+    read: int
+
+
+class SocialSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    challenges: Literal["everyone", "followed", "nobody"] | None = Field(
+        None, description="who may challenge me: everyone, only players I follow, nobody")
+    routes: dict[Literal["challenge", "challenge_answer", "your_move", "tournament",
+                         "friend_game"], list[Literal["inbox"]]] | None = Field(
+        None, description="for each kind of notice, where it goes (an empty list: "
+        "nowhere); a kind not named goes to the inbox")
+
+
+class Followed(BaseModel):
+    name: str
+    username: str | None
+    online: bool = Field(description="seen on the site in the last minute")
+    playing: str | None = Field(description="a table they play at now")
+    watch: str | None = Field(description="that table's page, to watch")
+
+
+class Blocked(BaseModel):
+    name: str
+    username: str | None
+
+
+class Changed(BaseModel):
+    changed: bool = Field(description="false: it was already so")
+
+
+# -- who asks ----------------------------------------------------------------------------------
+async def _account(request: Request) -> Player:
+    player = await current_player(request)
+    if player is None or player.kind == "guest":
+        raise Refused("sign in first", 401, "not_signed_in")
+    return player
+
+
+# -- challenges ---------------------------------------------------------------------------------
+@router.post("/api/challenges", response_model=Challenge, status_code=201,
+             responses=ANSWERS, response_model_by_alias=True)
+async def challenge(body: NewChallenge, request: Request) -> dict[str, Any]:
+    """Challenge a player by name (or make an open challenge, accepted through its link)."""
+    player = await _account(request)
+    challenges = services_of(request).challenges
+    row = await challenges.create(
+        player, body.to, game=body.game, preset=body.preset, options=body.options,
+        players=body.players,
+        clock=None if body.clock is None else body.clock.model_dump(), rated=body.rated)
+    return await challenges.view(row, player)
+
+
+@router.get("/api/challenges", response_model=list[Challenge], responses=ANSWERS,
+            response_model_by_alias=True)
+async def my_challenges(request: Request) -> list[dict[str, Any]]:
+    """My challenges, sent and received, newest first."""
+    player = await _account(request)
+    return await services_of(request).challenges.of(player)
+
+
+@router.get("/api/challenges/{challenge_id}", response_model=Challenge, responses=ANSWERS,
+            response_model_by_alias=True)
+async def one_challenge(request: Request,
+                        challenge_id: str = CHALLENGE) -> dict[str, Any]:
+    """One challenge: its two players see theirs, anyone an open one (its link)."""
+    challenges = services_of(request).challenges
+    row = await challenges.find(challenge_id)
+    player = await current_player(request)
+    mine = player is not None and player.id in (row.from_id, row.to_id)
+    if row.to_id is not None and not mine:
+        raise Refused("there is no such challenge", 404, "no_challenge")
+    return await challenges.view(row, player)
+
+
+@router.post("/api/challenges/{challenge_id}/accept", response_model=Accepted,
+             responses=ANSWERS, response_model_by_alias=True)
+async def accept(request: Request, challenge_id: str = CHALLENGE) -> dict[str, Any]:
+    """Accept: the table is made and both players seated (it is in GET /api/me's seats)."""
+    player = await _account(request)
+    challenges = services_of(request).challenges
+    row, table, seat = await challenges.accept(player, challenge_id, address_of(request))
+    return {"challenge": await challenges.view(row, player), "table": table, "seat": seat,
+            "url": f"/table/{table}"}
+
+
+@router.post("/api/challenges/{challenge_id}/decline", response_model=Challenge,
+             responses=ANSWERS, response_model_by_alias=True)
+async def decline(request: Request, challenge_id: str = CHALLENGE) -> dict[str, Any]:
+    player = await _account(request)
+    challenges = services_of(request).challenges
+    return await challenges.view(await challenges.decline(player, challenge_id), player)
+
+
+@router.post("/api/challenges/{challenge_id}/cancel", response_model=Challenge,
+             responses=ANSWERS, response_model_by_alias=True)
+async def cancel(request: Request, challenge_id: str = CHALLENGE) -> dict[str, Any]:
+    player = await _account(request)
+    challenges = services_of(request).challenges
+    return await challenges.view(await challenges.cancel(player, challenge_id), player)
+
+
+# -- follows and blocks -------------------------------------------------------------------------
+async def _pair(request: Request, players: Players, social: Social, name: str, what: str,
+                on: bool) -> Changed:
+    player = await _account(request)
+    other = await asyncio.to_thread(players.by_username, name.strip())
+    if other is None or other.kind == "guest":
+        raise Refused(f"there is no player named {name[:40]!r}", 404, "no_player")
+    if other.id == player.id:
+        raise Refused(f"you cannot {what} yourself", 422, "not_yourself")
+    method = social.follow if what == "follow" else social.block
+    changed = await asyncio.to_thread(method, player.id, other.id, on)
+    return Changed(changed=changed)
+
+
+@router.post("/api/players/{name}/follow", response_model=Changed, responses=ANSWERS)
+async def follow(request: Request, players: Players, social: Social,
+                 name: str = NAME) -> Changed:
+    """Follow a player: see when they are online or playing (``GET /api/friends``)."""
+    return await _pair(request, players, social, name, "follow", True)
+
+
+@router.delete("/api/players/{name}/follow", response_model=Changed, responses=ANSWERS)
+async def unfollow(request: Request, players: Players, social: Social,
+                   name: str = NAME) -> Changed:
+    return await _pair(request, players, social, name, "follow", False)
+
+
+@router.post("/api/players/{name}/block", response_model=Changed, responses=ANSWERS)
+async def block(request: Request, players: Players, social: Social,
+                name: str = NAME) -> Changed:
+    """Block a player: no challenge, chat or quick-play pairing between you."""
+    return await _pair(request, players, social, name, "block", True)
+
+
+@router.delete("/api/players/{name}/block", response_model=Changed, responses=ANSWERS)
+async def unblock(request: Request, players: Players, social: Social,
+                  name: str = NAME) -> Changed:
+    return await _pair(request, players, social, name, "block", False)
+
+
+@router.get("/api/friends", response_model=list[Followed], responses=ANSWERS)
+async def friends(request: Request, social: Social) -> list[Followed]:
+    """The players I follow, by name: online (seen in the last minute), and the table
+    each plays at now (to watch)."""
+    player = await _account(request)
+    followed = await asyncio.to_thread(social.following, player.id)
+    ids = [row[0] for row in followed]
+    playing = await asyncio.to_thread(social.playing, ids)
+    seen = services_of(request).notices.seen
+    now = time.monotonic()
+    out = []
+    for found, name, username in followed:
+        table = playing.get(found)
+        out.append(Followed(name=name, username=username,
+                            online=now - seen.get(found, -1e9) <= 60 or table is not None,
+                            playing=table, watch=None if table is None else f"/table/{table}"))
+    return out
+
+
+@router.get("/api/blocks", response_model=list[Blocked], responses=ANSWERS)
+async def blocks(request: Request, social: Social) -> list[Blocked]:
+    player = await _account(request)
+    return [Blocked(name=name, username=username)
+            for _, name, username in await asyncio.to_thread(social.blocked, player.id)]
+
+
+# -- the inbox ----------------------------------------------------------------------------------
+@router.get("/api/inbox", response_model=Inbox, responses=ANSWERS)
+async def inbox(request: Request, social: Social,
+                after: int = Query(0, ge=0, le=2**62, description="only notices with a "
+                                   "larger id"),
+                limit: int = Query(50, ge=1, le=200),
+                wait: float = Query(0, ge=0, le=MAX_WAIT, description="seconds to hold "
+                                    "the answer for a new notice (none yet)")) -> Inbox:
+    """My notices, newest first, and how many are unread; with ``wait``, the answer
+    comes as soon as a notice does (a page keeps one such question open)."""
+    player = await current_player(request)
+    if player is None:
+        return Inbox(notices=[], unread=0)
+    notices = services_of(request).notices
+    found = await notices.wait(player.id, after, limit, wait)
+    unread = await asyncio.to_thread(social.unread, player.id)
+    return Inbox(notices=[Notice(**notice) for notice in found], unread=unread)
+
+
+@router.post("/api/inbox/read", response_model=Read, responses=ANSWERS)
+async def inbox_read(request: Request, social: Social, body: ReadUpTo | None = None) -> Read:
+    """Mark my notices read (up to ``upto``; none: all)."""
+    player = await current_player(request)
+    if player is None:
+        return Read(read=0)
+    upto = None if body is None else body.upto
+    return Read(read=await asyncio.to_thread(social.mark_read, player.id, upto))
+
+
+# -- settings ------------------------------------------------------------------------------------
+@router.get("/api/social/settings", response_model=SocialSettings, responses=ANSWERS)
+async def social_settings(request: Request, social: Social) -> SocialSettings:
+    """Who may challenge me, and where each kind of notice goes."""
+    player = await _account(request)
+    who, routes = await asyncio.to_thread(social.settings, player.id)
+    return SocialSettings.model_validate(
+        {"challenges": who, "routes": {kind: routes.get(kind, list(CHANNELS))
+                                       for kind in KINDS}})
+
+
+@router.post("/api/social/settings", response_model=SocialSettings, responses=ANSWERS)
+async def change_social_settings(body: SocialSettings, request: Request,
+                                 social: Social) -> SocialSettings:
+    """Change who may challenge me (``challenges``) and where notices go (``routes``:
+    the kinds named change, the others stay)."""
+    player = await _account(request)
+    routes: dict[str, Any] | None = (None if body.routes is None else
+                                     {k: sorted(set(v)) for k, v in body.routes.items()})
+    who, kept = await asyncio.to_thread(social.set_settings, player.id, body.challenges, routes)
+    return SocialSettings.model_validate(
+        {"challenges": who, "routes": {kind: kept.get(kind, list(CHANNELS)) for kind in KINDS}})
+

@@ -1,0 +1,269 @@
+"""Challenges by name and by link, follows and blocks, and the inbox: each rule of
+``play.challenges`` and ``web.social_api`` on a running app (SQLite; the fake clock)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from playerkit import fresh, register
+from tablekit import Player
+
+from cardtable.server.core.clock import FakeClock
+
+
+def account(client: TestClient, name: str, host: str) -> TestClient:
+    """A browser signed in as a new account ``name``."""
+    browser = fresh(client, host)
+    assert register(browser, name).status_code == 201
+    return browser
+
+
+@pytest.fixture
+def people(client: TestClient) -> dict[str, TestClient]:
+    return {name: account(client, name, f"10.0.0.{i}")
+            for i, name in enumerate(("anahita", "bahram", "cyrus"), start=1)}
+
+
+def challenge(browser: TestClient, **body: Any) -> Any:
+    body.setdefault("game", "durak")
+    return browser.post("/api/challenges", json=body)
+
+
+def inbox(browser: TestClient, **query: Any) -> dict[str, Any]:
+    answer = browser.get("/api/inbox", params=query)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+# -- challenges -------------------------------------------------------------------------------
+def test_a_challenge_by_name_reaches_the_inbox_and_accepting_seats_both(
+        people: dict[str, TestClient]) -> None:
+    a, b = people["anahita"], people["bahram"]
+    made = challenge(a, to="Bahram", clock={"move": 30, "bank": 120})
+    assert made.status_code == 201, made.text
+    sent = made.json()
+    assert (sent["from"], sent["to"], sent["status"], sent["direction"]) == (
+        "anahita", "bahram", "open", "out")
+    [notice] = inbox(b)["notices"]
+    assert notice["kind"] == "challenge"
+    assert notice["data"]["challenge"] == sent["id"] and notice["data"]["from"] == "anahita"
+    assert [c["direction"] for c in b.get("/api/challenges").json()] == ["in"]
+
+    answer = b.post(f"/api/challenges/{sent['id']}/accept")
+    assert answer.status_code == 200, answer.text
+    table, seat = answer.json()["table"], answer.json()["seat"]
+    assert seat == 1 and answer.json()["challenge"]["status"] == "accepted"
+    assert [(s["table"], s["seat"]) for s in a.get("/api/me").json()["seats"]] == [(table, 0)]
+    assert [(s["table"], s["seat"]) for s in b.get("/api/me").json()["seats"]] == [(table, 1)]
+    info = a.get(f"/api/tables/{table}").json()
+    assert info["status"] == "playing" and info["clock"]["move"] == 30
+    assert [s["name"] for s in info["seats"]] == ["anahita", "bahram"]
+    # the challenger hears of it, and plays their seat by their session
+    told = inbox(a)["notices"][0]
+    assert (told["kind"], told["data"]["table"], told["data"]["seat"]) == (
+        "challenge_answer", table, 0)
+    with a.websocket_connect(f"/ws/tables/{table}?seat=0") as ws:
+        assert Player(ws).state()["seat"] == 0
+    # answered once: a second accept is refused and changes nothing
+    again = b.post(f"/api/challenges/{sent['id']}/accept")
+    assert (again.status_code, again.json()["code"]) == (409, "challenge_closed")
+    assert len(b.get("/api/me").json()["seats"]) == 1
+
+
+def test_a_seat_a_challenge_gives_is_not_freed_while_its_player_is_away(
+        make_client: Any, clock: FakeClock) -> None:
+    client = make_client(claim_grace=5)
+    a, b = account(client, "anahita", "10.0.0.1"), account(client, "bahram", "10.0.0.2")
+    sent = challenge(a, to="bahram").json()
+    table = b.post(f"/api/challenges/{sent['id']}/accept").json()["table"]
+    clock.move(60)   # past the claim grace: neither player has connected
+    info = client.get(f"/api/tables/{table}").json()
+    assert [s["taken"] for s in info["seats"]] == [True, True]
+
+
+def test_an_open_challenge_is_accepted_by_whoever_has_its_link(
+        people: dict[str, TestClient]) -> None:
+    a, c = people["anahita"], people["cyrus"]
+    sent = challenge(a).json()
+    assert sent["to"] is None and sent["link"] == f"/challenge/{sent['id']}"
+    assert c.get(f"/api/challenges/{sent['id']}").json()["from"] == "anahita"
+    accepted = c.post(f"/api/challenges/{sent['id']}/accept").json()
+    assert accepted["challenge"]["status"] == "accepted" and accepted["seat"] == 1
+
+
+def test_only_the_challenged_player_answers_and_only_the_sender_cancels(
+        people: dict[str, TestClient]) -> None:
+    a, b, c = people["anahita"], people["bahram"], people["cyrus"]
+    sent = challenge(a, to="bahram").json()
+    for who, action in ((c, "accept"), (c, "decline"), (b, "cancel"), (a, "decline")):
+        answer = who.post(f"/api/challenges/{sent['id']}/{action}")
+        assert (answer.status_code, answer.json()["code"]) == (403, "not_your_challenge")
+    assert c.get(f"/api/challenges/{sent['id']}").json()["code"] == "no_challenge"
+    mine = a.post(f"/api/challenges/{sent['id']}/accept")
+    assert mine.json()["code"] == "not_yourself"
+    assert b.post(f"/api/challenges/{sent['id']}/decline").json()["status"] == "declined"
+    assert inbox(a)["notices"][0]["data"]["status"] == "declined"
+    assert a.post(f"/api/challenges/{sent['id']}/cancel").json()["code"] == "challenge_closed"
+
+
+def test_a_cancelled_challenge_cannot_be_accepted(people: dict[str, TestClient]) -> None:
+    a, b = people["anahita"], people["bahram"]
+    sent = challenge(a, to="bahram").json()
+    assert a.post(f"/api/challenges/{sent['id']}/cancel").json()["status"] == "cancelled"
+    refused = b.post(f"/api/challenges/{sent['id']}/accept")
+    assert (refused.status_code, refused.json()["code"], refused.json()["status"]) == (
+        409, "challenge_closed", "cancelled")
+    assert b.get("/api/me").json()["seats"] == []
+
+
+def test_a_challenge_expires(people: dict[str, TestClient], clock: FakeClock) -> None:
+    a, b = people["anahita"], people["bahram"]
+    sent = challenge(a, to="bahram").json()
+    clock.move(24 * 3600 + 1)
+    assert [c["status"] for c in a.get("/api/challenges").json()] == ["expired"]
+    refused = b.post(f"/api/challenges/{sent['id']}/accept").json()
+    assert (refused["code"], refused["status"]) == ("challenge_closed", "expired")
+
+
+def test_hostile_challenges_are_refused_with_stable_codes(
+        client: TestClient, people: dict[str, TestClient]) -> None:
+    a = people["anahita"]
+    cases = [
+        ({"to": "nobody_here"}, 404, "no_player"),
+        ({"to": "anahita"}, 422, "not_yourself"),
+        ({"to": "bahram", "game": "chess"}, 422, "invalid_request"),
+        ({"to": "bahram", "players": 9}, 422, "invalid_request"),
+        ({"to": "bahram", "options": {"hand_size": 10**9}}, 422, None),
+        ({"to": "bahram", "clock": {"days": 4}}, 422, "invalid_request"),
+        ({"to": "bahram", "clock": {"days": 1, "move": 3}}, 422, "invalid_request"),
+        ({"to": ["bahram"]}, 422, "invalid_request"),
+        ({"to": "bahram", "surprise": 1}, 422, "invalid_request"),
+    ]
+    for body, status, code in cases:
+        answer = challenge(a, **body)
+        assert answer.status_code == status, (body, answer.text)
+        if code is not None:
+            assert answer.json()["code"] == code, (body, answer.json())
+    assert a.get("/api/challenges").json() == []
+    guest = fresh(client, "10.0.0.9")
+    guest.get("/api/me")
+    assert challenge(guest, to="bahram").json()["code"] == "not_signed_in"
+    assert challenge(fresh(client, "10.0.0.8"), to="bahram").status_code == 401
+
+
+def test_open_challenges_per_account_are_bounded(make_client: Any) -> None:
+    client = make_client(challenges_open=2)
+    a = account(client, "anahita", "10.0.0.1")
+    account(client, "bahram", "10.0.0.2")
+    assert [challenge(a, to="bahram").status_code for _ in range(2)] == [201, 201]
+    refused = challenge(a, to="bahram")
+    assert (refused.status_code, refused.json()["code"], refused.json()["limit"]) == (
+        429, "too_many_challenges", 2)
+
+
+def test_challenges_sent_too_fast_are_refused(make_client: Any) -> None:
+    client = make_client(challenges_per_account="3/hour")
+    a = account(client, "anahita", "10.0.0.1")
+    account(client, "bahram", "10.0.0.2")
+    codes = []
+    for _ in range(4):
+        answer = challenge(a, to="bahram")
+        if answer.status_code == 201:
+            a.post(f"/api/challenges/{answer.json()['id']}/cancel")
+        codes.append(answer.status_code)
+    assert codes == [201, 201, 201, 429]
+
+
+def test_a_player_may_refuse_challenges_from_strangers_or_from_everyone(
+        people: dict[str, TestClient]) -> None:
+    a, b, c = people["anahita"], people["bahram"], people["cyrus"]
+    assert b.post("/api/social/settings", json={"challenges": "followed"}).json()[
+        "challenges"] == "followed"
+    assert challenge(a, to="bahram").json()["code"] == "challenges_refused"
+    assert b.post("/api/players/anahita/follow").json() == {"changed": True}
+    assert challenge(a, to="bahram").status_code == 201
+    assert challenge(c, to="bahram").json()["code"] == "challenges_refused"
+    b.post("/api/social/settings", json={"challenges": "nobody"})
+    assert challenge(a, to="bahram").json()["code"] == "challenges_refused"
+    assert b.get("/api/social/settings").json()["challenges"] == "nobody"
+
+
+# -- follows and blocks ------------------------------------------------------------------------
+def test_a_block_stops_challenges_both_ways(people: dict[str, TestClient]) -> None:
+    a, b = people["anahita"], people["bahram"]
+    open_one = challenge(a).json()
+    assert b.post("/api/players/anahita/block").json() == {"changed": True}
+    assert b.post("/api/players/anahita/block").json() == {"changed": False}
+    assert challenge(a, to="bahram").json()["code"] == "player_blocked"
+    assert challenge(b, to="anahita").json()["code"] == "player_blocked"
+    assert b.post(f"/api/challenges/{open_one['id']}/accept").json()["code"] == (
+        "player_blocked")
+    assert [p["name"] for p in b.get("/api/blocks").json()] == ["anahita"]
+    assert b.delete("/api/players/anahita/block").json() == {"changed": True}
+    assert challenge(a, to="bahram").status_code == 201
+
+
+def test_followed_players_show_where_they_play(people: dict[str, TestClient]) -> None:
+    a, b, c = people["anahita"], people["bahram"], people["cyrus"]
+    assert c.post("/api/players/anahita/follow").json() == {"changed": True}
+    assert c.post("/api/players/bahram/follow").json() == {"changed": True}
+    assert c.post("/api/players/cyrus/follow").json()["code"] == "not_yourself"
+    assert c.post("/api/players/nobody_here/follow").json()["code"] == "no_player"
+    sent = challenge(a, to="bahram").json()
+    table = b.post(f"/api/challenges/{sent['id']}/accept").json()["table"]
+    listed = {f["name"]: f for f in c.get("/api/friends").json()}
+    assert listed["anahita"]["playing"] == table and listed["anahita"]["watch"] == (
+        f"/table/{table}")
+    assert listed["anahita"]["online"]
+    assert c.delete("/api/players/bahram/follow").json() == {"changed": True}
+    assert [f["name"] for f in c.get("/api/friends").json()] == ["anahita"]
+
+
+def test_a_player_never_seen_is_not_online(people: dict[str, TestClient]) -> None:
+    a, c = people["anahita"], people["cyrus"]
+    c.post("/api/players/anahita/follow")
+    assert [f["online"] for f in c.get("/api/friends").json()] == [False]
+    inbox(a)   # a page of hers asks for the inbox
+    assert [f["online"] for f in c.get("/api/friends").json()] == [True]
+
+
+# -- the inbox ---------------------------------------------------------------------------------
+def test_the_inbox_counts_unread_and_marks_read(people: dict[str, TestClient]) -> None:
+    a, b = people["anahita"], people["bahram"]
+    first = challenge(a, to="bahram").json()
+    second = challenge(a, to="bahram").json()
+    box = inbox(b)
+    assert box["unread"] == 2
+    assert [n["data"]["challenge"] for n in box["notices"]] == [second["id"], first["id"]]
+    newest = box["notices"][0]["id"]
+    assert inbox(b, after=newest)["notices"] == []
+    assert b.post("/api/inbox/read", json={"upto": newest - 1}).json() == {"read": 1}
+    assert inbox(b)["unread"] == 1
+    assert b.post("/api/inbox/read").json() == {"read": 1}
+    assert inbox(b)["unread"] == 0
+    assert inbox(a)["notices"] == []   # nobody reads another's inbox
+
+
+def test_a_kind_routed_nowhere_is_not_kept(people: dict[str, TestClient]) -> None:
+    a, b = people["anahita"], people["bahram"]
+    routes = b.post("/api/social/settings", json={"routes": {"challenge": []}}).json()
+    assert routes["routes"]["challenge"] == [] and routes["routes"]["your_move"] == ["inbox"]
+    assert challenge(a, to="bahram").status_code == 201
+    assert inbox(b)["notices"] == []
+    refused = b.post("/api/social/settings", json={"routes": {"challenge": ["pigeon"]}})
+    assert refused.status_code == 422
+
+
+def test_a_waiting_inbox_answers_when_a_notice_comes(people: dict[str, TestClient]) -> None:
+    import threading
+
+    a, b = people["anahita"], people["bahram"]
+    got: list[dict[str, Any]] = []
+    asking = threading.Thread(target=lambda: got.append(inbox(b, wait=20)))
+    asking.start()
+    sent = challenge(a, to="bahram").json()
+    asking.join(timeout=30)
+    assert not asking.is_alive()
+    assert [n["data"]["challenge"] for n in got[0]["notices"]] == [sent["id"]]
