@@ -22,13 +22,14 @@ from typing import Any, NoReturn
 
 from limits import parse_many
 from limits.aio.strategies import MovingWindowRateLimiter
+from limits.errors import StorageError
 from limits.storage import storage_from_string
 
 from ..core.bounds import Limits
-from ..core.errors import Refused
+from ..core.errors import ClusterUnavailable, Refused
 from .live import LiveTable
 
-__all__ = ["Guard", "Limiter", "MessageRate", "address_of"]
+__all__ = ["LIMITS_AWAY", "Guard", "Limiter", "MessageRate", "Windows", "address_of"]
 
 
 def address_of(connection: Any) -> str:
@@ -81,11 +82,7 @@ class Guard:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.sockets: collections.Counter[str] = collections.Counter()
-        url = limits.rate_limit_storage.removeprefix("async+")
-        # redis-py (the server's own Redis client), not limits' default coredis
-        options = {"implementation": "redispy"} if url.startswith("redis") else {}
-        self._limiter = MovingWindowRateLimiter(
-            storage_from_string(f"async+{url}", **options))
+        self._limiter = Windows(limits.rate_limit_storage)
         rates = limits.tables_per_address.strip()
         self._table_rates = parse_many(rates) if rates else []
         self._bot_tables: dict[str, set[str]] = collections.defaultdict(set)
@@ -161,13 +158,49 @@ def _bots_only(table: LiveTable) -> bool:
     return all(seat.kind == "bot" for seat in table.seats)
 
 
+LIMITS_AWAY = ("the server cannot count requests just now (the Redis that keeps its rate "
+               "limits cannot be reached): nothing was done; try again in a few seconds")
+
+
+class Windows:
+    """Moving windows of the ``limits`` library kept at ``url`` (``memory://`` or a Redis),
+    whose store failing is a 503 ``cluster_unavailable`` with a sentence, never a 500: a
+    request that cannot be counted is not granted."""
+
+    def __init__(self, url: str) -> None:
+        url = url.removeprefix("async+")
+        options: dict[str, Any] = {"wrap_exceptions": True}
+        if url.startswith("redis"):
+            # redis-py (the server's own Redis client), not limits' default coredis; a
+            # Redis that does not answer is given up on after 2 s, not waited for
+            options.update(implementation="redispy", socket_timeout=2,
+                           socket_connect_timeout=2)
+        self._windows = MovingWindowRateLimiter(storage_from_string(f"async+{url}", **options))
+
+    async def test(self, item: Any, *keys: str) -> bool:
+        try:
+            return await self._windows.test(item, *keys)
+        except (StorageError, OSError) as error:
+            raise ClusterUnavailable(LIMITS_AWAY) from error
+
+    async def hit(self, item: Any, *keys: str) -> bool:
+        try:
+            return await self._windows.hit(item, *keys)
+        except (StorageError, OSError) as error:
+            raise ClusterUnavailable(LIMITS_AWAY) from error
+
+    async def get_window_stats(self, item: Any, *keys: str) -> Any:
+        try:
+            return await self._windows.get_window_stats(item, *keys)
+        except (StorageError, OSError) as error:
+            raise ClusterUnavailable(LIMITS_AWAY) from error
+
+
 class Limiter:
     """Moving-window counts of sign-in attempts (one per app)."""
 
     def __init__(self, url: str) -> None:
-        url = url.removeprefix("async+")
-        options = {"implementation": "redispy"} if url.startswith("redis") else {}
-        self.limiter = MovingWindowRateLimiter(storage_from_string(f"async+{url}", **options))
+        self.limiter = Windows(url)
 
     async def hit(self, rates: str, *keys: str, code: str = "rate_limited") -> None:
         """Count an attempt against every rate of ``rates`` (``;`` between; empty: none),
