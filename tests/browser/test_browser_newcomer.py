@@ -151,6 +151,33 @@ def test_the_lobby_lists_my_games_in_play_with_a_way_back(open_page: Any,
     assert stranger.locator(".my-games").is_hidden()
 
 
+def test_a_table_made_before_the_first_visit_is_known_is_still_mine(browser: Any,
+                                                                  server_url: str) -> None:
+    """A newcomer who taps "Play the computer" before the page has learnt who they are
+    (their first ``/api/me``, which makes their guest, still on its way) gets a seat that is
+    theirs: the lobby lists it under "Your games in play" afterwards."""
+    context = browser.new_context(locale="en-US")
+    context.set_default_timeout(20_000)
+    held: list[Any] = []
+    context.route("**/api/me", lambda route: held.append(route) if not held
+                  else route.continue_())
+    try:
+        page = context.new_page()
+        page.goto(f"{server_url}/")
+        page.locator("li.computer-game button.play-computer").first.wait_for()
+        assert held, "the page asks who its visitor is on the first visit"
+        page.locator('li.computer-game[data-game="durak"] button.play-computer').click()
+        page.wait_for_timeout(700)      # time enough for a table to be made, were it asked
+        held[0].continue_()
+        page.wait_for_url("**/table/*")
+        table = page.url.rsplit("/table/", 1)[1]
+        page.locator('#table-root[data-seat="0"]').wait_for()
+        page.goto(f"{server_url}/")
+        page.locator(f'.my-games .table-item[data-table="{table}"]').wait_for()
+    finally:
+        context.close()
+
+
 def test_an_invited_friend_is_seated_on_opening_the_link(open_page: Any,
                                                          server_url: str) -> None:
     host = open_page("/")

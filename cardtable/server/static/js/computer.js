@@ -8,6 +8,7 @@ import { h, toast } from "./dom.js";
 import { t, hasKey } from "./i18n.js";
 import { BOT_LEVELS, kindLabel, gameTitle } from "./names.js";
 import { navigate } from "./router.js";
+import { getMe } from "./players.js";
 
 const LEVEL_KEY = "cardtable.computerLevel";
 /** The level a newcomer meets first: one that plays sensibly without crushing them. */
@@ -73,6 +74,7 @@ export class ComputerPanel {
     const players = game.default_players;
     button.disabled = true;
     try {
+      await getMe();   // the guest exists first, so the seat is theirs (the lobby's "your games")
       const answer = await createTable({ game: game.name, players,
         seats: ["human", ...Array(players - 1).fill(`bot:${level}`)] });
       seatStore.set(answer.table, answer.seat, answer.token);

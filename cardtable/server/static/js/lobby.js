@@ -219,6 +219,7 @@ export class Lobby {
     const button = this.root.querySelector("button.create");
     if (button) button.disabled = true;
     try {
+      await getMe();   // the guest exists first, so the seat is theirs (the lobby's "your games")
       const answer = await createTable(request);
       if (answer.seat !== null && answer.seat !== undefined && answer.token) {
         seatStore.set(answer.table, answer.seat, answer.token);

@@ -10,6 +10,7 @@ import { t, num } from "./i18n.js";
 import { gameTitle, presetName } from "./names.js";
 import { navigate } from "./router.js";
 import { ratingText } from "./clock.js";
+import { getMe } from "./players.js";
 
 const CHOICE_KEY = "cardtable.quickPlay";
 const POLL_MS = 1000;
@@ -88,6 +89,7 @@ export class QuickPlayPanel {
   async start() {
     this.remember();
     try {
+      await getMe();   // the guest exists first, so the seat is theirs (the lobby's "your games")
       const answer = await api("/api/quick-play", { method: "POST", body: {
         game: this.choice.game, preset: this.choice.preset, players: this.choice.players,
         bots_after: this.choice.bots ? this.choice.after : null } });
