@@ -267,3 +267,78 @@ def test_a_waiting_inbox_answers_when_a_notice_comes(people: dict[str, TestClien
     asking.join(timeout=30)
     assert not asking.is_alive()
     assert [n["data"]["challenge"] for n in got[0]["notices"]] == [sent["id"]]
+
+
+def test_a_block_keeps_chat_lines_apart_at_a_table(people: dict[str, TestClient]) -> None:
+    """Both sit at a table (a challenge from before the block); after it, neither is sent
+    the other's lines, and a third at the table hears both."""
+    a, b, c = people["anahita"], people["bahram"], people["cyrus"]
+    sent = challenge(a, to="bahram", players=3).json()
+    table = b.post(f"/api/challenges/{sent['id']}/accept").json()["table"]
+    assert c.post(f"/api/tables/{table}/join").status_code == 200
+    b.post("/api/players/anahita/block")
+    with a.websocket_connect(f"/ws/tables/{table}?seat=0") as wa, \
+            b.websocket_connect(f"/ws/tables/{table}?seat=1") as wb, \
+            c.websocket_connect(f"/ws/tables/{table}?seat=2") as wc:
+        pa, pb, pc = Player(wa), Player(wb), Player(wc)
+        for player in (pa, pb, pc):
+            player.state()
+        pa.send({"type": "chat", "text": "from anahita"})
+        assert pc.next_of("chat")["text"] == "from anahita"
+        assert pa.next_of("chat")["text"] == "from anahita"   # her own line comes back
+        pb.send({"type": "chat", "text": "from bahram"})
+        assert pc.next_of("chat")["text"] == "from bahram"
+        pc.send({"type": "chat", "text": "from cyrus"})
+        assert pa.next_of("chat")["text"] == "from cyrus"
+        assert [m["text"] for m in [pb.next_of("chat"), pb.next_of("chat")]] == [
+            "from bahram", "from cyrus"]   # never anahita's, though hers came first
+        pb.send({"type": "ping"})
+        pb.next_of("pong")
+        assert "from bahram" not in [m.get("text") for m in pa.messages]
+
+
+def test_quick_play_never_seats_two_players_one_of_whom_blocks_the_other(
+        people: dict[str, TestClient]) -> None:
+    a, b, c = people["anahita"], people["bahram"], people["cyrus"]
+    b.post("/api/players/anahita/block")
+    wait = {"game": "durak", "players": 2, "bots_after": None}
+    first = a.post("/api/quick-play", json=wait).json()
+    second = b.post("/api/quick-play", json=wait).json()
+    for _ in range(3):
+        assert a.get(f"/api/quick-play/{first['ticket']}").json()["status"] == "waiting"
+        assert b.get(f"/api/quick-play/{second['ticket']}").json()["status"] == "waiting"
+    third = c.post("/api/quick-play", json=wait).json()
+    assert third["status"] == "matched"
+    assert a.get(f"/api/quick-play/{first['ticket']}").json()["table"] == third["table"]
+
+
+def test_match_keeps_a_blocked_pair_apart() -> None:
+    from cardtable.server.play.quickplay import Entry, match
+
+    def entry(ticket: str, at: float) -> Entry:
+        return Entry(ticket, "durak", "transfer", 2, None, entered=at, polled=at,
+                     player={"id": ticket, "name": ticket, "kind": "account"})
+
+    waiting = [entry("a", 0), entry("b", 1), entry("c", 2)]
+    assert [[e.ticket for e in g] for g, _ in match(waiting, at=3)] == [["a", "b"]]
+    apart = frozenset({frozenset({"a", "b"})})
+    assert [[e.ticket for e in g] for g, _ in match(waiting, at=3, apart=apart)] == [
+        ["a", "c"]]
+
+
+def test_a_banned_players_challenges_are_cancelled(client: TestClient,
+                                                   people: dict[str, TestClient]) -> None:
+    from cardtable.server.store.sanctions import SanctionStore
+
+    a, b, c = people["anahita"], people["bahram"], people["cyrus"]
+    to_b = challenge(a, to="bahram").json()
+    to_a = challenge(c, to="anahita").json()
+    admin = account(client, "root_admin", "10.9.9.9")
+    SanctionStore(client.app.state.storage).grant("root_admin", "admin", "the test")
+    assert admin.post("/api/admin/ban", json={"player": "anahita",
+                                              "reason": "spam"}).status_code == 200
+    assert [x["status"] for x in b.get("/api/challenges").json()] == ["cancelled"]
+    assert b.post(f"/api/challenges/{to_b['id']}/accept").json()["code"] == (
+        "challenge_closed")
+    assert [x["status"] for x in c.get("/api/challenges").json()] == ["cancelled"]
+    assert to_a["status"] == "open"

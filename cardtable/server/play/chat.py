@@ -139,9 +139,26 @@ async def receive(tables: House, table: LiveTable, connection: Connection,
         SanctionStore(tables.storage).in_force, "mute", player_id) is not None
     offends = text is not None and offending(text, tables.settings.word_list) is not None
     item = parse(tables.settings.chat_per_window)
+    apart = await _apart(tables, table, player_id)
     await table.dealer.ask(Say(connection, text, phrase,
                                (item.amount, float(item.get_expiry())),
-                               tables.settings.chat_per_window, muted, offends))
+                               tables.settings.chat_per_window, muted, offends, apart))
+
+
+async def _apart(tables: House, table: LiveTable, player_id: str | None) -> frozenset[str]:
+    """The players at the table (seated or watching) who block the speaker or whom the
+    speaker blocks: their connections are not sent the line."""
+    notices = tables.notices
+    if player_id is None or notices is None:
+        return frozenset()
+    here = {seat.player_id for seat in table.seats if seat.player_id}
+    here |= {other.speaker for other in table.connections if other.speaker}
+    here.discard(player_id)
+    if not here:
+        return frozenset()
+    pairs = await asyncio.to_thread(notices.store.blocking_any, [player_id, *sorted(here)])
+    return frozenset(other for pair in pairs if player_id in pair for other in pair
+                     if other != player_id)
 
 
 # -- deciding ----------------------------------------------------------------------------------
@@ -213,7 +230,7 @@ def decide(table: LiveTable, command: Say | SetChatOff, now: Moment) -> Decision
     plan.writes.append(line)
     plan.sends.append(SendRoom(room, protocol.ChatLine(
         type="chat", room=room, seat=seat, name=name, text=line.text, phrase=line.phrase,
-        at=line.at)))
+        at=line.at), command.apart))
     return plan.decision()
 
 

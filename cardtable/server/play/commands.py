@@ -264,6 +264,9 @@ class Say(Command[None]):
     rate_text: str
     muted: bool = False
     offending: bool = False
+    apart: frozenset[str] = frozenset()
+    """Players who block the sender or whom the sender blocks: the line is not sent to
+    their connections."""
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from . import effects as d
 from .bot_runner import make_bot
 from .decide import decide, stop_graces
 from .lifecycle import DEFAULT_TAKEOVER
-from .live import Life, LiveTable
+from .live import Connection, Life, LiveTable
 from .mailbox import Mailbox
 
 if TYPE_CHECKING:
@@ -211,11 +211,12 @@ class Dealer(Mailbox):
                 connection.outbox.put(kind, text_of(message))
             case d.SendAll(kind=kind, message=message):
                 table.put_all(kind, text_of(message))
-            case d.SendRoom(room=room, message=message):
+            case d.SendRoom(room=room, message=message, skip=skip):
                 text = text_of(message)
                 for other in list(table.connections):
                     if other in table.chat.ready and (
-                            "spectators" if other.seat is None else "players") == room:
+                            "spectators" if other.seat is None else "players") == room and (
+                            not skip or _player_of(table, other) not in skip):
                         other.outbox.put("chat", text)
             case d.SendState(connection=connection):
                 connection.outbox.put("state", encode(table.state_message(connection.seat)))
@@ -324,3 +325,10 @@ def _cancel(task: asyncio.Task[Any] | None) -> None:
     """Stop a timer's task, unless it is the one running this (it ends by itself)."""
     if task is not None and task is not asyncio.current_task():
         task.cancel()
+
+
+def _player_of(table: LiveTable, connection: Connection) -> str | None:
+    """The player a connection is: its seat's, or the account a watcher is signed in as."""
+    if connection.seat is not None:
+        return table.seats[connection.seat].player_id
+    return connection.speaker

@@ -231,6 +231,8 @@ class SendRoom:
 
     room: str
     message: protocol.ChatLine
+    skip: frozenset[str] = frozenset()
+    """Players whose connections are not sent it (a block between them and its sender)."""
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from ..core.codes import Refusal
 from ..core.metrics import Metrics
 from ..core.ring import Ring
 from ..core.settings import ServerSettings
+from ..people.notices import Notices
 from ..store.storage import Storage, StoredTable
 from ..store.writer import MoveWriter
 from .bot_workers import BotWorkers
@@ -104,6 +105,8 @@ class House(Protocol):
     def ring(self) -> Ring | None: ...
     @property
     def metrics(self) -> Metrics: ...
+    @property
+    def notices(self) -> Notices | None: ...
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]: ...
     async def get(self, table_id: str) -> LiveTable | None: ...

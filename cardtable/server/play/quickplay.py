@@ -47,6 +47,8 @@ __all__ = ["Entry", "LocalTickets", "QuickPlay", "RedisTickets", "Ticket", "matc
 
 log = logging.getLogger("cardtable.server")
 
+APART_FRESH = 5.0
+"""Seconds the blocks among the same waiting players are trusted before read again."""
 SCAN = 64
 """Tickets of its pool a round looks at for each waiting one (a flood of tickets costs a
 round no more than this many checks a ticket)."""
@@ -112,9 +114,11 @@ class Entry:
 
 
 def match(entries: list[Entry], at: float, *, width: float = 100.0,
-          widen: float = 10.0) -> list[tuple[list[Entry], int]]:
+          widen: float = 10.0, apart: frozenset[frozenset[str]] = frozenset()
+          ) -> list[tuple[list[Entry], int]]:
     """The tables to make now: each a list of waiting entries (oldest first) and how many
-    bots fill the rest.  Unrated entries (rating ``None``) sit with anyone.
+    bots fill the rest.  Unrated entries (rating ``None``) sit with anyone, except that
+    two players of a pair in ``apart`` (one blocks the other) never sit together.
 
     >>> a = Entry("a", "durak", "transfer", 2, None, entered=0, polled=0, rating=1500)
     >>> b = Entry("b", "durak", "transfer", 2, None, entered=1, polled=0, rating=1900)
@@ -127,6 +131,9 @@ def match(entries: list[Entry], at: float, *, width: float = 100.0,
         return width + widen * max(0.0, at - entry.entered)
 
     def near(one: Entry, other: Entry) -> bool:
+        if apart and one.player and other.player and frozenset(
+                (one.player["id"], other.player["id"])) in apart:
+            return False
         if one.rating is None or other.rating is None:
             return True
         gap = abs(one.rating - other.rating)
@@ -298,6 +305,8 @@ class QuickPlay:
         self._failing: float | None = None
         """Since when (this process's monotonic time) the rounds fail, and were last told."""
         self._task: asyncio.Task[None] | None = None
+        self._apart_read: tuple[frozenset[str], float, frozenset[frozenset[str]]] | None = None
+        """The waiting players last asked about, when (monotonic), and their blocks."""
 
     def clock(self) -> float:
         return self.tables.clock.wall()  # wall time: several processes compare it
@@ -459,7 +468,9 @@ class QuickPlay:
                     entry.status = Ticket.CANCELLED
                     await self.store.put(entry)
             polling = [e for e in entries if at - e.polled <= self.fresh]
-            for group, bots in match(polling, at, width=self.width, widen=self.widen):
+            apart = await self._apart(polling)
+            for group, bots in match(polling, at, width=self.width, widen=self.widen,
+                                     apart=apart):
                 try:
                     await self._seat(group, bots)
                 except (asyncio.CancelledError, StorageUnavailable):
@@ -478,6 +489,22 @@ class QuickPlay:
                 if (now_is.get(ticket, kept.status) != Ticket.WAITING
                         or at - kept.polled > self.poll_timeout):
                     del self.entered[ticket]
+
+    async def _apart(self, entries: list[Entry]) -> frozenset[frozenset[str]]:
+        """The pairs of waiting players where one blocks the other (read again when the
+        players waiting change, or every ``APART_FRESH`` seconds)."""
+        notices = self.tables.notices
+        ids = frozenset(e.player["id"] for e in entries
+                        if e.status == Ticket.WAITING and e.player and e.player.get("id"))
+        if notices is None or len(ids) < 2:
+            return frozenset()
+        held = self._apart_read
+        if held is not None and held[0] == ids and time.monotonic() - held[1] < APART_FRESH:
+            return held[2]
+        pairs = await asyncio.to_thread(notices.store.blocking_any, sorted(ids))
+        found = frozenset(frozenset(pair) for pair in pairs)
+        self._apart_read = (ids, time.monotonic(), found)
+        return found
 
     async def _seat(self, group: list[Entry], bots: int) -> None:
         """A table for the group (bots in the seats left), each entry given its seat."""

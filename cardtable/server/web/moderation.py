@@ -4,7 +4,8 @@ an offensive name.  Every admin action is in the audit log (``GET /api/admin/aud
 
 - A muted account's chat lines are refused (``muted``), to it alone.
 - A banned account's sessions and API tokens end, and its sign-in is refused (403
-  ``banned``, said only to who gave the right password).
+  ``banned``, said only to who gave the right password); its open challenges, sent and
+  received, are cancelled.
 - A banned address gets 403 ``address_banned`` on every ``/api/`` request and WebSocket
   (the list is read again every ``BANS_FRESH`` seconds in each process, at once in the one
   that banned).
@@ -222,6 +223,8 @@ async def _sanction(request: Request, body: Target, kind: Literal["mute", "ban"]
                                 body.reason, admin, named)
         if kind == "ban":   # its sessions ended with the ban: so do its open sockets
             await close_sockets(request, target.id, BANNED)
+            # and its challenges, sent and received, are cancelled (none can be accepted)
+            await asyncio.to_thread(services_of(request).social.withdraw_all, target.id)
     return Done(done=True, target=target.id)
 
 
