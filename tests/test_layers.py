@@ -355,9 +355,10 @@ def test_every_router_lives_in_web() -> None:
 
 # -- one owner per live table ---------------------------------------------------------------
 OWNER = SERVER / "play" / "dealer.py"
-NOT_TABLES = {"row", "entry", "record", "answer"}
+NOT_TABLES = {"row", "entry", "record", "answer", "message"}
 """Names the server gives to what is not a live table although it has fields of the same
-names: database rows, quick-play entries, game records, the health check's answer."""
+names: database rows, quick-play entries, game records, the health check's answer, a
+state message to a page."""
 MUTATORS = {"append", "add", "discard", "remove", "pop", "popleft", "clear", "extend",
             "update", "push", "insert", "setdefault"}
 

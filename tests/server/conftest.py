@@ -20,11 +20,6 @@ from tablekit import MACHINE_SPEED  # noqa: E402
 
 from cardtable.server import create_app  # noqa: E402
 from cardtable.server.core.clock import FakeClock  # noqa: E402
-from cardtable.server.core.protocol import check_outgoing  # noqa: E402
-
-# every message a server test makes the server send is checked against protocol's models
-check_outgoing(True)
-
 
 REDIS = "redis://127.0.0.1:6379/0"
 

@@ -114,7 +114,8 @@ def test_a_legal_move_is_written_first_and_the_table_takes_it_once_stored() -> N
     stored = decide(table, e.Stored(decision.writes[0].step, False, NOW.stamp), NOW)  # type: ignore[union-attr]
     for change in stored.changes:
         apply(table, change)
-    assert table.version == 1 and table.last_move == {"index": 0, "seat": seat, "move": text}
+    assert table.version == 1
+    assert table.last_move == protocol.LastMove(index=0, seat=seat, move=text)
     assert isinstance(stored.then, e.After) and stored.then.broadcast
 
 
@@ -351,7 +352,7 @@ def test_a_rematch_is_made_once_every_person_asked() -> None:
     table.connections.add(seated)
     made = run(table, e.RematchMade("t2"))
     assert table.rematch == "t2" and made[0].answer == "t2"
-    assert e.SendTo(seated, "rematch", protocol.RematchOffer(
+    assert e.SendTo(seated, protocol.RematchOffer(
         type="rematch", table="t2", seat=1)) in made[0].sends
 
 
@@ -363,7 +364,7 @@ def test_a_rematch_is_refused_before_the_end_and_a_decline_withdraws_the_offer()
     run(table, cmd.OfferRematch(0))
     declined = run(table, cmd.RefuseRematch(1))
     assert table.rematch_asked == set()
-    assert e.SendAll("rematch_declined", protocol.RematchDeclined(
+    assert e.SendAll(protocol.RematchDeclined(
         type="rematch_declined", seat=1)) in declined[0].sends
 
 
@@ -407,7 +408,7 @@ def test_a_line_goes_to_its_room_once_its_connection_has_the_history() -> None:
     old = protocol.ChatLine(type="chat", room="spectators", seat=None, name="spectator",
                             text="old", phrase=None, at=NOW.stamp)
     history = run(table, e.HistoryRead(watcher, (old,), False))
-    assert history[0].sends == (e.SendTo(watcher, "chat", old),)
+    assert history[0].sends == (e.SendTo(watcher, old),)
     assert watcher in table.chat.ready
     line = decide(table, say(watcher, "hello"), NOW)
     rooms = [s for s in line.sends if isinstance(s, e.SendRoom)]

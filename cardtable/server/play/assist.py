@@ -20,11 +20,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from ..core import protocol
 from ..core.codes import Refusal, refused
-from ..core.wire import encode
 from .bot_workers import BotFailed, HintJob
 from .commands import HintDone, StartHint, TakeBack
-from .live import Connection, LiveTable
+from .live import Connection, LiveTable, send
 from .steps import against_bots_only
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ before it is killed and the hint refused."""
 
 
 async def hint(tables: House, table: LiveTable, connection: Connection,
-               lang: str = "en") -> Refusal | None:
+               lang: protocol.Lang = "en") -> Refusal | None:
     """Send the seat the move the hint's level would play now, and why, in ``lang``
     (to it alone)."""
     started = await table.dealer.ask(StartHint(connection.seat))
@@ -64,12 +64,12 @@ async def hint(tables: House, table: LiveTable, connection: Connection,
         return refused("server_error", "the hint could not be thought; ask again")
     finally:
         await table.dealer.ask(HintDone(seat))
-    choices = [{"move": c["move"], "value": c["value"], "text": c["text"]}
+    choices = [protocol.HintChoice(move=c["move"], value=c["value"], text=c["text"])
                for c in given["choices"]]
-    connection.outbox.put("hint", encode({
-        "type": "hint", "version": version, "move": given["move"], "level": given["level"],
-        "lang": lang, "text": given["text"], "unit": given["unit"], "choices": choices,
-        "why": given.get("why", ""), "sure": bool(given.get("sure", False))}))
+    send(protocol.HintAnswer(
+        type="hint", version=version, move=given["move"], level=given["level"], lang=lang,
+        text=given["text"], unit=given["unit"], choices=choices, why=given.get("why", ""),
+        sure=bool(given.get("sure", False))), (connection,))
     return None
 
 

@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from limits import parse
 
 from ..core import protocol
-from ..core.wire import encode
 from ..people.words import offending
 from ..store.chat import ChatMessageRow, ChatStore
 from ..store.sanctions import SanctionStore
@@ -55,7 +54,7 @@ from .effects import (
     StoreChat,
     StoreChatOff,
 )
-from .live import Connection, LiveTable
+from .live import Connection, LiveTable, send
 
 if TYPE_CHECKING:
     from .host import House
@@ -93,7 +92,7 @@ def clean_text(text: Any) -> str:
     return kept
 
 
-def recent(storage: Storage, table_id: str, room: str) -> tuple[list[dict[str, Any]], bool]:
+def recent(storage: Storage, table_id: str, room: str) -> tuple[list[protocol.ChatLine], bool]:
     """The room's newest messages and whether the players' chat is off (call in a thread)."""
     return ChatStore(storage).recent(table_id, room)
 
@@ -129,8 +128,7 @@ async def receive(tables: House, table: LiveTable, connection: Connection,
         else:
             text = clean_text(message.text)
     except ChatError as error:
-        connection.outbox.put("error", encode({"type": "error", "reason": error.reason,
-                                               "code": error.code}))
+        send(protocol.Error.of(error.reason, error.code), (connection,))
         return
     seat = connection.seat
     # a seat's player, or the account a spectator is signed in as: a mute reaches both
@@ -167,7 +165,7 @@ def _room(connection: Connection) -> Literal["players", "spectators"]:
 
 
 def _chat_error(connection: Connection, reason: str, code: str) -> SendTo:
-    return SendTo(connection, "error", protocol.Error(type="error", reason=reason, code=code))
+    return SendTo(connection, protocol.Error(type="error", reason=reason, code=code))
 
 
 def decide(table: LiveTable, command: Say | SetChatOff, now: Moment) -> Decision:
@@ -184,7 +182,7 @@ def decide(table: LiveTable, command: Say | SetChatOff, now: Moment) -> Decision
                 "on", "not_creator"),))
         return Decision(writes=(StoreChatOff(command.off),),
                         changes=(Set("chat", (("off", command.off),)),),
-                        sends=(SendAll("chat", protocol.ChatSetting(type="chat_setting",
+                        sends=(SendAll(protocol.ChatSetting(type="chat_setting",
                                                                     off=command.off)),))
     room = _room(connection)
     if room == "spectators" and connection.speaker is None:
@@ -241,8 +239,8 @@ def history_read(table: LiveTable, command: HistoryRead) -> Decision:
     if command.off is not None:
         values["off"] = command.off
         if command.off:
-            plan.sends.append(SendTo(connection, "chat", protocol.ChatSetting(
+            plan.sends.append(SendTo(connection, protocol.ChatSetting(
                 type="chat_setting", off=True)))
     plan.set("chat", **values)
-    plan.sends.extend(SendTo(connection, "chat", line) for line in command.lines)
+    plan.sends.extend(SendTo(connection, line) for line in command.lines)
     return plan.decision()

@@ -22,9 +22,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from sqlalchemy.exc import IntegrityError
 
-from ..core import protocol
 from ..core.codes import refused
-from ..core.wire import encode, text_of
 from ..store.storage import StorageUnavailable, now
 from . import chat
 from . import commands as cmd
@@ -32,7 +30,7 @@ from . import effects as d
 from .bot_runner import make_bot
 from .decide import decide, stop_graces
 from .lifecycle import DEFAULT_TAKEOVER
-from .live import Connection, Life, LiveTable
+from .live import Connection, Life, LiveTable, send
 from .mailbox import Mailbox
 
 if TYPE_CHECKING:
@@ -94,8 +92,8 @@ class Dealer(Mailbox):
                 further = outcome or further
             for change in decision.changes:
                 self._change(change)
-            for send in decision.sends:
-                further = await self._send(send) or further
+            for effect in decision.sends:
+                further = await self._send(effect) or further
             for timer in decision.timers:
                 self._timer(timer)
             if decision.error is not None:
@@ -202,33 +200,31 @@ class Dealer(Mailbox):
         apply(self.table, change)
 
     # -- messages -------------------------------------------------------------------------------
-    async def _send(self, send: d.Send) -> Any:
+    async def _send(self, effect: d.Send) -> Any:
         table = self.table
-        match send:
+        match effect:
             case d.Broadcast():
                 table.broadcast()
-            case d.SendTo(connection=connection, kind=kind, message=message):
-                connection.outbox.put(kind, text_of(message))
-            case d.SendAll(kind=kind, message=message):
-                table.put_all(kind, text_of(message))
+            case d.SendTo(connection=connection, message=message):
+                send(message, (connection,))
+            case d.SendAll(message=message):
+                send(message, table.connections)
             case d.SendRoom(room=room, message=message, skip=skip):
-                text = text_of(message)
-                for other in list(table.connections):
-                    if other in table.chat.ready and (
-                            "spectators" if other.seat is None else "players") == room and (
-                            not skip or _player_of(table, other) not in skip):
-                        other.outbox.put("chat", text)
+                send(message, [other for other in table.connections
+                               if other in table.chat.ready and room == (
+                                   "spectators" if other.seat is None else "players")
+                               and (not skip or _player_of(table, other) not in skip)])
             case d.SendState(connection=connection):
-                connection.outbox.put("state", encode(table.state_message(connection.seat)))
+                send(table.state_message(connection.seat), (connection,))
             case d.SendRefusal(connection=connection, reason=reason, code=code):
                 self.house.metrics.refused(code)
-                table.refuse(connection, reason, code, dict(send.params) or None)
+                table.refuse(connection, reason, code, dict(effect.params) or None)
             case d.SendHistory(connection=connection):
                 room = "spectators" if connection.seat is None else "players"
                 try:
                     lines, off = await asyncio.to_thread(chat.recent, self.house.storage,
                                                          table.id, room)
-                    said = tuple(protocol.ChatLine.model_validate(line) for line in lines)
+                    said = tuple(lines)
                 except Exception:   # the chat's history is a nicety: the table plays on
                     return d.HistoryRead(connection, (), None)
                 return d.HistoryRead(connection, said, off)
@@ -237,7 +233,7 @@ class Dealer(Mailbox):
             case d.Note(text=text, level=level):
                 log.log(logging.ERROR if level == "error" else logging.INFO, "%s", text)
             case _:
-                assert_never(send)
+                assert_never(effect)
         return None
 
     # -- timers ---------------------------------------------------------------------------------

@@ -619,7 +619,7 @@ def _offer_rematch(table: LiveTable, command: cmd.OfferRematch) -> Decision:
 def _rematch_made(table: LiveTable, command: RematchMade) -> Decision:
     plan = Plan(table)
     plan.set("table", rematch=command.table_id)
-    plan.sends.extend(SendTo(connection, "rematch", protocol.RematchOffer(
+    plan.sends.extend(SendTo(connection, protocol.RematchOffer(
         type="rematch", table=command.table_id, seat=connection.seat))
         for connection in table.connections)
     plan.sends.append(Broadcast())
@@ -635,6 +635,6 @@ def _refuse_rematch(table: LiveTable, command: cmd.RefuseRematch) -> Decision:
     if command.seat is None or table.rematch is not None or not table.rematch_asked:
         return Decision()
     return Decision(changes=(Set("table", (("rematch_asked", set()),)),), sends=(
-        SendAll("rematch_declined", protocol.RematchDeclined(type="rematch_declined",
+        SendAll(protocol.RematchDeclined(type="rematch_declined",
                                                              seat=command.seat)),
         Broadcast()))

@@ -12,8 +12,6 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel
-
 from ..core import protocol
 from ..core.errors import Refused
 from ..store.ratings import Tally
@@ -215,14 +213,14 @@ class SendTo:
     """A message, built as its model, to one connection."""
 
     connection: Connection
-    kind: str
-    message: BaseModel
+    message: protocol.Outgoing
 
 
 @dataclass(frozen=True)
 class SendAll:
-    kind: str
-    message: BaseModel
+    """A message, built as its model, to every connection."""
+
+    message: protocol.Outgoing
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,13 @@ import asyncio
 import collections
 import random
 import secrets
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ...game import GameSpec, GameState
 from ...records import Record, record_of, rules_to_dict
+from ..core import protocol
 from ..core.clock import Clock
 from ..core.codes import Refusal, refused
 from ..core.errors import Refused
@@ -35,6 +37,7 @@ __all__ = [
     "LiveTable",
     "Outbox",
     "SecureRandom",
+    "send",
 ]
 
 
@@ -109,19 +112,19 @@ class Life:
         bank = self.banks[self.turn[1]]
         return max(0.0, self.move - spent), max(0.0, bank - max(0.0, spent - self.move))
 
-    def view(self, at: float) -> dict[str, Any] | None:
+    def view(self, at: float) -> protocol.ClockView | None:
         """The clock as every viewer sees it: the time control, each bank, and the seat
         whose time runs with what it has left (seconds, counted from when it is sent)."""
         if self.move is None:
             return None
-        out: dict[str, Any] = {"move": self.move, "bank": self.bank,
-                               "banks": [round(b, 1) for b in self.banks],
-                               "seat": None, "move_left": None, "bank_left": None}
+        seat = move_left = bank_left = None
         if self.turn is not None:
-            move_left, bank_left = self.time_left(at)
-            out.update(seat=self.turn[1], move_left=round(move_left, 1),
-                       bank_left=round(bank_left, 1))
-        return out
+            seat = self.turn[1]
+            move, bank = self.time_left(at)
+            move_left, bank_left = round(move, 1), round(bank, 1)
+        return protocol.ClockView(move=self.move, bank=self.bank,
+                                  banks=[round(b, 1) for b in self.banks], seat=seat,
+                                  move_left=move_left, bank_left=bank_left)
 
 
 def _whole(seconds: float) -> float | int:
@@ -196,6 +199,14 @@ class Connection:
     """The account a watcher is signed in as (only accounts chat among the spectators)."""
 
 
+def send(message: protocol.Outgoing, connections: Iterable[Connection]) -> None:
+    """A message to a page, built as its model, to each of ``connections``, encoded once:
+    the one way a table's message reaches a page (a cluster's relay carries the text on)."""
+    text = encode(message)
+    for connection in list(connections):
+        connection.outbox.put(message.type, text)
+
+
 @dataclass(eq=False)
 class ChatRoom:
     """A table's chat as its owner keeps it: whether the players' chat is off (as last
@@ -242,11 +253,17 @@ class LiveSeat:
     def played_by_bot(self) -> bool:
         return self.bot is not None
 
-    def public(self) -> dict[str, Any]:
-        return {"seat": self.index, "kind": self.kind, "bot": self.bot_spec, "name": self.name,
-                "taken": self.taken, "connected": self.kind == "human" and self.connections > 0,
-                "bot_playing": self.kind == "human" and self.bot is not None,
-                "player": self.player_id, "player_kind": self.player_kind}
+    def public(self, gone: Literal["forfeited", "left"] | None = None) -> protocol.SeatInfo:
+        """The seat as every viewer sees it; ``gone`` only when its player is."""
+        seat = protocol.SeatInfo(
+            seat=self.index, kind="bot" if self.kind == "bot" else "human", bot=self.bot_spec,
+            name=self.name, taken=self.taken,
+            connected=self.kind == "human" and self.connections > 0,
+            bot_playing=self.kind == "human" and self.bot is not None, player=self.player_id,
+            player_kind=self.player_kind)
+        if gone is not None:
+            seat.gone = gone
+        return seat
 
     def record_entry(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"seat": self.index, "kind": self.kind}
@@ -278,7 +295,7 @@ class LiveTable:
     """The seats that offered or accepted a rematch not made yet (kept in memory only)."""
     version: int = 0
     decks_stored: int = 0
-    last_move: dict[str, Any] | None = None
+    last_move: protocol.LastMove | None = None
     takeovers: frozenset[int] = frozenset()
     """The moves (by index) a takeover bot made for a person's seat: the move log says
     "Bot for NAME" for them, not "You" (stored as ``MoveRow.takeover``)."""
@@ -346,76 +363,64 @@ class LiveTable:
         return None
 
     # -- what is sent ---------------------------------------------------------------------
-    def state_message(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know now (``None``: a watcher).  Call it from the dealer."""
+    def state_message(self, seat: int | None,
+                      seats: list[protocol.SeatInfo] | None = None) -> protocol.State:
+        """What ``seat`` may know now (``None``: a watcher), with ``seats`` when they were
+        made for the whole broadcast.  Call it from the dealer."""
         to_move = self.state.to_move
         legal: list[str] = []
         if (seat is not None and seat == to_move and self.status == PLAYING
                 and not self.seats[seat].played_by_bot):
             legal = [str(move) for move in self.state.legal_moves()]
-        message: dict[str, Any] = {
-            "type": "state",
-            "table": self.id,
-            "game": self.game,
-            "version": self.version,
-            "status": self.status,
-            "over": self.over,
-            "to_move": to_move,
-            "seat": seat,
+        status: Literal["waiting", "playing", "over"] = (
+            "over" if self.over else "playing" if self.status == PLAYING else "waiting")
+        message = protocol.State(
+            type="state", table=self.id, game=self.game, version=self.version, status=status,
+            over=self.over, to_move=to_move, seat=seat,
             # plain JSON by the contract (test_contract); what is beside it, not in it too
-            "view": page_view(self.state.view(seat)),
-            "legal_moves": legal,
-            "last_move": self.last_move,
-            "seats": self.public_seats(),
-        }
+            view=page_view(self.state.view(seat)), legal_moves=legal,
+            last_move=self.last_move,
+            seats=self.public_seats() if seats is None else seats)
         if self.life is not None:
-            message["rated"] = self.life.rated
-            message["ratings"] = {str(seat): value for seat, value in self.life.ratings.items()}
+            message.rated = self.life.rated
+            message.ratings = {str(seat): value for seat, value in self.life.ratings.items()}
             if self.life.clocked:
-                message["clock"] = self.life.view(self.life.clock.time())
+                message.clock = self.life.view(self.life.clock.time())
         if self.over:
-            message["summary"] = self.summary
-            message["rematch"] = self.rematch
+            message.summary = self.summary
+            message.rematch = self.rematch
             if self.rematch is None and self.rematch_asked:
-                message["rematch_asked"] = sorted(self.rematch_asked)
+                message.rematch_asked = sorted(self.rematch_asked)
         return message
 
-    def public_seats(self) -> list[dict[str, Any]]:
+    def public_seats(self) -> list[protocol.SeatInfo]:
         """Every seat as every viewer sees it, with ``gone`` for a seat a bot plays to the
         end because its player forfeited or left (the page says so, not "online")."""
-        seats = [s.public() for s in self.seats]
-        if self.life is not None:
-            for index in self.life.forfeits:
-                seats[index]["gone"] = "forfeited"
-            for index in self.life.left:
-                seats[index]["gone"] = "left"
-        return seats
-
-    def put_all(self, kind: str, text: str) -> None:
-        """One message to every connection.  Call it from the dealer."""
-        for connection in list(self.connections):
-            connection.outbox.put(kind, text)
+        life = self.life
+        if life is None:
+            return [s.public() for s in self.seats]
+        return [s.public("forfeited" if s.index in life.forfeits
+                         else "left" if s.index in life.left else None) for s in self.seats]
 
     def broadcast(self) -> None:
         """The new state to every connection, each seat its own view.  Call it from the dealer."""
-        texts: dict[int | None, str] = {}
-        for connection in list(self.connections):
-            text = texts.get(connection.seat)
-            if text is None:
-                text = texts[connection.seat] = encode(self.state_message(connection.seat))
-            connection.outbox.put("state", text)
+        by_seat: dict[int | None, list[Connection]] = {}
+        for connection in self.connections:
+            by_seat.setdefault(connection.seat, []).append(connection)
+        if by_seat:
+            seats = self.public_seats()
+            for seat, connections in by_seat.items():
+                send(self.state_message(seat, seats), connections)
 
     def refuse(self, connection: Connection, reason: str, code: str | None = None,
-               params: dict[str, Any] | None = None) -> None:
+               params: Mapping[str, object] | None = None) -> None:
         """An error for one connection (its code's parameters beside the code), then a
         fresh state.  Call it from the dealer."""
         if isinstance(reason, Refusal):
             code = code or reason.code
             params = {**reason.params, **(params or {})}
-        error: dict[str, Any] = {**(params or {}), "type": "error", "reason": str(reason),
-                                 "code": code or "refused"}
-        connection.outbox.put("error", encode(error))
-        connection.outbox.put("state", encode(self.state_message(connection.seat)))
+        send(protocol.Error.of(str(reason), code or "refused", params), (connection,))
+        send(self.state_message(connection.seat), (connection,))
 
     def creator_seat(self) -> int | None:
         """The seat ``Seating.create`` gives the creator: the first person's."""
@@ -448,7 +453,7 @@ class LiveTable:
             "over": self.over,
             "version": self.version,
             "to_move": self.state.to_move if self.status == PLAYING else None,
-            "seats": self.public_seats(),
+            "seats": [seat.model_dump(exclude_unset=True) for seat in self.public_seats()],
             "free_seats": len(self.free_seats()),
             "takeover": self.takeover,
             "created": self.created,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...game import IllegalMove
+from ..core import protocol
 from ..core.codes import Refusal, refused
 from ..core.errors import Refused
 from ..core.wire import plain
@@ -312,7 +313,7 @@ def _cards_in(value: Any) -> list[str]:
     return []
 
 
-def last_move(table: LiveTable) -> dict[str, Any] | None:
+def last_move(table: LiveTable) -> protocol.LastMove | None:
     """The move before the table's current state, as ``state_message`` sends it."""
     if not table.version:
         return None
@@ -322,13 +323,12 @@ def last_move(table: LiveTable) -> dict[str, Any] | None:
                   table.version - 1 in table.takeovers)
 
 
-def played(index: int, seat: int | None, text: str, takeover: bool) -> dict[str, Any]:
+def played(index: int, seat: int | None, text: str, takeover: bool) -> protocol.LastMove:
     """A table's ``last_move``; ``takeover`` when a bot made it for the seat's person, so
-    the page logs it as "Bot for NAME"."""
-    last = {"index": index, "seat": seat, "move": text}
+    the page logs it as "Bot for NAME" (and only then is it sent)."""
     if takeover:
-        last["takeover"] = True
-    return last
+        return protocol.LastMove(index=index, seat=seat, move=text, takeover=True)
+    return protocol.LastMove(index=index, seat=seat, move=text)
 
 
 def takeovers_to(takeovers: frozenset[int], version: int,

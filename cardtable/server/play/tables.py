@@ -31,7 +31,7 @@ from ..core.errors import ClusterUnavailable, NotHere, Refused
 from ..core.metrics import Metrics
 from ..core.ring import Ring
 from ..core.settings import ServerSettings
-from ..core.wire import ClientMessage, MessageError, decode, encode, plain
+from ..core.wire import ClientMessage, MessageError, decode, plain
 from ..people.notices import Notices
 from ..store.storage import (
     CLOSED,
@@ -65,7 +65,17 @@ from .dealer import Dealer
 from .guard import Guard
 from .host import Owners
 from .lifecycle import Lifecycle
-from .live import OVER, PLAYING, WAITING, Connection, LiveSeat, LiveTable, Outbox, SecureRandom
+from .live import (
+    OVER,
+    PLAYING,
+    WAITING,
+    Connection,
+    LiveSeat,
+    LiveTable,
+    Outbox,
+    SecureRandom,
+    send,
+)
 from .owner import Command
 from .remote import CloseTable
 from .results import count_table, tally_of
@@ -514,7 +524,7 @@ class Tables:
                       message: ClientMessage) -> None:
         kind = message.type
         if kind == "ping":
-            connection.outbox.put("pong", encode({"type": "pong"}))
+            send(protocol.Pong(type="pong"), (connection,))
         elif isinstance(message, protocol.Move):
             if connection.seat is None:
                 await self._refuse(table, connection,
@@ -557,7 +567,7 @@ class Tables:
             except Refused as error:
                 await self._refuse(table, connection, error.reason, error.code, error.params)
 
-    async def _hint(self, table: LiveTable, connection: Connection, lang: str) -> None:
+    async def _hint(self, table: LiveTable, connection: Connection, lang: protocol.Lang) -> None:
         refusal = await assist.hint(self, table, connection, lang)
         if refusal is not None:
             await self._refuse(table, connection, refusal)

@@ -3,11 +3,10 @@ connection as it opens) and each table's players'-chat setting."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import Integer, String, select
 from sqlalchemy.orm import Mapped, mapped_column
 
+from ..core.protocol import ChatLine
 from .stamps import StampText
 from .storage import Base, Store, guarded
 
@@ -28,9 +27,11 @@ class ChatMessageRow(Base):
     phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
     at: Mapped[str] = mapped_column(StampText)
 
-    def message(self) -> dict[str, Any]:
-        return {"type": "chat", "room": self.room, "seat": self.seat, "name": self.name,
-                "text": self.text, "phrase": self.phrase, "at": self.at}
+    def message(self) -> ChatLine:
+        """The line as its room's sockets are sent it."""
+        return ChatLine(type="chat", room="spectators" if self.room == "spectators"
+                        else "players", seat=self.seat, name=self.name, text=self.text,
+                        phrase=self.phrase, at=self.at)
 
 
 class ChatSettingRow(Base):
@@ -47,7 +48,7 @@ class ChatStore(Store):
             session.add(row)
 
     @guarded
-    def recent(self, table_id: str, room: str) -> tuple[list[dict[str, Any]], bool]:
+    def recent(self, table_id: str, room: str) -> tuple[list[ChatLine], bool]:
         with self.storage.sessions() as session:
             rows = session.scalars(select(ChatMessageRow).where(
                 ChatMessageRow.table_id == table_id, ChatMessageRow.room == room)

@@ -271,8 +271,8 @@ def seat_info_of(seat: SeatRow) -> SeatInfo:
 
 def listing_of(row: TableRow, seats: list[SeatRow], live: LiveTable | None) -> TableListing:
     """A table as the lobby lists it: from its live copy when this process plays it."""
-    infos = ([SeatInfo(**seat.public()) for seat in live.seats] if live is not None
-             else [seat_info_of(seat) for seat in seats])
+    infos = ([SeatInfo.model_validate(seat.public().model_dump()) for seat in live.seats]
+             if live is not None else [seat_info_of(seat) for seat in seats])
     return TableListing(
         id=row.id, game=row.game, title=games.get(row.game).title, preset=row.preset,
         players=row.players, status=live.status if live is not None else row.status,

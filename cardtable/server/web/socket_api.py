@@ -13,9 +13,11 @@ from typing import Any, NamedTuple
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
+from ..core import protocol
 from ..core.errors import ClusterUnavailable, NotHere, Refused
 from ..core.wire import KEY_PREFIX, MAX_TOKEN, PROTOCOL, encode
 from ..play.guard import MessageRate, address_of
+from ..play.live import send
 from ..play.tables import Connection, Outbox, Tables
 from ..store.storage import StorageUnavailable, hash_token
 from .accounts import cross_site, current_player, key_may_play
@@ -226,9 +228,8 @@ async def _converse(websocket: WebSocket, connection: Connection, rate: MessageR
                 await handle(data)
             elif verdict == "warn":
                 websocket.app.state.tables.metrics.refused("rate_limited")
-                connection.outbox.put("error", encode({
-                    "type": "error", "code": "rate_limited",
-                    "reason": SLOW_DOWN.format(rate=rate.per_second)}))
+                send(protocol.Error.of(SLOW_DOWN.format(rate=rate.per_second),
+                                       "rate_limited"), (connection,))
             elif verdict == "close":
                 await _stop(sender)
                 await _close(websocket, FLOODING.format(rate=rate.per_second), 1008,
@@ -312,8 +313,7 @@ async def _close(websocket: WebSocket, reason: str, code: int, why: str,
     if tables is not None:
         tables.metrics.refused(why)
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        await websocket.send_text(encode({**(params or {}), "type": "error",
-                                          "reason": reason, "code": why}))
+        await websocket.send_text(encode(protocol.Error.of(reason, why, params)))
         await websocket.close(code=code, reason=_close_reason(reason))
 
 
