@@ -67,6 +67,16 @@ CODES: dict[str, Code] = {
                                     "its default", ("option",)),
     "rules_unplayable": Code("these rule settings cannot be played"),
     "id_taken": Code("a new table's id was taken: try again"),
+    # -- tournaments -----------------------------------------------------------------------
+    "account_only": Code("tournaments are for signed-in accounts"),
+    "tournament_limit": Code("the account has as many tournaments not finished as it may",
+                             ("limit",)),
+    "tournament_full": Code("the tournament has as many entrants as it takes", ("limit",)),
+    "tournament_over": Code("the tournament is over"),
+    "tournament_started": Code("the tournament has started: a swiss takes no new entrant, "
+                               "and it cannot be started again"),
+    "not_entered": Code("the player has not entered this tournament"),
+    "not_organiser": Code("only the tournament's organiser may do this"),
     # -- a table's life ---------------------------------------------------------------------
     "table_closed": Code("the table was closed for good", ("table",)),
     "table_broken": Code("the table's stored rows cannot be played", ("table",)),

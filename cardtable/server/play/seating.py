@@ -101,7 +101,8 @@ class NewSeat:
     player_kind: str | None = None
     seen: bool = False
     """Counted as connected to already: a seat given to an account that may come later
-    (a challenge's) is never freed for want of a first connection."""
+    (a challenge's, a tournament's: its player connects by ``?seat=N``) is never freed
+    for want of a first connection."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,9 @@ class NewTable:
     """The time control and whether the table is rated (``lifecycle.Life``)."""
     budget: tuple[str, ...] = ()
     """Whose bot thinking the table's bots count against (``LiveTable.budget``)."""
+    table_id: str | None = None
+    """The id chosen before the table is made (a tournament writes it down first);
+    ``None``: one is chosen here."""
 
 
 def budget_of(address: str, player: Player | None) -> tuple[str, ...]:
@@ -242,7 +246,8 @@ class Seating:
         except (ValueError, TypeError) as error:
             raise Refused(f"these rules cannot be played: {error}", 422,
                           "rules_unplayable") from None
-        table_id = choose_id(new_id, tables.ring, tables.settings.ring_address)
+        table_id = plan.table_id or choose_id(new_id, tables.ring,
+                                              tables.settings.ring_address)
         rows = [SeatRow(table_id=table_id, seat=index, kind=seat.kind, bot=seat.bot,
                         name=seat.name, token_hash=seat.token_hash, player_id=seat.player_id,
                         player_kind=seat.player_kind, seen=stamp() if seat.seen else None)

@@ -45,8 +45,10 @@ from ..people.words import check_file
 from ..play.analyses import Analyses
 from ..play.quickplay import LocalTickets, QuickPlay, RedisTickets
 from ..play.tables import Tables
+from ..play.tournaments import Director
 from ..store.backup import serving
 from ..store.storage import Storage, sqlite_url
+from ..store.tournaments import TournamentStore
 from .accounts import router as accounts_router
 from .accounts import same_site_only
 from .assets import PageAssets
@@ -71,6 +73,7 @@ from .social_api import router as social_router
 from .socket_api import router as socket_router
 from .tables_api import games_of, playable
 from .tables_api import router as tables_router
+from .tournaments_api import router as tournaments_router
 
 if TYPE_CHECKING:
     import uvicorn
@@ -153,6 +156,8 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
         app.state.services = await Services.build(chosen, storage, tables, app.state.quickplay,
                                                   app.state.analyses, cluster)
         app.state.quickplay.start()
+        app.state.director = Director(tables, TournamentStore(storage))
+        app.state.director.start()
         try:
             yield
         finally:
@@ -188,7 +193,7 @@ def api() -> APIRouter:
     router = APIRouter()
     for part in (health_router, tables_router, socket_router, life_router, protocol_router,
                  page_router, accounts_router, ratings_router, control_router, mail_router,
-                 moderation_router, learn_router, social_router):
+                 moderation_router, learn_router, social_router, tournaments_router):
         router.include_router(part)
     return router
 

@@ -36,6 +36,7 @@ from ..store.players import Player
 from ..store.sanctions import ReportRow, SanctionStore
 from ..store.stamps import stamp
 from ..store.storage import CLOSED, OVER, StoredTable
+from ..store.tournaments import TournamentStore
 from .accounts import REFUSALS, close_sockets, current_player, store_of
 from .services import Attempts, Players, Sanctions, services_of
 
@@ -225,6 +226,9 @@ async def _sanction(request: Request, body: Target, kind: Literal["mute", "ban"]
             await close_sockets(request, target.id, BANNED)
             # and its challenges, sent and received, are cancelled (none can be accepted)
             await asyncio.to_thread(services_of(request).social.withdraw_all, target.id)
+            # and its tournaments seat it no more
+            await asyncio.to_thread(TournamentStore(request.app.state.storage).leave_all,
+                                    target.id)
     return Done(done=True, target=target.id)
 
 

@@ -1,0 +1,420 @@
+"""Tournaments' rows: the tournament, its entrants (points, streak, paused) and its games.
+
+Everything a tournament's director decides is a row before it is acted on, so that a
+process killed at any moment loses no pairing and no result: a table is written here as
+``opening`` (its id chosen first) before it is made, and a finished table's results are
+scored once, in one transaction that marks its game ``scored`` and adds each entrant's
+points (``score_game``), whichever process does it.  The points come from the results the
+ratings stored for the table (``players.PlayerGameRow``), so a tournament scores exactly
+what the profile shows.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Integer, String, func, select, update
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from ..core.errors import Refused
+from ..core.pairing import BYE_POINTS, arena_points
+from .players import PlayerGameRow
+from .stamps import Stamp, stamp
+from .storage import CLOSED, OVER, Base, Store, TableRow, _rows_changed, guarded
+
+__all__ = ["ARENA", "FINISHED", "OPENING", "PLAYING", "RUNNING", "SCORED", "SWISS",
+           "UPCOMING", "VOID", "EntrantRow", "GameRow",
+           "TournamentRow", "TournamentStore", "Tourney", "new_tournament_id"]
+
+UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
+ARENA, SWISS = "arena", "swiss"
+OPENING, PLAYING, SCORED, VOID = "opening", "playing", "scored", "void"
+"""A game's states: its table about to be made, in play, its results added, or ended
+without a result (abandoned, closed by an admin): nobody's points change."""
+
+
+def new_tournament_id() -> str:
+    return "t" + secrets.token_hex(6)
+
+
+class TournamentRow(Base):
+    """One tournament: what it plays and how, and how it stands."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    organiser: Mapped[str] = mapped_column(String(32), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    preset: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    kind: Mapped[str] = mapped_column(String(8))
+    minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    players: Mapped[int] = mapped_column(Integer)
+    """Seats at each of its tables."""
+    clock: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rated: Mapped[int] = mapped_column(Integer)
+    bots: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    """The bot that fills a table when allowed (arena only); ``None``: no bots."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[_dt.datetime] = mapped_column(Stamp)
+    starts: Mapped[_dt.datetime | None] = mapped_column(Stamp, nullable=True)
+    """When it starts by itself; ``None``: when the organiser says (``/start``)."""
+    started: Mapped[_dt.datetime | None] = mapped_column(Stamp, nullable=True)
+    ends: Mapped[_dt.datetime | None] = mapped_column(Stamp, nullable=True)
+    """An arena's end: no table is made after it; the games in play then still count."""
+    finished: Mapped[_dt.datetime | None] = mapped_column(Stamp, nullable=True)
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    """A swiss's round being played (0 before the first)."""
+    closed: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    """Why an admin closed it (it is finished then)."""
+
+
+class EntrantRow(Base):
+    """A player in a tournament, with their running score."""
+
+    __tablename__ = "tournament_entrants"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"),
+                                               primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    rating: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    streak: Mapped[int] = mapped_column(Integer, default=0)
+    byes: Mapped[int] = mapped_column(Integer, default=0)
+    paused: Mapped[int] = mapped_column(Integer, default=0)
+    withdrawn: Mapped[int] = mapped_column(Integer, default=0)
+    busy: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The table they play at now (``None``: free to be seated)."""
+    free_since: Mapped[_dt.datetime | None] = mapped_column(Stamp, nullable=True)
+    last: Mapped[list[str]] = mapped_column(JSON)
+    """The others at their last table (an arena keeps them apart at once)."""
+    met: Mapped[list[str]] = mapped_column(JSON)
+    """Everyone they sat with (a swiss keeps them apart; Buchholz adds their points)."""
+
+
+class GameRow(Base):
+    """A tournament's table: who sits, in which round, and its results once scored."""
+
+    __tablename__ = "tournament_games"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    players: Mapped[list[str | None]] = mapped_column(JSON)
+    """The player at each seat (``None``: a bot's seat)."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    results: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """Each entrant's result and points (``{"p…": ["win", 4]}``)."""
+    created: Mapped[_dt.datetime] = mapped_column(Stamp)
+
+
+@dataclass
+class Tourney:
+    """A tournament as read whole."""
+
+    row: TournamentRow
+    entrants: list[EntrantRow]
+    games: list[GameRow]
+
+
+class TournamentStore(Store):
+    """The tournaments' rows; every method is ``guarded`` (call it in a thread)."""
+
+    @guarded
+    def create(self, row: TournamentRow, open_limit: int) -> None:
+        """Store a new tournament; an organiser with ``open_limit`` not finished already
+        is refused (429 ``tournament_limit``)."""
+        with self.storage.writing() as session:
+            held = session.scalar(select(func.count()).select_from(TournamentRow).where(
+                TournamentRow.organiser == row.organiser,
+                TournamentRow.status != FINISHED)) or 0
+            if held >= open_limit:
+                raise Refused(f"you have {held} tournaments not finished; the limit is "
+                              f"{open_limit}", 429, "tournament_limit",
+                              params={"limit": open_limit})
+            session.add(row)
+
+    @guarded
+    def listing(self, status: str, limit: int) -> list[tuple[TournamentRow, int]]:
+        """Tournaments in a status with their entrant counts (newest first)."""
+        entrants = (select(func.count()).select_from(EntrantRow)
+                    .where(EntrantRow.tournament_id == TournamentRow.id,
+                           EntrantRow.withdrawn == 0).correlate(TournamentRow)
+                    .scalar_subquery())
+        order = (TournamentRow.finished.desc() if status == FINISHED
+                 else TournamentRow.created.desc())
+        with self.storage.sessions() as session:
+            return [(row, count) for row, count in session.execute(
+                select(TournamentRow, entrants).where(TournamentRow.status == status)
+                .order_by(order, TournamentRow.id).limit(limit)).all()]
+
+    @guarded
+    def load(self, tournament_id: str) -> Tourney | None:
+        with self.storage.sessions() as session:
+            return _load(session, tournament_id)
+
+    @guarded
+    def of_player(self, player_id: str, limit: int = 50) -> list[tuple[TournamentRow,
+                                                                        EntrantRow]]:
+        """The tournaments a player entered, newest first (the profile's history)."""
+        with self.storage.sessions() as session:
+            return [(t, e) for t, e in session.execute(
+                select(TournamentRow, EntrantRow).join(
+                    EntrantRow, EntrantRow.tournament_id == TournamentRow.id)
+                .where(EntrantRow.player_id == player_id)
+                .order_by(TournamentRow.created.desc()).limit(limit)).all()]
+
+    @guarded
+    def join(self, tournament_id: str, player_id: str, name: str, rating: int,
+             max_entrants: int) -> None:
+        """Enter a player, or bring back one who paused or withdrew; an arena takes
+        entrants while it runs, a swiss only before it starts."""
+        with self.storage.writing() as session:
+            row = _found(session, tournament_id)
+            if row.status == FINISHED:
+                raise Refused("this tournament is over", 409, "tournament_over")
+            entrant = session.get(EntrantRow, (tournament_id, player_id))
+            if entrant is not None:   # back from a pause or a withdrawal
+                session.execute(update(EntrantRow).where(
+                    EntrantRow.tournament_id == tournament_id,
+                    EntrantRow.player_id == player_id).values(
+                    paused=0, withdrawn=0, name=name,
+                    free_since=entrant.free_since if entrant.busy else stamp()))
+                return
+            if row.status == RUNNING and row.kind == SWISS:
+                raise Refused("a swiss takes entrants only before it starts", 409,
+                              "tournament_started")
+            count = session.scalar(select(func.count()).select_from(EntrantRow).where(
+                EntrantRow.tournament_id == tournament_id)) or 0
+            if count >= max_entrants:
+                raise Refused(f"this tournament has its {max_entrants} entrants", 409,
+                              "tournament_full", params={"limit": max_entrants})
+            session.add(EntrantRow(tournament_id=tournament_id, player_id=player_id,
+                                   name=name, rating=rating, points=0, games=0, wins=0,
+                                   streak=0, byes=0, paused=0, withdrawn=0,
+                                   free_since=stamp(), last=[], met=[]))
+
+    @guarded
+    def set_away(self, tournament_id: str, player_id: str, *, withdraw: bool) -> None:
+        """Pause a player (an arena seats them no more until they join again) or withdraw
+        them (neither kind seats them; their points stay in the standings)."""
+        with self.storage.writing() as session:
+            row = _found(session, tournament_id)
+            if row.status == FINISHED:
+                raise Refused("this tournament is over", 409, "tournament_over")
+            entrant = session.get(EntrantRow, (tournament_id, player_id))
+            if entrant is None:
+                raise Refused("you have not entered this tournament", 409, "not_entered")
+            if withdraw:
+                entrant.withdrawn = 1
+            else:
+                entrant.paused = 1
+
+    @guarded
+    def leave_all(self, player_id: str) -> int:
+        """A banned player leaves every tournament not finished; how many."""
+        with self.storage.writing() as session:
+            open_ids = select(TournamentRow.id).where(TournamentRow.status != FINISHED)
+            return _rows_changed(session.execute(update(EntrantRow).where(
+                EntrantRow.player_id == player_id,
+                EntrantRow.tournament_id.in_(open_ids)).values(withdrawn=1)))
+
+    @guarded
+    def start(self, tournament_id: str, at: _dt.datetime, *, by: str | None) -> bool:
+        """Start an upcoming tournament (``by``: only its organiser may; ``None``: its
+        time came); False if it was not upcoming any more."""
+        with self.storage.writing() as session:
+            row = _found(session, tournament_id)
+            if by is not None and row.organiser != by:
+                raise Refused("only the organiser starts a tournament", 409, "not_organiser")
+            if row.status != UPCOMING:
+                if by is not None:
+                    raise Refused("this tournament has started already", 409,
+                                  "tournament_started")
+                return False
+            ends = at + _dt.timedelta(minutes=row.minutes) if row.kind == ARENA and \
+                row.minutes else None
+            return _changed(session, update(TournamentRow).where(
+                TournamentRow.id == tournament_id, TournamentRow.status == UPCOMING)
+                .values(status=RUNNING, started=at, ends=ends))
+
+    @guarded
+    def due(self, at: _dt.datetime) -> list[str]:
+        """Upcoming tournaments whose start time has come, and running ones."""
+        with self.storage.sessions() as session:
+            return list(session.scalars(select(TournamentRow.id).where(
+                ((TournamentRow.status == UPCOMING) & (TournamentRow.starts <= at))
+                | (TournamentRow.status == RUNNING)).order_by(TournamentRow.id)))
+
+    @guarded
+    def finish(self, tournament_id: str, closed: str | None = None) -> bool:
+        """The tournament ends (``closed``: an admin closed it, saying why)."""
+        with self.storage.writing() as session:
+            return _changed(session, update(TournamentRow).where(
+                TournamentRow.id == tournament_id, TournamentRow.status != FINISHED)
+                .values(status=FINISHED, finished=stamp(), closed=closed))
+
+    @guarded
+    def open_games(self, tournament_id: str, round_: int,
+                   games: list[tuple[str, list[str | None]]],
+                   byes: list[str] | None = None) -> bool:
+        """Write tables about to be made (their ids chosen) and their players busy at them,
+        in one transaction.  With ``byes`` (a swiss) the tournament moves to ``round_``
+        and the byes are scored, once.  False, and nothing written, if it had moved or
+        one of the players is at a table already."""
+        with self.storage.writing() as session:
+            seated = [p for _, players in games for p in players if p is not None]
+            busy = session.scalars(select(EntrantRow.busy).where(
+                EntrantRow.tournament_id == tournament_id,
+                EntrantRow.player_id.in_(seated)).with_for_update()).all()
+            if any(table is not None for table in busy):
+                return False   # seated meanwhile by another step: nothing is written
+            if byes is not None:
+                if not _changed(session, update(TournamentRow).where(
+                        TournamentRow.id == tournament_id, TournamentRow.round == round_ - 1)
+                        .values(round=round_)):
+                    return False
+                for player in byes:
+                    entrant = session.get(EntrantRow, (tournament_id, player))
+                    if entrant is not None:
+                        entrant.byes += 1
+                        entrant.points += BYE_POINTS
+            at = stamp()
+            for table_id, group in games:
+                session.add(GameRow(table_id=table_id, tournament_id=tournament_id,
+                                    round=round_, players=group, status=OPENING,
+                                    created=at))
+                for person in group:
+                    entrant = (session.get(EntrantRow, (tournament_id, person))
+                               if person is not None else None)
+                    if entrant is not None:
+                        entrant.busy, entrant.free_since = table_id, None
+            return True
+
+    @guarded
+    def game_opened(self, table_id: str) -> None:
+        with self.storage.writing() as session:
+            session.execute(update(GameRow).where(GameRow.table_id == table_id,
+                                                  GameRow.status == OPENING)
+                            .values(status=PLAYING))
+
+    @guarded
+    def void_game(self, table_id: str) -> None:
+        """A table that could not be made: its game scores nothing, its players are free."""
+        with self.storage.writing() as session:
+            game = session.get(GameRow, table_id)
+            if game is None or not _changed(session, update(GameRow).where(
+                    GameRow.table_id == table_id, GameRow.status.in_((OPENING, PLAYING)))
+                    .values(status=VOID)):
+                return
+            for seated in game.players:
+                entrant = (session.get(EntrantRow, (game.tournament_id, seated))
+                           if seated is not None else None)
+                if entrant is not None and entrant.busy == table_id:
+                    entrant.busy, entrant.free_since = None, stamp()
+
+    @guarded
+    def names(self, tournament_id: str) -> dict[str, str]:
+        with self.storage.sessions() as session:
+            return dict(session.execute(select(EntrantRow.player_id, EntrantRow.name).where(
+                EntrantRow.tournament_id == tournament_id)).all())
+
+    @guarded
+    def ended_games(self, tournament_id: str) -> list[tuple[str, str, dict[str, Any] | None]]:
+        """The tournament's tables in play whose game has ended: (table, status, summary)."""
+        with self.storage.sessions() as session:
+            return [(t, s, summary) for t, s, summary in session.execute(
+                select(GameRow.table_id, TableRow.status, TableRow.summary)
+                .join(TableRow, TableRow.id == GameRow.table_id)
+                .where(GameRow.tournament_id == tournament_id, GameRow.status == PLAYING,
+                       ((TableRow.status == OVER) & TableRow.counted.is_not(None))
+                       | (TableRow.status == CLOSED))).all()]
+
+    @guarded
+    def opening_games(self, tournament_id: str) -> list[tuple[GameRow, bool]]:
+        """Tables written as about to be made: each with whether it was made (a crash
+        between the two leaves it to be made again, under the same id)."""
+        with self.storage.sessions() as session:
+            rows = list(session.scalars(select(GameRow).where(
+                GameRow.tournament_id == tournament_id, GameRow.status == OPENING)))
+            made = set(session.scalars(select(TableRow.id).where(
+                TableRow.id.in_([row.table_id for row in rows]))))
+            for row in rows:
+                session.expunge(row)
+            return [(row, row.table_id in made) for row in rows]
+
+    @guarded
+    def score_game(self, table_id: str, kind: str) -> dict[str, Any] | None:
+        """Add a finished table's results to its entrants, once: the game is marked scored
+        in the same transaction (``None``: it was already, by any process).  A table
+        closed, or ended with no result, scores nothing (``void``)."""
+        with self.storage.writing() as session:
+            game = session.get(GameRow, table_id)
+            if game is None or game.status != PLAYING:
+                return None
+            table = session.get(TableRow, table_id)
+            if table is None:
+                return None
+            found = dict(session.execute(select(PlayerGameRow.player_id, PlayerGameRow.result)
+                                         .where(PlayerGameRow.table_id == table_id)).all())
+            void = table.status == CLOSED or not found
+            status = VOID if void else SCORED
+            if not _changed(session, update(GameRow).where(
+                    GameRow.table_id == table_id, GameRow.status == PLAYING)
+                    .values(status=status)):
+                return None
+            results: dict[str, Any] = {}
+            people = [p for p in game.players if p is not None]
+            for player in people:
+                entrant = session.get(EntrantRow, (game.tournament_id, player))
+                if entrant is None:
+                    continue
+                entrant.busy = None
+                entrant.free_since = stamp()
+                entrant.last = [p for p in people if p != player]
+                entrant.met = sorted(set(entrant.met) | set(entrant.last))
+                result = found.get(player)
+                if void or result is None:
+                    continue
+                if kind == ARENA:
+                    points, entrant.streak = arena_points(result, entrant.streak)
+                else:
+                    points, _ = arena_points(result, 0)
+                entrant.points += points
+                entrant.games += 1
+                entrant.wins += result == "win"
+                results[player] = [result, points]
+            game.results = results
+            return results
+
+
+def _found(session: Session, tournament_id: str) -> TournamentRow:
+    row = session.get(TournamentRow, tournament_id) if len(tournament_id) <= 16 else None
+    if row is None:
+        raise Refused(f"there is no tournament {tournament_id[:40]!r}", 404, "not_found")
+    return row
+
+
+def _changed(session: Session, query: Any) -> bool:
+    return _rows_changed(session.execute(query)) == 1
+
+
+def _load(session: Session, tournament_id: str) -> Tourney | None:
+    row = session.get(TournamentRow, tournament_id) if len(tournament_id) <= 16 else None
+    if row is None:
+        return None
+    entrants = list(session.scalars(select(EntrantRow).where(
+        EntrantRow.tournament_id == tournament_id)))
+    games = list(session.scalars(select(GameRow).where(
+        GameRow.tournament_id == tournament_id).order_by(GameRow.created, GameRow.table_id)))
+    for item in (row, *entrants, *games):
+        session.expunge(item)
+    return Tourney(row, entrants, games)

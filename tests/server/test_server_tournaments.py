@@ -1,0 +1,198 @@
+"""Tournaments over HTTP and their director: made, refused, joined, started, seated at
+real tables (shown in ``/api/me``), scored as the games end, kept across a director that
+died between writing a table down and making it, closed by an admin, left by a banned
+player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from playerkit import fresh, register
+from tablekit import wait_until
+
+from cardtable.server.store.sanctions import SanctionStore
+from cardtable.server.store.stamps import stamp
+from cardtable.server.store.tournaments import TournamentStore
+
+ARENA = {"game": "durak", "kind": "arena", "minutes": 30, "players": 2, "rated": False}
+
+
+def account(client: TestClient, name: str, host: str) -> TestClient:
+    browser = fresh(client, host)
+    assert register(browser, name).status_code in (200, 201)
+    return browser
+
+
+def made(browser: TestClient, **body: Any) -> dict:
+    answer = browser.post("/api/tournaments", json={**ARENA, **body})
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def test_a_guest_cannot_make_or_join_a_tournament(client: TestClient) -> None:
+    answer = client.post("/api/tournaments", json=ARENA)
+    assert (answer.status_code, answer.json()["code"]) == (409, "account_only")
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser)
+    assert client.post(f"/api/tournaments/{t['id']}/join").json()["code"] == "account_only"
+
+
+def test_settings_that_cannot_be_played_are_refused_and_nothing_is_made(
+        client: TestClient) -> None:
+    organiser = account(client, "orga", "10.0.0.1")
+    for body, code in [({"minutes": None}, "invalid_request"),
+                       ({"kind": "swiss", "minutes": None}, "invalid_request"),
+                       ({"kind": "swiss", "rounds": 3, "bots": True}, "invalid_request"),
+                       ({"game": "chess"}, "invalid_request"),
+                       ({"players": 9}, "invalid_request"),
+                       ({"minutes": 10**9}, "invalid_request"),
+                       ({"surprise": 1}, "invalid_request"),
+                       ({"starts": "2020-01-01T00:00:00Z"}, "invalid_request")]:
+        answer = organiser.post("/api/tournaments", json={**ARENA, **body})
+        assert (answer.status_code, answer.json()["code"]) == (422, code), body
+    listed = organiser.get("/api/tournaments").json()
+    assert listed == {"upcoming": [], "running": [], "finished": []}
+
+
+def test_an_account_has_at_most_three_tournaments_not_finished(client: TestClient) -> None:
+    organiser = account(client, "orga", "10.0.0.1")
+    for _ in range(3):
+        made(organiser)
+    answer = organiser.post("/api/tournaments", json=ARENA)
+    assert (answer.status_code, answer.json()["code"], answer.json()["limit"]) == (
+        429, "tournament_limit", 3)
+
+
+def test_joining_pausing_and_withdrawing_show_in_the_standings(client: TestClient) -> None:
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser)
+    ann = account(client, "ann", "10.0.0.2")
+    assert ann.post(f"/api/tournaments/{t['id']}/pause").json()["code"] == "not_entered"
+    ann.post(f"/api/tournaments/{t['id']}/join")
+    ann.post(f"/api/tournaments/{t['id']}/join")   # twice: still one line
+    organiser.post(f"/api/tournaments/{t['id']}/join")
+    info = client.get(f"/api/tournaments/{t['id']}").json()
+    assert info["status"] == "upcoming"
+    assert sorted(line["name"] for line in info["standings"]) == ["ann", "orga"]
+    ann.post(f"/api/tournaments/{t['id']}/pause")
+    organiser.post(f"/api/tournaments/{t['id']}/withdraw")
+    lines = {line["name"]: line for line in client.get(
+        f"/api/tournaments/{t['id']}").json()["standings"]}
+    assert (lines["ann"]["paused"], lines["orga"]["withdrawn"]) == (True, True)
+    assert client.get(f"/api/tournaments/{t['id']}").json()["entrants"] == 1
+    assert client.get("/api/tournaments/nope").json()["code"] == "not_found"
+
+
+def test_only_the_organiser_starts_it_and_only_once(client: TestClient) -> None:
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser)
+    ann = account(client, "ann", "10.0.0.2")
+    assert ann.post(f"/api/tournaments/{t['id']}/start").json()["code"] == "not_organiser"
+    assert organiser.post(f"/api/tournaments/{t['id']}/start").json()["status"] == "running"
+    again = organiser.post(f"/api/tournaments/{t['id']}/start").json()
+    assert again["code"] == "tournament_started"
+
+
+def seat_of(browser: TestClient, table: str) -> int:
+    seats = [s for s in browser.get("/api/me").json()["seats"] if s["table"] == table]
+    assert len(seats) == 1, seats
+    return int(seats[0]["seat"])
+
+
+def test_an_arena_seats_its_players_scores_a_game_and_seats_them_again(
+        client: TestClient) -> None:
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser)
+    ann = account(client, "ann", "10.0.0.2")
+    for browser in (ann, organiser):
+        browser.post(f"/api/tournaments/{t['id']}/join")
+    info = organiser.post(f"/api/tournaments/{t['id']}/start").json()
+    assert len(info["pairings"]) == 1
+    table = info["pairings"][0]["table"]
+    assert sorted(info["pairings"][0]["players"]) == ["ann", "orga"]
+    # the seat shows in each player's /api/me, and its player plays it by number
+    seat = seat_of(ann, table)
+    with ann.websocket_connect(f"/ws/tables/{table}?seat={seat}") as ws:
+        ws.send_json({"type": "resign"})
+
+        def scored() -> bool:
+            games = client.get(f"/api/tournaments/{t['id']}").json()["games"]
+            return any(g["table"] == table and g["status"] == "scored" for g in games)
+
+        wait_until(scored, "the resigned game scored")
+    info = client.get(f"/api/tournaments/{t['id']}").json()
+    lines = {line["name"]: line for line in info["standings"]}
+    assert (lines["orga"]["points"], lines["orga"]["wins"], lines["orga"]["streak"]) == (
+        2, 1, 1)
+    assert (lines["ann"]["points"], lines["ann"]["games"]) == (0, 1)
+    assert [line["name"] for line in info["standings"]] == ["orga", "ann"]
+    # nobody else can come: the two are seated together again at once
+    wait_until(lambda: len(client.get(f"/api/tournaments/{t['id']}").json()["pairings"])
+               == 1, "a second table")
+    second = client.get(f"/api/tournaments/{t['id']}").json()["pairings"][0]["table"]
+    assert second != table
+    seat_of(organiser, second)
+
+
+def test_a_table_written_down_but_not_made_is_made_under_its_id(client: TestClient) -> None:
+    """A director killed between writing a table and making it: the next step makes it."""
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser, starts=None)
+    ann = account(client, "ann", "10.0.0.2")
+    for browser in (ann, organiser):
+        browser.post(f"/api/tournaments/{t['id']}/join")
+    director = client.app.state.director
+    store: TournamentStore = director.store
+    players = [line["player"] for line in client.get(
+        f"/api/tournaments/{t['id']}").json()["standings"]]
+    assert store.start(t["id"], stamp(), by=None)
+    assert store.open_games(t["id"], 0, [("writtenA1", players)])
+    assert client.get("/api/tables/writtenA1").status_code == 404
+    client.portal.call(director.direct, t["id"])
+    assert client.get("/api/tables/writtenA1").status_code == 200
+    assert seat_of(ann, "writtenA1") in (0, 1)
+    info = client.get(f"/api/tournaments/{t['id']}").json()
+    assert [g["table"] for g in info["pairings"]] == ["writtenA1"]
+
+
+def test_a_game_is_scored_once_whoever_scores_it(client: TestClient) -> None:
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser)
+    ann = account(client, "ann", "10.0.0.2")
+    for browser in (ann, organiser):
+        browser.post(f"/api/tournaments/{t['id']}/join")
+    table = organiser.post(f"/api/tournaments/{t['id']}/start").json()["pairings"][0]["table"]
+    store: TournamentStore = client.app.state.director.store
+    with ann.websocket_connect(f"/ws/tables/{table}?seat={seat_of(ann, table)}") as ws:
+        ws.send_json({"type": "resign"})
+        wait_until(lambda: any(g["table"] == table and g["status"] != "playing"
+                               for g in client.get(f"/api/tournaments/{t['id']}")
+                               .json()["games"]), "the game scored")
+    assert store.score_game(table, "arena") is None
+    points = sum(line["points"] for line in client.get(
+        f"/api/tournaments/{t['id']}").json()["standings"])
+    assert points == 2
+
+
+def test_an_admin_closes_a_tournament_and_a_banned_player_leaves_it(
+        client: TestClient) -> None:
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser)
+    ann = account(client, "ann", "10.0.0.2")
+    for browser in (ann, organiser):
+        browser.post(f"/api/tournaments/{t['id']}/join")
+    table = organiser.post(f"/api/tournaments/{t['id']}/start").json()["pairings"][0]["table"]
+    admin = account(client, "root_admin", "10.9.9.9")
+    SanctionStore(client.app.state.storage).grant("root_admin", "admin", "the test")
+    assert organiser.post(f"/api/tournaments/{t['id']}/close", json={}).json()[
+        "code"] == "not_admin"
+    assert admin.post("/api/admin/ban", json={"player": "ann"}).status_code == 200
+    lines = {line["name"]: line for line in client.get(
+        f"/api/tournaments/{t['id']}").json()["standings"]}
+    assert lines["ann"]["withdrawn"] is True
+    closed = admin.post(f"/api/tournaments/{t['id']}/close", json={"reason": "spam"}).json()
+    assert (closed["status"], closed["closed"]) == ("finished", "closed by an admin: spam")
+    assert client.get(f"/api/tables/{table}").json()["code"] == "table_closed"
+    assert admin.post(f"/api/tournaments/{t['id']}/close", json={}).json()[
+        "code"] == "tournament_over"
