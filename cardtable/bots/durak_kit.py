@@ -34,6 +34,7 @@ from ..durak.tables import BEATERS
 from ..durak.tables import DEFEND as _DEFENDING
 from ..durak.tables import LEAD as _LEADING
 from ..durak.tables import TAKING as _TAKING
+from .solver import OutOfBudget
 
 __all__ = ["KIT", "DurakKit"]
 
@@ -215,6 +216,19 @@ class DurakKit:
         final._play_out(rng.getrandbits(64), core_policy, _PLAYOUT_LIMIT, _DEAR[0],
                         -1 if context is None else context)
         return self.rewards(final, context)
+
+    def fast_solve(self, position: Any, seat: int, context: int | None, *, max_nodes: int,
+                   deadline: float) -> tuple[float, Move, int] | None:
+        """The exact endgame search in the compiled core (``Core._solve``: the Python
+        solver's alpha-beta, memory of bounds, draw on a position met again on the line,
+        with this kit's ``key`` and ``order``, step for step; a finished game is worth
+        ``rewards``' +1, -1 or 0), or ``None`` where the game is not on the core."""
+        if CompiledGame is None or type(position) is not CompiledGame or position.is_over():
+            return None
+        value, move, nodes = position._solve(seat, max_nodes, deadline)
+        if value is None or move is None:
+            raise OutOfBudget(f"more than {max_nodes} positions, or out of time")
+        return value, move, nodes
 
     # -- playing ---------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@
 #include <structmember.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 #include "../_native.h"
 
 #define DK_TAKE 0
@@ -1491,6 +1492,317 @@ static PyObject *Core_playouts(Core *self, PyObject *args)
 
 /* -- the fields, read as the pure engine holds them ------------------------------------------ */
 
+/* -- the exact endgame search (cardtable.bots.solver.Solver with the Durak kit's key and
+ * move order, step for step) ------------------------------------------------------------ */
+
+/* What decides the rest of a game once nothing is hidden: the kit's ``key``. */
+typedef struct {
+    ct_mask hands[MAX_SEATS];
+    int8_t att[MAX_TABLE], def[MAX_TABLE];
+    int8_t natt, phase, to_move, attacker, defender, limit, first, stock_len;
+} dk_key;
+
+typedef struct {
+    dk_key key;
+    double low, high;
+    int16_t best;        /* -1: none */
+    uint8_t used;
+} dk_entry;
+
+typedef struct {
+    const dk_rules *r;
+    int seat;
+    long long max_nodes, nodes;
+    double deadline;
+    dk_entry *table;
+    size_t room, used;
+    dk_key *line;
+    int nline, line_room;
+    int out;             /* 0: going on; 1: out of budget; -1: no memory */
+} dk_solver;
+
+static double dk_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);   /* time.perf_counter's clock on Linux */
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void dk_key_of(const dk_rules *r, const dk_state *s, dk_key *key)
+{
+    memset(key, 0, sizeof *key);
+    for (int seat = 0; seat < r->players; seat++)
+        key->hands[seat] = s->hands[seat];
+    key->natt = s->natt;
+    for (int i = 0; i < s->natt; i++) {
+        key->att[i] = s->att[i];
+        key->def[i] = -1;
+        for (int j = 0; j < s->nbeats; j++)
+            if (s->beat_a[j] == s->att[i])
+                key->def[i] = s->beat_d[j];
+    }
+    key->phase = s->phase;
+    key->to_move = s->to_move;
+    key->attacker = s->attacker;
+    key->defender = s->defender;
+    key->limit = s->limit;
+    key->first = s->round == 1;
+    key->stock_len = s->stock_len;
+}
+
+static uint64_t dk_key_hash(const dk_key *key)
+{
+    uint64_t h = 1469598103934665603ULL;
+    const unsigned char *bytes = (const unsigned char *)key;
+    for (size_t k = 0; k < sizeof *key; k++)
+        h = (h ^ bytes[k]) * 1099511628211ULL;
+    return h;
+}
+
+/* The entry of ``key`` (NULL if absent and not ``add``, or out of memory: sv->out). */
+static dk_entry *dk_find(dk_solver *sv, const dk_key *key, int add)
+{
+    if (add && 2 * (sv->used + 1) > sv->room) {
+        size_t room = sv->room ? 2 * sv->room : 4096;
+        dk_entry *table = calloc(room, sizeof *table);
+        if (table == NULL) {
+            sv->out = -1;
+            return NULL;
+        }
+        for (size_t k = 0; k < sv->room; k++)
+            if (sv->table[k].used) {
+                size_t slot = (size_t)dk_key_hash(&sv->table[k].key) & (room - 1);
+                while (table[slot].used)
+                    slot = (slot + 1) & (room - 1);
+                table[slot] = sv->table[k];
+            }
+        free(sv->table);
+        sv->table = table;
+        sv->room = room;
+    }
+    if (sv->room == 0)
+        return NULL;
+    size_t slot = (size_t)dk_key_hash(key) & (sv->room - 1);
+    while (sv->table[slot].used) {
+        if (memcmp(&sv->table[slot].key, key, sizeof *key) == 0)
+            return &sv->table[slot];
+        slot = (slot + 1) & (sv->room - 1);
+    }
+    if (!add)
+        return NULL;
+    dk_entry *entry = &sv->table[slot];
+    entry->key = *key;
+    entry->used = 1;
+    entry->low = -INFINITY;
+    entry->high = INFINITY;
+    entry->best = -1;
+    sv->used++;
+    return entry;
+}
+
+/* The kit's ``order``: a defender beats only the first unbeaten attack card; transfers
+ * first (a trump shown too), then attacks and defences by the worth of the card spent, then
+ * passing, then the rest (taking, exchanging), each kind in the engine's order (a stable
+ * sort). */
+static int dk_order(const dk_rules *r, const dk_state *s, int16_t *moves, int n)
+{
+    if (s->phase == DEFEND) {
+        int first = -1;
+        for (int i = 0; i < s->natt && first < 0; i++)
+            if (s->open & BIT(s->att[i]))
+                first = s->att[i];
+        int kept = 0;
+        for (int k = 0; k < n; k++) {
+            int m = moves[k];
+            if (m < DK_DEFEND || (m - DK_DEFEND) / 52 == first)
+                moves[kept++] = moves[k];
+        }
+        n = kept;
+    }
+    const int *value = VALUE[r->trump];
+    int major[MAX_LEGAL], minor[MAX_LEGAL];
+    for (int k = 0; k < n; k++) {
+        int m = moves[k];
+        if (m >= DK_TRANSFER && m < DK_EXCHANGE) {   /* (a shown trump is a transfer) */
+            major[k] = 0;
+            minor[k] = 0;
+        } else if (m >= DK_ATTACK && m < DK_TRANSFER) {
+            int rank = (m - DK_ATTACK) / 15, suits = (m - DK_ATTACK) % 15 + 1;
+            major[k] = 1;
+            minor[k] = value[4 * rank + __builtin_ctz((unsigned)suits)]
+                       - 3 * __builtin_popcount((unsigned)suits);
+        } else if (m >= DK_DEFEND) {
+            major[k] = 1;
+            minor[k] = value[(m - DK_DEFEND) % 52];
+        } else if (m == DK_PASS) {
+            major[k] = 2;
+            minor[k] = 0;
+        } else {
+            major[k] = 3;
+            minor[k] = 0;
+        }
+    }
+    for (int k = 1; k < n; k++) {
+        int16_t m = moves[k];
+        int a = major[k], b = minor[k], j = k;
+        while (j > 0 && (major[j - 1] > a || (major[j - 1] == a && minor[j - 1] > b))) {
+            moves[j] = moves[j - 1];
+            major[j] = major[j - 1];
+            minor[j] = minor[j - 1];
+            j--;
+        }
+        moves[j] = m;
+        major[j] = a;
+        minor[j] = b;
+    }
+    return n;
+}
+
+static double dk_search(dk_solver *sv, const dk_state *s, double alpha, double beta)
+{
+    const dk_rules *r = sv->r;
+    sv->nodes++;
+    if (sv->nodes > sv->max_nodes || (!(sv->nodes & 1023) && dk_now() > sv->deadline)) {
+        sv->out = 1;
+        return 0.0;
+    }
+    if (s->phase == OVER) {
+        if (s->loser < 0)
+            return 0.0;
+        return r->team[s->loser] == r->team[sv->seat] ? -1.0 : 1.0;
+    }
+    dk_key key;
+    dk_key_of(r, s, &key);
+    for (int k = 0; k < sv->nline; k++)
+        if (memcmp(&sv->line[k], &key, sizeof key) == 0)
+            return 0.0;   /* met again on this line: a draw (the solver's repeat) */
+    double low = -INFINITY, high = INFINITY;
+    int best_move = -1;
+    dk_entry *entry = dk_find(sv, &key, 0);
+    if (entry != NULL) {
+        low = entry->low;
+        high = entry->high;
+        best_move = entry->best;
+    }
+    if (low >= beta)
+        return low;
+    if (high <= alpha)
+        return high;
+    if (low == high)
+        return low;
+    if (low > alpha)
+        alpha = low;
+    if (high < beta)
+        beta = high;
+    double alpha0 = alpha, beta0 = beta;
+    int16_t moves[MAX_LEGAL];
+    int n = dk_order(r, s, moves, gen_legal(r, s, moves));
+    if (best_move >= 0)
+        for (int k = 0; k < n; k++)
+            if (moves[k] == best_move) {
+                memmove(moves + 1, moves, (size_t)k * sizeof *moves);
+                moves[0] = (int16_t)best_move;
+                break;
+            }
+    int maximise = r->team[s->to_move] == r->team[sv->seat];
+    double best = maximise ? -INFINITY : INFINITY;
+    int chosen = moves[0];
+    if (sv->nline >= 1000) {   /* (a line this long: left to sampling, as past the budget) */
+        sv->out = 1;
+        return 0.0;
+    }
+    if (sv->nline == sv->line_room) {
+        int room = sv->line_room ? 2 * sv->line_room : 64;
+        dk_key *line = realloc(sv->line, (size_t)room * sizeof *line);
+        if (line == NULL) {
+            sv->out = -1;
+            return 0.0;
+        }
+        sv->line = line;
+        sv->line_room = room;
+    }
+    sv->line[sv->nline++] = key;
+    for (int k = 0; k < n; k++) {
+        dk_state child = *s;
+        apply(r, &child, moves[k]);
+        double score = dk_search(sv, &child, alpha, beta);
+        if (sv->out) {
+            sv->nline--;
+            return 0.0;
+        }
+        if (maximise) {
+            if (score > best) {
+                best = score;
+                chosen = moves[k];
+                if (score > alpha)
+                    alpha = score;
+            }
+        } else if (score < best) {
+            best = score;
+            chosen = moves[k];
+            if (score < beta)
+                beta = score;
+        }
+        if (alpha >= beta)
+            break;
+    }
+    sv->nline--;
+    entry = dk_find(sv, &key, 1);
+    if (entry == NULL)
+        return 0.0;   /* (out of memory: sv->out says so) */
+    if (best <= alpha0) {
+        entry->low = low;
+        entry->high = high < best ? high : best;
+    } else if (best >= beta0) {
+        entry->low = low > best ? low : best;
+        entry->high = high;
+    } else {
+        entry->low = entry->high = best;
+    }
+    entry->best = (int16_t)chosen;
+    return best;
+}
+
+/* _solve(seat, max_nodes, deadline): (value, move, positions searched) for seat, or
+ * (None, None, positions) past the budget. */
+static PyObject *Core_solve(Core *self, PyObject *args)
+{
+    int seat;
+    long long max_nodes;
+    double deadline = INFINITY;
+    if (!PyArg_ParseTuple(args, "iL|d:_solve", &seat, &max_nodes, &deadline)
+        || check_bound() < 0)
+        return NULL;
+    if (seat < 0 || seat >= self->r.players || self->s.phase == OVER) {
+        PyErr_SetString(PyExc_ValueError, "a seat of a game still on");
+        return NULL;
+    }
+    dk_solver sv;
+    memset(&sv, 0, sizeof sv);
+    sv.r = &self->r;
+    sv.seat = seat;
+    sv.max_nodes = max_nodes;
+    sv.deadline = deadline;
+    double value = dk_search(&sv, &self->s, -1.0, 1.0);
+    PyObject *out = NULL;
+    if (sv.out < 0) {
+        PyErr_NoMemory();
+    } else if (sv.out > 0) {
+        out = Py_BuildValue("(OOL)", Py_None, Py_None, sv.nodes);
+    } else {
+        dk_key key;
+        dk_key_of(&self->r, &self->s, &key);
+        dk_entry *entry = dk_find(&sv, &key, 0);
+        if (entry == NULL)
+            PyErr_SetString(PyExc_RuntimeError, "the search stored no move for its root");
+        else
+            out = Py_BuildValue("(dNL)", value, move_object(entry->best), sv.nodes);
+    }
+    free(sv.table);
+    free(sv.line);
+    return out;
+}
+
 static PyObject *card_object(int card) { return Py_NewRef(PyTuple_GET_ITEM(CARDS, card)); }
 
 static PyObject *masks_list(const ct_mask *masks, int n)
@@ -1706,6 +2018,10 @@ static PyMethodDef Core_methods[] = {
     {"_play_out", (PyCFunction)Core_play_out_here, METH_VARARGS, NULL},
     {"tactics", (PyCFunction)Core_tactics, METH_VARARGS,
      "tactics(dear=19): the Durak kit's tactics move here."},
+    {"_solve", (PyCFunction)Core_solve, METH_VARARGS,
+     "_solve(seat, max_nodes, deadline=inf): the exact search of cardtable.bots.solver "
+     "with the Durak kit's key and order for seat: (value, move, positions), or (None, "
+     "None, positions) past max_nodes positions or the perf_counter deadline."},
     {"playouts", (PyCFunction)Core_playouts, METH_VARARGS,
      "playouts(seed, games, policy=0): playouts from here: (games, decisions, losses, draws)."},
     {NULL}
