@@ -42,6 +42,9 @@ setup(
                   depends=["cardtable/_native.h"], extra_compile_args=FLAGS, optional=True),
         Extension("cardtable.durak._core", ["cardtable/durak/_core.c"],
                   depends=["cardtable/_native.h"], extra_compile_args=FLAGS, optional=True),
+        # the research adapters' tensor writer (cardtable/adapters/tensors.py)
+        Extension("cardtable.adapters._tensor", ["cardtable/adapters/_tensor.c"],
+                  extra_compile_args=FLAGS, optional=True),
     ],
     cmdclass={"build_ext": OptionalBuild},
 )

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from ..game import IllegalMove
+from . import tensors
 
 __all__ = ["CHANCE", "KINDS", "TERMINAL", "Episode", "IllegalMove", "Layout"]
 
@@ -117,7 +118,8 @@ class Episode:
     history: list[int]
     _phase: int
     """``DEAL`` (a chance node deals a card), ``PLAY`` (a seat decides) or ``OVER``."""
-    _layouts: dict[tuple[str, str], Layout]
+    _layouts: dict[tuple[str, ...], Any]
+    """Layouts and their offsets by view, shared by an episode and its copies."""
 
     # -- to implement -----------------------------------------------------------------
 
@@ -224,6 +226,13 @@ class Episode:
         """Fill the (zeroed) views of ``layout(kind, private)`` for ``seat``."""
         raise NotImplementedError
 
+    def pieces(self, seat: int, kind: str = "observation", private: str = "single"
+               ) -> tuple[tuple[int, ...], tuple[Any, ...]] | None:
+        """The tensor of ``layout(kind, private)`` for ``seat`` as flat ``(offset, card
+        mask)`` and ``(offset, value)`` pairs (``tensors.encode``), or ``None`` where only
+        ``write`` gives it.  Both give the same tensor; ``write`` is the reference."""
+        return None
+
     def string(self, seat: int, kind: str = "observation", private: str = "single") -> str:
         raise NotImplementedError
 
@@ -242,16 +251,43 @@ class Episode:
             mask[self.legal_actions()] = 1
         return mask
 
-    def tensor(self, seat: int, kind: str = "observation", private: str = "single"
-               ) -> np.ndarray:
-        """The flat float32 tensor of ``kind`` for ``seat``."""
+    def cached_layout(self, kind: str = "observation", private: str = "single") -> Layout:
+        """``layout(kind, private)``, made once per episode and its copies."""
         key = (kind, private)
         layout = self._layouts.get(key)
         if layout is None:
             layout = self._layouts[key] = self.layout(kind, private)
-        tensor, views = layout.new()
-        self.write(views, seat, kind, private)
-        return tensor
+        return layout
+
+    def offsets(self, kind: str = "observation", private: str = "single"
+                ) -> dict[str, int]:
+        """Where each piece of ``layout(kind, private)`` starts (what ``pieces`` reads)."""
+        key = ("offsets", kind, private)
+        found = self._layouts.get(key)
+        if found is None:
+            found = {name: start for name, (start, _) in
+                     self.cached_layout(kind, private).offsets().items()}
+            self._layouts[key] = found
+        return found
+
+    def encode(self, out: np.ndarray, seat: int, kind: str = "observation",
+               private: str = "single") -> np.ndarray:
+        """Write the tensor of ``kind`` for ``seat`` into ``out`` (a float32 vector of the
+        layout's size, zeroed first) and return it: in one call where the episode gives
+        ``pieces``, through ``write`` otherwise."""
+        found = self.pieces(seat, kind, private)
+        if found is not None:
+            tensors.encode(out, *found)
+            return out
+        out.fill(0.0)
+        self.write(self.cached_layout(kind, private).views(out), seat, kind, private)
+        return out
+
+    def tensor(self, seat: int, kind: str = "observation", private: str = "single"
+               ) -> np.ndarray:
+        """The flat float32 tensor of ``kind`` for ``seat``."""
+        out = np.empty(self.cached_layout(kind, private).size, np.float32)
+        return self.encode(out, seat, kind, private)
 
     def sample_chance(self, rng: random.Random) -> int:
         """A chance outcome drawn with the node's probabilities (all equal here)."""

@@ -42,6 +42,7 @@ from .. import games
 from ..cards import CARDS, Card, Suit, cards_of, format_cards, mask_of, pack
 from ..durak import PHASES, Game, Move, MoveKind, Rules, strength
 from ..game import IllegalMove
+from . import tensors
 from .base import CHANCE, TERMINAL, Episode, Layout, bits, nth_card
 from .base import DEAL as _DEAL
 from .base import OVER as _OVER
@@ -55,6 +56,7 @@ NUM_ACTIONS = DEFEND + 52 * 52
 _SPEC = games.get("durak")
 _ACTIONS: dict[Move, int] = {}
 _ROUND_CLOSED = ("lead", "over")
+_OVER_PHASE = PHASES.index("over")
 """The phases after a move that closed a round (one that left cards on the table)."""
 
 
@@ -201,9 +203,7 @@ class DurakEpisode(Episode):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._phase != _DEAL:
             return []
-        cards = cards_of(self._left)
-        p = 1.0 / len(cards)
-        return [(card.index, p) for card in cards]
+        return tensors.outcomes(self._left)
 
     def sample_chance(self, rng: random.Random) -> int:
         return nth_card(self._left, rng.randrange(self._left.bit_count()))
@@ -308,29 +308,38 @@ class DurakEpisode(Episode):
         if self._pub_at == self._moves:
             return self._pub_cache
         game = self._game_dealt
-        view = game.view(None)
-        table = game.table
+        # the engine's own fields (the same in the pure and the compiled engine), read
+        # directly: building the whole public view each move costs more than the move
+        over = game._phase == _OVER_PHASE
+        beaten = defences = 0
+        for attack, beater in game._beats:
+            beaten |= attack.mask
+            defences |= beater.mask
+        played = 0
+        for attack in game._att:
+            played |= attack.mask
+        stock = len(game._stock) - game._drawn
+        passed, out = game._passed, game._out
         self._pub_cache = {
             "hands": self._hands,
-            "known": [mask_of(game.known_cards(seat)) for seat in range(self.players)],
-            "unbeaten": mask_of(a for a, b in table if b is None),
-            "beaten": mask_of(a for a, b in table if b is not None),
-            "defences": mask_of(b for _, b in table if b is not None),
-            "table": table,
-            "discard": mask_of(game.discard),
-            "stock": len(game.stock),
-            "trump": int(game.trump),
-            "trump_card": game.trump_card,
-            "in_stock": view["trump_card_in_stock"],
-            "phase": PHASES.index(game.phase),
-            "attacker": view["attacker"],
-            "defender": view["defender"],
-            "original": view["original_attacker"],
-            "limit": game.limit or 0,
-            "round": game.round_number,
-            "passed": view["passed"],
-            "out": view["out"],
-            "shown": mask_of(Card.parse(text) for text in view["shown"]),
+            "known": list(game._known),
+            "unbeaten": played & ~beaten,
+            "beaten": beaten,
+            "defences": defences,
+            "discard": game._discard,
+            "stock": stock,
+            "trump": int(game._trump),
+            "trump_card": game._trump_card,
+            "in_stock": stock > 0,
+            "phase": game._phase,
+            "attacker": None if over else game._attacker,
+            "defender": None if over else game._defender,
+            "original": None if over else game._orig,
+            "limit": game._limit or 0,
+            "round": game._round,
+            "passed": [seat for seat in range(self.players) if passed >> seat & 1],
+            "out": [seat for seat in range(self.players) if out >> seat & 1],
+            "shown": game._shown,
         }
         self._pub_at = self._moves
         return self._pub_cache
@@ -472,6 +481,60 @@ class DurakEpisode(Episode):
             views["out"][other] = 1.0
         bits(views["shown"], pub["shown"])
 
+    def pieces(self, seat: int, kind: str = "observation", private: str = "single"
+               ) -> tuple[tuple[int, ...], tuple[Any, ...]] | None:
+        """The seat's observation or information state as masks and values
+        (``Episode.pieces``); the views with other seats' cards go through ``write``."""
+        if private != "single":
+            return None
+        self._check_seat(seat)
+        self._check_view(kind, private)
+        at = self.offsets(kind)
+        hands = self._hands_now()
+        masks = [at["player"], 1 << seat, at["hand"], hands[seat]]
+        start = at["hand_sizes"]
+        values: list[Any] = []
+        for other, mask in enumerate(hands):
+            values += (start + other, mask.bit_count())
+        trump_card = self._trump_card_now()
+        if trump_card is not None:
+            masks += (at["trump_suit"], 1 << trump_card.suit, at["trump_card"],
+                      trump_card.mask)
+        if kind == "information_state":
+            played, taken = at["played"], at["taken"]
+            for other in range(self.players):
+                masks += (played + 52 * other, self._played[other],
+                          taken + 52 * other, self._taken[other])
+            masks += (at["drawn"], self._drawn[seat])
+        if self._phase == _DEAL:
+            values += (at["stock"], len(self._deck) - 6 * self.players if trump_card else 0,
+                       at["trump_card_in_stock"], 1.0 if trump_card else 0.0)
+            return tuple(masks), tuple(values)
+        pub = self._pub
+        mover = self.current_player()
+        if mover >= 0:
+            masks += (at["to_move"], 1 << mover)
+        masks += (at["unbeaten"], pub["unbeaten"], at["beaten"], pub["beaten"],
+                  at["defences"], pub["defences"], at["discard"], pub["discard"],
+                  at["phase"], 1 << pub["phase"], at["shown"], pub["shown"])
+        start = at["known"]
+        for other, mask in enumerate(pub["known"]):
+            masks += (start + 52 * other, mask)
+        for name, key in (("attacker", "attacker"), ("defender", "defender"),
+                          ("original_attacker", "original")):
+            if pub[key] is not None:
+                masks += (at[name], 1 << pub[key])
+        passed = out = 0
+        for other in pub["passed"]:
+            passed |= 1 << other
+        for other in pub["out"]:
+            out |= 1 << other
+        masks += (at["passed"], passed, at["out"], out)
+        values += (at["trump_card_in_stock"], 1.0 if pub["in_stock"] else 0.0,
+                   at["stock"], pub["stock"], at["limit"], pub["limit"],
+                   at["first_round"], 1.0 if pub["round"] == 1 else 0.0)
+        return tuple(masks), tuple(values)
+
     def string(self, seat: int, kind: str = "observation", private: str = "single") -> str:
         self._check_seat(seat)
         self._check_view(kind, private)
@@ -506,7 +569,8 @@ class DurakEpisode(Episode):
                  f"{pub['stock']}; discard {format_cards(cards_of(pub['discard'])) or '-'}",
                  *self._hand_lines(seat, private, hands),
                  "hand sizes: " + " ".join(str(m.bit_count()) for m in hands),
-                 "table: " + (" ".join(f"{a}/{b or '-'}" for a, b in pub["table"]) or "-")]
+                 "table: " + (" ".join(f"{a}/{b or '-'}" for a, b in self._game_dealt.table)
+                              or "-")]
         if mover >= 0:
             lines.append(f"attacker seat {pub['attacker']}, defender seat {pub['defender']}"
                          + (f", limit {pub['limit']}" if pub["limit"] else ""))
@@ -670,6 +734,11 @@ class DurakEpisode(Episode):
     def max_game_length(self) -> int:
         return self.max_moves
 
+    def learned_features(self) -> DurakMoveFeatures:
+        """The features the shipped learned policy reads beside the tensor: per legal
+        move, called with the episode."""
+        return DurakMoveFeatures()
+
     @classmethod
     def from_state(cls, state: Any) -> DurakEpisode:
         """Replay a Durak game as an episode: its deck and its moves."""
@@ -696,3 +765,89 @@ class DurakEpisode(Episode):
                 return episode
             problem = "the replayed game differs from the real one"
         raise ValueError(f"could not replay this Durak game: {problem}")
+
+
+# -- the learned policy's features ---------------------------------------------------------
+SLOTS = 64
+"""The learned policy chooses among the first ``SLOTS`` legal moves (in action order)."""
+PER_MOVE = 16
+"""Features of each legal move."""
+_KINDS = (MoveKind.TAKE, MoveKind.PASS, MoveKind.ATTACK, MoveKind.TRANSFER, MoveKind.DEFEND,
+          MoveKind.EXCHANGE)
+
+
+def _worth(trump: int) -> tuple[float, ...]:
+    """How much each card is worth keeping, 0 to 1: its strength, trumps above all plain
+    cards."""
+    return tuple((strength(card) + (9 if card.suit == trump else 0)) / 23.0 for card in CARDS)
+
+
+_WORTH = tuple(_worth(trump) for trump in range(4))
+
+
+class DurakMoveFeatures:
+    """What each legal move of the seat to move spends, from what that seat may see: its
+    own legal moves and public counts (no other hand, no stock order).
+
+    Per move (``PER_MOVE``): its kind (take, pass, attack, transfer, defend, exchange), how
+    many cards it puts down, the least and the most worth among them and how many are
+    trumps, for a defence how much the beater is worth above the attack card (for a take,
+    how many cards it picks up), the stock, the mover's and the fullest other hand, whether
+    it is the cheapest move of its kind, and a constant.  ``__call__`` gives a
+    ``(SLOTS, PER_MOVE)`` array and the legal actions, slot by slot.
+
+    >>> episode = DurakEpisode()
+    >>> episode.apply_chance(random.Random(5))
+    >>> features, actions = DurakMoveFeatures()(episode)
+    >>> features.shape, len(actions) == len(episode.legal_actions())
+    ((64, 16), True)
+    """
+
+    slots = SLOTS
+    per_move = PER_MOVE
+    size = SLOTS * PER_MOVE
+
+    def __call__(self, episode: DurakEpisode) -> tuple[np.ndarray, list[int]]:
+        out = np.zeros((SLOTS, PER_MOVE), np.float32)
+        if episode.current_player() < 0:
+            return out, []
+        seat = episode.current_player()
+        actions = sorted(episode._legal)[:SLOTS]
+        pub = episode._pub
+        worth = _WORTH[pub["trump"]]
+        trump = pub["trump"]
+        sizes = [mask.bit_count() for mask in pub["hands"]]
+        stock = pub["stock"] / 24.0
+        mine = sizes[seat] / 12.0
+        most = max((size for other, size in enumerate(sizes) if other != seat),
+                   default=0) / 12.0
+        on_table = (pub["unbeaten"] | pub["beaten"] | pub["defences"]).bit_count() / 12.0
+        cheapest: dict[MoveKind, float] = {}
+        rows = []
+        for action in actions:
+            move = episode._legal[action]
+            kind = move.kind
+            spent: tuple[Card, ...] = ()
+            gap = 0.0
+            if kind is MoveKind.DEFEND:
+                attack, beater = move.cards
+                spent = (beater,)
+                gap = worth[beater.index] - worth[attack.index]
+            elif kind is MoveKind.TAKE:
+                gap = on_table
+            elif kind is MoveKind.EXCHANGE:
+                face_up = pub["trump_card"]
+                gap = worth[face_up.index] - worth[move.cards[0].index] if face_up else 0.0
+            elif kind is not MoveKind.PASS:
+                spent = move.cards
+            values = [worth[card.index] for card in spent]
+            high = max(values, default=0.0)
+            rows.append((kind, len(spent), min(values, default=0.0), high,
+                         sum(card.suit == trump for card in spent), gap))
+            if kind not in cheapest or high < cheapest[kind]:
+                cheapest[kind] = high
+        for k, (kind, count, low, high, trumps, gap) in enumerate(rows):
+            out[k, _KINDS.index(kind)] = 1.0
+            out[k, 6:] = (count / 4.0, low, high, trumps / 4.0, gap, stock, mine, most,
+                          1.0 if high == cheapest[kind] else 0.0, 1.0)
+        return out, actions

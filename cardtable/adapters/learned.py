@@ -21,7 +21,8 @@ import numpy as np
 from .. import bots, games
 from ..game import GameState
 
-__all__ = ["LearnedBot", "MLPPolicy", "checkpoint"]
+__all__ = ["LearnedBot", "MLPPolicy", "SlotPolicy", "checkpoint", "load_policy"]
+
 
 class MLPPolicy:
     """The trained actor, in numpy: one small network shared by the 52 cards scores
@@ -64,6 +65,37 @@ class MLPPolicy:
         return int(np.argmax(logits))
 
 
+class SlotPolicy:
+    """A trained actor that chooses among the legal moves by slot (Durak's: the k-th legal
+    move in action order), in numpy: one small network shared by the slots scores each
+    move from its features (``Episode.learned_features``); the best legal slot is played."""
+
+    def __init__(self, weights: dict[str, np.ndarray]) -> None:
+        names = ("move_w0", "move_b0", "move_w1", "move_b1", "base")
+        missing = [name for name in names if name not in weights]
+        if missing:
+            raise ValueError(f"the weights lack {', '.join(missing)}")
+        self.w0, self.b0 = weights["move_w0"], weights["move_b0"]
+        self.w1, self.b1 = weights["move_w1"], weights["move_b1"]
+        self.base = int(weights["base"][0])
+        self.per_move = int(self.w0.shape[1])
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        moves = x[self.base:].reshape(-1, self.per_move)
+        return (np.tanh(moves @ self.w0.T + self.b0) @ self.w1.T + self.b1)[:, 0]
+
+    def act(self, x: np.ndarray, mask: np.ndarray) -> int:
+        logits = np.where(mask.astype(bool), self.logits(x), -np.inf)
+        return int(np.argmax(logits))
+
+
+def load_policy(path: str | Path) -> MLPPolicy | SlotPolicy:
+    """The policy whose weights are at ``path`` (its kind read from the weights' names)."""
+    with np.load(path) as data:
+        weights = dict(data)
+    return SlotPolicy(weights) if "move_w0" in weights else MLPPolicy(weights)
+
+
 def checkpoint(game: str) -> Path:
     """The shipped weights of ``game``'s learned policy."""
     path = resources.files("cardtable.adapters") / "data" / f"{game}_maskable_ppo.npz"
@@ -80,7 +112,7 @@ class LearnedBot:
         self.path = Path(path) if path else None
         if self.path is not None and not self.path.is_file():
             raise ValueError(f"no learned weights at {self.path}")
-        self.policy = MLPPolicy.load(self.path) if self.path is not None else None
+        self.policy = load_policy(self.path) if self.path is not None else None
         self._features: Any = None
 
     def choose(self, state: GameState[Any]) -> Any:
@@ -95,7 +127,9 @@ class LearnedBot:
             shipped = checkpoint(spec.name)
             if not shipped.is_file():
                 raise ValueError(f"no learned policy is shipped for {spec.name}")
-            self.policy = MLPPolicy.load(shipped)
+            self.policy = load_policy(shipped)
+        if isinstance(self.policy, SlotPolicy):
+            return self._choose_slot(episode, seat)
         made = len(episode.moves)
         while len(episode.moves) == made:
             x = episode.tensor(seat)
@@ -104,6 +138,17 @@ class LearnedBot:
                 raise ValueError(f"the learned policy takes {self.policy.inputs} inputs, "
                                  f"this game gives {full.shape[0]} (other rules or players)")
             episode.apply(self.policy.act(full, episode.legal_mask()))
+        return episode.moves[-1][1]
+
+    def _choose_slot(self, episode: Any, seat: int) -> Any:
+        """One move: the best slot of the legal moves (a slot policy's moves are one
+        action each)."""
+        assert isinstance(self.policy, SlotPolicy)
+        features, actions = self._features(episode)
+        x = np.concatenate([episode.tensor(seat), features.ravel()])
+        mask = np.zeros(len(features), bool)
+        mask[:len(actions)] = True
+        episode.apply(actions[self.policy.act(x, mask)])
         return episode.moves[-1][1]
 
 

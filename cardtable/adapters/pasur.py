@@ -49,6 +49,7 @@ from ..cards import CARDS, Card, cards_of, format_cards, mask_of
 from ..game import IllegalMove
 from ..pasur import Hand, Move, Rules, move_options, opening_step, sur_cards
 from ..pasur.scoring import CLUBS_MASK, card_points
+from . import tensors
 from .base import CHANCE, TERMINAL, Episode, Layout, bits, nth_card
 from .base import DEAL as _DEAL
 from .base import OVER as _OVER
@@ -160,9 +161,7 @@ class PasurEpisode(Episode):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._phase != _DEAL:
             return []
-        cards = cards_of(self._pool & ~self._exclude)
-        p = 1.0 / len(cards)
-        return [(card.index, p) for card in cards]
+        return tensors.outcomes(self._pool & ~self._exclude)
 
     def sample_chance(self, rng: random.Random) -> int:
         cards = self._pool & ~self._exclude
@@ -514,6 +513,58 @@ class PasurEpisode(Episode):
         for k, (_, move) in enumerate(self._plays):
             plays[k, move.index] = 1.0
             bits(plays[k, 52:], move.taken)
+
+    def pieces(self, seat: int, kind: str = "observation", private: str = "single"
+               ) -> tuple[tuple[int, ...], tuple[Any, ...]] | None:
+        """The seat's observation or information state as masks and values
+        (``Episode.pieces``); the views with other seats' cards go through ``write``."""
+        if private != "single":
+            return None
+        self._check_seat(seat)
+        self._check_view(kind, private)
+        if kind == "information_state":
+            return self._information_pieces(seat)
+        at = self.offsets()
+        masks = [at["player"], 1 << seat]
+        values: list[Any] = [at["stock"], self._pool.bit_count()]
+        mover = self.current_player()
+        if mover >= 0:
+            masks += (at["to_move"], 1 << mover)
+        hands = self._hands_now()
+        masks += (at["hand"], hands[seat], at["table"], self._table_now(),
+                  at["round"], 1 << (self._round - 1))
+        if self._pending >= 0:
+            masks += (at["pending"], 1 << self._pending, at["picked"], self._picked)
+        hand = self._hand
+        if hand is not None:
+            start = at["captured"]
+            for side, mask in enumerate(hand.captured_masks):
+                masks += (start + 52 * side, mask)
+            start = at["surs"]
+            for side, count in enumerate(hand.surs):
+                values += (start + side, count)
+            if hand.last_capturer is not None:
+                masks += (at["last_capturer"], 1 << hand.last_capturer)
+        start = at["hand_sizes"]
+        for other, mask in enumerate(hands):
+            values += (start + other, mask.bit_count())
+        return tuple(masks), tuple(values)
+
+    def _information_pieces(self, seat: int) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+        at = self.offsets("information_state")
+        masks = [at["player"], 1 << seat]
+        start = at["deals"]
+        for number, mask in enumerate(self._deals[seat]):
+            masks += (start + 52 * number, mask)
+        dealing_opening = self._phase == _DEAL and self._round == 1
+        masks += (at["opening"], self._table_now() if dealing_opening else self._opening,
+                  at["returned"], self._returned)
+        if self._pending >= 0:
+            masks += (at["pending"], 1 << self._pending, at["picked"], self._picked)
+        start = at["plays"]
+        for k, (_, move) in enumerate(self._plays):
+            masks += (start + 104 * k, 1 << move.index, start + 104 * k + 52, move.taken)
+        return tuple(masks), ()
 
     def string(self, seat: int, kind: str = "observation", private: str = "single") -> str:
         self._check_seat(seat)

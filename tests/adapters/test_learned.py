@@ -69,3 +69,74 @@ def test_the_learned_bot_refuses_another_game():
     state = durak.start(durak.presets["transfer"], players=2, seed=1)
     with pytest.raises(ValueError, match="no learned policy"):
         bots.make("learned").choose(state)
+
+
+# -- Durak: a policy over the legal moves' slots --------------------------------------------
+
+
+def _durak_at_decision(seed: int, moves: int):
+    import random
+
+    from cardtable.adapters.durak import DurakEpisode
+
+    rng = random.Random(seed)
+    episode = DurakEpisode()
+    episode.apply_chance(rng)
+    for _ in range(moves):
+        episode.apply(rng.choice(episode.legal_actions()))
+    return episode, rng
+
+
+def test_durak_move_features_say_what_each_legal_move_spends():
+    from cardtable.adapters.durak import DurakMoveFeatures, move_of
+    from cardtable.durak import MoveKind
+    from cardtable.durak.tables import STRENGTH
+
+    episode, _ = _durak_at_decision(4, 1)       # the defender answers the lead
+    features, actions = DurakMoveFeatures()(episode)
+    assert actions == episode.legal_actions()
+    assert not features[len(actions):].any()    # empty slots stay empty
+    trump = int(episode.engine.trump)
+    for row, action in zip(features, actions, strict=False):
+        move = move_of(action)
+        kinds = ["take", "pass", "attack", "transfer", "defend", "exchange"]
+        assert row[:6].tolist() == [float(move.kind == kind) for kind in kinds]
+        if move.kind is MoveKind.DEFEND:
+            attack, beater = move.cards
+            worth = [(STRENGTH[c.index] + (9 if c.suit == trump else 0)) / 23 for c in
+                     (attack, beater)]
+            assert row[7] == row[8] == np.float32(worth[1])       # the beater is spent
+            assert row[10] == np.float32(worth[1] - worth[0])     # worth above the attack
+            assert row[10] > 0 or beater.suit == trump
+
+
+def test_durak_move_features_are_the_same_whatever_the_opponent_holds():
+    """Two deals the mover cannot tell apart give the same features."""
+    from cardtable.adapters.durak import DurakMoveFeatures
+
+    episode, rng = _durak_at_decision(9, 3)
+    seat = episode.current_player()
+    other = episode.resample(seat, rng)
+    assert other.history != episode.history
+    one, actions = DurakMoveFeatures()(episode)
+    two, same = DurakMoveFeatures()(other)
+    assert actions == same and np.array_equal(one, two)
+
+
+def test_a_slot_policy_plays_whole_durak_games_with_legal_moves(tmp_path):
+    from cardtable import games
+    from cardtable.adapters.durak import PER_MOVE
+    from cardtable.adapters.learned import LearnedBot
+
+    rng = np.random.default_rng(2)
+    path = tmp_path / "durak.npz"
+    np.savez(path, move_w0=rng.normal(size=(8, PER_MOVE)), move_b0=rng.normal(size=8),
+             move_w1=rng.normal(size=(1, 8)), move_b1=rng.normal(size=1),
+             base=np.array([497]))
+    durak = games.get("durak")
+    state = durak.start(durak.presets["transfer"], players=2, seed=3)
+    bot = LearnedBot(path=str(path))
+    while not state.is_over():
+        move = bot.choose(state)
+        assert move in state.legal_moves()
+        state.push(move)
