@@ -8,12 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from playerkit import fresh, register
+from playerkit import app_client, fresh, register
 from tablekit import wait_until
 
 from cardtable.server.store.sanctions import SanctionStore
 from cardtable.server.store.stamps import stamp
 from cardtable.server.store.tournaments import TournamentStore
+
+__all__ = ["app_client"]   # the fixture: SQLite and PostgreSQL
 
 ARENA = {"game": "durak", "kind": "arena", "minutes": 30, "players": 2, "rated": False}
 
@@ -101,7 +103,8 @@ def seat_of(browser: TestClient, table: str) -> int:
 
 
 def test_an_arena_seats_its_players_scores_a_game_and_seats_them_again(
-        client: TestClient) -> None:
+        app_client: TestClient) -> None:
+    client = app_client
     organiser = account(client, "orga", "10.0.0.1")
     t = made(organiser)
     ann = account(client, "ann", "10.0.0.2")
@@ -113,6 +116,10 @@ def test_an_arena_seats_its_players_scores_a_game_and_seats_them_again(
     assert sorted(info["pairings"][0]["players"]) == ["ann", "orga"]
     # the seat shows in each player's /api/me, and its player plays it by number
     seat = seat_of(ann, table)
+    told = [n["data"] for n in ann.get("/api/inbox").json()["notices"]
+            if n["kind"] == "tournament"]
+    assert [(d["event"], d.get("table"), d.get("seat")) for d in told] == [
+        ("paired", table, seat), ("started", None, None)]
     with ann.websocket_connect(f"/ws/tables/{table}?seat={seat}") as ws:
         ws.send_json({"type": "resign"})
 
@@ -135,8 +142,9 @@ def test_an_arena_seats_its_players_scores_a_game_and_seats_them_again(
     seat_of(organiser, second)
 
 
-def test_a_table_written_down_but_not_made_is_made_under_its_id(client: TestClient) -> None:
+def test_a_table_written_down_but_not_made_is_made_under_its_id(app_client: TestClient) -> None:
     """A director killed between writing a table and making it: the next step makes it."""
+    client = app_client
     organiser = account(client, "orga", "10.0.0.1")
     t = made(organiser, starts=None)
     ann = account(client, "ann", "10.0.0.2")
@@ -156,7 +164,8 @@ def test_a_table_written_down_but_not_made_is_made_under_its_id(client: TestClie
     assert [g["table"] for g in info["pairings"]] == ["writtenA1"]
 
 
-def test_a_game_is_scored_once_whoever_scores_it(client: TestClient) -> None:
+def test_a_game_is_scored_once_whoever_scores_it(app_client: TestClient) -> None:
+    client = app_client
     organiser = account(client, "orga", "10.0.0.1")
     t = made(organiser)
     ann = account(client, "ann", "10.0.0.2")
@@ -196,3 +205,47 @@ def test_an_admin_closes_a_tournament_and_a_banned_player_leaves_it(
     assert client.get(f"/api/tables/{table}").json()["code"] == "table_closed"
     assert admin.post(f"/api/tournaments/{t['id']}/close", json={}).json()[
         "code"] == "tournament_over"
+
+
+def resign_everywhere(browsers: list[TestClient], tables: list[str]) -> None:
+    """Each table's first seated player among ``browsers`` resigns."""
+    for table in tables:
+        for browser in browsers:
+            mine = [s for s in browser.get("/api/me").json()["seats"] if s["table"] == table]
+            if mine:
+                with browser.websocket_connect(
+                        f"/ws/tables/{table}?seat={mine[0]['seat']}") as ws:
+                    ws.send_json({"type": "resign"})
+                    wait_until(lambda b=browser, t=table: b.get(f"/api/tables/{t}").json()[
+                        "status"] == "over", "the table over")
+                break
+
+
+def test_a_swiss_plays_its_rounds_without_repeating_a_pair_then_finishes(
+        client: TestClient) -> None:
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser, kind="swiss", minutes=None, rounds=3)
+    browsers = [organiser] + [account(client, name, f"10.0.1.{i}")
+                              for i, name in enumerate(["ann", "bob", "cyd"])]
+    for browser in browsers:
+        browser.post(f"/api/tournaments/{t['id']}/join")
+    late = account(client, "dee", "10.0.2.1")
+    info = organiser.post(f"/api/tournaments/{t['id']}/start").json()
+    assert late.post(f"/api/tournaments/{t['id']}/join").json()["code"] == \
+        "tournament_started"
+    pairs: list[frozenset[str]] = []
+    for round_ in (1, 2, 3):
+        wait_until(lambda r=round_: (i := client.get(f"/api/tournaments/{t['id']}").json())[
+            "round"] == r and len(i["pairings"]) == 2, f"round {round_} seated")
+        info = client.get(f"/api/tournaments/{t['id']}").json()
+        pairs += [frozenset(g["players"]) for g in info["pairings"]]
+        resign_everywhere(browsers, [g["table"] for g in info["pairings"]])
+    wait_until(lambda: client.get(f"/api/tournaments/{t['id']}").json()["status"] ==
+               "finished", "the swiss finished")
+    # four players, three rounds of two tables: everyone met everyone once
+    assert len(pairs) == len(set(pairs)) == 6
+    info = client.get(f"/api/tournaments/{t['id']}").json()
+    assert sum(line["games"] for line in info["standings"]) == 12
+    assert sum(line["points"] for line in info["standings"]) == 12   # a win a game
+    assert [line["rank"] for line in info["standings"]] == sorted(
+        line["rank"] for line in info["standings"])

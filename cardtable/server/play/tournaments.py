@@ -22,7 +22,7 @@ import dataclasses
 import datetime as _dt
 import logging
 import secrets
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import Refused
 from ..core.pairing import SwissPlayer, Waiting, pair_arena, pair_swiss
@@ -113,9 +113,8 @@ class Director:
             self._locks.pop(tournament_id, None)
             return
         if t.row.status == UPCOMING:
-            if t.row.starts is None or t.row.starts > at:
-                return
-            await asyncio.to_thread(store.start, tournament_id, at, by=None)
+            if t.row.starts is not None and t.row.starts <= at:
+                await self.start_now(tournament_id, by=None)
             return
         for game, made in await asyncio.to_thread(store.opening_games, tournament_id):
             if not made:
@@ -212,8 +211,36 @@ class Director:
             log.error("tournament %s: table %s was not made: %s", row.id, game.table_id,
                       error.reason)
             await asyncio.to_thread(self.store.void_game, game.table_id)
+            return
+        for seat, player in enumerate(game.players):   # "your game is ready"
+            if player is not None:
+                await self._tell([player], {
+                    "event": "paired", "tournament": row.id, "name": row.name,
+                    "table": game.table_id, "seat": seat,
+                    "url": f"/table/{game.table_id}"})
+
+    async def _tell(self, player_ids: list[str], data: dict[str, Any]) -> None:
+        """A ``tournament`` notice in each player's inbox (``people.notices``; none in a
+        house without one)."""
+        notices = self.tables.notices
+        if notices is None:
+            return
+        for player in player_ids:
+            await notices.notify(player, "tournament", data)
 
     # -- what the API asks -------------------------------------------------------------------
+    async def start_now(self, tournament_id: str, *, by: str | None) -> bool:
+        """Start an upcoming tournament (``by``: its organiser asking; ``None``: its time
+        came) and tell its entrants; False if it was not upcoming any more."""
+        if not await asyncio.to_thread(self.store.start, tournament_id, stamp(), by=by):
+            return False
+        t = await asyncio.to_thread(self.store.load, tournament_id)
+        if t is not None:
+            await self._tell([e.player_id for e in t.entrants if not e.withdrawn], {
+                "event": "started", "tournament": tournament_id, "name": t.row.name,
+                "url": f"/tournament/{tournament_id}"})
+        return True
+
     async def close(self, tournament_id: str, reason: str) -> None:
         """An admin closes a tournament: it is finished at once, and its tables in play are
         closed (unrated)."""

@@ -308,7 +308,7 @@ async def pause(tournament_id: str, player: Asker, director: Directing) -> Tourn
 async def start(tournament_id: str, player: Asker, director: Directing) -> TournamentInfo:
     """The organiser starts the tournament now."""
     organiser = _account(player)
-    await asyncio.to_thread(director.store.start, tournament_id, stamp(), by=organiser.id)
+    await director.start_now(tournament_id, by=organiser.id)
     await director.direct_if_owned(tournament_id)   # its first tables at once
     return await _info(director.store, tournament_id)
 
