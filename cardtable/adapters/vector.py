@@ -58,7 +58,6 @@ class CardtableVectorEnv(VectorEnv):
         layout = first.episode.layout(first.kind)
         self._observations = np.zeros((num_envs, layout.size), np.float32)
         self._masks = np.zeros((num_envs, first.episode.num_actions), np.int8)
-        self._views = [layout.views(row) for row in self._observations]
         self._ended = np.zeros(num_envs, bool)
         self._rewards = np.zeros(num_envs, np.float64)
         self._terminated = np.zeros(num_envs, bool)
@@ -68,8 +67,7 @@ class CardtableVectorEnv(VectorEnv):
         """Encode environment ``i``'s observation and mask into row ``i``."""
         env = self.envs[i]
         episode = env.episode
-        self._observations[i].fill(0.0)
-        episode.write(self._views[i], env.seat, env.kind)
+        episode.encode(self._observations[i], env.seat, env.kind)
         mask = self._masks[i]
         mask.fill(0)
         if episode.current_player() == env.seat:
