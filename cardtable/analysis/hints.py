@@ -88,30 +88,36 @@ def hint(state: GameState[Any], bot: Any = None, *, lang: str = "en", top: int =
 
 
 _WHY: dict[str, dict[str, str]] = {
-    "en": {"forced": "The only legal move.",
-           "exact": "Ranked first of {n} moves by the exact solver: no card is hidden any "
-                    "more.",
-           "clear": "Ranked first of {n} moves: every move was played on the same {deals} "
-                    "deals of the unseen cards, and this one came out clearly ahead of the "
-                    "rest.",
-           "close": "Ranked first of {n} moves on the same {deals} deals of the unseen cards, "
-                    "but the next best is within the spread of the deals: either is good."},
-    "ru": {"forced": "Единственный допустимый ход.",
-           "exact": "Лучший из {n} ходов по точному перебору: скрытых карт больше нет.",
-           "clear": "Лучший из {n} ходов: все ходы сыграны на одних и тех же {deals} "
-                    "раскладах неизвестных карт, и этот явно впереди остальных.",
-           "close": "Лучший из {n} ходов на одних и тех же {deals} раскладах неизвестных "
-                    "карт, но следующий почти так же хорош: разница в пределах разброса."},
-    "pt": {"forced": "O único lance permitido.",
-           "exact": "O melhor de {n} lances pelo cálculo exato: não há mais cartas ocultas.",
-           "clear": "O melhor de {n} lances: todos foram jogados nas mesmas {deals} "
-                    "distribuições das cartas não vistas, e este ficou claramente à frente.",
-           "close": "O melhor de {n} lances nas mesmas {deals} distribuições das cartas não "
-                    "vistas, mas o segundo está dentro da variação: ambos são bons."},
-    "fa": {"forced": "تنها حرکت مجاز.",
-           "exact": "بهترینِ {n} حرکت با حلِ دقیق: دیگر هیچ کارتی پنهان نیست.",
-           "clear": "بهترینِ {n} حرکت: همهٔ حرکت‌ها روی همان {deals} پخشِ کارت‌های نادیده "
-                    "بازی شدند و این یکی آشکارا از بقیه جلوتر است.",
-           "close": "بهترینِ {n} حرکت روی همان {deals} پخشِ کارت‌های نادیده، ولی حرکتِ بعدی "
-                    "در حدِ پراکندگیِ پخش‌هاست: هر دو خوب‌اند."},
+    "en": {"forced": "It is the only move you can make.",
+           "exact": "The best of your {n} moves: every card is known now, so each move was "
+                    "played out to the end.",
+           "clear": "The best of your {n} moves: each was tried on the same {deals} guesses at "
+                    "the cards you cannot see, and this one came out clearly ahead.",
+           "close": "The best of your {n} moves, by a little: on the same {deals} guesses at "
+                    "the cards you cannot see, the next best did almost as well, so either is "
+                    "a good move."},
+    "ru": {"forced": "Другого хода у вас нет.",
+           "exact": "Лучший из ваших {n} ходов: все карты уже известны, и каждый ход разыгран "
+                    "до конца.",
+           "clear": "Лучший из ваших {n} ходов: каждый проверен на одних и тех же {deals} "
+                    "догадках о картах, которых вы не видите, и этот явно впереди.",
+           "close": "Лучший из ваших {n} ходов, но ненамного: на тех же {deals} догадках о "
+                    "картах, которых вы не видите, следующий почти так же хорош, так что "
+                    "годится любой."},
+    "pt": {"forced": "É o único lance que você pode fazer.",
+           "exact": "O melhor dos seus {n} lances: todas as cartas já são conhecidas, e cada "
+                    "lance foi jogado até o fim.",
+           "clear": "O melhor dos seus {n} lances: cada um foi testado nos mesmos {deals} "
+                    "palpites sobre as cartas que você não vê, e este ficou claramente à "
+                    "frente.",
+           "close": "O melhor dos seus {n} lances, por pouco: nos mesmos {deals} palpites sobre "
+                    "as cartas que você não vê, o segundo foi quase tão bem; qualquer um é "
+                    "bom."},
+    "fa": {"forced": "این تنها حرکتی است که می‌توانید بکنید.",
+           "exact": "بهترینِ {n} حرکت شما: همهٔ کارت‌ها اکنون معلوم‌اند و هر حرکت تا پایان "
+                    "بازی شد.",
+           "clear": "بهترینِ {n} حرکت شما: هر حرکت روی همان {deals} حدس از کارت‌هایی که "
+                    "نمی‌بینید آزموده شد و این یکی آشکارا جلوتر است.",
+           "close": "بهترینِ {n} حرکت شما، با اختلاف کم: روی همان {deals} حدس از کارت‌هایی "
+                    "که نمی‌بینید، حرکت بعدی تقریباً همان‌قدر خوب بود؛ هر دو خوب‌اند."},
 }

@@ -67,5 +67,5 @@ def test_a_hint_names_the_deals_its_ranking_was_made_on():
     spec = durak.SPEC
     game = spec.start(spec.rules(), players=2, seed=11)
     given = hint(game, "easy")
-    deals = [int(n) for n in re.findall(r"same (\d+) deals", given.why)]
+    deals = [int(n) for n in re.findall(r"same (\d+) guesses", given.why)]
     assert deals and deals[0] > 0, given.why

@@ -68,7 +68,7 @@ def test_no_hint_or_undo_at_a_table_with_another_person(open_page, server_url) -
 
 
 @pytest.mark.parametrize(("locale", "lang", "words", "percent", "ranked"),
-                         [("en-US", "en", "keeps", "%", "Ranked first of"),
+                         [("en-US", "en", "keeps", "%", "The best of your"),
                           ("fa-IR", "fa", "حکم نگه می‌دارد", "٪", "بهترینِ")],
                          ids=["en", "fa"])
 def test_a_hint_explains_its_move_and_the_best_moves_in_my_language(

@@ -64,7 +64,11 @@ def codes_in_source() -> dict[str, str]:
 def texts_of(lang: str) -> dict[str, str]:
     """The ``code.*`` texts of one language file."""
     source = (LANGS / f"{lang}.js").read_text(encoding="utf-8")
-    return dict(re.findall(r'"code\.([a-z_]+)":\s*"((?:[^"\\]|\\.)*)"', source))
+    texts = dict(re.findall(r'"code\.([a-z_]+)":\s*"((?:[^"\\]|\\.)*)"', source))
+    # a count's message: a form for each plural category ({ one: "...", other: "..." })
+    for code, forms in re.findall(r'"code\.([a-z_]+)":\s*\{((?:[^{}]|\{\w+\})*)\}', source):
+        texts[code] = " / ".join(re.findall(r'"((?:[^"\\]|\\.)*)"', forms))
+    return texts
 
 
 def test_every_code_in_the_source_is_in_the_registry() -> None:

@@ -40,6 +40,8 @@
  * @property {number} move
  * @property {number} bank
  * @property {Array<number>} banks
+ * @property {Array<number>} [timeouts] each seat's time-outs in a row: a bot moved for it
+ * @property {number | null} [forfeit_after] time-outs in a row that forfeit the seat
  * @property {number | null} seat
  * @property {number | null} move_left
  * @property {number | null} bank_left

@@ -115,6 +115,8 @@ CODES: dict[str, Code] = {
                         "leaving aborts it)"),
     "rated_accounts_only": Code("a rated table seats signed-in accounts only, and no bots"),
     "already_left": Code("the player has already left this seat"),
+    "seat_gone": Code("a bot plays this seat to the end (its player forfeited or left): no "
+                      "undo or hint for it"),
     "ticket_gone": Code("the quick-play ticket is no longer in the queue (cancelled a while "
                         "ago, or the queue restarted): join again"),
     "queue_full": Code("the quick-play queue is full just now"),

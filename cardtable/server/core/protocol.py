@@ -169,6 +169,10 @@ class ClockView(BaseModel):
     move: float
     bank: float
     banks: list[float]
+    timeouts: list[int] = Field(default_factory=list,
+                                description="each seat's time-outs in a row: a bot moved for it")
+    forfeit_after: int | None = Field(default=None,
+                                      description="time-outs in a row that forfeit the seat")
     seat: int | None
     move_left: float | None
     bank_left: float | None

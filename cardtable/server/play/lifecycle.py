@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..store.storage import StorageUnavailable
 from .commands import Abandon, RatingsRead, TimedOut, TimeUp
-from .live import Life, LiveTable
+from .live import TIMEOUTS_TO_FORFEIT, Life, LiveTable
 from .steps import side_of
 
 if TYPE_CHECKING:
@@ -37,8 +37,6 @@ DEFAULT_CLOCK = {"move": 20, "bank": 60}
 """The time control of quick play: 20 seconds a move, then a bank of 60."""
 DEFAULT_TAKEOVER = "easy"
 """The bot that plays a timed-out move when the table names none."""
-TIMEOUTS_TO_FORFEIT = 3
-"""Timeouts in a row that forfeit the seat."""
 
 
 def ratings_in_pool(storage: Any, player_ids: list[str], pool: str) -> dict[str, int]:

@@ -29,6 +29,7 @@ from .owner import Owner
 __all__ = [
     "OVER",
     "PLAYING",
+    "TIMEOUTS_TO_FORFEIT",
     "WAITING",
     "ChatRoom",
     "Connection",
@@ -40,6 +41,9 @@ __all__ = [
     "send",
 ]
 
+
+TIMEOUTS_TO_FORFEIT = 3
+"""Timeouts in a row that forfeit the seat."""
 
 
 @dataclass(eq=False)
@@ -113,8 +117,9 @@ class Life:
         return max(0.0, self.move - spent), max(0.0, bank - max(0.0, spent - self.move))
 
     def view(self, at: float) -> protocol.ClockView | None:
-        """The clock as every viewer sees it: the time control, each bank, and the seat
-        whose time runs with what it has left (seconds, counted from when it is sent)."""
+        """The clock as every viewer sees it: the time control, each bank, each seat's
+        time-outs in a row (and how many forfeit the seat), and the seat whose time runs
+        with what it has left (seconds, counted from when it is sent)."""
         if self.move is None:
             return None
         seat = move_left = bank_left = None
@@ -123,7 +128,9 @@ class Life:
             move, bank = self.time_left(at)
             move_left, bank_left = round(move, 1), round(bank, 1)
         return protocol.ClockView(move=self.move, bank=self.bank,
-                                  banks=[round(b, 1) for b in self.banks], seat=seat,
+                                  banks=[round(b, 1) for b in self.banks],
+                                  timeouts=list(self.timeouts),
+                                  forfeit_after=TIMEOUTS_TO_FORFEIT, seat=seat,
                                   move_left=move_left, bank_left=bank_left)
 
 

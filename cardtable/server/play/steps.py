@@ -244,6 +244,9 @@ def check_help(table: LiveTable, seat: int | None) -> Refusal | None:
     """Why ``seat`` may not have a hint or an undo here (``None``: it may)."""
     if seat is None:
         return refused("watching", "you are watching this table: only seated players ask")
+    if table.life is not None and table.life.gone(seat):
+        return refused("seat_gone", "a bot plays your seat to the end (you forfeited or "
+                       "left): there is nothing of yours to take back or hint")
     if not against_bots_only(table, seat):
         return refused("not_against_bots", "hints and undo are only for tables where every "
                        "other seat is a bot")

@@ -12,6 +12,7 @@ import { moveText } from "./cards.js";
 import { gameModule } from "./games.js";
 import { lastMoveParts } from "./table.js";
 import { navigate } from "./router.js";
+import { historyResult } from "./endings.js";
 
 function seatLabel(seat, index) {
   if (!seat) return t("table.seatName", { n: index + 1 });
@@ -27,9 +28,10 @@ function when(text) {
   try { return date.toLocaleString(document.documentElement.lang || undefined); } catch { return text; }
 }
 
-/** One line of a finished game's result, in the words of its game's module. */
+/** One line of a finished game's result: how it ended (a resignation, a forfeit...) and
+ * the result in the words of its game's module. */
 function resultLine(game, summary, seatName) {
-  return summary ? gameModule(game).resultLine(summary, seatName) : "";
+  return historyResult(summary, seatName, (s) => gameModule(game).resultLine(s, seatName));
 }
 
 /** Games on a page of the history. */

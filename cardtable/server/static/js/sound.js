@@ -9,15 +9,32 @@ import { setting, setSetting } from "./settings.js";
 
 let context = null;
 
-/** Play a short tone ("move" or "turn") if the sound is on and the browser allows it. */
+/** Whether the page may make a sound: the player has touched it since it loaded (before
+ * that a browser refuses to start an AudioContext, and says so in the console). */
+function mayPlay() {
+  const activation = /** @type {any} */ (navigator).userActivation;
+  return !activation || activation.hasBeenActive;
+}
+
+/** A warning (the player's time ran out): two low tones and a short buzz on a phone,
+ * where the sound is on. */
+export function alarm() {
+  if (!setting("sound") || !mayPlay()) return;
+  chime("alarm");
+  setTimeout(() => chime("alarm"), 300);
+  try { navigator.vibrate?.([200, 100, 200]); } catch { /* no vibration here */ }
+}
+
+/** Play a short tone ("move", "turn" or "alarm") if the sound is on and the browser
+ * allows it. */
 export function chime(kind) {
-  if (!setting("sound")) return;
+  if (!setting("sound") || !mayPlay()) return;
   try {
     context ||= new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
     const now = context.currentTime;
     const tone = context.createOscillator();
     const gain = context.createGain();
-    tone.frequency.value = kind === "turn" ? 880 : 440;
+    tone.frequency.value = kind === "turn" ? 880 : kind === "alarm" ? 330 : 440;
     gain.gain.setValueAtTime(0.0001, now);
     gain.gain.exponentialRampToValueAtTime(0.08, now + 0.02);
     gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.25);

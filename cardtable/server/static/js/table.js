@@ -14,13 +14,13 @@ import { LifeBar } from "./clock.js";
 import { refusalText, isQuiet, isMoving } from "./refusals.js";
 import { setting, settingsPanel, onSettingChange } from "./settings.js";
 import { MoveLog } from "./movelog.js";
-import { chime, soundButton } from "./sound.js";
+import { alarm, chime, soundButton } from "./sound.js";
 import { ChatPanel } from "./chat.js";
 import { modal, dialogKey } from "./dialog.js";
 import { getMe, ratingChanges } from "./players.js";
 import { rulesCard } from "./rulescard.js";
 import { hintPanel, hintMoveText } from "./hintpanel.js";
-import { afterGameLinks, endingLines, lifeEvents, resultShown } from "./endings.js";
+import { afterGameLinks, endTitle, endingLines, outcomeFor, lifeEvents, resultShown, timedOutLeft } from "./endings.js";
 
 /** The last move as {seat, text}, whatever shape the server uses. */
 export function lastMoveOf(state) {
@@ -204,6 +204,13 @@ export class TableView {
       const moved = versionChanged && !!this.previous && !!msg.last_move
         && msg.last_move.index !== this.previous.last_move?.index;
       if (spoken[1]) chime("turn"); else if (said || moved) chime("move");
+      // the player's time ran out (once for each time-out): the banner says it, and a
+      // tone and a buzz where the player has the sound on
+      const left = timedOutLeft(msg, this.mySeat);
+      if (left !== null && left !== timedOutLeft(this.previous, this.mySeat)) {
+        announce(t("life.timedOut", { n: left }));
+        alarm();
+      }
       // the move a restart left unanswered, if the table still waits for it
       if (again && !versionChanged && again.version === msg.version && this.myTurn()
           && msg.legal_moves.includes(again.move)) this.play(again.move);
@@ -298,18 +305,21 @@ export class TableView {
     else main.removeAttribute("aria-busy");
   }
 
-  /** Hint and undo, only where every other seat is a bot (never against a person). */
+  /** Hint and undo, only where every other seat is a bot (never against a person), and
+   * while the seat is the player's (not after a forfeit or leaving); undo once a move has
+   * been made. */
   helpButtons() {
     const s = this.state;
     if (this.mySeat === null || s.over || s.status !== "playing") return [];
     if (!this.seats().every((x) => x.seat === this.mySeat || x.isBot)) return [];
+    if (s.seats?.[this.mySeat]?.gone) return [];
     const ask = (type) => () => {
       // a hint is worded in the page's language; the button waits for it
       if (type === "hint" && this.socket.send({ type, lang: language() })) { this.hintAsked = true; this.render(); }
       else if (type !== "hint") this.socket.send({ type });
     };
-    const buttons = [h("button", { type: "button", class: "help undo", dataset: { focusKey: "help:undo" },
-      onclick: ask("undo") }, t("table.undo"))];
+    const buttons = s.last_move ? [h("button", { type: "button", class: "help undo",
+      dataset: { focusKey: "help:undo" }, onclick: ask("undo") }, t("table.undo"))] : [];
     if (this.myTurn()) {
       buttons.unshift(h("button", { type: "button", class: "help hint", dataset: { focusKey: "help:hint" },
         disabled: !!this.hintAsked, "aria-busy": this.hintAsked ? "true" : null,
@@ -544,6 +554,11 @@ export class TableView {
         h("p", {}, open.length && this.mySeat !== null ? t("table.waiting") : ""),
         inviteBox(link)));
     }
+    const left = timedOutLeft(s, this.mySeat);
+    if (left !== null) {
+      parts.push(h("div", { class: "banner timed-out", role: "status", dataset: { left: String(left) } },
+        h("p", {}, t("life.timedOut", { n: left }))));
+    }
     if (this.mySeat === null) {
       parts.push(h("div", { class: "banner spectator" },
         h("p", {}, t("table.spectator")),
@@ -570,7 +585,7 @@ export class TableView {
     const area = this.el.summary;
     const content = module.summary && resultShown(s.summary) ? module.summary(this.state, {
       mySeat: this.mySeat, seatName: this.nameOf }) : null;
-    const ending = s.over ? endingLines(s.summary, this.nameOf) : [];
+    const ending = s.over ? endingLines(s.summary, this.nameOf, this.mySeat) : [];
     if (!s.over && !content) { clear(area); return; }
     if (!s.over) { replaceKeepingFocus(area, [content]); return; }
     const buttons = h("div", { class: "summary-buttons" }, ...this.rematchButtons(),
@@ -589,7 +604,8 @@ export class TableView {
     t("table.showTable")));
     const panel = modal(h("section", { class: "summary final", role: "dialog",
                                        "aria-labelledby": "summary-title" },
-      h("h2", { id: "summary-title" }, t("table.gameOver")),
+      h("h2", { id: "summary-title", dataset: { outcome: outcomeFor(s.summary, this.mySeat) ?? "" } },
+        endTitle(s.summary, this.mySeat)),
       ending.length ? h("div", { class: "ending" }, ending.map((line) => h("p", {}, line))) : null,
       content,
       ratingChanges(s.summary, this.nameOf),

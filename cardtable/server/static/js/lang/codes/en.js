@@ -47,7 +47,7 @@ export default {
   "code.moved": "The table moved to another server; reconnecting…",
   "code.watching": "You are watching: only the seated players move.",
   "code.game_over": "The game is over.",
-  "code.waiting_for_players": { one: "The game starts when every seat is taken ({n} still free).", other: "The game starts when every seat is taken ({n} still free)." },
+  "code.waiting_for_players": { one: "The game starts when every seat is taken ({free} still free).", other: "The game starts when every seat is taken ({free} still free)." },
   "code.stale_version": "The table had moved on; here it is as it is now.",
   "code.not_your_turn": "It is not your turn: {seat} plays now.",
   "code.bot_plays_seat": "A bot is playing your seat just now.",
@@ -123,4 +123,5 @@ export default {
   "code.email_taken": "Another account has this e-mail address.",
   "code.reset_off": "This server sends no e-mail, so a password cannot be reset here: ask its operator.",
   "code.reset_link_bad": "This reset link is wrong, already used or out of date: ask for a new one.",
+  "code.seat_gone": "A bot plays your seat to the end now (you forfeited or left): there is nothing of yours to take back, and no hint to give.",
 };

@@ -47,7 +47,7 @@ export default {
   "code.moved": "A mesa mudou de servidor; reconectando…",
   "code.watching": "Você está assistindo: só os jogadores sentados jogam.",
   "code.game_over": "A partida terminou.",
-  "code.waiting_for_players": { one: "A partida começa quando todos os lugares estiverem ocupados ({n} livre).", many: "A partida começa quando todos os lugares estiverem ocupados ({n} de lugares livres).", other: "A partida começa quando todos os lugares estiverem ocupados ({n} livres)." },
+  "code.waiting_for_players": { one: "A partida começa quando todos os lugares estiverem ocupados ({free} livre).", many: "A partida começa quando todos os lugares estiverem ocupados ({free} de lugares livres).", other: "A partida começa quando todos os lugares estiverem ocupados ({free} livres)." },
   "code.stale_version": "A mesa já tinha mudado; aqui está ela agora.",
   "code.not_your_turn": "Não é a sua vez: agora joga {seat}.",
   "code.bot_plays_seat": "Um robô está jogando no seu lugar agora.",
@@ -123,4 +123,5 @@ export default {
   "code.email_taken": "Outra conta já tem esse endereço de e-mail.",
   "code.reset_off": "Este servidor não envia e-mails, por isso a senha não pode ser redefinida aqui: fale com quem o gere.",
   "code.reset_link_bad": "Este link de redefinição está errado, já foi usado ou expirou: peça um novo.",
+  "code.seat_gone": "Um bot joga no seu lugar até o fim (você perdeu o lugar ou saiu): não há jogada sua para desfazer nem dica a dar.",
 };
