@@ -2,8 +2,9 @@
 # The differential tests (Pasur's, then Durak's) under AddressSanitizer (and
 # UndefinedBehaviorSanitizer): the compiled cores are built again with
 # -fsanitize=address,undefined into a scratch copy of the tree and run against the pure
-# engine there; then the Pasur core's own tests (the exact endgame search, the playouts,
-# refused input, a million pushes and pops) under the same build.  Too slow for make test.
+# engine there; then the cores' own tests (Pasur's exact endgame search, playouts and whole
+# ISMCTS search, refused input, a million pushes and pops; Durak's playouts and exact
+# endgame search) under the same build.  Too slow for make test.
 #
 #     sh benchmarks/engine_sanitize.sh [positions]      (default 100000)
 #
@@ -39,5 +40,6 @@ echo "durak under AddressSanitizer: $(( $(date +%s) - START )) s"
 START=$(date +%s)
 (cd "$WORK" && LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
     PYTHONPATH="$WORK" "$PYTHON" -m pytest -q -p no:cacheprovider -p no:randomly \
-    tests/pasur/test_pasur_core.py tests/bots/test_bots_fast.py)
-echo "the Pasur core's tests under AddressSanitizer: $(( $(date +%s) - START )) s"
+    tests/pasur/test_pasur_core.py tests/bots/test_bots_fast.py \
+    tests/bots/test_durak_fast_playout.py tests/bots/test_durak_fast_solve.py)
+echo "the cores' tests under AddressSanitizer: $(( $(date +%s) - START )) s"

@@ -3,8 +3,10 @@ it leaves the position alone, and a search on it stays reproducible from its see
 
 from __future__ import annotations
 
+import gc
 import math
 import random
+import sys
 import time
 
 import pytest
@@ -301,3 +303,30 @@ def test_the_fast_solver_runs_out_of_budget_as_the_python_one_does():
     with pytest.raises(OutOfBudget):
         KIT.fast_solve(position, position.to_move, context, max_nodes=10**7,
                        deadline=time.perf_counter() - 1)
+
+
+@needs_core
+def test_memory_stays_flat_over_many_core_searches():
+    hand = _undealt(6, "standard", 2)
+    seat = hand.to_move
+    board = _board(hand)
+    evidence = [(1 - seat, 0, 0, 0, 0)]
+
+    def reward(captured, surs, over):
+        return [0.5, -0.5]
+
+    def searches(times: int) -> None:
+        for k in range(times):
+            board.search(seat, 50, k, reward, paired=k % 2, depth=k % 3,
+                         evidence=evidence if k % 4 == 0 else None)
+            board.sample(seat, k, evidence=evidence)
+
+    searches(200)   # (warm)
+    gc.collect()
+    counts = [sys.getrefcount(board), sys.getrefcount(reward), sys.getrefcount(evidence[0])]
+    blocks = sys.getallocatedblocks()
+    searches(3000)
+    gc.collect()
+    assert [sys.getrefcount(board), sys.getrefcount(reward),
+            sys.getrefcount(evidence[0])] == counts
+    assert sys.getallocatedblocks() - blocks < 1000
