@@ -78,7 +78,7 @@ def test_live_answers_and_ready_says_what_is_up(client: TestClient) -> None:
     ready = client.get("/api/health/ready")
     assert ready.status_code == 200
     assert ready.json() == {"status": "ready", "storage": "ok", "redis": None,
-                            "draining": False}
+                            "draining": False, "problem": None}
 
 
 def test_a_draining_process_is_not_ready_but_live(client: TestClient) -> None:

@@ -55,6 +55,8 @@ class Gauges:
     live_tables: int = 0
     sockets: int = 0
     storage_up: bool = True
+    storage_problem: str | None = None
+    """``unreachable`` or ``cannot_store`` (a full disk) while storage is not up."""
     redis_up: bool | None = None
     """``None``: no Redis (one process)."""
     leases: int = 0
@@ -85,8 +87,12 @@ class Metrics:
                            registry=registry)
         self._sockets = Gauge("cardtable_sockets", "WebSockets open to this process",
                               registry=registry)
-        self._storage = Gauge("cardtable_storage_up", "1 while the database answers",
-                              registry=registry)
+        self._storage = Gauge("cardtable_storage_up", "1 while the database answers and "
+                              "stores", registry=registry)
+        self._storage_problem = Gauge(
+            "cardtable_storage_problem", "1 for what is wrong with the database now: "
+            "unreachable, or cannot_store (it answers, but a write fails: a full disk)",
+            ["problem"], registry=registry)
         self._redis: Gauge | None = None
         """Made the first time Redis is asked about: one process has no such series."""
         self._leases = Gauge("cardtable_leases_held", "tables whose lease this process "
@@ -122,6 +128,9 @@ class Metrics:
         self._live.set(gauges.live_tables)
         self._sockets.set(gauges.sockets)
         self._storage.set(1 if gauges.storage_up else 0)
+        for problem in ("unreachable", "cannot_store"):
+            self._storage_problem.labels(problem).set(
+                1 if gauges.storage_problem == problem else 0)
         if gauges.redis_up is not None:
             if self._redis is None:
                 self._redis = Gauge("cardtable_redis_up", "1 while Redis answers (several "

@@ -111,29 +111,86 @@ class StorageUnavailable(RuntimeError):
         self.reason = reason
 
 
+CANNOT_STORE = ("the server cannot store anything just now ({why}); nothing was done: "
+                "try again later")
+
+
+def cannot_write(error: BaseException) -> str | None:
+    """What keeps the database from storing anything, if ``error`` says so (a full disk, a
+    failing one, a file made read-only), else ``None``: the database answers reads, and an
+    outage of this kind is over only once a write succeeds.
+
+    >>> import sqlite3
+    >>> cannot_write(sqlite3.OperationalError("database or disk is full"))
+    'database or disk is full'
+    >>> cannot_write(sqlite3.OperationalError("unable to open database file")) is None
+    True
+    """
+    cause = getattr(error, "orig", None) or error
+    text = str(cause).strip().splitlines()[0] if str(cause).strip() else ""
+    lowered = text.lower()
+    if any(sign in lowered for sign in _WRITE_FAILURES) or \
+            getattr(cause, "sqlstate", None) in ("53100", "58030"):
+        return text[:200]
+    return None
+
+
+_WRITE_FAILURES = ("disk is full", "disk full", "no space left", "disk i/o error",
+                   "readonly database", "read-only", "could not extend file",
+                   "could not write")
+"""SQLite's SQLITE_FULL, SQLITE_IOERR and SQLITE_READONLY, and PostgreSQL's disk_full
+(53100) and io_error (58030) as they read."""
+
+
 class Outage:
-    """Whether the database answers.  The first failure of an outage is logged, and so is
-    the first success after it; the failures in between are not (each request is answered
-    503 instead)."""
+    """Whether the database answers, and whether it stores.  The first failure of an
+    outage is logged, and so is the first success after it; the failures in between are
+    not (each request is answered 503 instead).
+
+    A database that answers reads but cannot write (its disk full) is ``failing``: reads
+    do not end that outage, only a write that succeeds does, so it is logged once, not at
+    every read ("unreachable / back after 0.0 s")."""
 
     def __init__(self) -> None:
         self.since: float | None = None
         """``time.monotonic()`` when the outage began; ``None`` while the database answers."""
         self.error = ""
+        self.failing: str | None = None
+        """Why writes fail while reads answer (a full disk); ``None`` while writes work."""
+        self._failing_since = 0.0
         self._lock = threading.Lock()
 
     @property
     def down(self) -> bool:
         return self.since is not None
 
-    def failed(self, error: BaseException) -> None:
+    @property
+    def problem(self) -> str | None:
+        """What is wrong with the database now, in a few words (``None``: nothing)."""
+        if self.since is not None:
+            return f"unreachable: {self.error}"
+        return f"cannot store: {self.failing}" if self.failing is not None else None
+
+    def failed(self, error: BaseException) -> StorageUnavailable:
+        """Note ``error``; the refusal to answer the request with."""
+        why = cannot_write(error)
+        if why is not None:
+            with self._lock:
+                first, self.failing = self.failing is None, why
+                if first:
+                    self._failing_since = time.monotonic()
+            if first:
+                log.error("the database cannot store anything (%s): moves and new tables "
+                          "are refused 503 until a write succeeds", why)
+            return StorageUnavailable(CANNOT_STORE.format(why=why))
         with self._lock:
             if self.since is not None:
-                return
+                return StorageUnavailable()
             self.since = time.monotonic()
             self.error = _first_line(error)
         log.warning("the database is unreachable (%s): requests are answered 503 and "
                     "retried until it is back", self.error)
+        return StorageUnavailable()
 
     def answered(self) -> None:
         if self.since is None:
@@ -143,6 +200,16 @@ class Outage:
                 return
             lasted, self.since, self.error = time.monotonic() - self.since, None, ""
         log.warning("the database is back after %.1f s", lasted)
+
+    def wrote(self) -> None:
+        """A write was stored: the database stores again."""
+        if self.failing is None:
+            return
+        with self._lock:
+            if self.failing is None:
+                return
+            lasted, self.failing = time.monotonic() - self._failing_since, None
+        log.warning("the database stores again after %.1f s", lasted)
 
 
 def _first_line(error: BaseException) -> str:
@@ -177,8 +244,7 @@ def guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
         try:
             result = method(*args, **kwargs)
         except _UNREACHABLE as error:
-            outage.failed(error)
-            raise StorageUnavailable() from error
+            raise outage.failed(error) from error
         outage.answered()
         return result
 
@@ -336,6 +402,7 @@ class Storage:
         (a latency spike for every move that meets a table being made)."""
         with self._write_lock, self.sessions.begin() as session:
             yield session
+        self.outage.wrote()
 
     def _on_mover(self, write: Callable[[Connection], object]) -> None:
         """Run ``write`` in a transaction on a connection kept for the moves: the group
@@ -361,6 +428,7 @@ class Storage:
                     connection.close()
                     raise
                 self._mover = connection
+                self.outage.wrote()
                 return
 
     def migrate(self) -> None:

@@ -46,10 +46,13 @@ class Readiness(BaseModel):
     """Whether to send this process players, and why not."""
 
     status: Literal["ready", "unready"]
-    storage: Literal["ok", "down"]
+    storage: Literal["ok", "down", "failing"]
+    """``failing``: the database answers but stores nothing (its disk full, say)."""
     redis: Literal["ok", "down"] | None
     """``None``: one process, no Redis."""
     draining: bool
+    problem: str | None = None
+    """What is wrong with the database, in a few words (``None``: nothing)."""
 
 
 @router.get("/api/health", response_model=Health, responses={
@@ -68,9 +71,15 @@ async def health(request: Request, tables: Live) -> Health | JSONResponse:
                     process=cluster.process if cluster else None,
                     database="ok" if count is not None else "down",
                     redis=None if cluster is None else "ok")
+    failing = tables.storage.outage.failing
     if count is None:
         answer.code = "storage_unavailable"
         answer.detail = "the database cannot be reached: requests are answered 503"
+    elif failing is not None:
+        answer.status, answer.database = "unavailable", "failing"
+        answer.code = "storage_unavailable"
+        answer.detail = (f"the database stores nothing ({failing}): moves and new tables "
+                         f"are answered 503")
     if cluster is not None and cluster.problem is not None:
         answer.status, answer.redis = "unavailable", "down"
         answer.code = "cluster_unavailable"
@@ -108,6 +117,8 @@ async def metrics(request: Request, tables: Live) -> Response:
     gauges = Gauges(live_tables=sum(1 for t in tables.live.values() if not t.over),
                     sockets=sum(tables.guard.sockets.values()),
                     storage_up=answer.storage == "ok",
+                    storage_problem={"down": "unreachable", "failing": "cannot_store"}.get(
+                        answer.storage),
                     redis_up=None if answer.redis is None else answer.redis == "ok",
                     leases=leases, relayed=relayed, draining=answer.draining)
     return Response(tables.metrics.render(gauges), media_type=CONTENT_TYPE)
@@ -115,15 +126,20 @@ async def metrics(request: Request, tables: Live) -> Response:
 
 async def _readiness(request: Request, tables: Tables) -> Readiness:
     storage_up = await _answers(asyncio.to_thread(_ping, tables.storage))
+    failing = tables.storage.outage.failing
     cluster = request.app.state.cluster
     redis: Literal["ok", "down"] | None = None
     if cluster is not None:
         up = cluster.problem is None and await _answers(cluster.redis.ping())
         redis = "ok" if up else "down"
     draining = bool(getattr(request.app.state, "draining", False))
-    good = storage_up and redis != "down" and not draining
-    return Readiness(status="ready" if good else "unready",
-                     storage="ok" if storage_up else "down", redis=redis, draining=draining)
+    good = storage_up and failing is None and redis != "down" and not draining
+    storage: Literal["ok", "down", "failing"] = (
+        "down" if not storage_up else "failing" if failing is not None else "ok")
+    problem = tables.storage.outage.problem or (None if storage_up else
+                                                "unreachable: it did not answer in time")
+    return Readiness(status="ready" if good else "unready", storage=storage, redis=redis,
+                     draining=draining, problem=problem)
 
 
 async def _answers(call: Awaitable[object]) -> bool:

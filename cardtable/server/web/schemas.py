@@ -256,7 +256,8 @@ class Health(BaseModel):
     live: int
     broken: list[str]
     process: str | None = None
-    database: str = Field("ok", description="ok, or down while it cannot be reached")
+    database: str = Field("ok", description="ok; down while it cannot be reached; failing "
+                          "while it answers but stores nothing (a full disk)")
     redis: str | None = None
     """With Redis (several processes): "ok", or "down" (then the answer is 503)."""
     detail: str | None = None
