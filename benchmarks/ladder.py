@@ -11,7 +11,9 @@ each entrant's durak rate (Durak), with 95% intervals.
     nice -n 5 python benchmarks/ladder.py --out cardtable/arena/ladder.json
 
 ``cardtable ladder`` reads the ratings of the levels from that file to rate an agent.
-The file is written after every pair, so a run cut short keeps what it measured.
+The file is written after every pair, so a run cut short keeps what it measured;
+``--resume`` then plays only the pairs the file lacks and fits the ratings to all of them
+(the earlier pairs' scores and CPU figures are read back from the file).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ BASELINES = {
 }
 """OpenSpiel's baselines as outside agents (cardtable.adapters.agents)."""
 
-CHEAP = ("random", "beginner", "easy", BASELINES["uniform random (OpenSpiel)"])
+CHEAP = ("random", "beginner", "easy", "learned", BASELINES["uniform random (OpenSpiel)"])
 
 COST = {"medium": 2, BASELINES["MCTS, 100 simulations, one resampled deal (OpenSpiel)"]: 2,
         "hard": 3, BASELINES["IS-MCTS, 100 simulations (OpenSpiel, Python)"]: 3, "expert": 4}
@@ -101,6 +103,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", default="ladder.json")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the pairs already in --out and play only the others")
     args = parser.parse_args()
     out = Path(args.out)
     data = json.loads(out.read_text()) if out.exists() else {"games": {}}
@@ -115,7 +119,21 @@ def main() -> None:
                          "command": "python benchmarks/ladder.py " + " ".join(sys.argv[1:])},
             "pairs": [], "cpu_ms_per_move": {}, "ratings": {}}
         cpu: dict[str, list[float]] = {}
+        done: set[tuple[str, str]] = set()
+        before = data["games"].get(game) if args.resume else None
+        if before:
+            record["pairs"] = before["pairs"]
+            record["measured"]["resumed_from"] = before["measured"]
+            for entry in before["pairs"]:
+                done.add((entry["first"], entry["second"]))
+                n = entry["games"]   # Bradley-Terry reads only each pair's total score
+                played += [(entry["first"], entry["second"], entry["first_score"])] * n
+            totals = before.get("cpu_totals") or {
+                who: [ms / 1000, 1.0] for who, ms in before["cpu_ms_per_move"].items()}
+            cpu = {who: list(pair) for who, pair in totals.items()}
         for first, second in pairs(extra):
+            if (first, second) in done:
+                continue
             deals = args.deals if first in CHEAP and second in CHEAP else args.search_deals
             run = arena.run(game, [first, second], games=2 * deals, players=2,
                             seed=args.seed, jobs=args.jobs,
@@ -150,6 +168,7 @@ def main() -> None:
             record["ratings"] = fit(played)
             record["cpu_ms_per_move"] = {who: round(1000 * s / m, 2) for who, (s, m)
                                          in cpu.items() if m}
+            record["cpu_totals"] = {who: [round(s, 3), m] for who, (s, m) in cpu.items()}
             data["games"][game] = record
             out.write_text(json.dumps(data, indent=1) + "\n")
             print(json.dumps(entry), flush=True)

@@ -106,6 +106,11 @@ class Episode:
     uct_c: ClassVar[float]
     """OpenSpiel's ISMCTS exploration constant by default: on the scale of the returns."""
     openspiel_parameters: ClassVar[dict[str, Any]]
+    layout_version: ClassVar[int] = 1
+    """The version of this game's tensor layouts (pieces, their order and sizes) and of
+    its action numbering.  It goes up, by one, with any change to either, and only then:
+    a model trained on one version reads the same tensors until it changes.  The pyspiel
+    game takes it as the ``layout_version`` parameter and refuses any other version."""
     """The pyspiel game's parameters with their defaults (what ``from_openspiel`` reads)."""
     gymnasium_env: ClassVar[tuple[str, str, str] | None] = None
     """The Gymnasium environment of this game: its class name in
@@ -209,6 +214,11 @@ class Episode:
     def max_game_length(self) -> int:
         """A bound on the decisions in one episode (OpenSpiel's ``max_game_length``)."""
         raise NotImplementedError
+
+    def max_chance_nodes(self) -> int | None:
+        """A bound on the chance nodes of one episode, or ``None`` where there is none
+        (OpenSpiel's ``max_chance_nodes_in_history``)."""
+        return None
 
     def action_text(self, action: int, player: int | None = None) -> str:
         raise NotImplementedError

@@ -734,6 +734,10 @@ class DurakEpisode(Episode):
     def max_game_length(self) -> int:
         return self.max_moves
 
+    def max_chance_nodes(self) -> int:
+        """The pack: every card is dealt at one chance node, at the start."""
+        return len(self.pack)
+
     def learned_features(self) -> DurakMoveFeatures:
         """The features the shipped learned policy reads beside the tensor: per legal
         move, called with the episode."""

@@ -58,7 +58,8 @@ def game_type(spec: GameSpec, episode: type[Episode]) -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=dict(episode.openspiel_parameters))
+        parameter_specification={**episode.openspiel_parameters,
+                                 "layout_version": episode.layout_version})
 
 
 class CardtableGame(pyspiel.Game):
@@ -74,7 +75,13 @@ class CardtableGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**self.game_type.parameter_specification, **(params or {})}
-        template = self.episode.from_openspiel(params)
+        version = params["layout_version"]
+        if version != self.episode.layout_version:
+            raise ValueError(f"{self.game_type.short_name} has tensor layout and action "
+                             f"numbering version {self.episode.layout_version} only, not "
+                             f"{version!r}")
+        template = self.episode.from_openspiel(
+            {k: v for k, v in params.items() if k != "layout_version"})
         low, high = template.utility_range()
         info = pyspiel.GameInfo(
             num_distinct_actions=self.episode.num_actions,
@@ -86,6 +93,13 @@ class CardtableGame(pyspiel.Game):
             max_game_length=template.max_game_length())
         super().__init__(self.game_type, info, params)
         self._template = template
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The episode's bound on chance nodes where it has one (Durak: the pack); else
+        pyspiel's default, the maximum game length, which is then no bound (Pasur: a
+        redeal may repeat)."""
+        bound = self._template.max_chance_nodes()
+        return super().max_chance_nodes_in_history() if bound is None else bound
 
     def new_initial_state(self) -> CardtableState:
         return CardtableState(self, self._template.copy())

@@ -709,7 +709,11 @@ class PasurEpisode(Episode):
         return -bound, bound
 
     def max_game_length(self) -> int:
-        return 48 * _DECISIONS_PER_PLAY
+        """148: a play is its card, the table cards it takes named one each at most, and
+        a stop; 48 plays, and no table card is taken twice (the 4 opening cards and the
+        cards played are all a hand's table ever holds): 2 × 48 + 52.  Chance nodes are
+        not decisions; their number has no bound (a redeal may repeat)."""
+        return 2 * 48 + 52
 
     def learned_features(self) -> PasurFeatures:
         """The features the shipped learned policy reads beside the tensor."""
@@ -742,10 +746,6 @@ class PasurEpisode(Episode):
                     episode.apply(action)
                 at += four
         return episode
-
-
-_DECISIONS_PER_PLAY = 43
-"""A play is a card, at most 41 cards named and a stop: a bound, far above real plays."""
 
 
 # -- the learned policy's features ---------------------------------------------------------

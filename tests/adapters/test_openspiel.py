@@ -9,6 +9,8 @@ import numpy as np
 import pyspiel
 import pytest
 from adapter_helpers import deck
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from open_spiel.python.observation import make_observation
 
 from cardtable import arena
@@ -176,3 +178,45 @@ def test_a_pickled_game_and_state_unpickle_in_a_process_that_imported_nothing(tm
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
                          text=True, check=True).stdout
     assert out.split() == ["3", "[5]"]
+
+
+def test_the_layout_version_is_a_parameter_and_no_other_version_loads():
+    for name in ("python_pasur", "python_transfer_durak"):
+        game = pyspiel.load_game(name)
+        assert game.get_parameters()["layout_version"] == 1
+        assert pyspiel.load_game(name, {"layout_version": 1}).num_players() == 2
+        with pytest.raises(Exception, match="version 1 only, not 2"):
+            pyspiel.load_game(name, {"layout_version": 2})
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), preset=st.sampled_from(["standard", "turkish",
+                                                          "multicapture"]))
+def test_a_pasur_hand_never_takes_more_decisions_than_declared(seed, preset):
+    game = pyspiel.load_game("python_pasur", {"preset": preset})
+    rng = random.Random(seed)
+    state, decisions = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.episode.sample_chance(rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+    assert 48 <= decisions <= game.max_game_length() == 148
+
+
+@pytest.mark.parametrize("pack", [36, 52])
+def test_a_durak_game_deals_exactly_its_declared_chance_nodes(pack):
+    from cardtable.adapters.durak import DurakEpisode
+    from cardtable.durak import Rules
+
+    episode = DurakEpisode(rules=Rules(pack_size=pack))
+    rng = random.Random(pack)
+    chance = 0
+    while not episode.is_terminal():
+        if episode.is_chance_node():
+            chance += 1
+        episode.apply(episode.sample_chance(rng) if episode.is_chance_node()
+                      else rng.choice(episode.legal_actions()))
+    assert chance == episode.max_chance_nodes() == pack
+    assert pyspiel.load_game("python_transfer_durak").max_chance_nodes_in_history() == 36

@@ -34,7 +34,8 @@ def test_the_pyspiel_game_type_is_built_from_the_spec_and_the_episode(name):
     assert kind.long_name == f"{spec.title} (cardtable)"
     assert (kind.min_num_players, kind.max_num_players) == (min(spec.player_counts),
                                                             max(spec.player_counts))
-    assert kind.parameter_specification == episode.openspiel_parameters
+    assert kind.parameter_specification == {**episode.openspiel_parameters,
+                                            "layout_version": episode.layout_version}
 
 
 @pytest.mark.parametrize("name", RESEARCH)
