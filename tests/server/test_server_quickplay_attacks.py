@@ -142,3 +142,24 @@ def test_a_full_queue_refuses_a_flood_without_reading_the_queue(
                for n in range(20)]
     assert {(a.status_code, a.json()["code"]) for a in refused} == {(429, "queue_full")}
     assert reads == [0]
+
+
+def test_a_ticket_waiting_long_is_put_back_after_a_ten_second_outage(
+        own_redis: OwnRedis, make_client: Callable[..., TestClient], clock: Any) -> None:
+    """The copy a process keeps of a ticket it entered is as fresh as its player's last
+    poll (a poll during the outage counts: the player is there), so a ticket that has
+    waited longer than ``poll_timeout`` and lived through an outage is put back."""
+    client = make_client(redis_url=own_redis.url)
+    ticket = client.post("/api/quick-play", json=WAIT).json()["ticket"]
+    for _ in range(6):   # 18 s of waiting, polled every 3 s (the timeout is 8 s)
+        clock.move(3)
+        assert client.get(f"/api/quick-play/{ticket}").json()["status"] == "waiting"
+    own_redis.stop()
+    for _ in range(5):   # 10 s of outage, the page still polling
+        clock.move(2)
+        assert client.get(f"/api/quick-play/{ticket}").status_code == 503
+    own_redis.start()   # empty: every ticket forgotten
+    polled = [client.get(f"/api/quick-play/{ticket}") for _ in range(3)]
+    assert all(a.status_code in (200, 503) for a in polled), [a.text for a in polled]
+    assert polled[-1].json()["status"] == "waiting", polled[-1].text
+    assert tickets(client) == [ticket]

@@ -304,6 +304,8 @@ class QuickPlay:
         self._last_round = float("-inf")
         self._failing: float | None = None
         """Since when (this process's monotonic time) the rounds fail, and were last told."""
+        self._back = float("-inf")
+        """When (wall time) the rounds last came back from failing: an outage's end."""
         self._task: asyncio.Task[None] | None = None
         self._apart_read: tuple[frozenset[str], float, frozenset[frozenset[str]]] | None = None
         """The waiting players last asked about, when (monotonic), and their blocks."""
@@ -326,6 +328,7 @@ class QuickPlay:
             else:
                 if self._failing is not None:
                     self._failing = None
+                    self._back = self.clock()
                     log.warning("quick play matches again")
 
     def _failed(self, error: Exception) -> None:
@@ -397,6 +400,9 @@ class QuickPlay:
         return None
 
     async def poll(self, ticket: str) -> dict[str, Any]:
+        kept = self.entered.get(ticket)
+        if kept is not None:   # its player is here now, even if Redis is not: keep the copy
+            kept.polled = self.clock()
         entry = await self._restored(ticket)
         if entry.status == Ticket.WAITING:
             await self.store.touch(ticket, self.clock())
@@ -464,7 +470,10 @@ class QuickPlay:
             for entry in entries:
                 if entry.status != Ticket.WAITING and at - entry.polled > self.keep:
                     await self.store.delete(entry.ticket)
-                elif entry.status == Ticket.WAITING and at - entry.polled > self.poll_timeout:
+                elif (entry.status == Ticket.WAITING
+                      and at - max(entry.polled, self._back) > self.poll_timeout):
+                    # unpolled; while Redis was away no poll could be counted, so a ticket
+                    # has ``poll_timeout`` seconds from the end of an outage to be polled
                     entry.status = Ticket.CANCELLED
                     await self.store.put(entry)
             polling = [e for e in entries if at - e.polled <= self.fresh]
