@@ -157,7 +157,7 @@ def test_a_table_written_down_but_not_made_is_made_under_its_id(app_client: Test
     assert store.start(t["id"], stamp(), by=None)
     assert store.open_games(t["id"], 0, [("writtenA1", players)])
     assert client.get("/api/tables/writtenA1").status_code == 404
-    client.portal.call(director.direct, t["id"])
+    client.portal.call(director.direct_if_owned, t["id"])
     assert client.get("/api/tables/writtenA1").status_code == 200
     assert seat_of(ann, "writtenA1") in (0, 1)
     info = client.get(f"/api/tournaments/{t['id']}").json()

@@ -108,7 +108,7 @@ class Director:
         """One step of a tournament (see the module); call it through
         ``direct_if_owned``, which keeps two steps of one tournament apart."""
         store, at = self.store, stamp()
-        t = await asyncio.to_thread(store.load, tournament_id)
+        t = await asyncio.to_thread(store.load, tournament_id, every_game=False)
         if t is None or t.row.status == FINISHED:
             self._locks.pop(tournament_id, None)
             return
@@ -116,19 +116,21 @@ class Director:
             if t.row.starts is not None and t.row.starts <= at:
                 await self.start_now(tournament_id, by=None)
             return
-        for game, made in await asyncio.to_thread(store.opening_games, tournament_id):
-            if not made:
-                await self._make(t.row, game)
-            await asyncio.to_thread(store.game_opened, game.table_id)
+        opening = await asyncio.to_thread(store.opening_games, tournament_id)
+        if opening:
+            names = await asyncio.to_thread(store.names, tournament_id)
+            await asyncio.gather(*(self._made(t.row, game, names, made)
+                                   for game, made in opening))
         arena = t.row.kind == ARENA
         if arena and t.row.ends is not None and at >= t.row.ends:
             # the standings freeze at the end: a game still in play then does not count
             await asyncio.to_thread(store.finish, tournament_id)
             return
-        for table_id, _status, _summary in await asyncio.to_thread(store.ended_games,
-                                                                   tournament_id):
-            await asyncio.to_thread(store.score_game, table_id, t.row.kind)
-        t = await asyncio.to_thread(store.load, tournament_id)
+        ended = await asyncio.to_thread(store.ended_games, tournament_id)
+        if ended:
+            await asyncio.to_thread(store.score_games, [table for table, _, _ in ended],
+                                    t.row.kind)
+        t = await asyncio.to_thread(store.load, tournament_id, every_game=False)
         if t is None or t.row.status != RUNNING:
             return
         if arena:
@@ -179,15 +181,20 @@ class Director:
                  for group in groups]
         if not await asyncio.to_thread(self.store.open_games, row.id, round_, games, byes):
             return   # another step wrote this round first
-        for table_id, group in games:
-            game = GameRow(table_id=table_id, tournament_id=row.id, round=round_,
-                           players=group, status=OPENING, created=stamp())
-            await self._make(row, game)
-            await asyncio.to_thread(self.store.game_opened, table_id)
-
-    async def _make(self, row: TournamentRow, game: GameRow) -> None:
-        """Make a table written down: its seats the entrants' (bots in the rest)."""
         names = await asyncio.to_thread(self.store.names, row.id)
+        await asyncio.gather(*(self._made(row, GameRow(
+            table_id=table_id, tournament_id=row.id, round=round_, players=group,
+            status=OPENING, created=stamp()), names) for table_id, group in games))
+
+    async def _made(self, row: TournamentRow, game: GameRow, names: dict[str, str],
+                    made: bool = False) -> None:
+        """Make a table written down (unless ``made`` already), then mark it in play."""
+        if not made:
+            await self._make(row, game, names)
+        await asyncio.to_thread(self.store.game_opened, game.table_id)
+
+    async def _make(self, row: TournamentRow, game: GameRow, names: dict[str, str]) -> None:
+        """Make a table written down: its seats the entrants' (bots in the rest)."""
         bot = row.bots or "easy"
         try:
             plan = plan_table(row.game, row.preset, row.options, row.players,

@@ -157,9 +157,11 @@ class TournamentStore(Store):
                 .order_by(order, TournamentRow.id).limit(limit)).all()]
 
     @guarded
-    def load(self, tournament_id: str) -> Tourney | None:
+    def load(self, tournament_id: str, *, every_game: bool = True) -> Tourney | None:
+        """The tournament whole; ``every_game=False``: only its games not yet ended (what
+        a director's step needs, whatever the length of its history)."""
         with self.storage.sessions() as session:
-            return _load(session, tournament_id)
+            return _load(session, tournament_id, every_game)
 
     @guarded
     def of_player(self, player_id: str, limit: int = 50) -> list[tuple[TournamentRow,
@@ -353,47 +355,61 @@ class TournamentStore(Store):
 
     @guarded
     def score_game(self, table_id: str, kind: str) -> dict[str, Any] | None:
-        """Add a finished table's results to its entrants, once: the game is marked scored
-        in the same transaction (``None``: it was already, by any process).  A table
+        """``score_games`` for one table: its results, or ``None`` if it was scored."""
+        return self.score_games([table_id], kind).get(table_id)
+
+    @guarded
+    def score_games(self, table_ids: list[str], kind: str) -> dict[str, dict[str, Any]]:
+        """Add finished tables' results to their entrants, each once: a game is marked
+        scored in the transaction that adds its points (one transaction for them all),
+        so a game another process scored meanwhile is left out of the answer.  A table
         closed, or ended with no result, scores nothing (``void``)."""
         with self.storage.writing() as session:
-            game = session.get(GameRow, table_id)
-            if game is None or game.status != PLAYING:
-                return None
-            table = session.get(TableRow, table_id)
-            if table is None:
-                return None
-            found = dict(session.execute(select(PlayerGameRow.player_id, PlayerGameRow.result)
-                                         .where(PlayerGameRow.table_id == table_id)).all())
-            void = table.status == CLOSED or not found
-            status = VOID if void else SCORED
-            if not _changed(session, update(GameRow).where(
-                    GameRow.table_id == table_id, GameRow.status == PLAYING)
-                    .values(status=status)):
-                return None
-            results: dict[str, Any] = {}
-            people = [p for p in game.players if p is not None]
-            for player in people:
-                entrant = session.get(EntrantRow, (game.tournament_id, player))
-                if entrant is None:
-                    continue
-                entrant.busy = None
-                entrant.free_since = stamp()
-                entrant.last = [p for p in people if p != player]
-                entrant.met = sorted(set(entrant.met) | set(entrant.last))
-                result = found.get(player)
-                if void or result is None:
-                    continue
-                if kind == ARENA:
-                    points, entrant.streak = arena_points(result, entrant.streak)
-                else:
-                    points, _ = arena_points(result, 0)
-                entrant.points += points
-                entrant.games += 1
-                entrant.wins += result == "win"
-                results[player] = [result, points]
-            game.results = results
-            return results
+            scored = {}
+            for table_id in table_ids:
+                results = _score(session, table_id, kind)
+                if results is not None:
+                    scored[table_id] = results
+            return scored
+
+
+def _score(session: Session, table_id: str, kind: str) -> dict[str, Any] | None:
+    game = session.get(GameRow, table_id)
+    if game is None or game.status != PLAYING:
+        return None
+    table = session.get(TableRow, table_id)
+    if table is None:
+        return None
+    found = dict(session.execute(select(PlayerGameRow.player_id, PlayerGameRow.result)
+                                 .where(PlayerGameRow.table_id == table_id)).all())
+    void = table.status == CLOSED or not found
+    if not _changed(session, update(GameRow).where(
+            GameRow.table_id == table_id, GameRow.status == PLAYING)
+            .values(status=VOID if void else SCORED)):
+        return None
+    results: dict[str, Any] = {}
+    people = [p for p in game.players if p is not None]
+    for player in people:
+        entrant = session.get(EntrantRow, (game.tournament_id, player))
+        if entrant is None:
+            continue
+        entrant.busy = None
+        entrant.free_since = stamp()
+        entrant.last = [p for p in people if p != player]
+        entrant.met = sorted(set(entrant.met) | set(entrant.last))
+        result = found.get(player)
+        if void or result is None:
+            continue
+        if kind == ARENA:
+            points, entrant.streak = arena_points(result, entrant.streak)
+        else:
+            points, _ = arena_points(result, 0)
+        entrant.points += points
+        entrant.games += 1
+        entrant.wins += result == "win"
+        results[player] = [result, points]
+    game.results = results
+    return results
 
 
 def _found(session: Session, tournament_id: str) -> TournamentRow:
@@ -407,14 +423,16 @@ def _changed(session: Session, query: Any) -> bool:
     return _rows_changed(session.execute(query)) == 1
 
 
-def _load(session: Session, tournament_id: str) -> Tourney | None:
+def _load(session: Session, tournament_id: str, every_game: bool = True) -> Tourney | None:
     row = session.get(TournamentRow, tournament_id) if len(tournament_id) <= 16 else None
     if row is None:
         return None
     entrants = list(session.scalars(select(EntrantRow).where(
         EntrantRow.tournament_id == tournament_id)))
-    games = list(session.scalars(select(GameRow).where(
-        GameRow.tournament_id == tournament_id).order_by(GameRow.created, GameRow.table_id)))
+    query = select(GameRow).where(GameRow.tournament_id == tournament_id)
+    if not every_game:
+        query = query.where(GameRow.status.in_((OPENING, PLAYING)))
+    games = list(session.scalars(query.order_by(GameRow.created, GameRow.table_id)))
     for item in (row, *entrants, *games):
         session.expunge(item)
     return Tourney(row, entrants, games)
