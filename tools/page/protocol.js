@@ -45,6 +45,7 @@
  * @property {number | null} seat
  * @property {number | null} move_left
  * @property {number | null} bank_left
+ * @property {number | null} [days]
  */
 
 /**

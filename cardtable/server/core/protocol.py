@@ -176,6 +176,8 @@ class ClockView(BaseModel):
     seat: int | None
     move_left: float | None
     bank_left: float | None
+    days: int | None = None
+    """Days a move (a correspondence clock: ``move`` is that many days, no bank)."""
 
 
 class State(_Server):

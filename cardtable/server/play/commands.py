@@ -28,6 +28,7 @@ __all__ = [
     "Begin",
     "BotPosition",
     "BotTurn",
+    "Checkpoint",
     "Close",
     "Command",
     "Connect",
@@ -220,6 +221,11 @@ class GraceOver(Command[None]):
 
 # -- the clock ----------------------------------------------------------------------------
 @dataclass(frozen=True)
+class Checkpoint(Command[None]):
+    """Store a correspondence table's life now, with what its running turn has spent."""
+
+
+@dataclass(frozen=True)
 class TimeUp(Command[Takeover | None]):
     """The time of ``turn`` (version, seat) ran out; answers what to think the takeover
     move from, or ``None`` when the turn is no longer running."""
@@ -344,5 +350,5 @@ AnyCommand = (Play | ResignSeat | LeaveSeat | TakeBack | StartHint | HintDone | 
               | RefuseRematch | Connect | Disconnect | TakeSeat | SeatsRead | Rename | SignOff
               | Unclaimed | GraceOver | TimeUp | TimedOut | Abandon | BotTurn | Say
               | SetChatOff | Describe | RecordOf | Position | Settle | Begin | Close
-              | RatingsRead | Counted | Refuse)
+              | RatingsRead | Counted | Refuse | Checkpoint)
 """Every command a table's dealer takes (its dispatch is a ``match`` over these)."""

@@ -105,6 +105,11 @@ def decide(table: LiveTable, command: cmd.AnyCommand | Further, now: Moment) -> 
             return _ended(table, command)
         case cmd.TimeUp():
             return _time_up(table, command)
+        case cmd.Checkpoint():
+            plan = Plan(table)
+            plan.store_life = (table.life is not None and table.life.correspondence
+                               and not table.over)
+            return plan.decision()
         case cmd.TimedOut():
             return _timed_out(table, command)
         case cmd.GraceOver():
@@ -433,17 +438,22 @@ def _arm(plan: Plan, table: LiveTable, now: Moment) -> None:
     plan.set("life", turn=turn)
     if turn is None:
         return
-    plan.set("life", started=now.time)
+    spent = 0.0
+    if life.carried is not None:   # a correspondence turn a process before this one ran
+        if life.carried[0] == turn:
+            spent = life.carried[1]
+        plan.set("life", carried=None)
+    plan.set("life", started=now.time - spent)
     assert life.move is not None
-    plan.timers.append(StartClock(turn, life.move + life.banks[turn[1]]))
+    plan.timers.append(StartClock(turn, max(0.0, life.move + life.banks[turn[1]] - spent)))
 
 
 def _presence(plan: Plan, table: LiveTable) -> None:
     """With no seated person connected the abandonment watch runs; with one, it stops (a
     table of bots alone lives while someone watches it)."""
     life = table.life
-    if life is None:
-        return
+    if life is None or (life.correspondence and life.abandon is None):
+        return   # days a move: its players come and go, the table waits for them
     people = [seat for seat in table.seats if seat.kind == "human"]
     here = any(seat.connections for seat in people) if people else bool(table.connections)
     if here or table.over:
@@ -456,10 +466,15 @@ def _presence(plan: Plan, table: LiveTable) -> None:
 def _start_graces(table: LiveTable) -> list[Timer]:
     """A game with a takeover bot starts: each person not here yet has the grace period
     to connect, or the bot plays for them."""
-    if not (table.takeover and table.status == PLAYING):
+    if not (table.takeover and table.status == PLAYING) or _waits(table):
         return []
     return [Grace(seat.index, True) for seat in table.seats
             if seat.kind == "human" and seat.connections == 0]
+
+
+def _waits(table: LiveTable) -> bool:
+    """A table with days a move: nobody's absence hands their seat to a bot."""
+    return table.life is not None and table.life.correspondence
 
 
 def stop_graces(table: LiveTable) -> list[Timer]:
@@ -574,7 +589,7 @@ def _disconnect(table: LiveTable, command: cmd.Disconnect) -> Decision:
     if connection.seat is not None:
         seat = table.seats[connection.seat]
         plan.set(seat.index, connections=seat.connections - 1)
-        if seat.connections == 1 and table.takeover and not table.over:
+        if seat.connections == 1 and table.takeover and not table.over and not _waits(table):
             plan.timers.append(Grace(seat.index, True))
     # a watcher going changes nothing anyone sees
     return plan.decision(then=After(clock=False, presence=True, kick=False, evict=True,

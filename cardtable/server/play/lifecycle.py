@@ -17,12 +17,13 @@ for ``ServerSettings.abandon_after`` seconds ends as abandoned, unrated.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
 from ..store.storage import StorageUnavailable
-from .commands import Abandon, RatingsRead, TimedOut, TimeUp
-from .live import TIMEOUTS_TO_FORFEIT, Life, LiveTable
+from .commands import Abandon, Checkpoint, RatingsRead, TimedOut, TimeUp
+from .live import CHECKPOINT, TIMEOUTS_TO_FORFEIT, Life, LiveTable
 from .steps import side_of
 
 if TYPE_CHECKING:
@@ -63,8 +64,22 @@ class Lifecycle:
     # -- timers -----------------------------------------------------------------------------
     async def timeout(self, table: LiveTable, turn: tuple[int, int], limit: float) -> None:
         """The seat's time is up: the takeover bot plays this move for it; the third
-        timeout in a row forfeits the seat."""
-        await self.tables.clock.sleep(limit)
+        timeout in a row forfeits the seat.  A correspondence turn tells its player it
+        is their move (unless they are at the table), and its time spent is stored every
+        ``CHECKPOINT`` seconds."""
+        clock = self.tables.clock
+        life = table.life
+        if life is not None and life.correspondence:
+            if life.move is not None and limit >= life.move:   # a new turn, not a resumed one
+                await self._your_move(table, turn[1])
+            end = clock.time() + limit
+            while (left := end - clock.time()) > 0:
+                await clock.sleep(min(left, CHECKPOINT))
+                if end - clock.time() > 0:
+                    with contextlib.suppress(StorageUnavailable):
+                        await table.dealer.ask(Checkpoint())
+        else:
+            await clock.sleep(limit)
         given = await table.dealer.ask(TimeUp(turn))
         if given is None:
             return
@@ -79,6 +94,28 @@ class Lifecycle:
             log.info("table %s: the timed-out move %r was not played: %s", table.id, text,
                      reason)
         await table.dealer.ask(TimedOut(turn))
+
+    async def _your_move(self, table: LiveTable, seat: int) -> None:
+        """Tell an account whose correspondence turn begins, when it is not at the table."""
+        holder = table.seats[seat]
+        notices = self.tables.notices
+        if notices is None or not holder.player_id or holder.connections:
+            return
+        life = table.life
+        await notices.notify(holder.player_id, "your_move", {
+            "table": table.id, "game": table.game, "seat": seat,
+            "days": None if life is None else life.days, "url": f"/table/{table.id}"})
+
+    async def checkpoint_all(self, table_ids: list[str] | None = None) -> None:
+        """Store every correspondence turn's time spent (of ``table_ids``, or of every
+        live table): a process stopping, or handing tables to another."""
+        chosen = (list(self.tables.live.values()) if table_ids is None
+                  else [t for i in table_ids if (t := self.tables.live.get(i)) is not None])
+        for table in chosen:
+            life = table.life
+            if life is not None and life.correspondence and life.turn is not None:
+                with contextlib.suppress(Exception):   # stopping: the last checkpoint holds
+                    await asyncio.wait_for(table.dealer.ask(Checkpoint()), 2)
 
     async def watch(self, table: LiveTable) -> None:
         """With no seated person connected for ``abandon_after`` seconds, the table ends

@@ -52,12 +52,23 @@ class Life:
 
     ``banks`` and ``timeouts`` are per seat; ``turn`` is the (version, seat) whose clock
     runs, since ``started`` (on ``clock``, the tables' clock).
+
+    A correspondence clock (``days``: 1 to 14 days a move, no bank) counts only while a
+    server plays the table: what the running turn has spent is stored with the life
+    (``spent``, at each ``CHECKPOINT`` and when the process stops), and a process that
+    takes the table on (a restart) starts that turn's clock from there (``carried``),
+    so a server down for a week costs nobody a second.  Such a table has no grace period
+    and no abandonment watch: its players come and go for days.
     """
 
     players: int
     move: float | None = None
     """Seconds for each move (``None``: no clock)."""
     bank: float = 0.0
+    days: int | None = None
+    """Days for each move: a correspondence clock (``move`` is that many days)."""
+    carried: tuple[tuple[int, int], float] | None = None
+    """The turn whose clock ran before this process took the table, and its seconds spent."""
     rated: bool = False
     banks: list[float] = field(default_factory=list)
     timeouts: list[int] = field(default_factory=list)
@@ -84,6 +95,11 @@ class Life:
     def clocked(self) -> bool:
         return self.move is not None
 
+    @property
+    def correspondence(self) -> bool:
+        """Days a move: no grace, no abandonment, time counted while a server runs."""
+        return self.days is not None
+
     def gone(self, seat: int) -> bool:
         """The seat is played by the bot for good (forfeited, or its player left)."""
         return seat in self.forfeits or seat in self.left
@@ -92,9 +108,16 @@ class Life:
     def from_dict(cls, data: dict[str, Any] | None, players: int) -> Life:
         data = data or {}
         clock = data.get("clock") or None
+        days = None if clock is None or "days" not in clock else int(clock["days"])
+        carried = None
+        if days is not None and isinstance(data.get("turn"), list) and len(data["turn"]) == 2:
+            carried = ((int(data["turn"][0]), int(data["turn"][1])),
+                       max(0.0, float(data.get("spent", 0.0))))
         return cls(players=players,
-                   move=None if clock is None else float(clock["move"]),
-                   bank=0.0 if clock is None else float(clock["bank"]),
+                   move=(None if clock is None else float(days * DAY) if days is not None
+                         else float(clock["move"])),
+                   bank=0.0 if clock is None or days is not None else float(clock["bank"]),
+                   days=days, carried=carried,
                    rated=bool(data.get("rated", False)),
                    banks=[float(x) for x in data.get("banks", [])],
                    timeouts=[int(x) for x in data.get("timeouts", [])],
@@ -102,11 +125,18 @@ class Life:
                    left=[int(x) for x in data.get("left", [])])
 
     def to_dict(self) -> dict[str, Any]:
-        clock = (None if self.move is None
-                 else {"move": _whole(self.move), "bank": _whole(self.bank)})
-        return {"clock": clock, "rated": self.rated, "banks": [round(b, 3) for b in self.banks],
-                "timeouts": list(self.timeouts), "forfeits": list(self.forfeits),
-                "left": list(self.left)}
+        clock: dict[str, Any] | None = (
+            None if self.move is None else {"days": self.days} if self.days is not None
+            else {"move": _whole(self.move), "bank": _whole(self.bank)})
+        out: dict[str, Any] = {"clock": clock, "rated": self.rated,
+               "banks": [round(b, 3) for b in self.banks],
+               "timeouts": list(self.timeouts), "forfeits": list(self.forfeits),
+               "left": list(self.left)}
+        if self.days is not None and self.turn is not None:
+            # the running turn's time so far: a process taking the table on goes on from it
+            out["turn"] = list(self.turn)
+            out["spent"] = round(max(0.0, self.clock.time() - self.started), 3)
+        return out
 
     def time_left(self, at: float) -> tuple[float, float]:
         """(seconds of the move, seconds of the bank) the running turn has left at ``at``."""
@@ -131,7 +161,13 @@ class Life:
                                   banks=[round(b, 1) for b in self.banks],
                                   timeouts=list(self.timeouts),
                                   forfeit_after=TIMEOUTS_TO_FORFEIT, seat=seat,
-                                  move_left=move_left, bank_left=bank_left)
+                                  move_left=move_left, bank_left=bank_left, days=self.days)
+
+
+DAY = 86_400
+"""Seconds in a day of a correspondence clock."""
+CHECKPOINT = 600.0
+"""Seconds between two stores of a correspondence turn's time spent."""
 
 
 def _whole(seconds: float) -> float | int:

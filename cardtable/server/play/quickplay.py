@@ -97,6 +97,8 @@ class Entry:
     address: str = "unknown"
     player: dict[str, Any] | None = None
     """The player who asked (``players.Player.public()``): the seat is theirs."""
+    days: int | None = None
+    """Days a move: the correspondence pool of its game (none: the quick clock)."""
     status: str = Ticket.WAITING
     """A ``Ticket`` status (its text: a ticket is stored as JSON)."""
     table: str | None = None
@@ -104,8 +106,8 @@ class Entry:
     token: str | None = None
 
     @property
-    def pool(self) -> tuple[str, str, int]:
-        return self.game, self.preset, self.players
+    def pool(self) -> tuple[str, str, int, int | None]:
+        return self.game, self.preset, self.players, self.days
 
     def answer(self, at: float) -> dict[str, Any]:
         return {"ticket": self.ticket, "status": self.status, "table": self.table,
@@ -139,7 +141,7 @@ def match(entries: list[Entry], at: float, *, width: float = 100.0,
         gap = abs(one.rating - other.rating)
         return gap <= window(one) and gap <= window(other)
 
-    pools: dict[tuple[str, str, int], list[Entry]] = {}
+    pools: dict[tuple[str, str, int, int | None], list[Entry]] = {}
     for entry in sorted((e for e in entries if e.status == Ticket.WAITING),
                         key=lambda e: (e.entered, e.ticket)):
         pools.setdefault(entry.pool, []).append(entry)
@@ -344,7 +346,8 @@ class QuickPlay:
     async def enter(self, game: str, preset: str | None, players: int | None,
                     bots_after: float | None, *, name: str | None = None,
                     rating: float | None = None, address: str = "unknown",
-                    player: dict[str, Any] | None = None) -> dict[str, Any]:
+                    player: dict[str, Any] | None = None,
+                    days: int | None = None) -> dict[str, Any]:
         try:
             plan = plan_table(game, preset, None, players)
         except (ValueError, KeyError) as error:
@@ -357,7 +360,7 @@ class QuickPlay:
         entry = Entry(ticket=secrets.token_urlsafe(18), game=plan.spec.name,
                       preset=plan.preset or games.get(game).default_preset,
                       players=plan.players, bots_after=bots_after, entered=at, polled=at,
-                      name=name, rating=rating, address=address, player=player)
+                      name=name, rating=rating, address=address, player=player, days=days)
         await self.store.put(entry)
         self.waiting[address] = self.waiting.get(address, 0) + 1
         try:
@@ -525,7 +528,8 @@ class QuickPlay:
             table, seat, token = await seating.create(
                 first.game, preset=first.preset, players=first.players, seats=seats,
                 takeover=f"bot:{DEFAULT_TAKEOVER}", name=first.name, address=first.address,
-                clock=dict(DEFAULT_CLOCK), rated=rated, player=_player(first))
+                clock={"days": first.days} if first.days else dict(DEFAULT_CLOCK),
+                rated=rated, player=_player(first))
             given = [(seat, token)]
             for other in group[1:]:
                 _, other_seat, other_token = await seating.join(table.id, other.name,

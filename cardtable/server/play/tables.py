@@ -229,6 +229,7 @@ class Tables:
         return table
 
     async def stop(self) -> None:
+        await self.lifecycle.checkpoint_all()   # days a move: the time spent so far is kept
         tasks = list(self._tasks)
         for table in self.live.values():
             if table.bot_task is not None:
@@ -458,6 +459,7 @@ class Tables:
         one stops): a move asked for from now on is refused as ``moved``, and what was
         under way has finished, its moves stored, when this returns.  ``close`` ends them.
         """
+        await self.lifecycle.checkpoint_all(table_ids)   # days a move: the time spent so far
         leaving = [table for table_id in table_ids
                    if (table := self.live.pop(table_id, None)) is not None]
         await asyncio.gather(*(table.dealer.ask(Settle()) for table in leaving))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as _dt
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
@@ -67,6 +67,9 @@ class QuickPlayRequest(BaseModel):
     bots_after: StrictFloat | None = Field(15, ge=0, le=3600, description="seconds before bots "
                                      "fill the empty seats (none: wait for people)")
     name: str | None = Field(None, max_length=40)
+    days: Literal[1, 2, 3, 5, 7, 14] | None = Field(None, description="days a move: the "
+                                                    "game's correspondence pool (none: the "
+                                                    "quick clock, 20 s a move)")
 
 
 class Ticket(BaseModel):
@@ -160,7 +163,8 @@ async def quick_play(body: QuickPlayRequest, request: Request, queue: Queue, pla
     answer = await queue.enter(body.game, body.preset, body.players, body.bots_after,
                                name=name, rating=await _rating(storage, player, body),
                                address=address_of(request),
-                               player=None if player is None else player.public())
+                               player=None if player is None else player.public(),
+                               days=body.days)
     return Ticket(**answer)
 
 

@@ -69,8 +69,9 @@ class CreateTable(BaseModel):
     takeover: str | None = Field(None, description='a bot ("bot:easy") that plays for a '
                                  "player who stays away past the grace period")
     name: str | None = Field(None, max_length=40, description="the creator's name at the table")
-    clock: TimeControl | None = Field(None, description="a time control (none: no clock); "
-                                      "a table with one has a takeover bot, easy by default")
+    clock: TimeControl | DaysControl | None = Field(
+        None, description="a time control, or days a move (none: no clock); a table with "
+        "one has a takeover bot, easy by default")
     rated: StrictBool = Field(False, description="the game counts for ratings (a signed-in "
                               "account's choice: every seat a person's, and only accounts "
                               "may take them); false: casual")

@@ -10,6 +10,7 @@ player's social settings (``play.challenges``, ``people.notices``, ``store.socia
   many seconds for one), ``POST /api/inbox/read``
 - ``GET``/``POST /api/social/settings``: who may challenge me, where each kind of notice
   goes
+- ``GET /api/your-move``: the games in play where it is my move
 
 Each needs a signed-in account (401 ``not_signed_in``), except reading an open
 challenge's link and the inbox (a guest has one: nothing is sent to it yet).
@@ -30,7 +31,7 @@ from ..people.notices import CHANNELS, KINDS, MAX_WAIT
 from ..play.guard import address_of
 from ..store.players import Player
 from .accounts import current_player
-from .deps import answers
+from .deps import Live, answers
 from .schemas import DaysControl, TimeControl
 from .services import Players, Social, services_of
 
@@ -283,6 +284,39 @@ async def blocks(request: Request, social: Social) -> list[Blocked]:
     player = await _account(request)
     return [Blocked(name=name, username=username)
             for _, name, username in await asyncio.to_thread(social.blocked, player.id)]
+
+
+# -- games that wait for me -------------------------------------------------------------------
+class YourMove(BaseModel):
+    table: str
+    seat: int
+    game: str
+    clock: dict[str, Any] | None = Field(description="the table's time control (days: a "
+                                         "correspondence game)")
+    left: float | None = Field(description="seconds left for this move, if it has a clock")
+    url: str
+
+
+@router.get("/api/your-move", response_model=list[YourMove], responses=ANSWERS)
+async def your_move(request: Request, players: Players, tables: Live) -> list[YourMove]:
+    """The games in play where it is my move (the latest 50 tables I sit at)."""
+    player = await current_player(request)
+    if player is None:
+        return []
+    out = []
+    for held in await asyncio.to_thread(players.open_seats, player.id):
+        table = await tables.snapshot(held["table"])
+        if (table is None or table.over or table.status != "playing"
+                or table.state.to_move != held["seat"]):
+            continue
+        life = table.life
+        view = None if life is None else life.view(life.clock.time())
+        out.append(YourMove(table=table.id, seat=held["seat"], game=table.game,
+                            clock=None if life is None else life.to_dict()["clock"],
+                            left=None if view is None or view.seat != held["seat"]
+                            else (view.move_left or 0.0) + (view.bank_left or 0.0),
+                            url=f"/table/{table.id}"))
+    return out
 
 
 # -- the inbox ----------------------------------------------------------------------------------
