@@ -92,21 +92,78 @@ def score(result: Any, seat: int) -> float:
     return 1.0 if mine > other else 0.5 if mine == other else 0.0
 
 
+def deals_for(first: str, second: str, args: argparse.Namespace) -> int:
+    """The duplicate deals a pair plays: many for quick players, fewer with a search."""
+    if first in CHEAP and second in CHEAP:
+        return int(args.deals)
+    searches = set(COST) - set(RUNGS)
+    if args.baseline_deals is not None and {first, second} & searches:
+        return int(args.baseline_deals)
+    return int(args.search_deals)
+
+
+def _label(name: str) -> str:
+    labels = {agent: label for label, agent in BASELINES.items()}
+    return labels.get(name, f"`{name}`")
+
+
+def table(data: dict[str, Any]) -> str:
+    """The published tables in Markdown: each entrant's rating and CPU a move per game
+    (in the order of its Pasur rating), then every pair played."""
+    records = data["games"]
+    names = sorted({n for r in records.values() for n in r["ratings"]},
+                   key=lambda n: records.get("pasur", {}).get("ratings", {}).get(n, 1e9))
+    head = ["entrant"]
+    for game in records:
+        head += [f"{game.title()} rating", f"{game.title()} CPU ms a move"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name in names:
+        row = [_label(name)]
+        for record in records.values():
+            rating = record["ratings"].get(name)
+            ms = record["cpu_ms_per_move"].get(name)
+            row += ["-" if rating is None else f"{rating:+.0f}",
+                    "-" if ms is None else ("<0.1" if ms < 0.1 else f"{ms:.1f}")]
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "| game | pair (first against second) | games | first's points a hand less "
+              "second's (95%), or first's and second's durak rates |", "|---|---|---|---|"]
+    for game, record in records.items():
+        for entry in record["pairs"]:
+            if "points" in entry:
+                ci = entry.get("points_ci95") or [None, None]
+                figure = (f"{entry['points']:+.2f} ({ci[0]:+.1f} to {ci[1]:+.1f})"
+                          if ci[0] is not None else f"{entry['points']:+.2f}")
+            else:
+                figure = (f"{entry['first_loss'][0]:.0%} and "
+                          f"{entry['second_loss'][0]:.0%}")
+            lines.append(f"| {game} | {_label(entry['first'])} against "
+                         f"{_label(entry['second'])} | {entry['games']} | {figure} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="pasur,durak")
     parser.add_argument("--deals", type=int, default=40,
                         help="deals for pairs of quick players")
     parser.add_argument("--search-deals", type=int, default=8,
-                        help="deals for pairs with a searching player")
+                        help="deals for pairs with a searching level")
+    parser.add_argument("--baseline-deals", type=int, default=None,
+                        help="deals for pairs with an OpenSpiel search (default: "
+                             "--search-deals)")
     parser.add_argument("--extra", default="", help="more entrants, comma separated")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", default="ladder.json")
     parser.add_argument("--resume", action="store_true",
                         help="keep the pairs already in --out and play only the others")
+    parser.add_argument("--table", action="store_true",
+                        help="print --out's tables in Markdown and stop")
     args = parser.parse_args()
     out = Path(args.out)
+    if args.table:
+        print(table(json.loads(out.read_text())))
+        return
     data = json.loads(out.read_text()) if out.exists() else {"games": {}}
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True, check=False).stdout.strip()
@@ -121,20 +178,25 @@ def main() -> None:
         cpu: dict[str, list[float]] = {}
         done: set[tuple[str, str]] = set()
         before = data["games"].get(game) if args.resume else None
+        kept: list[dict[str, Any]] = []
         if before:
-            record["pairs"] = before["pairs"]
+            record["pairs"] = kept
             record["measured"]["resumed_from"] = before["measured"]
-            for entry in before["pairs"]:
-                done.add((entry["first"], entry["second"]))
-                n = entry["games"]   # Bradley-Terry reads only each pair's total score
-                played += [(entry["first"], entry["second"], entry["first_score"])] * n
+            for pair in before["pairs"]:
+                first, second = pair["first"], pair["second"]
+                if pair["games"] < 2 * deals_for(first, second, args):
+                    continue    # fewer games than this run plays: played again
+                done.add((first, second))
+                kept.append(pair)
+                # Bradley-Terry reads only each pair's total score
+                played += [(first, second, pair["first_score"])] * pair["games"]
             totals = before.get("cpu_totals") or {
                 who: [ms / 1000, 1.0] for who, ms in before["cpu_ms_per_move"].items()}
             cpu = {who: list(pair) for who, pair in totals.items()}
         for first, second in pairs(extra):
             if (first, second) in done:
                 continue
-            deals = args.deals if first in CHEAP and second in CHEAP else args.search_deals
+            deals = deals_for(first, second, args)
             run = arena.run(game, [first, second], games=2 * deals, players=2,
                             seed=args.seed, jobs=args.jobs,
                             hands=spec.single_hand is not None)
