@@ -145,7 +145,12 @@ class LearnedBot:
         action each)."""
         assert isinstance(self.policy, SlotPolicy)
         features, actions = self._features(episode)
-        x = np.concatenate([episode.tensor(seat), features.ravel()])
+        tensor = episode.tensor(seat)
+        if tensor.shape[0] != self.policy.base:
+            raise ValueError(f"the learned policy reads a tensor of {self.policy.base} "
+                             f"floats, this game gives {tensor.shape[0]} (other rules or "
+                             "players)")
+        x = np.concatenate([tensor, features.ravel()])
         mask = np.zeros(len(features), bool)
         mask[:len(actions)] = True
         episode.apply(actions[self.policy.act(x, mask)])

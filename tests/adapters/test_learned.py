@@ -60,15 +60,12 @@ def test_the_shipped_policy_plays_whole_hands_in_the_arena():
     assert [r.moves for r in run.results] == [48, 48]
 
 
-def test_the_learned_bot_refuses_another_game():
-    import pytest
-
+def test_the_learned_bot_plays_durak_with_its_own_weights():
     from cardtable import bots, games
 
     durak = games.get("durak")
     state = durak.start(durak.presets["transfer"], players=2, seed=1)
-    with pytest.raises(ValueError, match="no learned policy"):
-        bots.make("learned").choose(state)
+    assert bots.make("learned").choose(state) in state.legal_moves()
 
 
 # -- Durak: a policy over the legal moves' slots --------------------------------------------
@@ -140,3 +137,14 @@ def test_a_slot_policy_plays_whole_durak_games_with_legal_moves(tmp_path):
         move = bot.choose(state)
         assert move in state.legal_moves()
         state.push(move)
+
+
+def test_the_durak_policy_refuses_a_game_of_another_size():
+    import pytest
+
+    from cardtable import bots, games
+
+    durak = games.get("durak")
+    state = durak.start(durak.presets["transfer"], players=3, seed=1)
+    with pytest.raises(ValueError, match="reads a tensor of 497 floats"):
+        bots.make("learned").choose(state)
