@@ -40,3 +40,27 @@ def test_the_manifest_names_the_app_in_the_readers_language(open_page: Any,
     assert english["start_url"] == "/" and english["display"] == "standalone"
     icon = httpx.get(server_url + english["icons"][0]["src"])
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg")
+
+
+def test_a_first_visit_has_the_script_inside_and_a_return_visit_takes_it_from_the_device(
+        open_page: Any) -> None:
+    """One round trip on a first visit (the script inside the page); once the service
+    worker keeps the script, a cookie says so and the next visit gets the page that names
+    it, whose script comes from the device (no request reaches the network for it)."""
+    page = open_page("/")
+    page.wait_for_selector("button.play-computer")
+    assert page.locator("script[data-script]").count() == 1
+    assert page.locator('script[src^="/assets/app."]').count() == 0
+    name = page.locator("script[data-script]").get_attribute("data-script")
+    page.wait_for_function(f"() => document.cookie.includes('cardtable_assets={name}')")
+    fetched: list[str] = []
+    page.on("requestfinished", lambda request: fetched.append(request.url)
+            if "/assets/" in request.url and request.response() is not None
+            and not request.response().from_service_worker else None)
+    page.reload()
+    page.wait_for_selector("button.play-computer")
+    assert page.locator(f'script[src="/assets/{name}"]').count() == 1
+    assert page.locator("script[data-script]").count() == 0
+    assert not [url for url in fetched if url.endswith(name)], fetched
+    page.click("button.play-computer")
+    page.wait_for_url("**/table/*")

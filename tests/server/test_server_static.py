@@ -6,13 +6,27 @@ import json
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
 
 from cardtable.server import create_app
 from cardtable.server.web.app import STATIC
-from cardtable.server.web.assets import build
+from cardtable.server.web.assets import _digest, build
 from cardtable.server.web.jsbundle import modules_of
+from cardtable.server.web.pagefiles import SCRIPT_COOKIE
+
+
+def short_page(client: TestClient, path: str = "/") -> Any:
+    """The page a returning browser gets (its device keeps the script: the page names it),
+    after the first visit's page with the script inside when this client had not the
+    cookie the page sets then."""
+    answer = client.get(path)
+    inside = re.search(r'<script type="module" data-script="([^"]+)">', answer.text)
+    if not inside:
+        return answer
+    client.cookies.set(SCRIPT_COOKIE, inside.group(1))
+    return client.get(path)
 
 
 def make_page(folder: Path) -> None:
@@ -58,7 +72,7 @@ def test_by_default_the_page_of_the_package_is_served(tmp_path: Path) -> None:
     page = STATIC / "index.html"
     assert page.is_file(), "cardtable/server/static/index.html is missing"
     with TestClient(create_app(data_dir=tmp_path / "data")) as client:
-        served = client.get("/").text
+        served = short_page(client).text
         games = client.get("/api/games").json()
     # the page itself, its files under their hashed names and its modules in one script,
     # with the games the lobby offers as /api/games gives them
@@ -76,10 +90,43 @@ def test_by_default_the_page_of_the_package_is_served(tmp_path: Path) -> None:
     assert 'href="/js/' not in served and 'src="/js/' not in served
 
 
+def test_a_first_visit_gets_the_script_inside_the_page(tmp_path: Path) -> None:
+    """One round trip, not two, for a browser whose device has not got this version's
+    script: the page carries it (its hash in the policy, its name beside it); once the
+    page's cookie names the script, the short page that names the script is sent; a new
+    version's script goes inside again."""
+    make_page(tmp_path / "static")
+    static = tmp_path / "static"
+    (static / "index.html").write_text(
+        '<!doctype html><head><link rel="modulepreload" href="/js/app.js">\n'
+        '<script type="module" src="/js/app.js"></script></head>')
+    with TestClient(create_app(data_dir=tmp_path / "data", static_dir=static)) as client:
+        first = client.get("/")
+        assert "x = 1;" in first.text and "/assets/app." not in first.text
+        assert "Cookie" in first.headers["vary"] and "set-cookie" not in first.headers
+        inside = re.search(r'<script type="module" data-script="(app\.[0-9a-f]{10}\.js)">'
+                           r"(.*?)</script>", first.text, re.S)
+        assert inside and _digest(inside.group(2)) in first.headers["content-security-policy"]
+        assert client.get("/").text == first.text   # no cookie yet: the script inside again
+        client.cookies.set(SCRIPT_COOKIE, "app.0000000000.js")   # an old version's
+        assert client.get("/").text == first.text
+        client.cookies.set(SCRIPT_COOKIE, inside.group(1))
+        again = client.get("/")
+        assert f'<script type="module" src="/assets/{inside.group(1)}">' in again.text
+        assert "x = 1;" not in again.text
+        assert "x = 1;" in client.get(f"/assets/{inside.group(1)}").text
+        # a new version: its script is new to every device, so it goes inside again
+        (static / "js" / "app.js").write_text("export const x = 22;\n")
+        later = time.monotonic() + 5
+        while time.monotonic() < later and "x = 22" not in (newer := client.get("/")).text:
+            time.sleep(0.2)
+        assert "/assets/app." not in newer.text and "x = 22" in newer.text
+
+
 def test_the_page_is_a_handful_of_requests(tmp_path: Path) -> None:
     """Every module app.js imports arrives in one file; the frame's are in the page."""
     with TestClient(create_app(data_dir=tmp_path / "data")) as client:
-        html = client.get("/table/AbCdEf12").text
+        html = short_page(client, "/table/AbCdEf12").text
         # what the browser fetches (links to other screens aside)
         named = re.findall(r'<(?:link|script)[^>]*(?:href|src)="(/[^"]*)"', html)
         scripts = re.findall(r'<script type="module" src="(/assets/app\.[0-9a-f]{10}\.js)">', html)
@@ -102,7 +149,7 @@ def test_hashed_files_are_kept_a_year_and_sent_compressed(tmp_path: Path) -> Non
         '<script type="module" src="/js/app.js"></script></head>' + "<p>words</p>" * 50)
     with TestClient(create_app(data_dir=tmp_path / "data",
                                static_dir=tmp_path / "static")) as client:
-        html = client.get("/").text
+        html = short_page(client).text
         urls = re.findall(r'"(/assets/[^"]+)"', html)
         assert len(urls) == 2   # the style sheet and the script
         for url in urls:
@@ -120,9 +167,9 @@ def test_hashed_files_are_kept_a_year_and_sent_compressed(tmp_path: Path) -> Non
         # a changed module makes a new script under a new name; the old one stays reachable
         (tmp_path / "static" / "js" / "app.js").write_text("export const x = 22;\n")
         later = time.monotonic() + 5
-        while time.monotonic() < later and client.get("/").text == html:
+        while time.monotonic() < later and short_page(client).text == html:
             time.sleep(0.2)
-        new_urls = re.findall(r'"(/assets/[^"]+)"', client.get("/").text)
+        new_urls = re.findall(r'"(/assets/[^"]+)"', short_page(client).text)
         assert new_urls[0] == urls[0] and new_urls[1] != urls[1]
         assert "22" in client.get(new_urls[1]).text
         assert client.get(urls[1]).status_code == 200
@@ -136,7 +183,7 @@ def test_modules_the_bundle_cannot_read_are_served_one_by_one(tmp_path: Path) ->
     (tmp_path / "static" / "js" / "b.js").write_text('import { x } from "./app.js";\n')
     with TestClient(create_app(data_dir=tmp_path / "data",
                                static_dir=tmp_path / "static")) as client:
-        html = client.get("/").text
+        html = short_page(client).text
     assert '<script type="module" src="/js/app.js">' in html
     assert '<link rel="modulepreload" href="/js/b.js">' in html
 
@@ -146,7 +193,7 @@ def test_files_carry_validators_and_answer_304_when_unchanged(tmp_path: Path) ->
     with TestClient(create_app(data_dir=tmp_path / "data",
                                static_dir=tmp_path / "static")) as client:
         for path in ("/", "/js/app.js", "/style.css"):
-            first = client.get(path)
+            first = short_page(client, path)
             assert first.status_code == 200
             assert first.headers["cache-control"] == "no-cache"
             etag = first.headers["etag"]
@@ -169,7 +216,7 @@ def test_the_service_worker_keeps_this_versions_files(tmp_path: Path) -> None:
     (static / "favicon.svg").write_text("<svg></svg>")
     (static / "sw.js").write_text((STATIC / "sw.js").read_text(encoding="utf-8"))
     with TestClient(create_app(data_dir=tmp_path / "data", static_dir=static)) as client:
-        named = set(re.findall(r'"(/assets/[^"]+)"', client.get("/").text))
+        named = set(re.findall(r'"(/assets/[^"]+)"', short_page(client).text))
         worker = client.get("/sw.js")
         assert worker.headers["cache-control"] == "no-cache"
         assert worker.headers["content-type"].startswith("text/javascript")
@@ -189,7 +236,7 @@ def test_the_script_is_sent_in_brotli_once_it_is_made(tmp_path: Path) -> None:
     """Brotli at its best takes seconds for the script: made beside the server's work, gzip
     meanwhile; then a browser that takes br gets fewer bytes, the same text."""
     with TestClient(create_app(data_dir=tmp_path / "data")) as client:
-        script = re.search(r'src="(/assets/app\.[0-9a-f]{10}\.js)"', client.get("/").text)
+        script = re.search(r'src="(/assets/app\.[0-9a-f]{10}\.js)"', short_page(client).text)
         assert script
         plain = client.get(script.group(1), headers={"Accept-Encoding": "identity"})
         gzipped = client.get(script.group(1), headers={"Accept-Encoding": "gzip"})

@@ -13,6 +13,14 @@ itself, so the header speaks the reader's language without a request of its own;
 a style sheet marked ``data-inline`` (the header is drawn with the page's first bytes,
 not a round trip later).  The page's Content-Security-Policy names their hashes.
 
+A first visit costs two round trips before the lobby can be used: the page, then its
+script.  So a browser that has not got this version's script yet (it sends no
+``cardtable_assets`` cookie naming it) is sent :attr:`Page.first`, the page with the
+script inside it: one round trip.  Its script tag says the script's name
+(``data-script``); once the service worker keeps that file on the device, the page sets
+the cookie, and the next visit gets the short page that names the script (taken from the
+device).  A browser with no service worker never sets it, and gets the script inside.
+
 There is no build step: the files are made when the server starts and made again when
 one of ``static/`` changes (checked at most once a second, when the page is asked for).
 If the modules cannot be bundled (:class:`jsbundle.BundleError`), the page is served as
@@ -141,6 +149,10 @@ class Page:
     """``sw.js`` told this version and its files (None when ``static/`` has none)."""
     inline: tuple[tuple[str, str], ...] = ()
     """("script-src" or "style-src", the hash of a script or style sheet in the page)."""
+    first: bytes | None = None
+    """The page with its script inside (no request of its own): for a first visit."""
+    script: str = ""
+    """The script's name under ``/assets/``: the cookie of a browser that has it."""
 
     @property
     def policy(self) -> str:
@@ -155,6 +167,11 @@ class Page:
     def document(self) -> Asset:
         """The page itself, ready to send (made once a version)."""
         return Asset.of(self.html, "text/html; charset=utf-8")
+
+    @cached_property
+    def first_document(self) -> Asset | None:
+        """The page with its script inside, ready to send (None: no bundled script)."""
+        return None if self.first is None else Asset.of(self.first, "text/html; charset=utf-8")
 
 
 def _hashed(name: str, body: bytes) -> str:
@@ -226,7 +243,31 @@ def build(static: Path, head: str = "") -> Page:
 
     html = LINKED.sub(linked, html)
     body = html.encode()
-    return Page(body, files, worker=_worker(static, body, files), inline=tuple(inline))
+    first, script = _first_visit(html, bundled, files, inline)
+    return Page(body, files, worker=_worker(static, body, files), inline=tuple(inline),
+                first=first, script=script)
+
+
+def _first_visit(html: str, bundled: dict[str, str], files: dict[str, Asset],
+                 inline: list[tuple[str, str]]) -> tuple[bytes | None, str]:
+    """The page with the app's script inside it instead of named (and the script's name),
+    or ``(None, "")`` when the page names no bundled script or it cannot go inline."""
+    url = bundled.get("/js/app.js")
+    if url is None:
+        return None, ""
+    name = url[len("/assets/"):]
+    text = "\n" + files[name].body.decode()
+    tag = f'<script type="module" src="{url}"></script>'
+    if "</script" in text.lower() or tag not in html:
+        return None, ""
+    inline.append(("script-src", _digest(text)))
+    html = html.replace(f'<link rel="modulepreload" href="{url}">\n', "").replace(tag, "")
+    # at the end of the body: the header is drawn from the page's first bytes, while the
+    # script's arrive (a module script runs once the page is read, wherever it stands)
+    inside = f'<script type="module" data-script="{name}">{text}</script>\n'
+    at = html.rfind("</body>")
+    html = html[:at] + inside + html[at:] if at >= 0 else html + inside
+    return html.encode(), name
 
 
 def _worker(static: Path, html: bytes, files: dict[str, Asset]) -> Asset | None:
@@ -281,7 +322,9 @@ class PageAssets:
                     self._stamp = stamp
                     try:
                         page = build(self.static, self.head() if self.head else "")
-                        squeezing = [*page.files.values(), page.document]
+                        # the first visit's page first: once the script is squeezed, so is it
+                        squeezing = [*([page.first_document] if page.first_document else []),
+                                     *page.files.values(), page.document]
                         if page.worker is not None:
                             squeezing.append(page.worker)
                         threading.Thread(target=_squeeze, args=(squeezing,),

@@ -33,7 +33,11 @@ from starlette.types import Scope
 
 from .assets import FOREVER, Asset, PageAssets
 
-__all__ = ["CACHE", "PageFiles", "page_html", "page_response", "router"]
+__all__ = ["CACHE", "SCRIPT_COOKIE", "PageFiles", "page_html", "page_response", "router"]
+
+SCRIPT_COOKIE = "cardtable_assets"
+"""Names the page's script the device keeps (set by the page, js/app.js): a visit with it
+gets the short page that names the script (``assets``)."""
 
 CACHE = "no-cache"
 """Keep, but ask again (with the ETag) before using: the files' names have no hash."""
@@ -168,6 +172,11 @@ def _page(static: Path, request: Request) -> Response:
     page = page_files(request).page()
     if page is None:
         return page_response(static, request.headers.get("if-none-match"))
+    more = {"Content-Security-Policy": page.policy, "Vary": "Accept-Encoding, Cookie"}
+    if page.first_document is not None and request.cookies.get(SCRIPT_COOKIE) != page.script:
+        # a browser without this version's script on the device: the page with the script
+        # inside (one round trip, not two); the page sets the cookie once it keeps the file
+        return page.first_document.response(request.headers.get("accept-encoding"), CACHE,
+                                            request.headers.get("if-none-match"), more)
     return page.document.response(request.headers.get("accept-encoding"), CACHE,
-                                  request.headers.get("if-none-match"),
-                                  {"Content-Security-Policy": page.policy})
+                                  request.headers.get("if-none-match"), more)

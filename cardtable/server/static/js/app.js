@@ -134,6 +134,27 @@ function linkBanner() {
 function keepOffline() {
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("/sw.js").catch(() => { /* not kept: still works */ });
+  rememberScript();
+}
+
+/** A first visit's page carries its script inside (one round trip on a slow link, not
+ * two: web/assets.py).  Once the service worker keeps that script on the device, a cookie
+ * says so, and the next visit gets the short page that names the script. */
+async function rememberScript(tries = 20) {
+  const name = /** @type {HTMLElement | null} */ (document.querySelector("script[data-script]"))
+    ?.dataset.script;
+  if (!name || !("caches" in window)) return;
+  try {
+    await navigator.serviceWorker.ready;
+    for (let i = 0; i < tries; i += 1) {
+      if (await caches.match(`/assets/${name}`)) {
+        const secure = location.protocol === "https:" ? "; secure" : "";
+        document.cookie = `cardtable_assets=${name}; max-age=31536000; path=/; samesite=lax${secure}`;
+        return;
+      }
+      await new Promise((done) => { setTimeout(done, 3000); });
+    }
+  } catch { /* not kept: the next visit gets the script inside again */ }
 }
 
 setLanguage(initialLanguage(), { remember: false });
