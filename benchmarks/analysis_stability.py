@@ -37,6 +37,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -126,6 +127,98 @@ def make_duels() -> None:
                               "slips": slipped}), flush=True)
 
 
+SCRIPTED_PLAN = {"pasur": ("standard", 2), "durak": ("transfer", 3)}
+"""Per game: the preset and the scripted games."""
+ERROR_GAP = 6
+"""The script's own moves between two of its deliberate errors at least."""
+
+
+def _scripted_error(game: str, state: Any, advised: Any) -> tuple[Any, str] | None:
+    """A deliberate, known error the script may make instead of the hint's move: Durak,
+    leading a trump king or ace while the stock lasts and a plain lead is there, or taking
+    when the hint beats the attack with a plain card; Pasur, laying a card that takes
+    nothing when the hint takes 2 points or more with a card other than a jack.  ``None``
+    when none fits."""
+    legal = state.legal_moves()
+    if game == "durak":
+        view = state.view(state.to_move)
+        trump = view["trump"]
+        if view["stock"] < 2:
+            return None
+        if view["phase"] == "lead":
+            plain = [m for m in legal if m.kind == "attack" and trump not in str(m)]
+            dear = [m for m in legal if m.kind == "attack" and len(m.cards) == 1
+                    and m.cards[0].suit.symbol == trump and m.cards[0].text[:-1] in ("K", "A")]
+            if plain and dear:
+                return dear[0], "leads a trump king or ace while the stock lasts"
+        if (advised.kind == "defend" and advised.cards[1].suit.symbol != trump
+                and any(m.kind == "take" for m in legal)):
+            take = next(m for m in legal if m.kind == "take")
+            return take, "takes where a plain card beats the attack"
+        return None
+    from cardtable.pasur.scoring import card_points
+
+    hand = state.hand if hasattr(state, "hand") else state
+    worth = card_points(advised.taken | advised.bit, hand.rules) if advised.taken else 0
+    lays = [m for m in legal if not m.taken]
+    jack = str(advised).startswith("J")   # a jack sweeps: held, it takes as much later
+    if lays and worth >= 2 and not jack:
+        cheapest = min(lays, key=lambda m: card_points(m.bit, hand.rules))
+        return cheapest, f"lays a card that takes nothing, missing a capture of {worth} points"
+    return None
+
+
+def make_scripted(only: str | None = None) -> None:
+    """Play the person-like set: a script that plays the hint's move (the judge's choice at
+    the hint's budget) except at marked moves, where it makes a deliberate, known error
+    (``_scripted_error``), against ``hard``; the marked moves are kept in the record
+    (``scripted_errors``).  Scripted, not a person's play: named so."""
+    from cardtable.analysis.hints import hint
+
+    DUELS.mkdir(parents=True, exist_ok=True)
+    for game, (preset, count) in SCRIPTED_PLAN.items():
+        if only and game != only:
+            continue
+        spec = games.get(game)
+        for number in range(count):
+            seed = 8000 + 10 * number
+            state = spec.start(spec.presets[preset], players=2, seed=seed)
+            script = number % 2
+            other = bots.make("hard", seed=seed * 7 + 1 - script)
+            errors: list[dict[str, Any]] = []
+            since = ERROR_GAP
+            while not state.is_over():
+                seat = state.to_move
+                if seat != script:
+                    state.push(other.choose(state))
+                    continue
+                if len(state.legal_moves()) == 1:
+                    state.push(state.legal_moves()[0])
+                    continue
+                advised = state.parse_move(hint(state).move)
+                error = _scripted_error(game, state, advised) if since >= ERROR_GAP else None
+                since += 1
+                if error is not None:
+                    move, why = error
+                    errors.append({"index": len(records.record_of(state, game).moves) + 1,
+                                   "seat": seat, "move": str(move), "hint": str(advised),
+                                   "error": why})
+                    since = 0
+                    state.push(move)
+                else:
+                    state.push(advised)
+            names = ["", ""]
+            names[script] = "script: the hint's moves, marked errors"
+            names[1 - script] = "hard"
+            record = records.record_of(state, game, seats=[
+                {"name": names[s], "kind": "bot", "level": "scripted" if s == script else "hard"}
+                for s in range(2)], scripted_errors=errors)
+            path = DUELS / f"{game}-scripted-{number + 1}.json"
+            record.save(path)
+            print(json.dumps({"file": path.name, "moves": len(record.moves),
+                              "errors": len(errors)}, ensure_ascii=False), flush=True)
+
+
 def recorded(only: str | None, count: int | None, folder: Path = GAMES) -> list[Path]:
     paths = sorted(folder.glob("*.json"))
     if only:
@@ -144,6 +237,7 @@ def stability(paths: list[Path], iterations: int) -> None:
     same_of: dict[str, int] = {}
     cpu_of: dict[str, list[float]] = {}
     pooled: dict[str, dict[str, list[float]]] = {}
+    scripted: dict[str, list[int]] = {}
     for path in paths:
         record = records.load(path)
         learn = analysis.learn_of(record.game)
@@ -178,6 +272,17 @@ def stability(paths: list[Path], iterations: int) -> None:
             "with_hindsight": sum(a.hindsight_loss is not None for a, _ in pairs),
             "mean_loss": [[p["mean_loss"] for p in run] for run in players],
             "accuracy": [[p["accuracy"] for p in run] for run in players]}
+        marked = record.extra.get("scripted_errors") or []
+        if marked:   # the script's deliberate errors: how many each run labels
+            at = {e["index"] for e in marked}
+            row["scripted_errors"] = len(marked)
+            row["scripted_labelled"] = [sum(j.index in at and j.label is not None for j in run)
+                                        for run in runs]
+            row["scripted_labels"] = [[j.label for j in run if j.index in at] for run in runs]
+            into_marked = scripted.setdefault(record.game, [0, 0, 0])
+            into_marked[0] += len(marked)
+            into_marked[1] += row["scripted_labelled"][0]
+            into_marked[2] += row["scripted_labelled"][1]
         if "random" in levels and "hard" in levels:
             weak, strong = levels.index("random"), levels.index("hard")
             ratios, gaps = [], []
@@ -219,7 +324,25 @@ def stability(paths: list[Path], iterations: int) -> None:
                 statistics.mean(p["random"]) / max(statistics.mean(p["hard"]), 1e-9), 2)
             out["hard_accuracy_above_random"] = round(
                 statistics.mean(p["hard_acc"]) - statistics.mean(p["random_acc"]), 1)
+        if game in scripted:
+            out["scripted_errors"], *labelled = scripted[game]
+            out["scripted_labelled"] = labelled
+        out["aims"] = _aims(out)
         print(json.dumps(out), flush=True)
+
+
+def _aims(out: dict[str, Any]) -> dict[str, bool]:
+    """Each aim, met or not, by a game's summary (those it has figures for)."""
+    aims = {"unsure_at_most_10%": float(out["unsure_share"]) <= 0.10,
+            "labels_alike_at_least_90%": float(out["label_agreement"]) >= 0.90,
+            "cpu_at_most_15s_a_game": float(out["cpu_max"]) <= 15.0}
+    if "random_to_hard_loss" in out:
+        aims["random_loss_at_least_2x_hard"] = float(out["random_to_hard_loss"]) >= 2.0
+        aims["hard_accuracy_10_points_above"] = float(out["hard_accuracy_above_random"]) >= 10
+    if "scripted_errors" in out:
+        aims["every_scripted_error_labelled"] = all(
+            n == out["scripted_errors"] for n in out["scripted_labelled"])
+    return aims
 
 
 def web(paths: list[Path], iterations: int | None) -> None:
@@ -257,7 +380,7 @@ def web(paths: list[Path], iterations: int | None) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("what", nargs="?", default="measure",
-                        choices=["measure", "make", "make-duels"])
+                        choices=["measure", "make", "make-duels", "make-scripted"])
     parser.add_argument("--set", default="analysis", choices=["analysis", "judge"],
                         help="the records measured: tests/data/analysis or tests/data/judge")
     parser.add_argument("--iterations", type=int, default=None)
@@ -270,6 +393,9 @@ def main() -> None:
         return
     if args.what == "make-duels":
         make_duels()
+        return
+    if args.what == "make-scripted":
+        make_scripted(args.only)
         return
     paths = recorded(args.only, args.games, DUELS if args.set == "judge" else GAMES)
     if args.web:

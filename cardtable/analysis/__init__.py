@@ -105,7 +105,8 @@ def judge(state: GameState[Any], move: Any, index: int, *,
     worst = label_of(high, learn.thresholds)
     exact = None
     if hindsight:   # nothing hidden from the player: the judge's values were the exact ones
-        exact = worth if found.exact else hindsight_values(state, nodes=nodes)
+        exact = worth if found.exact else None if found.unsolved else hindsight_values(
+            state, nodes=nodes)
     h_best = h_loss = None
     if exact:
         top = max(exact, key=lambda m: (exact[m], m == played))

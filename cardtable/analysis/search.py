@@ -7,17 +7,19 @@ import the package that holds them.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
 from .. import bots, games
 from ..bots.ismcts import kit_of
+from ..bots.kits import fast_hooks
 from ..bots.solver import OutOfBudget, Solver
 from ..game import GameState
 
 __all__ = ["DEFAULT_ITERATIONS", "HINDSIGHT_NODES", "hindsight_values", "learn_of", "values"]
 
-DEFAULT_ITERATIONS = 1500
+DEFAULT_ITERATIONS = 10_000
 """The judge's playouts per judged move at most (``weighing.weigh``: every legal move on the
 same deals; fewer where the verdict is sure sooner)."""
 
@@ -64,14 +66,18 @@ def hindsight_values(state: GameState[Any], *,
     side = kit.side_of(position, seat)
     solver = Solver(kit, lambda final: kit.rewards(final, context)[seat],
                     lambda s: kit.side_of(position, s) == side, max_nodes=nodes)
+    fast_solve = fast_hooks(kit)[1]
     out = {}
     for move in position.legal_moves():
         position.push(move)
         try:
             if position.is_over():
                 out[move] = kit.rewards(position, context)[seat]
-            else:
-                out[move] = solver.solve(position)[0]
+                continue
+            # the kit's compiled search where it has one (the same values, far sooner)
+            found = None if fast_solve is None else fast_solve(
+                position, seat, context, max_nodes=nodes, deadline=math.inf)
+            out[move] = solver.solve(position)[0] if found is None else found[0]
         except OutOfBudget:
             return None
         finally:

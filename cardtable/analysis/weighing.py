@@ -17,8 +17,9 @@ value is not the largest of several noisy estimates (the winner's curse):
    half the first label's threshold of the leader (as good), or at half the budget.
 2. **Measure** the move played against the chosen best on fresh deals (none if the move
    played is the best: its loss is 0), in rounds that double, until the loss's interval
-   lies within one label's band, or the budget could not narrow it enough, or at the
-   budget: the deals go where the verdict is in doubt.
+   (``Z_SURE`` standard errors each side) lies within one label's band, on ``SURE_DEALS``
+   deals at least, or at the budget: the deals go where the verdict is in doubt, up to
+   thousands for a loss near a threshold.
 
 The choice does not depend on the move played, so a hint (the choice alone) and the
 analysis of the same position with the same budget and seed name the same best move.  The
@@ -49,10 +50,26 @@ FIRST_DEALS = 8
 """Deals in the first round of each step: the fewest that estimate the spread of the
 paired differences."""
 
+SURE_DEALS = 32
+"""Deals the measure plays at least before its verdict may be sure: on fewer, the spread of
+the paired differences is often underestimated (a Durak round played out by the tactics
+policy gives nearly the same difference on 8 deals, and another on 64)."""
+
 Z = 2.0
 """Standard errors each side of a paired difference in its interval (about 95%, widened
 for few deals by Student's t): a move leaves the race, and a loss's label is sure, only
 past it."""
+
+SETTLE = 0.5
+"""The choice ends once every rival left is measured to within this share of the first
+label's threshold of the leader: the best chosen is then at most about that far from the
+truly best, which the loss measured against it carries."""
+
+Z_SURE = 3.0
+"""Standard errors each side of a loss in its interval when the move played is measured
+against the best.  Wider than ``Z``: the measure looks at its interval after every round
+and stops at the first that lies in one label's band, and each look is another chance for
+a stray interval to stop it (a label one run gives and the next does not)."""
 
 _PLAYOUT_LIMIT = 2000
 """Moves after which a playout stops (a Durak game can go round in circles)."""
@@ -103,6 +120,9 @@ class Verdict:
     other)."""
     choice_deals: int = 0
     """Deals the best was chosen on."""
+    unsolved: bool = False
+    """Nothing was hidden, but the exact solver ran out of its budget (so the hindsight
+    of this position, the same search, need not be tried again)."""
 
 
 def t_quantile(z: float, df: int) -> float:
@@ -205,12 +225,14 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int =
         return lambda m: (means[m], rank.get(m, -len(moves)))
 
     horizon = getattr(learn, "horizon", None)
+    unsolved = False
     if kit.perfect(position, seat):
         exact = hindsight_values(state, nodes=nodes)
         if exact:
             best = max(exact, key=key_of(exact))
             loss = 0.0 if chosen is None else exact[best] - exact[chosen]
             return Verdict(exact, best, loss, loss, loss, 0.0, 0, 0, True)
+        unsolved = True
         # past the solver's budget with nothing hidden: every deal is the same, so a
         # playout cut at the round's end would be one line valued by the evaluation, its
         # spread zero; played to the end, the playouts' random moves vary the line
@@ -226,13 +248,14 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int =
         player, moves, choose, max(smallest - 2 * FIRST_DEALS, budget // 2), cuts, key_of,
         least)
     if chosen is None or chosen == best:
-        return Verdict(values, best, 0.0, 0.0, 0.0, 0.0, 0, spent, False, len(active), deals)
+        return Verdict(values, best, 0.0, 0.0, 0.0, 0.0, 0, spent, False, len(active), deals,
+                       unsolved)
     loss, low, high, se, measured, used = _measure(player, best, chosen, measure,
                                                    budget - spent, cuts, least)
     # the two moves' values from the fresh deals: the best's not inflated by its choice
     values[best], values[chosen] = measured
     return Verdict(values, best, loss, low, high, se, used // 2, spent + used, False,
-                   len(active), deals)
+                   len(active), deals, unsolved)
 
 
 def _choose(player: _Player, moves: list[Any], rng: random.Random, budget: int,
@@ -260,9 +283,9 @@ def _choose(player: _Player, moves: list[Any], rng: random.Random, budget: int,
             if move == best:
                 continue
             gap, se = _paired(results[best], results[move])
-            if gap - t * se > 0:
+            if gap - t * se > 0 and deals >= SURE_DEALS:
                 active.remove(move)
-            elif t * se >= cuts[0] / 2:
+            elif t * se >= cuts[0] * SETTLE:
                 settled = False
         room = (budget - spent) // len(active)
         if len(active) == 1 or (settled and deals >= least) or room < 1:
@@ -281,8 +304,8 @@ def _measure(player: _Player, best: Any, played: Any, rng: random.Random, budget
              cuts: Sequence[float], least: int = 0,
              ) -> tuple[float, float, float, float, tuple[float, float], int]:
     """The loss of ``played`` against ``best`` on fresh deals, until its interval lies in
-    one label's band (or cannot be narrowed enough within ``budget`` playouts): the loss,
-    its interval, its standard error, the two moves' values and the playouts spent."""
+    one label's band (from ``SURE_DEALS`` deals on) or ``budget`` playouts are spent: the
+    loss, its interval, its standard error, the two moves' values and the playouts spent."""
     tops: list[float] = []
     mine: list[float] = []
     batch = FIRST_DEALS
@@ -293,24 +316,12 @@ def _measure(player: _Player, best: Any, played: Any, rng: random.Random, budget
             mine.append(player.play(deal, played, draw, True))
         deals = len(tops)
         mean, se = _paired(tops, mine)
-        t = t_quantile(Z, deals - 1)
+        t = t_quantile(Z_SURE, deals - 1)
         low, high = max(0.0, mean - t * se), max(0.0, mean + t * se)
         most = deals + (budget - 2 * deals) // 2
-        sure = _band(low, cuts) == _band(high, cuts) or _futile(mean, low, high, cuts,
-                                                                 deals, most)
-        if most <= deals or (sure and deals >= least):
+        sure = _band(low, cuts) == _band(high, cuts)
+        if most <= deals or (sure and deals >= max(least, SURE_DEALS)):
             break
         batch = min(deals, most - deals)
     values = (sum(tops) / deals, sum(mine) / deals)
     return max(0.0, mean), low, high, se, values, 2 * deals
-
-
-def _futile(loss: float, low: float, high: float, cuts: Sequence[float], deals: int,
-            most: int) -> bool:
-    """Even the whole budget (``most`` deals) would leave a threshold inside the interval:
-    the interval narrows as one over the square root of the deals, so measuring on cannot
-    settle the label, and the judge stops (the label is the low end's)."""
-    if deals < 4 * FIRST_DEALS:   # too few deals to trust the spread's estimate that far
-        return False
-    half = (high - low) / 2 * math.sqrt(deals / most)
-    return any(low < cut <= high and abs(loss - cut) < half for cut in cuts)

@@ -181,6 +181,26 @@ def test_an_analysis_move_past_its_own_limit_fails_the_analysis(
     assert client.post(f"/api/tables/{seated['table']}/analysis").json()["status"] == "running"
 
 
+def test_an_analysis_past_its_budget_of_work_stops_before_the_next_move(
+        make_client) -> None:
+    client = make_client(analysis_seconds=7.5)
+    assert client.app.state.analyses.seconds == 7.5   # the setting is the analyses' budget
+    client.app.state.analyses.seconds = 0.0   # spent before the first move
+    seated = create(client, game="durak", seats=["human", "bot:random"])
+    with connect(client, seated["table"], seated["token"]) as ws:
+        play_together({seated["seat"]: Player(ws)}, [], random.Random(3))
+    assert client.post(f"/api/tables/{seated['table']}/analysis").status_code == 202
+    for _ in range(600):
+        answer = client.get(f"/api/tables/{seated['table']}/analysis")
+        if answer.status_code != 200:
+            break
+        time.sleep(0.2)
+    assert answer.status_code == 500 and answer.json()["code"] == "analysis_failed"
+    assert "over its 0 seconds of work" in answer.json()["detail"]
+    workers = client.app.state.tables.runner.workers
+    assert workers.killed == 0   # no move's job was started, so none was killed
+
+
 def test_a_lesson_hint_explains_the_easy_bots_move(client: TestClient) -> None:
     step = lessons.course("durak")[1]
     given = client.get(f"/api/learn/durak/{step.key}/hint", params={"lang": "pt"}).json()

@@ -95,6 +95,10 @@ class Limits(BaseModel):
         2, ge=0, le=10_000, description="bots thinking at once for the tables one address "
         "(and one account) made, whoever sits at them; the others wait their turn (0: no "
         "limit)")
+    analysis_seconds: float = Field(
+        600.0, gt=0, le=3600, description="wall seconds one finished game's analysis may take "
+        "in the bots' background worker, every move's judgement together; past them it "
+        "stops and fails (`analysis_failed`), so no analysis works without end")
     rule_bounds: Annotated[dict[str, int], NoDecode] = Field(
         default_factory=lambda: dict(RULE_BOUNDS), description="the largest value of a "
         "whole-number rule option at a table made here, by option name (NAME=VALUE,...), "

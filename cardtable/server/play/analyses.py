@@ -26,7 +26,8 @@ from ..store.analyses import AnalysisStore
 from ..store.storage import Storage
 from .bot_workers import BotFailed, BotWorkers, JudgeJob, PuzzleJob
 
-__all__ = ["ANALYSIS_ITERATIONS", "ANALYSIS_MOVE_LIMIT", "ANALYSIS_NODES", "Analyses"]
+__all__ = ["ANALYSIS_ITERATIONS", "ANALYSIS_MOVE_LIMIT", "ANALYSIS_NODES", "ANALYSIS_SECONDS",
+           "Analyses"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -50,6 +51,10 @@ def _lease() -> float:
     it.  Longer than any move's job (bounded by ``ANALYSIS_MOVE_LIMIT``)."""
     return ANALYSIS_MOVE_LIMIT + 60.0
 """Analyses waiting for the worker at most; more are refused (429, ``analysis_busy``)."""
+ANALYSIS_SECONDS = 600.0
+"""Wall seconds one game's analysis may work at most, by default (the setting
+``analysis_seconds``; its waits for the live bots not counted): a game's judgements take a
+few seconds on a free core, minutes on a busy one."""
 ANALYSIS_MOVE_LIMIT = 300.0
 """Seconds one move's judgement may work in the background process (a few seconds at
 the server's budgets) before the process is killed and the analysis fails."""
@@ -62,12 +67,16 @@ class Analyses:
     game is analysed once however many processes are asked."""
 
     def __init__(self, folder: Path, storage_of: Callable[[], Storage], *,
-                 iterations: int = ANALYSIS_ITERATIONS, hindsight: bool = True) -> None:
+                 iterations: int = ANALYSIS_ITERATIONS, hindsight: bool = True,
+                 seconds: float = ANALYSIS_SECONDS) -> None:
         self.folder = folder
         """Where analyses were kept as files before the database: read in at start."""
         self.storage_of = storage_of
         self.iterations = iterations
         self.hindsight = hindsight
+        self.seconds = seconds
+        """Wall seconds one game's analysis may work, its moves' jobs together (the
+        setting ``analysis_seconds``): past them it fails."""
         self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
         """This process, as the analyses' rows name it."""
         self.running: dict[str, asyncio.Task[None]] = {}
@@ -178,9 +187,14 @@ class Analyses:
         learn = learn_of(record.game)
         judged = []
         await self._in_thread(lambda: store.progress(table_id, self.owner, 0, len(jobs), _lease()))
+        worked: list[float] = []   # the jobs' seconds at work (waits for live bots left out)
         for done, job in enumerate(jobs, 1):
+            left = self.seconds - sum(worked)
             try:
-                judged.append(await workers.background(job, ANALYSIS_MOVE_LIMIT))
+                if left <= 0:
+                    raise TimeoutError(f"over its {self.seconds:g} seconds of work")
+                judged.append(await workers.background(job, min(ANALYSIS_MOVE_LIMIT, left),
+                                                       worked))
             except (TimeoutError, BotFailed) as error:
                 log.warning("table %s: the analysis stopped at move %d: %s", table_id,
                             job.index, error)

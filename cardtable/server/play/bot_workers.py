@@ -288,11 +288,13 @@ class BotWorkers:
                 with contextlib.suppress(RuntimeError):   # no loop running: nobody waits
                     asyncio.get_running_loop().create_task(tell())
 
-    async def background(self, job: Job, limit: float) -> Any:
+    async def background(self, job: Job, limit: float,
+                         worked: list[float] | None = None) -> Any:
         """A background job's answer (analysis), from the niced background worker, one at
         a time and first in, first served; it starts once fewer than ``pause_at`` live
         jobs think.  ``TimeoutError`` past ``limit`` (the worker is killed and replaced),
-        ``BotFailed`` if the job raised or the worker died."""
+        ``BotFailed`` if the job raised or the worker died.  The seconds the job worked
+        (its wait for the live bots left out) are added to ``worked`` when given."""
         if self._background_turn is None:
             self._background_turn = asyncio.Lock()
             self._calm = asyncio.Condition()
@@ -308,6 +310,7 @@ class BotWorkers:
             if worker is None:
                 worker = self._background = await loop.run_in_executor(
                     self._threads, _Worker, BACKGROUND_NICE)
+            began = time.perf_counter()
             try:
                 return await loop.run_in_executor(self._threads, worker.ask, job, limit)
             except BotFailed:
@@ -318,6 +321,9 @@ class BotWorkers:
                 self._drop_background()   # still working: past its limit, or cancelled
                 self.killed += 1
                 raise
+            finally:
+                if worked is not None:
+                    worked.append(time.perf_counter() - began)
 
     def _drop_background(self) -> None:
         if self._background is not None:

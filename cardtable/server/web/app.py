@@ -177,7 +177,8 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     app.state.draining = False   # while it stops: /api/health/ready answers 503
     install_errors(app)
     app.middleware("http")(same_site_only)   # a cookie's request from another site: 403
-    app.state.analyses = Analyses(Path(data_dir) / "analysis", lambda: app.state.storage)
+    app.state.analyses = Analyses(Path(data_dir) / "analysis", lambda: app.state.storage,
+                                  seconds=chosen.analysis_seconds)
     app.include_router(api())
     app.mount("/", PageFiles(directory=static, html=True, check_dir=False), name="static")
     app.add_middleware(BannedAddresses)   # a banned address reaches no endpoint
