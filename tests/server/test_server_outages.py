@@ -158,3 +158,17 @@ def test_a_full_disk_is_told_as_one_stores_nothing_and_readiness_says_why(
     assert log.count("cannot store anything") == 1, log[-3000:]
     assert "unreachable" not in log and "back after" not in log
     assert "Traceback" not in log
+
+
+def test_two_processes_on_one_redis_count_one_rate_limit_by_default(
+        tmp_path: Path, make_client: Callable[..., TestClient], own_redis: OwnRedis) -> None:
+    """Without --rate-limit-storage, the processes' Redis keeps the counts: failed
+    sign-ins spread over two processes meet one limit, not one each."""
+    settings = {"redis_url": own_redis.url, "login_per_address": "4/minute",
+                "login_per_account_address": "100/minute"}
+    first = make_client(data_dir=tmp_path / "data", **settings)
+    second = make_client(data_dir=tmp_path / "data", **settings)
+    wrong = {"username": "darya", "password": "not the password"}
+    answers = [client.post("/api/account/login", json=wrong).status_code
+               for client in (first, second, first, second, first, second)]
+    assert answers[:4] == [401] * 4 and answers[4:] == [429, 429], answers

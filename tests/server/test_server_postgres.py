@@ -6,11 +6,17 @@ CI starts PostgreSQL, so there an unreachable server fails the test; elsewhere i
 
 from __future__ import annotations
 
+import contextlib
 import random
+import subprocess
+import sys
+import time
+from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
-from tablekit import MACHINE_SPEED, Player, connect, create, play_out
+from tablekit import MACHINE_SPEED, ROOT, Player, connect, create, free_port, play_out
 
 from cardtable import records
 from cardtable.server import create_app
@@ -53,3 +59,31 @@ def test_the_api_works_on_postgresql_and_tables_survive_a_restart(
         with connect(client, unfinished["table"], unfinished["token"]) as ws:
             again = Player(ws).state()
         assert again["version"] == state["version"] and again["view"] == state["view"]
+
+
+def test_two_processes_started_at_once_on_an_empty_database_both_come_up(
+        database_url: str, tmp_path: Path) -> None:
+    """The migrations run under an advisory lock: the second process waits for the first
+    to make the schema, then finds it made (without the lock one died on it)."""
+    ports = [free_port(), free_port()]
+    processes = [subprocess.Popen(
+        [sys.executable, "-m", "cardtable.server", "--port", str(port), "--data-dir",
+         str(tmp_path / f"data{port}"), "--database-url", database_url,
+         "--log-level", "warning"], cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT) for port in ports]
+    try:
+        up: set[int] = set()
+        deadline = time.monotonic() + 90
+        while len(up) < 2 and time.monotonic() < deadline:
+            for port, process in zip(ports, processes, strict=True):
+                assert process.poll() is None, process.communicate()[0].decode()[-3000:]
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(f"http://127.0.0.1:{port}/api/health",
+                                 timeout=2).status_code == 200:
+                        up.add(port)
+            time.sleep(0.1)
+        assert up == set(ports)
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait(10)

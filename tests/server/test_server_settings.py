@@ -139,3 +139,30 @@ def test_the_docs_tables_are_the_models(group: str) -> None:
     assert text[text.index(begin) + len(begin):text.index(end)] == table(group), (
         f"docs/server.md's {group} table differs from ServerSettings: paste "
         f"cardtable.server.core.settings.table({group!r}) between its markers")
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--redis-url", "redis://127.0.0.1:6379/0", "--rate-limit-storage", "memory://"],
+     "--rate-limit-storage"),
+    (["--route-by-table", "true"], "--route-by-table"),
+    (["--redis-url", "redis://127.0.0.1:6379/0", "--lease", "0.1"], "--lease"),
+])
+def test_several_processes_weaker_than_one_are_refused_at_start_in_one_sentence(
+        argv: list[str], words: str, capsys: pytest.CaptureFixture) -> None:
+    """Per-process rate limits behind a proxy (each client N times the limit), routing
+    by table with no Redis to hand tables over, a lease one slow answer loses."""
+    with pytest.raises(SystemExit) as stopped:
+        parse(argv)
+    assert stopped.value.code == 2
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert words in said and "Traceback" not in said
+
+
+def test_several_processes_count_their_rate_limits_in_their_redis_by_default() -> None:
+    alone = parse([])
+    assert alone.limits_storage() == "memory://"
+    joined = parse(["--redis-url", "redis://127.0.0.1:6379/3"])
+    assert joined.limits_storage() == "redis://127.0.0.1:6379/3"
+    chosen = parse(["--redis-url", "redis://127.0.0.1:6379/3",
+                    "--rate-limit-storage", "redis://10.0.0.2:6379/1"])
+    assert chosen.limits_storage() == "redis://10.0.0.2:6379/1"

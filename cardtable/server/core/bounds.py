@@ -121,7 +121,8 @@ class Limits(BaseModel):
     rate_limit_storage: str = Field(
         "memory://", min_length=1, max_length=500, description="where the per-address "
         "counts of new tables, sign-ins and chat are kept (a `limits` storage URL; "
-        "`redis://host:6379` shares them between server processes)")
+        "`redis://host:6379` shares them between server processes; left out with "
+        "--redis-url, that Redis keeps them; memory:// with --redis-url is refused)")
 
     @field_validator("rule_bounds", "rule_minimums", "bot_bounds", mode="before")
     @classmethod

@@ -54,8 +54,9 @@ class ServerSettings(BaseSettings, Limits, PlayerLimits, AccountSettings):
                                         "server processes; never printed")
     redis_prefix: str = Field("cardtable", min_length=1, max_length=64, pattern=r"^[\w.:-]+$",
                               description="with Redis: the prefix of its keys and channels")
-    lease: float = Field(15.0, gt=0, le=3600, description="with Redis: seconds a process "
-                         "holds a table without renewing")
+    lease: float = Field(15.0, ge=2, le=3600, description="with Redis: seconds a process "
+                         "holds a table without renewing (at least 2: a shorter lease is "
+                         "lost to one slow answer of Redis, and its tables change hands)")
     route_by_table: bool = Field(False, description="with Redis, behind a proxy that sends "
                                  "each table's players to one process (deploy/nginx): a "
                                  "process a player connects to takes the table over from "
@@ -148,6 +149,28 @@ class ServerSettings(BaseSettings, Limits, PlayerLimits, AccountSettings):
                              f"{self.ring_address!r} is not one of --ring's servers "
                              f"({self.ring})")
         return self
+
+    @model_validator(mode="after")
+    def _several_processes(self) -> ServerSettings:
+        """Several processes are as safe as one, or refused at start in one sentence."""
+        if self.route_by_table and self.redis_url is None:
+            raise ValueError(f"--route-by-table ({ENV_PREFIX}ROUTE_BY_TABLE) needs --redis-url: "
+                             "without Redis a process cannot take a table over from another")
+        if (self.redis_url is not None and "rate_limit_storage" in self.model_fields_set
+                and self.rate_limit_storage.startswith(("memory", "async+memory"))):
+            raise ValueError(f"--rate-limit-storage ({ENV_PREFIX}RATE_LIMIT_STORAGE) memory:// "
+                             "keeps each process's own counts, so several processes behind "
+                             "a proxy let every client N times as much: leave it out (the "
+                             "--redis-url keeps them) or name a shared store")
+        return self
+
+    def limits_storage(self) -> str:
+        """Where the rate limits are counted: ``rate_limit_storage`` if given, else the
+        Redis of several processes (shared by all of them), else this process's memory."""
+        redis = self.revealed("redis_url")
+        if "rate_limit_storage" in self.model_fields_set or redis is None:
+            return self.rate_limit_storage
+        return redis
 
     @field_validator("trusted_proxies")
     @classmethod

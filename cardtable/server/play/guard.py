@@ -79,10 +79,11 @@ class MessageRate:
 class Guard:
     """The per-address quotas and the count of tables of bots only, for one process."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, storage: str | None = None,
+                 prefix: str = "LIMITS") -> None:
         self.limits = limits
         self.sockets: collections.Counter[str] = collections.Counter()
-        self._limiter = Windows(limits.rate_limit_storage)
+        self._limiter = Windows(storage or limits.rate_limit_storage, prefix)
         rates = limits.tables_per_address.strip()
         self._table_rates = parse_many(rates) if rates else []
         self._bot_tables: dict[str, set[str]] = collections.defaultdict(set)
@@ -167,14 +168,15 @@ class Windows:
     whose store failing is a 503 ``cluster_unavailable`` with a sentence, never a 500: a
     request that cannot be counted is not granted."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, prefix: str = "LIMITS") -> None:
         url = url.removeprefix("async+")
         options: dict[str, Any] = {"wrap_exceptions": True}
         if url.startswith("redis"):
             # redis-py (the server's own Redis client), not limits' default coredis; a
-            # Redis that does not answer is given up on after 2 s, not waited for
+            # Redis that does not answer is given up on after 2 s, not waited for; the
+            # keys under the processes' own prefix (several sites may share a Redis)
             options.update(implementation="redispy", socket_timeout=2,
-                           socket_connect_timeout=2)
+                           socket_connect_timeout=2, key_prefix=prefix)
         self._windows = MovingWindowRateLimiter(storage_from_string(f"async+{url}", **options))
 
     async def test(self, item: Any, *keys: str) -> bool:
@@ -199,8 +201,8 @@ class Windows:
 class Limiter:
     """Moving-window counts of sign-in attempts (one per app)."""
 
-    def __init__(self, url: str) -> None:
-        self.limiter = Windows(url)
+    def __init__(self, url: str, prefix: str = "LIMITS") -> None:
+        self.limiter = Windows(url, prefix)
 
     async def hit(self, rates: str, *keys: str, code: str = "rate_limited") -> None:
         """Count an attempt against every rate of ``rates`` (``;`` between; empty: none),

@@ -134,7 +134,8 @@ class Tables:
         self.seating = Seating(self)
         self.runner = BotRunner(self)
         self.lifecycle = Lifecycle(self)
-        self.guard = Guard(self.settings)
+        self.guard = Guard(self.settings, settings.limits_storage(),
+                           f"{settings.redis_prefix}:limits")
         self.metrics = Metrics()
         """This process's figures for ``/metrics`` (a registry of its own)."""
         self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}

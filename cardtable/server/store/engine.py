@@ -60,6 +60,9 @@ def make_engine(url: str, connect_timeout: float = 5.0) -> Engine:
                          connect_args={"connect_timeout": max(1, round(connect_timeout))})
 
 
+MIGRATION_LOCK = 0x63617264   # "card": the advisory lock the migrations are made under
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema up to the newest migration (run at every start)."""
     from alembic import command
@@ -75,6 +78,10 @@ def migrate(engine: Engine) -> None:
             connection.commit()
         try:
             with connection.begin():
+                if engine.dialect.name == "postgresql":
+                    # processes starting at once on an empty database take turns: the
+                    # second waits here, then finds the schema made (none dies on it)
+                    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
         finally:

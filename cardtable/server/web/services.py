@@ -75,7 +75,7 @@ class Services:
         reset_key = await asyncio.to_thread(players.secret, "reset")
         social = SocialStore(storage)
         notices = tables.notices = Notices(social)
-        limiter = Limiter(settings.rate_limit_storage)
+        limiter = Limiter(settings.limits_storage(), f"{settings.redis_prefix}:limits")
         return cls(
             settings=settings, storage=storage, tables=tables, quickplay=quickplay,
             analyses=analyses, cluster=cluster, players=players,
