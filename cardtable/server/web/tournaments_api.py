@@ -145,6 +145,16 @@ class TournamentListing(BaseModel):
     finished: list[TournamentInfo]
 
 
+class Entered(BaseModel):
+    """A tournament a player entered, and how they did (the profile's history)."""
+
+    tournament: TournamentInfo
+    points: int
+    games: int
+    wins: int
+    withdrawn: bool
+
+
 class Closing(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -266,6 +276,18 @@ async def list_tournaments(director: Directing,
 async def tournament(tournament_id: str, director: Directing) -> TournamentInfo:
     """A tournament: its ``status``, ``standings`` (one line a player), pairings, games."""
     return await _info(director.store, tournament_id)
+
+
+@router.get("/api/players/{player_id}/tournaments", response_model=list[Entered],
+            responses=answers(422))
+async def history(player_id: str, director: Directing,
+                  limit: int = Query(20, ge=1, le=100)) -> list[Entered]:
+    """The tournaments a player (by id) entered, newest first."""
+    if len(player_id) > 32:
+        return []
+    rows = await asyncio.to_thread(director.store.of_player, player_id, limit)
+    return [Entered(tournament=summary_of(row, 0), points=e.points, games=e.games,
+                    wins=e.wins, withdrawn=bool(e.withdrawn)) for row, e in rows]
 
 
 @router.post("/api/tournaments/{tournament_id}/join", response_model=TournamentInfo,

@@ -5,6 +5,7 @@
 //   /#/learn[/GAME[/STEP]]              the lessons, on the live table's drawing (lesson.js)
 //   /#/puzzle[/GAME[/N]]                a puzzle, on the live table's drawing (puzzle.js)
 //   /#/analyse/ID[/MOVE]                a finished game's analysis board (analysis.js)
+//   /#tournaments[/ID]                  tournaments, one tournament's standings (tournaments.js)
 
 import { LANGUAGES, initialLanguage, setLanguage, language, t, onLanguageChange } from "./i18n.js";
 import { installCardDefs } from "./cards.js";
@@ -18,6 +19,7 @@ import { AccountScreen, AccountControlPage, AdminPage, ResetPage } from "./accou
 import { learnScreen } from "./lesson.js";
 import { puzzleScreen } from "./puzzle.js";
 import { analysisScreen } from "./analysis.js";
+import { TournamentsPage, TournamentPage } from "./tournaments.js";
 
 const main = document.getElementById("main");
 let screen = null;
@@ -44,6 +46,10 @@ function route() {
   } else if (hash.startsWith("analyse/")) {
     name = "analysis";
     screen = analysisScreen(main, hash.slice("analyse/".length));
+  } else if (hash === "tournaments" || hash.startsWith("tournaments/")) {
+    name = "tournaments";
+    const id = hash.slice("tournaments/".length);
+    screen = hash === "tournaments" ? new TournamentsPage(main) : new TournamentPage(main, decodeURIComponent(id));
   } else if (hash === "history") {
     name = "history";
     screen = new History(main);
@@ -83,7 +89,7 @@ function setTitle(name) {
   const key = { lobby: "nav.lobby", account: "account.title", profile: "profile.title",
     leaderboard: "nav.leaderboard", learn: "nav.learn", puzzle: "puzzle.title",
     control: "control.title", reset: "reset.title", admin: "admin.title",
-    analysis: "analysis.title" }[name] ?? "nav.history";
+    analysis: "analysis.title", tournaments: "nav.tournaments" }[name] ?? "nav.history";
   if (name !== "table" && name !== "puzzle") document.title = `${t(key)} · cardtable`;
 }
 
@@ -179,7 +185,7 @@ else window.addEventListener("load", keepOffline);
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", () => {
   // Only the hashes that name a screen change the screen.
-  if (/^#\/?(history|replay\/.+|account(\/control)?|admin|reset(=.+)?|leaderboard(\/.*)?|players\/.+|learn(\/.*)?|puzzle(\/.*)?|analyse\/.+)?$/.test(location.hash)
+  if (/^#\/?(history|replay\/.+|account(\/control)?|admin|reset(=.+)?|leaderboard(\/.*)?|players\/.+|tournaments(\/.+)?|learn(\/.*)?|puzzle(\/.*)?|analyse\/.+)?$/.test(location.hash)
       || location.hash === "") route();
 });
 route();

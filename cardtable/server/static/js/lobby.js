@@ -12,6 +12,7 @@ import { navigate } from "./router.js";
 import { QuickPlayPanel, LiveGames } from "./quickplay.js";
 import { ComputerPanel } from "./computer.js";
 import { getMe } from "./players.js";
+import { LobbyTournaments } from "./tournaments.js";
 
 const FORM_KEY = "cardtable.lastForm";
 
@@ -249,6 +250,7 @@ export class Lobby {
                                   hidden: true });
     this.live ||= new LiveGames();
     this.live.render();
+    this.tournaments ||= new LobbyTournaments();
     root.appendChild(h("div", { class: "lobby" },
       this.computer ? this.computer.el : null,
       this.mineBox,
@@ -260,6 +262,7 @@ export class Lobby {
             t("lobby.refresh"))),
         this.tablesBox),
       this.live.el,
+      this.tournaments.el,
       h("section", { class: "panel create-table", "aria-labelledby": "create-title" },
         h("h2", { id: "create-title" }, t("lobby.create")),
         this.created ? this.createdPanel() : null,

@@ -200,6 +200,9 @@ export class ProfilePage {
   async load() {
     try { this.profile = await api(`/api/players/${encodeURIComponent(this.name)}`); } catch (error) { this.error = error; }
     this.me = await getMe();
+    if (this.profile) {
+      try { this.tournaments = await api(`/api/players/${encodeURIComponent(this.profile.id)}/tournaments`); } catch { this.tournaments = []; }
+    }
     this.render();
   }
 
@@ -244,6 +247,11 @@ export class ProfilePage {
     if (p.bots.length) {
       panel.append(h("h3", {}, t("profile.bots")), h("ul", { class: "bot-records" },
         p.bots.map((b) => h("li", {}, t("profile.botRecord", b)))));
+    }
+    if (this.tournaments && this.tournaments.length) {   // the tournaments entered
+      panel.append(h("h3", {}, t("tour.history")), h("ul", { class: "profile-tournaments" },
+        this.tournaments.map((r) => h("li", {}, link(`/#tournaments/${encodeURIComponent(r.tournament.id)}`,
+          r.tournament.name), " ", h("span", { class: "muted" }, t("tour.historyLine", r))))));
     }
   }
 }
