@@ -87,7 +87,7 @@ def test_an_open_challenge_is_accepted_by_whoever_has_its_link(
         people: dict[str, TestClient]) -> None:
     a, c = people["anahita"], people["cyrus"]
     sent = challenge(a).json()
-    assert sent["to"] is None and sent["link"] == f"/challenge/{sent['id']}"
+    assert sent["to"] is None and sent["link"] == f"/#challenge/{sent['id']}"
     assert c.get(f"/api/challenges/{sent['id']}").json()["from"] == "anahita"
     accepted = c.post(f"/api/challenges/{sent['id']}/accept").json()
     assert accepted["challenge"]["status"] == "accepted" and accepted["seat"] == 1

@@ -56,7 +56,7 @@ def challenge_view(row: ChallengeRow, names: dict[str, str], me: str) -> dict[st
             "players": row.players, "clock": row.clock, "rated": bool(row.rated),
             "status": row.status, "created": row.created.isoformat(),
             "expires": row.expires.isoformat(), "table": row.table_id,
-            "link": f"/challenge/{row.id}"}
+            "link": f"/#challenge/{row.id}"}
 
 
 class Challenges:

@@ -85,7 +85,7 @@ class Challenge(BaseModel):
     created: str
     expires: str
     table: str | None = Field(description="once accepted: the table it made")
-    link: str = Field(description="the page that shows it (an open challenge's link)")
+    link: str = Field(description="the page that shows it (an open challenge's link to share)")
 
     model_config = ConfigDict(populate_by_name=True)
 

@@ -6,6 +6,8 @@
 //   /#/puzzle[/GAME[/N]]                a puzzle, on the live table's drawing (puzzle.js)
 //   /#/analyse/ID[/MOVE]                a finished game's analysis board (analysis.js)
 //   /#tournaments[/ID]                  tournaments, one tournament's standings (tournaments.js)
+//   /#inbox          challenges, friends, notices, games waiting for your move (social.js)
+//   /#challenge/ID   one challenge (an open challenge's link)
 
 import { LANGUAGES, initialLanguage, setLanguage, language, t, onLanguageChange } from "./i18n.js";
 import { installCardDefs } from "./cards.js";
@@ -14,12 +16,13 @@ import { h, clear } from "./dom.js";
 import { Lobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { History, Replay } from "./history.js";
-import { ProfilePage, LeaderboardPage, accountBadge } from "./players.js";
+import { ProfilePage, LeaderboardPage, accountBadge, getMe } from "./players.js";
 import { AccountScreen, AccountControlPage, AdminPage, ResetPage } from "./accountcontrol.js";
 import { learnScreen } from "./lesson.js";
 import { puzzleScreen } from "./puzzle.js";
 import { analysisScreen } from "./analysis.js";
 import { TournamentsPage, TournamentPage } from "./tournaments.js";
+import { InboxPage, ChallengePage, inboxLink, setWhoAmI } from "./social.js";
 
 const main = document.getElementById("main");
 let screen = null;
@@ -50,6 +53,12 @@ function route() {
     name = "tournaments";
     const id = hash.slice("tournaments/".length);
     screen = hash === "tournaments" ? new TournamentsPage(main) : new TournamentPage(main, decodeURIComponent(id));
+  } else if (hash === "inbox") {
+    name = "inbox";
+    screen = new InboxPage(main);
+  } else if (hash.startsWith("challenge/")) {
+    name = "challenge";
+    screen = new ChallengePage(main, decodeURIComponent(hash.slice("challenge/".length)));
   } else if (hash === "history") {
     name = "history";
     screen = new History(main);
@@ -89,7 +98,8 @@ function setTitle(name) {
   const key = { lobby: "nav.lobby", account: "account.title", profile: "profile.title",
     leaderboard: "nav.leaderboard", learn: "nav.learn", puzzle: "puzzle.title",
     control: "control.title", reset: "reset.title", admin: "admin.title",
-    analysis: "analysis.title", tournaments: "nav.tournaments" }[name] ?? "nav.history";
+    analysis: "analysis.title", tournaments: "nav.tournaments", inbox: "social.title",
+    challenge: "social.challenge" }[name] ?? "nav.history";
   if (name !== "table" && name !== "puzzle") document.title = `${t(key)} · cardtable`;
 }
 
@@ -120,6 +130,7 @@ function header() {
       link("/#leaderboard", "nav.leaderboard", "leaderboard"),
       // lessons (#/learn), puzzles (#/puzzle) and analysis (#/analyse) on the table
       link("/#/learn", "nav.learn", "learn")),
+    inboxLink(),
     accountBadge(),
     h("label", { class: "lang" }, h("span", { class: "sr-only" }, t("nav.language")), select));
 }
@@ -166,6 +177,7 @@ async function rememberScript(tries = 20) {
 setLanguage(initialLanguage(), { remember: false });
 installCardDefs();
 setNavigator(navigate);
+setWhoAmI(getMe);
 header();
 onLanguageChange(() => {
   const chooserHadFocus = document.activeElement?.id === "language";
@@ -185,7 +197,7 @@ else window.addEventListener("load", keepOffline);
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", () => {
   // Only the hashes that name a screen change the screen.
-  if (/^#\/?(history|replay\/.+|account(\/control)?|admin|reset(=.+)?|leaderboard(\/.*)?|players\/.+|tournaments(\/.+)?|learn(\/.*)?|puzzle(\/.*)?|analyse\/.+)?$/.test(location.hash)
+  if (/^#\/?(inbox|challenge\/.+|history|replay\/.+|account(\/control)?|admin|reset(=.+)?|leaderboard(\/.*)?|players\/.+|tournaments(\/.+)?|learn(\/.*)?|puzzle(\/.*)?|analyse\/.+)?$/.test(location.hash)
       || location.hash === "") route();
 });
 route();

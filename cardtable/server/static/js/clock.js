@@ -14,10 +14,15 @@ export function ratingText(n) {
   return num(Number(n), { useGrouping: false });
 }
 
-/** "1:05" (or "0:07"; "۱:۰۵" in Persian): minutes and seconds of a time left. */
+/** "1:05" (or "0:07"; "۱:۰۵" in Persian): minutes and seconds of a time left; from an
+ * hour on, hours too ("23:59:58": a day a move). */
 export function clockText(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
-  return `${num(Math.floor(whole / 60))}:${num(whole % 60, { minimumIntegerDigits: 2 })}`;
+  const two = { minimumIntegerDigits: 2 };
+  if (whole >= 3600) {
+    return `${num(Math.floor(whole / 3600))}:${num(Math.floor(whole / 60) % 60, two)}:${num(whole % 60, two)}`;
+  }
+  return `${num(Math.floor(whole / 60))}:${num(whole % 60, two)}`;
 }
 
 export class LifeBar {

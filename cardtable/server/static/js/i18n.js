@@ -31,6 +31,7 @@ import ruRules from "./lang/rules/ru.js";
 import moves from "./lang/moves.js";
 import report from "./lang/report.js";
 import tournaments from "./lang/tournaments.js";
+import social from "./lang/social.js";
 
 // The server's refusals (code.*) are kept in lang/codes/, the table's help (settings, move
 // log, score sheets) in lang/table/, one file per language.
@@ -48,6 +49,7 @@ for (const [code, extra] of Object.entries(school)) Object.assign(STRINGS[code],
 for (const [code, extra] of Object.entries(newcomer)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(report)) Object.assign(STRINGS[code], extra);
 for (const [code, extra] of Object.entries(tournaments)) Object.assign(STRINGS[code], extra);
+for (const [code, extra] of Object.entries(social)) Object.assign(STRINGS[code], extra);
 
 // the frame's words (header, navigation): frame.js shows them before the page has loaded
 for (const [code, extra] of Object.entries(frame)) Object.assign(STRINGS[code], extra);

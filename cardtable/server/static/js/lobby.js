@@ -13,6 +13,7 @@ import { QuickPlayPanel, LiveGames } from "./quickplay.js";
 import { ComputerPanel } from "./computer.js";
 import { getMe } from "./players.js";
 import { LobbyTournaments } from "./tournaments.js";
+import { daysText } from "./social.js";
 
 const FORM_KEY = "cardtable.lastForm";
 
@@ -24,6 +25,10 @@ export const CLOCKS = {
   fast: { move: 10, bank: 60 },
   normal: { move: 20, bank: 180 },
   slow: { move: 45, bank: 600 },
+  // days a move: a game that waits for each player (the server's DaysControl)
+  days1: { days: 1 },
+  days3: { days: 3 },
+  days7: { days: 7 },
 };
 
 /** Bots in the order a person expects: the levels first, then the rest. */
@@ -111,6 +116,8 @@ export class Lobby {
       await getMe();
       const me = await api("/api/me");
       this.mine = me?.seats || [];
+      const waiting = await api("/api/your-move").catch(() => []);
+      this.yourMove = new Set(waiting.map((g) => `${g.table}/${g.seat}`));
       const account = !!me && me.kind !== "guest";
       if (account !== this.account && !this.destroyed) {
         this.account = account;
@@ -132,7 +139,9 @@ export class Lobby {
         dataset: { table: seat.table } },
       h("div", { class: "table-what" }, h("strong", {}, gameTitle(seat.game)),
         h("span", { class: "muted" }, ` · ${t("lobby.seat", { n: seat.seat + 1 })} · `
-          + t(seat.status === "waiting" ? "lobby.waiting" : "lobby.playing"))),
+          + t(seat.status === "waiting" ? "lobby.waiting" : "lobby.playing")),
+        this.yourMove?.has(`${seat.table}/${seat.seat}`)
+          ? h("strong", { class: "your-move" }, ` · ${t("social.yourMove")}`) : null),
       h("div", { class: "table-buttons" },
         h("a", { class: "button primary back-in", href: `/table/${seat.table}`,
           dataset: { focusKey: `back-${seat.table}` },
@@ -359,8 +368,9 @@ export class Lobby {
     const clockSelect = h("select", { id: "clock", name: "clock",
       onchange: (e) => { form.clock = e.target.value; } },
       Object.entries(CLOCKS).map(([name, clock]) => h("option", { value: name, selected: name === form.clock },
-        clock ? t("lobby.clockPreset", { move: num(clock.move), bank: num(clock.bank / 60) })
-          : t("lobby.clockNone"))));
+        clock?.days ? daysText(clock.days)
+          : clock ? t("lobby.clockPreset", { move: num(clock.move), bank: num(clock.bank / 60) })
+            : t("lobby.clockNone"))));
 
     const bots = orderBots(game.bots || []);
     const everyday = bots.filter((b) => !ADVANCED_BOTS.includes(b));

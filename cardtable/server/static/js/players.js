@@ -11,6 +11,7 @@ import { t, num } from "./i18n.js";
 import { navigate } from "./router.js";
 import { gameTitle, presetName } from "./names.js";
 import { ReportForm, mayReport } from "./report.js";
+import { profileActions } from "./social.js";
 
 let me = null;
 let asking = null;   // the /api/me under way: two callers at once make one guest, not two
@@ -223,7 +224,10 @@ export class ProfilePage {
     if (this.error) { panel.append(h("p", { class: "error" }, this.error.status === 404 ? t("profile.notFound") : this.error.message)); return; }
     const p = this.profile;
     if (!p) return;
+    const mine = this.me && this.me.id === p.id;
     panel.append(h("h2", { id: "profile-name" }, nameEl(p.name, p.kind)), this.reportPart(p) || "",
+      !mine && p.username && p.kind === "account" && this.me && this.me.kind !== "guest"
+        ? profileActions(p.username) : "",
       h("p", { class: "games-count" }, t("profile.games", { played: p.games.played, won: p.games.won })),
       h("h3", {}, t("profile.ratings")));
     if (!p.ratings.length) panel.append(h("p", { class: "muted" }, t("profile.noRatings")));
