@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import httpx
+import pytest
 from tablekit import next_state, server, socket_for
 
 PASSWORD = "tangerine orbit 7 lantern"
@@ -55,3 +56,30 @@ def test_a_game_played_with_json_logs_logs_lines_of_json_and_no_secret(
     seed = record.get("seed")
     assert seed is None or str(seed) not in text
     assert "seed" not in text.lower()
+
+
+def test_in_json_mode_another_librarys_line_and_a_warning_are_json_too(
+        capfd: pytest.CaptureFixture) -> None:
+    """psycopg logs through its own logger, which reaches the root logger: in JSON mode
+    that line is JSON too, as is a Python warning, never a bare line among the JSON."""
+    import logging
+    import warnings
+
+    from cardtable.server.web.jsonlog import json_logs
+
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        json_logs()
+        logging.getLogger("psycopg").warning("error ignored in rollback on %s", "conn")
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            warnings.warn("a library's own warning", UserWarning, stacklevel=1)
+        lines = [line for line in capfd.readouterr().err.splitlines() if line.strip()]
+    finally:
+        logging.captureWarnings(False)
+        root.handlers, root.level = handlers, level
+    assert len(lines) == 2, lines
+    records = [json.loads(line) for line in lines]
+    assert "error ignored in rollback on conn" in records[0]["message"]
+    assert "a library's own warning" in records[1]["message"]

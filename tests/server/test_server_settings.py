@@ -166,3 +166,23 @@ def test_several_processes_count_their_rate_limits_in_their_redis_by_default() -
     chosen = parse(["--redis-url", "redis://127.0.0.1:6379/3",
                     "--rate-limit-storage", "redis://10.0.0.2:6379/1"])
     assert chosen.limits_storage() == "redis://10.0.0.2:6379/1"
+
+
+@pytest.mark.parametrize(("flag", "url", "words"), [
+    ("--database-url", "postgresql://cards:s3cret@127.0.0.1:1/cards",
+     "the database at postgresql://cards:***@127.0.0.1:1/cards cannot be reached"),
+    ("--redis-url", "redis://:s3cret@127.0.0.1:1/0",
+     "Redis at redis://:***@127.0.0.1:1/0 cannot be reached"),
+])
+def test_a_database_or_redis_out_of_reach_at_start_is_one_sentence(
+        tmp_path: Path, flag: str, url: str, words: str) -> None:
+    """Not uvicorn's failed startup and its traceback: one line, the place named, its
+    password hidden, exit status 1."""
+    done = subprocess.run([sys.executable, "-m", "cardtable.server", "--data-dir",
+                           str(tmp_path / "data"), flag, url], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 1
+    said = done.stderr.strip().splitlines()
+    assert len(said) == 1, done.stderr
+    assert words in said[0] and "Connection refused" in said[0]
+    assert "s3cret" not in done.stderr + done.stdout

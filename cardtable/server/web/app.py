@@ -66,6 +66,7 @@ from .moderation import BannedAddresses
 from .moderation import router as moderation_router
 from .pagefiles import PageFiles
 from .pagefiles import router as page_router
+from .preflight import first_problem
 from .protocol_api import router as protocol_router
 from .ratings_api import router as ratings_router
 from .services import Services
@@ -228,6 +229,9 @@ def serve(settings: ServerSettings | None = None, **fields: Any) -> None:
 
     app = create_app(settings, **fields)
     chosen: ServerSettings = app.state.settings
+    problem = first_problem(chosen)
+    if problem is not None:
+        raise SystemExit(problem)   # one sentence on stderr, exit status 1
     trusted_proxies, log_level = chosen.trusted_proxies, chosen.log_level
     trusted = tuple(ipaddress.ip_network(item, strict=False)
                     for item in trusted_proxies.split(",") if item)

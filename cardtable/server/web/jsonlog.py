@@ -27,6 +27,7 @@ import json
 import logging
 import re
 import secrets
+import sys
 from typing import Any
 
 from starlette.types import ASGIApp, Message
@@ -127,3 +128,13 @@ def json_logs() -> None:
     for name in LOGGERS:
         for handler in logging.getLogger(name).handlers:
             handler.setFormatter(formatter)
+    # every other library's lines (psycopg's, a Python warning) reach the root logger,
+    # which without a handler of its own writes them as bare text to stderr
+    root = logging.getLogger()
+    if not any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(formatter)
+        root.addHandler(handler)
+        if root.level > logging.WARNING or root.level == logging.NOTSET:
+            root.setLevel(logging.WARNING)
+    logging.captureWarnings(True)
