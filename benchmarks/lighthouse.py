@@ -1,0 +1,109 @@
+"""Lighthouse's scores for the lobby and a table, on its mobile profile, in Debian's Chromium.
+
+Lighthouse (the npm package, pinned in ``tools/lighthouse/package-lock.json``, installed
+there by ``npm ci`` on the first run) opens each page in ``/usr/bin/chromium`` with its
+default mobile profile (a phone's screen, 4x slower CPU, simulated slow 4G) and scores
+performance, accessibility and best practices.  A page opened by Lighthouse is a first
+visit (a new profile: nothing kept), so it gets the page with its script inside
+(``web/assets``).  The table is a new table of a person against a bot, watched.
+
+    .venv/bin/python benchmarks/lighthouse.py                # starts `cardtable serve`
+    .venv/bin/python benchmarks/lighthouse.py --url http://127.0.0.1:8000/ --runs 3
+
+Each page is measured ``--runs`` times; the median of each score is printed, with each
+performance metric's median.  Performance on a busy machine is mostly its blocking time:
+say the load average beside the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from page_load import free_port, primed, start_server, wait_up
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOLS = ROOT / "tools" / "lighthouse"
+LIGHTHOUSE = TOOLS / "node_modules" / ".bin" / "lighthouse"
+CATEGORIES = ("performance", "accessibility", "best-practices")
+METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time",
+           "cumulative-layout-shift", "speed-index")
+
+
+def installed() -> Path:
+    if not LIGHTHOUSE.exists():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                       cwd=TOOLS, check=True)
+    return LIGHTHOUSE
+
+
+def a_table(url: str) -> str:
+    """A new table of a person against a bot (its page, watched)."""
+    request = urllib.request.Request(
+        url + "api/tables", method="POST", headers={"Content-Type": "application/json"},
+        data=json.dumps({"game": "pasur", "seats": ["human", "bot:random"]}).encode())
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return f"{url}table/{json.load(answer)['table']}"
+
+
+def run(binary: Path, page: str, folder: Path) -> dict[str, Any]:
+    out = folder / "report.json"
+    subprocess.run([str(binary), page, "--quiet", "--output=json", f"--output-path={out}",
+                    "--only-categories=" + ",".join(CATEGORIES),
+                    "--chrome-flags=--headless=new --no-sandbox"],
+                   check=True, env={**os.environ, "CHROME_PATH": "/usr/bin/chromium"})
+    report: dict[str, Any] = json.loads(out.read_text())
+    return {"scores": {name: report["categories"][name]["score"] for name in CATEGORIES},
+            "metrics": {name: report["audits"][name]["numericValue"] for name in METRICS},
+            "failed": sorted(ref["id"] for cat in report["categories"].values()
+                             for ref in cat["auditRefs"] if ref.get("weight")
+                             and report["audits"][ref["id"]].get("score") is not None
+                             and report["audits"][ref["id"]]["score"] < 0.9)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", help="a running server (else one is started)")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    binary = installed()
+    folder = Path(tempfile.mkdtemp(prefix="cardtable-lighthouse-"))
+    server = None
+    try:
+        url = args.url
+        if url is None:
+            port = free_port()
+            server = start_server(folder, port)
+            url = f"http://127.0.0.1:{port}/"
+            wait_up(url)
+        url = url if url.endswith("/") else url + "/"
+        primed(url)
+        for name, page in (("lobby", url), ("table", a_table(url))):
+            runs = [run(binary, page, folder) for _ in range(args.runs)]
+            scores = "  ".join(
+                f"{c} {round(100 * statistics.median(r['scores'][c] for r in runs))}"
+                for c in CATEGORIES)
+            metrics = "  ".join(
+                f"{m.replace('-', ' ')} {statistics.median(r['metrics'][m] for r in runs):.3g}"
+                for m in METRICS)
+            print(f"{name:6} {scores}\n       {metrics} (ms; the layout shift is a fraction)"
+                  f"\n       below 0.9: {sorted({a for r in runs for a in r['failed']})}")
+    finally:
+        if server is not None:
+            server.send_signal(signal.SIGINT)
+            server.wait(20)
+
+
+if __name__ == "__main__":
+    main()
