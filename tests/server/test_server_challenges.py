@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from playerkit import fresh, register
-from tablekit import Player
+from tablekit import Player, wait_until
 
 from cardtable.server.core.clock import FakeClock
+from cardtable.server.core.codes import CODES
 
 
 def account(client: TestClient, name: str, host: str) -> TestClient:
@@ -347,3 +351,67 @@ def test_a_banned_players_challenges_are_cancelled(client: TestClient,
         "challenge_closed")
     assert [x["status"] for x in c.get("/api/challenges").json()] == ["cancelled"]
     assert to_a["status"] == "open"
+
+
+def test_followers_hear_when_a_followed_player_starts_a_game(
+        people: dict[str, TestClient]) -> None:
+    a, b, c = people["anahita"], people["bahram"], people["cyrus"]
+    c.post("/api/players/anahita/follow")
+    a.post("/api/players/bahram/follow")   # at the same table: not told of her own game
+    sent = challenge(a, to="bahram").json()
+    table = b.post(f"/api/challenges/{sent['id']}/accept").json()["table"]
+    wait_until(lambda: any(n["kind"] == "friend_game" for n in inbox(c)["notices"]),
+               "cyrus's notice")
+    [told] = [n for n in inbox(c)["notices"] if n["kind"] == "friend_game"]
+    assert (told["data"]["name"], told["data"]["url"]) == ("anahita", f"/table/{table}")
+    assert not any(n["kind"] == "friend_game" for n in inbox(a)["notices"])
+    assert not any(n["kind"] == "friend_game" for n in inbox(b)["notices"])
+
+
+def test_a_player_invites_another_to_a_table(people: dict[str, TestClient]) -> None:
+    a, b, c = people["anahita"], people["bahram"], people["cyrus"]
+    made = a.post("/api/tables", json={"game": "durak", "seats": ["human", "human"]}).json()
+    answer = a.post("/api/players/bahram/invite", json={"table": made["table"]})
+    assert answer.json() == {"sent": True}
+    [notice] = [n for n in inbox(b)["notices"] if n["kind"] == "invite"]
+    assert (notice["data"]["from"], notice["data"]["url"]) == (
+        "anahita", f"/table/{made['table']}")
+    assert a.post("/api/players/bahram/invite", json={"table": "nope"}).json()["code"] == (
+        "not_found")
+    c.post("/api/players/anahita/block")
+    assert a.post("/api/players/cyrus/invite", json={"table": made["table"]}).json()[
+        "code"] == "player_blocked"
+    assert not any(n["kind"] == "invite" for n in inbox(c)["notices"])
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12)
+                    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=50),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=12), inner, max_size=4), max_leaves=12)
+FIELDS = ("to", "game", "preset", "options", "players", "clock", "rated")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(body=st.dictionaries(st.sampled_from(FIELDS), JSON | st.sampled_from(
+           ["bahram", "durak", "pasur", {"days": 3}, {"move": 5, "bank": 0}, 2, 4])),
+       target=st.text(st.characters(blacklist_characters="/.\\%"), min_size=1,
+                      max_size=60), action=st.sampled_from(["accept", "decline", "cancel"]))
+def test_a_signed_in_account_s_hostile_requests_are_refused_never_failed(
+        people: dict[str, TestClient], body: dict[str, Any], target: str,
+        action: str) -> None:
+    """Whatever a signed-in account sends to the challenges, follows, blocks, invites and
+    settings: an answer, or a refusal with a stable code; never a server error."""
+    a = people["anahita"]
+    answers = [a.post("/api/challenges", json=body),
+               a.post(f"/api/challenges/{quote(target, safe='')}/{action}"),
+               a.post(f"/api/players/{quote(target, safe='')}/follow"),
+               a.post(f"/api/players/{quote(target, safe='')}/invite", json=body),
+               a.post("/api/social/settings", json=body),
+               a.get("/api/inbox", params={"after": target, "wait": 0})]
+    for answer in answers:
+        assert answer.status_code < 500, answer.text
+        if answer.status_code >= 400:
+            assert answer.json()["code"] in CODES, answer.text
+    for made in a.get("/api/challenges").json():
+        if made["status"] == "open":
+            a.post(f"/api/challenges/{made['id']}/cancel")

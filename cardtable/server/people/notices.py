@@ -14,7 +14,7 @@ nobody; ``notify`` never raises for the database being away: it logs and gives `
 (a notice lost is better than a move, a challenge or a tournament refused for it).
 
 >>> sorted(KINDS)
-['challenge', 'challenge_answer', 'friend_game', 'tournament', 'your_move']
+['challenge', 'challenge_answer', 'friend_game', 'invite', 'tournament', 'your_move']
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ KINDS: dict[str, str] = {
     "your_move": "it is your move at a table with days a move",
     "tournament": "a tournament you joined starts, or pairs you",
     "friend_game": "a player you follow started a game (watch it)",
+    "invite": "a player invites you to their table",
 }
 """The kinds of notice, each a player may send where they choose."""
 

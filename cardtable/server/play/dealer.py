@@ -30,7 +30,7 @@ from . import effects as d
 from .bot_runner import make_bot
 from .decide import decide, stop_graces
 from .lifecycle import DEFAULT_TAKEOVER
-from .live import Connection, Life, LiveTable, send
+from .live import PLAYING, Connection, Life, LiveTable, send
 from .mailbox import Mailbox
 
 if TYPE_CHECKING:
@@ -272,6 +272,8 @@ class Dealer(Mailbox):
                 _cancel(table.bot_task)
             case d.LoadRatings():
                 house.spawn(house.lifecycle.load_ratings(table))
+                if table.status == PLAYING and table.version == 0:
+                    house.spawn(house.lifecycle.tell_followers(table))
             case d.Evict():
                 house.evict_if_idle(table)
             case _:

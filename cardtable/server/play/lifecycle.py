@@ -34,6 +34,9 @@ __all__ = ["DEFAULT_CLOCK", "DEFAULT_TAKEOVER", "TIMEOUTS_TO_FORFEIT", "Life", "
 
 log = logging.getLogger("cardtable.server")
 
+FOLLOWERS_TOLD = 200
+"""Followers a player's new game is told to, at most (a bound on one table's notices)."""
+
 DEFAULT_CLOCK = {"move": 20, "bank": 60}
 """The time control of quick play: 20 seconds a move, then a bank of 60."""
 DEFAULT_TAKEOVER = "easy"
@@ -60,6 +63,8 @@ class Lifecycle:
 
     def __init__(self, tables: House) -> None:
         self.tables = tables
+        self._told: set[str] = set()
+        """Tables whose players' followers were told the game began (once a table)."""
 
     # -- timers -----------------------------------------------------------------------------
     async def timeout(self, table: LiveTable, turn: tuple[int, int], limit: float) -> None:
@@ -105,6 +110,28 @@ class Lifecycle:
         await notices.notify(holder.player_id, "your_move", {
             "table": table.id, "game": table.game, "seat": seat,
             "days": None if life is None else life.days, "url": f"/table/{table.id}"})
+
+    async def tell_followers(self, table: LiveTable) -> None:
+        """A game began: each account at the table tells its followers (``friend_game``,
+        to watch it), at most ``FOLLOWERS_TOLD`` of them, and not those at the table."""
+        notices = self.tables.notices
+        if notices is None or table.id in self._told:
+            return
+        if len(self._told) >= 10_000:
+            self._told.clear()   # a bound on memory: a table starts once, long gone by then
+        self._told.add(table.id)
+        here = {seat.player_id for seat in table.seats if seat.player_id}
+        for seat in table.seats:
+            if not seat.player_id or seat.player_kind != "account":
+                continue
+            try:
+                followers = await asyncio.to_thread(notices.store.followers, seat.player_id)
+            except StorageUnavailable:
+                return
+            for follower in [f for f in followers if f not in here][:FOLLOWERS_TOLD]:
+                await notices.notify(follower, "friend_game", {
+                    "name": seat.name, "table": table.id, "game": table.game,
+                    "url": f"/table/{table.id}"})
 
     async def checkpoint_all(self, table_ids: list[str] | None = None) -> None:
         """Store every correspondence turn's time spent (of ``table_ids``, or of every

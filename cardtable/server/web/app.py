@@ -6,7 +6,8 @@ the signers; the endpoints are given them through ``Depends``, ``deps``), and on
 (``api``) made of each feature's part: ``health_api``, ``tables_api``, ``socket_api``,
 ``life_api`` (lobby, quick play, resign, leave), ``accounts``, ``ratings_api``,
 ``control_api`` (password, sessions, deletion, export), ``mail_api`` (reset by e-mail),
-``moderation`` (reports, admins), ``learn_api``, ``protocol_api`` (the messages' schema)
+``moderation`` (reports, admins), ``learn_api``, ``protocol_api`` (the messages' schema),
+``social_api`` (challenges, follows and blocks, the inbox, your move: docs/social.md)
 and the page (``pagefiles``).  The endpoints, in short:
 
 - ``GET /api/health`` (and ``/live``, ``/ready``), ``GET /metrics``, ``GET /api/games``

@@ -5,7 +5,8 @@ player's social settings (``play.challenges``, ``people.notices``, ``store.socia
   ``GET /api/challenges/{id}``, ``POST /api/challenges/{id}/accept`` (the table made, both
   seated), ``/decline``, ``/cancel``
 - ``POST``/``DELETE /api/players/{name}/follow`` and ``/block``; ``GET /api/friends``
-  (the players I follow: online, playing and where to watch), ``GET /api/blocks``
+  (the players I follow: online, playing and where to watch), ``GET /api/blocks``;
+  ``POST /api/players/{name}/invite`` (to a table: a notice with its link)
 - ``GET /api/inbox`` (``after``: newer notices only; ``wait``: hold the answer up to that
   many seconds for one), ``POST /api/inbox/read``
 - ``GET``/``POST /api/social/settings``: who may challenge me, where each kind of notice
@@ -127,7 +128,7 @@ class SocialSettings(BaseModel):
     challenges: Literal["everyone", "followed", "nobody"] | None = Field(
         None, description="who may challenge me: everyone, only players I follow, nobody")
     routes: dict[Literal["challenge", "challenge_answer", "your_move", "tournament",
-                         "friend_game"], list[Literal["inbox"]]] | None = Field(
+                         "friend_game", "invite"], list[Literal["inbox"]]] | None = Field(
         None, description="for each kind of notice, where it goes (an empty list: "
         "nowhere); a kind not named goes to the inbox")
 
@@ -258,6 +259,44 @@ async def block(request: Request, players: Players, social: Social,
 async def unblock(request: Request, players: Players, social: Social,
                   name: str = NAME) -> Changed:
     return await _pair(request, players, social, name, "block", False)
+
+
+class Invitation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    table: str = Field(max_length=32, description="the table to invite them to")
+
+
+class Sent(BaseModel):
+    sent: bool
+
+
+@router.post("/api/players/{name}/invite", response_model=Sent, responses=ANSWERS)
+async def invite(body: Invitation, request: Request, players: Players, social: Social,
+                 tables: Live, name: str = NAME) -> Sent:
+    """Invite a player to a table in play or waiting for players: a notice in their inbox
+    with its link (not to or from a player either blocks; at the challenges' rate)."""
+    player = await _account(request)
+    other = await asyncio.to_thread(players.by_username, name.strip())
+    if other is None or other.kind == "guest":
+        raise Refused(f"there is no player named {name[:40]!r}", 404, "no_player")
+    if other.id == player.id:
+        raise Refused("you cannot invite yourself", 422, "not_yourself")
+    if await asyncio.to_thread(social.blocks_between, player.id, other.id):
+        raise Refused("you cannot invite this player", 403, "player_blocked")
+    table = await tables.snapshot(body.table)
+    if table is None:
+        raise Refused(f"there is no table {body.table[:40]!r}", 404, "not_found",
+                      params={"table": body.table[:40]})
+    if table.over:
+        raise Refused("this game is over", 409, "game_over")
+    settings = request.app.state.settings
+    await services_of(request).limiter.hit(settings.challenges_per_account, "challenge",
+                                           player.id)
+    notice = await services_of(request).notices.notify(other.id, "invite", {
+        "from": player.name, "table": table.id, "game": table.game,
+        "url": f"/table/{table.id}"})
+    return Sent(sent=notice is not None)
 
 
 @router.get("/api/friends", response_model=list[Followed], responses=ANSWERS)

@@ -86,6 +86,7 @@ export function noticeText(notice) {
     case "your_move": return t("social.notice.yourMove", { game: gameTitle(d.game) });
     case "friend_game": return t("social.notice.friendGame", { name: d.name || "" });
     case "tournament": return t("social.notice.tournament", { name: d.name || "" });
+    case "invite": return t("social.notice.invite", { from: d.from || "", game: gameTitle(d.game) });
     default: return notice.kind;
   }
 }
@@ -156,10 +157,12 @@ export class InboxPage {
     const me = await whoAmI();
     this.account = !!me && me.kind !== "guest";
     const ask = (path) => api(path).catch(() => null);
-    const [inbox, yours, challenges, friends, settings] = await Promise.all([
+    const [inbox, yours, challenges, friends, settings, mine] = await Promise.all([
       ask("/api/inbox?limit=50"), ask("/api/your-move"),
       this.account ? ask("/api/challenges") : null, this.account ? ask("/api/friends") : null,
-      this.account ? ask("/api/social/settings") : null]);
+      this.account ? ask("/api/social/settings") : null, ask("/api/me")]);
+    // a table of mine waiting for players: the one a friend may be invited to
+    this.waiting = (mine?.seats || []).find((s) => s.status === "waiting") || null;
     this.data = { inbox, yours, challenges, friends, settings };
     if (!this.destroyed) this.render();
   }
@@ -255,7 +258,14 @@ export class InboxPage {
         h("a", { href: `/#players/${encodeURIComponent(f.username || f.name)}` }, h("bdi", {}, f.name)), " · ",
         f.playing ? t("social.playing") : f.online ? t("social.online") : t("social.away"),
         f.watch ? [" ", h("a", { class: "watch", href: f.watch, onclick: (e) => { e.preventDefault(); navigate(f.watch); } },
-          t("social.watch"))] : null)))
+          t("social.watch"))] : null,
+        this.waiting && f.username ? [" ", h("button", { type: "button", class: "invite", onclick: async () => {
+          try {
+            await api(`/api/players/${encodeURIComponent(f.username)}/invite`, { method: "POST",
+              body: { table: this.waiting.table } });
+            toast(t("social.invited"));
+          } catch (error) { toast(error.message, "error"); }
+        } }, t("social.invite"))] : null)))
       : h("p", { class: "muted" }, t("social.noFriends")));
   }
 

@@ -4,6 +4,9 @@
 
 export default {
   en: {
+    "social.notice.invite": "{from} invites you to a table of {game}",
+    "social.invite": "Invite to my table",
+    "social.invited": "Invitation sent.",
     "social.inbox": "Inbox",
     "social.unread": "unread: {n}",
     "social.title": "Inbox",
@@ -74,6 +77,9 @@ export default {
     "social.days.14": "14 days a move",
   },
   pt: {
+    "social.notice.invite": "{from} convida-o para uma mesa de {game}",
+    "social.invite": "Convidar para a minha mesa",
+    "social.invited": "Convite enviado.",
     "social.inbox": "Caixa de entrada",
     "social.unread": "por ler: {n}",
     "social.title": "Caixa de entrada",
@@ -144,6 +150,9 @@ export default {
     "social.days.14": "14 dias por jogada",
   },
   fa: {
+    "social.notice.invite": "{from} شما را به میز {game} دعوت می‌کند",
+    "social.invite": "دعوت به میز من",
+    "social.invited": "دعوت‌نامه فرستاده شد.",
     "social.inbox": "صندوق پیام",
     "social.unread": "خوانده‌نشده: {n}",
     "social.title": "صندوق پیام",
@@ -214,6 +223,9 @@ export default {
     "social.days.14": "۱۴ روز برای هر حرکت",
   },
   ru: {
+    "social.notice.invite": "{from} приглашает вас за стол: {game}",
+    "social.invite": "Пригласить за мой стол",
+    "social.invited": "Приглашение отправлено.",
     "social.inbox": "Входящие",
     "social.unread": "непрочитанных: {n}",
     "social.title": "Входящие",
