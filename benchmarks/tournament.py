@@ -15,6 +15,8 @@ the server plays them (``moves_per_s``).  It measures:
 - ``pairing_cpu_us``: CPU time of one arena pairing call (``core.pairing.pair_arena`` over
   every waiting player), mean, and ``open_cpu_ms``: this thread's CPU time to write one
   step's tables and make them, a table;
+- ``move_p50_ms``, ``move_p99_ms``: a simulated player's move from asking to played (the
+  same run's peer: how loaded the process and the machine were);
 - ``games``, ``tables_made``.
 
 **Swiss** (``--swiss-players``, 64, tables of ``--swiss-size`` 4, ``--rounds`` 7): each
@@ -72,6 +74,7 @@ class Run:
     def __init__(self, data: Path, database_url: str | None, pace: float = 0.0) -> None:
         self.pace = pace
         self.moves = 0
+        self.move_ms: list[float] = []
         self.storage = Storage(database_url or sqlite_url(data))
         self.storage.migrate()
         settings = ServerSettings(data_dir=data, bot_delay=0, grace=600,
@@ -155,8 +158,10 @@ class Run:
             if self.pace:
                 await asyncio.sleep(self.pace)
             move = self.rng.choice(state.legal_moves())
+            started = time.monotonic()
             if not await self.tables.play(table, seat, version, str(move)):
                 self.moves += 1
+                self.move_ms.append(1000 * (time.monotonic() - started))
         at = time.monotonic()
         self.games += 1
         self.table_end[table.id] = at
@@ -201,7 +206,9 @@ async def arena(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     run.storage.close()
     assert standing is not None and standing.row.status == RUNNING
     return {"players": args.arena_players, "seconds": args.seconds, "pace": args.pace,
-            "moves_per_s": round(moves / args.seconds, 1), "games": run.games,
+            "moves_per_s": round(moves / args.seconds, 1),
+            "move_p50_ms": round(percentile(run.move_ms, 0.5), 1),
+            "move_p99_ms": round(percentile(run.move_ms, 0.99), 1), "games": run.games,
             "tables_made": run.tables_made, "seated_again": len(run.pair_ms),
             "pair_p50_ms": round(percentile(run.pair_ms, 0.5), 1),
             "pair_p99_ms": round(percentile(run.pair_ms, 0.99), 1),

@@ -5,11 +5,18 @@ player."""
 
 from __future__ import annotations
 
+import contextlib
+import secrets
+import time
+from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
 from playerkit import app_client, fresh, register
-from tablekit import wait_until
+from tablekit import next_state, server, wait_until
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from cardtable.server.store.sanctions import SanctionStore
 from cardtable.server.store.stamps import stamp
@@ -249,3 +256,78 @@ def test_a_swiss_plays_its_rounds_without_repeating_a_pair_then_finishes(
     assert sum(line["points"] for line in info["standings"]) == 12   # a win a game
     assert [line["rank"] for line in info["standings"]] == sorted(
         line["rank"] for line in info["standings"])
+
+
+def test_the_process_directing_a_tournament_killed_the_other_carries_on_losing_nothing(
+        tmp_path: Path, redis_url: str, migrated_database_url: str) -> None:
+    """Two server processes on PostgreSQL and Redis: the one that started the tournament
+    (and so directs it) is killed between two games; the other takes its lease, plays on
+    from the database, and the standings hold every result once."""
+    flags = ("--database-url", migrated_database_url, "--redis-url", redis_url,
+             "--redis-prefix", f"tourney-{secrets.token_hex(4)}", "--lease", "2")
+    data = tmp_path / "data"
+
+    def resign(base: str, client: httpx.Client, table: str) -> None:
+        seats = [s for s in client.get("/api/me").json()["seats"] if s["table"] == table]
+        cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+        url = base.replace("http", "ws", 1) + f"/ws/tables/{table}?seat={seats[0]['seat']}"
+        deadline = time.monotonic() + 60
+        while client.get(f"/api/tables/{table}").json().get("status") != "over":
+            # a table whose process was killed is adopted once its lease ends: until then
+            # its socket may close ("connect again"), as the page's would
+            assert time.monotonic() < deadline, "the table never ended"
+            with contextlib.suppress(ConnectionClosed, TimeoutError), connect(
+                    url, additional_headers={"Cookie": cookie}) as ws:
+                next_state(ws)
+                ws.send('{"type": "resign"}')
+                while not next_state(ws)["over"]:
+                    pass
+
+    def table_of(client: httpx.Client, tournament: str, but: set[str]) -> str:
+        found: list[str] = []
+
+        def new() -> bool:
+            found[:] = [g["table"] for g in client.get(
+                f"/api/tournaments/{tournament}").json()["pairings"] if g["table"] not in but]
+            return bool(found)
+
+        wait_until(new, "a new table", timeout=60)
+        return found[0]
+
+    with server(data, *flags) as (first, a):
+        people = {}
+        for name in ("orga", "ann"):
+            client = httpx.Client(base_url=a, headers={"Origin": a}, timeout=20)
+            assert client.post("/api/account/register", json={
+                "username": f"{name}_{secrets.token_hex(2)}",
+                "password": "correct horse battery"}).status_code == 201
+            people[name] = client
+        made = people["orga"].post("/api/tournaments", json=ARENA).json()
+        tournament = made["id"]
+        for client in people.values():
+            client.post(f"/api/tournaments/{tournament}/join")
+        people["orga"].post(f"/api/tournaments/{tournament}/start")
+        seen: set[str] = set()
+        with server(data, *flags) as (_, b):
+            table = table_of(people["ann"], tournament, seen)
+            seen.add(table)
+            resign(a, people["ann"], table)
+            second = table_of(people["ann"], tournament, seen)   # A paired them again
+            seen.add(second)
+            first.kill()   # SIGKILL: A's leases run out; B directs the tournament now
+            first.wait(10)
+            for client in people.values():
+                client.base_url = httpx.URL(b)
+                client.headers["Origin"] = b
+            resign(b, people["ann"], second)
+            third = table_of(people["ann"], tournament, seen)    # and B seats them again
+            info = people["orga"].get(f"/api/tournaments/{tournament}").json()
+        for client in people.values():
+            client.close()
+    scored = [g for g in info["games"] if g["status"] == "scored"]
+    assert {g["table"] for g in scored} == {table, second}
+    assert [g["table"] for g in info["pairings"]] == [third]
+    lines = {line["name"].split("_")[0]: line for line in info["standings"]}
+    assert (lines["orga"]["points"], lines["orga"]["wins"], lines["ann"]["points"]) == (
+        4, 2, 0)
+    assert lines["orga"]["games"] == lines["ann"]["games"] == 2

@@ -119,8 +119,9 @@ class Director:
         opening = await asyncio.to_thread(store.opening_games, tournament_id)
         if opening:
             names = await asyncio.to_thread(store.names, tournament_id)
-            await asyncio.gather(*(self._made(t.row, game, names, made)
-                                   for game, made in opening))
+            await asyncio.gather(*(self._make(t.row, game, names)
+                                   for game, made in opening if not made))
+            await asyncio.to_thread(store.games_opened, [g.table_id for g, _ in opening])
         arena = t.row.kind == ARENA
         if arena and t.row.ends is not None and at >= t.row.ends:
             # the standings freeze at the end: a game still in play then does not count
@@ -182,16 +183,10 @@ class Director:
         if not await asyncio.to_thread(self.store.open_games, row.id, round_, games, byes):
             return   # another step wrote this round first
         names = await asyncio.to_thread(self.store.names, row.id)
-        await asyncio.gather(*(self._made(row, GameRow(
+        await asyncio.gather(*(self._make(row, GameRow(
             table_id=table_id, tournament_id=row.id, round=round_, players=group,
             status=OPENING, created=stamp()), names) for table_id, group in games))
-
-    async def _made(self, row: TournamentRow, game: GameRow, names: dict[str, str],
-                    made: bool = False) -> None:
-        """Make a table written down (unless ``made`` already), then mark it in play."""
-        if not made:
-            await self._make(row, game, names)
-        await asyncio.to_thread(self.store.game_opened, game.table_id)
+        await asyncio.to_thread(self.store.games_opened, [table_id for table_id, _ in games])
 
     async def _make(self, row: TournamentRow, game: GameRow, names: dict[str, str]) -> None:
         """Make a table written down: its seats the entrants' (bots in the rest)."""

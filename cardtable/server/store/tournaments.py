@@ -302,9 +302,10 @@ class TournamentStore(Store):
             return True
 
     @guarded
-    def game_opened(self, table_id: str) -> None:
+    def games_opened(self, table_ids: list[str]) -> None:
+        """Tables made: their games are in play (one write for them all)."""
         with self.storage.writing() as session:
-            session.execute(update(GameRow).where(GameRow.table_id == table_id,
+            session.execute(update(GameRow).where(GameRow.table_id.in_(table_ids),
                                                   GameRow.status == OPENING)
                             .values(status=PLAYING))
 
