@@ -269,6 +269,8 @@ def test_the_process_directing_a_tournament_killed_the_other_carries_on_losing_n
 
     def resign(base: str, client: httpx.Client, table: str) -> None:
         seats = [s for s in client.get("/api/me").json()["seats"] if s["table"] == table]
+        assert seats, (table, client.get(f"/api/tables/{table}").json(),
+                       client.get("/api/me").json())
         cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
         url = base.replace("http", "ws", 1) + f"/ws/tables/{table}?seat={seats[0]['seat']}"
         deadline = time.monotonic() + 60
@@ -288,7 +290,8 @@ def test_the_process_directing_a_tournament_killed_the_other_carries_on_losing_n
 
         def new() -> bool:
             found[:] = [g["table"] for g in client.get(
-                f"/api/tournaments/{tournament}").json()["pairings"] if g["table"] not in but]
+                f"/api/tournaments/{tournament}").json()["pairings"]
+                if g["table"] not in but and g["status"] == "playing"]   # made, not opening
             return bool(found)
 
         wait_until(new, "a new table", timeout=60)
