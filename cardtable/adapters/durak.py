@@ -1,3 +1,4 @@
+# size: the episode and its learned move features read one public summary; they stay together
 """Transfer Durak as a research episode: the deck dealt card by card, decisions as ints.
 
 The deal is a run of chance nodes, one card each, in the order the engine's
