@@ -415,3 +415,25 @@ def test_a_signed_in_account_s_hostile_requests_are_refused_never_failed(
     for made in a.get("/api/challenges").json():
         if made["status"] == "open":
             a.post(f"/api/challenges/{made['id']}/cancel")
+
+
+def test_challenges_follows_blocks_and_the_inbox_on_postgresql(
+        make_client: Any, migrated_database_url: str) -> None:
+    client = make_client(database_url=migrated_database_url)
+    a, b, c = (account(client, name, f"10.0.1.{i}")
+               for i, name in enumerate(("anahita", "bahram", "cyrus"), start=1))
+    sent = challenge(a, to="bahram", clock={"days": 2}).json()
+    declined = challenge(a, to="bahram").json()
+    assert b.post(f"/api/challenges/{declined['id']}/decline").json()["status"] == "declined"
+    table = b.post(f"/api/challenges/{sent['id']}/accept").json()["table"]
+    assert b.post(f"/api/challenges/{sent['id']}/accept").json()["code"] == "challenge_closed"
+    assert [s["seat"] for s in a.get("/api/me").json()["seats"]] == [0]
+    assert client.get(f"/api/tables/{table}").json()["clock"] == {"days": 2}
+    assert b.post("/api/inbox/read").json()["read"] == 2
+    c.post("/api/players/anahita/follow")
+    assert [f["playing"] for f in c.get("/api/friends").json()] == [table]
+    c.post("/api/players/anahita/block")
+    assert challenge(a, to="cyrus").json()["code"] == "player_blocked"
+    to_move = client.get(f"/api/tables/{table}").json()["to_move"]
+    mover = (a, b)[to_move]
+    assert [g["table"] for g in mover.get("/api/your-move").json()] == [table]

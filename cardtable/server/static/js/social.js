@@ -94,7 +94,11 @@ export function noticeText(notice) {
 function noticeUrl(notice) {
   const d = notice.data || {};
   if (notice.kind === "challenge") return `/#challenge/${encodeURIComponent(d.challenge)}`;
-  if (d.url) return d.url;
+  // a tournament's notice leads to its table (paired) or to its standings (the page's route)
+  if (notice.kind === "tournament" && !d.table && d.tournament) {
+    return `/#tournaments/${encodeURIComponent(d.tournament)}`;
+  }
+  if (d.url && d.url.startsWith("/table/")) return d.url;
   if (d.table) return `/table/${encodeURIComponent(d.table)}`;
   if (d.tournament) return `/#tournaments/${encodeURIComponent(d.tournament)}`;
   return "/#inbox";
