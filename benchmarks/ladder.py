@@ -157,6 +157,11 @@ def main() -> None:
     parser.add_argument("--out", default="ladder.json")
     parser.add_argument("--resume", action="store_true",
                         help="keep the pairs already in --out and play only the others")
+    parser.add_argument("--only", default="",
+                        help="play only the pairs with one of these entrants (comma "
+                             "separated; 'none': play nothing, just fit and write)")
+    parser.add_argument("--merge", default="",
+                        help="with --resume: also keep the pairs of this other file")
     parser.add_argument("--table", action="store_true",
                         help="print --out's tables in Markdown and stop")
     args = parser.parse_args()
@@ -179,6 +184,19 @@ def main() -> None:
         done: set[tuple[str, str]] = set()
         before = data["games"].get(game) if args.resume else None
         kept: list[dict[str, Any]] = []
+        if before and args.merge:
+            other = json.loads(Path(args.merge).read_text())["games"].get(game)
+            if other:
+                before = dict(before)
+                known = {(p["first"], p["second"]) for p in before["pairs"]}
+                before["pairs"] = before["pairs"] + [
+                    p for p in other["pairs"] if (p["first"], p["second"]) not in known]
+                totals = dict(before.get("cpu_totals") or {})
+                for who, (spent, moves) in (other.get("cpu_totals") or {}).items():
+                    mine = totals.get(who, [0.0, 0])
+                    totals[who] = [mine[0] + spent, mine[1] + moves]
+                before["cpu_totals"] = totals
+        only = {name for name in args.only.split(",") if name}
         if before:
             record["pairs"] = kept
             record["measured"]["resumed_from"] = before["measured"]
@@ -194,7 +212,7 @@ def main() -> None:
                 who: [ms / 1000, 1.0] for who, ms in before["cpu_ms_per_move"].items()}
             cpu = {who: list(pair) for who, pair in totals.items()}
         for first, second in pairs(extra):
-            if (first, second) in done:
+            if (first, second) in done or (only and not only & {first, second}):
                 continue
             deals = deals_for(first, second, args)
             run = arena.run(game, [first, second], games=2 * deals, players=2,
