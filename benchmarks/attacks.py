@@ -26,6 +26,9 @@ slowest health answer, and the attack's own counts, with whether the server held
   them, its memory grows by under 50 MB);
 - ``sign_in_flood``: 300 wrong passwords for the victim's account from the attacker,
   then the victim signs in from its own address (held: the victim gets in);
+- ``spread_sign_in_flood``: 40 addresses, each within its limits (20 wrong passwords),
+  at once, while the owner signs in every half second from its known browser and from a
+  new one (held: every known-browser sign-in within a second);
 - ``guest_flood``: 1,000 first visits (held: at most ``guests_per_address`` guests made);
 - ``quick_play_flood``: 1,000 quick-play tickets (held: no 5xx, health answers within a
   second, the player's p95 under a second);
@@ -312,6 +315,83 @@ async def sign_in_flood(base: str, stop: float, run: Run) -> dict[str, Any]:
             "owner_signs_in": own.status_code, "held": own.status_code == 200}
 
 
+SPREAD = "127.0.2.{}"
+"""The spread sign-in flood's 40 addresses (127.0.2.1 to .40)."""
+
+
+async def spread_sign_in_flood(base: str, stop: float, run: Run) -> dict[str, Any]:
+    """40 addresses, each within its own limits (10 wrong passwords for the owner's
+    account and 10 for an unknown one: ``login_per_account_address`` and
+    ``login_per_address``), all at once, while the owner signs in every half second from
+    the browser it signed in with before (its known-device cookie) and, beside it, from a
+    new browser (no cookie) on the same address: each sign-in's time."""
+    name = f"owner{random.randrange(10**6)}"
+    async with client(VICTIM) as owner, client(VICTIM) as stranger:
+        return await _spread_flood(base, stop, name, owner, stranger)
+
+
+async def _spread_flood(base: str, stop: float, name: str, owner: httpx.AsyncClient,
+                        stranger: httpx.AsyncClient) -> dict[str, Any]:
+    await owner.post(f"{base}/api/account/register",
+                     json={"username": name, "password": PASSWORD})
+    await owner.post(f"{base}/api/account/logout")
+    first = await owner.post(f"{base}/api/account/login",
+                             json={"username": name, "password": PASSWORD})
+    assert first.status_code == 200, first.text   # the known-device cookie is set now
+    known: list[float] = []
+    new: list[float] = []
+    statuses: Counter[str] = Counter()
+
+    async def attacker(number: int) -> None:
+        async with client(SPREAD.format(number)) as http:
+            for guess in range(10):
+                for target in (name, f"nobody{number}"):
+                    if time.perf_counter() > stop:
+                        return
+                    with contextlib.suppress(httpx.HTTPError):
+                        answer = await http.post(f"{base}/api/account/login", json={
+                            "username": target, "password": f"guess {number}.{guess}"})
+                        statuses[str(answer.status_code)] += 1
+
+    async def sign_in(http: httpx.AsyncClient, into: list[float]) -> None:
+        started = time.perf_counter()
+        try:
+            answer = await http.post(f"{base}/api/account/login",
+                                     json={"username": name, "password": PASSWORD})
+        except httpx.HTTPError as error:
+            statuses[f"owner {type(error).__name__}"] += 1
+            into.append(time.perf_counter() - started)
+            return
+        if answer.status_code == 200:
+            into.append(time.perf_counter() - started)
+        else:
+            statuses[f"owner {answer.status_code}"] += 1
+
+    flood = [asyncio.create_task(attacker(n)) for n in range(1, 41)]
+    try:
+        while time.perf_counter() < stop and not all(t.done() for t in flood):
+            await asyncio.gather(sign_in(owner, known), sign_in(stranger, new))
+            stranger.cookies.clear()
+            await asyncio.sleep(0.5)
+    finally:
+        await asyncio.gather(*flood, return_exceptions=True)
+    figures: dict[str, Any] = {
+        "attempts": sum(v for k, v in statuses.items() if not k.startswith("owner")),
+        "statuses": dict(statuses),
+        "owner_known_device_s": _spread(known), "owner_new_browser_s": _spread(new)}
+    figures["held"] = bool(known) and max(known) < 1.0 and not any(
+        key.startswith("owner") for key in statuses)
+    return figures
+
+
+def _spread(seconds: list[float]) -> dict[str, Any]:
+    if not seconds:
+        return {"n": 0}
+    ordered = sorted(seconds)
+    return {"n": len(ordered), "median": round(ordered[len(ordered) // 2], 3),
+            "max": round(ordered[-1], 3)}
+
+
 async def guest_flood(base: str, stop: float, run: Run) -> dict[str, Any]:
     async with client(run.attacker) as http:
         async def visit() -> Any:
@@ -402,7 +482,8 @@ async def bot_tables(base: str, stop: float, run: Run) -> dict[str, Any]:
 
 ATTACKS: dict[str, Attack] = {
     "nul_bytes": nul_bytes, "idle_connections": idle_connections, "big_bodies": big_bodies,
-    "sign_in_flood": sign_in_flood, "guest_flood": guest_flood,
+    "sign_in_flood": sign_in_flood, "spread_sign_in_flood": spread_sign_in_flood,
+    "guest_flood": guest_flood,
     "quick_play_flood": quick_play_flood, "watchers": watchers,
     "spectator_chat": spectator_chat, "reports": reports, "bot_tables": bot_tables}
 
@@ -516,6 +597,10 @@ def main() -> None:
     results["server_log_lines"] = {
         "lines": len(lines), "tracebacks": text.count("Traceback"),
         "most": Counter(line[:70] for line in lines).most_common(3)}
+    if "Traceback" in text:   # what the first one ended with
+        first = text[text.index("Traceback"):].splitlines()
+        end = next((i for i, line in enumerate(first[1:], 1) if not line.startswith(" ")), 0)
+        results["server_log_lines"]["first_traceback"] = first[max(1, end - 3):end + 1]
     print(table({k: v for k, v in results.items() if "player" in v}))
     print(f"server log: {results['server_log_lines']}")
     if args.json:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import ipaddress
 import math
 import time
 from collections.abc import Iterable
@@ -29,7 +30,32 @@ from ..core.bounds import Limits
 from ..core.errors import ClusterUnavailable, Refused
 from .live import LiveTable
 
-__all__ = ["LIMITS_AWAY", "Guard", "Limiter", "MessageRate", "Windows", "address_of"]
+__all__ = ["LIMITS_AWAY", "Guard", "Limiter", "MessageRate", "Windows", "address_of",
+           "network_of"]
+
+
+def network_of(address: str, ipv6_prefix: int = 64) -> str:
+    """The network one client holds, which per-address limits count as one address: an
+    IPv4 address itself, an IPv6 address's ``ipv6_prefix`` (a subscriber gets a /64, a
+    site a /48, and may use any address in it); anything else as it is.
+
+    >>> network_of("2001:db8:1:2:3:4:5:6")
+    '2001:db8:1:2::/64'
+    >>> network_of("2001:db8:1:2:3:4:5:6", ipv6_prefix=48)
+    '2001:db8:1::/48'
+    >>> network_of("203.0.113.9"), network_of("::ffff:203.0.113.9"), network_of("unknown")
+    ('203.0.113.9', '203.0.113.9', 'unknown')
+    """
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if parsed.version == 4:
+        return address
+    assert isinstance(parsed, ipaddress.IPv6Address)
+    if parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{parsed}/{ipv6_prefix}", strict=False))
 
 
 def address_of(connection: Any) -> str:
@@ -95,6 +121,7 @@ class Guard:
     def open_socket(self, address: str) -> Refused | None:
         """Count a new socket from ``address``, or say why it is refused (it is then not
         counted)."""
+        address = network_of(address)
         if self.sockets[address] >= self.limits.connections_per_address:
             return Refused(
                 f"too many connections from your address ({self.sockets[address]} open; at "
@@ -105,6 +132,7 @@ class Guard:
         return None
 
     def close_socket(self, address: str) -> None:
+        address = network_of(address)
         self.sockets[address] -= 1
         if self.sockets[address] <= 0:
             del self.sockets[address]
@@ -180,22 +208,31 @@ class Windows:
         self._windows = MovingWindowRateLimiter(storage_from_string(f"async+{url}", **options))
 
     async def test(self, item: Any, *keys: str) -> bool:
+        keys = _networks(keys)
         try:
             return await self._windows.test(item, *keys)
         except (StorageError, OSError) as error:
             raise ClusterUnavailable(LIMITS_AWAY) from error
 
     async def hit(self, item: Any, *keys: str) -> bool:
+        keys = _networks(keys)
         try:
             return await self._windows.hit(item, *keys)
         except (StorageError, OSError) as error:
             raise ClusterUnavailable(LIMITS_AWAY) from error
 
     async def get_window_stats(self, item: Any, *keys: str) -> Any:
+        keys = _networks(keys)
         try:
             return await self._windows.get_window_stats(item, *keys)
         except (StorageError, OSError) as error:
             raise ClusterUnavailable(LIMITS_AWAY) from error
+
+
+def _networks(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """A limit's keys with each address as the network its client holds (an IPv6 /64):
+    one client cannot pass a per-address limit by changing addresses within its own."""
+    return tuple(network_of(key) if ":" in key else key for key in keys)
 
 
 class Limiter:

@@ -41,9 +41,10 @@ from ..core.errors import Refused
 from ..people.names import username_key
 from ..people.players import USERNAME, check_display_name, check_password, check_username
 from ..people.words import offending
-from ..play.guard import Limiter, address_of
+from ..play.guard import Limiter, address_of, network_of
 from ..store.players import Player, PlayerStore
 from .services import Attempts, Players, Sanctions, services_of
+from .signin_gate import gate
 
 __all__ = ["COOKIE", "DEVICE", "ApiToken", "PlayerLimits", "check_shown_name", "check_words",
            "close_sockets", "current_player", "hash_password", "hashing", "key_may_play",
@@ -66,15 +67,23 @@ BAD_CREDENTIALS = "wrong username or password"
 
 _hasher = PasswordHasher()   # argon2id, the library's recommended cost
 _DUMMY = _hasher.hash("a password nobody has, so an unknown user costs a hash too")
-_PASSWORD_THREADS = ThreadPoolExecutor(2, thread_name_prefix="cardtable-passwords")
+PASSWORD_SLOTS = 1
+"""argon2 computations at once: one hash already uses every core (its four lanes run in
+threads of their own), so a second at once only makes both slower, and the owner, who
+goes first in the queue, waits for one hash instead of two."""
+_PASSWORD_THREADS = ThreadPoolExecutor(PASSWORD_SLOTS, thread_name_prefix="cardtable-passwords")
 """Where every argon2 hash and check runs: never in the storage's threads (the loop's
 default executor), so a flood of wrong passwords queues here and every database call
 (the health probe's, a move's) still finds a thread."""
 
 
-async def hashing(work: Callable[..., _T], *args: Any) -> _T:
-    """Run a password's hash or check in the passwords' own threads."""
-    return await asyncio.get_running_loop().run_in_executor(_PASSWORD_THREADS, work, *args)
+async def hashing(work: Callable[..., _T], *args: Any, known: bool = True,
+                  network: str = "") -> _T:
+    """Run a password's hash or check in the passwords' own threads, in its turn
+    (``signin_gate``): ``known`` false for a stranger's sign-in or registration, which
+    waits behind every known device and may be refused when too many wait (429)."""
+    return await gate(_PASSWORD_THREADS, PASSWORD_SLOTS).run(work, *args, known=known,
+                                                              network=network)
 
 
 def store_of(connection: Request | WebSocket) -> PlayerStore:
@@ -297,7 +306,8 @@ async def register(players: Players, limiter: Attempts, body: Credentials, reque
                       "signed_in")
     await limiter.hit(limits_of(request).register_per_address, "register",
                                 address_of(request))
-    digest = await hashing(_hasher.hash, body.password)
+    digest = await hashing(_hasher.hash, body.password, known=False,
+                           network=network_of(address_of(request), ipv6_prefix=48))
     account = await asyncio.to_thread(players.register,
                                       player.id if player else None, username, digest)
     await _sign_in(request, response, account)
@@ -312,7 +322,8 @@ async def login(players: Players, sanctions: Sanctions, limiter: Attempts, body:
     in brings their games to the account (``PlayerStore.merge_guest``)."""
     limits, limiter = limits_of(request), limiter
     address, key = address_of(request), body.username.lower()
-    if await _known(request, key):
+    known = await _known(request, key)
+    if known:
         await limiter.hit(limits.login_known_device, "login-known", address,
                           code="sign_in_throttled")
     else:
@@ -322,7 +333,8 @@ async def login(players: Players, sanctions: Sanctions, limiter: Attempts, body:
                           code="sign_in_throttled")
     row = await asyncio.to_thread(players.by_username, body.username)
     digest = row.password_hash if row is not None and row.password_hash else _DUMMY
-    if not await hashing(_verify, digest, body.password) or row is None:
+    if not await hashing(_verify, digest, body.password, known=known,
+                         network=network_of(address, ipv6_prefix=48)) or row is None:
         raise Refused(BAD_CREDENTIALS, 401, "bad_credentials")
     ban = await asyncio.to_thread(sanctions.in_force, "ban", row.id)
     if ban is not None:   # told only to who knows the password
