@@ -1711,6 +1711,8 @@ static PyObject *Board_search(Board *b, PyObject *args, PyObject *kwargs)
         if (iterate(&s, node, path, length, tree_depth, c, policy, stop_round, luck) < 0)
             goto failed;
         done_count++;
+        if (!(done_count & 255) && PyErr_CheckSignals() < 0)   /* (Ctrl-C stops a long search) */
+            goto done;
     }
     PyObject *moves = PyList_New(0);
     if (moves == NULL)
