@@ -22,6 +22,19 @@ def grave_findings(page: Any) -> list[str]:
             for v in results.response["violations"] if v["impact"] in GRAVE]
 
 
+SETTLED = """() => {
+  const main = document.querySelector('main');
+  const { t } = window.cardtableModules.get('/js/i18n.js');
+  return !!main?.querySelector('h2') && !main.innerText.includes(t('lobby.loading'));
+}"""
+
+
+def settled(page: Any) -> None:
+    """Wait until the screen has drawn and says nothing is loading any more (not for the
+    network to fall idle: the page keeps a long poll open, for the inbox)."""
+    page.wait_for_function(SETTLED)
+
+
 def seated_table(open_page: Any, server_url: str, game: str, *, locale: str = "en-US",
                  viewport: dict | None = None, body: dict | None = None) -> Any:
     """A page seated at a new table of ``game`` against a random bot: made through the API

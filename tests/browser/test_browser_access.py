@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import pytest
-from accesskit import grave_findings, play_first_moves, seated_table
+from accesskit import grave_findings, play_first_moves, seated_table, settled
 from browserkit import DESKTOP, PHONE, turn_now, wait_for_next_version, wait_for_turn_or_end
 
 pytestmark = pytest.mark.browser
@@ -46,7 +46,7 @@ def test_axe_finds_nothing_serious(open_page, server_url: str, request: Any, scr
         path = {"learn": "/#/learn", "leaderboard": "/#leaderboard"}.get(screen, "/")
         page = open_page(path, locale=locale, reduced_motion=True)
         page.wait_for_selector(f'body[data-screen="{screen}"] main h2')
-        page.wait_for_load_state("networkidle")
+        settled(page)
     assert page.evaluate("document.documentElement.lang") == lang
     assert grave_findings(page) == []
 

@@ -3,12 +3,12 @@ nothing serious or critical anywhere.
 
 The lobby; a table of each game at its start, in the middle (the move log scrolling) and
 at its end (the end dialog open); the analysis board and the replay of a finished game;
-the history; the leaderboard; the account pages (sign in and register, a password reset,
-then, signed in, the account's control page and the player's profile); the lessons, a
-lesson and a puzzle.  Each language walks with one viewport, desktop and phone by turns
-(English and Russian on a desktop, Portuguese and Persian on a phone: both directions on
-both), which keeps the walk to a few minutes; every finding of the walk is reported at
-once, by screen.
+the history; the leaderboard; the tournaments; the inbox; the account pages (sign in and
+register, a password reset, then, signed in, the account's control page and the player's
+profile); the lessons, a lesson and a puzzle.  Each language walks with one viewport,
+desktop and phone by turns (English and Russian on a desktop, Portuguese and Persian on a
+phone: both directions on both), which keeps the walk to a few minutes; every finding of
+the walk is reported at once, by screen.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import secrets
 from typing import Any
 
 import pytest
-from accesskit import grave_findings, play_first_moves, seated_table
+from accesskit import grave_findings, play_first_moves, seated_table, settled
 from browserkit import DESKTOP, PHONE, wait_for_turn_or_end
 
 from cardtable.analysis import lessons
@@ -33,7 +33,7 @@ def screen(page: Any, server_url: str, path: str, name: str) -> None:
     """Go to ``path`` and wait until its screen has drawn and its data came."""
     page.goto(server_url + path)
     page.wait_for_selector(f'body[data-screen="{name}"] main h2')
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def ended(page: Any) -> None:
@@ -66,7 +66,7 @@ def test_every_page_and_dialog_has_nothing_serious(open_page: Any, server_url: s
 
     page = open_page("/", locale=locale, viewport=viewport, reduced_motion=True)
     page.wait_for_selector('body[data-screen="lobby"] main h2')
-    page.wait_for_load_state("networkidle")
+    settled(page)
     look(page, "lobby")
     page.goto(f"{server_url}/#/analyse/{analysed_pasur}")
     page.wait_for_selector('#analysis-status[data-done="true"]')
@@ -76,7 +76,8 @@ def test_every_page_and_dialog_has_nothing_serious(open_page: Any, server_url: s
     page.click(".replay-controls button.to-end")
     look(page, "replay, at its end")
     for path, name in (("/#history", "history"), ("/#leaderboard", "leaderboard"),
-                       ("/#/learn", "learn"), ("/#account", "account"), ("/#reset", "reset")):
+                       ("/#/learn", "learn"), ("/#account", "account"), ("/#reset", "reset"),
+                       ("/#tournaments", "tournaments"), ("/#inbox", "inbox")):
         screen(page, server_url, path, name)
         look(page, name)
     step = lessons.course("pasur")[1]
@@ -98,4 +99,4 @@ def test_every_page_and_dialog_has_nothing_serious(open_page: Any, server_url: s
     look(page, "profile")
 
     assert {where: lines for where, lines in found.items() if lines} == {}
-    assert len(found) == 18   # every screen above was looked at
+    assert len(found) == 20   # every screen above was looked at
