@@ -71,6 +71,8 @@ export class Lobby {
     this.created = null;
     /** @type {LiveGames | null} the games being played, to watch */
     this.live = null;
+    /** @type {LobbyTournaments | null} the tournaments running and upcoming */
+    this.tournaments = null;
     /** whether the person is signed in to an account (only then is "Rated" offered) */
     this.account = false;
     this.render();

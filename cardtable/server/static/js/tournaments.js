@@ -65,6 +65,8 @@ export class LobbyTournaments {
 export class TournamentsPage {
   constructor(root) {
     this.root = root; this.list = null; this.error = null; this.games = [];
+    /** @type {any} who is looking (``GET /api/me``): only an account may organise */
+    this.me = null;
     this.render(); this.load();
   }
   destroy() {}
