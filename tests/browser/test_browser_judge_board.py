@@ -107,10 +107,10 @@ def test_the_hint_panel_says_the_judge_s_why_and_when_it_is_not_sure(open_page) 
     assert panel.locator(".hint-ranked").inner_text() == (
         "بهترینِ ۳ حرکت روی همان ۴۰ پخشِ کارت‌های نادیده")
     assert panel.get_attribute("data-sure") == "false"
-    assert panel.locator(".hint-unsure").inner_text().startswith("مطمئن نیست")
+    assert panel.locator(".hint-unsure").inner_text().startswith("اختلاف کم است")
     panel = hint_panel(page, {**HINT, "sure": True})
     assert panel.get_attribute("data-sure") == "true"
     assert panel.locator(".hint-unsure").count() == 0
     # no sentence from the server: the page says the judge's ranking itself
     panel = hint_panel(page, {**HINT, "why": "", "sure": True})
-    assert panel.locator(".hint-ranked").inner_text().startswith("چرا: داورِ تحلیل")
+    assert panel.locator(".hint-ranked").inner_text().startswith("به عدد: این حرکت")

@@ -34,8 +34,10 @@ CARD_NAME = {
     "fa": re.compile(r"^(آس|[۲-۹]|۱۰|سرباز|بی‌بی|شاه) (خاج|خشت|دل|پیک)\b"),
 }
 STRINGS = {  # a few strings the page must show in each language
-    "en": {"your_turn": "Your turn", "game_over": "Game over", "durak": "durak"},
-    "fa": {"your_turn": "نوبت شماست", "game_over": "پایان بازی", "durak": "دوراک"},
+    "en": {"your_turn": "Your turn", "durak": "durak",
+           "won": "You won", "lost": "You lost", "draw": "A draw"},
+    "fa": {"your_turn": "نوبت شماست", "durak": "دوراک",
+           "won": "بردید", "lost": "باختید", "draw": "مساوی شد"},
 }
 
 
@@ -137,8 +139,11 @@ def test_a_whole_pasur_hand_against_a_bot_by_clicking(open_page, server_url, lan
 
     final = page.locator(".summary.final")
     final.wait_for()
-    assert STRINGS[lang]["game_over"] in final.inner_text()
     summary = server_summary(page, server_url, table)
+    # the end dialog says how it went for the player (seat 0)
+    outcome = ("draw" if not summary["winners"] else "won" if 0 in summary["winners"]
+               else "lost")
+    assert final.locator("#summary-title").inner_text() == STRINGS[lang][outcome]
     shown_totals = [number(cell) for cell in
                     page.locator(".sheet.totals tbody td").all_inner_texts()]
     assert shown_totals == summary["totals"]
@@ -179,8 +184,10 @@ def test_a_whole_durak_game_against_a_bot_by_clicking(open_page, server_url, lan
 
     final = page.locator(".summary.final")
     final.wait_for()
-    assert STRINGS[lang]["game_over"] in final.inner_text()
     summary = server_summary(page, server_url, table)
+    outcome = ("draw" if summary["loser"] is None else "lost" if summary["loser"] == 0
+               else "won")
+    assert final.locator("#summary-title").inner_text() == STRINGS[lang][outcome]
     line = page.locator(".durak-result")
     shown_loser = line.get_attribute("data-loser")
     assert shown_loser == ("" if summary["loser"] is None else str(summary["loser"]))
