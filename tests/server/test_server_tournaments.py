@@ -334,3 +334,20 @@ def test_the_process_directing_a_tournament_killed_the_other_carries_on_losing_n
     assert (lines["orga"]["points"], lines["orga"]["wins"], lines["ann"]["points"]) == (
         4, 2, 0)
     assert lines["orga"]["games"] == lines["ann"]["games"] == 2
+
+
+def test_a_block_keeps_two_entrants_apart_while_the_others_play(client: TestClient) -> None:
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser)
+    ann, bob = account(client, "ann", "10.0.0.2"), account(client, "bob", "10.0.0.3")
+    assert ann.post("/api/players/bob/block").status_code == 200
+    for browser in (ann, bob):
+        browser.post(f"/api/tournaments/{t['id']}/join")
+    info = organiser.post(f"/api/tournaments/{t['id']}/start").json()
+    assert info["pairings"] == []   # the only two waiting block each other: they wait
+    organiser.post(f"/api/tournaments/{t['id']}/join")
+    wait_until(lambda: client.get(f"/api/tournaments/{t['id']}").json()["pairings"],
+               "a table with the organiser")
+    pairings = client.get(f"/api/tournaments/{t['id']}").json()["pairings"]
+    assert len(pairings) == 1 and "orga" in pairings[0]["players"]
+    assert sorted(pairings[0]["players"]) != ["ann", "bob"]

@@ -3,6 +3,7 @@ byes, repeats kept out, standings and their tie-breaks."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -101,8 +102,9 @@ def waiting_players(draw: st.DrawFn) -> list[Waiting]:
     out = []
     for player in players:
         last = draw(st.sets(st.sampled_from(players))) - {player} if players else set()
+        apart = draw(st.sets(st.sampled_from(players), max_size=2)) - {player}
         out.append(Waiting(player, draw(st.integers(0, 40)), draw(st.integers(1000, 2000)),
-                           draw(st.floats(0, 30)), frozenset(last)))
+                           draw(st.floats(0, 30)), frozenset(last), frozenset(apart)))
     return out
 
 
@@ -119,19 +121,23 @@ def test_arena_pairing_seats_each_waiting_player_at_most_once(
         assert paired.with_bots == ()
     if paired.with_bots:   # bots only when no table of people could be made
         assert paired.tables == ()
+    apart = {w.player: w.apart for w in waiting}
+    for table in paired.tables:   # a block is never seated together
+        assert not any(y in apart[x] for x in table for y in table)
     if others_playing:   # nobody seated again with someone from their last table
         last = {w.player: w.last for w in waiting}
         for table in paired.tables:
             for x in table:
                 assert not (set(table) - {x}) & last[x]
     left = [w for w in waiting if w.player not in seated]
-    if not others_playing:   # nobody can come: full tables until too few are left
-        assert len(left) < size or paired.with_bots
+    if not others_playing and not any(w.apart for w in waiting):
+        assert len(left) < size or paired.with_bots   # full tables until too few are left
 
 
 @given(waiting_players(), st.integers(2, 4))
 def test_the_leader_waiting_is_seated_whenever_a_table_can_be_made(
         waiting: list[Waiting], size: int) -> None:
+    waiting = [dataclasses.replace(w, apart=frozenset()) for w in waiting]
     paired = pair_arena(waiting, size, others_playing=False)
     if len(waiting) >= size:
         leader = min(waiting, key=lambda w: (-w.score, -w.rating, w.player))
@@ -251,3 +257,16 @@ def test_standings_are_ordered_by_points_and_ranks_never_skip_a_better_line(
     for i, s in enumerate(ranked):
         assert s.rank <= i + 1
         assert i == 0 or s.rank >= ranked[i - 1].rank
+
+
+def test_players_kept_apart_are_never_seated_together_and_the_rest_play_on() -> None:
+    waiting = [Waiting("ann", 9, apart=frozenset({"bob", "cy"})), Waiting("bob", 8),
+               Waiting("cy", 7, apart=frozenset({"ann"})), Waiting("dee", 1)]
+    assert pair_arena(waiting, 2, others_playing=True).tables == (("ann", "dee"),
+                                                                   ("bob", "cy"))
+    # nobody else at a table: still never together; ann waits, the others play
+    blocked = [Waiting("ann", 9, apart=frozenset({"bob"})), Waiting("bob", 8),
+               Waiting("cy", 0)]
+    assert pair_arena(blocked, 2, others_playing=False).tables == (("ann", "cy"),)
+    alone = [Waiting("ann", 9, apart=frozenset({"bob"})), Waiting("bob", 8)]
+    assert pair_arena(alone, 2, others_playing=False).tables == ()

@@ -68,6 +68,9 @@ class Waiting:
     """When they began to wait (seconds on the tournament's clock)."""
     last: frozenset[str] = frozenset()
     """The others at their last table: not seated with them again at once where avoidable."""
+    apart: frozenset[str] = frozenset()
+    """Players never seated with them (a block either way): they wait rather than sit
+    together."""
 
 
 @dataclass(frozen=True)
@@ -91,9 +94,11 @@ def pair_arena(waiting: Iterable[Waiting], size: int, *, others_playing: bool,
     """Seat the waiting players of an arena at tables of ``size``.
 
     The highest-placed waiting player is seated with the next ones by score (then
-    rating), skipping anyone who sat at the same last table as someone already chosen;
-    a table that can only be made by repeating one is made only when nobody else is
-    playing (no one else can come to wait).  The players left over stay waiting, unless
+    rating), skipping anyone who sat at the same last table as someone already chosen,
+    and anyone kept ``apart`` from them (a block); a table that can only be made by
+    repeating one is made only when nobody else is playing (no one else can come to
+    wait), and one that would seat a block never.  A player no table can be made for
+    waits, and the next is seated.  The players left over stay waiting, unless
     the organiser allows bots (``bots``), they are the only ones waiting, and they have
     waited ``bot_wait`` seconds: then they sit together with bots in the other seats.
 
@@ -106,13 +111,17 @@ def pair_arena(waiting: Iterable[Waiting], size: int, *, others_playing: bool,
         raise ValueError("a table seats two players or more")
     left = sorted(waiting, key=lambda w: _rank_key(w.score, w.rating, w.player))
     tables: list[tuple[str, ...]] = []
+    kept: list[Waiting] = []   # those no table could be made for: they wait
     while len(left) >= size:
         group = _arena_group(left, size, repeat=not others_playing)
         if group is None:
-            break
+            kept.append(left[0])
+            left = left[1:]
+            continue
         tables.append(tuple(w.player for w in group))
         chosen = {w.player for w in group}
         left = [w for w in left if w.player not in chosen]
+    left = kept + left
     with_bots: tuple[tuple[str, ...], ...] = ()
     seated_any = bool(tables)
     if bots and left and not seated_any and len(left) < size and all(
@@ -123,16 +132,27 @@ def pair_arena(waiting: Iterable[Waiting], size: int, *, others_playing: bool,
 
 def _arena_group(ranked: list[Waiting], size: int, *, repeat: bool) -> list[Waiting] | None:
     """The first table of ``ranked``: its top player and the next who did not just sit
-    together; with ``repeat``, the next ones whatever the last table was."""
+    together; with ``repeat``, the next ones whatever the last table was.  Players kept
+    ``apart`` are never seated together.  ``None``: the top player waits."""
     first = ranked[0]
     group = [first]
     for other in ranked[1:]:
         if any(other.player in w.last or w.player in other.last for w in group):
             continue
+        if any(other.player in w.apart or w.player in other.apart for w in group):
+            continue
         group.append(other)
         if len(group) == size:
             return group
-    return ranked[:size] if repeat else None
+    if not repeat:
+        return None
+    group = [first]   # nobody else can come: repeat the last table, never a block
+    for other in ranked[1:]:
+        if not any(other.player in w.apart or w.player in other.apart for w in group):
+            group.append(other)
+            if len(group) == size:
+                return group
+    return None
 
 
 # -- swiss ------------------------------------------------------------------------------------

@@ -144,8 +144,10 @@ class Director:
         free = [e for e in t.entrants if e.busy is None and not e.paused and not e.withdrawn]
         playing = any(g.status in (OPENING, PLAYING) for g in t.games)
         origin = t.row.started or at
+        apart = await self._blocks([e.player_id for e in free])
         waiting = [Waiting(e.player_id, e.points, e.rating,
-                           ((e.free_since or at) - origin).total_seconds(), frozenset(e.last))
+                           ((e.free_since or at) - origin).total_seconds(), frozenset(e.last),
+                           frozenset(apart.get(e.player_id, ())))
                    for e in free]
         paired = pair_arena(waiting, t.row.players, others_playing=playing,
                             bots=t.row.bots is not None,
@@ -169,7 +171,9 @@ class Director:
         if row.round >= (row.rounds or 0) or len(present) < row.players:
             await asyncio.to_thread(self.store.finish, row.id)
             return
-        paired = pair_swiss([SwissPlayer(e.player_id, e.points, e.rating, frozenset(e.met),
+        apart = await self._blocks([e.player_id for e in present])   # kept apart like
+        paired = pair_swiss([SwissPlayer(e.player_id, e.points, e.rating,  # a repeat
+                                         frozenset(e.met) | apart.get(e.player_id, set()),
                                          e.byes) for e in present], row.players)
         await self._open(row, row.round + 1, [list(g) for g in paired.tables],
                          byes=list(paired.byes))
@@ -220,6 +224,18 @@ class Director:
                     "event": "paired", "tournament": row.id, "name": row.name,
                     "table": game.table_id, "seat": seat,
                     "url": f"/table/{game.table_id}"})
+
+    async def _blocks(self, player_ids: list[str]) -> dict[str, set[str]]:
+        """Whom each player is kept apart from: a block either way (the social store's;
+        none in a house without it)."""
+        notices = self.tables.notices
+        if notices is None or len(player_ids) < 2:
+            return {}
+        apart: dict[str, set[str]] = {}
+        for one, other in await asyncio.to_thread(notices.store.blocking_any, player_ids):
+            apart.setdefault(one, set()).add(other)
+            apart.setdefault(other, set()).add(one)
+        return apart
 
     async def _tell(self, player_ids: list[str], data: dict[str, Any]) -> None:
         """A ``tournament`` notice in each player's inbox (``people.notices``; none in a
