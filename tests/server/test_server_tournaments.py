@@ -14,13 +14,14 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 from playerkit import app_client, fresh, register
+from sqlalchemy import update
 from tablekit import next_state, server, wait_until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from cardtable.server.store.sanctions import SanctionStore
 from cardtable.server.store.stamps import stamp
-from cardtable.server.store.tournaments import TournamentStore
+from cardtable.server.store.tournaments import TournamentRow, TournamentStore
 
 __all__ = ["app_client"]   # the fixture: SQLite and PostgreSQL
 
@@ -351,3 +352,57 @@ def test_a_block_keeps_two_entrants_apart_while_the_others_play(client: TestClie
     pairings = client.get(f"/api/tournaments/{t['id']}").json()["pairings"]
     assert len(pairings) == 1 and "orga" in pairings[0]["players"]
     assert sorted(pairings[0]["players"]) != ["ann", "bob"]
+
+
+def test_a_lone_player_gets_a_bot_only_where_the_organiser_allows_it(
+        client: TestClient) -> None:
+    client.app.state.director.bot_wait = 0   # no wait for a person who could come
+    organiser = account(client, "orga", "10.0.0.1")
+    plain, with_bots = made(organiser), made(organiser, bots=True)
+    for t in (plain, with_bots):
+        organiser.post(f"/api/tournaments/{t['id']}/join")
+        organiser.post(f"/api/tournaments/{t['id']}/start")
+    wait_until(lambda: client.get(f"/api/tournaments/{with_bots['id']}").json()["pairings"],
+               "a table with a bot")
+    table = client.get(f"/api/tournaments/{with_bots['id']}").json()["pairings"][0]
+    assert table["players"].count(None) == 1 and "orga" in table["players"]
+    info = client.get(f"/api/tables/{table['table']}").json()
+    assert [seat["kind"] for seat in info["seats"]].count("bot") == 1
+    assert client.get(f"/api/tournaments/{plain['id']}").json()["pairings"] == []
+
+
+def test_a_paused_player_is_not_seated_until_they_come_back(client: TestClient) -> None:
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser)
+    ann = account(client, "ann", "10.0.0.2")
+    for browser in (ann, organiser):
+        browser.post(f"/api/tournaments/{t['id']}/join")
+    ann.post(f"/api/tournaments/{t['id']}/pause")
+    assert organiser.post(f"/api/tournaments/{t['id']}/start").json()["pairings"] == []
+    ann.post(f"/api/tournaments/{t['id']}/join")   # back
+    wait_until(lambda: client.get(f"/api/tournaments/{t['id']}").json()["pairings"],
+               "a table once ann is back")
+
+
+def test_an_arena_whose_time_is_up_finishes_and_a_game_in_play_does_not_count(
+        client: TestClient) -> None:
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser)
+    ann = account(client, "ann", "10.0.0.2")
+    for browser in (ann, organiser):
+        browser.post(f"/api/tournaments/{t['id']}/join")
+    table = organiser.post(f"/api/tournaments/{t['id']}/start").json()["pairings"][0]["table"]
+    store: TournamentStore = client.app.state.director.store
+    with store.storage.writing() as session:   # its 30 minutes are over
+        session.execute(update(TournamentRow).where(TournamentRow.id == t["id"]).values(
+            ends=stamp()))
+    wait_until(lambda: client.get(f"/api/tournaments/{t['id']}").json()["status"] ==
+               "finished", "the arena finished")
+    with ann.websocket_connect(f"/ws/tables/{table}?seat={seat_of(ann, table)}") as ws:
+        ws.send_json({"type": "resign"})
+        wait_until(lambda: client.get(f"/api/tables/{table}").json()["status"] == "over",
+                   "the last game over")
+    time.sleep(1)   # steps of the director, had it still been directing
+    info = client.get(f"/api/tournaments/{t['id']}").json()
+    assert sum(line["points"] for line in info["standings"]) == 0
+    assert [g["status"] for g in info["games"]] == ["playing"]
