@@ -10,11 +10,12 @@ import datetime as _dt
 from typing import Any
 
 from fastapi.testclient import TestClient
-from playerkit import app_client, fresh, register
+from playerkit import app_client, fresh, login, register
 from tablekit import Player, connect, each_moves_once
 
 from cardtable.server.store.players import PlayerGameRow, PlayerRow
 from cardtable.server.store.ratings import REPEATS_A_DAY, SeatResult, Tally
+from cardtable.server.store.sanctions import SanctionStore
 
 __all__ = ["app_client"]   # the fixture
 
@@ -173,3 +174,54 @@ def test_an_aborted_game_can_be_replayed(app_client: TestClient) -> None:
     replay = app_client.get(f"/api/tables/{made['table']}/replay")
     assert replay.status_code == 200, replay.text
     assert replay.json()["steps"][-1]["result"]["ended"] == "aborted"
+
+
+def _resigned_after_a_move(winner: TestClient, loser: TestClient) -> dict[str, Any]:
+    made, joined = rated_table(winner, loser)
+    with connect(winner, made["table"], made["token"]) as ws0, \
+            connect(loser, made["table"], joined["token"]) as ws1:
+        each_moves_once({0: Player(ws0), 1: Player(ws1)})
+    return loser.post(f"/api/tables/{made['table']}/resign",
+                      json={"token": joined["token"]}).json()["summary"]
+
+
+def test_puppets_from_the_farmers_network_or_browser_buy_no_rating(
+        app_client: TestClient) -> None:
+    """The farm: accounts made on the farmer's network lose to it after one move each.
+    Games between accounts that signed in from one network (an IPv6 /64) or one browser
+    are not rated (``related``); an opponent from elsewhere rates as before; an admin
+    sees the farm."""
+    farmer = fresh(app_client, "203.0.113.9")
+    assert register(farmer, "farmer").status_code == 201
+    puppets = [fresh(app_client, "203.0.113.9") for _ in range(3)]
+    for number, puppet in enumerate(puppets):
+        assert register(puppet, f"puppet{number}").status_code == 201
+    # one more, made elsewhere, then signed in to from the farmer's own browser, taken
+    # to another network (its known-device cookie with it)
+    browser_puppet = fresh(app_client, "2001:db8:9:9::5")
+    assert register(browser_puppet, "puppet_far").status_code == 201
+    travelling = fresh(app_client, "2001:db8:7:7::1")
+    travelling.cookies.set("cardtable_device", farmer.cookies["cardtable_device"])
+    assert login(travelling, "puppet_far").status_code == 200
+    endings = [_resigned_after_a_move(farmer, puppet)
+               for puppet in (*puppets, browser_puppet)]
+    assert [(e["ended"], e.get("unrated"), "ratings" in e) for e in endings] == [
+        ("resigned", "related", False)] * 4
+    assert ratings_of(app_client, "farmer") == []   # no rated game at all
+    stranger = fresh(app_client, "198.51.100.7")
+    assert register(stranger, "stranger").status_code == 201
+    fair = _resigned_after_a_move(farmer, stranger)
+    assert fair.get("unrated") is None and "ratings" in fair
+    admin = fresh(app_client, "192.0.2.1")
+    assert register(admin, "root_admin").status_code == 201
+    SanctionStore(app_client.app.state.storage).grant("root_admin", "admin", "the test")  # type: ignore[attr-defined]
+    assert fresh(app_client, "192.0.2.2").get("/api/admin/farms").status_code == 403
+    farms = admin.get("/api/admin/farms").json()
+    network = next(f for f in farms if f["kind"] == "network" and len(f["accounts"]) == 4)
+    assert sorted(a["username"] for a in network["accounts"]) == [
+        "farmer", "puppet0", "puppet1", "puppet2"]
+    assert network["games_together"] == 3
+    browser = [sorted(a["username"] for a in f["accounts"]) for f in farms
+               if f["kind"] == "browser"]
+    assert ["farmer", "puppet_far"] in browser
+    assert all("stranger" not in str(f) for f in farms)

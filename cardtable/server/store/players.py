@@ -10,13 +10,14 @@ the migration ``0003_players``.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import secrets
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import Float, ForeignKey, Integer, String, delete, func, select, update
+from sqlalchemy import Float, ForeignKey, Integer, String, delete, distinct, func, select, update
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, aliased, mapped_column
 
 from ..core.errors import Refused
 from .progress import LessonDoneRow
@@ -26,9 +27,11 @@ from .storage import OPEN, OVER, Base, SeatRow, Store, TableRow, guarded, hash_t
 __all__ = [
     "GUEST_WORDS",
     "ApiTokenRow",
+    "OriginRow",
     "Player",
     "PlayerRow",
     "PlayerStore",
+    "origin_of",
     "random_name",
 ]
 
@@ -138,6 +141,33 @@ class PlayerGameRow(Base):
     """``win``, ``loss`` or ``draw``."""
     rated: Mapped[int] = mapped_column(Integer)
     at: Mapped[_dt.datetime] = mapped_column(Stamp, index=True)
+
+
+class OriginRow(Base):
+    """Where an account signs in from, as a hash (``origin_of``): its network (an IPv4
+    address, an IPv6 /64) and its browser (the accounts the browser was signed in to
+    before).  Accounts that share one are related: their games together are not rated,
+    and an admin sees them as a suspected farm."""
+
+    __tablename__ = "account_origins"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    origin: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``network`` or ``browser``."""
+    first: Mapped[_dt.datetime] = mapped_column(Stamp)
+    last: Mapped[_dt.datetime] = mapped_column(Stamp)
+
+
+def origin_of(kind: str, value: str) -> str:
+    """An origin's stored form: a hash, so the table holds no address.
+
+    >>> len(origin_of("network", "203.0.113.9"))
+    64
+    >>> origin_of("browser", "ana") == origin_of("browser", "bo")
+    False
+    """
+    return hashlib.sha256(f"cardtable.origin:{kind}:{value}".encode()).hexdigest()
 
 
 class BotRecordRow(Base):
@@ -254,6 +284,52 @@ class PlayerStore(Store):
                     session.delete(old)
             session.add(SessionRow(id_hash=hash_token(session_id), player_id=player_id,
                                    created=stamp()))
+
+    @guarded
+    def note_origins(self, player_id: str, origins: list[tuple[str, str]]) -> None:
+        """Remember that ``player_id`` signed in from each ``(kind, value)`` origin."""
+        at = stamp()
+        with self.storage.writing() as session:
+            for kind, value in origins:
+                key = origin_of(kind, value)
+                row = session.get(OriginRow, (player_id, key))
+                if row is None:
+                    session.add(OriginRow(player_id=player_id, origin=key, kind=kind,
+                                          first=at, last=at))
+                else:
+                    row.last = at
+
+    @guarded
+    def farms(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Suspected farms: each origin two or more accounts share, with the accounts,
+        how many games they finished together, and when it was last used."""
+        with self.storage.sessions() as session:
+            shared = (select(OriginRow.origin).group_by(OriginRow.origin)
+                      .having(func.count(OriginRow.player_id) > 1).subquery())
+            rows = session.execute(
+                select(OriginRow, PlayerRow.name, PlayerRow.username)
+                .join(PlayerRow, PlayerRow.id == OriginRow.player_id)
+                .where(OriginRow.origin.in_(select(shared.c.origin)))
+                .order_by(OriginRow.origin, OriginRow.player_id)).all()
+            groups: dict[str, dict[str, Any]] = {}
+            for origin, name, username in rows:
+                group = groups.setdefault(origin.origin, {
+                    "origin": origin.origin[:12], "kind": origin.kind, "accounts": [],
+                    "last": origin.last})
+                group["accounts"].append({"id": origin.player_id, "name": name,
+                                          "username": username})
+                group["last"] = max(group["last"], origin.last)
+            for group in groups.values():
+                ids = [a["id"] for a in group["accounts"]]
+                mine, theirs = aliased(PlayerGameRow), aliased(PlayerGameRow)
+                group["games_together"] = session.scalar(
+                    select(func.count(distinct(mine.table_id)))
+                    .join(theirs, theirs.table_id == mine.table_id)
+                    .where(mine.player_id.in_(ids), theirs.player_id.in_(ids),
+                           theirs.player_id != mine.player_id)) or 0
+                group["last"] = group["last"].isoformat()
+        return sorted(groups.values(), key=lambda g: (-g["games_together"],
+                                                      -len(g["accounts"])))[:limit]
 
     @guarded
     def end_session(self, session_id: str) -> None:

@@ -39,6 +39,7 @@ from sqlalchemy.orm import Session, aliased
 from .players import (
     BotRecordRow,
     FinishedRow,
+    OriginRow,
     PlayerGameRow,
     PlayerRow,
     RatingHistoryRow,
@@ -107,6 +108,18 @@ def met_today(session: Session, player_ids: list[str], at: _dt.datetime) -> int:
                 PlayerGameRow.table_id.in_(theirs))) or 0
             most = max(most, together)
     return most
+
+
+def related(session: Session, player_ids: list[str]) -> bool:
+    """Whether two of ``player_ids`` signed in from one network or one browser
+    (``players.OriginRow``): their games together are not rated (a farm of accounts
+    made to lose to one)."""
+    shared = session.scalar(
+        select(func.count()).select_from(
+            select(OriginRow.origin).where(OriginRow.player_id.in_(player_ids))
+            .group_by(OriginRow.origin)
+            .having(func.count(distinct(OriginRow.player_id)) > 1).subquery()))
+    return bool(shared)
 
 
 def pool_of(game: str, preset: str | None, players: int) -> str:
@@ -244,7 +257,8 @@ class Tally:
     """The rating changes by seat of the last count (empty: unrated, counted already,
     or not counted)."""
     unrated: str | None = None
-    """Why a rated table's game was counted as casual: ``not_every_seat_moved`` or
+    """Why a rated table's game was counted as casual: ``not_every_seat_moved``,
+    ``related`` (two of its accounts signed in from one network or browser) or
     ``repeated`` (``REPEATS_A_DAY``)."""
 
     @property
@@ -265,6 +279,8 @@ class Tally:
         is_rated, why = self.chosen and rated(self.results), None
         if is_rated and not self.moved:
             is_rated, why = False, "not_every_seat_moved"
+        elif is_rated and related(session, [r.player_id or "" for r in self.results]):
+            is_rated, why = False, "related"
         elif is_rated and met_today(session, [r.player_id or "" for r in self.results],
                                     at) >= REPEATS_A_DAY:
             is_rated, why = False, "repeated"

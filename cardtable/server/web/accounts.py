@@ -22,6 +22,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ipaddress
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -310,6 +312,7 @@ async def register(players: Players, limiter: Attempts, body: Credentials, reque
                            network=network_of(address_of(request), ipv6_prefix=48))
     account = await asyncio.to_thread(players.register,
                                       player.id if player else None, username, digest)
+    await _note_origins(request, account)
     await _sign_in(request, response, account)
     return _me(account)
 
@@ -345,9 +348,29 @@ async def login(players: Players, sanctions: Sanctions, limiter: Attempts, body:
         await asyncio.to_thread(players.set_password_hash, row.id, new)
     player = row.player()
     await _bring_guest(request, player)
+    await _note_origins(request, player)
     await _sign_in(request, response, player)
     seats = await asyncio.to_thread(players.open_seats, player.id)
     return _me(player, seats)
+
+
+async def _note_origins(request: Request, account: Player) -> None:
+    """Remember the network (an IPv6 /64) and the browser ``account`` signs in from: the
+    accounts its known-device cookie named before (``players.OriginRow``); accounts that
+    share one are related, and their games together are not rated.  A loopback address
+    is the machine's own (a proxy not trusted, a test): not a network of the player's."""
+    origins = [("browser", (account.username or account.id).lower())]
+    address = address_of(request)
+    with contextlib.suppress(ValueError):
+        if not ipaddress.ip_address(address).is_loopback:
+            origins.append(("network", network_of(address)))
+    cookie = request.cookies.get(DEVICE)
+    if cookie and len(cookie) <= 200:
+        with contextlib.suppress(BadSignature):
+            named = (await _serializer(request, "device")).loads(cookie, max_age=SESSION_AGE)
+            if isinstance(named, str) and named:
+                origins.append(("browser", named.lower()))
+    await asyncio.to_thread(store_of(request).note_origins, account.id, origins)
 
 
 async def _bring_guest(request: Request, account: Player) -> None:

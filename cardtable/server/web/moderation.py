@@ -317,3 +317,14 @@ async def audit_log(sanctions: Sanctions, request: Request, limit: int = Query(1
     found: list[dict[str, Any]] = await asyncio.to_thread(sanctions.audit_log,
                                                           limit, offset)
     return found
+
+
+@router.get("/api/admin/farms", responses=ADMIN_REFUSALS)
+async def suspected_farms(players: Players, request: Request,
+                          limit: int = Query(100, ge=1, le=1000)) -> list[dict[str, Any]]:
+    """Suspected farms: accounts that signed in from one network (an IPv6 /64) or one
+    browser, with how many games they finished together (most first).  Their games
+    together are not rated (``unrated: related``); an admin decides whether to ban."""
+    await admin_asking(request)
+    found: list[dict[str, Any]] = await asyncio.to_thread(players.farms, limit)
+    return found

@@ -77,6 +77,7 @@ export default {
   "end.aborted": "{name} left before their first move, so the game was aborted. It counts for nobody.",
   "log.aborted": "{name} left before their first move: the game was aborted",
   "end.unrated.repeated": "These players have already had 3 rated games together today, so this one was not rated.",
+  "end.unrated.related": "These players sign in from the same network or browser, so their games together are not rated.",
   "end.unrated.not_every_seat_moved": "Not every player made a move, so this game was not rated.",
   "log.forfeited": "{name} forfeited (out of time, or away too long): a bot plays the seat to the end",
   "log.left": "{name} left the table: a bot plays the seat to the end",

@@ -77,6 +77,7 @@ export default {
   "end.aborted": "{name} saiu antes do primeiro lance, então a partida foi anulada. Não conta para ninguém.",
   "log.aborted": "{name} saiu antes do primeiro lance: a partida foi anulada",
   "end.unrated.repeated": "Estes jogadores já fizeram 3 partidas valendo rating juntos hoje, então esta não valeu rating.",
+  "end.unrated.related": "Estes jogadores entram pela mesma rede ou navegador, então as partidas entre eles não valem rating.",
   "end.unrated.not_every_seat_moved": "Nem todos os jogadores fizeram um lance, então esta partida não valeu rating.",
   "log.forfeited": "{name} perdeu por W.O. (sem tempo, ou ausente por tempo demais): um robô joga o lugar até o fim",
   "log.left": "{name} saiu da mesa: um robô joga o lugar até o fim",
