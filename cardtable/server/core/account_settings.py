@@ -69,6 +69,9 @@ class AccountSettings(BaseModel):
                                  "may have open (waiting for an answer) at once")
     challenge_hours: int = Field(24, ge=1, le=24 * 30, description="hours a challenge waits "
                                  "for an answer before it expires")
+    digest_every: float = Field(3600.0, ge=1, le=86_400, description="seconds between "
+                                "looks for inbox digests due (each player who asked for "
+                                "one gets at most one mail a day)")
 
     @field_validator("reset_per_address", "reports_per_address", "challenges_per_account")
     @classmethod

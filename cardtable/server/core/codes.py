@@ -184,6 +184,7 @@ CODES: dict[str, Code] = {
                              ("status",)),
     "not_your_challenge": Code("only the challenged player may accept or decline it, and "
                                "only its sender cancel it"),
+    "bad_link": Code("the unsubscribe link is wrong (not one this site made)"),
     "too_many_players": Code("as many followed (or blocked) players as one may have",
                              ("limit",)),
     # -- help at a table against bots only (``assist``) ---------------------------------------

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import email.policy
 import hashlib
 import logging
 import re
@@ -44,10 +45,15 @@ _MAIL_THREADS = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="car
 
 
 def send_mail(settings: AccountSettings, to: str, subject: str, text: str,
-              password: str | None) -> None:
-    """Send one plain-text mail (blocking: call it in ``_MAIL_THREADS``)."""
-    message = EmailMessage()
+              password: str | None, headers: dict[str, str] | None = None) -> None:
+    """Send one plain-text mail (blocking: call it in ``_MAIL_THREADS``); ``headers``: more
+    of them (the digest's List-Unsubscribe)."""
+    # lines up to the standard's 998 characters: a long link in a header (List-Unsubscribe)
+    # stays a link, not folded into encoded words
+    message = EmailMessage(policy=email.policy.default.clone(max_line_length=998))
     message["From"], message["To"], message["Subject"] = settings.smtp_from, to, subject
+    for name, value in (headers or {}).items():
+        message[name] = value
     message.set_content(text)
     timeout = settings.smtp_timeout
     smtp: smtplib.SMTP

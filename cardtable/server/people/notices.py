@@ -6,8 +6,9 @@ player's game): the notice goes where the player chose for its kind (their socia
 settings' ``routes``; by default the inbox, which the page shows at once on any page by
 asking ``GET /api/inbox`` with ``wait``: an answer held until a notice comes).
 
-Only the ``inbox`` way is built: Web Push and the e-mail digest are not (a route may not
-name them yet, so no player chooses a way that never delivers).
+A kind may also go to ``email``: the daily digest (``people.digest``; off by default,
+at most a mail a day, one-click unsubscribe).  Web Push is not built (a route may not
+name it, so no player chooses a way that never delivers).
 
 A notice for a player nobody can reach (no such id) is stored all the same and read by
 nobody; ``notify`` never raises for the database being away: it logs and gives ``None``
@@ -43,7 +44,8 @@ KINDS: dict[str, str] = {
 """The kinds of notice, each a player may send where they choose."""
 
 CHANNELS = ("inbox",)
-"""Where a notice may go: the site's inbox (shown at once on any page)."""
+"""Where a notice goes unless its player chose: the site's inbox (shown at once on any
+page).  A player may add ``email``: the kind is in their daily digest (``digest``)."""
 
 MAX_WAIT = 25.0
 """Seconds ``GET /api/inbox`` may hold its answer waiting for a notice."""
@@ -73,7 +75,8 @@ class Notices:
             raise ValueError(f"no kind of notice {kind!r}")
         try:
             _, routes = await asyncio.to_thread(self.store.settings, player_id)
-            if "inbox" not in routes.get(kind, CHANNELS):
+            ways = routes.get(kind, CHANNELS)
+            if "inbox" not in ways and "email" not in ways:   # the digest mails the inbox's
                 return None
             notice = await asyncio.to_thread(self.store.add_notice, player_id, kind,
                                              dict(data or {}))

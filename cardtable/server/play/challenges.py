@@ -121,7 +121,8 @@ class Challenges:
         if target is not None:
             await self.notices.notify(target.id, "challenge", {
                 "challenge": row.id, "from": sender.name, "game": row.game,
-                "preset": row.preset, "clock": clock, "rated": rated})
+                "preset": row.preset, "clock": clock, "rated": rated,
+                "url": f"/#challenge/{row.id}"})
         return row
 
     async def _check_welcome(self, sender: str, target: str) -> None:

@@ -178,6 +178,40 @@ class SocialStore(Store):
                 row.routes = {**(row.routes or {}), **routes}
             return row.challenges, dict(row.routes or {})
 
+    @guarded
+    def mailed_routes(self, limit: int = 100_000) -> list[tuple[str, dict[str, Any]]]:
+        """The players whose settings route some kind of notice to ``email`` (the digest)."""
+        with self.storage.sessions() as session:
+            rows = session.execute(select(SocialSettingsRow.player_id, SocialSettingsRow.routes)
+                                   .limit(limit)).all()
+            return [(player, dict(routes)) for player, routes in rows
+                    if routes and any(isinstance(ways, list) and "email" in ways
+                                      for ways in routes.values())]
+
+    @guarded
+    def set_digest_mark(self, player_id: str, mark: dict[str, Any]) -> None:
+        """The digest's bookmark (when, and the last notice mailed), kept in the routes."""
+        with self.storage.writing() as session:
+            row = session.get(SocialSettingsRow, player_id)
+            if row is not None:
+                row.routes = {**(row.routes or {}), "_digest": mark}
+
+    @guarded
+    def unsubscribe(self, player_id: str) -> bool:
+        """Take ``email`` out of every route; whether there was one."""
+        with self.storage.writing() as session:
+            row = session.get(SocialSettingsRow, player_id)
+            if row is None:
+                return False
+            routes = dict(row.routes or {})
+            changed = False
+            for kind, ways in list(routes.items()):
+                if isinstance(ways, list) and "email" in ways:
+                    routes[kind] = [way for way in ways if way != "email"]
+                    changed = True
+            row.routes = routes
+            return changed
+
     # -- follows and blocks -----------------------------------------------------------------
     @guarded
     def follow(self, follower: str, followed: str, on: bool) -> bool:

@@ -158,6 +158,7 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
         app.state.services = await Services.build(chosen, storage, tables, app.state.quickplay,
                                                   app.state.analyses, cluster)
         app.state.quickplay.start()
+        tables.spawn(app.state.services.digests.keep_sending())   # the inbox's daily mail
         app.state.director = Director(tables, TournamentStore(storage))
         app.state.director.start()
         try:

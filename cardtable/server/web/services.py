@@ -12,6 +12,7 @@ from itsdangerous import URLSafeTimedSerializer
 from starlette.requests import HTTPConnection
 
 from ..core.settings import ServerSettings
+from ..people.digest import Digests
 from ..people.mail import SALT
 from ..people.notices import Notices
 from ..play.analyses import Analyses
@@ -63,6 +64,8 @@ class Services:
     notices: Notices
     """The one way to tell a player something (the inbox); ``tables.notices`` too."""
     challenges: Challenges
+    digests: Digests
+    """The daily e-mail digest of the inbox, and its unsubscribe links."""
 
     @classmethod
     async def build(cls, settings: ServerSettings, storage: Storage, tables: Tables,
@@ -76,6 +79,7 @@ class Services:
         social = SocialStore(storage)
         notices = tables.notices = Notices(social)
         limiter = Limiter(settings.limits_storage(), f"{settings.redis_prefix}:limits")
+        unsubscribe_key = await asyncio.to_thread(players.secret, "unsubscribe")
         return cls(
             settings=settings, storage=storage, tables=tables, quickplay=quickplay,
             analyses=analyses, cluster=cluster, players=players,
@@ -86,7 +90,8 @@ class Services:
                      for name in ("session", "device")},
             reset=URLSafeTimedSerializer(reset_key, salt=SALT), social=social,
             notices=notices,
-            challenges=Challenges(tables, social, players, notices, limiter))
+            challenges=Challenges(tables, social, players, notices, limiter),
+            digests=Digests(social, settings, unsubscribe_key, tables.clock))
 
 
 def services_of(connection: HTTPConnection) -> Services:

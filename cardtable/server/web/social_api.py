@@ -31,6 +31,7 @@ from ..core.errors import Refused
 from ..people.notices import CHANNELS, KINDS, MAX_WAIT
 from ..play.guard import address_of
 from ..store.players import Player
+from ..store.social import SocialStore
 from .accounts import current_player
 from .deps import Live, answers
 from .schemas import DaysControl, TimeControl
@@ -128,9 +129,10 @@ class SocialSettings(BaseModel):
     challenges: Literal["everyone", "followed", "nobody"] | None = Field(
         None, description="who may challenge me: everyone, only players I follow, nobody")
     routes: dict[Literal["challenge", "challenge_answer", "your_move", "tournament",
-                         "friend_game", "invite"], list[Literal["inbox"]]] | None = Field(
-        None, description="for each kind of notice, where it goes (an empty list: "
-        "nowhere); a kind not named goes to the inbox")
+                         "friend_game", "invite"], list[Literal["inbox", "email"]]] | None = Field(
+        None, description="for each kind of notice, where it goes: the inbox, the daily "
+        "e-mail digest (to the account's e-mail address; at most a mail a day), both, or "
+        "nowhere (an empty list); a kind not named goes to the inbox")
 
 
 class Followed(BaseModel):
@@ -385,6 +387,31 @@ async def inbox_read(request: Request, social: Social, body: ReadUpTo | None = N
         return Read(read=0)
     upto = None if body is None else body.upto
     return Read(read=await asyncio.to_thread(social.mark_read, player.id, upto))
+
+
+class Unsubscribed(BaseModel):
+    unsubscribed: bool = Field(description="false: no kind went to e-mail already")
+
+
+async def _unsubscribe(request: Request, social: SocialStore, token: str) -> Unsubscribed:
+    player_id = services_of(request).digests.player_of(token)
+    if player_id is None:
+        raise Refused("this unsubscribe link is not one of ours", 404, "bad_link")
+    return Unsubscribed(unsubscribed=await asyncio.to_thread(social.unsubscribe, player_id))
+
+
+@router.get("/api/social/unsubscribe", response_model=Unsubscribed, responses=ANSWERS)
+async def unsubscribe(request: Request, social: Social,
+                      token: str = Query(max_length=200)) -> Unsubscribed:
+    """The digest's one-click unsubscribe: no kind of notice goes to e-mail any more."""
+    return await _unsubscribe(request, social, token)
+
+
+@router.post("/api/social/unsubscribe", response_model=Unsubscribed, responses=ANSWERS)
+async def unsubscribe_post(request: Request, social: Social,
+                           token: str = Query(max_length=200)) -> Unsubscribed:
+    """The same, as a mail reader's unsubscribe button asks (RFC 8058)."""
+    return await _unsubscribe(request, social, token)
 
 
 # -- settings ------------------------------------------------------------------------------------

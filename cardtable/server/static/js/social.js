@@ -293,10 +293,21 @@ export class InboxPage {
         toast(t("social.saved"));
       } catch (error) { toast(error.message, "error"); }
     };
+    const mailed = Object.values(settings.routes || {}).some((ways) => ways.includes("email"));
+    const digest = async (e) => {
+      const ways = e.target.checked ? ["inbox", "email"] : ["inbox"];
+      const routes = Object.fromEntries(Object.keys(settings.routes || {}).map((kind) => [kind, ways]));
+      try {
+        await api("/api/social/settings", { method: "POST", body: { routes } });
+        toast(t("social.saved"));
+      } catch (error) { toast(error.message, "error"); }
+    };
     return this.section("who-challenges", t("social.settings"),
-      h("label", { for: "who-may" }, t("social.whoMay")),
-      h("select", { id: "who-may", onchange: choose }, ["everyone", "followed", "nobody"].map((who) =>
-        h("option", { value: who, selected: settings.challenges === who }, t(`social.who.${who}`)))));
+      h("div", { class: "form-row" }, h("label", { for: "who-may" }, t("social.whoMay")),
+        h("select", { id: "who-may", onchange: choose }, ["everyone", "followed", "nobody"].map((who) =>
+          h("option", { value: who, selected: settings.challenges === who }, t(`social.who.${who}`))))),
+      h("div", { class: "form-row" }, h("label", {}, h("input", { type: "checkbox", id: "digest",
+        checked: mailed, onchange: digest }), " ", t("social.digest"))));
   }
 }
 

@@ -4,6 +4,7 @@
 
 export default {
   en: {
+    "social.digest": "A daily e-mail of what is new (to your account's e-mail address)",
     "social.notice.invite": "{from} invites you to a table of {game}",
     "social.invite": "Invite to my table",
     "social.invited": "Invitation sent.",
@@ -77,6 +78,7 @@ export default {
     "social.days.14": "14 days a move",
   },
   pt: {
+    "social.digest": "Um e-mail diário com as novidades (para o endereço da sua conta)",
     "social.notice.invite": "{from} convida-o para uma mesa de {game}",
     "social.invite": "Convidar para a minha mesa",
     "social.invited": "Convite enviado.",
@@ -150,6 +152,7 @@ export default {
     "social.days.14": "14 dias por jogada",
   },
   fa: {
+    "social.digest": "نامهٔ روزانه از تازه‌ها (به نشانی ایمیل حسابتان)",
     "social.notice.invite": "{from} شما را به میز {game} دعوت می‌کند",
     "social.invite": "دعوت به میز من",
     "social.invited": "دعوت‌نامه فرستاده شد.",
@@ -223,6 +226,7 @@ export default {
     "social.days.14": "۱۴ روز برای هر حرکت",
   },
   ru: {
+    "social.digest": "Ежедневное письмо о новом (на адрес почты вашей учётной записи)",
     "social.notice.invite": "{from} приглашает вас за стол: {game}",
     "social.invite": "Пригласить за мой стол",
     "social.invited": "Приглашение отправлено.",

@@ -116,6 +116,7 @@ export default {
   "code.no_challenge": "Esse desafio não existe.",
   "code.challenge_closed": "Este desafio já não está aberto ({status}).",
   "code.not_your_challenge": "Não lhe cabe responder a este desafio.",
+  "code.bad_link": "Esta ligação para cancelar a subscrição não está certa: use a do seu último e-mail.",
   "code.too_many_players": "Pode seguir ou bloquear no máximo {limit} jogadores.",
   "code.no_chat_line": "Essa mensagem do chat já não existe.",
   "code.seats_in_play": "Você tem jogos em andamento: termine-os ou desista antes de apagar a sua conta.",
