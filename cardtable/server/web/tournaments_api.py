@@ -48,6 +48,8 @@ OPEN_LIMIT = 3
 """Tournaments an account may have upcoming or running at once."""
 MAX_ENTRANTS = 500
 """Entrants a tournament takes."""
+SHOWN_GAMES = 300
+"""Games a tournament's answer lists (the latest): a long arena's history is bounded."""
 LATEST_START = _dt.timedelta(days=30)
 """How far ahead a tournament may be set to start."""
 
@@ -136,7 +138,8 @@ class TournamentInfo(BaseModel):
     standings: list[Line] = Field(default_factory=list)
     pairings: list[TournamentGame] = Field(
         default_factory=list, description="the tables in play now")
-    games: list[TournamentGame] = Field(default_factory=list)
+    games: list[TournamentGame] = Field(default_factory=list,
+                                        description="its tables, the latest 300")
 
 
 class TournamentListing(BaseModel):
@@ -204,7 +207,7 @@ def info_of(t: Tourney) -> TournamentInfo:
     info = summary_of(t.row, sum(1 for e in t.entrants if not e.withdrawn))
     info.standings = lines
     info.pairings = [g for g in shown if g.status in ("opening", "playing")]
-    info.games = shown
+    info.games = shown[-SHOWN_GAMES:]
     return info
 
 
