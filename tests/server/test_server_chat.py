@@ -66,6 +66,23 @@ def test_a_message_is_at_most_200_characters_and_loses_its_control_characters(
         assert chat(player)["text"] == "abc"
 
 
+def test_chat_is_rate_limited_per_seat_however_many_sockets_it_opens(
+        app_client: TestClient) -> None:
+    tables = app_client.app.state.tables
+    tables.settings = tables.settings.model_copy(update={"chat_per_window": "2/minute"})
+    made, _ = table_for_two(app_client)
+    with connect(app_client, made["table"], made["token"]) as a, \
+            connect(app_client, made["table"], made["token"]) as b, \
+            connect(app_client, made["table"], made["token"]) as c:
+        one, two, three = Player(a), Player(b), Player(c)
+        one.send({"type": "chat", "text": "one"})
+        assert chat(one)["text"] == "one"
+        two.send({"type": "chat", "text": "two"})
+        assert [chat(two)["text"] for _ in range(2)] == ["one", "two"]
+        three.send({"type": "chat", "text": "three"})   # a third socket is no new rate
+        assert error(three)["code"] == "chat_rate_limited"
+
+
 def test_chat_is_rate_limited_per_connection(app_client: TestClient) -> None:
     tables = app_client.app.state.tables
     tables.settings = tables.settings.model_copy(update={"chat_per_window": "2/minute"})

@@ -193,10 +193,12 @@ def decide(table: LiveTable, command: Say | SetChatOff, now: Moment) -> Decision
         return Decision(sends=(_chat_error(connection, "the table's creator has turned the "
                                            "players' chat off", "chat_off"),))
     amount, window = command.rate
-    if connection.seat is None and connection.speaker is not None:
-        times = chat.spoken.get(connection.speaker, ())
-    else:
-        times = chat.sent.get(connection, ())
+    # counted by who speaks, however many sockets they open: a spectator's account, or
+    # a player's seat (three sockets of one seat share one rate)
+    speaker = (connection.speaker if connection.seat is None and connection.speaker is not None
+               else f"seat {connection.seat}" if connection.seat is not None else None)
+    times = (chat.spoken.get(speaker, ()) if speaker is not None
+             else chat.sent.get(connection, ()))
     times = tuple(at for at in times if now.time - at < window)
     if len(times) >= amount:
         return Decision(sends=(_chat_error(connection, f"you are chatting too fast (at most "
@@ -204,10 +206,10 @@ def decide(table: LiveTable, command: Say | SetChatOff, now: Moment) -> Decision
                                            "chat_rate_limited"),))
     times = (*times, now.time)
     plan = Plan(table)
-    if connection.seat is None and connection.speaker is not None:
-        spoken = {speaker: kept for speaker, kept in chat.spoken.items()
+    if speaker is not None:
+        spoken = {who: kept for who, kept in chat.spoken.items()
                   if now.time - kept[-1] < window}   # forgotten once their window is over
-        spoken[connection.speaker] = times
+        spoken[speaker] = times
         plan.set("chat", spoken=spoken)
     else:
         sent = {other: kept for other, kept in chat.sent.items()
