@@ -127,18 +127,19 @@ def make_duels() -> None:
                               "slips": slipped}), flush=True)
 
 
-SCRIPTED_PLAN = {"pasur": ("standard", 2), "durak": ("transfer", 3)}
+SCRIPTED_PLAN = {"pasur": ("standard", 3), "durak": ("transfer", 4)}
 """Per game: the preset and the scripted games."""
-ERROR_GAP = 6
+ERROR_GAP = 3
 """The script's own moves between two of its deliberate errors at least."""
 
 
 def _scripted_error(game: str, state: Any, advised: Any) -> tuple[Any, str] | None:
     """A deliberate, known error the script may make instead of the hint's move: Durak,
-    leading a trump king or ace while the stock lasts and a plain lead is there, or taking
-    when the hint beats the attack with a plain card; Pasur, laying a card that takes
-    nothing when the hint takes 2 points or more with a card other than a jack.  ``None``
-    when none fits."""
+    leading a trump king or ace while the stock lasts and a plain lead is there, or beating
+    with a trump king or ace (else taking) where the hint beats with a plain card below
+    the queen; Pasur,
+    laying a card that takes nothing when the hint takes 2 points or more with a card other
+    than a jack.  ``None`` when none fits."""
     legal = state.legal_moves()
     if game == "durak":
         view = state.view(state.to_move)
@@ -151,10 +152,15 @@ def _scripted_error(game: str, state: Any, advised: Any) -> tuple[Any, str] | No
                     and m.cards[0].suit.symbol == trump and m.cards[0].text[:-1] in ("K", "A")]
             if plain and dear:
                 return dear[0], "leads a trump king or ace while the stock lasts"
-        if (advised.kind == "defend" and advised.cards[1].suit.symbol != trump
-                and any(m.kind == "take" for m in legal)):
-            take = next(m for m in legal if m.kind == "take")
-            return take, "takes where a plain card beats the attack"
+        cheap = advised.kind == "defend" and advised.cards[1].text[:-1] not in ("Q", "K", "A")
+        if cheap and advised.cards[1].suit.symbol != trump:
+            dear = [m for m in legal if m.kind == "defend" and m.cards[0] == advised.cards[0]
+                    and m.cards[1].suit.symbol == trump and m.cards[1].text[:-1] in ("K", "A")]
+            if dear:
+                return dear[0], "beats with a trump king or ace where a plain card beats"
+            take = next((m for m in legal if m.kind == "take"), None)
+            if take is not None:
+                return take, "takes where a plain card beats the attack"
         return None
     from cardtable.pasur.scoring import card_points
 

@@ -11,10 +11,11 @@ the paired differences are far steadier than the moves' own results.
 The judge works in two steps on two separate streams of deals, so that the best move's
 value is not the largest of several noisy estimates (the winner's curse):
 
-1. **Choose** the best.  Deals in rounds that double; after each, a move clearly worse than
-   the leader (its paired difference more than ``Z`` standard errors past zero) leaves the
-   race, and the choice ends once one move is left, or every rival is measured to within
-   half the first label's threshold of the leader (as good), or at half the budget.
+1. **Choose** the best.  Deals in rounds that double; after each (from ``SURE_DEALS`` deals
+   on), a move clearly worse than the leader (its paired difference more than ``Z``
+   standard errors past zero) leaves the race, and the choice ends once one move is left,
+   or every rival is measured to within a quarter of the first label's threshold of the
+   leader (as good), or at half the budget.
 2. **Measure** the move played against the chosen best on fresh deals (none if the move
    played is the best: its loss is 0), in rounds that double, until the loss's interval
    (``Z_SURE`` standard errors each side) lies within one label's band, on ``SURE_DEALS``
@@ -60,10 +61,11 @@ Z = 2.0
 for few deals by Student's t): a move leaves the race, and a loss's label is sure, only
 past it."""
 
-SETTLE = 0.5
+SETTLE = 0.25
 """The choice ends once every rival left is measured to within this share of the first
 label's threshold of the leader: the best chosen is then at most about that far from the
-truly best, which the loss measured against it carries."""
+truly best, an error the loss measured against it carries (at half the threshold, two
+seeds chose different bests often enough to turn labels)."""
 
 Z_SURE = 3.0
 """Standard errors each side of a loss in its interval when the move played is measured
@@ -278,7 +280,7 @@ def _choose(player: _Player, moves: list[Any], rng: random.Random, budget: int,
         means = {m: sum(results[m]) / len(results[m]) for m in active}
         best = max(active, key=key_of(means))
         t = t_quantile(Z, deals - 1)
-        settled = True   # every rival left is measured to within half the first threshold
+        settled = True   # every rival left is measured to within SETTLE of the first threshold
         for move in list(active):
             if move == best:
                 continue

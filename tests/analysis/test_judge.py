@@ -157,11 +157,14 @@ def test_the_terminal_hint_names_the_judges_best_and_says_why():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["pasur-01.json", "durak-01.json"])
-def test_two_seeds_give_the_same_label_to_nineteen_moves_in_twenty(name):
-    # the benchmark (benchmarks/analysis_stability.py) measures this on all twenty games
+def test_two_seeds_give_the_same_label_to_nine_moves_in_ten(name):
+    # the benchmark (benchmarks/analysis_stability.py) measures this on all twenty games;
+    # the moves the two seeds label apart are those whose loss lies within a few standard
+    # errors of a threshold after the whole budget, and the judge now labels most moves
+    # rather than calling them unsure, so one game's share is lower than when it said less
     record = records.load(RECORDED / name)
     first, second = (analysis.analyse_record(record, seed=seed, hindsight=False)
                      for seed in (0, 1))
     pairs = [(a, b) for a, b in zip(first, second, strict=True) if a.choices > 1]
     agree = sum(a.label == b.label for a, b in pairs)
-    assert agree >= 0.95 * len(pairs)
+    assert agree >= 0.9 * len(pairs)
