@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
 from clusterkit import OwnRedis
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
@@ -88,6 +89,22 @@ def test_a_draining_process_is_not_ready_but_live(client: TestClient) -> None:
     assert ready.json()["status"] == "unready" and ready.json()["draining"] is True
     assert client.get("/api/health/live").status_code == 200
     assert one(figures(client), "cardtable_draining") == 1
+
+
+def test_a_draining_process_answers_a_handshake_503_saying_so_and_counts_it(
+        client: TestClient) -> None:
+    """A socket that reaches a stopping process (its tables being handed over) is told
+    to connect again (503 ``moved``), never a 500, and the refusal is counted."""
+    from starlette.testclient import WebSocketDenialResponse
+
+    made = create(client, game="durak", seats=["human", "bot:random"])
+    client.app.state.draining = True   # type: ignore[attr-defined]
+    with pytest.raises(WebSocketDenialResponse) as denied, \
+            connect(client, made["table"], made["token"]):
+        pass
+    assert denied.value.status_code == 503
+    assert denied.value.json()["code"] == "moved" and "stopping" in denied.value.json()["detail"]
+    assert one(figures(client), "cardtable_refusals_total", code="moved") == 1
 
 
 def test_a_database_that_does_not_answer_makes_the_process_unready(client: TestClient,

@@ -48,6 +48,12 @@ def offered_key(websocket: WebSocket) -> tuple[str | None, bool]:
 @router.websocket("/ws/tables/{table_id}")
 async def play(websocket: WebSocket, table_id: str, seat: str | None = None, *,
                tables: Live) -> None:
+    if getattr(websocket.app.state, "draining", False):
+        # stopping: its tables are being handed to the other processes; say so (503 and
+        # when to try again), never a 500
+        tables.metrics.refused("moved")
+        await _deny(websocket, Refused(DRAINING, 503, "moved", retry_after=1))
+        return
     address = address_of(websocket)
     refused = tables.guard.open_socket(address)
     if refused is not None:
@@ -66,6 +72,8 @@ async def play(websocket: WebSocket, table_id: str, seat: str | None = None, *,
     finally:
         tables.guard.close_socket(address)
 
+
+DRAINING = "this server process is stopping: connect again in a moment (another plays on)"
 
 NO_SEAT = "this token holds no seat at this table (connect without a token to watch)"
 
