@@ -196,6 +196,18 @@ def test_headers_past_their_bound_are_refused_with_431(base: tuple[Any, str]) ->
     assert refused[1]["code"] == "headers_too_large"
 
 
+def test_one_whole_request_with_a_header_past_the_bound_is_refused_with_431(
+        base: tuple[Any, str]) -> None:
+    """Sent at once, line, headers and blank line in one write (a 126 KB header was read
+    whole, and answered, when only a request still arriving was measured)."""
+    with dial(base[1]) as sock:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: test\r\nX-Padding: "
+                     + b"x" * (4 * MAX_HEADERS) + b"\r\n\r\n")
+        refused = answer(sock)
+    assert refused is not None and refused[0] == 431
+    assert refused[1]["code"] == "headers_too_large"
+
+
 def test_a_websocket_is_not_cut_by_the_header_timeout(base: tuple[Any, str]) -> None:
     url = base[1]
     made = httpx.post(f"{url}/api/tables", timeout=WAIT,

@@ -162,6 +162,17 @@ class GuardedHTTP(_HTTP):
         if self._phase == "idle":   # the first byte of the connection's next request
             self._phase, self._header_bytes = "headers", 0
             self._arm(self.guard.header_timeout)
+        if self._phase == "headers":
+            # measured before the parser reads them: a request that arrives whole in one
+            # read (line, headers, blank line) would be answered before it was measured
+            end = data.find(b"\r\n\r\n")
+            self._header_bytes += len(data) if end < 0 else end + 4
+            if self._header_bytes > self.guard.max_header_bytes:
+                self._refuse(431, "Request Header Fields Too Large",
+                             code="headers_too_large",
+                             detail=f"the request's line and headers are over "
+                                    f"{self.guard.max_header_bytes} bytes")
+                return
         before = self.cycle
         super().data_received(data)
         if self._phase == "upgraded" or self.transport.is_closing():
@@ -173,13 +184,6 @@ class GuardedHTTP(_HTTP):
             else:
                 self._phase = "app"
                 self._cancel()
-        elif self._phase == "headers":
-            self._header_bytes += len(data)
-            if self._header_bytes > self.guard.max_header_bytes:
-                self._refuse(431, "Request Header Fields Too Large",
-                             code="headers_too_large",
-                             detail=f"the request's line and headers are over "
-                                    f"{self.guard.max_header_bytes} bytes")
         elif self._phase == "body" and not self.cycle.more_body:
             self._phase = "app"
             self._cancel()
