@@ -156,8 +156,9 @@ def test_a_table_written_down_but_not_made_is_made_under_its_id(app_client: Test
     organiser = account(client, "orga", "10.0.0.1")
     t = made(organiser, starts=None)
     ann = account(client, "ann", "10.0.0.2")
-    for browser in (ann, organiser):
+    for browser in (ann, organiser):   # paused: the running director seats neither
         browser.post(f"/api/tournaments/{t['id']}/join")
+        browser.post(f"/api/tournaments/{t['id']}/pause")
     director = client.app.state.director
     store: TournamentStore = director.store
     players = [line["player"] for line in client.get(
