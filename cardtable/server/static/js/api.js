@@ -168,7 +168,8 @@ export class TableSocket {
     }
     this.ws = ws;
     ws.onopen = () => {
-      this.attempt = 0;
+      // the backoff starts again only once the table is heard (a state), not at every
+      // open: a server that accepts and closes at once must not be asked twice a second
       this.heard = Date.now();
       this.handlers.onStatus?.({ state: "open" });
       // Keep the line warm; a socket silent for too long is dead: drop it and reconnect.
@@ -184,6 +185,7 @@ export class TableSocket {
       this.heard = Date.now();
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
+      if (msg && msg.type === "state") this.attempt = 0;
       this.handlers.onMessage?.(msg);
     };
     ws.onclose = (event) => {
