@@ -63,6 +63,8 @@ class Notices:
     def __init__(self, store: SocialStore) -> None:
         self.store = store
         self._waiting: dict[str, set[asyncio.Event]] = {}
+        self.closed = False
+        """The app is stopping: a held answer comes now, and none is held any more."""
         self.seen: dict[str, float] = {}
         """When (monotonic) each player last asked for their inbox here: a page open on
         the site asks every ``MAX_WAIT`` seconds or sooner (online, to their friends)."""
@@ -103,14 +105,24 @@ class Notices:
                 found = await asyncio.to_thread(self.store.notices, player_id, after=after,
                                                 limit=limit)
                 left = deadline - time.monotonic()
-                if found or left <= 0:
+                if found or left <= 0 or self.closed:
                     return found
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), min(left, RECHECK))
                 event.clear()
+                if self.closed:
+                    return []
         finally:
             waiting = self._waiting.get(player_id)
             if waiting is not None:
                 waiting.discard(event)
                 if not waiting:
                     del self._waiting[player_id]
+
+    def close(self) -> None:
+        """The app stops: every held answer is given now (before the database's threads
+        end, which a held answer's next read would need)."""
+        self.closed = True
+        for events in self._waiting.values():
+            for event in events:
+                event.set()

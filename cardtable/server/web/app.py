@@ -164,6 +164,8 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
         try:
             yield
         finally:
+            app.state.services.notices.close()   # the inbox's held answers come now
+            await asyncio.sleep(0)
             await tables.stop()
             app.state.analyses.close()
             if cluster is not None:
