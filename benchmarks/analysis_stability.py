@@ -23,8 +23,14 @@ aims' figures: the judged moves ``unsure`` in each run, of the moves labelled in
 those labelled alike in both, each player's mean loss a judged move and accuracy (the
 ratio of ``random``'s mean loss to ``hard``'s and the accuracy gap, per record and pooled).
 
+``make-scripted`` plays the person-like records of that set (``*-scripted-*.json``): a
+script that plays the hint's move but for marked, deliberate errors, against ``hard``
+(scripted, not a person's play); the measure reports how many of the marked errors each
+run labels, and per game each aim met or not.
+
     python benchmarks/analysis_stability.py make
     python benchmarks/analysis_stability.py make-duels
+    python benchmarks/analysis_stability.py make-scripted [--only pasur]
     nice -n 10 python benchmarks/analysis_stability.py [--set judge] [--only durak] [--iterations N]
     nice -n 10 python benchmarks/analysis_stability.py --web [--only durak] [--games 2]
 """
