@@ -23,7 +23,10 @@ def cpu_a_move(path: Path) -> tuple[float | None, str]:
     result = json.loads(path.read_text())
     if result.get("errors") or result.get("lost"):
         return None, f"{result.get('errors')} errors, {result.get('lost')} lost moves"
-    return float(result["cpu_ms_per_move"]["servers"]), ""
+    servers = float(result["cpu_ms_per_move"]["servers"])
+    if servers <= 0:
+        return None, "no server CPU counted (no move was played)"
+    return servers, ""
 
 
 def rows(out: Path) -> dict[str, list[tuple[int, float, float]]]:
