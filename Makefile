@@ -63,7 +63,8 @@ page-check:
 	else echo "node is not installed: the page's type check and unit tests are skipped"; fi
 
 # mypy reads its files and its strictness from pyproject.toml: the whole package; the engine
-# strictly, the edges (server, adapters, arena, terminal...) with the strict flags relaxed.
+# and the server strictly, the other edges (adapters, arena, terminal...) with the strict
+# flags relaxed.
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check cardtable tests benchmarks
 	$(BIN)/mypy

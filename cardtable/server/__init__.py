@@ -10,12 +10,15 @@ Running it, the API and the message formats are described in ``docs/server.md``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .web.app import create_app, serve
 
 __all__ = ["create_app", "serve"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     # the app (FastAPI, SQLAlchemy) is imported when first asked for, so that a bot
     # process, which needs only the engine, starts quickly
     if name in __all__:

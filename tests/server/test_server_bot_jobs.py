@@ -118,6 +118,6 @@ def test_a_hint_depends_only_on_what_the_seat_has_seen(game: str) -> None:
         finally:
             workers.close()
         assert hints[0] == hints[1]
-        assert hints[0]["move"] in map(str, state.legal_moves())
+        assert hints[0].move in map(str, state.legal_moves())
 
     run_async(run())

@@ -41,7 +41,7 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..core.cluster_messages import (
     Anonymized,
@@ -69,6 +69,8 @@ from ..play.remote import CloseTable, from_wire, refusal_from_wire, refusal_to_w
 from ..store.storage import StorageUnavailable, periodically
 
 if TYPE_CHECKING:
+    from redis.asyncio.client import PubSub
+
     from ..play.tables import Tables
 
 __all__ = ["REDIS_LOST", "Cluster", "Relay", "RemoteConnection"]
@@ -540,8 +542,8 @@ class Cluster:
             except Exception as error:
                 self._lost(error)
 
-    async def _subscribe(self) -> Any:
-        pubsub: Any = self.redis.pubsub(ignore_subscribe_messages=True)
+    async def _subscribe(self) -> PubSub:
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         try:
             await pubsub.subscribe(self._channel(self.process))
             await self.redis.set(self._alive_key(self.process), "1", px=self._lease_ms)
@@ -551,7 +553,7 @@ class Cluster:
             raise
         return pubsub
 
-    async def _listen(self, pubsub: Any) -> None:
+    async def _listen(self, pubsub: PubSub | None) -> None:
         """Hand on every message to this process; after a failure, connect again (with
         backoff) and subscribe again."""
         failures = 0
@@ -705,8 +707,8 @@ class Cluster:
             self._asked.pop(asked, None)
         if reply.refused is not None:
             raise refusal_from_wire(reply.refused)
-        answer: R = reply.answer
-        return answer
+        # the commands that travel (remote.TRAVEL) answer JSON, read back as the owner gave it
+        return cast(R, reply.answer)
 
     async def _answer(self, message: Ask) -> None:
         """Do what another process asked of a table played here and tell it the answer."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_settings import NoDecode
@@ -195,7 +195,7 @@ def _rates(text: str, *, empty: bool) -> str:
 class OutOfBounds(Refused):
     """A request past one of the server's limits (422); ``code`` names which kind."""
 
-    def __init__(self, reason: str, code: str, **params: Any) -> None:
+    def __init__(self, reason: str, code: str, **params: object) -> None:
         super().__init__(reason, 422, code, params=params)
 
 
@@ -243,7 +243,7 @@ def check_seats(seats: Iterable[object] | None, takeover: object, limits: Limits
                 check_bot(spec, limits)
 
 
-def check_rules(rules: Any, limits: Limits) -> None:
+def check_rules(rules: object, limits: Limits) -> None:
     """Refuse rules with a whole-number option below or past the server's bounds of that
     name, or changed from its default when the server has no bound for it.  (Choices and
     yes/no options were checked by the rules themselves: ``cardtable.game.check_options``.)
@@ -257,6 +257,8 @@ def check_rules(rules: Any, limits: Limits) -> None:
     cardtable.server.core.bounds.OutOfBounds: rule option 'target' is at most 1000 at this server,
     not 1000000000000000
     """
+    if not dataclasses.is_dataclass(rules):
+        raise TypeError(f"a game's rules are a dataclass, not {type(rules).__name__}")
     for option in dataclasses.fields(rules):
         name, value = option.name, getattr(rules, option.name)
         if isinstance(value, bool) or not isinstance(value, int):

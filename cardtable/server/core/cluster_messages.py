@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -149,7 +149,7 @@ class Ask:
     origin: str
     table: str
     command: str
-    fields: dict[str, Any]
+    fields: dict[str, object]
 
 
 @dataclass(frozen=True)
@@ -159,8 +159,8 @@ class Reply:
 
     KIND: ClassVar[str] = "reply"
     id: str
-    answer: Any = None
-    refused: dict[str, Any] | None = None
+    answer: object = None
+    refused: dict[str, object] | None = None
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ _FIELD_NAMES = {wire: name for name, wire in _WIRE_NAMES.items()}
 
 def encode(message: ClusterMessage) -> str:
     """The message as the JSON text published on a process's channel."""
-    data: dict[str, Any] = {"kind": message.KIND}
+    data: dict[str, object] = {"kind": message.KIND}
     for field in dataclasses.fields(message):
         data[_WIRE_NAMES.get(field.name, field.name)] = getattr(message, field.name)
     return json.dumps(data, ensure_ascii=False)

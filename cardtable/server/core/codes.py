@@ -16,7 +16,6 @@ listed here and has a text in every language file.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 __all__ = ["CODES", "RESERVED", "Code", "Refusal", "refused"]
 
@@ -201,15 +200,15 @@ class Refusal(str):
     one), with its ``code`` and ``params`` for the page to say it in the player's words."""
 
     code: str
-    params: dict[str, Any]
+    params: dict[str, object]
 
-    def __new__(cls, reason: str, code: str, params: dict[str, Any] | None = None) -> Refusal:
+    def __new__(cls, reason: str, code: str, params: dict[str, object] | None = None) -> Refusal:
         made = super().__new__(cls, reason)
         made.code = code
         made.params = dict(params or {})
         return made
 
 
-def refused(code: str, reason: str, **params: Any) -> Refusal:
+def refused(code: str, reason: str, **params: object) -> Refusal:
     """A refusal with a code from ``CODES`` and its parameters."""
     return Refusal(reason, code, params)

@@ -13,7 +13,7 @@ table's socket sends its code and parameters in an ``error`` message.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 __all__ = ["ClusterUnavailable", "NotHere", "Refused"]
 
@@ -42,14 +42,14 @@ class Refused(ValueError):
         429: "rate_limited", 500: "server_error", 503: "unavailable"}
 
     def __init__(self, reason: str, status: int = 409, code: str | None = None, *,
-                 retry_after: float | None = None, params: dict[str, Any] | None = None
+                 retry_after: float | None = None, params: dict[str, object] | None = None
                  ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
         self.code = code or self.CODES.get(status, "refused")
         self.retry_after = retry_after
-        self.params: dict[str, Any] = dict(params or {})
+        self.params: dict[str, object] = dict(params or {})
         """The code's parameters (``cardtable.server.core.codes``), sent beside it."""
 
 

@@ -21,7 +21,6 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST as CONTENT_TYPE
 from prometheus_client import (
@@ -107,7 +106,7 @@ class Metrics:
         self._waits = {queue: self.waits.labels(queue) for queue in QUEUES}
         self._by_bot = self.moves.labels("bot")
         self._by_person = self.moves.labels("person")
-        self._refusals: dict[str, Any] = {}
+        self._refusals: dict[str, Counter] = {}
         self._process = ProcessCollector(registry=registry)
 
     def moved(self, by_bot: bool) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, Union, get_args
+from typing import Annotated, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 
@@ -127,7 +127,7 @@ ClientMessage = Annotated[
     Union[Move, Rematch, DeclineRematch, Resign, Leave, Hint, Undo, Ping, Chat,  # noqa: UP007
           ChatOff],
     Field(discriminator="type")]
-"""Any message a page may send on a table's socket."""
+"""Every message a page may send on a table's socket."""
 
 
 # -- server to page ---------------------------------------------------------------------------
@@ -193,7 +193,7 @@ class State(_Server):
     over: bool
     to_move: int | None = Field(description="the seat to move; null: nobody (over)")
     seat: int | None = Field(description="the receiver's seat; null: watching")
-    view: dict[str, Any] = Field(description="the game's own view of the table from "
+    view: dict[str, object] = Field(description="the game's own view of the table from "
                                              "this seat (the engine's view, see docs)")
     legal_moves: list[str] = Field(description="the receiver's moves, when it is theirs "
                                                "to play; else empty")
@@ -206,7 +206,7 @@ class State(_Server):
                                            description="each rated seat's rating, by seat")
     clock: ClockView | None = Field(default=None, description="a clocked table: {move, "
                                     "bank, banks, seat, move_left, bank_left}")
-    summary: dict[str, Any] | None = Field(default=None, description="once over")
+    summary: dict[str, object] | None = Field(default=None, description="once over")
     rematch: str | None = Field(default=None, description="once over: the rematch's table")
     rematch_asked: list[int] | None = Field(
         default=None, description="once over, while a rematch is offered and not yet made: "
@@ -294,13 +294,13 @@ class ChatSetting(_Server):
 
 Outgoing = (State | Error | RematchOffer | RematchDeclined | Pong | HintAnswer | ChatLine
             | ChatSetting)
-"""Any message the server sends on a table's socket, as built."""
+"""Every message the server sends on a table's socket, as built."""
 
 ServerMessage = Annotated[
     Union[State, Error, RematchOffer, RematchDeclined, Pong, HintAnswer, ChatLine,  # noqa: UP007
           ChatSetting],
     Field(discriminator="type")]
-"""Any message the server sends on a table's socket, as a page reads it."""
+"""Every message the server sends on a table's socket, as a page reads it."""
 
 client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 server_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
@@ -318,12 +318,12 @@ VIEW_BESIDE = ("game", "seat", "to_move", "over", "legal_moves")
 """Fields of an engine's view that a state message gives beside the view, not in it."""
 
 
-def page_view(view: dict[str, Any]) -> dict[str, Any]:
+def page_view(view: dict[str, object]) -> dict[str, object]:
     """An engine's view as the page gets it: without what the message gives beside it."""
     return {key: value for key, value in view.items() if key not in VIEW_BESIDE}
 
 
-def schema() -> dict[str, Any]:
+def schema() -> dict[str, object]:
     """Both unions as JSON Schema (``GET /api/protocol.json``)."""
     return {"client": client_adapter.json_schema(), "server": server_adapter.json_schema()}
 

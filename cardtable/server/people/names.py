@@ -32,7 +32,6 @@ NFKC-normalised and case-folded, so ``ＤＡＲＹＡ`` poses as ``darya``.
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
 
 from ..core.errors import Refused
 
@@ -74,7 +73,7 @@ class NameRefused(Refused):
     """A name that may not be shown (422): ``code`` from ``cardtable.server.core.codes``,
     with its ``params``; the message is the reason in English."""
 
-    def __init__(self, reason: str, code: str, **params: Any) -> None:
+    def __init__(self, reason: str, code: str, **params: object) -> None:
         super().__init__(reason, 422, code, params=params)
 
 

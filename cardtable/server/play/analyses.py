@@ -18,13 +18,19 @@ import secrets
 import socket
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 from ...analysis.search import DEFAULT_ITERATIONS
+from ...records import Record
 from ..core.errors import Refused
 from ..store.analyses import AnalysisStore
 from ..store.storage import Storage
 from .bot_workers import BotFailed, BotWorkers, JudgeJob, PuzzleJob
+
+if TYPE_CHECKING:
+    from ...analysis import Judgement
+
+T = TypeVar("T")
 
 __all__ = ["ANALYSIS_ITERATIONS", "ANALYSIS_MOVE_LIMIT", "ANALYSIS_NODES", "ANALYSIS_SECONDS",
            "Analyses"]
@@ -86,14 +92,14 @@ class Analyses:
         self.threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="school")
         """Hints and the analyses' rows: never the loop's default threads, which are the
         storage's."""
-        self._found: list[dict[str, Any]] | None = None
+        self._found: list[dict[str, object]] | None = None
         """The puzzles found in analysed games, once read."""
 
     @property
     def store(self) -> AnalysisStore:
         return AnalysisStore(self.storage_of())
 
-    async def _in_thread(self, call: Callable[[], Any]) -> Any:
+    async def _in_thread(self, call: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.threads, call)
 
     async def import_folder(self) -> int:
@@ -145,7 +151,7 @@ class Analyses:
             raise Refused("too many analyses are waiting: try again in a minute", 429,
                           "analysis_busy", retry_after=60)
 
-    def _jobs(self, record_text: str) -> tuple[Any, list[JudgeJob]]:
+    def _jobs(self, record_text: str) -> tuple[Record, list[JudgeJob]]:
         """The record, and a job for each of its moves: the position before it, seeded
         as ``analyse_record`` seeds it (so the result is the same)."""
         from ... import records
@@ -203,7 +209,7 @@ class Analyses:
                 store.progress, table_id, self.owner, done, len(jobs), _lease()))
         result = {"game": record.game, "unit": learn.unit, "thresholds": list(learn.thresholds),
                   "iterations": jobs[0].iterations if jobs else self.iterations, "seed": 0,
-                  "moves": judged,
+                  "moves": [j.to_dict() for j in judged],
                   "series": _series(record, judged)}
         await self._in_thread(lambda: store.finish(table_id, self.owner, result))
         if self.hindsight:
@@ -225,14 +231,14 @@ class Analyses:
         known = {p["id"] for p in self._found or []}
         self._found = [*(self._found or []), *(p for p in found if p["id"] not in known)]
 
-    async def found_puzzles(self) -> list[dict[str, Any]]:
+    async def found_puzzles(self) -> list[dict[str, object]]:
         """The puzzles found in the games analysed (read from the database once)."""
         if self._found is None:
             store = self.store
             self._found = await self._in_thread(store.all_puzzles)
         return self._found
 
-    async def status(self, table_id: str) -> dict[str, Any]:
+    async def status(self, table_id: str) -> dict[str, object]:
         store = self.store
         found = await self._in_thread(lambda: store.find(table_id))
         task = self.running.get(table_id)
@@ -259,16 +265,15 @@ class Analyses:
         self.threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="school")
 
 
-def _series(record: Any, judged: list[dict[str, Any]]) -> dict[str, list[float]]:
+def _series(record: Record, judgements: list[Judgement]) -> dict[str, list[float]]:
     """Each seat's expected result over the game (``cardtable.analysis.series``), for the
     analysis page's graph."""
-    from ...analysis import Judgement, series
+    from ...analysis import series
     from ...bots.ismcts import kit_of
 
     state = record.start()
     kit = kit_of(state)
     players = state.players
     sides = [kit.side_of(state, seat) for seat in range(players)]
-    judgements = [Judgement(**j) for j in judged]
     return {str(seat): [round(v, 4) for v in series(record.game, judgements, seat, sides)]
             for seat in range(players)}

@@ -65,11 +65,11 @@ async def hint(tables: House, table: LiveTable, connection: Connection,
     finally:
         await table.dealer.ask(HintDone(seat))
     choices = [protocol.HintChoice(move=c["move"], value=c["value"], text=c["text"])
-               for c in given["choices"]]
+               for c in given.choices]
     send(protocol.HintAnswer(
-        type="hint", version=version, move=given["move"], level=given["level"], lang=lang,
-        text=given["text"], unit=given["unit"], choices=choices, why=given.get("why", ""),
-        sure=bool(given.get("sure", False))), (connection,))
+        type="hint", version=version, move=given.move, level=given.level, lang=lang,
+        text=given.text, unit=given.unit, choices=choices, why=given.why,
+        sure=given.sure), (connection,))
     return None
 
 

@@ -26,10 +26,12 @@ import random
 import secrets
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from ... import bots
-from ...game import GameState
+from ...bots import Bot
+from ..core.shapes import TableState
 from ..store.storage import StorageUnavailable
 from .bot_workers import BotWorkers
 from .commands import BotTurn, GraceOver
@@ -52,9 +54,18 @@ def default_bot() -> str:
     return "medium" if "medium" in bots.specs() else "random"
 
 
-def make_bot(spec: str) -> Any:
+def make_bot(spec: str) -> Bot:
     """A bot of that spec with a fresh secure seed (each table's bots are its own)."""
     return bots.make(spec, seed=secrets.randbits(64))
+
+
+@dataclass
+class _Budget:
+    """A budget key's turns, the bots using it and those thinking now."""
+
+    turns: asyncio.Semaphore
+    users: int = 0
+    thinking: int = 0
 
 
 class BotRunner:
@@ -66,7 +77,7 @@ class BotRunner:
         self.workers: BotWorkers | None = None
         """The bot processes, once a bot, a hint or an analysis has needed one."""
         self._threads: concurrent.futures.ThreadPoolExecutor | None = None
-        self._budgets: dict[str, list[Any]] = {}
+        self._budgets: dict[str, _Budget] = {}
         """Each budget key's semaphore, the bots using it and those thinking (``_turn``)."""
 
     def pool(self) -> BotWorkers:
@@ -118,8 +129,8 @@ class BotRunner:
                 await self.tables.clock.sleep(wait * random.uniform(0.5, 1.0))
                 wait = min(wait * 2, max(0.1, self.settings.storage_retry_max))
 
-    async def think(self, table: LiveTable, bot: Any, spec: str | None,
-                    snapshot: GameState[Any]) -> str:
+    async def think(self, table: LiveTable, bot: Bot, spec: str | None,
+                    snapshot: TableState) -> str:
         """The bot's move as text, thought in a bot process if there are any, else in a
         bot thread, once the table's budget has a turn free; a random legal move if the
         bot fails or runs past the limit."""
@@ -138,7 +149,7 @@ class BotRunner:
     def thinking(self, key: str) -> tuple[int, int]:
         """(bots thinking, bots waiting) on the budget ``key`` (``LiveTable.budget``)."""
         entry = self._budgets.get(key)
-        return (0, 0) if entry is None else (entry[2], entry[1] - entry[2])
+        return (0, 0) if entry is None else (entry.thinking, entry.users - entry.thinking)
 
     @contextlib.asynccontextmanager
     async def _turn(self, key: str) -> AsyncIterator[None]:
@@ -149,22 +160,22 @@ class BotRunner:
         if limit <= 0:
             yield
             return
-        entry = self._budgets.setdefault(key, [asyncio.Semaphore(limit), 0, 0])
-        entry[1] += 1   # its users: the entry goes when the last one is done
+        entry = self._budgets.setdefault(key, _Budget(asyncio.Semaphore(limit)))
+        entry.users += 1   # the entry goes when the last one is done
         try:
-            async with entry[0]:
-                entry[2] += 1   # thinking now
+            async with entry.turns:
+                entry.thinking += 1
                 try:
                     yield
                 finally:
-                    entry[2] -= 1
+                    entry.thinking -= 1
         finally:
-            entry[1] -= 1
-            if entry[1] == 0:
+            entry.users -= 1
+            if entry.users == 0:
                 del self._budgets[key]
 
-    async def _think(self, table: LiveTable, bot: Any, spec: str | None,
-                     snapshot: GameState[Any]) -> str:
+    async def _think(self, table: LiveTable, bot: Bot, spec: str | None,
+                     snapshot: TableState) -> str:
         limit = self.settings.bot_time_limit
         try:
             if self.settings.bot_processes and spec:
@@ -179,7 +190,7 @@ class BotRunner:
         moves = snapshot.legal_moves()
         return str(moves[secrets.randbelow(len(moves))])
 
-    async def _think_in_thread(self, bot: Any, snapshot: GameState[Any], limit: float) -> str:
+    async def _think_in_thread(self, bot: Bot, snapshot: TableState, limit: float) -> str:
         """The bot thinks in a bot thread, its search stopped ``limit`` seconds after it
         starts (time spent waiting for a free thread does not count)."""
         if self._threads is None:
@@ -198,7 +209,8 @@ class BotRunner:
         live = self.workers.live() if self.workers is not None else contextlib.nullcontext()
         try:
             with live:
-                either: set[asyncio.Future[Any]] = {thinking, waiting}
+                either: set[asyncio.Future[str] | asyncio.Task[Literal[True]]] = {
+                    thinking, waiting}
                 await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
                 # a bot that cannot stop itself is left to finish in its thread, unheard
                 return await asyncio.wait_for(asyncio.shield(thinking), timeout=limit + GRACE)

@@ -29,12 +29,21 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 from ... import bots
+from ...bots import Bot
+from ..core.shapes import TableState
+
+if TYPE_CHECKING:
+    from ...analysis import Judgement
+    from ...analysis.hints import Hint
 
 __all__ = ["BotFailed", "BotMove", "BotWorkers", "HintJob", "Job", "JudgeJob", "PuzzleJob",
            "watch_parent"]
+
+A = TypeVar("A", covariant=True)
+T = TypeVar("T")
 
 _STARTING = multiprocessing.get_context("spawn")
 
@@ -46,10 +55,11 @@ class BotFailed(RuntimeError):
     """The bot raised, or its worker died; the text says what happened."""
 
 
-class Job(Protocol):
-    """What a worker can do: ``run`` in the worker, with the worker's own bots by spec."""
+class Job(Protocol[A]):
+    """What a worker can do: ``run`` in the worker, with the worker's own bots by spec,
+    answering an ``A`` (sent back through the worker's pipe)."""
 
-    def run(self, own: dict[str, Any]) -> Any: ...
+    def run(self, own: dict[str, Bot]) -> A: ...
 
 
 @dataclass(frozen=True)
@@ -58,10 +68,10 @@ class BotMove:
     the answer is the move's text."""
 
     spec: str
-    state: Any
+    state: TableState
     seconds: float
 
-    def run(self, own: dict[str, Any]) -> str:
+    def run(self, own: dict[str, Bot]) -> str:
         bot = own.get(self.spec)
         if bot is None:
             bot = own[self.spec] = bots.make(self.spec, seed=secrets.randbits(64))
@@ -75,17 +85,16 @@ class HintJob:
     is the table's, as a bot's move gets it: the search deals the hidden cards from what
     the seat has seen, so nothing else it holds reaches the hint."""
 
-    state: Any
+    state: TableState
     level: str
     lang: str
     top: int
     seed: int
 
-    def run(self, own: dict[str, Any]) -> dict[str, Any]:
+    def run(self, own: dict[str, Bot]) -> Hint:
         from ...analysis.hints import hint
 
-        given = hint(self.state, self.level, lang=self.lang, top=self.top, seed=self.seed)
-        return given.to_dict()
+        return hint(self.state, self.level, lang=self.lang, top=self.top, seed=self.seed)
 
 
 @dataclass(frozen=True)
@@ -93,7 +102,7 @@ class JudgeJob:
     """One move of a finished game's analysis (``cardtable.analysis.judge``), seeded by its
     index as the whole analysis seeds it; the answer is ``Judgement.to_dict()``."""
 
-    state: Any
+    state: TableState
     move: str
     index: int
     iterations: int
@@ -101,12 +110,12 @@ class JudgeJob:
     hindsight: bool
     nodes: int
 
-    def run(self, own: dict[str, Any]) -> dict[str, Any]:
+    def run(self, own: dict[str, Bot]) -> Judgement:
         from ...analysis import judge
 
         return judge(self.state, self.state.parse_move(self.move), self.index,
                      iterations=self.iterations, seed=self.seed, hindsight=self.hindsight,
-                     nodes=self.nodes).to_dict()
+                     nodes=self.nodes)
 
 
 @dataclass(frozen=True)
@@ -118,7 +127,7 @@ class PuzzleJob:
     record_text: str
     nodes: int
 
-    def run(self, own: dict[str, Any]) -> list[dict[str, Any]]:
+    def run(self, own: dict[str, Bot]) -> list[dict[str, object]]:
         from ... import records
         from ...analysis import puzzles
 
@@ -142,7 +151,7 @@ def _work(conn: Connection, parent: int, niceness: int) -> None:
     if niceness:
         with contextlib.suppress(OSError):
             os.nice(niceness)
-    own: dict[str, Any] = {}
+    own: dict[str, Bot] = {}
     conn.send(("ready", ""))
     while True:
         try:
@@ -150,7 +159,7 @@ def _work(conn: Connection, parent: int, niceness: int) -> None:
         except (EOFError, OSError):
             return
         try:
-            answer: tuple[str, Any] = ("ok", job.run(own))
+            answer: tuple[str, object] = ("ok", job.run(own))
         except Exception as error:
             answer = ("error", f"{type(error).__name__}: {error}")
         conn.send(answer)
@@ -177,7 +186,7 @@ class _Worker:
             self.kill()
             raise BotFailed("a bot process ended as it started") from None
 
-    def ask(self, job: Job, limit: float) -> Any:
+    def ask(self, job: Job[T], limit: float) -> T:
         """The job's answer, or ``TimeoutError`` once ``limit`` seconds have passed."""
         try:
             self.conn.send(job)
@@ -190,7 +199,7 @@ class _Worker:
             raise TimeoutError(f"the job ran longer than {limit:g} s")
         if status != "ok":
             raise BotFailed(answer)
-        return answer
+        return cast(T, answer)   # what the job's run answered, through the pipe
 
     def kill(self) -> None:
         """End the process now (SIGKILL); it is reaped in the background."""
@@ -227,16 +236,15 @@ class BotWorkers:
         """Workers killed while still thinking (past the limit, or for a bot loop that
         was cancelled); each is replaced when a bot next needs one."""
 
-    async def choose(self, spec: str, state: Any, seconds: float) -> str:
+    async def choose(self, spec: str, state: TableState, seconds: float) -> str:
         """The move of a bot of ``spec``, thought in a worker for at most ``seconds``.
 
         ``TimeoutError`` if it thought longer (its worker is killed and replaced),
         ``BotFailed`` if the bot raised or its worker died.
         """
-        answer: str = await self.run(BotMove(spec, state, seconds), seconds + self.grace)
-        return answer
+        return await self.run(BotMove(spec, state, seconds), seconds + self.grace)
 
-    async def run(self, job: Job, limit: float) -> Any:
+    async def run(self, job: Job[T], limit: float) -> T:
         """A live job's answer, from a live worker, within ``limit`` seconds of thinking
         (``TimeoutError`` past it: the worker is killed and replaced)."""
         if self._idle is None:
@@ -288,8 +296,8 @@ class BotWorkers:
                 with contextlib.suppress(RuntimeError):   # no loop running: nobody waits
                     asyncio.get_running_loop().create_task(tell())
 
-    async def background(self, job: Job, limit: float,
-                         worked: list[float] | None = None) -> Any:
+    async def background(self, job: Job[T], limit: float,
+                         worked: list[float] | None = None) -> T:
         """A background job's answer (analysis), from the niced background worker, one at
         a time and first in, first served; it starts once fewer than ``pause_at`` live
         jobs think.  ``TimeoutError`` past ``limit`` (the worker is killed and replaced),

@@ -23,7 +23,7 @@ import asyncio
 import dataclasses
 import datetime as _dt
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core.bounds import OutOfBounds, check_rules
 from ..core.errors import Refused
@@ -47,7 +47,7 @@ def _new_id() -> str:
     return "".join(secrets.choice(ID_LETTERS) for _ in range(12))
 
 
-def challenge_view(row: ChallengeRow, names: dict[str, str], me: str) -> dict[str, Any]:
+def challenge_view(row: ChallengeRow, names: dict[str, str], me: str) -> dict[str, object]:
     """A challenge as its two players see it (``names``: player id to shown name)."""
     return {"id": row.id, "from": names.get(row.from_id, "?"),
             "to": None if row.to_id is None else names.get(row.to_id, "?"),
@@ -77,8 +77,8 @@ class Challenges:
 
     # -- making ---------------------------------------------------------------------------
     async def create(self, sender: Player, to: str | None, *, game: str,
-                     preset: str | None, options: dict[str, Any], players: int | None,
-                     clock: dict[str, Any] | None, rated: bool) -> ChallengeRow:
+                     preset: str | None, options: dict[str, object], players: int | None,
+                     clock: dict[str, object] | None, rated: bool) -> ChallengeRow:
         """A new challenge from ``sender`` to the account named ``to`` (none: an open one)."""
         settings = self.tables.settings
         _account(sender, "challenge someone")
@@ -232,7 +232,7 @@ class Challenges:
         return row
 
     # -- listing --------------------------------------------------------------------------
-    async def of(self, player: Player) -> list[dict[str, Any]]:
+    async def of(self, player: Player) -> list[dict[str, object]]:
         """The player's challenges, in and out, newest first (expired ones marked)."""
         await asyncio.to_thread(self.store.expire, self._now())
         rows = await asyncio.to_thread(self.store.challenges_of, player.id)
@@ -240,7 +240,7 @@ class Challenges:
         names = await asyncio.to_thread(self.store.names, ids)
         return [challenge_view(row, names, player.id) for row in rows]
 
-    async def view(self, row: ChallengeRow, player: Player | None) -> dict[str, Any]:
+    async def view(self, row: ChallengeRow, player: Player | None) -> dict[str, object]:
         ids = [i for i in (row.from_id, row.to_id) if i]
         names = await asyncio.to_thread(self.store.names, ids)
         return challenge_view(row, names, player.id if player else "")

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from limits import parse
 
@@ -74,7 +74,7 @@ class ChatError(ValueError):
         self.reason, self.code = reason, code
 
 
-def clean_text(text: Any) -> str:
+def clean_text(text: object) -> str:
     """A message as it is kept: control characters out, at most ``MAX_TEXT`` characters.
 
     >>> clean_text("hi\\x00 <b>there</b>\\n")
@@ -237,7 +237,7 @@ def decide(table: LiveTable, command: Say | SetChatOff, now: Moment) -> Decision
 def history_read(table: LiveTable, command: HistoryRead) -> Decision:
     connection = command.connection
     plan = Plan(table)
-    values: dict[str, Any] = {"ready": table.chat.ready | {connection}}
+    values: dict[str, object] = {"ready": table.chat.ready | {connection}}
     if command.off is not None:
         values["off"] = command.off
         if command.off:

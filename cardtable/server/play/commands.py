@@ -14,11 +14,13 @@ asked).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from ...game import GameState
+from ...bots import Bot
 from ...records import Record
 from ..core.codes import Refusal
+from ..core.shapes import TableState
+from ..store.storage import SeatRow
 from .live import Connection
 from .owner import Command
 
@@ -64,9 +66,9 @@ __all__ = [
 class Takeover(NamedTuple):
     """What a timed-out turn's takeover move is thought from."""
 
-    bot: Any
+    bot: Bot
     spec: str
-    snapshot: GameState[Any]
+    snapshot: TableState
 
 
 class BotPosition(NamedTuple):
@@ -74,9 +76,9 @@ class BotPosition(NamedTuple):
     the version the move is for."""
 
     seat: int
-    bot: Any
+    bot: Bot
     spec: str | None
-    snapshot: GameState[Any]
+    snapshot: TableState
     version: int
 
 
@@ -94,14 +96,14 @@ class Play(Command[Refusal | None]):
 
 
 @dataclass(frozen=True)
-class ResignSeat(Command[dict[str, Any]]):
+class ResignSeat(Command[dict[str, object]]):
     """``seat`` resigns: its side loses and the game ends (answers the stored summary)."""
 
     seat: int
 
 
 @dataclass(frozen=True)
-class LeaveSeat(Command[dict[str, Any] | None]):
+class LeaveSeat(Command[dict[str, object] | None]):
     """``seat``'s player leaves an unrated table: the takeover bot plays on for good
     (answers the summary when leaving aborted a rated game, else ``None``)."""
 
@@ -116,7 +118,7 @@ class TakeBack(Command[Refusal | None]):
 
 
 @dataclass(frozen=True)
-class StartHint(Command[Refusal | tuple[GameState[Any], int]]):
+class StartHint(Command[Refusal | tuple[TableState, int]]):
     """``seat`` asks for a hint: answers a refusal, or (a copy of the state to think the
     hint from, the version it is for)."""
 
@@ -176,7 +178,7 @@ class TakeSeat(Command[int]):
 class SeatsRead(Command[None]):
     """The seats as the database has them (taken through another process)."""
 
-    rows: tuple[Any, ...]
+    rows: tuple[SeatRow, ...]
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,7 @@ class Unclaimed(Command[bool]):
 
     seat: int
     token_hash: str
-    timer: Any
+    timer: object
     """The task that held the seat: a hold started since makes this one void."""
 
 
@@ -245,7 +247,7 @@ class TimedOut(Command[None]):
 class Abandon(Command[bool]):
     """No seated person came back for ``abandon_after``; answers ``False`` to try later."""
 
-    timer: Any
+    timer: object
     """The task that watched: a watch started since makes this one void."""
 
 
@@ -280,12 +282,12 @@ class SetChatOff(Command[None]):
     """The creator turns the players' chat off or on."""
 
     connection: Connection
-    off: Any
+    off: bool
 
 
 # -- reading ------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Describe(Command[dict[str, Any]]):
+class Describe(Command[dict[str, object]]):
     """The table's public summary (``LiveTable.describe``), read between commands."""
 
 
@@ -298,7 +300,7 @@ class RecordOf(Command[Record]):
 
 
 @dataclass(frozen=True)
-class Position(Command[tuple[int, GameState[Any], frozenset[int]]]):
+class Position(Command[tuple[int, TableState, frozenset[int]]]):
     """(the version, a copy of the state, the takeover bots' moves), read together."""
 
 
@@ -333,7 +335,7 @@ class RatingsRead(Command[None]):
 class Counted(Command[None]):
     """A finished game was counted after its end: its summary gains the changes."""
 
-    added: tuple[tuple[str, Any], ...]
+    added: tuple[tuple[str, object], ...]
 
 
 @dataclass(frozen=True)
@@ -343,7 +345,7 @@ class Refuse(Command[None]):
     connection: Connection
     reason: str | Refusal
     code: str | None = None
-    params: tuple[tuple[str, Any], ...] = ()
+    params: tuple[tuple[str, object], ...] = ()
 
 
 AnyCommand = (Play | ResignSeat | LeaveSeat | TakeBack | StartHint | HintDone | OfferRematch

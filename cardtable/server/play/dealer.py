@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from sqlalchemy.exc import IntegrityError
 
@@ -32,6 +32,7 @@ from .decide import decide, stop_graces
 from .lifecycle import DEFAULT_TAKEOVER
 from .live import PLAYING, Connection, Life, LiveTable, send
 from .mailbox import Mailbox
+from .owner import Command
 
 if TYPE_CHECKING:
     from .host import House
@@ -44,14 +45,15 @@ log = logging.getLogger("cardtable.server")
 class _Stop:
     """A write that ends its decision early with this answer."""
 
-    def __init__(self, answer: Any) -> None:
+    def __init__(self, answer: object) -> None:
         self.answer = answer
 
 
 class Dealer(Mailbox):
     """Owns one live table: takes its commands one at a time and does what they decide."""
 
-    def __init__(self, house: House, table: LiveTable, life: dict[str, Any] | None = None) -> None:
+    def __init__(self, house: House, table: LiveTable,
+                 life: dict[str, object] | None = None) -> None:
         self.house = house
         self.table = table
         super().__init__(house.spawn, house.metrics)
@@ -64,8 +66,10 @@ class Dealer(Mailbox):
                 spec = table.takeover or DEFAULT_TAKEOVER
                 seat.bot, seat.bot_playing = make_bot(spec), spec
 
-    async def _handle(self, command: cmd.AnyCommand) -> Any:
+    async def _handle(self, command: Command[object]) -> object:
         table, house = self.table, self.house
+        if not isinstance(command, cmd.AnyCommand):
+            raise TypeError(f"a table's dealer takes no {type(command).__name__}")
         if isinstance(command, cmd.Play):
             if table.stale:
                 await self._reload()   # StorageUnavailable while the database is away
@@ -79,12 +83,12 @@ class Dealer(Mailbox):
             return True   # no longer played here: the timer is void
         return await self._interpret(command)
 
-    async def _interpret(self, command: Any) -> Any:
+    async def _interpret(self, command: cmd.AnyCommand | d.Further) -> object:
         """Decide ``command``, do what it decides, and what that asks next in turn."""
         table = self.table
         while True:
             decision = decide(table, command, d.Moment(self.house.clock.time(), now()))
-            further = None
+            further: d.Further | None = None
             for write in decision.writes:
                 outcome = await self._write(write)
                 if isinstance(outcome, _Stop):
@@ -98,12 +102,13 @@ class Dealer(Mailbox):
                 self._timer(timer)
             if decision.error is not None:
                 raise decision.error
-            command = further or decision.then
-            if command is None:
+            then = further or decision.then
+            if then is None:
                 return decision.answer
+            command = then
 
     # -- writes -----------------------------------------------------------------------------
-    async def _write(self, write: d.Write) -> Any:
+    async def _write(self, write: d.Write) -> d.Further | _Stop | None:
         table, house = self.table, self.house
         storage = house.storage
         match write:
@@ -200,7 +205,7 @@ class Dealer(Mailbox):
         apply(self.table, change)
 
     # -- messages -------------------------------------------------------------------------------
-    async def _send(self, effect: d.Send) -> Any:
+    async def _send(self, effect: d.Send) -> d.Further | None:
         table = self.table
         match effect:
             case d.Broadcast():
@@ -297,7 +302,7 @@ def apply(table: LiveTable, change: d.Change) -> None:
     """Make one change a decision says to the table (the only place that does)."""
     match change:
         case d.Set(part=part, values=values):
-            target: Any
+            target: object
             if part == "table":
                 target = table
             elif part == "life":
@@ -319,7 +324,7 @@ def apply(table: LiveTable, change: d.Change) -> None:
             assert_never(change)
 
 
-def _cancel(task: asyncio.Task[Any] | None) -> None:
+def _cancel(task: asyncio.Task[object] | None) -> None:
     """Stop a timer's task, unless it is the one running this (it ends by itself)."""
     if task is not None and task is not asyncio.current_task():
         task.cancel()

@@ -18,7 +18,7 @@ pushing a move twice a move cost a tenth of the server's time a move.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, assert_never
+from typing import assert_never
 
 from ..core import protocol
 from ..core.codes import Refusal
@@ -161,18 +161,24 @@ def decide(table: LiveTable, command: cmd.AnyCommand | Further, now: Moment) -> 
                             sends=(CloseSockets(command.reason, command.player_id),))
         case cmd.BotTurn():
             mover = table.bot_to_move()
-            if mover is None or steps.unattended(table):   # a connection kicks them again
-                return Decision()
+            bot = None if mover is None else table.seats[mover].bot
+            if mover is None or bot is None or steps.unattended(table):
+                return Decision()   # a connection kicks them again
             return Decision(answer=cmd.BotPosition(
-                mover, table.seats[mover].bot, table.seats[mover].bot_playing,
+                mover, bot, table.seats[mover].bot_playing,
                 table.state.copy(), table.version))
         case cmd.Say() | cmd.SetChatOff():
             return chat.decide(table, command, now)
-        case cmd.Describe() | cmd.RecordOf() | cmd.Position() | cmd.Settle():
-            try:
-                return Decision(answer=table.read(command))
-            except Refused as error:
-                return _refuse(error)
+        case cmd.Describe():
+            return Decision(answer=table.describe())
+        case cmd.RecordOf(why=why):
+            if not table.over:
+                return _refuse(Refused(f"the game is not over yet: {why}", 409, "not_over"))
+            return Decision(answer=table.record())
+        case cmd.Position():
+            return Decision(answer=(table.version, table.state.copy(), table.takeovers))
+        case cmd.Settle():
+            return Decision()
         case cmd.Begin():
             if table.over:
                 return Decision()
@@ -226,7 +232,7 @@ def _stored(table: LiveTable, command: Stored, now: Moment) -> Decision:
     """The move is stored: the table takes it, the seat's clock stops and the next one
     starts, everyone is sent the state."""
     step, plan = command.step, Plan(table)
-    values: dict[str, Any] = {
+    values: dict[str, object] = {
         "last_move": steps.played(step.version, step.seat, step.text, command.takeover),
         "takeovers": steps.takeovers_to(table.takeovers, step.version, command.takeover),
         "version": table.version + 1, "decks_stored": step.decks}
@@ -279,7 +285,7 @@ def _take_back(table: LiveTable, command: cmd.TakeBack) -> Decision:
 
 
 # -- the end without a move ----------------------------------------------------------------
-def _end(table: LiveTable, summary: dict[str, Any], why: str, now: Moment,
+def _end(table: LiveTable, summary: dict[str, object], why: str, now: Moment,
          unavailable: bool | None = None) -> Decision:
     """End the game now, without a move: stored with its results counted (one
     transaction), then told (``Ended``)."""
@@ -334,7 +340,7 @@ def _abandon(table: LiveTable, command: cmd.Abandon, now: Moment) -> Decision:
                                                 Set("life", (("abandon", None),))))
 
 
-def _bot_for_good(table: LiveTable) -> dict[str, Any]:
+def _bot_for_good(table: LiveTable) -> dict[str, object]:
     spec = table.takeover or DEFAULT_TAKEOVER
     return {"bot": make_bot(spec), "bot_playing": spec}
 
@@ -345,7 +351,7 @@ def _forfeit(plan: Plan, table: LiveTable, seat: int, why: str) -> bool:
     assert life is not None
     if table.over or life.gone(seat):
         return False
-    plan.set("life", forfeits=[*plan.life_now("forfeits"), seat])
+    plan.set("life", forfeits=[*plan.forfeits_now(), seat])
     plan.set(seat, **_bot_for_good(table))
     plan.sends.append(Note(f"table {table.id}: seat {seat} forfeits: {why}"))
     plan.store_life = True

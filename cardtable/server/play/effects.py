@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..core import protocol
 from ..core.errors import Refused
@@ -92,7 +92,7 @@ class StoreMove:
 class StoreLife:
     """The table's life as the decision leaves it (a failure is logged only)."""
 
-    life: dict[str, Any]
+    life: dict[str, object]
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class StoreEnd:
     why: str
     was: str
     finished: str
-    summary: dict[str, Any]
+    summary: dict[str, object]
     tally: Tally | None
     unavailable: bool | None = None
 
@@ -179,7 +179,7 @@ class Set:
     ("chat") or of a seat (its index)."""
 
     part: str | int
-    values: tuple[tuple[str, Any], ...]
+    values: tuple[tuple[str, object], ...]
 
 
 @dataclass(frozen=True)
@@ -245,7 +245,7 @@ class SendRefusal:
     connection: Connection
     reason: str
     code: str | None
-    params: tuple[tuple[str, Any], ...] = ()
+    params: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -340,14 +340,14 @@ Timer = StartClock | StopClock | Watch | Grace | Hold | Kick | StopBots | LoadRa
 class Decision:
     """What a command comes to, in the order it is done."""
 
-    answer: Any = None
+    answer: object = None
     error: Refused | None = None
     """Raised to the asker, after the effects (there are none with it)."""
     writes: tuple[Write, ...] = ()
     changes: tuple[Change, ...] = ()
     sends: tuple[Send, ...] = ()
     timers: tuple[Timer, ...] = ()
-    then: Any = None
+    then: Further | None = None
     """A further command decided once these effects are done (``After``)."""
 
 
@@ -358,7 +358,7 @@ class After:
     the watch started or stopped (``presence``), everyone sent the state, the bots kicked,
     a finished table evicted, a connection sent its room's history; answers ``answer``."""
 
-    answer: Any = None
+    answer: object = None
     clock: bool = True
     presence: bool = False
     broadcast: bool = True
@@ -374,7 +374,7 @@ class After:
 class Seated:
     """A seat was taken (or the seats read again): once every seat is, the game starts."""
 
-    answer: Any = None
+    answer: object = None
 
 
 @dataclass(frozen=True)
@@ -393,7 +393,7 @@ class Ended:
 
     why: str
     finished: str
-    stored: dict[str, Any] | None
+    stored: dict[str, object] | None
 
 
 @dataclass(frozen=True)
@@ -435,23 +435,28 @@ class Plan:
     changes: list[Change] = field(default_factory=list)
     sends: list[Send] = field(default_factory=list)
     timers: list[Timer] = field(default_factory=list)
-    life: dict[str, Any] = field(default_factory=dict)
+    life: dict[str, object] = field(default_factory=dict)
     store_life: bool = False
 
-    def set(self, part: str | int, **values: Any) -> None:
+    def set(self, part: str | int, **values: object) -> None:
         self.changes.append(Set(part, tuple(values.items())))
         if part == "life":
             self.life.update(values)
 
-    def life_now(self, name: str) -> Any:
-        """A field of the table's life as this decision leaves it."""
-        return self.life[name] if name in self.life else getattr(self.table.life, name)
+    def forfeits_now(self) -> list[int]:
+        """The table's forfeited seats as this decision leaves them."""
+        forfeits = self.life.get("forfeits")
+        if isinstance(forfeits, list):
+            return [seat for seat in forfeits if isinstance(seat, int)]
+        return list(self.table.life.forfeits) if self.table.life is not None else []
 
-    def decision(self, answer: Any = None, then: Any = None) -> Decision:
+    def decision(self, answer: object = None, then: Further | None = None) -> Decision:
         writes = list(self.writes)
         if self.store_life and self.table.life is not None:
             kept = {k: v for k, v in self.life.items() if k in _STORED_LIFE}
-            life = dataclasses.replace(self.table.life, **kept)
+            life = dataclasses.replace(self.table.life)
+            for name, value in kept.items():
+                setattr(life, name, value)
             writes.insert(0, StoreLife(life.to_dict()))
         return Decision(answer=answer, writes=tuple(writes), changes=tuple(self.changes),
                         sends=tuple(self.sends), timers=tuple(self.timers), then=then)

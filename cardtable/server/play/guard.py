@@ -18,13 +18,14 @@ import collections
 import ipaddress
 import math
 import time
-from collections.abc import Iterable
-from typing import Any, NoReturn
+from collections.abc import Callable, Iterable
+from typing import NoReturn
 
-from limits import parse_many
+from limits import RateLimitItem, parse_many
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 from limits.storage import storage_from_string
+from limits.util import WindowStats
 
 from ..core.bounds import Limits
 from ..core.errors import ClusterUnavailable, Refused
@@ -58,7 +59,7 @@ def network_of(address: str, ipv6_prefix: int = 64) -> str:
     return str(ipaddress.ip_network(f"{parsed}/{ipv6_prefix}", strict=False))
 
 
-def address_of(connection: Any) -> str:
+def address_of(connection: object) -> str:
     """The client's address of a request or WebSocket, as uvicorn gives it: the address
     it connects from, or behind a proxy named in ``--trusted-proxies`` the one that
     proxy's ``X-Forwarded-For`` names."""
@@ -77,7 +78,8 @@ class MessageRate:
     admits everything.
     """
 
-    def __init__(self, per_second: float, burst: int, clock: Any = time.monotonic) -> None:
+    def __init__(self, per_second: float, burst: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.per_second = per_second
         self.burst = max(1, burst)
         self.clock = clock
@@ -198,7 +200,7 @@ class Windows:
 
     def __init__(self, url: str, prefix: str = "LIMITS") -> None:
         url = url.removeprefix("async+")
-        options: dict[str, Any] = {"wrap_exceptions": True}
+        options: dict[str, float | str | bool] = {"wrap_exceptions": True}
         if url.startswith("redis"):
             # redis-py (the server's own Redis client), not limits' default coredis; a
             # Redis that does not answer is given up on after 2 s, not waited for; the
@@ -207,21 +209,21 @@ class Windows:
                            socket_connect_timeout=2, key_prefix=prefix)
         self._windows = MovingWindowRateLimiter(storage_from_string(f"async+{url}", **options))
 
-    async def test(self, item: Any, *keys: str) -> bool:
+    async def test(self, item: RateLimitItem, *keys: str) -> bool:
         keys = _networks(keys)
         try:
             return await self._windows.test(item, *keys)
         except (StorageError, OSError) as error:
             raise ClusterUnavailable(LIMITS_AWAY) from error
 
-    async def hit(self, item: Any, *keys: str) -> bool:
+    async def hit(self, item: RateLimitItem, *keys: str) -> bool:
         keys = _networks(keys)
         try:
             return await self._windows.hit(item, *keys)
         except (StorageError, OSError) as error:
             raise ClusterUnavailable(LIMITS_AWAY) from error
 
-    async def get_window_stats(self, item: Any, *keys: str) -> Any:
+    async def get_window_stats(self, item: RateLimitItem, *keys: str) -> WindowStats:
         keys = _networks(keys)
         try:
             return await self._windows.get_window_stats(item, *keys)
@@ -252,7 +254,7 @@ class Limiter:
             if not await self.limiter.hit(item, "players", *keys):
                 await self._refuse(item, keys, code)
 
-    async def _refuse(self, item: Any, keys: tuple[str, ...], code: str) -> NoReturn:
+    async def _refuse(self, item: RateLimitItem, keys: tuple[str, ...], code: str) -> NoReturn:
         stats = await self.limiter.get_window_stats(item, "players", *keys)
         wait = max(1, math.ceil(stats.reset_time - time.time()))
         sign_in = code == "sign_in_throttled"   # the page says the wait: it is a parameter

@@ -19,9 +19,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..store.storage import StorageUnavailable
+from ..store.storage import Storage, StorageUnavailable
 from .commands import Abandon, Checkpoint, RatingsRead, TimedOut, TimeUp
 from .live import CHECKPOINT, TIMEOUTS_TO_FORFEIT, Life, LiveTable
 from .steps import side_of
@@ -43,7 +43,7 @@ DEFAULT_TAKEOVER = "easy"
 """The bot that plays a timed-out move when the table names none."""
 
 
-def ratings_in_pool(storage: Any, player_ids: list[str], pool: str) -> dict[str, int]:
+def ratings_in_pool(storage: Storage, player_ids: list[str], pool: str) -> dict[str, int]:
     """The shown rating of each player in a pool (the starting one where they have none)."""
     from sqlalchemy import select
 

@@ -13,15 +13,17 @@ import random
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
-from ...game import GameSpec, GameState
+from ...bots import Bot
+from ...game import GameRules, GameSpec
 from ...records import Record, record_of, rules_to_dict
 from ..core import protocol
 from ..core.clock import Clock
 from ..core.codes import Refusal, refused
 from ..core.errors import Refused
 from ..core.protocol import page_view
+from ..core.shapes import TableState, flag, number, numbers, obj, whole, wholes
 from ..core.wire import encode, plain
 from ..store.storage import OVER, PLAYING, WAITING, hash_token
 from .owner import Owner
@@ -105,33 +107,38 @@ class Life:
         return seat in self.forfeits or seat in self.left
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any] | None, players: int) -> Life:
+    def from_dict(cls, data: Mapping[str, object] | None, players: int) -> Life:
+        """A life as ``to_dict`` stored it (``ValueError`` for one it did not)."""
         data = data or {}
-        clock = data.get("clock") or None
-        days = None if clock is None or "days" not in clock else int(clock["days"])
+        clock = obj(data.get("clock"))
+        days = None if clock is None or "days" not in clock else whole(clock, "days", 0)
         carried = None
-        if days is not None and isinstance(data.get("turn"), list) and len(data["turn"]) == 2:
-            carried = ((int(data["turn"][0]), int(data["turn"][1])),
-                       max(0.0, float(data.get("spent", 0.0))))
+        turn = data.get("turn")
+        if (days is not None and isinstance(turn, list) and len(turn) == 2
+                and isinstance(turn[0], int) and isinstance(turn[1], int)):
+            carried = ((turn[0], turn[1]), max(0.0, number(data, "spent", 0.0)))
         return cls(players=players,
                    move=(None if clock is None else float(days * DAY) if days is not None
-                         else float(clock["move"])),
-                   bank=0.0 if clock is None or days is not None else float(clock["bank"]),
-                   days=days, carried=carried,
-                   rated=bool(data.get("rated", False)),
-                   banks=[float(x) for x in data.get("banks", [])],
-                   timeouts=[int(x) for x in data.get("timeouts", [])],
-                   forfeits=[int(x) for x in data.get("forfeits", [])],
-                   left=[int(x) for x in data.get("left", [])])
+                         else number(clock, "move", 0.0)),
+                   bank=0.0 if clock is None or days is not None else number(clock, "bank", 0.0),
+                   days=days, carried=carried, rated=flag(data, "rated"),
+                   banks=numbers(data, "banks"), timeouts=wholes(data, "timeouts"),
+                   forfeits=wholes(data, "forfeits"), left=wholes(data, "left"))
 
-    def to_dict(self) -> dict[str, Any]:
-        clock: dict[str, Any] | None = (
-            None if self.move is None else {"days": self.days} if self.days is not None
-            else {"move": _whole(self.move), "bank": _whole(self.bank)})
-        out: dict[str, Any] = {"clock": clock, "rated": self.rated,
-               "banks": [round(b, 3) for b in self.banks],
-               "timeouts": list(self.timeouts), "forfeits": list(self.forfeits),
-               "left": list(self.left)}
+    def time_control(self) -> dict[str, float] | None:
+        """The clock as it was chosen (``{"days": N}``, or a move's and the bank's seconds);
+        ``None``: no clock."""
+        if self.move is None:
+            return None
+        if self.days is not None:
+            return {"days": self.days}
+        return {"move": _whole(self.move), "bank": _whole(self.bank)}
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"clock": self.time_control(), "rated": self.rated,
+                                  "banks": [round(b, 3) for b in self.banks],
+                                  "timeouts": list(self.timeouts),
+                                  "forfeits": list(self.forfeits), "left": list(self.left)}
         if self.days is not None and self.turn is not None:
             # the running turn's time so far: a process taking the table on goes on from it
             out["turn"] = list(self.turn)
@@ -183,19 +190,19 @@ class SecureRandom(random.SystemRandom):
     (a copy is for thinking ahead, and must not know the real future deals anyway).
     """
 
-    def getstate(self) -> tuple[Any, ...]:  # type: ignore[override]
+    def getstate(self) -> tuple[object, ...]:  # type: ignore[override]
         return random.Random(secrets.randbits(256)).getstate()
 
     def setstate(self, state: object) -> None:  # type: ignore[override]
         """Nothing to restore: every draw comes from the operating system."""
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> SecureRandom:
+    def __deepcopy__(self, memo: dict[int, object]) -> SecureRandom:
         return self
 
     def __copy__(self) -> SecureRandom:
         return self
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         return (SecureRandom, ())
 
 
@@ -270,7 +277,7 @@ class LiveSeat:
     bot_spec: str | None = None
     name: str | None = None
     token_hash: str | None = None
-    bot: Any = None
+    bot: Bot | None = None
     """The bot playing this seat: its own bot, or a takeover bot for a dropped player."""
     bot_playing: str | None = None
     """The spec of ``bot`` (what a bot process makes its own copy from)."""
@@ -308,8 +315,8 @@ class LiveSeat:
             seat.gone = gone
         return seat
 
-    def record_entry(self) -> dict[str, Any]:
-        entry: dict[str, Any] = {"seat": self.index, "kind": self.kind}
+    def record_entry(self) -> dict[str, object]:
+        entry: dict[str, object] = {"seat": self.index, "kind": self.kind}
         if self.bot_spec:
             entry["bot"] = self.bot_spec
         if self.name:
@@ -323,15 +330,15 @@ class LiveTable:
     game: str
     spec: GameSpec
     preset: str | None
-    rules: Any
+    rules: GameRules
     players: int
-    state: GameState[Any]
+    state: TableState
     seats: list[LiveSeat]
     status: str
     created: str
     takeover: str | None = None
     finished: str | None = None
-    summary: dict[str, Any] | None = None
+    summary: dict[str, object] | None = None
     rematch_of: str | None = None
     rematch: str | None = None
     rematch_asked: set[int] = field(default_factory=set)
@@ -483,9 +490,9 @@ class LiveTable:
             connection.outbox.put("close", reason)
         return len(closing)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """The public summary of the table (the GET endpoints)."""
-        out: dict[str, Any] = {
+        out: dict[str, object] = {
             "id": self.id,
             "game": self.game,
             "title": self.spec.title,
@@ -506,26 +513,12 @@ class LiveTable:
             "rematch": self.rematch,
         }
         if self.life is not None:
-            out["clock"] = self.life.to_dict()["clock"]
+            out["clock"] = self.life.time_control()
             out["rated"] = self.life.rated
             out["gone"] = sorted(self.life.forfeits + self.life.left)
         if self.over:
             out["summary"] = self.summary
         return out
-
-    def read(self, command: Any) -> Any:
-        """What a reading command (``Describe``, ``RecordOf``, ``Position``, ``Settle``)
-        answers, read by the table's owner between two changes."""
-        kind = type(command).__name__
-        if kind == "Describe":
-            return self.describe()
-        if kind == "RecordOf":
-            if not self.over:
-                raise Refused(f"the game is not over yet: {command.why}", 409, "not_over")
-            return self.record()
-        if kind == "Position":
-            return self.version, self.state.copy(), self.takeovers
-        return None
 
     def record(self) -> Record:
         """The game record; the decks are in it, so only once the game is over."""

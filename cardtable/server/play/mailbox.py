@@ -14,7 +14,7 @@ import asyncio
 import collections
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from .owner import Command
 
@@ -29,7 +29,7 @@ class Waits(Protocol):
     def waited(self, what: str, seconds: float) -> None: ...
 
 
-def _retrieved(future: asyncio.Future[Any]) -> None:
+def _retrieved(future: asyncio.Future[object]) -> None:
     """An answer nobody waits for any more (its asker gave up) is not an error to log."""
     if not future.cancelled():
         future.exception()
@@ -38,13 +38,13 @@ def _retrieved(future: asyncio.Future[Any]) -> None:
 class Mailbox:
     """Commands in, one at a time, in a task of the mailbox's own."""
 
-    def __init__(self, spawn: Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]],
+    def __init__(self, spawn: Callable[[Coroutine[object, None, None]], asyncio.Task[None]],
                  metrics: Waits) -> None:
         self._spawn = spawn
         self._metrics = metrics
-        self._worker: asyncio.Task[Any] | None = None
+        self._worker: asyncio.Task[None] | None = None
         """The task handling the mailbox now (``None``: the mailbox is empty)."""
-        self._mail: collections.deque[tuple[Any, asyncio.Future[Any], float]] = (
+        self._mail: collections.deque[tuple[Command[object], asyncio.Future[object], float]] = (
             collections.deque())
         """Each command waiting, its answer's future and when it came (``perf_counter``)."""
 
@@ -53,15 +53,15 @@ class Mailbox:
         raises)."""
         if self._worker is not None and self._worker is asyncio.current_task():
             raise RuntimeError("a command of this table asked its own dealer again")
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         future.add_done_callback(_retrieved)
         self._mail.append((command, future, time.perf_counter()))
         if self._worker is None:
             self._worker = self._spawn(self._drain())
-        answer: R = await asyncio.shield(future)
-        return answer
+        # the handler answers a Command[R] with an R (mypy checks each decision's answer)
+        return cast(R, await asyncio.shield(future))
 
-    async def _handle(self, command: Any) -> Any:
+    async def _handle(self, command: Command[object]) -> object:
         raise NotImplementedError
 
     async def _drain(self) -> None:

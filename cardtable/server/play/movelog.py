@@ -26,24 +26,22 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
-from ...game import GameState
 from ..core.protocol import page_view
+from ..core.shapes import TableState
 from ..core.wire import plain
 
 __all__ = ["log_steps"]
 
 
-def log_steps(state: GameState[Any],
-              takeovers: frozenset[int] = frozenset()) -> dict[str, Any]:
+def log_steps(state: TableState,
+              takeovers: frozenset[int] = frozenset()) -> dict[str, object]:
     """The table after the deal (``deal``) and one step per move so far: its index, the
     seat that made it, the move as text, whether the game was then over, whether a
     takeover bot made it for the seat's person (its index in ``takeovers``: the page says
     "Bot for NAME", not "You"), and the public view after it.  ``state`` is not changed
     (a copy is taken back move by move)."""
     trial = state.copy()
-    steps: list[dict[str, Any]] = []
+    steps: list[dict[str, object]] = []
     over = trial.is_over()
     while trial.move_stack:
         view = page_view(plain(trial.view(None)))

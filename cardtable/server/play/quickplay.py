@@ -31,16 +31,19 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypedDict, TypeVar
 
 from ... import games
 from ..core.errors import ClusterUnavailable, Refused
+from ..store.players import Player, PublicPlayer
 from ..store.storage import StorageUnavailable
 from .bot_runner import default_bot
 from .lifecycle import DEFAULT_CLOCK, DEFAULT_TAKEOVER
 from .seating import plan_table
 
 if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
     from .tables import Tables
 
 __all__ = ["Entry", "LocalTickets", "QuickPlay", "RedisTickets", "Ticket", "match"]
@@ -81,6 +84,17 @@ class Ticket(enum.StrEnum):
     """By its player, or for want of a poll (``poll_timeout``)."""
 
 
+class TicketAnswer(TypedDict):
+    """A ticket as its holder is told it (``Entry.answer``)."""
+
+    ticket: str
+    status: str
+    table: str | None
+    seat: int | None
+    token: str | None
+    waited: float
+
+
 @dataclass
 class Entry:
     """One ticket in the queue, and (once matched) the seat it got."""
@@ -95,7 +109,7 @@ class Entry:
     name: str | None = None
     rating: float | None = None
     address: str = "unknown"
-    player: dict[str, Any] | None = None
+    player: PublicPlayer | None = None
     """The player who asked (``players.Player.public()``): the seat is theirs."""
     days: int | None = None
     """Days a move: the correspondence pool of its game (none: the quick clock)."""
@@ -109,7 +123,7 @@ class Entry:
     def pool(self) -> tuple[str, str, int, int | None]:
         return self.game, self.preset, self.players, self.days
 
-    def answer(self, at: float) -> dict[str, Any]:
+    def answer(self, at: float) -> TicketAnswer:
         return {"ticket": self.ticket, "status": self.status, "table": self.table,
                 "seat": self.seat, "token": self.token,
                 "waited": round(max(0.0, at - self.entered), 1)}
@@ -208,7 +222,7 @@ class LocalTickets:
 class RedisTickets:
     """The queue shared by every process, as one Redis hash of JSON tickets."""
 
-    def __init__(self, redis: Any, prefix: str) -> None:
+    def __init__(self, redis: Redis, prefix: str) -> None:
         self.redis = redis
         self.key = f"{prefix}:quickplay:tickets"
         self.polled_key = f"{prefix}:quickplay:polled"
@@ -346,8 +360,8 @@ class QuickPlay:
     async def enter(self, game: str, preset: str | None, players: int | None,
                     bots_after: float | None, *, name: str | None = None,
                     rating: float | None = None, address: str = "unknown",
-                    player: dict[str, Any] | None = None,
-                    days: int | None = None) -> dict[str, Any]:
+                    player: PublicPlayer | None = None,
+                    days: int | None = None) -> TicketAnswer:
         try:
             plan = plan_table(game, preset, None, players)
         except (ValueError, KeyError) as error:
@@ -402,7 +416,7 @@ class QuickPlay:
             await self.store.delete(ticket)
         return None
 
-    async def poll(self, ticket: str) -> dict[str, Any]:
+    async def poll(self, ticket: str) -> TicketAnswer:
         kept = self.entered.get(ticket)
         if kept is not None:   # its player is here now, even if Redis is not: keep the copy
             kept.polled = self.clock()
@@ -432,7 +446,7 @@ class QuickPlay:
             self.entered[ticket] = entry
         return entry if entry is not None else await self._entry(ticket)
 
-    async def cancel(self, ticket: str) -> dict[str, Any]:
+    async def cancel(self, ticket: str) -> TicketAnswer:
         async with self._matching_wait() as mine:
             entry = await self._entry(ticket)
             if entry.status == Ticket.WAITING and mine:
@@ -547,10 +561,6 @@ class QuickPlay:
         log.info("quick play: table %s for %d people and %d bots", table.id, len(group), bots)
 
 
-def _player(entry: Entry) -> Any:
+def _player(entry: Entry) -> Player | None:
     """The ``players.Player`` a ticket was taken by (``None``: nobody known)."""
-    if entry.player is None:
-        return None
-    from ..store.players import Player
-
-    return Player(**entry.player)
+    return None if entry.player is None else Player(**entry.player)

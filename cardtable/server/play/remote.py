@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -40,13 +39,13 @@ class CloseTable(Command[None]):
     reason: str
 
 
-TRAVEL: dict[str, type[Any]] = {kind.__name__: kind for kind in (
+TRAVEL: dict[str, type[Command[object]]] = {kind.__name__: kind for kind in (
     ResignSeat, LeaveSeat, Rename, SignOff, CloseTable)}
 """The commands another process may ask, by name."""
 _CHECKS = {name: TypeAdapter(kind) for name, kind in TRAVEL.items()}
 
 
-def to_wire(command: Command[Any]) -> tuple[str, dict[str, Any]]:
+def to_wire(command: Command[object]) -> tuple[str, dict[str, object]]:
     """The command's name and fields (``ValueError`` for one that does not travel)."""
     name = type(command).__name__
     if name not in TRAVEL:
@@ -54,28 +53,30 @@ def to_wire(command: Command[Any]) -> tuple[str, dict[str, Any]]:
     return name, dataclasses.asdict(command)  # type: ignore[call-overload]
 
 
-def from_wire(name: str, fields: dict[str, Any]) -> Command[Any]:
+def from_wire(name: str, fields: dict[str, object]) -> Command[object]:
     """The command from its name and fields, checked (``ValueError`` if it is not one)."""
     check = _CHECKS.get(name)
     if check is None:
         raise ValueError(f"no command {name[:40]!r} travels between processes")
     try:
-        command: Command[Any] = check.validate_python(fields)
+        command: Command[object] = check.validate_python(fields)
     except ValidationError:
         raise ValueError(f"a {name!r} command that is not one") from None
     return command
 
 
-def refusal_to_wire(error: Refused) -> dict[str, Any]:
+def refusal_to_wire(error: Refused) -> dict[str, object]:
     return {"reason": error.reason, "status": error.status, "code": error.code,
             "params": error.params}
 
 
-def refusal_from_wire(data: dict[str, Any]) -> Refused:
+def refusal_from_wire(data: dict[str, object]) -> Refused:
     """The refusal the owner raised, raised here alike (a malformed one: a 503)."""
     try:
-        return Refused(str(data["reason"]), int(data["status"]), str(data["code"]),
-                       params=dict(data.get("params") or {}))
+        status, params = data["status"], data.get("params") or {}
+        if not isinstance(status, int) or not isinstance(params, dict):
+            raise TypeError("a refusal's status is a number, its parameters an object")
+        return Refused(str(data["reason"]), status, str(data["code"]), params=params)
     except (KeyError, TypeError, ValueError):
         return Refused("the server process that plays this table answered what this one "
                        "cannot read; try again", 503, "table_elsewhere")

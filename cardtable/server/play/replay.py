@@ -24,8 +24,6 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...records import Record, RecordError
 from ..core.protocol import page_view
 from ..core.wire import plain
@@ -36,7 +34,7 @@ ENDED_BY_THE_TABLE = ("resigned", "abandoned", "aborted")
 """How a game ends that its rules did not end (``lifecycle``): its replay ends there."""
 
 
-def replay_steps(record: Record) -> list[dict[str, Any]]:
+def replay_steps(record: Record) -> list[dict[str, object]]:
     """The deal and then one step per move: who moved, the move, the watcher's view,
     every seat's hand, whose turn it is next, and (at the end) the result.
 
@@ -45,7 +43,7 @@ def replay_steps(record: Record) -> list[dict[str, Any]]:
     if record.result is None:
         raise RecordError("the game is not over: its replay (which shows every hand) is "
                           "given once it has ended")
-    steps: list[dict[str, Any]] = []
+    steps: list[dict[str, object]] = []
     mover: int | None = None
     for index, text, state in record.states():
         over = state.is_over()

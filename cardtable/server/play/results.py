@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ...game import GameState
+from ..core.shapes import TableState
 from ..store.ratings import SeatResult, Tally, pool_of
 from .commands import Counted
 from .live import LiveTable
@@ -24,7 +24,7 @@ __all__ = ["count_table", "movers", "results_of", "tally_of"]
 log = logging.getLogger("cardtable.server")
 
 
-def results_of(table: LiveTable, summary: dict[str, Any] | None = None) -> list[SeatResult]:
+def results_of(table: LiveTable, summary: dict[str, object] | None = None) -> list[SeatResult]:
     """Each seat's result from the game's outcome and the summary's resignations and
     forfeits (those seats lost); empty when the game has no outcome (say, abandoned or
     aborted).
@@ -33,9 +33,10 @@ def results_of(table: LiveTable, summary: dict[str, Any] | None = None) -> list[
     if summary.get("abandoned") or summary.get("closed") or summary.get("aborted"):
         return []
     outcome = table.state.outcome()
-    lost = {s for s in summary.get("forfeits") or [] if isinstance(s, int)}
-    if isinstance(summary.get("resigned"), int):
-        lost.add(summary["resigned"])
+    forfeits, resigned = summary.get("forfeits"), summary.get("resigned")
+    lost = {s for s in forfeits if isinstance(s, int)} if isinstance(forfeits, list) else set()
+    if isinstance(resigned, int):
+        lost.add(resigned)
     if outcome is None and not lost:
         return []
     n = len(table.seats)
@@ -55,7 +56,7 @@ def results_of(table: LiveTable, summary: dict[str, Any] | None = None) -> list[
     return out
 
 
-def movers(state: GameState[Any], players: int) -> set[int]:
+def movers(state: TableState, players: int) -> set[int]:
     """The seats that have made a move in the game so far (their own, or their takeover
     bot's for them); ``state`` is not changed.
 
@@ -75,7 +76,7 @@ def movers(state: GameState[Any], players: int) -> set[int]:
     return seats
 
 
-def tally_of(table: LiveTable, summary: dict[str, Any] | None = None) -> Tally:
+def tally_of(table: LiveTable, summary: dict[str, object] | None = None) -> Tally:
     """The count of a table whose game is over (``summary``: its end's, if not stored):
     rated if its creator chose so and every seat has moved."""
     chosen = table.life is not None and table.life.rated

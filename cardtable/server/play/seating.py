@@ -17,10 +17,10 @@ import dataclasses
 import logging
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ... import bots, games
-from ...game import GameSpec
+from ...game import GameRules, GameSpec
 from ...records import options_from_json, rules_to_dict
 from ..core.bounds import OutOfBounds, check_rules, check_seats
 from ..core.cluster_messages import Seats
@@ -110,13 +110,13 @@ class NewTable:
     """A table about to be made, its settings checked (``plan_table``) or copied."""
 
     spec: GameSpec
-    rules: Any
+    rules: GameRules
     players: int
     seats: tuple[NewSeat, ...]
     preset: str | None
     takeover: str | None = None
     rematch_of: str | None = None
-    life: dict[str, Any] | None = None
+    life: dict[str, object] | None = None
     """The time control and whether the table is rated (``lifecycle.Life``)."""
     budget: tuple[str, ...] = ()
     """Whose bot thinking the table's bots count against (``LiveTable.budget``)."""
@@ -134,7 +134,7 @@ def budget_of(address: str, player: Player | None) -> tuple[str, ...]:
     return tuple(keys)
 
 
-def plan_table(game: str, preset: str | None = None, options: dict[str, Any] | None = None,
+def plan_table(game: str, preset: str | None = None, options: dict[str, object] | None = None,
                players: int | None = None, seats: list[str] | None = None,
                takeover: str | None = None) -> NewTable:
     """Check a new table's settings; a ``ValueError`` says what is wrong.
@@ -189,10 +189,10 @@ class Seating:
         self.tables = tables
 
     async def create(self, game: str, *, preset: str | None = None,
-                     options: dict[str, Any] | None = None, players: int | None = None,
+                     options: dict[str, object] | None = None, players: int | None = None,
                      seats: list[str] | None = None, takeover: str | None = None,
                      name: str | None = None, address: str = "unknown",
-                     player: Player | None = None, clock: dict[str, Any] | None = None,
+                     player: Player | None = None, clock: dict[str, object] | None = None,
                      rated: bool = False) -> tuple[LiveTable, int | None, str | None]:
         """A new table; the creator takes the first human seat (none: a table to watch).
 

@@ -13,12 +13,12 @@ server's time a move.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ...game import IllegalMove
 from ..core import protocol
 from ..core.codes import Refusal, refused
 from ..core.errors import Refused
+from ..core.shapes import TableState
 from ..core.wire import plain
 from ..store.ratings import Tally
 from .live import OVER, PLAYING, WAITING, Life, LiveSeat, LiveTable
@@ -36,7 +36,7 @@ class Played:
 
     seat: int
     version: int
-    move: Any
+    move: object
     """The engine's move, already pushed on the table's state (popped if not stored)."""
     text: str
     over: bool
@@ -44,7 +44,7 @@ class Played:
     """Decks dealt by this move (index, cards), stored with it."""
     decks: int
     """How many decks the game has dealt after the move."""
-    summary: dict[str, Any] | None
+    summary: dict[str, object] | None
     tally: Tally | None
     """The results, counted in the transaction that stores the end."""
 
@@ -151,7 +151,7 @@ def check_leave(table: LiveTable, seat: int) -> None:
         raise Refused("you have already left this seat", 409, "already_left")
 
 
-def resigned(table: LiveTable, seat: int) -> dict[str, Any]:
+def resigned(table: LiveTable, seat: int) -> dict[str, object]:
     """The summary of a game ``seat`` resigns: its side loses (before its first move at a
     rated table: the game is aborted)."""
     check_playing(table, "resign")
@@ -168,7 +168,7 @@ def resigned(table: LiveTable, seat: int) -> dict[str, Any]:
     return annotate(table, summary)
 
 
-def abandoned(table: LiveTable) -> dict[str, Any]:
+def abandoned(table: LiveTable) -> dict[str, object]:
     """The summary of a game nobody came back to: it ends, unrated."""
     summary = plain(table.spec.summary(table.state))
     summary.update(over=True, ended="abandoned", abandoned=True)
@@ -177,7 +177,7 @@ def abandoned(table: LiveTable) -> dict[str, Any]:
     return summary
 
 
-def aborted(table: LiveTable, seat: int) -> dict[str, Any]:
+def aborted(table: LiveTable, seat: int) -> dict[str, object]:
     """The summary of a rated game ``seat`` left or resigned before its first move: over,
     nobody won or lost, unrated."""
     summary = plain(table.spec.summary(table.state))
@@ -187,7 +187,7 @@ def aborted(table: LiveTable, seat: int) -> dict[str, Any]:
     return summary
 
 
-def annotate(table: LiveTable, summary: dict[str, Any]) -> dict[str, Any]:
+def annotate(table: LiveTable, summary: dict[str, object]) -> dict[str, object]:
     """The summary of a finished game, with the seats that forfeited or left (their
     players lost, for ratings) and ``rated`` when it was (the rest is the game's own
     result, as its record has it)."""
@@ -277,7 +277,7 @@ def undo(table: LiveTable, seat: int | None) -> Refusal | int:
         return reason
     trial = table.state.copy()
     dealt = len(table.spec.deals(trial))
-    taken: list[Any] = []
+    taken: list[object] = []
     while True:
         if not trial.move_stack:
             return refused("nothing_to_undo", "you have made no move to take back")
@@ -291,7 +291,7 @@ def undo(table: LiveTable, seat: int | None) -> Refusal | int:
     return len(taken)
 
 
-def _drew(before: Any, seat: int, moves: list[Any]) -> bool:
+def _drew(before: TableState, seat: int, moves: list[object]) -> bool:
     """Whether ``seat`` got a card into its hand, playing ``moves`` on from ``before``,
     that it could not see at ``before`` (drawn from the stock, or dealt): undoing them
     would let it play again knowing what comes next."""
@@ -305,7 +305,7 @@ def _drew(before: Any, seat: int, moves: list[Any]) -> bool:
     return False
 
 
-def _cards_in(value: Any) -> list[str]:
+def _cards_in(value: object) -> list[str]:
     """Every text in a view (cards are texts there; other texts match no card)."""
     if isinstance(value, str):
         return [value]

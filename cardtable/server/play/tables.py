@@ -18,19 +18,20 @@ import contextlib
 import logging
 import time
 from collections.abc import Coroutine
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from ... import games
 from ...cards import Card
 from ...records import Record, rules_from_dict
 from ..core import protocol
 from ..core.clock import Clock
-from ..core.cluster_messages import Anonymized, SignedOff
+from ..core.cluster_messages import Anonymized, ClusterMessage, SignedOff
 from ..core.codes import Refusal
 from ..core.errors import ClusterUnavailable, NotHere, Refused
 from ..core.metrics import Metrics
 from ..core.ring import Ring
 from ..core.settings import ServerSettings
+from ..core.shapes import TableState
 from ..core.wire import ClientMessage, MessageError, decode, plain
 from ..people.notices import Notices
 from ..store.storage import (
@@ -100,9 +101,10 @@ log = logging.getLogger("cardtable.server")
 STOP_WAIT = 5.0
 """Seconds a stopping process waits for its cancelled tasks."""
 R = TypeVar("R")
+T = TypeVar("T")
 
 
-def _where(task: asyncio.Task[Any]) -> str:
+def _where(task: asyncio.Task[object]) -> str:
     """A task's coroutine and the line it waits at, for the log."""
     frames = task.get_stack(limit=1)
     at = f" at {frames[0].f_code.co_filename}:{frames[0].f_lineno}" if frames else ""
@@ -141,7 +143,7 @@ class Tables:
         self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}
         """Per table being loaded: its lock and how many callers hold or wait for it (the
         lock is forgotten only when none does, or a third caller would load it again)."""
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
         self.uncountable: dict[str, str] = {}
         """Finished tables a sweep could not count here (why): not tried again."""
         self.notices: Notices | None = None
@@ -249,7 +251,7 @@ class Tables:
         self.runner.close()
         await asyncio.to_thread(self.writer.close)
 
-    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    def spawn(self, coroutine: Coroutine[object, None, T]) -> asyncio.Task[T]:
         """Run a task of the tables (a bot loop, a grace timer); ``stop`` ends it."""
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
@@ -364,12 +366,12 @@ class Tables:
         return table
 
     @staticmethod
-    async def describe(table: LiveTable) -> dict[str, Any]:
+    async def describe(table: LiveTable) -> dict[str, object]:
         """The table's public summary, read while nothing changes it."""
         return await table.dealer.ask(Describe())
 
     @staticmethod
-    async def position(table: LiveTable) -> tuple[int, Any, frozenset[int]]:
+    async def position(table: LiveTable) -> tuple[int, TableState, frozenset[int]]:
         """(version, a copy of the state, the takeover bots' moves), read together."""
         return await table.dealer.ask(Position())
 
@@ -401,7 +403,7 @@ class Tables:
                     if owner is not None and owner != self.cluster.process:
                         await self.cluster.request(owner, table_id, command)
 
-    async def _tell_others(self, message: Any) -> None:
+    async def _tell_others(self, message: ClusterMessage) -> None:
         """Send ``message`` to every other process (none without a cluster; dropped while
         Redis cannot be reached, as every message between processes is)."""
         if self.cluster is not None:
@@ -576,7 +578,7 @@ class Tables:
             await self._refuse(table, connection, refusal)
 
     async def _refuse(self, table: LiveTable, connection: Connection, reason: str,
-                      code: str | None = None, params: dict[str, Any] | None = None) -> None:
+                      code: str | None = None, params: dict[str, object] | None = None) -> None:
         await table.dealer.ask(Refuse(connection, reason, code, tuple((params or {}).items())))
 
 

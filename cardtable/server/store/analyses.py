@@ -16,7 +16,6 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import Integer, String, Text, select
 from sqlalchemy import exc as sa_exc
@@ -58,7 +57,7 @@ class Found:
     """``running`` with its lease still held (its process is at work)."""
     judged: int
     total: int | None
-    result: dict[str, Any] | None
+    result: dict[str, object] | None
     why: str | None
 
 
@@ -109,7 +108,7 @@ class AnalysisStore(Store):
                 row.lease_until = at + dt.timedelta(seconds=lease)
 
     @guarded
-    def finish(self, table_id: str, owner: str, result: dict[str, Any]) -> None:
+    def finish(self, table_id: str, owner: str, result: dict[str, object]) -> None:
         with self.storage.writing() as session:
             row = session.get(AnalysisRow, table_id)
             if row is not None and row.owner == owner:
@@ -124,7 +123,7 @@ class AnalysisStore(Store):
                 row.status, row.why, row.updated = FAILED, why[:2000], _now()
 
     @guarded
-    def keep_puzzles(self, table_id: str, found: list[dict[str, Any]]) -> None:
+    def keep_puzzles(self, table_id: str, found: list[dict[str, object]]) -> None:
         with self.storage.writing() as session:
             row = session.get(AnalysisRow, table_id)
             if row is not None:
@@ -142,9 +141,9 @@ class AnalysisStore(Store):
                          result=json.loads(row.result) if row.result else None, why=row.why)
 
     @guarded
-    def all_puzzles(self) -> list[dict[str, Any]]:
+    def all_puzzles(self) -> list[dict[str, object]]:
         """The puzzles found in every analysed game, in the order of their tables."""
-        out: list[dict[str, Any]] = []
+        out: list[dict[str, object]] = []
         with self.storage.sessions() as session:
             for table_id, text in session.execute(
                     select(AnalysisRow.table_id, AnalysisRow.puzzles)

@@ -128,7 +128,7 @@ class ControlStore(Store):
         return name, tables
 
     @guarded
-    def export(self, player_id: str) -> dict[str, Any]:
+    def export(self, player_id: str) -> dict[str, object]:
         """Everything kept about a player, as JSON-able data (no hash of anything)."""
         with self.storage.sessions() as session:
             player = session.get(PlayerRow, player_id)
@@ -227,7 +227,7 @@ def _revoke_tokens(session: Session, player_id: str) -> int:
     return _count(session.execute(delete(ApiTokenRow).where(ApiTokenRow.player_id == player_id)))
 
 
-def _count(result: Any) -> int:
+def _count(result: object) -> int:
     return int(getattr(result, "rowcount", 0) or 0)
 
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import create_engine, event, make_url
 from sqlalchemy.engine import Engine
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine.interfaces import DBAPIConnection
+    from sqlalchemy.pool import ConnectionPoolEntry
 
 __all__ = ["make_engine", "migrate", "normalize_url", "sqlite_url"]
 
@@ -44,7 +48,7 @@ def make_engine(url: str, connect_timeout: float = 5.0) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        def _pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
             # with WAL, NORMAL survives a crash of the process (kill -9); only a power cut

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from sqlalchemy import Float, ForeignKey, Integer, String, delete, distinct, func, select, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, aliased, mapped_column
+from typing_extensions import TypedDict
 
 from ..core.errors import Refused
 from .progress import LessonDoneRow
@@ -48,8 +49,27 @@ class Player:
     kind: Kind
     username: str | None = None
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> PublicPlayer:
         return {"id": self.id, "name": self.name, "kind": self.kind, "username": self.username}
+
+
+class PublicPlayer(TypedDict):
+    """A player as others may see them (``Player.public``)."""
+
+    id: str
+    name: str
+    kind: Kind
+    username: str | None
+
+
+class OpenSeat(TypedDict):
+    """A seat of a player's at a table still in play (``PlayerStore.open_seats``)."""
+
+    table: str
+    seat: int
+    game: str
+    status: str
+    url: str
 
 
 class PlayerRow(Base):
@@ -300,7 +320,7 @@ class PlayerStore(Store):
                     row.last = at
 
     @guarded
-    def farms(self, limit: int = 100) -> list[dict[str, Any]]:
+    def farms(self, limit: int = 100) -> list[dict[str, object]]:
         """Suspected farms: each origin two or more accounts share, with the accounts,
         how many games they finished together, and when it was last used."""
         with self.storage.sessions() as session:
@@ -485,7 +505,7 @@ class PlayerStore(Store):
 
     # -- seats ------------------------------------------------------------------------------
     @guarded
-    def open_seats(self, player_id: str) -> list[dict[str, Any]]:
+    def open_seats(self, player_id: str) -> list[OpenSeat]:
         """The seats of a player at tables still in play (to come back from anywhere)."""
         with self.storage.sessions() as session:
             rows = session.execute(

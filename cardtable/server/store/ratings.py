@@ -30,7 +30,6 @@ from __future__ import annotations
 import datetime as _dt
 import logging
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlalchemy import ColumnElement, distinct, func, insert, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -175,7 +174,7 @@ def _claim(session: Session, table_id: str, at: _dt.datetime) -> bool:
 
 def count_in(session: Session, table_id: str, game: str, pool: str,
              results: list[SeatResult], is_rated: bool, at: _dt.datetime
-             ) -> dict[int, dict[str, Any]] | None:
+             ) -> dict[int, dict[str, object]] | None:
     """Record a finished table's results once, in the caller's transaction; the rating
     changes by seat (empty for an unrated game; ``None``: counted already)."""
     from openskill.models import PlackettLuce
@@ -219,7 +218,7 @@ def count_in(session: Session, table_id: str, game: str, pool: str,
     ranks: list[float] = [best.index(r.score) for r in results]
     before = [model.rating(mu=row.mu, sigma=row.sigma) for row in rows]
     after = model.rate([[rating] for rating in before], ranks=ranks)
-    changes: dict[int, dict[str, Any]] = {}
+    changes: dict[int, dict[str, object]] = {}
     session.flush()   # this game's rows count among the opponents met
     met = opponents_column()
     for r, row, [new] in zip(results, rows, after, strict=True):
@@ -253,7 +252,7 @@ class Tally:
     """The table is rated: its creator's choice (quick play's, between accounts)."""
     moved: bool = True
     """Every seat made a move (a game resigned before is not rated)."""
-    changes: dict[int, dict[str, Any]] = field(default_factory=dict)
+    changes: dict[int, dict[str, object]] = field(default_factory=dict)
     """The rating changes by seat of the last count (empty: unrated, counted already,
     or not counted)."""
     unrated: str | None = None
@@ -262,7 +261,7 @@ class Tally:
     ``repeated`` (``REPEATS_A_DAY``)."""
 
     @property
-    def added(self) -> dict[str, Any]:
+    def added(self) -> dict[str, object]:
         """What the count adds to the table's summary: ``ratings`` for a rated game, or
         ``rated: False`` and why for a rated table's game that did not count."""
         if self.unrated is not None:
@@ -271,7 +270,7 @@ class Tally:
             return {}
         return {"ratings": {str(seat): change for seat, change in self.changes.items()}}
 
-    def __call__(self, session: Session, at: _dt.datetime) -> dict[str, Any]:
+    def __call__(self, session: Session, at: _dt.datetime) -> dict[str, object]:
         # a transaction tried before and rolled back counted nothing
         self.changes, self.unrated = {}, None
         if not self.results:
@@ -297,14 +296,14 @@ class RatingStore(Store):
 
     @guarded
     def count(self, table_id: str, game: str, pool: str, results: list[SeatResult],
-              is_rated: bool) -> dict[int, dict[str, Any]] | None:
+              is_rated: bool) -> dict[int, dict[str, object]] | None:
         """Record a finished table's results once, in a transaction of their own; the
         rating changes by seat (``None``: counted already)."""
         with self.storage.writing() as session:
             return count_in(session, table_id, game, pool, results, is_rated, stamp())
 
     @guarded
-    def profile(self, key: str) -> dict[str, Any] | None:
+    def profile(self, key: str) -> dict[str, object] | None:
         with self.storage.sessions() as session:
             player = session.scalar(select(PlayerRow).where(
                 PlayerRow.username_key == key.lower())) if len(key) <= 20 else None
@@ -347,7 +346,7 @@ class RatingStore(Store):
                     "games": {"played": played, "won": won}, "recent": recent, "bots": bots}
 
     @guarded
-    def ratings_of(self, player_ids: list[str], pool: str) -> dict[str, dict[str, Any]]:
+    def ratings_of(self, player_ids: list[str], pool: str) -> dict[str, dict[str, object]]:
         """The ratings of some players in one pool (what a seat shows beside a name);
         players not rated there are left out."""
         with self.storage.sessions() as session:
@@ -358,7 +357,7 @@ class RatingStore(Store):
                     for row, met in rows}
 
     @guarded
-    def leaderboard(self, pool: str | None, limit: int, offset: int) -> dict[str, Any]:
+    def leaderboard(self, pool: str | None, limit: int, offset: int) -> dict[str, object]:
         with self.storage.sessions() as session:
             pools = list(session.scalars(select(RatingRow.pool).distinct()
                                          .order_by(RatingRow.pool)))

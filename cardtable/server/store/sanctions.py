@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from sqlalchemy import JSON, ColumnElement, ForeignKey, Integer, String, delete, or_, select
 from sqlalchemy import exc as sa_exc
@@ -88,7 +88,7 @@ class ReportRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     """``open``, then ``closed`` by an admin."""
 
-    def shown(self) -> dict[str, Any]:
+    def shown(self) -> dict[str, object]:
         return {"id": self.id, "at": self.at.isoformat(), "reporter": self.reporter_id,
                 "player": self.player_id, "table": self.table_id, "chat": self.chat_id,
                 "quoted": self.quoted, "reason": self.reason, "status": self.status}
@@ -104,9 +104,9 @@ class AuditRow(Base):
     admin: Mapped[str] = mapped_column(String(80))
     action: Mapped[str] = mapped_column(String(32))
     target: Mapped[str] = mapped_column(String(120))
-    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    detail: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
 
-    def shown(self) -> dict[str, Any]:
+    def shown(self) -> dict[str, object]:
         return {"id": self.id, "at": self.at.isoformat(), "admin": self.admin,
                 "action": self.action, "target": self.target, "detail": self.detail or {}}
 
@@ -120,7 +120,7 @@ class Sanction:
 
 
 def audit(session: Session, admin: str, action: str, target: str,
-          detail: dict[str, Any] | None = None) -> None:
+          detail: dict[str, object] | None = None) -> None:
     """An admin action's record, in the transaction that does it."""
     session.add(AuditRow(at=stamp(), admin=admin[:80], action=action, target=target[:120],
                          detail=detail or {}))
@@ -248,7 +248,7 @@ class SanctionStore(Store):
             return row.id
 
     @guarded
-    def reports(self, status: str, limit: int) -> list[dict[str, Any]]:
+    def reports(self, status: str, limit: int) -> list[dict[str, object]]:
         with self.storage.sessions() as session:
             rows = session.scalars(select(ReportRow).where(ReportRow.status == status)
                                    .order_by(ReportRow.id.desc()).limit(limit)).all()
@@ -265,7 +265,7 @@ class SanctionStore(Store):
             return True
 
     @guarded
-    def audit_log(self, limit: int, offset: int = 0) -> list[dict[str, Any]]:
+    def audit_log(self, limit: int, offset: int = 0) -> list[dict[str, object]]:
         with self.storage.sessions() as session:
             rows = session.scalars(select(AuditRow).order_by(AuditRow.id.desc())
                                    .limit(limit).offset(offset)).all()
@@ -273,7 +273,7 @@ class SanctionStore(Store):
 
     @guarded
     def record(self, admin_name: str, action: str, target: str,
-               detail: dict[str, Any] | None = None) -> None:
+               detail: dict[str, object] | None = None) -> None:
         """An action done elsewhere (a table closed, a name changed), recorded."""
         with self.storage.writing() as session:
             audit(session, admin_name, action, target, detail)

@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ParamSpec, Protocol, TypeVar, cast
+from typing import ParamSpec, Protocol, TypeVar, cast
 
 from sqlalchemy import (
     JSON,
@@ -44,8 +44,9 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import Connection, CursorResult, Result
+from sqlalchemy.engine import Connection, CursorResult
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.sql.elements import ColumnElement
 
 from .engine import make_engine, migrate, normalize_url, sqlite_url
 from .stamps import Stamp, StampText, moment_of, stamp, text_of
@@ -223,7 +224,7 @@ _UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutEr
 server shutting down, an exhausted pool (``IntegrityError`` and the like are answers)."""
 
 
-def _rows_changed(result: Result[Any]) -> int:
+def _rows_changed(result: object) -> int:
     """How many rows an UPDATE changed: the session answers one with a ``CursorResult``
     (which counts them) but types it as the ``Result`` of any statement."""
     assert isinstance(result, CursorResult), "an UPDATE answers with a cursor result"
@@ -261,7 +262,8 @@ class Store:
         self.outage = storage.outage   # what ``guarded`` tells
 
 
-async def periodically(interval: float, call: Callable[[], Awaitable[Any]], what: str) -> None:
+async def periodically(interval: float, call: Callable[[], Awaitable[object]],
+                       what: str) -> None:
     """Run ``call`` every ``interval`` seconds for ever: a database outage waits for the
     next round (the storage logged it), any other failure is logged and waits too."""
     while True:
@@ -286,17 +288,17 @@ class TableRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
     preset: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rules: Mapped[dict[str, object]] = mapped_column(JSON)
     players: Mapped[int] = mapped_column(Integer)
     takeover: Mapped[str | None] = mapped_column(String(200), nullable=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created: Mapped[str] = mapped_column(StampText)
     finished: Mapped[str | None] = mapped_column(StampText, nullable=True)
     """Made and ended: the live table's ISO text here, timestamps in the database."""
-    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    summary: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    life: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    life: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
     """The table's life besides its moves (``lifecycle.Life``): time control, clock banks
     as of the last stored move, timeouts in a row, forfeits, seats left, rated or not."""
     counted: Mapped[_dt.datetime | None] = mapped_column(Stamp, nullable=True, index=True)
@@ -361,7 +363,7 @@ class Tally(Protocol):
     """A finished table's count (``ratings.Tally``), run inside the transaction that stores
     its end: results, records, ratings.  Answers what it adds to the table's summary."""
 
-    def __call__(self, session: Session, at: _dt.datetime) -> dict[str, Any]: ...
+    def __call__(self, session: Session, at: _dt.datetime) -> dict[str, object]: ...
 
 
 @dataclass
@@ -388,7 +390,7 @@ class Storage:
         self.outage = Outage()
         self.executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=max(1, threads), thread_name_prefix="storage")
-        self._write_lock: contextlib.AbstractContextManager[Any] = (
+        self._write_lock: contextlib.AbstractContextManager[object] = (
             threading.Lock() if self.url.startswith("sqlite") else contextlib.nullcontext())
         self._mover: Connection | None = None
         """The moves' own connection (``_on_mover``), kept between their transactions."""
@@ -517,20 +519,20 @@ class Storage:
 
     @guarded
     def set_status(self, table_id: str, status: str, *, was: str | None = None,
-                   finished: str | None = None, summary: dict[str, Any] | None = None) -> bool:
+                   finished: str | None = None, summary: dict[str, object] | None = None) -> bool:
         """Change a table's status (only from ``was``, if given); False if it was not."""
         with self.writing() as session:
             query = update(TableRow).where(TableRow.id == table_id)
             if was is not None:
                 query = query.where(TableRow.status == was)
-            values: dict[str, Any] = {"status": status}
+            values: dict[str, object] = {"status": status}
             if finished is not None:
                 values.update(finished=finished, summary=summary)
             return _rows_changed(session.execute(query.values(**values))) == 1
 
     @guarded
-    def end_table(self, table_id: str, *, was: str, finished: str, summary: dict[str, Any],
-                  tally: Tally | None) -> dict[str, Any] | None:
+    def end_table(self, table_id: str, *, was: str, finished: str, summary: dict[str, object],
+                  tally: Tally | None) -> dict[str, object] | None:
         """End a game without a move (a resignation, an abandoned table), its results
         counted in the same transaction; the summary as stored (``None``: the table was
         not ``was`` any more, and nothing changed)."""
@@ -543,7 +545,7 @@ class Storage:
             return _finish(session, table_id, finished, summary, tally)
 
     @guarded
-    def count_over(self, table_id: str, tally: Tally) -> dict[str, Any] | None:
+    def count_over(self, table_id: str, tally: Tally) -> dict[str, object] | None:
         """Count a table that is over and was not counted (its end was stored, then the
         process died, or the count failed); the summary as stored now, or ``None`` if it
         was counted meanwhile (by any process) or is not over.  Marking it counted is the
@@ -574,7 +576,7 @@ class Storage:
                 .order_by(TableRow.finished, TableRow.id).limit(limit)))
 
     @guarded
-    def save_life(self, table_id: str, life: dict[str, Any]) -> None:
+    def save_life(self, table_id: str, life: dict[str, object]) -> None:
         """Store a table's clocks and forfeits (``lifecycle``), after the move that set them."""
         with self.writing() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(life=life))
@@ -589,7 +591,7 @@ class Storage:
     @guarded
     def append_move(self, table_id: str, index: int, seat: int, move: str, *,
                     new_decks: Sequence[tuple[int, Sequence[str]]] = (),
-                    over: bool = False, summary: dict[str, Any] | None = None,
+                    over: bool = False, summary: dict[str, object] | None = None,
                     tally: Tally | None = None, takeover: bool = False) -> str:
         """Write a move (and any deck it caused to be dealt, and the end of the game with
         its results counted by ``tally``, ``takeover`` if a bot's) in one transaction; the
@@ -608,7 +610,7 @@ class Storage:
     @guarded
     def append_moves(self, moves: Sequence[tuple[str, int, int, str,
                                                  Sequence[tuple[int, Sequence[str]]],
-                                                 bool, dict[str, Any] | None, Tally | None,
+                                                 bool, dict[str, object] | None, Tally | None,
                                                  bool]]) -> str:
         """Write several moves of different tables in one transaction (a group commit:
         ``writer.MoveWriter``): each is ``(table, index, seat, move, new_decks, over,
@@ -723,8 +725,8 @@ class Storage:
         return StoredTable(row=row, seats=seats, decks=decks, moves=moves)
 
 
-def _finish(session: Session, table_id: str, finished: str, summary: dict[str, Any] | None,
-            tally: Tally | None) -> dict[str, Any] | None:
+def _finish(session: Session, table_id: str, finished: str, summary: dict[str, object] | None,
+            tally: Tally | None) -> dict[str, object] | None:
     """Store a game's end with its results counted, in the transaction that ends it; the
     summary as stored.  The count runs in a savepoint: if it fails, the end is stored all
     the same, uncounted (``counted`` stays ``None``), and the next sweep counts it.
@@ -748,7 +750,7 @@ def _finish(session: Session, table_id: str, finished: str, summary: dict[str, A
     return summary
 
 
-def _unfinished() -> Any:
+def _unfinished() -> ColumnElement[bool]:
     """Tables neither over nor closed: the ones a start resumes (or repairs, or closes)."""
     return TableRow.status.not_in((OVER, CLOSED))
 

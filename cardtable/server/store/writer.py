@@ -21,15 +21,12 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from .storage import Storage, StorageUnavailable, Tally
 
 __all__ = ["MoveWriter"]
 
 log = logging.getLogger("cardtable.server")
-
-_STOP = object()
 
 
 @dataclass
@@ -40,7 +37,7 @@ class _Pending:
     move: str
     new_decks: Sequence[tuple[int, Sequence[str]]]
     over: bool
-    summary: dict[str, Any] | None
+    summary: dict[str, object] | None
     tally: Tally | None
     takeover: bool
     loop: asyncio.AbstractEventLoop
@@ -57,7 +54,8 @@ class MoveWriter:
         """Seconds to wait after a group's first move for more: each process of several
         sees fewer moves at once, and a commit costs the same for one move as for many."""
         self._sleep = time.sleep
-        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[list[_Pending] | None] = queue.SimpleQueue()
+        """Each turn's moves; ``None`` stops the writing thread."""
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._turns: dict[asyncio.AbstractEventLoop, list[_Pending]] = {}
@@ -67,7 +65,7 @@ class MoveWriter:
 
     async def append(self, table_id: str, index: int, seat: int, move: str, *,
                      new_decks: Sequence[tuple[int, Sequence[str]]] = (),
-                     over: bool = False, summary: dict[str, Any] | None = None,
+                     over: bool = False, summary: dict[str, object] | None = None,
                      tally: Tally | None = None, takeover: bool = False) -> str:
         """Store a move (and the decks it dealt, and the end of the game with its results
         counted by ``tally``, in the same transaction); answers the time it was stored,
@@ -96,7 +94,7 @@ class MoveWriter:
         if thread is not None and thread.is_alive():
             for loop in list(self._turns):   # a turn not handed over yet goes first
                 self._hand_over(loop)
-            self._queue.put(_STOP)
+            self._queue.put(None)
             thread.join(30)
 
     # -- the writing thread ---------------------------------------------------------------
@@ -112,7 +110,7 @@ class MoveWriter:
     def _run(self) -> None:
         while True:
             first = self._queue.get()
-            if first is _STOP:
+            if first is None:
                 return
             batch = list(first)
             stop = False
@@ -123,7 +121,7 @@ class MoveWriter:
                     more = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if more is _STOP:
+                if more is None:
                     stop = True
                     break
                 batch.extend(more)
@@ -163,7 +161,8 @@ class MoveWriter:
     def _answer(answers: list[tuple[_Pending, str | None, BaseException | None]]) -> None:
         """Settle every caller's future, waking each event loop once for the whole group
         (a wake-up per move cost more than the write under load)."""
-        by_loop: dict[asyncio.AbstractEventLoop, list[Any]] = {}
+        by_loop: dict[asyncio.AbstractEventLoop,
+                      list[tuple[_Pending, str | None, BaseException | None]]] = {}
         for answer in answers:
             by_loop.setdefault(answer[0].loop, []).append(answer)
 

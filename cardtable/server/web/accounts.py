@@ -44,7 +44,8 @@ from ..people.names import username_key
 from ..people.players import USERNAME, check_display_name, check_password, check_username
 from ..people.words import offending
 from ..play.guard import Limiter, address_of, network_of
-from ..store.players import Player, PlayerStore
+from ..store.players import OpenSeat, Player, PlayerStore
+from .errors import Responses
 from .services import Attempts, Players, Sanctions, services_of
 from .signin_gate import gate
 
@@ -257,7 +258,7 @@ class Me(BaseModel):
     name: str
     kind: str
     username: str | None
-    seats: list[dict[str, Any]] = []
+    seats: list[OpenSeat] = []
     """The player's seats at tables still in play: connect with ``?seat=N`` and the
     session (or a bot's API token) to come back from any device."""
 
@@ -271,7 +272,7 @@ def limiter_of(connection: Request | WebSocket) -> Limiter:
     return services_of(connection).limiter
 
 
-def _me(player: Player, seats: list[dict[str, Any]] | None = None) -> Me:
+def _me(player: Player, seats: list[OpenSeat] | None = None) -> Me:
     return Me(id=player.id, name=player.name, kind=player.kind, username=player.username,
               seats=seats or [])
 
@@ -288,7 +289,7 @@ async def same_site_only(request: Request, call_next: RequestResponseEndpoint) -
 
 
 router = APIRouter()
-REFUSALS: dict[int | str, dict[str, Any]] = {
+REFUSALS: Responses = {
     code: {"description": text} for code, text in (
         (401, "not signed in, or a wrong username or password"),
         (403, "a cross-site request carrying the session"),

@@ -3,7 +3,7 @@ player asking, each read from the app once its lifespan has made them."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
@@ -13,6 +13,7 @@ from ..play.tables import Tables
 from ..store.players import Player
 from ..store.storage import Storage
 from .accounts import current_player
+from .errors import Responses
 from .schemas import Problem
 
 __all__ = ["Asker", "Live", "Queue", "Stored", "answers", "asker", "queue_of", "storage_of",
@@ -48,7 +49,7 @@ Queue = Annotated[QuickPlay, Depends(queue_of)]
 Asker = Annotated[Player | None, Depends(asker)]
 
 
-def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+def answers(*statuses: int) -> Responses:
     """The refusals an endpoint may answer, for the OpenAPI description."""
     said = {404: "there is no such table", 409: "not now: the table is not in a state to "
             "grant it (the reason says why)", 422: "the request cannot be read or asks for "

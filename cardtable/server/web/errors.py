@@ -5,7 +5,7 @@ request that cannot be read."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeAlias
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -64,7 +64,11 @@ def install(app: FastAPI) -> None:
             "code": "invalid_request", "errors": errors})
 
 
-def body(error: Refused) -> dict[str, Any]:
+Responses: TypeAlias = dict[int | str, dict[str, Any]]
+"""What an endpoint may answer besides its own answer, as FastAPI's ``responses=`` takes it."""
+
+
+def body(error: Refused) -> dict[str, object]:
     """A refusal's HTTP answer: the code's parameters, the reason and the code."""
     return {**error.params, "detail": error.reason, "code": error.code}
 

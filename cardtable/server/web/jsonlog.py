@@ -28,9 +28,8 @@ import logging
 import re
 import secrets
 import sys
-from typing import Any
 
-from starlette.types import ASGIApp, Message
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .logsafe import LOGGERS, scrub
 
@@ -57,7 +56,7 @@ class RequestIds:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
@@ -90,7 +89,7 @@ class JsonFormatter(logging.Formatter):
     uvicorn's access line also as its fields; an exception as its scrubbed traceback."""
 
     def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {
+        out: dict[str, object] = {
             "time": _dt.datetime.fromtimestamp(record.created, _dt.UTC).isoformat(
                 timespec="milliseconds"),
             "level": record.levelname.lower(), "logger": record.name,

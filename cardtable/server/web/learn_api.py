@@ -34,11 +34,13 @@ from ... import games
 from ...analysis import lessons as lessonlib
 from ...analysis import puzzles as puzzlelib
 from ..core.errors import Refused
+from ..core.shapes import TableState
 from ..play.analyses import Analyses
 from ..play.guard import address_of
 from ..store.progress import ProgressStore
 from .accounts import current_player
 from .deps import Asker, Live
+from .errors import Responses
 from .schemas import Problem
 from .services import Progress, services_of
 
@@ -84,7 +86,7 @@ def _progress_of(request: Request) -> ProgressStore:
     return services_of(request).progress
 
 
-def _position_view(state: Any, seat: int) -> dict[str, Any]:
+def _position_view(state: TableState, seat: int) -> dict[str, object]:
     from ...analysis import learn_of
 
     searched = learn_of(state).searched(state)
@@ -92,7 +94,7 @@ def _position_view(state: Any, seat: int) -> dict[str, Any]:
             "legal_moves": [str(m) for m in searched.legal_moves()]}
 
 
-def _after(state: Any, text: str) -> dict[str, Any]:
+def _after(state: TableState, text: str) -> dict[str, object]:
     """The position after the move ``text`` (a legal one), as the seat that made it sees
     it: a lesson's right move, a puzzle's answer, played on the table."""
     from ...analysis import learn_of
@@ -105,7 +107,7 @@ def _after(state: Any, text: str) -> dict[str, Any]:
             "view": searched.view(seat)}
 
 
-ANSWERS: dict[int | str, dict[str, Any]] = {
+ANSWERS: Responses = {
     status: {"model": Problem} for status in (404, 409, 422, 429, 500, 503)}
 """Every refusal of the school's endpoints, for the OpenAPI description."""
 
@@ -123,7 +125,7 @@ router = APIRouter(tags=["learn"])
 # before /api/learn/{game}, which would take "progress" for a game's name
 @router.get("/api/learn/progress", responses=ANSWERS)
 async def progress(progress: Progress, request: Request,
-                   game: str | None = Query(None, max_length=32)) -> dict[str, Any]:
+                   game: str | None = Query(None, max_length=32)) -> dict[str, object]:
     """The steps the player asking (the session's guest or account) has done, per
     game; nothing for a request without a player."""
     if game is not None:
@@ -138,7 +140,7 @@ async def progress(progress: Progress, request: Request,
 
 
 @router.get("/api/learn/{game}", responses=ANSWERS)
-async def course(game: str, lang: str = Query("en", max_length=4)) -> dict[str, Any]:
+async def course(game: str, lang: str = Query("en", max_length=4)) -> dict[str, object]:
     """A game's course: every step's key, title and text."""
     lang = _lang(lang)
     return {"game": game, "steps": [
@@ -148,7 +150,7 @@ async def course(game: str, lang: str = Query("en", max_length=4)) -> dict[str, 
 
 @router.get("/api/learn/{game}/{key}", responses=ANSWERS)
 async def lesson_step(game: str, key: str,
-                      lang: str = Query("en", max_length=4)) -> dict[str, Any]:
+                      lang: str = Query("en", max_length=4)) -> dict[str, object]:
     lang = _lang(lang)
     step = _step(game, key)
     state = step.position()
@@ -161,7 +163,7 @@ async def lesson_step(game: str, key: str,
 
 @router.post("/api/learn/{game}/{key}/check", responses=ANSWERS)
 async def lesson_check(progress: Progress, game: str, key: str, body: MoveText,
-                       request: Request) -> dict[str, Any]:
+                       request: Request) -> dict[str, object]:
     """Judge the learner's move; a right one is kept as done for the player asking
     (``done``: whether it was kept for someone), and ``after`` is the learner's view
     once it is played (the page shows the move taking effect)."""
@@ -172,7 +174,7 @@ async def lesson_check(progress: Progress, game: str, key: str, body: MoveText,
         if player is not None:
             await asyncio.to_thread(progress.mark, player.id, game, key)
             kept = True
-    answer: dict[str, Any] = {"right": verdict.right, "reason": verdict.reason,
+    answer: dict[str, object] = {"right": verdict.right, "reason": verdict.reason,
                               "done": kept}
     if verdict.right:
         answer["after"] = _after(_step(game, key).position(), body.move)
@@ -181,7 +183,7 @@ async def lesson_check(progress: Progress, game: str, key: str, body: MoveText,
 
 @router.get("/api/learn/{game}/{key}/hint", responses=ANSWERS)
 async def lesson_hint(analyses: School, game: str, key: str,
-                      lang: str = Query("en", max_length=4)) -> dict[str, Any]:
+                      lang: str = Query("en", max_length=4)) -> dict[str, object]:
     """The easy bot's move in the step's position, explained (a fixed, small search,
     in a thread: the loop goes on)."""
     from ...analysis.hints import hint
@@ -206,7 +208,7 @@ async def stored(analyses: Analyses, game: str | None = None) -> list[dict[str, 
 
 @router.get("/api/puzzles/{game}", responses=ANSWERS)
 async def puzzle(analyses: School, game: str, daily: bool = False,
-                 index: int = Query(0, ge=0, le=100_000)) -> dict[str, Any]:
+                 index: int = Query(0, ge=0, le=100_000)) -> dict[str, object]:
     """A puzzle's position (the daily one, or by index), without its answer."""
     found = await stored(analyses, game)
     if not found:
@@ -221,7 +223,7 @@ async def puzzle(analyses: School, game: str, daily: bool = False,
 
 
 @router.post("/api/puzzles/{puzzle_id}/answer", responses=ANSWERS)
-async def puzzle_answer(analyses: School, puzzle_id: str, body: MoveText) -> dict[str, Any]:
+async def puzzle_answer(analyses: School, puzzle_id: str, body: MoveText) -> dict[str, object]:
     chosen = next((p for p in await stored(analyses) if p["id"] == puzzle_id), None)
     if chosen is None:
         raise Refused(f"no puzzle {puzzle_id!r}", 404, "no_puzzle")
@@ -247,7 +249,7 @@ async def puzzle_answer(analyses: School, puzzle_id: str, body: MoveText) -> dic
 
 @router.post("/api/tables/{table_id}/analysis", status_code=202, responses=ANSWERS)
 async def start_analysis(analyses: School, tables: Live, table_id: str, request: Request,
-                         player: Asker) -> dict[str, Any]:
+                         player: Asker) -> dict[str, object]:
     """Analyse a finished game: one under way at a time for an address or an account, two
     for everyone not signed in together (429 ``analysis_quota``, ``analysis_busy``)."""
     table = await tables.find(table_id)
@@ -260,7 +262,7 @@ async def start_analysis(analyses: School, tables: Live, table_id: str, request:
 
 
 @router.get("/api/tables/{table_id}/analysis", responses=ANSWERS)
-async def analysis_status(analyses: School, table_id: str) -> dict[str, Any]:
+async def analysis_status(analyses: School, table_id: str) -> dict[str, object]:
     if len(table_id) > 64 or not table_id.replace("-", "").replace("_", "").isalnum():
         raise Refused(f"no table {table_id!r}", 404, "not_found")
     return await analyses.status(table_id)

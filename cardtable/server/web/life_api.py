@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as _dt
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
@@ -28,6 +28,7 @@ from ..store.players import Player
 from ..store.storage import SeatRow, Storage, TableRow
 from .accounts import key_may_play
 from .deps import Asker, Live, Queue, Stored
+from .errors import Responses
 from .schemas import Problem, TableListing, listing_of
 from .tables_api import seat_name
 
@@ -84,7 +85,7 @@ class Ticket(BaseModel):
     waited: float | None = None
 
 
-ANSWERS: dict[int | str, dict[str, Any]] = {
+ANSWERS: Responses = {
     status: {"model": Problem} for status in (403, 404, 409, 422, 429, 503)}
 
 
@@ -107,7 +108,7 @@ async def _seat_of(request: Request, tables: Tables, table_id: str,
 
 @router.post("/api/tables/{table_id}/resign", responses=ANSWERS)
 async def resign(table_id: str, body: SeatToken, request: Request,
-                 tables: Live) -> dict[str, Any]:
+                 tables: Live) -> dict[str, object]:
     """Resign: your side loses (Pasur: the match; Durak: you are the durak); the game ends."""
     found, seat = await _seat_of(request, tables, table_id, body.token)
     summary = await tables.ref(found).ask(ResignSeat(seat))
@@ -116,7 +117,7 @@ async def resign(table_id: str, body: SeatToken, request: Request,
 
 @router.post("/api/tables/{table_id}/leave", responses=ANSWERS)
 async def leave(table_id: str, body: SeatToken, request: Request,
-                tables: Live) -> dict[str, Any]:
+                tables: Live) -> dict[str, object]:
     """Leave an unrated table: its takeover bot plays your seat to the end."""
     found, seat = await _seat_of(request, tables, table_id, body.token)
     await tables.ref(found).ask(LeaveSeat(seat))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from fastapi import APIRouter, Request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -16,6 +15,7 @@ from ..people.players import check_password
 from ..play.guard import address_of
 from .accounts import REFUSALS, hash_password, hashing, limiter_of
 from .control_api import account_asking, check_current_password
+from .errors import Responses
 from .services import Attempts, Control, Sanctions, services_of
 
 __all__ = ["router"]
@@ -28,7 +28,7 @@ async def _signer(request: Request) -> URLSafeTimedSerializer:
 
 
 router = APIRouter()
-MAIL_REFUSALS: dict[int | str, dict[str, Any]] = {
+MAIL_REFUSALS: Responses = {
     **REFUSALS, 404: {"description": "this server sends no mail (reset_off)"}}
 
 

@@ -21,7 +21,7 @@ import asyncio
 import datetime as _dt
 import ipaddress
 import time
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, Field
@@ -38,6 +38,7 @@ from ..store.stamps import stamp
 from ..store.storage import CLOSED, OVER, StoredTable
 from ..store.tournaments import TournamentStore
 from .accounts import REFUSALS, close_sockets, current_player, store_of
+from .errors import Responses
 from .services import Attempts, Players, Sanctions, services_of
 
 __all__ = ["BANS_FRESH", "BannedAddresses", "router", "sanctions_of"]
@@ -46,7 +47,7 @@ BANS_FRESH = 5.0
 """Seconds a process trusts its list of banned addresses before reading it again."""
 
 router = APIRouter()
-ADMIN_REFUSALS: dict[int | str, dict[str, Any]] = {
+ADMIN_REFUSALS: Responses = {
     **REFUSALS, 403: {"description": "not an admin, or a cross-site request"},
     404: {"description": "no such player, table, report or chat line"}}
 
@@ -292,9 +293,9 @@ async def close_table(sanctions: Sanctions, table_id: str, body: Closing, reques
 @router.get("/api/admin/reports", responses=ADMIN_REFUSALS)
 async def reports(sanctions: Sanctions, request: Request,
                   status: Literal["open", "closed"] = "open",
-                  limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
+                  limit: int = Query(50, ge=1, le=500)) -> list[dict[str, object]]:
     await admin_asking(request)
-    found: list[dict[str, Any]] = await asyncio.to_thread(sanctions.reports,
+    found: list[dict[str, object]] = await asyncio.to_thread(sanctions.reports,
                                                           status, limit)
     return found
 
@@ -311,20 +312,20 @@ async def close_report(sanctions: Sanctions, request: Request,
 
 @router.get("/api/admin/audit", responses=ADMIN_REFUSALS)
 async def audit_log(sanctions: Sanctions, request: Request, limit: int = Query(100, ge=1, le=1000),
-                    offset: int = Query(0, ge=0, le=1_000_000)) -> list[dict[str, Any]]:
+                    offset: int = Query(0, ge=0, le=1_000_000)) -> list[dict[str, object]]:
     """Every admin action, newest first."""
     await admin_asking(request)
-    found: list[dict[str, Any]] = await asyncio.to_thread(sanctions.audit_log,
+    found: list[dict[str, object]] = await asyncio.to_thread(sanctions.audit_log,
                                                           limit, offset)
     return found
 
 
 @router.get("/api/admin/farms", responses=ADMIN_REFUSALS)
 async def suspected_farms(players: Players, request: Request,
-                          limit: int = Query(100, ge=1, le=1000)) -> list[dict[str, Any]]:
+                          limit: int = Query(100, ge=1, le=1000)) -> list[dict[str, object]]:
     """Suspected farms: accounts that signed in from one network (an IPv6 /64) or one
     browser, with how many games they finished together (most first).  Their games
     together are not rated (``unrated: related``); an admin decides whether to ban."""
     await admin_asking(request)
-    found: list[dict[str, Any]] = await asyncio.to_thread(players.farms, limit)
+    found: list[dict[str, object]] = await asyncio.to_thread(players.farms, limit)
     return found

@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -139,7 +138,7 @@ MANIFEST_WORDS = {
 """The installed app's description in each language (the frame's tagline, js/lang/frame.js)."""
 
 
-def manifest(lang: str) -> dict[str, Any]:
+def manifest(lang: str) -> dict[str, object]:
     """The web app manifest in ``lang`` (English for a language the page does not speak).
 
     >>> manifest("fa")["dir"], manifest("xx")["lang"], manifest("ru")["short_name"]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 
 from ..core.protocol import schema
@@ -14,6 +12,6 @@ router = APIRouter()
 
 
 @router.get("/api/protocol.json")
-async def protocol_schema() -> dict[str, Any]:
+async def protocol_schema() -> dict[str, object]:
     """The table socket's messages, both ways, as JSON Schema."""
     return schema()

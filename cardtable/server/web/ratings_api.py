@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
@@ -90,7 +89,7 @@ router = APIRouter()
 
 @router.get("/api/players/{name}", response_model=Profile,
             responses={404: {"description": "no such player"}})
-async def profile(ratings: Ratings, name: str, request: Request) -> dict[str, Any]:
+async def profile(ratings: Ratings, name: str, request: Request) -> dict[str, object]:
     """A player's profile by username (any case) or id: ratings per pool with their
     history, games played and won, recent games with replay links, record against bots."""
     found = None
@@ -106,7 +105,7 @@ async def profile(ratings: Ratings, name: str, request: Request) -> dict[str, An
 async def leaderboard(ratings: Ratings, request: Request,
                       pool: str | None = Query(None, max_length=120),
                       limit: int = Query(50, ge=1, le=200),
-                      offset: int = Query(0, ge=0, le=1_000_000)) -> dict[str, Any]:
+                      offset: int = Query(0, ge=0, le=1_000_000)) -> dict[str, object]:
     """The players of a pool by rating (provisional ratings last); ``pools`` names every
     pool (the first is shown when none is asked for)."""
     return await asyncio.to_thread(ratings.leaderboard, pool, limit,

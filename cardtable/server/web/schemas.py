@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ... import games
+from ..core.shapes import JSON
 from ..play.live import LiveTable
 from ..store.storage import SeatRow, TableRow
 
@@ -60,7 +61,7 @@ class CreateTable(BaseModel):
 
     game: str = Field(description="a game name from GET /api/games")
     preset: str | None = Field(None, description="a preset of that game; none: its default")
-    options: dict[str, Any] = Field(default_factory=dict,
+    options: dict[str, object] = Field(default_factory=dict,
                                     description="rule options changed from the preset")
     players: StrictInt | None = Field(None, description="number of players; none: the "
                                       "length of seats, or the game's default")
@@ -111,7 +112,7 @@ class TableInfo(BaseModel):
     game: str
     title: str
     preset: str | None
-    rules: dict[str, Any]
+    rules: dict[str, object]
     players: int
     status: str
     over: bool
@@ -125,8 +126,8 @@ class TableInfo(BaseModel):
     invite: str
     rematch_of: str | None
     rematch: str | None
-    summary: dict[str, Any] | None = None
-    clock: dict[str, Any] | None = None
+    summary: dict[str, object] | None = None
+    clock: dict[str, object] | None = None
     rated: bool = False
     gone: list[int] = Field(default_factory=list, description="seats the takeover bot plays "
                             "for good (forfeited, or their players left)")
@@ -158,7 +159,7 @@ class HistoryEntry(BaseModel):
     seats: list[SeatInfo]
     created: str
     finished: str | None
-    summary: dict[str, Any] | None
+    summary: dict[str, object] | None
     record: str
     invite: str
     rated: bool = Field(False, description="the table was rated (its summary says whether "
@@ -172,9 +173,9 @@ class ReplayStep(BaseModel):
     seat: int | None = Field(description="the seat that made this step's move (none: the deal)")
     move: str | None = Field(description="the move as text (none: the deal)")
     to_move: int | None = Field(description="the seat to move next (none: the game is over)")
-    view: dict[str, Any] = Field(description="what a watcher saw: the game's view(None)")
+    view: dict[str, object] = Field(description="what a watcher saw: the game's view(None)")
     hands: list[list[str] | None] = Field(description="every seat's hand, seat by seat")
-    result: dict[str, Any] | None = Field(description="the game's result, on the last step")
+    result: dict[str, object] | None = Field(description="the game's result, on the last step")
 
 
 class LogStep(BaseModel):
@@ -186,7 +187,7 @@ class LogStep(BaseModel):
     over: bool = Field(description="whether the game's rules ended it with this move")
     takeover: bool = Field(False, description="a takeover bot made it for the seat's "
                            "person (their time ran out, or they left)")
-    view: dict[str, Any] = Field(description="what a watcher saw after it (the state "
+    view: dict[str, object] = Field(description="what a watcher saw after it (the state "
                                  "message's view)")
 
 
@@ -196,7 +197,7 @@ class MoveLog(BaseModel):
     table: str
     game: str
     version: int = Field(description="the table's version: moves played so far")
-    deal: dict[str, Any] = Field(description="what a watcher saw after the deal")
+    deal: dict[str, object] = Field(description="what a watcher saw after the deal")
     steps: list[LogStep]
 
 
@@ -206,16 +207,16 @@ class Replay(BaseModel):
     table: str
     game: str
     players: int
-    record: dict[str, Any] = Field(description="the game record (cardtable.records format)")
+    record: dict[str, object] = Field(description="the game record (cardtable.records format)")
     steps: list[ReplayStep] = Field(description="the deal, then one step per move")
 
 
 class OptionInfo(BaseModel):
     name: str
     type: str
-    default: Any
+    default: JSON
     doc: str
-    choices: list[Any] | None = None
+    choices: list[JSON] | None = None
     maximum: int | None = Field(None, description="the largest value a table made here may "
                                 "have (the server's bound; none: no bound)")
     minimum: int | None = Field(None, description="the least value a table made here may "
@@ -233,7 +234,7 @@ class Problem(BaseModel):
     code: str = Field(description="what kind of refusal, e.g. not_found, conflict, "
                       "invalid_request, rate_limited (cardtable/server/core/codes.py and "
                       "docs/server.md list them)")
-    errors: list[dict[str, Any]] | None = Field(
+    errors: list[dict[str, object]] | None = Field(
         None, description="with invalid_request: each field that is wrong (loc, msg, type)")
 
 
@@ -241,7 +242,7 @@ class GameInfo(BaseModel):
     name: str
     title: str
     default_preset: str
-    presets: dict[str, dict[str, Any]]
+    presets: dict[str, dict[str, object]]
     player_counts: list[int]
     default_players: int
     options: list[OptionInfo]

@@ -353,7 +353,7 @@ async def your_move(request: Request, players: Players, tables: Live) -> list[Yo
         life = table.life
         view = None if life is None else life.view(life.clock.time())
         out.append(YourMove(table=table.id, seat=held["seat"], game=table.game,
-                            clock=None if life is None else life.to_dict()["clock"],
+                            clock=None if life is None else life.time_control(),
                             left=None if view is None or view.seat != held["seat"]
                             else (view.move_left or 0.0) + (view.bank_left or 0.0),
                             url=f"/table/{table.id}"))

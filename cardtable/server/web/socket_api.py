@@ -8,7 +8,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
@@ -254,7 +254,7 @@ async def _converse(websocket: WebSocket, connection: Connection, rate: MessageR
         await _stop(sender)
 
 
-async def _stop(task: asyncio.Task[Any]) -> None:
+async def _stop(task: asyncio.Task[object]) -> None:
     task.cancel()
     with contextlib.suppress(BaseException):
         await task
@@ -313,7 +313,7 @@ async def _send(websocket: WebSocket, connection: Connection) -> None:
 
 
 async def _close(websocket: WebSocket, reason: str, code: int, why: str,
-                 params: dict[str, Any] | None = None) -> None:
+                 params: dict[str, object] | None = None) -> None:
     """Tell the client why (an error message with a ``code`` and its parameters), then
     close with ``code`` and the reason (cut to what a close frame holds).  A client
     already gone is fine."""

@@ -8,7 +8,6 @@ import gzip
 import json
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -103,7 +102,7 @@ async def open_tables(tables: Live, game: str | None = Query(None, max_length=32
 
 @router.get("/api/tables/{table_id}", response_model=TableInfo,
             responses=answers(404, 503))
-async def table_info(table_id: str, tables: Live) -> dict[str, Any]:
+async def table_info(table_id: str, tables: Live) -> dict[str, object]:
     table = await tables.find(table_id)
     return await tables.describe(table)
 
@@ -199,7 +198,7 @@ def playable() -> list[GameSpec]:
 
 
 async def _big_json(request: Request, cache: str,
-                    make: Callable[[], dict[str, Any]]) -> Response:
+                    make: Callable[[], dict[str, object]]) -> Response:
     """A long answer made and encoded in a thread (a replay or a move log: the table at
     every step), gzipped when the client accepts it (a long match's views shrink about
     fortyfold)."""

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from alembic import context
-from sqlalchemy import create_engine
+from sqlalchemy import Connection, create_engine
 
 from cardtable.server.store.storage import Base, normalize_url
 
 
-def run(connection: Any) -> None:
+def run(connection: Connection) -> None:
     context.configure(connection=connection, target_metadata=Base.metadata,
                       render_as_batch=connection.dialect.name == "sqlite")
     with context.begin_transaction():
