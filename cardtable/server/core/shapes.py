@@ -2,10 +2,10 @@
 server reads from a column, a request or a record, and writes back), and the state of
 whatever game a table plays.
 
-A value read as ``JSON`` is narrowed before it is used (``isinstance``, or one of the
-readers below, which say what they wanted when the value is not that):
+A value read as JSON (a column, a message) is narrowed before it is used (``isinstance``,
+or one of the readers below, which say what they wanted when the value is not that):
 
->>> life: JSONObject = {"rated": True, "banks": [30, 12.5], "clock": None}
+>>> life = {"rated": True, "banks": [30, 12.5], "clock": None}
 >>> whole(life, "missing", 0), flag(life, "rated"), numbers(life, "banks")
 (0, True, [30.0, 12.5])
 >>> whole({"seat": "1"}, "seat", 0)
@@ -23,14 +23,11 @@ from pydantic import JsonValue
 
 from ...game import GameState
 
-__all__ = ["JSON", "JSONObject", "TableState", "flag", "number", "numbers", "obj", "text",
-           "whole", "wholes"]
+__all__ = ["JSON", "TableState", "flag", "number", "numbers", "obj", "whole", "wholes"]
 
 JSON: TypeAlias = JsonValue
 """A JSON value: to mypy ``dict[str, JSON] | list[JSON] | str | int | float | bool | None``,
 to pydantic a field it checks as such."""
-JSONObject: TypeAlias = "dict[str, JSON]"
-"""A JSON object."""
 TableState: TypeAlias = GameState[Any]
 """The state of the game a table plays, whichever it is: the server never names a game,
 and treats its moves as their text (``parse_move``, ``str``), so the move type is left
@@ -61,14 +58,6 @@ def flag(data: Mapping[str, object], key: str, default: bool = False) -> bool:
     """``data[key]`` as a bool (``default`` when absent or null)."""
     value = data.get(key)
     return default if value is None else bool(value)
-
-
-def text(data: Mapping[str, object], key: str) -> str | None:
-    """``data[key]`` as text (``None`` when absent or null)."""
-    value = data.get(key)
-    if value is None or isinstance(value, str):
-        return value
-    raise ValueError(f'"{key}" is text, not {value!r}')
 
 
 def numbers(data: Mapping[str, object], key: str) -> list[float]:
