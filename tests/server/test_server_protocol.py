@@ -121,3 +121,23 @@ def test_docs_describe_every_message_as_the_models_do() -> None:
     assert written == protocol.reference(), (
         "docs/server.md's message tables differ from cardtable.server.core.protocol: paste "
         "protocol.reference() between its protocol markers")
+
+
+def test_no_name_is_both_a_message_and_a_command() -> None:
+    """A page's ``Move`` and the dealer's ``Play`` are two things; so is every pair."""
+    import inspect
+    from types import ModuleType
+
+    from pydantic import BaseModel
+
+    from cardtable.server.core import cluster_messages
+    from cardtable.server.play import commands, effects
+
+    def classes(module: ModuleType, base: type = object) -> set[str]:
+        return {name for name, value in vars(module).items() if inspect.isclass(value)
+                and issubclass(value, base) and value.__module__ == module.__name__}
+
+    messages = classes(protocol, BaseModel)
+    assert {"Move", "Resign", "State", "Error"} <= messages
+    for module in (commands, effects, cluster_messages):
+        assert not messages & classes(module), module
