@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 __all__ = ["TYPES_FILE", "jsdoc", "main"]
 
@@ -46,17 +46,32 @@ def _name(ref: str) -> str:
     return "Wire" + ref.rsplit("/", 1)[-1]
 
 
-def _type(schema: dict[str, Any]) -> str:
+Schema = Mapping[str, object]
+"""A JSON Schema object, as ``/api/protocol.json`` gives it."""
+
+
+def _schema(value: object) -> Schema:
+    """``value`` as a schema (a JSON object; anything else: the empty schema)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _items(value: object) -> list[object]:
+    """``value`` as a list (anything else: an empty one)."""
+    return value if isinstance(value, list) else []
+
+
+def _type(schema: Schema) -> str:
     """One JSON Schema as a TypeScript type (as JSDoc reads it)."""
     if "$ref" in schema:
-        return _name(schema["$ref"])
+        return _name(str(schema["$ref"]))
     if "const" in schema:
         return json.dumps(schema["const"])
     if "enum" in schema:
-        return " | ".join(json.dumps(value) for value in schema["enum"])
+        return " | ".join(json.dumps(value) for value in _items(schema["enum"]))
     for key in ("anyOf", "oneOf"):
         if key in schema:
-            return " | ".join(dict.fromkeys(_type(part) for part in schema[key]))
+            return " | ".join(dict.fromkeys(_type(_schema(part))
+                                            for part in _items(schema[key])))
     kind = schema.get("type")
     if isinstance(kind, list):
         return " | ".join(_type({**schema, "type": one}) for one in kind)
@@ -70,26 +85,29 @@ def _type(schema: dict[str, Any]) -> str:
         return "null"
     if kind == "array":
         if "prefixItems" in schema:
-            return "[" + ", ".join(_type(item) for item in schema["prefixItems"]) + "]"
-        items = _type(schema.get("items", {}))
+            return "[" + ", ".join(_type(_schema(item))
+                                   for item in _items(schema["prefixItems"])) + "]"
+        items = _type(_schema(schema.get("items")))
         return f"Array<{items}>"
     if kind == "object":
         extra = schema.get("additionalProperties")
         if "properties" not in schema:
             inner = _type(extra) if isinstance(extra, dict) else "any"
             return f"Object<string, {inner}>"
-        fields = "; ".join(f"{name}{'' if name in schema.get('required', []) else '?'}: "
-                           f"{_type(part)}" for name, part in schema["properties"].items())
+        required = _items(schema.get("required"))
+        fields = "; ".join(f"{name}{'' if name in required else '?'}: {_type(_schema(part))}"
+                           for name, part in _schema(schema["properties"]).items())
         return "{ " + fields + " }"
     return "any"
 
 
-def _typedef(name: str, schema: dict[str, Any]) -> str:
+def _typedef(name: str, schema: Schema) -> str:
     if schema.get("type") != "object" or "properties" not in schema:
         return f"/** @typedef {{{_type(schema)}}} {_name(name)} */\n"
     lines = ["/**", f" * @typedef {{object}} {_name(name)}"]
-    required = set(schema.get("required", []))
-    for field, part in schema["properties"].items():
+    required = _items(schema.get("required"))
+    for field, value in _schema(schema["properties"]).items():
+        part = _schema(value)
         about = " ".join(str(part.get("description", "")).split())
         shown = field if field in required else f"[{field}]"
         lines.append(f" * @property {{{_type(part)}}} {shown}" + (f" {about}" if about else ""))
@@ -97,18 +115,19 @@ def _typedef(name: str, schema: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def jsdoc(protocol: dict[str, Any]) -> str:
+def jsdoc(protocol: Schema) -> str:
     """The protocol (both unions, as ``/api/protocol.json`` gives them) as JSDoc types."""
     parts = [HEAD + "\n"]
-    defs: dict[str, dict[str, Any]] = {}
+    defs: dict[str, Schema] = {}
     for side in ("client", "server"):
-        union = protocol[side]
-        for name, part in union.get("$defs", {}).items():
+        union = _schema(protocol[side])
+        for name, value in _schema(union.get("$defs")).items():
+            part = _schema(value)
             if defs.get(name, part) != part:
                 raise ValueError(f"{_name(name)} means two things, one each way")
             defs[name] = part
-        members = union.get("oneOf") or union.get("anyOf") or []
-        joined = " | ".join(_type(member) for member in members) or "never"
+        members = _items(union.get("oneOf") or union.get("anyOf"))
+        joined = " | ".join(_type(_schema(member)) for member in members) or "never"
         parts.append(f"/** @typedef {{{joined}}} Wire{side.title()}Message */\n")
     parts.extend(_typedef(name, defs[name]) for name in sorted(defs))
     return "\n".join(parts)

@@ -30,9 +30,12 @@ import ipaddress
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from uvicorn.protocols.utils import get_remote_addr
+
+if TYPE_CHECKING:
+    from uvicorn._types import ASGISendEvent
 
 try:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _HTTP
@@ -244,7 +247,7 @@ def guarded(guard: Guard) -> type[asyncio.Protocol]:
     return type("GuardedHTTP", (GuardedHTTP,), {"guard": guard})
 
 
-def websocket_protocol(peers: PeerCounter) -> Any:
+def websocket_protocol(peers: PeerCounter) -> type[asyncio.Protocol] | Literal["auto"]:
     """uvicorn's WebSocket protocol (websockets, sans I/O), made to answer a handshake it
     refuses, and to give back its connection's count to ``peers`` when it closes: as
     uvicorn 0.54 ships it, a WebSocket request whose line is over 8 KB (a long URL) or
@@ -267,7 +270,7 @@ def websocket_protocol(peers: PeerCounter) -> Any:
                 self.transport.write(b"".join(self.conn.data_to_send()))
                 self.transport.close()
 
-        async def send(self, message: Any) -> None:
+        async def send(self, message: ASGISendEvent) -> None:
             await super().send(message)
             if message["type"] == "websocket.http.response.body" and not message.get(
                     "more_body", False):
