@@ -11,8 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
 from .core.wire import seat_protocols
@@ -30,14 +29,28 @@ def clock_text(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def _seat_name(state: dict[str, Any], seat: int) -> str:
-    info = (state.get("seats") or [])[seat] if seat < len(state.get("seats") or []) else {}
-    name = info.get("name") or (f"bot {info['bot']}" if info.get("bot") else f"seat {seat + 1}")
-    rating = (state.get("ratings") or {}).get(str(seat))
-    return f"{name} ({rating})" if rating is not None else name
+def _obj(value: object) -> Mapping[str, object]:
+    return value if isinstance(value, dict) else {}
 
 
-def status_line(state: dict[str, Any]) -> str:
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
+def _seat_name(state: Mapping[str, object], seat: object) -> str:
+    seats = _list(state.get("seats"))
+    info = _obj(seats[seat]) if isinstance(seat, int) and 0 <= seat < len(seats) else {}
+    shown = f"seat {seat + 1}" if isinstance(seat, int) else "?"
+    name = info.get("name") or (f"bot {info['bot']}" if info.get("bot") else shown)
+    rating = _obj(state.get("ratings")).get(str(seat))
+    return f"{name} ({rating})" if rating is not None else str(name)
+
+
+def _seconds(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def status_line(state: Mapping[str, object]) -> str:
     """One state as a line: the move count, whose turn with their clock, the last move, and
     each seat (``*`` marks a connected person).
 
@@ -51,22 +64,23 @@ def status_line(state: dict[str, Any]) -> str:
     """
     parts = [f"#{state.get('version', 0)}"]
     if state.get("over"):
-        summary = state.get("summary") or {}
-        how = summary.get("ended", "over")
+        how = _obj(state.get("summary")).get("ended", "over")
         parts.append(f"game over ({how})")
     elif state.get("status") == "waiting":
         parts.append("waiting for players")
     elif state.get("to_move") is not None:
         turn = f"{_seat_name(state, state['to_move'])} to move"
-        clock = state.get("clock")
+        clock = _obj(state.get("clock"))
         if clock and clock.get("seat") == state["to_move"]:
-            turn += f" {clock_text(clock['move_left'])} + {clock_text(clock['bank_left'])}"
+            turn += (f" {clock_text(_seconds(clock.get('move_left')))} + "
+                     f"{clock_text(_seconds(clock.get('bank_left')))}")
         parts.append(turn)
-    last = state.get("last_move")
+    last = _obj(state.get("last_move"))
     if last:
-        parts.append(f"last: {_seat_name(state, last['seat'])} {last['move']}")
-    seats = "  ".join(("*" if s.get("connected") else "") + _seat_name(state, s["seat"])
-                      for s in state.get("seats") or [])
+        parts.append(f"last: {_seat_name(state, last.get('seat'))} {last.get('move')}")
+    shown = [_obj(s) for s in _list(state.get("seats"))]
+    seats = "  ".join(("*" if s.get("connected") else "") + _seat_name(state, s.get("seat"))
+                      for s in shown)
     return "  ".join(parts) + f"  | {seats}"
 
 
@@ -84,7 +98,7 @@ def socket_url(page_url: str) -> str:
 
 
 def watch(page_url: str, token: str | None = None, *, once: bool = False,
-          out: Callable[[str], None] = print) -> dict[str, Any] | None:
+          out: Callable[[str], None] = print) -> dict[str, object] | None:
     """Print a line per state until the game is over (``once``: the first state only);
     returns the last state."""
     from websockets.sync.client import connect
