@@ -172,6 +172,8 @@ def test_a_seat_name_is_not_read_when_the_player_has_a_session(client: TestClien
     ("Ana\u00ad", "name_control"),         # a soft hyphen
     ("Ana\ue000", "name_control"),         # private use
     ("\u200dAna", "name_control"),         # a joiner joining nothing
+    ("dar\u200dya", "name_control"),       # a joiner between Latin letters shows nothing
+    ("Дар\u200cья", "name_control"),       # nor between Cyrillic ones
     ("Ana \u200c Bo", "name_control"),
     ("Ana\U000e0067", "name_control"),     # a tag character after no flag
     ("\u115f\u1160\uffa0", "name_invisible"),
@@ -189,6 +191,7 @@ def test_the_rule_refuses(name: Any, code: str) -> None:
     ("שָּׁלוֹם", "שָּׁלוֹם"),   # pointed Hebrew: three marks on the shin
     ("Ana\u00a0\u3000Bo", "Ana Bo"),    # every kind of space is one space
     ("x" * MAX_NAME, "x" * MAX_NAME),
+    ("\U0001f469\u200d\U0001f373", "\U0001f469\u200d\U0001f373"),   # an emoji sequence
     ("\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
      "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"),  # Scotland
 ])
@@ -200,3 +203,23 @@ def test_more_marks_on_one_character_than_the_bound_are_refused() -> None:
     assert shown_name_or_code("Z" + "\u0336" * (MAX_MARKS + 1)) == "name_marks"
     # the bound is per character: marks on every letter of a word are fine
     assert shown_name_or_code("Z\u0336" * 10) == "Z\u0336" * 10
+
+
+@pytest.mark.parametrize("name", ["admin", "Moderator", "System", "Deleted player 3f9a",
+                                  "ＡＤＭＩＮ", "Mod-erator", "cardtable_team"])
+def test_a_name_that_passes_for_the_sites_own_voice_is_refused(
+        client: TestClient, name: str) -> None:
+    browser = nobody(client, next(counter))
+    answer = browser.post("/api/me/name", json={"name": name})
+    assert (answer.status_code, answer.json()["code"]) == (422, "name_reserved"), answer.text
+    username = "".join(char for char in name.lower() if char.isascii() and (
+        char.isalnum() or char == "_"))
+    if len(username) >= 3:
+        answer = register(nobody(client, next(counter)), username)
+        assert (answer.status_code, answer.json()["code"]) == (422, "name_reserved")
+
+
+def test_a_password_holding_the_username_is_refused(client: TestClient) -> None:
+    answer = nobody(client, next(counter)).post("/api/account/register", json={
+        "username": "darya_k", "password": "my name is Darya_K!"})
+    assert (answer.status_code, answer.json()["code"]) == (422, "password_common")

@@ -128,6 +128,8 @@ CODES: dict[str, Code] = {
     "invalid_name": Code("a name that is empty, only spaces, not text or too long"),
     "name_control": Code("a name holding a control or format character (a newline, a bidi "
                          "override, a joiner joining nothing)", ("char",)),
+    "name_reserved": Code("the name would pass for the site's own voice (admin, moderator, "
+                          "system, a deleted player)", ("word",)),
     "name_invisible": Code("a name in which nothing shows (only blank letters or signs)"),
     "name_marks": Code("a name with too many combining marks on one character", ("limit",)),
     "name_taken": Code("a name that is another account's username (whatever its case)"),

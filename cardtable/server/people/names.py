@@ -9,8 +9,9 @@ stays on its line.  ``shown_name`` is the rule; it answers the name as kept, or 
 - ``name_control``: a control character (NUL, BEL, a newline, a line separator) or a
   format character (a bidi override or isolate, a zero-width space, a soft hyphen),
   ``char`` naming it as ``U+XXXX``.  The zero-width joiner and non-joiner stay where they
-  join two characters (Persian words and emoji sequences need them), and tag characters
-  after a black flag (the flags of Scotland or Wales);
+  join two characters (Persian words and emoji sequences need them; not between two
+  Latin, Greek or Cyrillic letters, where they show nothing), and tag characters after a
+  black flag (the flags of Scotland or Wales);
 - ``name_invisible``: nothing in it shows: no letter, digit, symbol or punctuation but
   the blank ones (the Hangul fillers, the blank Braille pattern);
 - ``name_marks``: more than ``MAX_MARKS`` combining marks on one character.
@@ -35,8 +36,8 @@ import unicodedata
 
 from ..core.errors import Refused
 
-__all__ = ["MAX_MARKS", "MAX_NAME", "NameRefused", "shown_name", "shown_name_or_code",
-           "username_key"]
+__all__ = ["MAX_MARKS", "MAX_NAME", "RESERVED", "NameRefused", "reserved", "shown_name",
+           "shown_name_or_code", "username_key"]
 
 MAX_NAME = 24
 """The longest name, in characters once normalised (names sit beside cards)."""
@@ -134,8 +135,39 @@ def _allowed_format(name: str, index: int) -> bool:
 
 
 def _joins(name: str, index: int) -> bool:
-    """A joiner with a character on each side that is neither a space nor a joiner."""
+    """A joiner with a character on each side that is neither a space nor a joiner, nor
+    both of a script that never joins (Latin, Greek, Cyrillic, ASCII digits: a joiner
+    there changes nothing shown, and makes ``dar\u200dya`` pass for ``darya``)."""
     if index == 0 or index == len(name) - 1:
         return False
-    return all(not side.isspace() and side not in JOINERS
-               for side in (name[index - 1], name[index + 1]))
+    sides = (name[index - 1], name[index + 1])
+    return (all(not side.isspace() and side not in JOINERS for side in sides)
+            and not all(_never_joins(side) for side in sides))
+
+
+def _never_joins(char: str) -> bool:
+    return char.isascii() or unicodedata.name(char, "").startswith(
+        ("LATIN ", "GREEK ", "CYRILLIC "))
+
+
+RESERVED = frozenset({"admin", "administrator", "moderator", "mod", "mods", "system",
+                      "cardtable", "support", "staff", "root", "official", "server",
+                      "deletedplayer", "anonymous", "bot", "nobody"})
+"""Names that would pass for the site's own voice or for a deleted account: refused as a
+name, a username or the start of one (``reserved``)."""
+
+RESERVED_STARTS = ("admin", "moderator", "deletedplayer", "cardtable", "system")
+
+
+def reserved(name: str) -> str | None:
+    """The reserved word ``name`` poses as, if any: compared without case, width, spaces
+    or punctuation, so ``Mod_erator``, ``ＡＤＭＩＮ`` and ``Deleted player 3f9a`` are
+    caught.
+
+    >>> reserved("Mod-erator"), reserved("Deleted player 3f9a"), reserved("Darya")
+    ('moderator', 'deletedplayer', None)
+    """
+    key = "".join(char for char in username_key(name) if char.isalnum())
+    if key in RESERVED:
+        return key
+    return next((word for word in RESERVED_STARTS if key.startswith(word)), None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ..core.errors import Refused
-from .names import NameRefused, shown_name
+from .names import NameRefused, reserved, shown_name
 from .passwords import is_common
 
 __all__ = ["check_display_name", "check_password", "check_username"]
@@ -31,9 +31,18 @@ def check_display_name(text: object) -> str:
     422 name_control {'char': 'U+202E'}
     """
     try:
-        return shown_name(text)
+        name = shown_name(text)
     except NameRefused as refused:
         raise Refused(refused.reason, 422, refused.code, params=refused.params) from None
+    _not_reserved(name)
+    return name
+
+
+def _not_reserved(name: str) -> None:
+    word = reserved(name)
+    if word is not None:
+        raise Refused(f"{name!r} would pass for the site's own voice ({word!r}): choose "
+                      "another name", 422, "name_reserved", params={"word": word})
 
 
 def check_username(text: object) -> str:
@@ -41,11 +50,13 @@ def check_username(text: object) -> str:
     if not isinstance(text, str) or not USERNAME.fullmatch(text):
         raise Refused("a username is 3 to 20 letters (a-z), digits or _", 422,
                       "invalid_username")
+    _not_reserved(text)
     return text
 
 
-def check_password(text: object) -> str:
-    """A password an account may have: long enough, not too long, not a common one."""
+def check_password(text: object, username: str | None = None) -> str:
+    """A password an account may have: long enough, not too long, not a common one, and
+    not holding the account's own username (the first thing an attacker tries)."""
     if not isinstance(text, str) or len(text) < MIN_PASSWORD:
         raise Refused(f"a password is at least {MIN_PASSWORD} characters", 422,
                       "weak_password")
@@ -56,6 +67,9 @@ def check_password(text: object) -> str:
         raise Refused("this password is one of the most common ones, the first an "
                       "attacker tries: choose another (a few words of your own make a "
                       "good one)", 422, "password_common")
+    if username and len(username) >= 3 and username.casefold() in text.casefold():
+        raise Refused("a password may not hold the account's username, the first thing an "
+                      "attacker tries: choose another", 422, "password_common")
     return text
 
 

@@ -302,7 +302,7 @@ async def register(players: Players, limiter: Attempts, body: Credentials, reque
                    response: Response) -> Me:
     """An account; a guest who registers keeps their id, seats and games."""
     username = check_words(request, check_username(body.username), "name_word")
-    check_password(body.password)
+    check_password(body.password, username)
     player = await current_player(request)
     if player is not None and player.kind != "guest":
         raise Refused("you are signed in: sign out first to make another account", 409,

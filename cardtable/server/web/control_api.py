@@ -97,7 +97,7 @@ def _signed_out(response: Response, *, forget_device: bool = False) -> None:
 async def change_password(control: Control, body: PasswordChange, request: Request) -> Ended:
     """A new password (the current one first); the account's other sessions end."""
     player = await account_asking(request)
-    check_password(body.new_password)
+    check_password(body.new_password, player.username)
     await check_current_password(request, player, body.password)
     digest = await hashing(hash_password, body.new_password)
     ended, revoked = await asyncio.to_thread(control.set_password, player.id, digest,

@@ -71,6 +71,7 @@ export default {
   "code.not_signed_in": "Sign in to an account first.",
   "code.invalid_name": "That name cannot be used: it needs at least one letter and must not be too long (24 characters).",
   "code.name_control": "A name cannot hold an invisible control character ({char}): type it again without it.",
+  "code.name_reserved": "That name would pass for the site's own voice: choose another.",
   "code.name_invisible": "Nothing of that name would show: it needs a letter, a digit or a sign.",
   "code.name_marks": "A name can put at most {limit} accents on one letter.",
   "code.name_taken": "That name is an account's username: choose another.",

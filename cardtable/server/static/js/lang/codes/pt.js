@@ -71,6 +71,7 @@ export default {
   "code.not_signed_in": "Entre em uma conta primeiro.",
   "code.invalid_name": "Esse nome não serve: precisa de ao menos uma letra e não pode ser longo demais.",
   "code.name_control": "Um nome não pode ter um caractere de controle invisível ({char}): digite-o de novo sem ele.",
+  "code.name_reserved": "Esse nome passaria pela voz do próprio site: escolha outro.",
   "code.name_invisible": "Nada desse nome apareceria: ele precisa de uma letra, um algarismo ou um sinal.",
   "code.name_marks": "Um nome pode pôr no máximo {limit} acentos numa letra.",
   "code.name_taken": "Esse nome é o nome de usuário de uma conta: escolha outro.",
