@@ -39,6 +39,15 @@ def test_letter_for_digit_spellings_of_a_listed_word_are_refused(
         assert refusal(app_client, password) == (422, "password_common"), password
 
 
+def test_passwords_from_real_breaches_and_short_patterns_are_refused(
+        app_client: TestClient) -> None:
+    """What the project's own list lacked, from zxcvbn's lists of breached passwords and
+    its patterns: each guessed in under 10^8 tries."""
+    for password in ("Abcd@1234", "12qwaszx", "azertyui", "ghbdtnbr"):
+        assert password.lower() not in passwords.common()
+        assert refusal(app_client, password) == (422, "password_common"), password
+
+
 def test_a_good_password_is_taken(app_client: TestClient) -> None:
     answer = register(fresh(app_client), "darya", "tulip velvet anchor")
     assert answer.status_code == 201 and answer.json()["username"] == "darya"

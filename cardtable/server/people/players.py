@@ -7,7 +7,7 @@ import re
 
 from ..core.errors import Refused
 from .names import NameRefused, reserved, shown_name
-from .passwords import is_common
+from .passwords import guessable, is_common
 
 __all__ = ["check_display_name", "check_password", "check_username"]
 
@@ -70,6 +70,11 @@ def check_password(text: object, username: str | None = None) -> str:
     if username and len(username) >= 3 and username.casefold() in text.casefold():
         raise Refused("a password may not hold the account's username, the first thing an "
                       "attacker tries: choose another", 422, "password_common")
+    if guessable(text, username or ""):
+        raise Refused("this password would be guessed soon: it is on the lists of "
+                      "passwords from real breaches, or a short pattern of keys or a word "
+                      "with digits; choose another (a few words of your own make a good "
+                      "one)", 422, "password_common")
     return text
 
 
