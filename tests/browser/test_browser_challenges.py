@@ -1,7 +1,8 @@
 """Challenges on the page: one account challenges another by name from the inbox; the
 challenged one, on another page of the site, sees the challenge at once, accepts it from
 the panel and lands at the table, seated; both inboxes and a profile's follow and
-challenge buttons pass axe; the inbox is in all four languages."""
+challenge buttons pass axe; the lobby leads to the inbox; the inbox is in all four
+languages."""
 
 from __future__ import annotations
 
@@ -67,6 +68,13 @@ def test_a_profile_offers_follow_and_challenge_and_the_inbox_lists_the_friend(
     alice.locator("#challenge-to").wait_for()
     assert alice.input_value("#challenge-to") == bob_name
     alice.locator(f".friend-list li[data-friend={bob_name}]").wait_for()
+
+
+def test_the_lobby_leads_to_the_inbox(open_page: Any) -> None:
+    page = open_page("/")
+    page.click("#lobby-inbox")
+    page.locator("#inbox-title").wait_for()
+    assert page.url.endswith("/#inbox")
 
 
 @pytest.mark.parametrize("locale,title", [("pt-PT", "Caixa de entrada"),

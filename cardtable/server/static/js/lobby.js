@@ -13,7 +13,7 @@ import { QuickPlayPanel, LiveGames } from "./quickplay.js";
 import { ComputerPanel } from "./computer.js";
 import { getMe } from "./players.js";
 import { LobbyTournaments } from "./tournaments.js";
-import { daysText } from "./social.js";
+import { daysText, socialPanel } from "./social.js";
 
 const FORM_KEY = "cardtable.lastForm";
 
@@ -274,6 +274,7 @@ export class Lobby {
         this.tablesBox),
       this.live.el,
       this.tournaments.el,
+      socialPanel(),
       h("section", { class: "panel create-table", "aria-labelledby": "create-title" },
         h("h2", { id: "create-title" }, t("lobby.create")),
         this.created ? this.createdPanel() : null,

@@ -311,6 +311,16 @@ export class InboxPage {
   }
 }
 
+// -- in the lobby ---------------------------------------------------------------------------------
+/** The lobby's way to the inbox: challenge a player, see your friends and your challenges. */
+export function socialPanel() {
+  const go = (e) => { e.preventDefault(); navigate("/#inbox"); };
+  return h("section", { class: "panel social-entry", "aria-labelledby": "social-entry-title" },
+    h("h2", { id: "social-entry-title" }, t("social.lobbyTitle")),
+    h("p", { class: "muted" }, t("social.lobbyText")),
+    h("a", { class: "button", id: "lobby-inbox", href: "/#inbox", onclick: go }, t("social.openInbox")));
+}
+
 // -- one challenge (an open challenge's link) ----------------------------------------------------
 export class ChallengePage {
   constructor(root, id) {

@@ -4,6 +4,9 @@
 
 export default {
   en: {
+    "social.lobbyTitle": "Friends and challenges",
+    "social.lobbyText": "Challenge a player by name, play games with days a move, follow friends and see your inbox.",
+    "social.openInbox": "Open your inbox",
     "social.digest": "A daily e-mail of what is new (to your account's e-mail address)",
     "social.notice.invite": "{from} invites you to a table of {game}",
     "social.invite": "Invite to my table",
@@ -78,6 +81,9 @@ export default {
     "social.days.14": "14 days a move",
   },
   pt: {
+    "social.lobbyTitle": "Amigos e desafios",
+    "social.lobbyText": "Desafie um jogador pelo nome, jogue com dias por jogada, siga amigos e veja a sua caixa de entrada.",
+    "social.openInbox": "Abrir a caixa de entrada",
     "social.digest": "Um e-mail diário com as novidades (para o endereço da sua conta)",
     "social.notice.invite": "{from} convida-o para uma mesa de {game}",
     "social.invite": "Convidar para a minha mesa",
@@ -152,6 +158,9 @@ export default {
     "social.days.14": "14 dias por jogada",
   },
   fa: {
+    "social.lobbyTitle": "دوستان و دعوت‌ها",
+    "social.lobbyText": "بازیکنی را با نامش دعوت کنید، با چند روز برای هر حرکت بازی کنید، دوستان را دنبال کنید و صندوق پیامتان را ببینید.",
+    "social.openInbox": "باز کردن صندوق پیام",
     "social.digest": "نامهٔ روزانه از تازه‌ها (به نشانی ایمیل حسابتان)",
     "social.notice.invite": "{from} شما را به میز {game} دعوت می‌کند",
     "social.invite": "دعوت به میز من",
@@ -226,6 +235,9 @@ export default {
     "social.days.14": "۱۴ روز برای هر حرکت",
   },
   ru: {
+    "social.lobbyTitle": "Друзья и вызовы",
+    "social.lobbyText": "Вызовите игрока по имени, играйте с днями на ход, подписывайтесь на друзей и смотрите входящие.",
+    "social.openInbox": "Открыть входящие",
     "social.digest": "Ежедневное письмо о новом (на адрес почты вашей учётной записи)",
     "social.notice.invite": "{from} приглашает вас за стол: {game}",
     "social.invite": "Пригласить за мой стол",
