@@ -93,6 +93,8 @@ class Notices:
                    wait: float) -> list[dict[str, Any]]:
         """The player's notices newer than ``after``; if there are none, up to ``wait``
         seconds for one (the real time: a page's question, not a table's clock)."""
+        if self.closed:
+            return []
         self.seen[player_id] = time.monotonic()
         if len(self.seen) > SEEN_KEPT:   # the oldest half goes: a bound on memory
             for gone in sorted(self.seen, key=self.seen.__getitem__)[:SEEN_KEPT // 2]:

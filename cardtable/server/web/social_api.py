@@ -375,6 +375,9 @@ async def inbox(request: Request, social: Social,
         return Inbox(notices=[], unread=0)
     notices = services_of(request).notices
     found = await notices.wait(player.id, after, limit, wait)
+    if notices.closed:   # the server is stopping: its database threads are ending
+        raise Refused("the server is restarting: ask again in a moment", 503, "unavailable",
+                      retry_after=5)
     unread = await asyncio.to_thread(social.unread, player.id)
     return Inbox(notices=[Notice(**notice) for notice in found], unread=unread)
 
