@@ -26,6 +26,10 @@ BAD = {
     "lone zwj": ("\u200d", "name_control"),
     "21 combining marks": ("Z" + "\u0336" * 21, "name_marks"),
     "an account's username": ("DARYA", "name_taken"),
+    "a cyrillic a in a latin word": ("D\u0430rya", "name_mixed_scripts"),
+    "a greek alpha in a latin word": ("\u0391dmin", "name_mixed_scripts"),
+    "a look-alike of an account's username": ("D\u0251rya", "name_confusable"),
+    "the word filter beaten by a cyrillic u": ("f\u0443ck", "name_mixed_scripts"),
 }
 """Each name the issue named, and the code it is refused with."""
 
@@ -37,6 +41,7 @@ GOOD = {
     "emoji": ("🃏 Ace", "🃏 Ace"),
     "persian with a zwnj": ("می\u200cخواهم", "می\u200cخواهم"),
     "emoji joined by a zwj": ("👩\u200d💻", "👩\u200d💻"),
+    "a russian and a latin word": ("Игорь Igor", "Игорь Igor"),
     "spaces at the ends": ("  Ana  Bo ", "Ana Bo"),
 }
 
@@ -223,3 +228,46 @@ def test_a_password_holding_the_username_is_refused(client: TestClient) -> None:
     answer = nobody(client, next(counter)).post("/api/account/register", json={
         "username": "darya_k", "password": "my name is Darya_K!"})
     assert (answer.status_code, answer.json()["code"]) == (422, "password_common")
+
+
+def test_a_name_that_looks_like_an_accounts_username_is_refused(client: TestClient) -> None:
+    """Confusable skeletons (UTS #39): a whole-Cyrillic ``сосо`` beside the account
+    ``coco``, ``rnary`` beside ``mary``, ``bi11`` beside ``bill``, at every path; the
+    account itself may show its own username's look-alike, and a name that only shares
+    letters is taken."""
+    for username in ("coco", "mary", "bill"):
+        assert register(nobody(client, next(counter)), username).status_code == 201
+    for alike in ("\u0441\u043e\u0441\u043e", "rnary", "bi11", "Bi1l"):
+        for path in PATHS.values():
+            answer, _ = path(client, alike)
+            assert (answer.status_code, answer.json().get("code")) == (
+                422, "name_confusable"), (alike, answer.text)
+    answer, shown = guest(client, "Coconut")
+    assert answer.status_code == 200 and shown() == "Coconut"
+    owner = nobody(client, next(counter))
+    assert register(owner, "rnarco").status_code == 201
+    assert owner.post("/api/me/name", json={"name": "marco"}).status_code == 200
+
+
+def test_a_username_that_looks_like_a_taken_one_is_refused(client: TestClient) -> None:
+    assert register(nobody(client, next(counter)), "bill").status_code == 201
+    for alike in ("bi11", "bil1", "Bi1l"):
+        answer = register(nobody(client, next(counter)), alike)
+        assert (answer.status_code, answer.json().get("code")) == (
+            409, "username_confusable"), alike
+    assert register(nobody(client, next(counter)), "billy").status_code == 201
+
+
+@pytest.mark.parametrize(("name", "code"), [
+    ("M0derator", "name_reserved"), ("Adm\u0131n", "name_reserved"),   # a dotless i
+    ("SYST\u0395M", "name_mixed_scripts")])                            # a Greek E
+def test_the_sites_own_voice_is_refused_in_look_alike_letters(
+        client: TestClient, name: str, code: str) -> None:
+    answer = nobody(client, next(counter)).post("/api/me/name", json={"name": name})
+    assert (answer.status_code, answer.json()["code"]) == (422, code), answer.text
+
+
+def test_the_word_filter_reads_a_name_as_it_looks() -> None:
+    from cardtable.server.people.words import offending
+    assert offending("f\u057dck", name=True) == "fuck"   # an Armenian letter for the u
+    assert offending("f\u057dck") is None                # a chat line is read word by word

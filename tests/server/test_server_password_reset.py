@@ -104,6 +104,9 @@ def test_a_link_by_mail_sets_a_new_password_once_and_ends_every_session(
     weak = forgot.post("/api/account/reset/confirm", json={"token": token,
                                                            "password": "12345678"})
     assert weak.json()["code"] == "password_common"
+    named = forgot.post("/api/account/reset/confirm", json={"token": token,
+                                                            "password": "velvet DARYA anchor"})
+    assert named.json()["code"] == "password_common"   # it holds the link's username
     done = forgot.post("/api/account/reset/confirm", json={"token": token, "password": NEW})
     assert done.status_code == 200 and done.json() == {"reset": True}
     assert mail_client.get("/api/me").json()["kind"] == "guest"   # every session ended

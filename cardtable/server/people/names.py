@@ -14,7 +14,14 @@ stays on its line.  ``shown_name`` is the rule; it answers the name as kept, or 
   black flag (the flags of Scotland or Wales);
 - ``name_invisible``: nothing in it shows: no letter, digit, symbol or punctuation but
   the blank ones (the Hangul fillers, the blank Braille pattern);
-- ``name_marks``: more than ``MAX_MARKS`` combining marks on one character.
+- ``name_marks``: more than ``MAX_MARKS`` combining marks on one character;
+- ``name_mixed_scripts``: a word mixing letters of scripts that are not written together
+  (``Dаrya`` with a Cyrillic ``а``, ``Αdmin`` with a Greek ``Α``): UTS #39's "highly
+  restrictive" level, word by word, so ``Игорь Igor`` stays, and Latin with Han, kana or
+  Hangul does too.
+
+``reserved`` compares by confusable skeleton as well (``core.confusables.name_key``), so
+``M0derator`` and ``Admın`` (a dotless i) pass for the site as ``Moderator`` does.
 
 The name is NFC-normalised, its ends stripped and its runs of spaces made one space.
 ``username_key`` gives what a name must not equal to pose as an account: the name
@@ -26,6 +33,8 @@ NFKC-normalised and case-folded, so ``ＤＡＲＹＡ`` poses as ``darya``.
 'می\\u200cخواهم'
 >>> [shown_name_or_code(bad) for bad in ("Darya\\u202e", "\\u3164", "e" + "\\u0301" * 5)]
 ['name_control', 'name_invisible', 'name_marks']
+>>> [shown_name_or_code(bad) for bad in ("D\\u0430rya", "\\u0391dmin")]
+['name_mixed_scripts', 'name_mixed_scripts']
 >>> username_key("ＤＡＲＹＡ")
 'darya'
 """
@@ -34,10 +43,11 @@ from __future__ import annotations
 
 import unicodedata
 
+from ..core.confusables import name_key, script
 from ..core.errors import Refused
 
-__all__ = ["MAX_MARKS", "MAX_NAME", "RESERVED", "NameRefused", "reserved", "shown_name",
-           "shown_name_or_code", "username_key"]
+__all__ = ["MAX_MARKS", "MAX_NAME", "RESERVED", "NameRefused", "mixed_word", "reserved",
+           "shown_name", "shown_name_or_code", "username_key"]
 
 MAX_NAME = 24
 """The longest name, in characters once normalised (names sit beside cards)."""
@@ -107,7 +117,26 @@ def shown_name(text: object) -> str:
                               "character", "name_marks", limit=MAX_MARKS)
     if len(name) > MAX_NAME:
         raise NameRefused(f"a name is at most {MAX_NAME} characters", "invalid_name")
+    mixed = mixed_word(name)
+    if mixed is not None:
+        raise NameRefused(f"the word {mixed!r} mixes letters of different alphabets that "
+                          "look alike (a Cyrillic or Greek letter among Latin ones): write "
+                          "each word in one alphabet", "name_mixed_scripts", word=mixed)
     return name
+
+
+TOGETHER = (frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+            frozenset({"LATIN", "HAN", "BOPOMOFO"}), frozenset({"LATIN", "HAN", "HANGUL"}))
+"""Scripts written together in one word (UTS #39's highly restrictive level)."""
+
+
+def mixed_word(name: str) -> str | None:
+    """The first word of ``name`` whose letters come from scripts not written together."""
+    for word in name.split():
+        scripts = {script(char) for char in word} - {"COMMON", "INHERITED", "UNKNOWN"}
+        if len(scripts) > 1 and not any(scripts <= allowed for allowed in TOGETHER):
+            return word
+    return None
 
 
 def shown_name_or_code(text: object) -> str:
@@ -170,4 +199,9 @@ def reserved(name: str) -> str | None:
     key = "".join(char for char in username_key(name) if char.isalnum())
     if key in RESERVED:
         return key
-    return next((word for word in RESERVED_STARTS if key.startswith(word)), None)
+    found = next((word for word in RESERVED_STARTS if key.startswith(word)), None)
+    if found is None:   # as it looks: M0derator, Admın
+        alike = name_key(key)
+        found = next((word for word in RESERVED if name_key(word) == alike), None) or next(
+            (word for word in RESERVED_STARTS if alike.startswith(name_key(word))), None)
+    return found

@@ -2,16 +2,17 @@
 (``AccountSettings.word_list``), one word a line.
 
 A text offends when one of its words is on the list (any case or width), or, for a name,
-when its letters alone, run together, are (``F.u.c.k``, ``fu_ck``): a name is looked at
-closely because it is shown everywhere; a chat line only word by word.  Whole words only,
-so ``Scunthorpe`` and ``Dickens`` pass.  A name that offends is refused (422
-``name_word``), and so is a chat line (``chat_word``): the sender sees why, nobody else
-sees anything.
+when its letters alone, run together, are (``F.u.c.k``, ``fu_ck``), or when a word of it
+looks like a listed one (the same confusable skeleton, UTS #39: ``fսck`` with an
+Armenian ``ս``): a name is looked at closely because it is shown everywhere; a chat
+line only word by word.  Whole words only, so ``Scunthorpe`` and ``Dickens`` pass.  A
+name that offends is refused (422 ``name_word``), and so is a chat line (``chat_word``):
+the sender sees why, nobody else sees anything.
 
 >>> offending("Brave Otter 42"), offending("F.U.C.K", name=True), offending("oh shit!")
 (None, 'fuck', 'shit')
->>> offending("Scunthorpe United"), offending("f u c k")
-(None, None)
+>>> offending("Scunthorpe United"), offending("f u c k"), offending("f\u057dck", name=True)
+(None, None, 'fuck')
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import re
 import unicodedata
 from importlib import resources
 from pathlib import Path
+
+from ..core.confusables import name_key
 
 __all__ = ["FILE", "check_file", "listed", "offending"]
 
@@ -85,4 +88,15 @@ def offending(text: str, extra: str = "", *, name: bool = False) -> str | None:
         letters = "".join(char for char in key if char.isalnum())
         if letters in words:
             return letters
+        alike = _skeletons(words)
+        for reading in (*found, letters):
+            listed_word = alike.get(name_key(reading))
+            if listed_word is not None:
+                return listed_word
     return None
+
+
+@functools.cache
+def _skeletons(words: frozenset[str]) -> dict[str, str]:
+    """Each listed word by its confusable key: a name is read as it looks."""
+    return {name_key(word): word for word in words}

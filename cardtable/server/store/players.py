@@ -20,6 +20,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, aliased, mapped_column
 from typing_extensions import TypedDict
 
+from ..core.confusables import name_key
 from ..core.errors import Refused
 from .progress import LessonDoneRow
 from .stamps import Stamp, stamp
@@ -82,6 +83,10 @@ class PlayerRow(Base):
     name: Mapped[str] = mapped_column(String(80))
     username: Mapped[str | None] = mapped_column(String(20), nullable=True)
     username_key: Mapped[str | None] = mapped_column(String(20), nullable=True, unique=True)
+    username_skeleton: Mapped[str | None] = mapped_column(String(80), nullable=True,
+                                                          index=True)
+    """The username's confusable key (``core.confusables.name_key``): what a look-alike
+    username or name is found by."""
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created: Mapped[_dt.datetime] = mapped_column(Stamp)
 
@@ -378,21 +383,36 @@ class PlayerStore(Store):
             return session.scalar(select(PlayerRow).where(
                 PlayerRow.username_key == username.lower()))
 
+    def by_skeleton(self, text: str) -> PlayerRow | None:
+        """An account whose username looks like ``text`` (the same confusable key)."""
+        with self.storage.sessions() as session:
+            return session.scalars(select(PlayerRow).where(
+                PlayerRow.username_skeleton == name_key(text)).limit(1)).first()
+
     @guarded
     def register(self, player_id: str | None, username: str, password_hash: str) -> Player:
         """An account; a guest (``player_id``) becomes it, keeping their id and games.
 
-        ``Refused`` (409, ``username_taken``) if the name is taken in any case."""
+        ``Refused`` (409, ``username_taken``) if the name is taken in any case, or
+        (409, ``username_confusable``) if it looks like one taken (``bi11`` beside
+        ``bill``, ``rnary`` beside ``mary``)."""
+        skeleton = name_key(username)
         with self.storage.writing() as session:
             taken = session.scalar(select(PlayerRow.id).where(
                 PlayerRow.username_key == username.lower()))
             if taken is not None:
                 raise Refused("that username is taken", 409, "username_taken")
+            alike = session.scalar(select(PlayerRow.username).where(
+                PlayerRow.username_skeleton == skeleton).limit(1))
+            if alike is not None:
+                raise Refused(f"that username looks just like {alike!r}, which is taken", 409,
+                              "username_confusable")
             row = session.get(PlayerRow, player_id) if player_id else None
             if row is None or row.kind != "guest":
                 row = PlayerRow(id=new_player_id(), created=stamp(), name=username, kind="account")
                 session.add(row)
             row.kind, row.username, row.username_key = "account", username, username.lower()
+            row.username_skeleton = skeleton
             row.password_hash, row.name = password_hash, username
             try:
                 session.flush()

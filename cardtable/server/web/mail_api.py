@@ -13,7 +13,7 @@ from ..core.errors import Refused
 from ..people.mail import EMAIL, fingerprint, send_reset
 from ..people.players import check_password
 from ..play.guard import address_of
-from .accounts import REFUSALS, hash_password, hashing, limiter_of
+from .accounts import REFUSALS, hash_password, hashing, limiter_of, store_of
 from .control_api import account_asking, check_current_password
 from .errors import Responses
 from .services import Attempts, Control, Sanctions, services_of
@@ -120,6 +120,8 @@ async def confirm_reset(control: Control, body: NewPassword, request: Request) -
     if held is None or fingerprint(held) != mark:
         raise Refused("this reset link is wrong, used or out of date: ask for a new "
                       "one", 422, "reset_link_bad")
+    owner = await asyncio.to_thread(store_of(request).get, str(player_id))
+    check_password(body.password, (owner.username or "") if owner is not None else "")
     digest = await hashing(hash_password, body.password)
     if not await asyncio.to_thread(control.replace_password, str(player_id), held, digest):
         raise Refused("this reset link was just used: ask for a new one", 422,
