@@ -252,6 +252,12 @@ def main() -> None:
             data["games"][game] = record
             out.write_text(json.dumps(data, indent=1) + "\n")
             print(json.dumps(entry), flush=True)
+        record["ratings"] = fit(played) if played else {}
+        record["cpu_ms_per_move"] = {who: round(1000 * s / m, 2) for who, (s, m)
+                                     in cpu.items() if m}
+        record["cpu_totals"] = {who: [round(s, 3), m] for who, (s, m) in cpu.items()}
+        data["games"][game] = record
+        out.write_text(json.dumps(data, indent=1) + "\n")
         print(f"{game}: " + ", ".join(f"{k} {v:+.0f}" for k, v in
                                       sorted(record["ratings"].items(), key=lambda kv: kv[1])))
 
