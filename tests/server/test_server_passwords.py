@@ -48,6 +48,19 @@ def test_passwords_from_real_breaches_and_short_patterns_are_refused(
         assert refusal(app_client, password) == (422, "password_common"), password
 
 
+def test_a_password_holding_the_username_backwards_or_spelled_out_is_refused(
+        app_client: TestClient) -> None:
+    """Strong enough as they stand (each is taken by another username), but each spells
+    the account's own: backwards, with marks between its letters, or as part of it."""
+    for password in ("velvet rehsav anchor", "V-A-S-H-E-R tulip 9"):
+        assert register(fresh(app_client), "vasher", password).json()["code"] == (
+            "password_common"), password
+        assert register(fresh(app_client), f"other_{len(password)}", password).status_code == (
+            201), password
+    answer = register(fresh(app_client), "qz7_kavrolith_ux", "kavrolith")
+    assert answer.json()["code"] == "password_common"
+
+
 def test_a_good_password_is_taken(app_client: TestClient) -> None:
     answer = register(fresh(app_client), "darya", "tulip velvet anchor")
     assert answer.status_code == 201 and answer.json()["username"] == "darya"

@@ -9,7 +9,7 @@ from ..core.errors import Refused
 from .names import NameRefused, reserved, shown_name
 from .passwords import guessable, is_common
 
-__all__ = ["check_display_name", "check_password", "check_username"]
+__all__ = ["check_display_name", "check_password", "check_username", "holds_username"]
 
 USERNAME = re.compile(r"[A-Za-z0-9_]{3,20}")
 MIN_PASSWORD = 8
@@ -54,6 +54,26 @@ def check_username(text: object) -> str:
     return text
 
 
+_MARKS = re.compile(r"[\W_]+")
+
+
+def holds_username(password: str, username: str) -> bool:
+    """Whether ``password`` holds ``username`` (3 characters or more) forwards or
+    backwards, in any case and read without marks or spaces, or is itself part of it.
+
+    >>> [holds_username(p, "vasher") for p in ("Vasher2024", "velvet rehsav", "v-a-s-h-e-r!",
+    ...                                          "vash", "tulip velvet")]
+    [True, True, True, True, False]
+    """
+    name = _MARKS.sub("", username.casefold())
+    if len(name) < 3:
+        return False
+    text = password.casefold()
+    bare = _MARKS.sub("", text)
+    return any(form in reading for form in (name, name[::-1]) for reading in (text, bare)) or (
+        bool(bare) and bare in name)
+
+
 def check_password(text: object, username: str | None = None) -> str:
     """A password an account may have: long enough, not too long, not a common one, and
     not holding the account's own username (the first thing an attacker tries)."""
@@ -67,7 +87,7 @@ def check_password(text: object, username: str | None = None) -> str:
         raise Refused("this password is one of the most common ones, the first an "
                       "attacker tries: choose another (a few words of your own make a "
                       "good one)", 422, "password_common")
-    if username and len(username) >= 3 and username.casefold() in text.casefold():
+    if username and holds_username(text, username):
         raise Refused("a password may not hold the account's username, the first thing an "
                       "attacker tries: choose another", 422, "password_common")
     if guessable(text, username or ""):
