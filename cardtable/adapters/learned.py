@@ -1,12 +1,14 @@
 """A policy learned with a maintained RL library, played without it: features, the
 network's forward pass in numpy, and the bot ``learned`` that plays the shipped weights.
 
-The policy is trained with sb3-contrib's MaskablePPO (``examples/train_maskable_ppo.py``
-says how; docs/research.md gives its curve).
-Its input is the seat's observation tensor and, beside it, what each card in the hand
-would do, read from that tensor alone (the game's episode gives these features:
-``Episode.learned_features``; Pasur's are ``PasurFeatures`` in its adapter).  Playing it
-needs numpy only: the weights are exported from torch to ``data/<game>_maskable_ppo.npz``.
+The policies are trained with sb3-contrib's MaskablePPO (``examples/train_maskable_ppo.py``
+for Pasur, ``examples/train_maskable_ppo_durak.py`` for Durak; docs/research.md gives
+their curves).  Their input is the seat's observation tensor and, beside it, features the
+game's episode gives (``Episode.learned_features``): for Pasur what each card in the hand
+would do, read from that tensor alone (``PasurFeatures``, ``MLPPolicy``); for Durak what
+each legal move spends (``DurakMoveFeatures``, ``SlotPolicy``, which chooses among the
+legal moves by slot).  Playing them needs numpy only: the weights are exported from torch
+to ``data/<game>_maskable_ppo.npz``.
 """
 
 from __future__ import annotations
@@ -103,8 +105,9 @@ def checkpoint(game: str) -> Path:
 
 
 class LearnedBot:
-    """The shipped learned policy of a game as a cardtable bot (Pasur's: two players,
-    standard rules, what it was trained on).  It reads its seat's observation tensor only."""
+    """The shipped learned policy of a game as a cardtable bot (two players, each game's
+    default rules: what they were trained on).  It reads its seat's observation tensor and
+    features of its own legal moves only."""
 
     def __init__(self, *, seed: int | random.Random | None = None, path: str | None = None,
                  name: str = "learned") -> None:
