@@ -5,6 +5,7 @@ rule itself is ``cardtable.server.people.names``."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -271,3 +272,32 @@ def test_the_word_filter_reads_a_name_as_it_looks() -> None:
     from cardtable.server.people.words import offending
     assert offending("f\u057dck", name=True) == "fuck"   # an Armenian letter for the u
     assert offending("f\u057dck") is None                # a chat line is read word by word
+
+
+def test_accounts_made_before_the_skeletons_are_found_by_theirs(tmp_path: Path) -> None:
+    """The migration that adds each username's skeleton fills it in for the accounts
+    already there, so an old account is as safe from look-alikes as a new one."""
+    from alembic import command
+    from alembic.config import Config
+
+    from cardtable.server.store.players import PlayerStore
+    from cardtable.server.store.storage import Storage, sqlite_url
+
+    storage = Storage(sqlite_url(tmp_path))
+    here = Path(__file__).resolve().parents[2] / "cardtable" / "server" / "store"
+    config = Config(str(here / "alembic.ini"))
+    config.set_main_option("script_location", str(here / "migrations"))
+    with storage.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0013_origins")
+        connection.exec_driver_sql(
+            "INSERT INTO players (id, kind, name, username, username_key, password_hash, "
+            "created) VALUES ('old', 'account', 'Coco', 'Coco', 'coco', 'x', "
+            "'2026-01-01 00:00:00.000000')")
+    storage.migrate()
+    try:
+        found = PlayerStore(storage).by_skeleton("\u0441\u043e\u0441\u043e")
+        assert found is not None and found.id == "old"
+        assert PlayerStore(storage).by_skeleton("Cocoa") is None
+    finally:
+        storage.close()
