@@ -189,7 +189,7 @@ class SocialStore(Store):
                                       for ways in routes.values())]
 
     @guarded
-    def set_digest_mark(self, player_id: str, mark: dict[str, Any]) -> None:
+    def set_digest_mark(self, player_id: str, mark: dict[str, object]) -> None:
         """The digest's bookmark (when, and the last notice mailed), kept in the routes."""
         with self.storage.writing() as session:
             row = session.get(SocialSettingsRow, player_id)
