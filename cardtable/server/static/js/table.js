@@ -155,7 +155,8 @@ export class TableView {
     el.rules = h("div", { class: "rules-area" });
     el.help = h("div", { class: "table-help" },
       h("p", { class: "keys-help" }, t("table.keysHelp")), settingsPanel(), el.rules);
-    el.main = h("div", { class: "table-view", id: "table-root", dataset: { table: this.tableId } },
+    el.main = h("div", { class: this.mySeat === null ? "table-view spectating" : "table-view",
+      id: "table-root", dataset: { table: this.tableId } },
       h("div", { class: "table-head" }, el.title, el.status, this.life.el, soundButton()),
       el.banner,
       h("div", { class: "board" },
