@@ -56,7 +56,7 @@ def seated(page: Any, url: str, table: str, seat: int, token: str) -> None:
 def reports_of_admin(site: tuple[str, Any]) -> list[dict[str, Any]]:
     url, app = site
     with httpx.Client(base_url=url) as admin:
-        name = f"admin_{secrets.token_hex(3)}"
+        name = f"keeper_{secrets.token_hex(3)}"
         assert admin.post("/api/account/register",
                           json={"username": name, "password": PASSWORD}).status_code == 201
         SanctionStore(app.state.storage).grant(name, "admin", "the test")

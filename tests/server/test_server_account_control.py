@@ -240,9 +240,14 @@ def test_the_account_screens_say_every_word_in_every_language() -> None:
     js = Path(__file__).resolve().parents[2] / "cardtable" / "server" / "static" / "js"
     source = (js / "lang" / "accountcontrol.js").read_text(encoding="utf-8")
     tables: dict[str, dict[str, str]] = {}
+    string = r'"(?:[^"\\]|\\.)*"'
     for lang, body in re.findall(r"^  (\w\w): \{\n(.*?)^  \},", source, re.M | re.S):
-        tables[lang] = {json.loads(k): json.loads(v) for k, v in re.findall(
-            r'^\s*("(?:[^"\\]|\\.)*"):\s*("(?:[^"\\]|\\.)*"),$', body, re.M)}
+        tables[lang] = {}
+        for key, value in re.findall(rf"^\s*({string}):\s*(.*?),$", body, re.M):
+            # a text, or a count's plural forms ({ one: "...", other: "..." }): their words
+            forms = [json.loads(text) for text in re.findall(rf"\w+: ({string})", value)]
+            tables[lang][json.loads(key)] = (" ".join(forms) if value.startswith("{")
+                                             else json.loads(value))
     assert set(tables) == {"en", "pt", "fa", "ru"}
     english = tables["en"]
     for lang, words in tables.items():

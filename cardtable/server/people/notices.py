@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from ..store.social import SocialStore
@@ -70,7 +71,7 @@ class Notices:
         the site asks every ``MAX_WAIT`` seconds or sooner (online, to their friends)."""
 
     async def notify(self, player_id: str, kind: str,
-                     data: dict[str, Any] | None = None) -> dict[str, Any] | None:
+                     data: Mapping[str, object] | None = None) -> dict[str, Any] | None:
         """Put a notice of ``kind`` (one of ``KINDS``) in the player's inbox, unless they
         chose not to have that kind there; the notice as stored, or ``None``."""
         if kind not in KINDS:

@@ -11,6 +11,7 @@ that moves from ``open`` to one of ``accepted``, ``declined``, ``cancelled`` or
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, Integer, String, delete, func, select, update
@@ -114,10 +115,12 @@ class SocialStore(Store):
 
     # -- the inbox -------------------------------------------------------------------------
     @guarded
-    def add_notice(self, player_id: str, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    def add_notice(self, player_id: str, kind: str,
+                   data: Mapping[str, object]) -> dict[str, Any]:
         """A new notice in the player's inbox (the oldest past ``INBOX_KEPT`` go)."""
         with self.storage.writing() as session:
-            row = NoticeRow(player_id=player_id, kind=kind, at=stamp(), data=data, read=False)
+            row = NoticeRow(player_id=player_id, kind=kind, at=stamp(), data=dict(data),
+                            read=False)
             session.add(row)
             session.flush()
             cut = session.scalar(select(NoticeRow.id).where(NoticeRow.player_id == player_id)
