@@ -289,4 +289,6 @@ def test_reference_counts_stay_flat_over_a_million_pushes_and_pops() -> None:
     push_and_pop(game, line, 1_000_000 // len(line) + 1)
     gc.collect()
     assert [sys.getrefcount(obj) for obj in watched] == before
-    assert sys.getallocatedblocks() - blocks < 100
+    # a leak of one block a push or a pop would show as a million; other threads of the test
+    # process (servers left by earlier tests in the worker) may allocate a few hundred
+    assert sys.getallocatedblocks() - blocks < 1_000
