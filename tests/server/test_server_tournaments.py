@@ -5,6 +5,7 @@ player."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 import time
@@ -163,9 +164,17 @@ def test_a_table_written_down_but_not_made_is_made_under_its_id(app_client: Test
     store: TournamentStore = director.store
     players = [line["player"] for line in client.get(
         f"/api/tournaments/{t['id']}").json()["standings"]]
-    assert store.start(t["id"], stamp(), by=None)
-    assert store.open_games(t["id"], 0, [("writtenA1", players)])
-    assert client.get("/api/tables/writtenA1").status_code == 404
+    # the running director's loop must not step this tournament between the writing and
+    # the check (it would make the table, as it should): hold its lock for the tournament,
+    # as a director killed mid-step would leave it, until the step the test asks for
+    lock = director._locks.setdefault(t["id"], asyncio.Lock())
+    client.portal.call(lock.acquire)
+    try:
+        assert store.start(t["id"], stamp(), by=None)
+        assert store.open_games(t["id"], 0, [("writtenA1", players)])
+        assert client.get("/api/tables/writtenA1").status_code == 404
+    finally:
+        client.portal.call(lock.release)
     client.portal.call(director.direct_if_owned, t["id"])
     assert client.get("/api/tables/writtenA1").status_code == 200
     assert seat_of(ann, "writtenA1") in (0, 1)
