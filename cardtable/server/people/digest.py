@@ -18,14 +18,14 @@ import asyncio
 import datetime as _dt
 import logging
 import smtplib
-from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from ..core.clock import Clock
 from ..core.settings import ServerSettings
+from ..core.shapes import obj, whole
 from ..store.sanctions import EmailRow
-from ..store.social import SocialStore
+from ..store.social import NoticeView, SocialStore
 from ..store.storage import StorageUnavailable
 from .mail import _MAIL_THREADS, send_mail
 
@@ -97,12 +97,13 @@ class Digests:
         for player_id, routes in await asyncio.to_thread(self.store.mailed_routes):
             kinds = sorted(kind for kind, ways in routes.items()
                            if isinstance(ways, list) and "email" in ways)
-            bookmark = routes.get("_digest") or {}
+            bookmark = obj(routes.get("_digest")) or {}
             last_at = bookmark.get("at")
-            if last_at and now - _dt.datetime.fromisoformat(last_at) < DAY:
+            if (isinstance(last_at, str) and last_at
+                    and now - _dt.datetime.fromisoformat(last_at) < DAY):
                 continue
             notices = [n for n in await asyncio.to_thread(
-                self.store.notices, player_id, after=int(bookmark.get("upto", 0)),
+                self.store.notices, player_id, after=whole(bookmark, "upto", 0),
                 limit=200, unread=True) if n["kind"] in kinds]
             address = await asyncio.to_thread(self._address, player_id)
             if not notices or address is None:
@@ -119,7 +120,7 @@ class Digests:
             return None if row is None else row.email
 
     async def _send(self, address: str, player_id: str,
-                    notices: list[dict[str, Any]]) -> bool:
+                    notices: list[NoticeView]) -> bool:
         site = self.settings.public_url
         link = f"{site}/api/social/unsubscribe?token={unsubscribe_token(self.signer, player_id)}"
         lines = []

@@ -25,9 +25,8 @@ import contextlib
 import logging
 import time
 from collections.abc import Mapping
-from typing import Any
 
-from ..store.social import SocialStore
+from ..store.social import NoticeView, SocialStore
 from ..store.storage import StorageUnavailable
 
 __all__ = ["CHANNELS", "KINDS", "MAX_WAIT", "Notices"]
@@ -71,14 +70,15 @@ class Notices:
         the site asks every ``MAX_WAIT`` seconds or sooner (online, to their friends)."""
 
     async def notify(self, player_id: str, kind: str,
-                     data: Mapping[str, object] | None = None) -> dict[str, Any] | None:
+                     data: Mapping[str, object] | None = None) -> NoticeView | None:
         """Put a notice of ``kind`` (one of ``KINDS``) in the player's inbox, unless they
         chose not to have that kind there; the notice as stored, or ``None``."""
         if kind not in KINDS:
             raise ValueError(f"no kind of notice {kind!r}")
         try:
             _, routes = await asyncio.to_thread(self.store.settings, player_id)
-            ways = routes.get(kind, CHANNELS)
+            ways = routes.get(kind, CHANNELS)   # a list (the settings' model checks it)
+            ways = ways if isinstance(ways, list | tuple) else CHANNELS
             if "inbox" not in ways and "email" not in ways:   # the digest mails the inbox's
                 return None
             notice = await asyncio.to_thread(self.store.add_notice, player_id, kind,
@@ -91,7 +91,7 @@ class Notices:
         return notice
 
     async def wait(self, player_id: str, after: int, limit: int,
-                   wait: float) -> list[dict[str, Any]]:
+                   wait: float) -> list[NoticeView]:
         """The player's notices newer than ``after``; if there are none, up to ``wait``
         seconds for one (the real time: a page's question, not a table's clock)."""
         if self.closed:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Mapping
-from typing import Any
+from typing import TypeAlias, TypedDict
 
 from sqlalchemy import JSON, Boolean, Integer, String, delete, func, select, update
 from sqlalchemy.orm import Mapped, mapped_column
@@ -29,9 +29,27 @@ __all__ = [
     "ChallengeRow",
     "FollowRow",
     "NoticeRow",
+    "NoticeView",
+    "Routes",
     "SocialSettingsRow",
     "SocialStore",
 ]
+
+Routes: TypeAlias = dict[str, object]
+"""A player's routes: each kind of notice to the list of ways it goes (``inbox``,
+``email``), and under ``_digest`` the digest's bookmark (``at``, ``upto``); read as the
+JSON it is stored as, narrowed where used."""
+
+
+class NoticeView(TypedDict):
+    """A notice as the inbox gives it: the page words its ``data`` by its ``kind``."""
+
+    id: int
+    kind: str
+    at: str
+    data: dict[str, object]
+    read: bool
+
 
 INBOX_KEPT = 200
 """Notices kept a player: the oldest go as new ones come."""
@@ -49,10 +67,10 @@ class NoticeRow(Base):
     player_id: Mapped[str] = mapped_column(String(32), index=True)
     kind: Mapped[str] = mapped_column(String(32))
     at: Mapped[_dt.datetime] = mapped_column(Stamp)
-    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    data: Mapped[dict[str, object]] = mapped_column(JSON)
     read: Mapped[bool] = mapped_column(Boolean, default=False)
 
-    def shown(self) -> dict[str, Any]:
+    def shown(self) -> NoticeView:
         return {"id": self.id, "kind": self.kind, "at": text_of(self.at),
                 "data": dict(self.data or {}), "read": bool(self.read)}
 
@@ -68,9 +86,9 @@ class ChallengeRow(Base):
     to_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     game: Mapped[str] = mapped_column(String(32))
     preset: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options: Mapped[dict[str, object]] = mapped_column(JSON)
     players: Mapped[int] = mapped_column(Integer)
-    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    clock: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created: Mapped[_dt.datetime] = mapped_column(Stamp)
@@ -107,7 +125,7 @@ class SocialSettingsRow(Base):
 
     player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     challenges: Mapped[str] = mapped_column(String(16), default="everyone")
-    routes: Mapped[dict[str, Any]] = mapped_column(JSON)
+    routes: Mapped[Routes] = mapped_column(JSON)
 
 
 class SocialStore(Store):
@@ -116,7 +134,7 @@ class SocialStore(Store):
     # -- the inbox -------------------------------------------------------------------------
     @guarded
     def add_notice(self, player_id: str, kind: str,
-                   data: Mapping[str, object]) -> dict[str, Any]:
+                   data: Mapping[str, object]) -> NoticeView:
         """A new notice in the player's inbox (the oldest past ``INBOX_KEPT`` go)."""
         with self.storage.writing() as session:
             row = NoticeRow(player_id=player_id, kind=kind, at=stamp(), data=dict(data),
@@ -132,7 +150,7 @@ class SocialStore(Store):
 
     @guarded
     def notices(self, player_id: str, *, after: int = 0, limit: int = 50,
-                unread: bool = False) -> list[dict[str, Any]]:
+                unread: bool = False) -> list[NoticeView]:
         """The player's notices, newest first (``after``: only those with a larger id)."""
         with self.storage.sessions() as session:
             query = select(NoticeRow).where(NoticeRow.player_id == player_id,
@@ -161,7 +179,7 @@ class SocialStore(Store):
 
     # -- settings ---------------------------------------------------------------------------
     @guarded
-    def settings(self, player_id: str) -> tuple[str, dict[str, Any]]:
+    def settings(self, player_id: str) -> tuple[str, Routes]:
         """(who may challenge the player, where each kind of notice goes)."""
         with self.storage.sessions() as session:
             row = session.get(SocialSettingsRow, player_id)
@@ -169,7 +187,7 @@ class SocialStore(Store):
 
     @guarded
     def set_settings(self, player_id: str, challenges: str | None,
-                     routes: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+                     routes: Mapping[str, object] | None) -> tuple[str, Routes]:
         with self.storage.writing() as session:
             row = session.get(SocialSettingsRow, player_id)
             if row is None:
@@ -182,7 +200,7 @@ class SocialStore(Store):
             return row.challenges, dict(row.routes or {})
 
     @guarded
-    def mailed_routes(self, limit: int = 100_000) -> list[tuple[str, dict[str, Any]]]:
+    def mailed_routes(self, limit: int = 100_000) -> list[tuple[str, Routes]]:
         """The players whose settings route some kind of notice to ``email`` (the digest)."""
         with self.storage.sessions() as session:
             rows = session.execute(select(SocialSettingsRow.player_id, SocialSettingsRow.routes)

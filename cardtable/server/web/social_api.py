@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
@@ -62,7 +63,7 @@ class NewChallenge(BaseModel):
                            "username; none: an open challenge, accepted through its link")
     game: str = Field(max_length=32, description="a game name from GET /api/games")
     preset: str | None = Field(None, max_length=64)
-    options: dict[str, Any] = Field(default_factory=dict, description="rule options "
+    options: dict[str, object] = Field(default_factory=dict, description="rule options "
                                     "changed from the preset")
     players: StrictInt | None = Field(None, ge=2, le=16, description="seats at the table "
                                       "(more than two: the others free for its invite link)")
@@ -78,9 +79,9 @@ class Challenge(BaseModel):
     direction: Literal["in", "out"] = Field(description="out: I sent it; in: to me")
     game: str
     preset: str | None
-    options: dict[str, Any]
+    options: dict[str, object]
     players: int
-    clock: dict[str, Any] | None
+    clock: dict[str, object] | None
     rated: bool
     status: str = Field(description="open, accepting, accepted, declined, cancelled or "
                         "expired")
@@ -103,7 +104,7 @@ class Notice(BaseModel):
     id: int
     kind: str = Field(description=", ".join(KINDS))
     at: str
-    data: dict[str, Any]
+    data: dict[str, object]
     read: bool
 
 
@@ -163,7 +164,7 @@ async def _account(request: Request) -> Player:
 # -- challenges ---------------------------------------------------------------------------------
 @router.post("/api/challenges", response_model=Challenge, status_code=201,
              responses=ANSWERS, response_model_by_alias=True)
-async def challenge(body: NewChallenge, request: Request) -> dict[str, Any]:
+async def challenge(body: NewChallenge, request: Request) -> dict[str, object]:
     """Challenge a player by name (or make an open challenge, accepted through its link)."""
     player = await _account(request)
     challenges = services_of(request).challenges
@@ -176,7 +177,7 @@ async def challenge(body: NewChallenge, request: Request) -> dict[str, Any]:
 
 @router.get("/api/challenges", response_model=list[Challenge], responses=ANSWERS,
             response_model_by_alias=True)
-async def my_challenges(request: Request) -> list[dict[str, Any]]:
+async def my_challenges(request: Request) -> list[dict[str, object]]:
     """My challenges, sent and received, newest first."""
     player = await _account(request)
     return await services_of(request).challenges.of(player)
@@ -185,7 +186,7 @@ async def my_challenges(request: Request) -> list[dict[str, Any]]:
 @router.get("/api/challenges/{challenge_id}", response_model=Challenge, responses=ANSWERS,
             response_model_by_alias=True)
 async def one_challenge(request: Request,
-                        challenge_id: str = CHALLENGE) -> dict[str, Any]:
+                        challenge_id: str = CHALLENGE) -> dict[str, object]:
     """One challenge: its two players see theirs, anyone an open one (its link)."""
     challenges = services_of(request).challenges
     row = await challenges.find(challenge_id)
@@ -198,7 +199,7 @@ async def one_challenge(request: Request,
 
 @router.post("/api/challenges/{challenge_id}/accept", response_model=Accepted,
              responses=ANSWERS, response_model_by_alias=True)
-async def accept(request: Request, challenge_id: str = CHALLENGE) -> dict[str, Any]:
+async def accept(request: Request, challenge_id: str = CHALLENGE) -> dict[str, object]:
     """Accept: the table is made and both players seated (it is in GET /api/me's seats)."""
     player = await _account(request)
     challenges = services_of(request).challenges
@@ -209,7 +210,7 @@ async def accept(request: Request, challenge_id: str = CHALLENGE) -> dict[str, A
 
 @router.post("/api/challenges/{challenge_id}/decline", response_model=Challenge,
              responses=ANSWERS, response_model_by_alias=True)
-async def decline(request: Request, challenge_id: str = CHALLENGE) -> dict[str, Any]:
+async def decline(request: Request, challenge_id: str = CHALLENGE) -> dict[str, object]:
     player = await _account(request)
     challenges = services_of(request).challenges
     return await challenges.view(await challenges.decline(player, challenge_id), player)
@@ -217,7 +218,7 @@ async def decline(request: Request, challenge_id: str = CHALLENGE) -> dict[str, 
 
 @router.post("/api/challenges/{challenge_id}/cancel", response_model=Challenge,
              responses=ANSWERS, response_model_by_alias=True)
-async def cancel(request: Request, challenge_id: str = CHALLENGE) -> dict[str, Any]:
+async def cancel(request: Request, challenge_id: str = CHALLENGE) -> dict[str, object]:
     player = await _account(request)
     challenges = services_of(request).challenges
     return await challenges.view(await challenges.cancel(player, challenge_id), player)
@@ -332,8 +333,8 @@ class YourMove(BaseModel):
     table: str
     seat: int
     game: str
-    clock: dict[str, Any] | None = Field(description="the table's time control (days: a "
-                                         "correspondence game)")
+    clock: Mapping[str, object] | None = Field(description="the table's time control (days: "
+                                            "a correspondence game)")
     left: float | None = Field(description="seconds left for this move, if it has a clock")
     url: str
 
@@ -434,8 +435,8 @@ async def change_social_settings(body: SocialSettings, request: Request,
     """Change who may challenge me (``challenges``) and where notices go (``routes``:
     the kinds named change, the others stay)."""
     player = await _account(request)
-    routes: dict[str, Any] | None = (None if body.routes is None else
-                                     {k: sorted(set(v)) for k, v in body.routes.items()})
+    routes: dict[str, object] | None = (None if body.routes is None else
+                                        {k: sorted(set(v)) for k, v in body.routes.items()})
     who, kept = await asyncio.to_thread(social.set_settings, player.id, body.challenges, routes)
     return SocialSettings.model_validate(
         {"challenges": who, "routes": {kind: kept.get(kind, list(CHANNELS)) for kind in KINDS}})
