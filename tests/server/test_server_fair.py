@@ -2,7 +2,7 @@
 casual is the creator's choice and shown as it is; a rated game resigned or left before a
 seat's first move is aborted, unrated; repeated results between the same two accounts stop
 counting after ``REPEATS_A_DAY`` a day; a rating met against one opponent stays
-provisional."""
+provisional, and the leaderboard ranks established ratings only."""
 
 from __future__ import annotations
 
@@ -14,7 +14,12 @@ from playerkit import app_client, fresh, login, register
 from tablekit import Player, connect, each_moves_once
 
 from cardtable.server.store.players import PlayerGameRow, PlayerRow
-from cardtable.server.store.ratings import REPEATS_A_DAY, SeatResult, Tally
+from cardtable.server.store.ratings import (
+    PROVISIONAL_OPPONENTS,
+    REPEATS_A_DAY,
+    SeatResult,
+    Tally,
+)
 from cardtable.server.store.sanctions import SanctionStore
 
 __all__ = ["app_client"]   # the fixture
@@ -136,8 +141,7 @@ def test_twelve_resignations_after_a_move_each_count_three_times_and_stay_provis
     assert darya["games"] == anna_k["games"] == REPEATS_A_DAY
     assert darya["opponents"] == 1 and darya["provisional"] is True
     assert darya["rating"] < 1650 and anna_k["rating"] > 1350   # not 1753
-    [first, second] = app_client.get("/api/leaderboard").json()["entries"]
-    assert first["provisional"] is second["provisional"] is True
+    assert app_client.get("/api/leaderboard").json()["entries"] == []   # both provisional
     played = app_client.get("/api/players/darya").json()["games"]["played"]
     assert played == 12   # every game is in their games, casual past the third
 
@@ -225,3 +229,58 @@ def test_puppets_from_the_farmers_network_or_browser_buy_no_rating(
                if f["kind"] == "browser"]
     assert ["farmer", "puppet_far"] in browser
     assert all("stranger" not in str(f) for f in farms)
+
+
+def test_the_leaderboard_ranks_established_ratings_only(app_client: TestClient) -> None:
+    """Results told to ``Tally`` one by one, at times the test chooses: ``star`` and
+    ``steady`` each meet six accounts twice (established); ``farm`` beats four puppets
+    three times a day for two days (the highest rating, met too few accounts); ``quick``
+    beats five accounts once each (too few games).  Only the first two are ranked."""
+    storage = app_client.app.state.tables.storage
+    start = _dt.datetime(2026, 12, 6, 12, tzinfo=_dt.UTC)
+    regulars = [f"p-o{i}" for i in range(PROVISIONAL_OPPONENTS + 1)]
+    puppets = [f"p-pup{i}" for i in range(PROVISIONAL_OPPONENTS - 1)]
+    newcomers = [f"p-q{i}" for i in range(PROVISIONAL_OPPONENTS)]
+    everyone = ["p-star", "p-steady", "p-farm", "p-quick", *regulars, *puppets, *newcomers]
+    with storage.writing() as session:
+        for player in everyone:
+            session.add(PlayerRow(id=player, kind="account", name=player.removeprefix("p-"),
+                                  created=start))
+    played = 0
+
+    def beats(winner: str, loser: str, day: int = 0) -> None:
+        nonlocal played
+        played += 1
+        tally = Tally(f"t{played}", "durak", "durak/transfer/2p", chosen=True, results=[
+            SeatResult(0, "human", winner, "account", None, 1.0, "win"),
+            SeatResult(1, "human", loser, "account", None, 0.0, "loss")])
+        with storage.writing() as session:
+            counted = tally(session, start + _dt.timedelta(days=day, minutes=played))
+        assert "ratings" in counted, counted
+
+    for regular in regulars:
+        beats("p-star", regular)
+        beats("p-star", regular)
+        beats("p-steady", regular)
+        beats(regular, "p-steady")
+    for day in (0, 1):
+        for puppet in puppets:
+            for _ in range(REPEATS_A_DAY):
+                beats("p-farm", puppet, day)
+    for newcomer in newcomers:
+        beats("p-quick", newcomer)
+
+    def rating(name: str) -> dict[str, Any]:
+        [pool] = app_client.get(f"/api/players/p-{name}").json()["ratings"]
+        return pool
+
+    star, steady, farm, quick = map(rating, ("star", "steady", "farm", "quick"))
+    assert star["provisional"] is steady["provisional"] is False
+    assert farm["provisional"] is quick["provisional"] is True
+    assert farm["rating"] > star["rating"] > quick["rating"] > steady["rating"]
+    board = app_client.get("/api/leaderboard").json()
+    assert [(e["rank"], e["id"], e["rating"], e["provisional"]) for e in board["entries"]] == [
+        (1, "p-star", star["rating"], False), (2, "p-steady", steady["rating"], False)]
+    later = app_client.get("/api/leaderboard?offset=1").json()["entries"]
+    assert [(e["rank"], e["id"]) for e in later] == [(2, "p-steady")]
+    assert board["pools"] == ["durak/transfer/2p"]

@@ -79,8 +79,7 @@ def test_a_game_between_two_accounts_is_rated_and_the_change_is_in_its_summary(
     assert darya["recent"][0]["replay"] == f"/api/tables/{table}/replay"
     board = app_client.get("/api/leaderboard").json()
     assert board["pool"] == "durak/transfer/2p"
-    assert [e["rating"] for e in board["entries"]] == sorted(
-        (c["after"] for c in changes.values()), reverse=True)
+    assert board["entries"] == []   # a first game's ratings are provisional: not ranked
 
 
 def test_a_game_with_a_guest_is_unrated_but_in_their_games(app_client: TestClient) -> None:

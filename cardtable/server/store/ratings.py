@@ -23,6 +23,9 @@ Ratings are shown as ``1500 + 20 * (mu - 25)``: 1500 to start, about 50 points f
 win between equals; a rating is provisional while openskill's sigma is over 7 (about the
 first six games) or until it was won against ``PROVISIONAL_OPPONENTS`` different accounts
 in its pool (two accounts taking turns to win make neither of them established).
+The leaderboard lists established ratings only: a provisional one, however high, is seen
+on its player's profile and at the table, never ranked (a rating bought in a few games
+against puppets has nowhere to show off).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import datetime as _dt
 import logging
 from dataclasses import dataclass, field
 
-from sqlalchemy import ColumnElement, distinct, func, insert, or_, select
+from sqlalchemy import ColumnElement, distinct, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, aliased
 
@@ -368,10 +371,10 @@ class RatingStore(Store):
                 rows = session.execute(
                     select(RatingRow, PlayerRow.name, PlayerRow.username, met)
                     .join(PlayerRow, PlayerRow.id == RatingRow.player_id)
-                    .where(RatingRow.pool == pool)
-                    .order_by(or_(RatingRow.sigma > PROVISIONAL_SIGMA,
-                                  met < PROVISIONAL_OPPONENTS).asc(),
-                              RatingRow.mu.desc(), RatingRow.player_id)
+                    .where(RatingRow.pool == pool,
+                           RatingRow.sigma <= PROVISIONAL_SIGMA,
+                           met >= PROVISIONAL_OPPONENTS)
+                    .order_by(RatingRow.mu.desc(), RatingRow.player_id)
                     .limit(limit).offset(offset)).all()
                 for rank, (row, name, username, opponents) in enumerate(rows,
                                                                         start=offset + 1):

@@ -106,8 +106,8 @@ async def leaderboard(ratings: Ratings, request: Request,
                       pool: str | None = Query(None, max_length=120),
                       limit: int = Query(50, ge=1, le=200),
                       offset: int = Query(0, ge=0, le=1_000_000)) -> dict[str, object]:
-    """The players of a pool by rating (provisional ratings last); ``pools`` names every
-    pool (the first is shown when none is asked for)."""
+    """The established players of a pool by rating (a provisional rating is not ranked);
+    ``pools`` names every pool (the first is shown when none is asked for)."""
     return await asyncio.to_thread(ratings.leaderboard, pool, limit,
                                    offset)
 
