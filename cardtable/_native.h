@@ -69,4 +69,65 @@ static inline uint32_t ct_below(ct_rng *rng, uint32_t n)
 /* A double in [0, 1). */
 static inline double ct_unit(ct_rng *rng) { return (double)(ct_next(rng) >> 11) * 0x1.0p-53; }
 
+/* The alpha-beta steps both cores' exact endgame searches share (a fail-soft search with a
+ * table of bounds per position: each entry holds a lower and an upper bound on the
+ * position's value). */
+
+/* A position's remembered bounds [low, high] against the window (alpha, beta): 1 with
+ * *value set when they decide it, else 0 with the window narrowed to them. */
+static inline int ct_ab_window(double low, double high, double *alpha, double *beta,
+                               double *value)
+{
+    if (low >= *beta) {
+        *value = low;
+        return 1;
+    }
+    if (high <= *alpha || low == high) {
+        *value = high;
+        return 1;
+    }
+    if (low > *alpha)
+        *alpha = low;
+    if (high < *beta)
+        *beta = high;
+    return 0;
+}
+
+/* One child's score taken into *best (the side to move maximising or not), the window
+ * narrowed: 1 when the child is the best so far (the caller remembers its move). */
+static inline int ct_ab_take(int maximise, double score, double *best, double *alpha,
+                             double *beta)
+{
+    if (maximise) {
+        if (score > *best) {
+            *best = score;
+            if (score > *alpha)
+                *alpha = score;
+            return 1;
+        }
+    } else if (score < *best) {
+        *best = score;
+        if (score < *beta)
+            *beta = score;
+        return 1;
+    }
+    return 0;
+}
+
+/* The bounds to remember for a position searched in the window (alpha0, beta0) that it
+ * was entered with, from its remembered [low, high] and the value found. */
+static inline void ct_ab_store(double best, double alpha0, double beta0, double low,
+                               double high, double *new_low, double *new_high)
+{
+    if (best <= alpha0) {
+        *new_low = low;
+        *new_high = high < best ? high : best;
+    } else if (best >= beta0) {
+        *new_low = low > best ? low : best;
+        *new_high = high;
+    } else {
+        *new_low = *new_high = best;
+    }
+}
+
 #endif

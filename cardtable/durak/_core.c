@@ -1684,16 +1684,9 @@ static double dk_search(dk_solver *sv, const dk_state *s, double alpha, double b
         high = entry->high;
         best_move = entry->best;
     }
-    if (low >= beta)
-        return low;
-    if (high <= alpha)
-        return high;
-    if (low == high)
-        return low;
-    if (low > alpha)
-        alpha = low;
-    if (high < beta)
-        beta = high;
+    double decided;
+    if (ct_ab_window(low, high, &alpha, &beta, &decided))
+        return decided;
     double alpha0 = alpha, beta0 = beta;
     int16_t moves[MAX_LEGAL];
     int n = dk_order(r, s, moves, gen_legal(r, s, moves));
@@ -1730,19 +1723,8 @@ static double dk_search(dk_solver *sv, const dk_state *s, double alpha, double b
             sv->nline--;
             return 0.0;
         }
-        if (maximise) {
-            if (score > best) {
-                best = score;
-                chosen = moves[k];
-                if (score > alpha)
-                    alpha = score;
-            }
-        } else if (score < best) {
-            best = score;
+        if (ct_ab_take(maximise, score, &best, &alpha, &beta))
             chosen = moves[k];
-            if (score < beta)
-                beta = score;
-        }
         if (alpha >= beta)
             break;
     }
@@ -1750,15 +1732,7 @@ static double dk_search(dk_solver *sv, const dk_state *s, double alpha, double b
     entry = dk_find(sv, &key, 1);
     if (entry == NULL)
         return 0.0;   /* (out of memory: sv->out says so) */
-    if (best <= alpha0) {
-        entry->low = low;
-        entry->high = high < best ? high : best;
-    } else if (best >= beta0) {
-        entry->low = low > best ? low : best;
-        entry->high = high;
-    } else {
-        entry->low = entry->high = best;
-    }
+    ct_ab_store(best, alpha0, beta0, low, high, &entry->low, &entry->high);
     entry->best = (int16_t)chosen;
     return best;
 }

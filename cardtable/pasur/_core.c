@@ -1067,16 +1067,9 @@ static double search_node(Search *search, double alpha, double beta)
     Entry *found = search_find(search, &key, 0);
     double low = found ? found->low : -INFINITY, high = found ? found->high : INFINITY;
     ct_mask remembered = found ? found->best : NO_MOVE;
-    if (low >= beta)
-        return low;
-    if (high <= alpha)
-        return high;
-    if (low == high)
-        return low;
-    if (low > alpha)
-        alpha = low;
-    if (high < beta)
-        beta = high;
+    double decided;
+    if (ct_ab_window(low, high, &alpha, &beta, &decided))
+        return decided;
     double alpha0 = alpha, beta0 = beta;
     if (board_legal(b) < 0) {
         PyErr_NoMemory();
@@ -1127,19 +1120,8 @@ static double search_node(Search *search, double alpha, double beta)
             free(scores);
             return 0.0;
         }
-        if (maximise) {
-            if (score > best) {
-                best = score;
-                chosen = moves[k];
-                if (score > alpha)
-                    alpha = score;
-            }
-        } else if (score < best) {
-            best = score;
+        if (ct_ab_take(maximise, score, &best, &alpha, &beta))
             chosen = moves[k];
-            if (score < beta)
-                beta = score;
-        }
         if (alpha >= beta)
             break;
     }
@@ -1151,15 +1133,7 @@ static double search_node(Search *search, double alpha, double beta)
         search->out = -1;
         return 0.0;
     }
-    if (best <= alpha0) {
-        entry->low = low;
-        entry->high = high < best ? high : best;
-    } else if (best >= beta0) {
-        entry->low = low > best ? low : best;
-        entry->high = high;
-    } else {
-        entry->low = entry->high = best;
-    }
+    ct_ab_store(best, alpha0, beta0, low, high, &entry->low, &entry->high);
     entry->best = chosen;
     return best;
 }
