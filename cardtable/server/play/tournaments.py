@@ -22,7 +22,7 @@ import dataclasses
 import datetime as _dt
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 from ..core.errors import Refused
 from ..core.pairing import SwissPlayer, Waiting, pair_arena, pair_swiss
@@ -57,6 +57,18 @@ to be seated, and the standings lag a game's end by as much."""
 BOT_WAIT = 10.0
 """Seconds a lone waiting player waits for a person before bots fill their table (only
 where the organiser allows bots)."""
+
+
+class TournamentNews(TypedDict):
+    """What a ``tournament`` notice says: the page words it by its ``event`` (started, or
+    paired: with the table and seat to go to)."""
+
+    event: Literal["started", "paired"]
+    tournament: str
+    name: str
+    url: str
+    table: NotRequired[str]
+    seat: NotRequired[int]
 
 
 class Director:
@@ -237,7 +249,7 @@ class Director:
             apart.setdefault(other, set()).add(one)
         return apart
 
-    async def _tell(self, player_ids: list[str], data: dict[str, Any]) -> None:
+    async def _tell(self, player_ids: list[str], data: TournamentNews) -> None:
         """A ``tournament`` notice in each player's inbox (``people.notices``; none in a
         house without one)."""
         notices = self.tables.notices

@@ -14,9 +14,9 @@ from __future__ import annotations
 import datetime as _dt
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeAlias
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, func, select, update
+from sqlalchemy import JSON, Executable, ForeignKey, Integer, String, func, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..core.errors import Refused
@@ -27,13 +27,18 @@ from .storage import CLOSED, OVER, Base, Store, TableRow, _rows_changed, guarded
 
 __all__ = ["ARENA", "FINISHED", "OPENING", "PLAYING", "RUNNING", "SCORED", "SWISS",
            "UPCOMING", "VOID", "EntrantRow", "GameRow",
-           "TournamentRow", "TournamentStore", "Tourney", "new_tournament_id"]
+           "Results", "TournamentRow", "TournamentStore", "Tourney", "new_tournament_id"]
 
 UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
 ARENA, SWISS = "arena", "swiss"
 OPENING, PLAYING, SCORED, VOID = "opening", "playing", "scored", "void"
 """A game's states: its table about to be made, in play, its results added, or ended
 without a result (abandoned, closed by an admin): nobody's points change."""
+
+
+Results: TypeAlias = dict[str, list[str | int]]
+"""A scored game's results: each entrant's result and the points it gave
+(``{"p…": ["win", 4]}``; a pair, read back from JSON as a list)."""
 
 
 def new_tournament_id() -> str:
@@ -50,13 +55,13 @@ class TournamentRow(Base):
     organiser: Mapped[str] = mapped_column(String(32), index=True)
     game: Mapped[str] = mapped_column(String(32))
     preset: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options: Mapped[dict[str, object]] = mapped_column(JSON)
     kind: Mapped[str] = mapped_column(String(8))
     minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
     rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     players: Mapped[int] = mapped_column(Integer)
     """Seats at each of its tables."""
-    clock: Mapped[dict[str, Any]] = mapped_column(JSON)
+    clock: Mapped[dict[str, object]] = mapped_column(JSON)
     rated: Mapped[int] = mapped_column(Integer)
     bots: Mapped[str | None] = mapped_column(String(200), nullable=True)
     """The bot that fills a table when allowed (arena only); ``None``: no bots."""
@@ -111,7 +116,7 @@ class GameRow(Base):
     players: Mapped[list[str | None]] = mapped_column(JSON)
     """The player at each seat (``None``: a bot's seat)."""
     status: Mapped[str] = mapped_column(String(16), index=True)
-    results: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    results: Mapped[Results | None] = mapped_column(JSON, nullable=True)
     """Each entrant's result and points (``{"p…": ["win", 4]}``)."""
     created: Mapped[_dt.datetime] = mapped_column(Stamp)
 
@@ -331,7 +336,7 @@ class TournamentStore(Store):
                 EntrantRow.tournament_id == tournament_id)).all())
 
     @guarded
-    def ended_games(self, tournament_id: str) -> list[tuple[str, str, dict[str, Any] | None]]:
+    def ended_games(self, tournament_id: str) -> list[tuple[str, str, dict[str, object] | None]]:
         """The tournament's tables in play whose game has ended: (table, status, summary)."""
         with self.storage.sessions() as session:
             return [(t, s, summary) for t, s, summary in session.execute(
@@ -355,18 +360,18 @@ class TournamentStore(Store):
             return [(row, row.table_id in made) for row in rows]
 
     @guarded
-    def score_game(self, table_id: str, kind: str) -> dict[str, Any] | None:
+    def score_game(self, table_id: str, kind: str) -> Results | None:
         """``score_games`` for one table: its results, or ``None`` if it was scored."""
         return self.score_games([table_id], kind).get(table_id)
 
     @guarded
-    def score_games(self, table_ids: list[str], kind: str) -> dict[str, dict[str, Any]]:
+    def score_games(self, table_ids: list[str], kind: str) -> dict[str, Results]:
         """Add finished tables' results to their entrants, each once: a game is marked
         scored in the transaction that adds its points (one transaction for them all),
         so a game another process scored meanwhile is left out of the answer.  A table
         closed, or ended with no result, scores nothing (``void``)."""
         with self.storage.writing() as session:
-            scored = {}
+            scored: dict[str, Results] = {}
             for table_id in table_ids:
                 results = _score(session, table_id, kind)
                 if results is not None:
@@ -374,7 +379,7 @@ class TournamentStore(Store):
             return scored
 
 
-def _score(session: Session, table_id: str, kind: str) -> dict[str, Any] | None:
+def _score(session: Session, table_id: str, kind: str) -> Results | None:
     game = session.get(GameRow, table_id)
     if game is None or game.status != PLAYING:
         return None
@@ -388,7 +393,7 @@ def _score(session: Session, table_id: str, kind: str) -> dict[str, Any] | None:
             GameRow.table_id == table_id, GameRow.status == PLAYING)
             .values(status=VOID if void else SCORED)):
         return None
-    results: dict[str, Any] = {}
+    results: Results = {}
     people = [p for p in game.players if p is not None]
     for player in people:
         entrant = session.get(EntrantRow, (game.tournament_id, player))
@@ -420,7 +425,7 @@ def _found(session: Session, tournament_id: str) -> TournamentRow:
     return row
 
 
-def _changed(session: Session, query: Any) -> bool:
+def _changed(session: Session, query: Executable) -> bool:
     return _rows_changed(session.execute(query)) == 1
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as _dt
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictBool, StrictInt
@@ -31,6 +31,7 @@ from ..store.tournaments import (
     RUNNING,
     SWISS,
     UPCOMING,
+    Results,
     TournamentRow,
     TournamentStore,
     Tourney,
@@ -71,8 +72,8 @@ class CreateTournament(BaseModel):
     name: str | None = Field(None, max_length=60, description="its title; none: one made")
     game: str = Field(max_length=32, description="a game name from GET /api/games")
     preset: str | None = Field(None, max_length=64, description="a preset; none: its default")
-    options: dict[str, Any] = Field(default_factory=dict,
-                                    description="rule options changed from the preset")
+    options: dict[str, object] = Field(default_factory=dict,
+                                       description="rule options changed from the preset")
     kind: Literal["arena", "swiss"] = Field(description="arena: for a time, seated again "
                                             "at once; swiss: a fixed number of rounds")
     minutes: StrictInt | None = Field(None, ge=5, le=24 * 60, description="an arena's length")
@@ -109,7 +110,8 @@ class TournamentGame(BaseModel):
     round: int
     players: list[str | None] = Field(description="the name at each seat (null: a bot)")
     status: str = Field(description="opening, playing, scored or void")
-    results: dict[str, Any] | None = None
+    results: Results | None = Field(None, description="each entrant's result and the "
+                                    "points it gave, once scored")
 
 
 class TournamentInfo(BaseModel):
@@ -118,12 +120,12 @@ class TournamentInfo(BaseModel):
     organiser: str
     game: str
     preset: str | None
-    options: dict[str, Any]
+    options: dict[str, object]
     kind: str
     minutes: int | None
     rounds: int | None
     players: int
-    clock: dict[str, Any]
+    clock: dict[str, object]
     rated: bool
     bots: bool
     status: Literal["upcoming", "running", "finished"]
