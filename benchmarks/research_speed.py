@@ -8,6 +8,7 @@ rounds; chance outcomes drawn with ``rng.choice`` for every game alike).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -43,7 +44,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    print(f"engine: {cardtable.ENGINE}")
+    print(f"engine: {cardtable.ENGINE}; load average {os.getloadavg()[0]:.1f}")
     ratios: dict[str, list[float]] = {"pasur": [], "durak": []}
     for _ in range(args.rounds):
         peer = decisions_a_second(GAMES["go_fish"], args.seconds)
@@ -51,6 +52,7 @@ def main() -> None:
             ours = decisions_a_second(GAMES[game], args.seconds)
             ratios[game].append(ours / peer)
             print(f"{game}: {ours:.0f} decisions/s, go_fish {peer:.0f}")
+    print(f"load average {os.getloadavg()[0]:.1f}")
     for game, values in ratios.items():
         print(f"{game}: {statistics.median(values):.2f}x go_fish "
               f"(from {min(values):.2f} to {max(values):.2f})")

@@ -299,6 +299,16 @@ class Episode:
         out = np.empty(self.cached_layout(kind, private).size, np.float32)
         return self.encode(out, seat, kind, private)
 
+    def tensor_list(self, seat: int, kind: str = "observation", private: str = "single"
+                    ) -> list[float]:
+        """The tensor of ``kind`` for ``seat`` as a list of floats (pyspiel's form), built
+        in one call from ``pieces`` where the episode gives them."""
+        found = self.pieces(seat, kind, private)
+        if found is not None:
+            return tensors.as_list(self.cached_layout(kind, private).size, *found)
+        tensor: list[float] = self.tensor(seat, kind, private).tolist()
+        return tensor
+
     def sample_chance(self, rng: random.Random) -> int:
         """A chance outcome drawn with the node's probabilities (all equal here)."""
         outcomes = self.chance_outcomes()

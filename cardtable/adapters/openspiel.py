@@ -30,7 +30,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from .. import bots, games
 from ..game import GameSpec, GameState, make_rng
-from .base import Episode
+from .base import CHANCE, TERMINAL, Episode
 from .levels import LevelPlayer
 
 __all__ = ["CardtableBot", "CardtableGame", "CardtableState", "OpenSpielISMCTSBot",
@@ -135,6 +135,47 @@ class CardtableState(pyspiel.State):
 
     def current_player(self) -> int:
         return self._episode.current_player()
+
+    # pyspiel answers these from C++ by calling back into Python several times (a tensor:
+    # a fresh initial state to learn the size, the observer twice, a copy per piece); a
+    # Python caller gets the same answers from the episode in one step.  C++ callers
+    # (OpenSpiel's C++ algorithms) still go through the trampolines and the observer.
+
+    def is_chance_node(self) -> bool:
+        return self._episode.current_player() == CHANCE
+
+    def is_player_node(self) -> bool:
+        return self._episode.current_player() >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """pyspiel's ``LegalActions``: none at the end, the cards to deal at a chance node
+        (whoever asks), the mover's actions, and none for another seat."""
+        episode = self._episode
+        mover = episode.current_player()
+        if mover == TERMINAL:
+            return []
+        if mover == CHANCE or player is None or player == mover:
+            return episode.legal_actions()
+        if player < 0:
+            raise pyspiel.SpielError(f"legal actions asked for pseudo-player {player}")
+        return []
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        return self._tensor("observation", player)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        return self._tensor("information_state", player)
+
+    def _tensor(self, kind: str, player: int | None) -> list[float]:
+        """pyspiel's tensor of ``kind`` for ``player`` (the mover by default), as its
+        default observers give it (the seat's own cards)."""
+        episode = self._episode
+        if player is None:
+            player = episode.current_player()
+        if not 0 <= player < episode.players:
+            raise pyspiel.SpielError(f"player = {player}: a tensor is for a seat from 0 to "
+                                     f"{episode.players - 1}")
+        return episode.tensor_list(player, kind)
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._episode.legal_actions()

@@ -3,15 +3,18 @@
 An episode that can say its tensor as card masks and values at offsets
 (``Episode.pieces``) is encoded by ``encode``: the buffer is zeroed and every piece
 written in one C call (``cardtable/adapters/_tensor.c``), instead of a Python step per
-card.  ``outcomes`` lists a chance node's cards the same way.  Without the compiled
-module (no C compiler, or ``CARDTABLE_PURE=1``) both run in Python and give the same
-results.
+card; ``as_list`` gives the same tensor as the list of floats pyspiel returns, its zeros
+and ones shared objects rather than a new float each.  ``outcomes`` lists a chance
+node's cards the same way.  Without the compiled module (no C compiler, or
+``CARDTABLE_PURE=1``) all of them run in Python and give the same results.
 
 >>> import numpy as np
 >>> out = np.ones(8, np.float32)
 >>> encode(out, (0, 0b101), (7, 2.0))
 >>> out.tolist()
 [1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 2.0]
+>>> as_list(4, (1, 0b11), (0, 0.5))
+[0.5, 1.0, 1.0, 0.0]
 >>> outcomes(0b1010)
 [(1, 0.5), (3, 0.5)]
 """
@@ -24,7 +27,7 @@ import numpy as np
 
 from .._engine import load_core
 
-__all__ = ["COMPILED", "encode", "outcomes"]
+__all__ = ["COMPILED", "as_list", "encode", "outcomes"]
 
 _core: Any = load_core("cardtable.adapters._tensor")
 COMPILED = _core is not None
@@ -34,6 +37,8 @@ COMPILED = _core is not None
 def _encode(out: np.ndarray, masks: tuple[int, ...], values: tuple[Any, ...]) -> None:
     out.fill(0.0)
     size = out.shape[0]
+    if len(masks) % 2 or len(values) % 2:
+        raise ValueError("masks and values are flat (offset, item) pairs")
     for k in range(0, len(masks), 2):
         at, mask = masks[k], masks[k + 1]
         if mask and (at < 0 or at + mask.bit_length() > size):
@@ -69,6 +74,17 @@ def encode(out: np.ndarray, masks: tuple[int, ...], values: tuple[Any, ...]) -> 
         _core.encode(out, masks, values)
     else:
         _encode(out, masks, values)
+
+
+def as_list(size: int, masks: tuple[int, ...], values: tuple[Any, ...]) -> list[float]:
+    """The tensor ``encode`` writes into a vector of ``size``, as a list of Python floats
+    (each value a float32's, as pyspiel's tensors are)."""
+    if _core is not None:
+        out: list[float] = _core.as_list(size, masks, values)
+        return out
+    tensor = np.zeros(size, np.float32)
+    _encode(tensor, masks, values)
+    return tensor.tolist()
 
 
 def outcomes(mask: int) -> list[tuple[int, float]]:

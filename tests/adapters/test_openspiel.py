@@ -106,6 +106,48 @@ def test_tensors_and_strings_come_from_the_episode():
     assert "hand" not in public.dict
 
 
+@pytest.mark.parametrize(("name", "params"), GAMES[::3], ids=lambda v: str(v))
+def test_the_python_answers_are_pyspiels_own_at_every_node(name, params):
+    """A Python caller's legal actions, chance and player nodes and tensors (answered by
+    the state in Python) equal what pyspiel's C++ methods give through the trampolines
+    and the observers, at every node of a random game, for every seat."""
+    game = pyspiel.load_game(name, params)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(11)
+    seats = range(game.num_players())
+    nodes = 0
+    while True:
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.is_player_node() == pyspiel.State.is_player_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for seat in (-1, *seats):
+            try:
+                theirs = pyspiel.State.legal_actions(state, seat)
+            except pyspiel.SpielError:   # a pseudo-player at a decision
+                with pytest.raises(pyspiel.SpielError):
+                    state.legal_actions(seat)
+            else:
+                assert state.legal_actions(seat) == theirs
+        for seat in seats:
+            assert state.observation_tensor(seat) == \
+                pyspiel.State.observation_tensor(state, seat)
+            assert state.information_state_tensor(seat) == \
+                pyspiel.State.information_state_tensor(state, seat)
+        if state.is_terminal():
+            break
+        if state.is_player_node():
+            assert state.observation_tensor() == state.observation_tensor(
+                state.current_player())
+        else:
+            with pytest.raises(pyspiel.SpielError):
+                state.observation_tensor()
+        state.apply_action(rng.choice(state.legal_actions()))
+        nodes += 1
+    assert nodes > 50
+    with pytest.raises(pyspiel.SpielError):
+        state.observation_tensor(game.num_players())
+
+
 def test_game_facts_and_parameters():
     game = pyspiel.load_game("python_pasur(preset=wikipedia,players=3)")
     assert game.num_players() == 3

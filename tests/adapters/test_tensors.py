@@ -115,6 +115,8 @@ def test_encode_writes_masks_and_values_and_zeroes_the_rest():
 def test_encode_refuses_a_piece_outside_the_tensor(masks, values):
     with pytest.raises(ValueError):
         tensors.encode(np.zeros(60, np.float32), masks, values)
+    with pytest.raises(ValueError):
+        tensors.as_list(60, masks, values)
 
 
 def test_encode_takes_only_a_float32_vector():
@@ -132,6 +134,8 @@ def test_the_python_writer_is_the_compiled_one():
         tensors.encode(one, masks, values)
         tensors._encode(two, masks, values)
         assert np.array_equal(one, two)
+        listed = tensors.as_list(210, masks, values)
+        assert listed == one.tolist() and all(type(x) is float for x in listed)
         mask = rng.getrandbits(52)
         assert tensors.outcomes(mask) == tensors._outcomes(mask)
 
