@@ -259,6 +259,34 @@ def test_a_username_that_looks_like_a_taken_one_is_refused(client: TestClient) -
     assert register(nobody(client, next(counter)), "billy").status_code == 201
 
 
+def test_a_username_or_name_that_looks_like_an_accounts_display_name_is_refused(
+        client: TestClient) -> None:
+    """The account ``zed_k`` shows itself as ``Mary``: a sign-up as ``rnary`` or ``MARY``
+    would pass for it, and is refused with a sentence naming whom it looks like (the
+    guest who tried stays a guest); so is a guest or a seat called ``rnary``.  Once
+    ``zed_k`` shows another name, ``mary`` is free."""
+    zed = nobody(client, next(counter))
+    assert register(zed, "zed_k").status_code == 201
+    assert zed.post("/api/me/name", json={"name": "Mary"}).status_code == 200
+    for alike in ("rnary", "MARY", "Mary"):
+        hopeful = nobody(client, next(counter))
+        hopeful.get("/api/me")
+        answer = register(hopeful, alike)
+        assert (answer.status_code, answer.json().get("code")) == (
+            409, "username_confusable"), (alike, answer.text)
+        assert "'Mary'" in answer.json()["detail"]
+        assert "choose another" in answer.json()["detail"]
+        assert hopeful.get("/api/me").json()["kind"] == "guest"
+    for path in PATHS.values():
+        answer, _ = path(client, "rnary")
+        assert (answer.status_code, answer.json().get("code")) == (
+            422, "name_confusable"), answer.text
+        assert "'Mary'" in answer.json()["detail"]
+    assert zed.post("/api/me/name", json={"name": "rnary"}).status_code == 200   # its own
+    assert zed.post("/api/me/name", json={"name": "Zed"}).status_code == 200
+    assert register(nobody(client, next(counter)), "mary").status_code == 201
+
+
 @pytest.mark.parametrize(("name", "code"), [
     ("M0derator", "name_reserved"), ("Adm\u0131n", "name_reserved"),   # a dotless i
     ("SYST\u0395M", "name_mixed_scripts")])                            # a Greek E
@@ -294,10 +322,16 @@ def test_accounts_made_before_the_skeletons_are_found_by_theirs(tmp_path: Path) 
             "INSERT INTO players (id, kind, name, username, username_key, password_hash, "
             "created) VALUES ('old', 'account', 'Coco', 'Coco', 'coco', 'x', "
             "'2026-01-01 00:00:00.000000')")
+        connection.exec_driver_sql(
+            "INSERT INTO players (id, kind, name, username, username_key, password_hash, "
+            "created) VALUES ('shown', 'account', 'Mary', 'zed_k', 'zed_k', 'x', "
+            "'2026-01-01 00:00:00.000000')")
     storage.migrate()
     try:
         found = PlayerStore(storage).by_skeleton("\u0441\u043e\u0441\u043e")
         assert found is not None and found.id == "old"
         assert PlayerStore(storage).by_skeleton("Cocoa") is None
+        by_name = PlayerStore(storage).by_skeleton("rnary")
+        assert by_name is not None and by_name.id == "shown"
     finally:
         storage.close()

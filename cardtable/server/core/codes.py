@@ -133,9 +133,9 @@ CODES: dict[str, Code] = {
     "name_invisible": Code("a name in which nothing shows (only blank letters or signs)"),
     "name_marks": Code("a name with too many combining marks on one character", ("limit",)),
     "name_taken": Code("a name that is another account's username (whatever its case)"),
-    "name_confusable": Code("a name that looks like another account's username (letters of "
-                            "other alphabets or signs that look the same: UTS #39's "
-                            "confusable skeleton)"),
+    "name_confusable": Code("a name that looks like another account's username or display "
+                            "name (letters of other alphabets or signs that look the same: "
+                            "UTS #39's confusable skeleton)"),
     "name_mixed_scripts": Code("a name with a word mixing alphabets not written together "
                                "(a Cyrillic or Greek letter among Latin ones)", ("word",)),
     "invalid_username": Code("a username is 3 to 20 letters, digits or _"),
@@ -143,8 +143,8 @@ CODES: dict[str, Code] = {
     "invalid_password": Code("a password that is not text or too long"),
     "password_common": Code("a password on the list of common ones (or one of its words "
                             "with a few digits or marks)"),
-    "username_confusable": Code("the username looks like one that is taken (its confusable "
-                                "skeleton is another account's)"),
+    "username_confusable": Code("the username looks like one that is taken or like an "
+                                "account's display name (the same confusable skeleton)"),
     "username_taken": Code("the username is taken (whatever its case)"),
     "too_many_tokens": Code("an account holds as many API tokens as allowed"),
     "chat_too_long": Code("a chat message over 200 characters"),

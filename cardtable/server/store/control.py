@@ -124,7 +124,7 @@ class ControlStore(Store):
                             .values(name=name))
             session.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(
                 kind="deleted", name=name, username=None, username_key=None,
-                username_skeleton=None,
+                username_skeleton=None, name_skeleton=None,
                 password_hash=None))
         return name, tables
 

@@ -15,7 +15,18 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import Float, ForeignKey, Integer, String, delete, distinct, func, select, update
+from sqlalchemy import (
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    delete,
+    distinct,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Mapped, aliased, mapped_column
 from typing_extensions import TypedDict
@@ -73,6 +84,20 @@ class OpenSeat(TypedDict):
     url: str
 
 
+SKELETON_LENGTH = 200
+"""The most of a display name's confusable key kept (24 characters can grow, a few
+characters NFKC and the prototypes turn into many)."""
+
+
+def shown_key(name: str) -> str:
+    """A display name's confusable key as ``PlayerRow.name_skeleton`` keeps it.
+
+    >>> shown_key("D\u0430rya") == shown_key("darya")
+    True
+    """
+    return name_key(name)[:SKELETON_LENGTH]
+
+
 class PlayerRow(Base):
     """A guest or an account; ``username_key`` is the username in lower case (unique)."""
 
@@ -87,8 +112,18 @@ class PlayerRow(Base):
                                                           index=True)
     """The username's confusable key (``core.confusables.name_key``): what a look-alike
     username or name is found by."""
+    name_skeleton: Mapped[str | None] = mapped_column(String(SKELETON_LENGTH), nullable=True,
+                                                      index=True)
+    """An account's display name by its confusable key (``shown_key``; ``None`` for a
+    guest): a new username or name that looks like an account's shown name is found by
+    it, as one that looks like its username is (a guest's name holds nothing back)."""
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created: Mapped[_dt.datetime] = mapped_column(Stamp)
+
+    def like(self, text: str) -> str:
+        """What of this account ``text`` looks like: its username, else its display name."""
+        return (self.username if self.username and self.username_skeleton == name_key(text)
+                else self.name)
 
     def player(self) -> Player:
         return Player(id=self.id, name=self.name, kind=self.kind,  # type: ignore[arg-type]
@@ -383,36 +418,45 @@ class PlayerStore(Store):
             return session.scalar(select(PlayerRow).where(
                 PlayerRow.username_key == username.lower()))
 
-    def by_skeleton(self, text: str) -> PlayerRow | None:
-        """An account whose username looks like ``text`` (the same confusable key)."""
+    @guarded
+    def by_skeleton(self, text: str, other_than: str | None = None) -> PlayerRow | None:
+        """An account other than ``other_than`` whose username or display name looks like
+        ``text`` (the same confusable key)."""
+        key = shown_key(text)
         with self.storage.sessions() as session:
             return session.scalars(select(PlayerRow).where(
-                PlayerRow.username_skeleton == name_key(text)).limit(1)).first()
+                or_(PlayerRow.username_skeleton == key, PlayerRow.name_skeleton == key),
+                PlayerRow.id != (other_than or "")).limit(1)).first()
 
     @guarded
     def register(self, player_id: str | None, username: str, password_hash: str) -> Player:
         """An account; a guest (``player_id``) becomes it, keeping their id and games.
 
         ``Refused`` (409, ``username_taken``) if the name is taken in any case, or
-        (409, ``username_confusable``) if it looks like one taken (``bi11`` beside
-        ``bill``, ``rnary`` beside ``mary``)."""
+        (409, ``username_confusable``) if it looks like one taken or like an account's
+        display name (``bi11`` beside ``bill``, ``rnary`` beside ``mary``, ``dаrya`` in
+        Cyrillic beside an account shown as ``Darya``)."""
         skeleton = name_key(username)
         with self.storage.writing() as session:
             taken = session.scalar(select(PlayerRow.id).where(
                 PlayerRow.username_key == username.lower()))
             if taken is not None:
                 raise Refused("that username is taken", 409, "username_taken")
-            alike = session.scalar(select(PlayerRow.username).where(
-                PlayerRow.username_skeleton == skeleton).limit(1))
+            alike = session.scalars(select(PlayerRow).where(
+                or_(PlayerRow.username_skeleton == skeleton,
+                    PlayerRow.name_skeleton == shown_key(username)),
+                PlayerRow.id != (player_id or "")).limit(1)).first()
             if alike is not None:
-                raise Refused(f"that username looks just like {alike!r}, which is taken", 409,
+                raise Refused(f"that username looks just like the player {alike.like(username)!r} "
+                              "(letters of another alphabet, or signs that look the same, "
+                              "count as the same): choose another", 409,
                               "username_confusable")
             row = session.get(PlayerRow, player_id) if player_id else None
             if row is None or row.kind != "guest":
                 row = PlayerRow(id=new_player_id(), created=stamp(), name=username, kind="account")
                 session.add(row)
             row.kind, row.username, row.username_key = "account", username, username.lower()
-            row.username_skeleton = skeleton
+            row.username_skeleton, row.name_skeleton = skeleton, shown_key(username)
             row.password_hash, row.name = password_hash, username
             try:
                 session.flush()
@@ -427,6 +471,7 @@ class PlayerStore(Store):
             if row is None:
                 return None
             row.name = name
+            row.name_skeleton = shown_key(name) if row.kind == "account" else None
             # the seats of open tables show the new name too
             open_ids = select(TableRow.id).where(TableRow.status.in_(OPEN))
             session.execute(update(SeatRow).where(SeatRow.player_id == player_id,

@@ -221,8 +221,9 @@ async def check_shown_name(connection: Request | WebSocket, text: object,
     """A name to show for ``player`` (``None``: a seat taken without a session), kept by the
     one rule (``names.shown_name``), that is not another account's username in any case or
     width: a guest called ``darya`` beside the account ``Darya`` would pass for them; nor
-    looks like one (the same confusable skeleton, UTS #39: ``сосо`` in Cyrillic beside the
-    account ``coco``, ``rnary`` beside ``mary``: ``name_confusable``).
+    looks like one or like another account's display name (the same confusable skeleton,
+    UTS #39: ``сосо`` in Cyrillic beside the account ``coco``, ``rnary`` beside ``mary``:
+    ``name_confusable``).
 
     ``Refused`` (422) with the rule's code, or ``name_taken``."""
     name = check_words(connection, check_display_name(text), "name_word")
@@ -232,11 +233,12 @@ async def check_shown_name(connection: Request | WebSocket, text: object,
             and await asyncio.to_thread(store_of(connection).by_username, key) is not None):
         raise Refused("that name is an account's username: choose another", 422,
                       "name_taken")
-    alike = await asyncio.to_thread(store_of(connection).by_skeleton, name)
-    if alike is not None and (player is None or alike.id != player.id):
-        raise Refused("that name looks just like an account's username (letters of another "
-                      "alphabet, or signs that look the same): choose another", 422,
-                      "name_confusable")
+    alike = await asyncio.to_thread(store_of(connection).by_skeleton, name,
+                                    player.id if player is not None else None)
+    if alike is not None:
+        raise Refused(f"that name looks just like the player {alike.like(name)!r} (letters of "
+                      "another alphabet, or signs that look the same, count as the same): "
+                      "choose another", 422, "name_confusable")
     return name
 
 
