@@ -16,7 +16,7 @@ import tokenize
 from pathlib import Path
 
 SERVER = Path(__file__).resolve().parents[1] / "cardtable" / "server"
-ANY_BUDGET = 29
+ANY_BUDGET = 19
 
 
 def any_count(code: str) -> int:

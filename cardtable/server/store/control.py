@@ -23,10 +23,10 @@ from __future__ import annotations
 import datetime as _dt
 import logging
 import secrets
-from typing import Any
+from typing import ClassVar, Protocol, TypeVar
 
 from sqlalchemy import Select, delete, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import QueryableAttribute, Session
 
 from ..core.account_settings import AccountSettings
 from ..core.errors import Refused
@@ -59,8 +59,18 @@ log = logging.getLogger("cardtable.server")
 ANONYMOUS = "Deleted player"
 """The name a deleted account's seats show (with a few letters, so two stay apart)."""
 
-PERSONAL: tuple[Any, ...] = (SessionRow, ApiTokenRow, RatingRow, RatingHistoryRow,
-                             PlayerGameRow, BotRecordRow, LessonDoneRow, EmailRow, RoleRow)
+
+class Personal(Protocol):
+    """A kind of row of one player's: its ``player_id`` column names them."""
+
+    player_id: ClassVar[QueryableAttribute[str]]
+
+
+_Owned = TypeVar("_Owned", bound=Personal)
+
+PERSONAL: tuple[type[Personal], ...] = (
+    SessionRow, ApiTokenRow, RatingRow, RatingHistoryRow, PlayerGameRow, BotRecordRow,
+    LessonDoneRow, EmailRow, RoleRow)
 """The rows of a player that go with them (each has ``player_id``)."""
 
 EXPORT_LIMIT = 10_000
@@ -138,9 +148,8 @@ class ControlStore(Store):
             email = session.get(EmailRow, player_id)
             role = session.get(RoleRow, player_id)
 
-            def rows(model: Any, *order: Any, where: Any = None) -> list[Any]:
-                query = select(model).where(model.player_id == player_id if where is None
-                                            else where)
+            def rows(model: type[_Owned], *order: QueryableAttribute[object]) -> list[_Owned]:
+                query = select(model).where(model.player_id == player_id)
                 return list(session.scalars(query.order_by(*order).limit(EXPORT_LIMIT)))
 
             seats = session.execute(
@@ -154,6 +163,9 @@ class ControlStore(Store):
                                             & (SeatRow.seat == ChatMessageRow.seat))
                 .where(SeatRow.player_id == player_id, ChatMessageRow.room == "players")
                 .order_by(ChatMessageRow.id.desc()).limit(EXPORT_LIMIT)).all()
+            reported = session.scalars(
+                select(ReportRow).where(ReportRow.reporter_id == player_id)
+                .order_by(ReportRow.id).limit(EXPORT_LIMIT)).all()
             return {
                 "exported": stamp().isoformat(),
                 "player": {"id": player.id, "kind": player.kind, "name": player.name,
@@ -188,8 +200,7 @@ class ControlStore(Store):
                 "reports": [{"at": row.at.isoformat(), "player": row.player_id,
                              "table": row.table_id, "quoted": row.quoted,
                              "reason": row.reason, "status": row.status}
-                            for row in rows(ReportRow, ReportRow.id,
-                                            where=ReportRow.reporter_id == player_id)],
+                            for row in reported],
             }
 
     @guarded

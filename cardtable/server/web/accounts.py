@@ -27,7 +27,7 @@ import ipaddress
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TypeVar, TypeVarTuple
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
@@ -56,6 +56,7 @@ __all__ = ["COOKIE", "DEVICE", "ApiToken", "PlayerLimits", "check_shown_name", "
            "store_of", "verify_password"]
 
 _T = TypeVar("_T")
+_Ts = TypeVarTuple("_Ts")
 
 COOKIE = "cardtable_session"
 DEVICE = "cardtable_device"
@@ -80,7 +81,7 @@ default executor), so a flood of wrong passwords queues here and every database 
 (the health probe's, a move's) still finds a thread."""
 
 
-async def hashing(work: Callable[..., _T], *args: Any, known: bool = True,
+async def hashing(work: Callable[[*_Ts], _T], *args: *_Ts, known: bool = True,
                   network: str = "") -> _T:
     """Run a password's hash or check in the passwords' own threads, in its turn
     (``signin_gate``): ``known`` false for a stranger's sign-in or registration, which

@@ -26,13 +26,14 @@ import itertools
 import weakref
 from collections.abc import Callable
 from concurrent.futures import Executor
-from typing import Any, TypeVar
+from typing import TypeVar, TypeVarTuple
 
 from ..core.errors import Refused
 
 __all__ = ["Gate", "gate"]
 
 _T = TypeVar("_T")
+_Ts = TypeVarTuple("_Ts")
 
 BUSY = ("too many sign-in attempts are waiting just now, from everywhere; try again in "
         "{wait} s (a browser you signed in with before goes first)")
@@ -56,7 +57,7 @@ class Gate:
     def waiting(self) -> int:
         return sum(1 for *_, future in self._queue if not future.done())
 
-    async def run(self, work: Callable[..., _T], *args: Any, known: bool = True,
+    async def run(self, work: Callable[[*_Ts], _T], *args: *_Ts, known: bool = True,
                   network: str = "") -> _T:
         """``work(*args)`` in the executor once a slot is free; a stranger (``known``
         false) from ``network`` may be refused at once instead."""
