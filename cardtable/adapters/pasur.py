@@ -68,6 +68,12 @@ _ALL = (1 << 52) - 1
 _SPEC = games.get("pasur")
 
 
+_OBSERVATION = ("player", "to_move", "hand", "table", "captured", "pending", "picked",
+                "surs", "hand_sizes", "round", "stock", "last_capturer")
+"""The observation's pieces in the order ``PasurEpisode.pieces`` reads their starts."""
+_STARTS = ("starts", "observation")
+
+
 def max_points(rules: Rules, sides: int) -> int:
     """An upper bound on one side's points in a hand: every counting card, the bonus and a
     sur on every one of its plays."""
@@ -124,6 +130,7 @@ class PasurEpisode(Episode):
         self._tables: list[int] = []     # opening tables dealt again (table redeals)
         self._opening = 0
         self._deals = [[0] * self.rounds for _ in range(players)]
+        self._held = [0] * players       # each seat's cards while seats play (as masks)
         self._chance: list[tuple[int, int, int, int]] = []   # (history index, seat, round,
         # attempt); seat -1 for a table card
         self._hand: Hand | None = None
@@ -139,7 +146,7 @@ class PasurEpisode(Episode):
             out["rules"] = self.custom
         return out
 
-    _lists = ("_dealt", "_chance", "_plays", "_tables")
+    _lists = ("_dealt", "_chance", "_plays", "_tables", "_held")
 
     def _copy_more(self, other: PasurEpisode) -> None:
         other._deals = [row[:] for row in self._deals]
@@ -268,6 +275,7 @@ class PasurEpisode(Episode):
                 self.rules, hands=held, table=prev.table, stock=stock, to_move=self.leader,
                 captured=prev.captured, surs=prev.surs, last_capturer=prev.last_capturer,
                 deal_round=self._round)
+        self._held = [mask_of(cards) for cards in held]
         self._dealt = []
         self._phase = _PLAY
         self._refresh()
@@ -325,6 +333,7 @@ class PasurEpisode(Episode):
         assert seat is not None, "a move is pushed only while the hand goes on"
         before = hand.deal_round
         hand.push(move)
+        self._held[seat] &= ~(1 << move.index)
         self._plays.append((seat, move))
         self._pending, self._picked = -1, 0
         if hand.is_over():
@@ -521,31 +530,36 @@ class PasurEpisode(Episode):
         if private != "single":
             return None
         self._check_seat(seat)
-        self._check_view(kind, private)
-        if kind == "information_state":
+        if kind != "observation":
+            self._check_view(kind, private)
             return self._information_pieces(seat)
-        at = self.offsets()
-        masks = [at["player"], 1 << seat]
-        values: list[Any] = [at["stock"], self._pool.bit_count()]
-        mover = self.current_player()
-        if mover >= 0:
-            masks += (at["to_move"], 1 << mover)
-        hands = self._hands_now()
-        masks += (at["hand"], hands[seat], at["table"], self._table_now(),
-                  at["round"], 1 << (self._round - 1))
-        if self._pending >= 0:
-            masks += (at["pending"], 1 << self._pending, at["picked"], self._picked)
+        at = self._layouts.get(_STARTS)
+        if at is None:
+            offsets = self.offsets()
+            at = self._layouts[_STARTS] = tuple(offsets[name] for name in _OBSERVATION)
+        phase = self._phase
         hand = self._hand
+        # the seats' cards as the episode keeps them while seats play (``write``, the
+        # reference, asks the engine's hand)
+        hands = self._held if phase == _PLAY else self._hands_now()
+        masks = [at[0], 1 << seat, at[2], hands[seat], at[3], self._table_now(),
+                 at[9], 1 << (self._round - 1)]
+        values: list[Any] = [at[10], self._pool.bit_count()]
+        if phase == _PLAY:
+            assert hand is not None and hand.to_move is not None
+            masks += (at[1], 1 << hand.to_move)
+        if self._pending >= 0:
+            masks += (at[5], 1 << self._pending, at[6], self._picked)
         if hand is not None:
-            start = at["captured"]
+            start = at[4]
             for side, mask in enumerate(hand.captured_masks):
                 masks += (start + 52 * side, mask)
-            start = at["surs"]
+            start = at[7]
             for side, count in enumerate(hand.surs):
                 values += (start + side, count)
             if hand.last_capturer is not None:
-                masks += (at["last_capturer"], 1 << hand.last_capturer)
-        start = at["hand_sizes"]
+                masks += (at[11], 1 << hand.last_capturer)
+        start = at[8]
         for other, mask in enumerate(hands):
             values += (start + other, mask.bit_count())
         return tuple(masks), tuple(values)
