@@ -74,6 +74,10 @@ _OBSERVATION = ("player", "to_move", "hand", "table", "captured", "pending", "pi
 _STARTS = ("starts", "observation")
 
 
+def _taken_by(move: Move) -> int:
+    return move.taken
+
+
 def max_points(rules: Rules, sides: int) -> int:
     """An upper bound on one side's points in a hand: every counting card, the bonus and a
     sur on every one of its plays."""
@@ -281,11 +285,20 @@ class PasurEpisode(Episode):
         self._refresh()
 
     def _refresh(self) -> None:
-        by_card: dict[int, list[Move]] = {}
+        # most cards have one move: only a card with several sorts them (by what they take)
+        by_card: dict[int, tuple[Move, ...]] = {}
+        several = []
         for move in self._hand_dealt.legal_moves():
-            by_card.setdefault(move.index, []).append(move)
-        self._by_card = {index: tuple(sorted(moves, key=lambda m: m.taken))
-                         for index, moves in by_card.items()}
+            index = move.index
+            found = by_card.get(index)
+            if found is None:
+                by_card[index] = (move,)
+            else:
+                by_card[index] = (*found, move)
+                several.append(index)
+        for index in several:
+            by_card[index] = tuple(sorted(by_card[index], key=_taken_by))
+        self._by_card = by_card
 
     def _decide(self, action: int) -> None:
         seat = self._hand_dealt.to_move
