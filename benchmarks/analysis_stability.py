@@ -11,8 +11,9 @@ or none in both), the labelled moves whose loss's interval does not clear the la
 threshold (0: no move is labelled within the judge's own uncertainty), and a summary per
 game (agreement over all judged moves, the median and the largest CPU seconds).
 ``--web`` times the server's way instead: one job per move in the bot processes'
-niced background worker (``cardtable.server.play.bot_workers``), wall-clock seconds from
-the first job to the last, then the puzzles' job.
+niced background workers (``cardtable.server.play.bot_workers``; ``--processes`` of them,
+2 as the server), wall-clock seconds from the first job to the last, then the puzzles' job,
+with the load average before and after.
 
 ``make-duels`` plays the judge's own set (``tests/data/judge``): per game, ``random``
 against ``hard`` (2 players, seats in turn, as the arena plays them), and ``hard`` against
@@ -32,7 +33,7 @@ run labels, and per game each aim met or not.
     python benchmarks/analysis_stability.py make-duels
     python benchmarks/analysis_stability.py make-scripted [--only pasur]
     nice -n 10 python benchmarks/analysis_stability.py [--set judge] [--only durak] [--iterations N]
-    nice -n 10 python benchmarks/analysis_stability.py --web [--only durak] [--games 2]
+    nice python benchmarks/analysis_stability.py --web [--only durak] [--games 2] [--processes 2]
 """
 
 from __future__ import annotations
@@ -357,9 +358,11 @@ def _aims(out: dict[str, Any]) -> dict[str, bool]:
     return aims
 
 
-def web(paths: list[Path], iterations: int | None) -> None:
-    """The server's analysis: a job per move in the niced background worker, timed."""
+def web(paths: list[Path], iterations: int | None, processes: int) -> None:
+    """The server's analysis: a job per move in ``processes`` niced background workers
+    (``Analyses.judge_moves``), timed from the first job to the last; then the puzzles'."""
     import asyncio
+    import os
 
     from cardtable.server.play import analyses as learn_api
     from cardtable.server.play.bot_workers import BotWorkers, PuzzleJob
@@ -368,13 +371,15 @@ def web(paths: list[Path], iterations: int | None) -> None:
         text = path.read_text(encoding="utf-8")
         kept = learn_api.Analyses(Path("/nonexistent"), lambda: None,  # type: ignore[arg-type, return-value]
                                   iterations=iterations or learn_api.ANALYSIS_ITERATIONS)
-        workers = BotWorkers(1)
+        workers = BotWorkers(1, background=processes)
         try:
             record, jobs = kept._jobs(text)
-            await workers.background(jobs[0], learn_api.ANALYSIS_MOVE_LIMIT)   # warm up
+            # warm up: every background process started and its imports done
+            await asyncio.gather(*(workers.background(job, learn_api.ANALYSIS_MOVE_LIMIT)
+                                   for job in jobs[:processes]))
+            load = os.getloadavg()[0]
             began = time.perf_counter()
-            for job in jobs:
-                await workers.background(job, learn_api.ANALYSIS_MOVE_LIMIT)
+            await kept.judge_moves(jobs, workers)
             judged = time.perf_counter() - began
             await workers.background(PuzzleJob(text, learn_api.ANALYSIS_NODES),
                                      learn_api.ANALYSIS_MOVE_LIMIT)
@@ -382,8 +387,9 @@ def web(paths: list[Path], iterations: int | None) -> None:
         finally:
             workers.close()
             kept.close()
-        return {"file": path.name, "moves": len(record.moves),
-                "wall_seconds": round(judged, 1), "puzzles_wall_seconds": round(puzzles, 1)}
+        return {"file": path.name, "moves": len(record.moves), "processes": processes,
+                "wall_seconds": round(judged, 1), "puzzles_wall_seconds": round(puzzles, 1),
+                "load_before": round(load, 1), "load_after": round(os.getloadavg()[0], 1)}
 
     for path in paths:
         print(json.dumps(asyncio.run(run(path))), flush=True)
@@ -399,6 +405,8 @@ def main() -> None:
     parser.add_argument("--only", default=None, help="one game: pasur or durak")
     parser.add_argument("--games", type=int, default=None, help="the first N of each game")
     parser.add_argument("--web", action="store_true", help="time the server's way")
+    parser.add_argument("--processes", type=int, default=2,
+                        help="with --web: the background processes (the server's default: 2)")
     args = parser.parse_args()
     if args.what == "make":
         make()
@@ -411,7 +419,7 @@ def main() -> None:
         return
     paths = recorded(args.only, args.games, DUELS if args.set == "judge" else GAMES)
     if args.web:
-        web(paths, args.iterations)
+        web(paths, args.iterations, args.processes)
     else:
         stability(paths, args.iterations or analysis.DEFAULT_ITERATIONS)
 

@@ -163,7 +163,8 @@ def _streams(position: GameState[Any], seat: int, seed: int) -> tuple[random.Ran
 
 class _Player:
     """Plays one move out on one deal through the game's kit, to the plug-in's horizon: in
-    the kit's compiled core where it offers one (``fast_playout``), else in Python."""
+    the kit's compiled core where it offers one (``fast_deal``: the deal read into the core
+    once for all the moves played on it; else ``fast_playout``), else in Python."""
 
     def __init__(self, position: GameState[Any], seat: int, horizon: int | None) -> None:
         kit = kit_of(position)
@@ -172,15 +173,29 @@ class _Player:
         self.context = kit.context(position, seat, horizon=horizon)
         self.policy, self.cutoff, self.rewards = kit.playout, kit.cutoff, kit.rewards
         self.fast = fast_hooks(kit)[0]
+        self.board_of = getattr(kit, "fast_deal", None)
+        self.board: Callable[[Any, random.Random], Sequence[float] | None] | None = None
+        self.board_deal: Any = None
+        """The deal ``board`` plays on (the last one asked about)."""
         self.luck = random.Random()
 
     def deal(self, rng: random.Random) -> tuple[Any, int]:
         return self.sample(rng), rng.getrandbits(64)
 
     def play(self, deal: Any, move: Any, draw: int, last: bool) -> float:
-        game = deal if last else deal.copy()
         luck = self.luck
         luck.seed(draw)
+        if self.board_of is not None:
+            if self.board_deal is not deal:
+                self.board_deal = deal
+                self.board = self.board_of(deal, self.context, "basic")
+            if self.board is not None:
+                found = self.board(move, luck)
+                if found is not None:
+                    board: float = found[self.seat]
+                    return board
+                luck.seed(draw)
+        game = deal if last else deal.copy()
         game.push(move)
         context = self.context
         if self.fast is not None and game.to_move is not None:

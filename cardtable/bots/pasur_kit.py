@@ -171,6 +171,39 @@ class PasurKit:
             return context.of(hand_points(captured, surs, rules, position.totals))
         return context.of(context.estimate_of(captured, surs))
 
+    def fast_deal(self, position: Any, context: _Reward, policy: str,
+                  ) -> Callable[[Move, random.Random], list[float] | None] | None:
+        """``fast_playout`` of each of several moves on one deal: the deal is read into the
+        compiled core once (not once a move), each move is played on a copy of that board,
+        and a reward already met (the same cards and surs taken) is not worked out again.
+        The function answers what ``fast_playout`` answers for ``position`` after the move
+        with the same ``rng`` (it draws one number from it), or ``None`` (drawing nothing)
+        where the move ends the hand; ``None`` where the core cannot."""
+        core = _core()
+        if core is None or type(position) is not Hand or policy not in _POLICIES:
+            return None
+        rules = position.rules
+        board = core.Board(position, _points_of(rules), rules.sur_points)
+        code, horizon, totals = _POLICIES[policy], context.horizon, position.totals
+        known: dict[tuple[tuple[int, ...], tuple[int, ...], bool], list[float]] = {}
+
+        def play(move: Move, rng: random.Random) -> list[float] | None:
+            played = board.copy()
+            played.push(move.index, move.taken)
+            if played.to_move is None:
+                return None
+            played.playout(code, rng.getrandbits(64), horizon)
+            captured, surs, over = played.score()
+            key = (captured, tuple(surs), over)
+            found = known.get(key)
+            if found is None:
+                found = known[key] = context.of(
+                    hand_points(captured, surs, rules, totals) if over
+                    else context.estimate_of(captured, surs))
+            return found
+
+        return play
+
     def fast_solve(self, position: Any, seat: int, context: _Reward, *, max_nodes: int,
                    deadline: float) -> tuple[float, Move, int] | None:
         """The exact search in the compiled core (``_core.Board.solve``: the Python

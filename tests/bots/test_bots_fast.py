@@ -55,6 +55,32 @@ def test_the_fast_playouts_reward_is_the_reward_of_its_moves_played_in_python(po
         assert fast == KIT.rewards(replay, context)
 
 
+@needs_core
+@pytest.mark.parametrize(("preset", "players"), [("standard", 2), ("turkish", 3),
+                                                 ("wikipedia", 4)])
+def test_the_fast_deal_plays_each_move_as_the_fast_playout_does(preset, players):
+    """The judge's moves on one deal (``fast_deal``: the deal read into the core once)
+    get the reward ``fast_playout`` gives the position after each move, drawing as it
+    does; a move that ends the hand is left to the caller (``None``, nothing drawn)."""
+    for seed in range(12):
+        position = _position(seed, preset, players)
+        before = position.view(None)
+        context = KIT.context(position, position.to_move, horizon=seed % 2)
+        play = KIT.fast_deal(position, context, "basic")
+        for turn in range(2):   # a reward met again is the one worked out before
+            for move in position.legal_moves():
+                rng, again = random.Random(seed), random.Random(seed)
+                found = play(move, rng)
+                after = position.copy()
+                after.push(move)
+                if after.to_move is None:
+                    assert found is None and rng.random() == again.random()
+                    continue
+                assert found == KIT.fast_playout(after, context, "basic", again)
+                assert rng.random() == again.random()
+        assert position.view(None) == before
+
+
 def test_without_the_core_the_hook_draws_nothing_and_says_none(monkeypatch):
     monkeypatch.setattr(pasur_kit, "_CORE", [None])
     rng = random.Random(3)

@@ -121,3 +121,48 @@ def test_a_hint_depends_only_on_what_the_seat_has_seen(game: str) -> None:
         assert hints[0].move in map(str, state.legal_moves())
 
     run_async(run())
+
+
+@pytest.mark.parametrize("game", ["pasur", "durak"])
+def test_an_analysis_shared_among_processes_gives_the_verdicts_of_one(game: str) -> None:
+    """A game's moves judged in two background processes at once (the lanes take the moves
+    in whatever order they free up) give the judgements of one process, and those of the
+    whole analysis in this process with the same seed: each move is seeded by its position
+    alone, never by who judges it or when."""
+    from cardtable import analysis, records
+    from cardtable.server.play.analyses import ANALYSIS_NODES, Analyses
+
+    path = Path(__file__).parents[1] / "data" / "judge" / f"{game}-random-1.json"
+    text = path.read_text(encoding="utf-8")
+    record = records.loads(text)
+    moves = record.moves[:60]   # a Pasur match is long: its first hands
+    kept = Analyses(Path("/nonexistent"), lambda: None,   # type: ignore[arg-type, return-value]
+                    iterations=300)
+
+    async def judged(processes: int) -> tuple[list[dict[str, object]], set[int]]:
+        workers = BotWorkers(1, background=processes)
+        try:
+            _, jobs = kept._jobs(text)
+            told: list[int] = []
+
+            async def tell(done: int) -> None:
+                told.append(done)
+
+            found = await kept.judge_moves(jobs[:len(moves)], workers, tell)
+            assert told == list(range(1, len(moves) + 1))   # the progress counts up
+            return [j.to_dict() for j in found], workers.background_pids()
+        finally:
+            workers.close()
+
+    try:
+        one, one_pids = run_async(judged(1))
+        two, two_pids = run_async(judged(2))
+    finally:
+        kept.close()
+    assert len(one_pids) == 1 and len(two_pids) == 2   # both lanes had a process of their own
+    assert two == one
+    iterations = max(300, analysis.smallest_iterations(record.start(), record.moves)[0])
+    alone = analysis.analyse(record.start(), moves, iterations=iterations, seed=0,
+                             nodes=ANALYSIS_NODES)
+    assert one == [j.to_dict() for j in alone]
+    assert sum(j["label"] is not None or j["loss"] > 0 for j in one) > 0   # a game judged

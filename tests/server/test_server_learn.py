@@ -176,7 +176,8 @@ def test_an_analysis_move_past_its_own_limit_fails_the_analysis(
         time.sleep(0.2)
     assert answer.status_code == 500 and answer.json()["code"] == "analysis_failed"
     workers = client.app.state.tables.runner.workers
-    assert workers.killed == 1 and workers.background_pid() is None   # killed, not waited for
+    # each lane's job killed (past its limit, or stopped with the analysis), not waited for
+    assert 1 <= workers.killed <= workers.background_count and not workers.background_pids()
     # asked again, it starts afresh
     assert client.post(f"/api/tables/{seated['table']}/analysis").json()["status"] == "running"
 

@@ -99,6 +99,10 @@ class Limits(BaseModel):
         600.0, gt=0, le=3600, description="wall seconds one finished game's analysis may take "
         "in the bots' background worker, every move's judgement together; past them it "
         "stops and fails (`analysis_failed`), so no analysis works without end")
+    analysis_processes: int = Field(
+        2, ge=1, le=64, description="niced background processes the analyses use (at most "
+        "the machine's cores): one game's moves are judged in all of them at once, each "
+        "move's verdict the same whatever their number")
     rule_bounds: Annotated[dict[str, int], NoDecode] = Field(
         default_factory=lambda: dict(RULE_BOUNDS), description="the largest value of a "
         "whole-number rule option at a table made here, by option name (NAME=VALUE,...), "

@@ -1,10 +1,11 @@
-"""Analyses of finished games: one job per move in the bot processes' background worker
-(``BotWorkers.background``: niced, and a job starts only while the live bots leave a core
-free), never in the server's own process; a live bot's move or a hint never waits for
-it.  Each move's job has its own limit (``ANALYSIS_MOVE_LIMIT``); the results are kept in
-the database (``store.analyses``), so any process serves them and one game is analysed
-once however many processes are asked.  Hints for lessons run in threads of its own (not
-the loop's default ones, which storage uses)."""
+"""Analyses of finished games: one job per move in the bot processes' background workers
+(``BotWorkers.background``: niced, a game's moves shared among them, and a job starts only
+while the live bots leave a core free), never in the server's own process; a live bot's
+move or a hint never waits for it.  Each move's job has its own limit
+(``ANALYSIS_MOVE_LIMIT``); the results are kept in the database (``store.analyses``), so
+any process serves them and one game is analysed once however many processes are asked.
+Hints for lessons run in threads of its own (not the loop's default ones, which storage
+uses)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -191,22 +192,17 @@ class Analyses:
 
         record, jobs = await self._in_thread(lambda: self._jobs(record_text))
         learn = learn_of(record.game)
-        judged = []
         await self._in_thread(lambda: store.progress(table_id, self.owner, 0, len(jobs), _lease()))
-        worked: list[float] = []   # the jobs' seconds at work (waits for live bots left out)
-        for done, job in enumerate(jobs, 1):
-            left = self.seconds - sum(worked)
-            try:
-                if left <= 0:
-                    raise TimeoutError(f"over its {self.seconds:g} seconds of work")
-                judged.append(await workers.background(job, min(ANALYSIS_MOVE_LIMIT, left),
-                                                       worked))
-            except (TimeoutError, BotFailed) as error:
-                log.warning("table %s: the analysis stopped at move %d: %s", table_id,
-                            job.index, error)
-                raise
+
+        async def told(done: int) -> None:
             await self._in_thread(functools.partial(
                 store.progress, table_id, self.owner, done, len(jobs), _lease()))
+
+        try:
+            judged = await self.judge_moves(jobs, workers, told)
+        except (TimeoutError, BotFailed) as error:
+            log.warning("table %s: the analysis stopped: %s", table_id, error)
+            raise
         result = {"game": record.game, "unit": learn.unit, "thresholds": list(learn.thresholds),
                   "iterations": jobs[0].iterations if jobs else self.iterations, "seed": 0,
                   "moves": [j.to_dict() for j in judged],
@@ -214,6 +210,44 @@ class Analyses:
         await self._in_thread(lambda: store.finish(table_id, self.owner, result))
         if self.hindsight:
             await self._find_puzzles(table_id, record_text, workers)
+
+    async def judge_moves(self, jobs: list[JudgeJob], workers: BotWorkers,
+                          told: Callable[[int], Awaitable[None]] | None = None,
+                          ) -> list[Judgement]:
+        """The jobs' judgements, in order, judged in all of ``workers``' background
+        processes at once (one lane each, taking the next move as it frees); ``told(done)``
+        after each, one at a time, counting up.  Each move is seeded by its position alone,
+        so the judgements are the same whatever the number of processes.  Past
+        ``seconds`` of work (the jobs' seconds added together) it stops before the next
+        move: ``TimeoutError``."""
+        judged: list[Judgement | None] = [None] * len(jobs)
+        worked: list[float] = []   # the jobs' seconds at work (waits for live bots left out)
+        waiting = iter(enumerate(jobs))   # shared by the lanes: each takes the next move
+        telling = asyncio.Lock()
+        done = 0
+
+        async def lane() -> None:
+            nonlocal done
+            for at, job in waiting:
+                left = self.seconds - sum(worked)
+                if left <= 0:
+                    raise TimeoutError(f"over its {self.seconds:g} seconds of work "
+                                       f"(move {job.index})")
+                judged[at] = await workers.background(job, min(ANALYSIS_MOVE_LIMIT, left),
+                                                      worked)
+                async with telling:
+                    done += 1
+                    if told is not None:
+                        await told(done)
+
+        lanes = [asyncio.ensure_future(lane()) for _ in range(workers.background_count)]
+        try:
+            await asyncio.gather(*lanes)
+        finally:   # one lane failed: the others stop too
+            for other in lanes:
+                other.cancel()
+            await asyncio.gather(*lanes, return_exceptions=True)
+        return [j for j in judged if j is not None]
 
     async def _find_puzzles(self, table_id: str, record_text: str,
                             workers: BotWorkers) -> None:

@@ -22,6 +22,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import os
 import random
 import secrets
 import time
@@ -82,9 +83,12 @@ class BotRunner:
 
     def pool(self) -> BotWorkers:
         """The bot processes: ``bot_processes`` of them for the bots (one when the bots
-        think in threads: then hints alone use it) and one for analysis."""
+        think in threads: then hints alone use it) and ``analysis_processes`` for analysis
+        (at most the machine's cores)."""
         if self.workers is None:
-            self.workers = BotWorkers(max(1, self.settings.bot_processes), grace=GRACE)
+            self.workers = BotWorkers(
+                max(1, self.settings.bot_processes), grace=GRACE,
+                background=min(self.settings.analysis_processes, os.cpu_count() or 1))
         return self.workers
 
     def close(self) -> None:

@@ -8,8 +8,9 @@ fresh one takes its place, so no job holds a core past its limit.  Workers end b
 themselves when the server process is gone, even after ``kill -9``.
 
 Live work (bots' moves and hints: someone is waiting) goes to ``count`` live workers.
-Analysis is background work: one more process, niced, one job at a time, and a job starts
-only while fewer than ``pause_at`` live jobs are thinking.  A live move therefore never
+Analysis is background work: ``background`` more processes (one by default), niced, each
+one job at a time, and a job starts only while fewer than ``pause_at`` live jobs are
+thinking.  A live move therefore never
 waits for analysis; an analysis waits at each move's boundary for the live tables, and
 its per-move jobs have limits of their own.
 
@@ -209,29 +210,34 @@ class _Worker:
 
 
 class BotWorkers:
-    """``count`` live worker processes and one background one, started when first needed.
+    """``count`` live worker processes and ``background`` background ones, started when
+    first needed.
 
-    ``choose`` and ``run`` wait for a free live worker; ``background`` for the background
-    worker and for fewer than ``pause_at`` live jobs thinking (by default, all cores but
-    one: the server's).  ``grace`` is how long past its limit a bot may take to answer
-    before its worker is killed (a search stops at the limit and answers at once).
+    ``choose`` and ``run`` wait for a free live worker; ``background`` for a free
+    background worker and for fewer than ``pause_at`` live jobs thinking (by default, all
+    cores but one: the server's).  ``grace`` is how long past its limit a bot may take to
+    answer before its worker is killed (a search stops at the limit and answers at once).
     """
 
-    def __init__(self, count: int, grace: float = 1.0, *, pause_at: int | None = None) -> None:
+    def __init__(self, count: int, grace: float = 1.0, *, pause_at: int | None = None,
+                 background: int = 1) -> None:
         self.count = max(1, count)
         self.grace = grace
         self.pause_at = max(1, pause_at if pause_at is not None
                             else (os.cpu_count() or 2) - 1)
+        self.background_count = max(1, background)
+        """Background (analysis) processes at most: one analysis's moves are judged in
+        all of them at once."""
         self._idle: asyncio.Queue[_Worker | None] | None = None
         self._workers: set[_Worker] = set()
-        self._background: _Worker | None = None
-        self._background_turn: asyncio.Lock | None = None
+        self._backgrounds: set[_Worker] = set()
+        self._background_idle: asyncio.Queue[_Worker | None] | None = None
         self._calm: asyncio.Condition | None = None
         self.thinking = 0
         """Live jobs thinking now (in the live workers, or bots in threads: ``live``)."""
         # the waits on the pipes (not the thinking): one thread per worker
         self._threads = concurrent.futures.ThreadPoolExecutor(
-            max_workers=self.count + 1, thread_name_prefix="bot-wait")
+            max_workers=self.count + self.background_count, thread_name_prefix="bot-wait")
         self.killed = 0
         """Workers killed while still thinking (past the limit, or for a bot loop that
         was cancelled); each is replaced when a bot next needs one."""
@@ -298,45 +304,50 @@ class BotWorkers:
 
     async def background(self, job: Job[T], limit: float,
                          worked: list[float] | None = None) -> T:
-        """A background job's answer (analysis), from the niced background worker, one at
-        a time and first in, first served; it starts once fewer than ``pause_at`` live
-        jobs think.  ``TimeoutError`` past ``limit`` (the worker is killed and replaced),
-        ``BotFailed`` if the job raised or the worker died.  The seconds the job worked
-        (its wait for the live bots left out) are added to ``worked`` when given."""
-        if self._background_turn is None:
-            self._background_turn = asyncio.Lock()
+        """A background job's answer (analysis), from a free niced background worker, first
+        in, first served; it starts once fewer than ``pause_at`` live jobs think.
+        ``TimeoutError`` past ``limit`` (the worker is killed and replaced), ``BotFailed`` if
+        the job raised or the worker died.  The seconds the job worked (its wait for the live
+        bots left out) are added to ``worked`` when given."""
+        if self._background_idle is None:
+            self._background_idle = asyncio.Queue()
+            for _ in range(self.background_count):
+                self._background_idle.put_nowait(None)
             self._calm = asyncio.Condition()
         loop = asyncio.get_running_loop()
-        async with self._background_turn:
+        worker = await self._background_idle.get()
+        try:
             assert self._calm is not None
             async with self._calm:
                 await self._calm.wait_for(lambda: self.thinking < self.pause_at)
-            worker = self._background
             if worker is not None and not worker.process.is_alive():
-                self._drop_background()
+                self._drop_background(worker)
                 worker = None
             if worker is None:
-                worker = self._background = await loop.run_in_executor(
-                    self._threads, _Worker, BACKGROUND_NICE)
+                worker = await loop.run_in_executor(self._threads, _Worker, BACKGROUND_NICE)
+                self._backgrounds.add(worker)
             began = time.perf_counter()
             try:
                 return await loop.run_in_executor(self._threads, worker.ask, job, limit)
             except BotFailed:
                 if not worker.process.is_alive():
-                    self._drop_background()
+                    self._drop_background(worker)
+                    worker = None
                 raise
             except BaseException:
-                self._drop_background()   # still working: past its limit, or cancelled
+                self._drop_background(worker)   # still working: past its limit, or cancelled
+                worker = None
                 self.killed += 1
                 raise
             finally:
                 if worked is not None:
                     worked.append(time.perf_counter() - began)
+        finally:
+            self._background_idle.put_nowait(worker)
 
-    def _drop_background(self) -> None:
-        if self._background is not None:
-            self._background.kill()
-            self._background = None
+    def _drop_background(self, worker: _Worker) -> None:
+        self._backgrounds.discard(worker)
+        worker.kill()
 
     def _forget(self, worker: _Worker) -> None:
         self._workers.discard(worker)
@@ -347,11 +358,16 @@ class BotWorkers:
         return {w.process.pid for w in self._workers if w.process.pid is not None}
 
     def background_pid(self) -> int | None:
-        """The process id of the background worker, if it runs."""
-        return self._background.process.pid if self._background is not None else None
+        """The process id of a background worker (the lowest), if one runs."""
+        return min(self.background_pids(), default=None)
+
+    def background_pids(self) -> set[int]:
+        """The process ids of the background workers that run."""
+        return {w.process.pid for w in self._backgrounds if w.process.pid is not None}
 
     def close(self) -> None:
         for worker in list(self._workers):
             self._forget(worker)
-        self._drop_background()
+        for worker in list(self._backgrounds):
+            self._drop_background(worker)
         self._threads.shutdown(wait=False, cancel_futures=True)
