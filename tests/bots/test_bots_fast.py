@@ -67,7 +67,7 @@ def test_the_fast_deal_plays_each_move_as_the_fast_playout_does(preset, players)
         before = position.view(None)
         context = KIT.context(position, position.to_move, horizon=seed % 2)
         play = KIT.fast_deal(position, context, "basic")
-        for turn in range(2):   # a reward met again is the one worked out before
+        for _ in range(2):   # a reward met again is the one worked out before
             for move in position.legal_moves():
                 rng, again = random.Random(seed), random.Random(seed)
                 found = play(move, rng)
