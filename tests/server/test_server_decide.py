@@ -134,6 +134,20 @@ def test_a_move_spends_the_seats_bank_past_its_move_time_and_stores_the_clock() 
     assert starts == [e.StartClock((1, table.state.to_move), 70.0)]
 
 
+def test_a_move_inside_its_move_time_stores_no_clock_unless_the_stored_one_differs() -> None:
+    table = table_of(people=2, clock={"move": 10, "bank": 60})
+    assert table.life is not None
+    table.life.stored = table.life.to_dict()   # as the dealer finds the table's row
+    run(table, e.After(), NOW)
+    store = {e.StoreMove: lambda w: e.Stored(w.step, False, NOW.stamp)}
+    quick = run(table, cmd.Play(table.state.to_move, 0, legal(table)), later(4), store)
+    assert not [w for dec in quick for w in dec.writes if isinstance(w, e.StoreLife)]
+    seat = table.state.to_move   # its clock started at 4 s: 16 s spend 6 of its bank
+    slow = run(table, cmd.Play(seat, 1, legal(table)), later(20), store)
+    lives = [w for dec in slow for w in dec.writes if isinstance(w, e.StoreLife)]
+    assert lives and lives[0].life["banks"][seat] == 54.0
+
+
 def test_the_last_move_ends_the_table_with_its_summary_and_stops_its_timers() -> None:
     table = table_of(people=1)
     rng = random.Random(3)

@@ -60,6 +60,10 @@ class Dealer(Mailbox):
         table.dealer = self
         table.life = Life.from_dict(life, table.players)
         table.life.clock = house.clock
+        # what the row holds, in to_dict's form where that reads back the same (a
+        # correspondence row's running turn does not: it is kept as stored)
+        table.life.stored = (dict(life) if life is not None and table.life.correspondence
+                             else table.life.to_dict())
         for index in table.life.forfeits + table.life.left:
             seat = table.seats[index]
             if seat.kind == "human" and seat.bot is None and not table.over:
@@ -140,6 +144,9 @@ class Dealer(Mailbox):
                     await asyncio.to_thread(storage.save_life, table.id, life)
                 except StorageUnavailable:   # the clock then restarts from the bank before
                     log.warning("table %s: its clocks could not be stored", table.id)
+                else:
+                    if table.life is not None:
+                        table.life.stored = life
             case d.StoreEnd():
                 try:
                     stored = await asyncio.to_thread(

@@ -457,7 +457,9 @@ class Plan:
             life = dataclasses.replace(self.table.life)
             for name, value in kept.items():
                 setattr(life, name, value)
-            writes.insert(0, StoreLife(life.to_dict()))
+            stored = life.to_dict()
+            if stored != self.table.life.stored:
+                writes.insert(0, StoreLife(stored))
         return Decision(answer=answer, writes=tuple(writes), changes=tuple(self.changes),
                         sends=tuple(self.sends), timers=tuple(self.timers), then=then)
 

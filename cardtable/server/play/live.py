@@ -86,6 +86,9 @@ class Life:
     """The rating each account's seat has in the table's pool (shown with the seat)."""
     clock: Clock = field(default_factory=Clock, repr=False)
     """What the time is (the tables' clock, given by ``Lifecycle.attach``)."""
+    stored: dict[str, object] | None = field(default=None, repr=False)
+    """The life as the database holds it (``to_dict``'s form; ``None``: unknown): a
+    decision leaving it so writes nothing (a move inside its move time changes no bank)."""
 
     def __post_init__(self) -> None:
         if len(self.banks) != self.players:

@@ -128,9 +128,9 @@ class Director:
             if t.row.starts is not None and t.row.starts <= at:
                 await self.start_now(tournament_id, by=None)
             return
+        names = {e.player_id: e.name for e in t.entrants}
         opening = await asyncio.to_thread(store.opening_games, tournament_id)
         if opening:
-            names = await asyncio.to_thread(store.names, tournament_id)
             await asyncio.gather(*(self._make(t.row, game, names)
                                    for game, made in opening if not made))
             await asyncio.to_thread(store.games_opened, [g.table_id for g, _ in opening])
@@ -140,19 +140,21 @@ class Director:
             await asyncio.to_thread(store.finish, tournament_id)
             return
         ended = await asyncio.to_thread(store.ended_games, tournament_id)
-        if ended:
+        if ended:   # read again with the points (one read a step when nothing ended)
             await asyncio.to_thread(store.score_games, [table for table, _, _ in ended],
                                     t.row.kind)
-        t = await asyncio.to_thread(store.load, tournament_id, every_game=False)
-        if t is None or t.row.status != RUNNING:
+            t = await asyncio.to_thread(store.load, tournament_id, every_game=False)
+            if t is None:
+                return
+        if t.row.status != RUNNING:
             return
         if arena:
-            await self._seat_arena(t, at)
+            await self._seat_arena(t, at, names)
         else:
-            await self._seat_swiss(t)
+            await self._seat_swiss(t, names)
 
     # -- seating --------------------------------------------------------------------------
-    async def _seat_arena(self, t: Tourney, at: _dt.datetime) -> None:
+    async def _seat_arena(self, t: Tourney, at: _dt.datetime, names: dict[str, str]) -> None:
         free = [e for e in t.entrants if e.busy is None and not e.paused and not e.withdrawn]
         playing = any(g.status in (OPENING, PLAYING) for g in t.games)
         origin = t.row.started or at
@@ -168,14 +170,14 @@ class Director:
         groups: list[list[str | None]] = [list(g) for g in paired.tables]
         groups += [[*g, *[None] * (t.row.players - len(g))] for g in paired.with_bots]
         if groups:
-            await self._open(t.row, t.row.round, groups)
+            await self._open(t.row, t.row.round, groups, names)
             for group in groups:
                 for player in group:
                     moment = since.get(player or "")
                     if moment is not None:
                         self.paired.append((stamp() - moment).total_seconds())
 
-    async def _seat_swiss(self, t: Tourney) -> None:
+    async def _seat_swiss(self, t: Tourney, names: dict[str, str]) -> None:
         row = t.row
         if any(g.status in (OPENING, PLAYING) for g in t.games):
             return   # the round is being played
@@ -187,18 +189,18 @@ class Director:
         paired = pair_swiss([SwissPlayer(e.player_id, e.points, e.rating,  # a repeat
                                          frozenset(e.met) | apart.get(e.player_id, set()),
                                          e.byes) for e in present], row.players)
-        await self._open(row, row.round + 1, [list(g) for g in paired.tables],
+        await self._open(row, row.round + 1, [list(g) for g in paired.tables], names,
                          byes=list(paired.byes))
 
     async def _open(self, row: TournamentRow, round_: int, groups: list[list[str | None]],
-                    byes: list[str] | None = None) -> None:
-        """Write the tables down (ids chosen), then make them."""
+                    names: dict[str, str], byes: list[str] | None = None) -> None:
+        """Write the tables down (ids chosen), then make them (``names``: the entrants'
+        names as the step read them)."""
         tables = self.tables
         games = [(choose_id(new_id, tables.ring, tables.settings.ring_address), group)
                  for group in groups]
         if not await asyncio.to_thread(self.store.open_games, row.id, round_, games, byes):
             return   # another step wrote this round first
-        names = await asyncio.to_thread(self.store.names, row.id)
         await asyncio.gather(*(self._make(row, GameRow(
             table_id=table_id, tournament_id=row.id, round=round_, players=group,
             status=OPENING, created=stamp()), names) for table_id, group in games))

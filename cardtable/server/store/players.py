@@ -193,7 +193,9 @@ class PlayerGameRow(Base):
     __tablename__ = "player_games"
 
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    """Indexed on its own: a table's results are read by the table (a tournament's
+    scoring), which the key, the player first, does not find."""
     seat: Mapped[int] = mapped_column(Integer)
     game: Mapped[str] = mapped_column(String(32))
     pool: Mapped[str] = mapped_column(String(120))

@@ -278,11 +278,11 @@ class TournamentStore(Store):
         and the byes are scored, once.  False, and nothing written, if it had moved or
         one of the players is at a table already."""
         with self.storage.writing() as session:
-            seated = [p for _, players in games for p in players if p is not None]
-            busy = session.scalars(select(EntrantRow.busy).where(
+            seated = {p for _, players in games for p in players if p is not None}
+            entrants = {e.player_id: e for e in session.scalars(select(EntrantRow).where(
                 EntrantRow.tournament_id == tournament_id,
-                EntrantRow.player_id.in_(seated)).with_for_update()).all()
-            if any(table is not None for table in busy):
+                EntrantRow.player_id.in_(seated | set(byes or ()))).with_for_update())}
+            if any(entrants[p].busy is not None for p in seated if p in entrants):
                 return False   # seated meanwhile by another step: nothing is written
             if byes is not None:
                 if not _changed(session, update(TournamentRow).where(
@@ -290,20 +290,17 @@ class TournamentStore(Store):
                         .values(round=round_)):
                     return False
                 for player in byes:
-                    entrant = session.get(EntrantRow, (tournament_id, player))
-                    if entrant is not None:
-                        entrant.byes += 1
-                        entrant.points += BYE_POINTS
+                    if player in entrants:
+                        entrants[player].byes += 1
+                        entrants[player].points += BYE_POINTS
             at = stamp()
             for table_id, group in games:
                 session.add(GameRow(table_id=table_id, tournament_id=tournament_id,
                                     round=round_, players=group, status=OPENING,
                                     created=at))
                 for person in group:
-                    entrant = (session.get(EntrantRow, (tournament_id, person))
-                               if person is not None else None)
-                    if entrant is not None:
-                        entrant.busy, entrant.free_since = table_id, None
+                    if person in entrants:
+                        entrants[person].busy, entrants[person].free_since = table_id, None
             return True
 
     @guarded
@@ -371,51 +368,67 @@ class TournamentStore(Store):
         so a game another process scored meanwhile is left out of the answer.  A table
         closed, or ended with no result, scores nothing (``void``)."""
         with self.storage.writing() as session:
-            scored: dict[str, Results] = {}
-            for table_id in table_ids:
-                results = _score(session, table_id, kind)
-                if results is not None:
-                    scored[table_id] = results
-            return scored
+            return _score(session, table_ids, kind)
 
 
-def _score(session: Session, table_id: str, kind: str) -> Results | None:
-    game = session.get(GameRow, table_id)
-    if game is None or game.status != PLAYING:
-        return None
-    table = session.get(TableRow, table_id)
-    if table is None:
-        return None
-    found = dict(session.execute(select(PlayerGameRow.player_id, PlayerGameRow.result)
-                                 .where(PlayerGameRow.table_id == table_id)).all())
-    void = table.status == CLOSED or not found
-    if not _changed(session, update(GameRow).where(
-            GameRow.table_id == table_id, GameRow.status == PLAYING)
-            .values(status=VOID if void else SCORED)):
-        return None
-    results: Results = {}
-    people = [p for p in game.players if p is not None]
-    for player in people:
-        entrant = session.get(EntrantRow, (game.tournament_id, player))
-        if entrant is None:
-            continue
-        entrant.busy = None
-        entrant.free_since = stamp()
-        entrant.last = [p for p in people if p != player]
-        entrant.met = sorted(set(entrant.met) | set(entrant.last))
-        result = found.get(player)
-        if void or result is None:
-            continue
-        if kind == ARENA:
-            points, entrant.streak = arena_points(result, entrant.streak)
-        else:
-            points, _ = arena_points(result, 0)
-        entrant.points += points
-        entrant.games += 1
-        entrant.wins += result == "win"
-        results[player] = [result, points]
-    game.results = results
-    return results
+def _score(session: Session, table_ids: list[str], kind: str) -> dict[str, Results]:
+    """``score_games``'s transaction, in a few statements whatever the number of tables
+    (a step scores every table that ended since the last)."""
+    games = {g.table_id: g for g in session.scalars(select(GameRow).where(
+        GameRow.table_id.in_(table_ids), GameRow.status == PLAYING))}
+    status = dict(session.execute(select(TableRow.id, TableRow.status).where(
+        TableRow.id.in_(games))).all())
+    games = {t: g for t, g in games.items() if t in status}
+    if not games:
+        return {}
+    closed = {t for t in games if status[t] == CLOSED}
+    found: dict[str, dict[str, str]] = {}
+    for table_id, player, outcome in session.execute(
+            select(PlayerGameRow.table_id, PlayerGameRow.player_id, PlayerGameRow.result)
+            .where(PlayerGameRow.table_id.in_(games))):
+        found.setdefault(table_id, {})[player] = outcome
+    void = {t for t in games if t in closed or t not in found}
+    # marked once: a game another process marked meanwhile is not returned, nor scored
+    mine: set[str] = set()
+    for mark, tables in ((VOID, void), (SCORED, set(games) - void)):
+        if tables:
+            mine.update(session.scalars(update(GameRow).where(
+                GameRow.table_id.in_(tables), GameRow.status == PLAYING)
+                .values(status=mark).returning(GameRow.table_id)))
+    people = {(g.tournament_id, p) for t, g in games.items() if t in mine
+              for p in g.players if p is not None}
+    entrants = {(e.tournament_id, e.player_id): e for e in session.scalars(
+        select(EntrantRow).where(
+            EntrantRow.tournament_id.in_({t for t, _ in people}),
+            EntrantRow.player_id.in_({p for _, p in people})))}
+    at = stamp()
+    scored: dict[str, Results] = {}
+    for table_id in sorted(mine):
+        game = games[table_id]
+        results: Results = {}
+        seated = [p for p in game.players if p is not None]
+        for player in seated:
+            entrant = entrants.get((game.tournament_id, player))
+            if entrant is None:
+                continue
+            entrant.busy = None
+            entrant.free_since = at
+            entrant.last = [p for p in seated if p != player]
+            entrant.met = sorted(set(entrant.met) | set(entrant.last))
+            result = found.get(table_id, {}).get(player)
+            if table_id in void or result is None:
+                continue
+            if kind == ARENA:
+                points, entrant.streak = arena_points(result, entrant.streak)
+            else:
+                points, _ = arena_points(result, 0)
+            entrant.points += points
+            entrant.games += 1
+            entrant.wins += result == "win"
+            results[player] = [result, points]
+        game.results = results
+        scored[table_id] = results
+    return scored
 
 
 def _found(session: Session, tournament_id: str) -> TournamentRow:
