@@ -66,6 +66,12 @@ def run(binary: Path, page: str, folder: Path) -> dict[str, Any]:
     report: dict[str, Any] = json.loads(out.read_text())
     return {"scores": {name: report["categories"][name]["score"] for name in CATEGORIES},
             "metrics": {name: report["audits"][name]["numericValue"] for name in METRICS},
+            "long": [(round(item["startTime"]), round(item["duration"]), item["url"][-40:])
+                     for item in report["audits"]["long-tasks"].get("details", {})
+                     .get("items", [])],
+            "work": {item["group"]: round(item["duration"])
+                     for item in report["audits"]["mainthread-work-breakdown"]
+                     .get("details", {}).get("items", [])},
             "failed": sorted(ref["id"] for cat in report["categories"].values()
                              for ref in cat["auditRefs"] if ref.get("weight")
                              and report["audits"][ref["id"]].get("score") is not None
@@ -76,6 +82,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="a running server (else one is started)")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--pages", default="lobby,table", help="lobby, table or both")
+    parser.add_argument("--details", action="store_true",
+                        help="each run's long tasks (start, length in ms, script) and main-"
+                        "thread work by kind: where the blocking time goes")
     args = parser.parse_args()
     binary = installed()
     folder = Path(tempfile.mkdtemp(prefix="cardtable-lighthouse-"))
@@ -89,7 +99,9 @@ def main() -> None:
             wait_up(url)
         url = url if url.endswith("/") else url + "/"
         primed(url)
-        for name, page in (("lobby", url), ("table", a_table(url))):
+        wanted = args.pages.split(",")
+        for name in wanted:
+            page = url if name == "lobby" else a_table(url)
             runs = [run(binary, page, folder) for _ in range(args.runs)]
             scores = "  ".join(
                 f"{c} {round(100 * statistics.median(r['scores'][c] for r in runs))}"
@@ -99,6 +111,9 @@ def main() -> None:
                 for m in METRICS)
             print(f"{name:6} {scores}\n       {metrics} (ms; the layout shift is a fraction)"
                   f"\n       below 0.9: {sorted({a for r in runs for a in r['failed']})}")
+            if args.details:
+                for one in runs:
+                    print(f"       long tasks: {one['long']}\n       work: {one['work']}")
     finally:
         if server is not None:
             server.send_signal(signal.SIGINT)

@@ -135,6 +135,18 @@ test("numbers are written in the page's language: Persian digits in Persian", ()
   assert.equal(num(1234.5), "1,234.5");
 });
 
+test("a whole count under a thousand, written without Intl, is what Intl writes", () => {
+  for (const lang of Object.keys(LANGUAGES)) {
+    setLanguage(lang, { remember: false });
+    const format = new Intl.NumberFormat(lang === "fa" ? "fa-IR" : lang);
+    for (let n = 0; n < 1000; n += 1) assert.equal(num(n), format.format(n), `${lang} ${n}`);
+    // and from a thousand on, Intl's own grouping
+    assert.equal(num(1000), format.format(1000), lang);
+    assert.equal(num(25000), format.format(25000), lang);
+  }
+  setLanguage("en", { remember: false });
+});
+
 test("lists are joined in the language's own words", () => {
   setLanguage("ru", { remember: false });
   assert.equal(joinList(["Вы", "Место 2"]), "Вы, Место 2");

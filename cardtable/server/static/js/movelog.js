@@ -15,6 +15,7 @@ export class MoveLog {
     this.lastIndex = null;
     this.stale = false;   // moves are missing or wrong: rebuild from the server's log
     this.said = new Set();   // the keys of the events said
+    this.scrolling = 0;   // the frame that will scroll the log to its newest line
     // a box that scrolls: reachable from the keyboard, to scroll it with the arrows
     this.list = h("ol", { class: "log-lines", tabindex: 0, "aria-labelledby": "move-log-title" });
     this.el = h("section", { class: "move-log", "aria-labelledby": "move-log-title" },
@@ -115,8 +116,16 @@ export class MoveLog {
     this.showNewest();
   }
 
-  /** Scroll the log (not the page) to its newest line; works once it is in the page. */
-  showNewest() { this.list.scrollTop = this.list.scrollHeight; }
+  /** Scroll the log (not the page) to its newest line, once it is in the page: at the
+   * next frame, once however often it is asked, so that reading its height does not make
+   * the browser lay out the page in the middle of a drawing (a long pause on a phone). */
+  showNewest() {
+    if (this.scrolling) return;
+    this.scrolling = requestAnimationFrame(() => {
+      this.scrolling = 0;
+      this.list.scrollTop = this.list.scrollHeight;
+    });
+  }
 }
 
 /** The log's lines for `state`'s last move.  One a bot made for the seat's player (out
