@@ -5,5 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 
-collect_ignore = [] if importlib.util.find_spec("cardtable.durak._core") else [
-    "cardtable/durak/compiled.py"]
+collect_ignore = [
+    f"cardtable/{game}/compiled.py" for game in ("durak", "pasur")
+    if importlib.util.find_spec(f"cardtable.{game}._core") is None]

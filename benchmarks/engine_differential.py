@@ -6,7 +6,9 @@ Plays random hands under every preset and player count and under option sets dra
 every rule choice, on the pure ``pasur.Hand`` and the compiled core's ``Board`` side by
 side (tests/pasur_differential.py: legal moves in order, positions, views, records,
 outcomes, mid-hand copies, determinizations, pops back to the start, playouts the core ran
-alone replayed on the pure engine), and stops with the first difference.  The tests run
+alone replayed on the pure engine), then on the pure ``Hand`` and the compiled one
+(``play_twins``: the same, plus refused input, pickles and hands from positions), and
+stops with the first difference.  The tests run
 the same comparison on fewer positions; benchmarks/engine_sanitize.sh runs this under
 AddressSanitizer.
 """
@@ -35,14 +37,15 @@ def main(argv: list[str] | None = None) -> int:
     if not hasattr(_core, "Board"):
         print("the compiled Pasur core has no Board yet: nothing to compare")
         return 1
-    from pasur_differential import positions_of
+    from pasur_differential import positions_of, twins_of
 
-    started = time.perf_counter()
-    positions, hands = positions_of(args.positions, args.seed)
-    took = time.perf_counter() - started
     print(f"core: {_core.__file__}")
-    print(f"pasur: {positions:,} positions in {hands:,} hands, identical on both engines "
-          f"({took:.1f} s, seed {args.seed})")
+    for label, compare in (("Board", positions_of), ("Hand", twins_of)):
+        started = time.perf_counter()
+        positions, hands = compare(args.positions, args.seed)
+        took = time.perf_counter() - started
+        print(f"pasur ({label}): {positions:,} positions in {hands:,} hands, identical on "
+              f"both engines ({took:.1f} s, seed {args.seed})")
     return 0
 
 

@@ -213,3 +213,161 @@ def card_points_of(rules: Rules) -> tuple[int, ...]:
     """Each card's points under ``rules`` (what the core's basic policy reads)."""
     from cardtable.pasur.scoring import card_points
     return tuple(card_points(CARDS[index].mask, rules) for index in range(52))
+
+
+# -- the compiled Hand against the pure Hand (the same public classes' two engines) -------
+
+BAD_TEXTS = ["", " ", "x", "7c x", "7c x 7c", "7c x 4d 4d", "zz", "7♣ x 4♦", "J♣", "K♠ x",
+             "10", "Tc x Ac", "pass", "A♣ x 2♣ 3♣ 5♣", "Q♦"]
+BAD_OBJECTS: list[Any] = [None, 3, 3.5, b"7c", object(), [1], (0, 0), True, CARDS[0],
+                          move_of(0, 2), move_of(51, 0), move_of(40, (1 << 40) - 1)]
+BAD_SEATS: list[Any] = ["0", 1.0, -1, 99, True, object()]
+
+
+def shown(hand: Any) -> tuple[Any, ...]:
+    """Everything public a hand shows, and the private fields the bots and adapters read."""
+    return (hand.to_move, hand.is_over(), hand.deal_round, hand.deal_rounds, hand.hands,
+            hand.table, hand.captured, hand.hand_masks, hand.table_mask, hand.captured_masks,
+            hand.surs, hand.last_capturer, hand.stock, hand.deck, hand.totals, hand.swept,
+            hand.move_stack, hand.history(), hand.score(), hand.outcome(), repr(hand),
+            hand.leader, hand.dealer, hand.players, hand.sides, hand._held, hand._deals,
+            hand._table, hand._captured, hand._surs, hand._round, hand._rounds)
+
+
+def twins_alike(pure: Hand, twin: Any, seats: Sequence[int | None] = ()) -> None:
+    legal = pure.legal_moves()
+    assert twin.legal_moves() == legal
+    assert shown(twin) == shown(pure)
+    for seat in seats:
+        assert twin.view(seat) == pure.view(seat)
+
+
+def answer(action: Callable[[], Any]) -> tuple[Any, ...]:
+    try:
+        result = action()
+    except Exception as error:   # the refusal itself is what is compared
+        return (type(error), str(error))
+    return ("ok", result)
+
+
+def refused_alike(pure: Hand, twin: Any, move: Any, seat: Any = None) -> None:
+    """A bad input gets the same answer from both engines, and changes neither."""
+    before = shown(pure)
+    if seat is None:
+        want = answer(lambda: pure.push(move))
+        got = answer(lambda: twin.push(move))
+    else:
+        want = answer(lambda: pure.push(move, seat=seat))
+        got = answer(lambda: twin.push(move, seat=seat))
+    assert got == want, (move, seat)
+    if want[0] != "ok":
+        assert shown(pure) == before
+    twins_alike(pure, twin)
+
+
+def bad_input(pure: Hand, twin: Any, rng: random.Random) -> None:
+    legal = pure.legal_moves()
+    choice = rng.randrange(5)
+    if choice == 0:
+        refused_alike(pure, twin, rng.choice(BAD_TEXTS))
+    elif choice == 1:
+        refused_alike(pure, twin, rng.choice(BAD_OBJECTS))
+    elif choice == 2:
+        refused_alike(pure, twin, move_of(rng.randrange(52), 1 << rng.randrange(52) & ~1))
+    elif choice == 3 and legal:
+        move = rng.choice(legal)
+        refused_alike(pure, twin, rng.choice([str(move), move.card.text, str(move).lower()]))
+    elif legal:
+        refused_alike(pure, twin, rng.choice(legal), seat=rng.choice(BAD_SEATS))
+
+
+def play_twins(pure: Hand, twin: Any, rng: random.Random) -> int:
+    """Play one hand on both engines, comparing every position; copy, determinize, pickle
+    and pop back to the start along the way.  Returns the positions compared."""
+    import pickle
+
+    start = len(pure.move_stack)
+    seats: list[int | None] = [None, *range(pure.players)]
+    positions = 0
+    while True:
+        twins_alike(pure, twin, seats if rng.random() < 0.2 else ())
+        positions += 1
+        if rng.random() < 0.15:
+            bad_input(pure, twin, rng)
+        if rng.random() < 0.05 and not pure.is_over():
+            seat, seed = rng.randrange(pure.players), rng.getrandbits(32)
+            deal = pure.determinize(seat, random.Random(seed))
+            other = twin.determinize(seat, random.Random(seed))
+            assert type(other) is type(twin)
+            twins_alike(deal, other, seats)
+            positions += 1
+        if rng.random() < 0.05:
+            stack = rng.random() < 0.5
+            copied, other = pure.copy(stack=stack), twin.copy(stack=stack)
+            if rng.random() < 0.5:
+                other = pickle.loads(pickle.dumps(other))
+            assert type(other) is type(twin)
+            while not copied.is_over():
+                twins_alike(copied, other)
+                move = rng.choice(copied.legal_moves())
+                copied.push(move)
+                other.push(move)
+                positions += 1
+            twins_alike(copied, other, seats)
+        if pure.is_over():
+            break
+        legal = pure.legal_moves()
+        at = rng.randrange(len(legal))
+        move, seat = legal[at], pure.to_move
+        pure.push(move)
+        way = rng.randrange(4)
+        if way == 0:
+            twin.push(str(move))
+        elif way == 1:
+            twin.push(move, seat=seat)
+        elif way == 2:
+            twin.push(move)
+        else:
+            twin.push(twin.legal_moves()[at])   # (one of its own listed moves)
+    assert twin.score_sheet() == pure.score_sheet()
+    while len(pure.move_stack) > start:
+        assert twin.pop() == pure.pop()
+        twins_alike(pure, twin)
+        positions += 1
+    assert answer(twin.pop) == answer(pure.pop)
+    return positions
+
+
+def twins_of(count: int, seed: int) -> tuple[int, int]:
+    """Compare at least ``count`` positions of the two engines' hands on random rule sets
+    drawn from ``seed`` (new hands, hands from the deck of one, and hands from positions
+    part played); return (positions, hands)."""
+    from cardtable.pasur.compiled import Hand as CompiledHand
+    from cardtable.pasur.hand import Hand as PureHand
+
+    rng = random.Random(seed)
+    positions = hands = 0
+    while positions < count:
+        rules, players = random_rules(rng.choice)
+        leader, deal_seed = rng.randrange(players), rng.getrandbits(32)
+        pure = PureHand.new(rules, players=players, seed=deal_seed, leader=leader)
+        how = rng.randrange(3)
+        if how == 0:
+            twin = CompiledHand.new(rules, players=players, seed=deal_seed, leader=leader)
+        elif how == 1:
+            twin = CompiledHand.new(rules, players=players, deck=pure.deck, leader=leader,
+                                    seed=deal_seed)
+        else:
+            for _ in range(rng.randrange(40)):
+                pure.push(rng.choice(pure.legal_moves()))
+            if pure.is_over():
+                continue
+            where: dict[str, Any] = dict(
+                hands=pure.hands, table=pure.table, stock=pure.stock, to_move=pure.to_move,
+                captured=pure.captured, surs=pure.surs, last_capturer=pure.last_capturer,
+                deal_round=pure.deal_round)
+            pure = PureHand.from_position(rules, **where)
+            twin = CompiledHand.from_position(rules, **where)
+        positions += play_twins(pure, twin, rng)
+        hands += 1
+    return positions, hands

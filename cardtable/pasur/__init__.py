@@ -14,7 +14,7 @@ from ..game import GameSpec, Measure, SingleHand
 from ._options import move_options
 from .captures import capture_options
 from .deal import OpeningStep, opening_step
-from .hand import Hand
+from .engine import Hand
 from .match import Match, deals, summary
 from .moves import Move
 from .rules import DEFAULT_PRESET, PRESETS, Rules

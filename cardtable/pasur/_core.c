@@ -16,6 +16,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -534,11 +535,21 @@ static int read_ints(PyObject *object, const char *name, int count, int *out)
     return 0;
 }
 
+static int read_memory_setting(PyObject *memory, Setting *s);
+
 static int read_setting(PyObject *hand, Setting *s)
 {
     PyObject *memory = PyObject_GetAttrString(hand, "_memory");
     if (memory == NULL)
         return -1;
+    int status = read_memory_setting(memory, s);
+    Py_DECREF(memory);
+    return status;
+}
+
+/* The capture rules of an OptionMemory (cardtable/pasur/_options.py). */
+static int read_memory_setting(PyObject *memory, Setting *s)
+{
     int ok = read_flag(memory, "forced", &s->forced) == 0
              && read_flag(memory, "multi", &s->multi) == 0
              && read_flag(memory, "take_all", &s->take_all) == 0
@@ -560,7 +571,6 @@ static int read_setting(PyObject *hand, Setting *s)
             Py_DECREF(jack);
         }
     }
-    Py_DECREF(memory);
     if (!ok)
         return -1;
     setting_init(s);
@@ -673,6 +683,980 @@ static int read_hand(Board *b, PyObject *hand)
     return status;
 }
 
+/* -- the compiled hand: pasur.Hand's state and hot half in C ------------------------------
+ *
+ * ``HandCore`` is the base of the compiled ``pasur.Hand`` (cardtable/pasur/compiled.py): a
+ * Board (the state above and its moves) with what a hand adds, its rules, deck, history
+ * and the Move objects it played.  It deals a new hand from a deal order, lists the legal
+ * moves as the pure engine's interned ``Move`` objects, and plays and undoes them.  The
+ * pure engine's cold half (views, scores, parsing and refusing moves, determinizing) runs
+ * on it unchanged: it reads and writes the hand's fields under the pure engine's names
+ * (``_held``, ``_table``, ``_deals``...) through the getters and setters here. */
+
+typedef struct {
+    Board b;                     /* (its object header is the hand's) */
+    PyObject *rules, *memory, *deck, *history, *totals;
+    PyObject *legal_list;        /* the legal moves listed (NULL: not listed since a move) */
+    PyObject *moves[MAX_STACK];  /* the Move played by each entry of b.stack */
+    int leader, dealer;
+    long deals_len;              /* the length of the pure engine's _deals list */
+} HandCore;
+
+/* The interned moves, by taken << 6 | index (+ 1, so that 0 marks a free slot): the
+ * objects move_of gave, kept alive here. */
+#define INTERN_SIZE (1 << 15)
+static struct { uint64_t key; PyObject *move; } interned[INTERN_SIZE];
+static Py_ssize_t interned_count;
+static PyObject *move_of_function;   /* cardtable.pasur.moves.move_of (bind_hand) */
+
+static PyObject *interned_move(int index, ct_mask taken)
+{
+    uint64_t key = (taken << 6 | (uint64_t)index) + 1;
+    size_t at = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 49) & (INTERN_SIZE - 1);
+    while (interned[at].key) {
+        if (interned[at].key == key)
+            return Py_NewRef(interned[at].move);
+        at = (at + 1) & (INTERN_SIZE - 1);
+    }
+    if (move_of_function == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the pasur core is not bound to its moves");
+        return NULL;
+    }
+    PyObject *move = PyObject_CallFunction(move_of_function, "iK", index,
+                                           (unsigned long long)taken);
+    if (move == NULL)
+        return NULL;
+    if (interned_count >= INTERN_SIZE / 2) {
+        /* forget them all (the moves stay alive where they are held) */
+        for (size_t k = 0; k < INTERN_SIZE; k++)
+            if (interned[k].key) {
+                interned[k].key = 0;
+                Py_CLEAR(interned[k].move);
+            }
+        interned_count = 0;
+        at = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 49) & (INTERN_SIZE - 1);
+    }
+    interned[at].key = key;
+    interned[at].move = Py_NewRef(move);
+    interned_count++;
+    return move;
+}
+
+static PyTypeObject HandCoreType;
+
+static void hand_forget_legal(HandCore *h) { Py_CLEAR(h->legal_list); }
+
+static PyObject *HandCore_new(PyTypeObject *type, PyObject *Py_UNUSED(args),
+                              PyObject *Py_UNUSED(kwargs))
+{
+    HandCore *h = (HandCore *)type->tp_alloc(type, 0);
+    if (h == NULL)
+        return NULL;
+    h->b.last = -1;
+    h->b.to_move = -1;
+    h->rules = Py_NewRef(Py_None);
+    h->memory = Py_NewRef(Py_None);
+    h->deck = Py_NewRef(Py_None);
+    h->history = PyTuple_New(0);
+    h->totals = Py_NewRef(Py_None);
+    if (h->history == NULL) {
+        Py_DECREF(h);
+        return NULL;
+    }
+    return (PyObject *)h;
+}
+
+static void HandCore_dealloc(HandCore *h)
+{
+    for (int k = 0; k < h->b.depth; k++)
+        Py_CLEAR(h->moves[k]);
+    Py_CLEAR(h->rules);
+    Py_CLEAR(h->memory);
+    Py_CLEAR(h->deck);
+    Py_CLEAR(h->history);
+    Py_CLEAR(h->totals);
+    Py_CLEAR(h->legal_list);
+    free(h->b.legal.items);
+    free(h->b.scratch.items);
+    PyTypeObject *type = Py_TYPE(h);
+    type->tp_free((PyObject *)h);
+}
+
+/* _bind(setup): a blank hand under a Setup (cardtable/pasur/_setup.py): its rules, seats,
+ * sides and capture rules; no cards anywhere yet. */
+static PyObject *HandCore_bind(HandCore *h, PyObject *setup)
+{
+    Board *b = &h->b;
+    PyObject *memory = PyObject_GetAttrString(setup, "memory");
+    PyObject *rules = memory ? PyObject_GetAttrString(setup, "rules") : NULL;
+    if (rules == NULL) {
+        Py_XDECREF(memory);
+        return NULL;
+    }
+    Py_SETREF(h->memory, memory);
+    Py_SETREF(h->rules, rules);
+    long sides;
+    int status = read_memory_setting(memory, &b->setting);
+    PyObject *side = status < 0 ? NULL : PyObject_GetAttrString(setup, "side");
+    if (side == NULL)
+        return NULL;
+    Py_ssize_t players = PyTuple_Check(side) ? PyTuple_GET_SIZE(side) : -1;
+    Py_DECREF(side);
+    if (players < 2 || players > 4) {
+        PyErr_SetString(PyExc_ValueError, "a hand has 2 to 4 players");
+        return NULL;
+    }
+    b->players = (int)players;
+    if (read_ints(setup, "side", b->players, b->side) < 0
+        || read_ints(setup, "following", b->players, b->next) < 0
+        || read_int(setup, "sides", &sides) < 0
+        || read_flag(rules, "sur_in_last_deal", &b->sur_in_last_deal) < 0)
+        return NULL;
+    b->sides = (int)sides;
+    PyObject *sur = PyObject_GetAttrString(setup, "sur_cards");
+    if (sur == NULL)
+        return NULL;
+    status = read_mask(sur, &b->sur_cards);
+    Py_DECREF(sur);
+    if (status < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* _deal(order, opening): deal a new hand from a deal order (52 card indexes, bytes),
+ * as Hand.new does; False, and nothing dealt, when the opening table holds a card of
+ * ``opening`` (the opening-table rule then changes the order first). */
+static PyObject *HandCore_deal(HandCore *h, PyObject *args)
+{
+    PyObject *order;
+    unsigned long long opening;
+    if (!PyArg_ParseTuple(args, "SK:_deal", &order, &opening))
+        return NULL;
+    Board *b = &h->b;
+    const unsigned char *cards = (const unsigned char *)PyBytes_AS_STRING(order);
+    ct_mask all = 0;
+    if (PyBytes_GET_SIZE(order) == 52)
+        for (int k = 0; k < 52; k++)
+            all |= cards[k] < 52 ? 1ULL << cards[k] : 0;
+    if (all != ALL_MASK) {
+        PyErr_SetString(PyExc_ValueError, "a deal order holds each card index once");
+        return NULL;
+    }
+    int players = b->players, start = 4 * players;
+    if (players < 2) {
+        PyErr_SetString(PyExc_ValueError, "the hand is not bound to its rules");
+        return NULL;
+    }
+    ct_mask table = 1ULL << cards[start] | 1ULL << cards[start + 1]
+                    | 1ULL << cards[start + 2] | 1ULL << cards[start + 3];
+    if (table & opening)
+        Py_RETURN_FALSE;
+    long rounds = 48 / start;
+    for (long number = 1; number <= rounds; number++) {
+        int base = number == 1 ? 0 : start + 4 + (int)(number - 2) * start;
+        for (int k = 0; k < players; k++) {
+            const unsigned char *four = cards + base + 4 * k;
+            b->deals[number - 1][(h->leader + k) % players] =
+                1ULL << four[0] | 1ULL << four[1] | 1ULL << four[2] | 1ULL << four[3];
+        }
+    }
+    for (int seat = 0; seat < players; seat++)
+        b->held[seat] = b->deals[0][seat];
+    b->table = table;
+    b->base = 0;
+    h->deals_len = rounds + 1;
+    b->round = 1;
+    b->rounds = rounds;
+    b->to_move = h->leader;
+    b->sur_live = rounds > 1 || b->sur_in_last_deal;
+    Py_SETREF(h->deck, Py_NewRef(order));
+    hand_forget_legal(h);
+    Py_RETURN_TRUE;
+}
+
+static int hand_list_legal(HandCore *h)
+{
+    if (board_legal(&h->b) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t n = h->b.legal.size;
+    PyObject *list = PyList_New(n);
+    if (list == NULL)
+        return -1;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        ct_mask item = h->b.legal.items[k];
+        PyObject *move = interned_move((int)(item >> 56), item & ALL_MASK);
+        if (move == NULL) {
+            Py_DECREF(list);
+            return -1;
+        }
+        PyList_SET_ITEM(list, k, move);
+    }
+    Py_XSETREF(h->legal_list, list);
+    return 0;
+}
+
+static PyObject *HandCore_legal_moves(HandCore *h, PyObject *Py_UNUSED(ignored))
+{
+    if (h->b.to_move < 0)
+        return PyList_New(0);
+    if (h->legal_list == NULL && hand_list_legal(h) < 0)
+        return NULL;
+    return PyList_GetSlice(h->legal_list, 0, PyList_GET_SIZE(h->legal_list));
+}
+
+static int hand_read_move(PyObject *move, int *index, ct_mask *taken)
+{
+    PyObject *value = PyObject_GetAttrString(move, "index");
+    if (value == NULL)
+        return -1;
+    long got = PyLong_AsLong(value);
+    Py_DECREF(value);
+    if (got == -1 && PyErr_Occurred())
+        return -1;
+    value = PyObject_GetAttrString(move, "taken");
+    if (value == NULL)
+        return -1;
+    int status = read_mask(value, taken);
+    Py_DECREF(value);
+    if (status < 0)
+        return -1;
+    if (got < 0 || got >= 52) {
+        PyErr_SetString(PyExc_ValueError, "a move's card index is 0 to 51");
+        return -1;
+    }
+    *index = (int)got;
+    return 0;
+}
+
+/* push(move, *, seat=None): the pure Hand.push.  A move from the legal moves just listed
+ * is found by identity; anything else goes through the pure engine's checks (_vet), which
+ * raise what it raises or return the legal move meant. */
+static PyObject *HandCore_push(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames)
+{
+    PyObject *move = NULL, *seat = Py_None;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs + nkw > 2 || nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "push(move, *, seat=None)");
+        return NULL;
+    }
+    if (nargs == 1)
+        move = args[0];
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+        if (PyUnicode_CompareWithASCIIString(name, "seat") == 0)
+            seat = args[nargs + k];
+        else if (move == NULL && PyUnicode_CompareWithASCIIString(name, "move") == 0)
+            move = args[nargs + k];
+        else {
+            PyErr_Format(PyExc_TypeError, "push() got an unexpected keyword argument '%U'",
+                         name);
+            return NULL;
+        }
+    }
+    if (move == NULL) {
+        PyErr_SetString(PyExc_TypeError, "push() missing 1 required positional argument: "
+                                         "'move'");
+        return NULL;
+    }
+    Board *b = &h->b;
+    Py_ssize_t chosen = -1;
+    if (seat == Py_None && h->legal_list != NULL) {
+        Py_ssize_t n = PyList_GET_SIZE(h->legal_list);
+        for (Py_ssize_t k = 0; k < n; k++)
+            if (PyList_GET_ITEM(h->legal_list, k) == move) {
+                chosen = k;
+                break;
+            }
+    }
+    if (chosen >= 0) {
+        Py_INCREF(move);
+    } else {
+        move = PyObject_CallMethod((PyObject *)h, "_vet", "OO", move, seat);
+        if (move == NULL)
+            return NULL;
+        int index;
+        ct_mask taken;
+        if (hand_read_move(move, &index, &taken) < 0 || board_legal(b) < 0) {
+            if (!PyErr_Occurred())
+                PyErr_NoMemory();
+            Py_DECREF(move);
+            return NULL;
+        }
+        ct_mask wanted = (ct_mask)index << 56 | taken;
+        for (Py_ssize_t k = 0; k < b->legal.size; k++)
+            if (b->legal.items[k] == wanted) {
+                chosen = k;
+                break;
+            }
+        if (chosen < 0) {
+            Py_DECREF(move);
+            PyErr_SetString(PyExc_RuntimeError, "the pure checks passed a move the core "
+                                                "does not list");
+            return NULL;
+        }
+    }
+    if (b->depth >= MAX_STACK || b->round < b->base || b->rounds - b->base > MAX_ROUNDS) {
+        /* (only fields set by hand out of their order could come here) */
+        Py_DECREF(move);
+        PyErr_SetString(PyExc_RuntimeError, b->depth >= MAX_STACK
+                        ? "the hand's undo stack is full"
+                        : "the hand's deal rounds do not fit its deals");
+        return NULL;
+    }
+    ct_mask item = b->legal.items[chosen];
+    h->moves[b->depth] = move;   /* (the reference taken above) */
+    board_play(b, (int)(item >> 56), item & ALL_MASK);
+    hand_forget_legal(h);
+    Py_RETURN_NONE;
+}
+
+static PyObject *HandCore_pop(HandCore *h, PyObject *Py_UNUSED(ignored))
+{
+    if (h->b.depth == 0) {
+        int earlier = PyTuple_Check(h->history) && PyTuple_GET_SIZE(h->history) > 0;
+        PyErr_SetString(PyExc_IndexError,
+                        earlier ? "no move to undo: the moves before were made before this "
+                                  "hand was determinized or copied without its stack"
+                                : "no move to undo");
+        return NULL;
+    }
+    board_undo(&h->b);
+    PyObject *move = h->moves[h->b.depth];
+    h->moves[h->b.depth] = NULL;
+    hand_forget_legal(h);
+    return move;
+}
+
+static PyObject *HandCore_is_over(HandCore *h, PyObject *Py_UNUSED(ignored))
+{
+    return PyBool_FromLong(h->b.to_move < 0);
+}
+
+/* _stack(): (seat, move, sur) for each move that can be undone, in order. */
+static PyObject *HandCore_stack(HandCore *h, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *out = PyList_New(h->b.depth);
+    for (int k = 0; out != NULL && k < h->b.depth; k++) {
+        Snap *snap = &h->b.stack[k];
+        PyObject *entry = Py_BuildValue("(iOO)", snap->seat, h->moves[k],
+                                        snap->kind == KIND_SUR ? Py_True : Py_False);
+        if (entry == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, k, entry);
+    }
+    return out;
+}
+
+static PyObject *HandCore_copy(HandCore *h, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"stack", NULL};
+    int stack = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$p:copy", names, &stack))
+        return NULL;
+    PyObject *history;
+    if (stack || h->b.depth == 0) {
+        history = Py_NewRef(h->history);
+    } else {
+        PyObject *more = HandCore_stack(h, NULL);
+        if (more == NULL)
+            return NULL;
+        PyObject *tail = PyList_AsTuple(more);
+        Py_DECREF(more);
+        if (tail == NULL)
+            return NULL;
+        history = PySequence_Concat(h->history, tail);
+        Py_DECREF(tail);
+        if (history == NULL)
+            return NULL;
+    }
+    PyTypeObject *type = Py_TYPE(h);
+    HandCore *other = (HandCore *)type->tp_alloc(type, 0);
+    if (other == NULL) {
+        Py_DECREF(history);
+        return NULL;
+    }
+    size_t head = offsetof(Board, setting);
+    memcpy((char *)&other->b + head, (char *)&h->b + head, offsetof(Board, legal) - head);
+    other->rules = Py_NewRef(h->rules);
+    other->memory = Py_NewRef(h->memory);
+    other->deck = Py_NewRef(h->deck);
+    other->totals = Py_NewRef(h->totals);
+    other->history = history;
+    other->leader = h->leader;
+    other->dealer = h->dealer;
+    other->deals_len = h->deals_len;
+    if (stack)
+        for (int k = 0; k < h->b.depth; k++)
+            other->moves[k] = Py_NewRef(h->moves[k]);
+    else
+        other->b.depth = 0;
+    return (PyObject *)other;
+}
+
+/* _getstate(): the state as bytes and the objects it holds (pickling, same build). */
+static PyObject *HandCore_getstate(HandCore *h, PyObject *Py_UNUSED(ignored))
+{
+    size_t head = offsetof(Board, setting);
+    PyObject *raw = PyBytes_FromStringAndSize((char *)&h->b + head,
+                                              (Py_ssize_t)(offsetof(Board, legal) - head));
+    PyObject *moves = PyTuple_New(h->b.depth);
+    if (raw == NULL || moves == NULL) {
+        Py_XDECREF(raw);
+        Py_XDECREF(moves);
+        return NULL;
+    }
+    for (int k = 0; k < h->b.depth; k++)
+        PyTuple_SET_ITEM(moves, k, Py_NewRef(h->moves[k]));
+    return Py_BuildValue("(NNOOOOOiil)", raw, moves, h->rules, h->memory, h->deck,
+                         h->history, h->totals, h->leader, h->dealer, h->deals_len);
+}
+
+static PyObject *HandCore_setstate(HandCore *h, PyObject *state)
+{
+    PyObject *raw, *moves, *rules, *memory, *deck, *history, *totals;
+    int leader, dealer;
+    long deals_len;
+    if (!PyArg_ParseTuple(state, "SO!OOOO!Oiil:_setstate", &raw, &PyTuple_Type, &moves,
+                          &rules, &memory, &deck, &PyTuple_Type, &history, &totals,
+                          &leader, &dealer, &deals_len))
+        return NULL;
+    size_t head = offsetof(Board, setting), size = offsetof(Board, legal) - head;
+    if ((size_t)PyBytes_GET_SIZE(raw) != size || h->b.depth != 0) {
+        PyErr_SetString(PyExc_ValueError, "a hand's state from another build");
+        return NULL;
+    }
+    Board saved;
+    memcpy((char *)&saved + head, PyBytes_AS_STRING(raw), size);
+    int sane = saved.players >= 2 && saved.players <= 4 && saved.sides >= 2
+               && saved.sides <= saved.players && saved.to_move >= -1
+               && saved.to_move < saved.players && saved.last >= -1
+               && saved.last < saved.players && saved.base >= 0
+               && saved.round >= saved.base && saved.rounds >= saved.round
+               && saved.rounds - saved.base <= MAX_ROUNDS && saved.depth >= 0
+               && saved.depth <= MAX_STACK && PyTuple_GET_SIZE(moves) == saved.depth;
+    for (int k = 0; sane && k < saved.players; k++)
+        sane = saved.side[k] >= 0 && saved.side[k] < saved.sides && saved.next[k] >= 0
+               && saved.next[k] < saved.players;
+    for (int k = 0; sane && k < saved.depth; k++)
+        sane = saved.stack[k].seat < saved.players && saved.stack[k].last >= -1
+               && saved.stack[k].last < saved.players;
+    if (!sane) {
+        PyErr_SetString(PyExc_ValueError, "a hand's state from another build");
+        return NULL;
+    }
+    memcpy((char *)&h->b + head, (char *)&saved + head, size);
+    for (int k = 0; k < saved.depth; k++)
+        h->moves[k] = Py_NewRef(PyTuple_GET_ITEM(moves, k));
+    Py_SETREF(h->rules, Py_NewRef(rules));
+    Py_SETREF(h->memory, Py_NewRef(memory));
+    Py_SETREF(h->deck, Py_NewRef(deck));
+    Py_SETREF(h->history, Py_NewRef(history));
+    Py_SETREF(h->totals, Py_NewRef(totals));
+    h->leader = leader;
+    h->dealer = dealer;
+    h->deals_len = deals_len;
+    hand_forget_legal(h);
+    Py_RETURN_NONE;
+}
+
+/* -- the fields under the pure engine's names -- */
+
+static PyObject *bytes_of_mask(ct_mask mask)
+{
+    char data[52];
+    int n = 0;
+    for (; mask; mask &= mask - 1)
+        data[n++] = (char)ct_low(mask);
+    return PyBytes_FromStringAndSize(data, n);
+}
+
+static PyObject *list_of_masks(const ct_mask *masks, int count)
+{
+    PyObject *out = PyList_New(count);
+    for (int k = 0; out != NULL && k < count; k++) {
+        PyObject *item = PyLong_FromUnsignedLongLong(masks[k]);
+        if (item == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
+static int refuse_delete(PyObject *value)
+{
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "a hand's fields cannot be deleted");
+        return -1;
+    }
+    return 0;
+}
+
+/* Read a sequence of ``count`` items with ``read`` into ``out``. */
+static int read_each(PyObject *value, int count, ct_mask *out,
+                     int (*read)(PyObject *, ct_mask *))
+{
+    PyObject *seq = PySequence_Fast(value, "expected a sequence");
+    if (seq == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != count) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "expected %d entries", count);
+        return -1;
+    }
+    for (int k = 0; k < count; k++)
+        if (read(PySequence_Fast_GET_ITEM(seq, k), &out[k]) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *Hand_get_held(HandCore *h, void *Py_UNUSED(c))
+{
+    PyObject *out = PyList_New(h->b.players);
+    for (int k = 0; out != NULL && k < h->b.players; k++) {
+        PyObject *item = bytes_of_mask(h->b.held[k]);
+        if (item == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
+static int Hand_set_held(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    ct_mask held[4];
+    if (refuse_delete(value) < 0 || read_each(value, h->b.players, held, read_bytes_mask) < 0)
+        return -1;
+    memcpy(h->b.held, held, sizeof(ct_mask) * (size_t)h->b.players);
+    hand_forget_legal(h);
+    return 0;
+}
+
+static PyObject *Hand_get_hand_masks(HandCore *h, void *Py_UNUSED(c))
+{
+    return list_of_masks(h->b.held, h->b.players);
+}
+
+static PyObject *Hand_get_captured(HandCore *h, void *Py_UNUSED(c))
+{
+    return list_of_masks(h->b.captured, h->b.sides);
+}
+
+static int Hand_set_captured(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    ct_mask captured[4];
+    if (refuse_delete(value) < 0 || read_each(value, h->b.sides, captured, read_mask) < 0)
+        return -1;
+    memcpy(h->b.captured, captured, sizeof(ct_mask) * (size_t)h->b.sides);
+    return 0;
+}
+
+static PyObject *Hand_get_surs(HandCore *h, void *Py_UNUSED(c))
+{
+    PyObject *out = PyList_New(h->b.sides);
+    for (int k = 0; out != NULL && k < h->b.sides; k++) {
+        PyObject *item = PyLong_FromLong(h->b.surs[k]);
+        if (item == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
+static int read_count(PyObject *value, ct_mask *out)
+{
+    long n = PyLong_AsLong(value);
+    if (n == -1 && PyErr_Occurred())
+        return -1;
+    if (n < 0 || n > 1000) {
+        PyErr_SetString(PyExc_ValueError, "a count of surs is 0 or more");
+        return -1;
+    }
+    *out = (ct_mask)n;
+    return 0;
+}
+
+static int Hand_set_surs(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    ct_mask surs[4];
+    if (refuse_delete(value) < 0 || read_each(value, h->b.sides, surs, read_count) < 0)
+        return -1;
+    for (int k = 0; k < h->b.sides; k++)
+        h->b.surs[k] = (int)surs[k];
+    return 0;
+}
+
+static PyObject *Hand_get_table(HandCore *h, void *Py_UNUSED(c))
+{
+    return PyLong_FromUnsignedLongLong(h->b.table);
+}
+
+static int Hand_set_table(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    if (refuse_delete(value) < 0 || read_mask(value, &h->b.table) < 0)
+        return -1;
+    hand_forget_legal(h);
+    return 0;
+}
+
+static PyObject *Hand_get_swept(HandCore *h, void *Py_UNUSED(c))
+{
+    return PyLong_FromUnsignedLongLong(h->b.swept);
+}
+
+static int Hand_set_swept(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    return refuse_delete(value) < 0 ? -1 : read_mask(value, &h->b.swept);
+}
+
+static PyObject *Hand_get_sur_cards(HandCore *h, void *Py_UNUSED(c))
+{
+    return PyLong_FromUnsignedLongLong(h->b.sur_cards);
+}
+
+static PyObject *seat_or_none(int seat)
+{
+    return seat < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(seat);
+}
+
+static int read_seat_or_none(HandCore *h, PyObject *value, int *out)
+{
+    if (refuse_delete(value) < 0)
+        return -1;
+    if (value == Py_None) {
+        *out = -1;
+        return 0;
+    }
+    long seat = PyLong_AsLong(value);
+    if (seat == -1 && PyErr_Occurred())
+        return -1;
+    if (seat < 0 || seat >= h->b.players) {
+        PyErr_SetString(PyExc_ValueError, "a seat of the hand, or None");
+        return -1;
+    }
+    *out = (int)seat;
+    return 0;
+}
+
+static PyObject *Hand_get_last(HandCore *h, void *Py_UNUSED(c))
+{
+    return seat_or_none(h->b.last);
+}
+
+static int Hand_set_last(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    return read_seat_or_none(h, value, &h->b.last);
+}
+
+static PyObject *Hand_get_to_move(HandCore *h, void *Py_UNUSED(c))
+{
+    return seat_or_none(h->b.to_move);
+}
+
+static int Hand_set_to_move(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    hand_forget_legal(h);
+    return read_seat_or_none(h, value, &h->b.to_move);
+}
+
+static int read_round(PyObject *value, long *out)
+{
+    if (refuse_delete(value) < 0)
+        return -1;
+    long n = PyLong_AsLong(value);
+    if (n == -1 && PyErr_Occurred())
+        return -1;
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "deal rounds count from 1");
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+static PyObject *Hand_get_round(HandCore *h, void *Py_UNUSED(c))
+{
+    return PyLong_FromLong(h->b.round);
+}
+
+static int Hand_set_round(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    return read_round(value, &h->b.round);
+}
+
+static PyObject *Hand_get_rounds(HandCore *h, void *Py_UNUSED(c))
+{
+    return PyLong_FromLong(h->b.rounds);
+}
+
+static int Hand_set_rounds(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    return read_round(value, &h->b.rounds);
+}
+
+static PyObject *Hand_get_sur_live(HandCore *h, void *Py_UNUSED(c))
+{
+    return PyBool_FromLong(h->b.sur_live);
+}
+
+static int Hand_set_sur_live(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    if (refuse_delete(value) < 0)
+        return -1;
+    int truth = PyObject_IsTrue(value);
+    if (truth < 0)
+        return -1;
+    h->b.sur_live = truth;
+    return 0;
+}
+
+static PyObject *int_tuple(const int *values, int count)
+{
+    PyObject *out = PyTuple_New(count);
+    for (int k = 0; out != NULL && k < count; k++) {
+        PyObject *item = PyLong_FromLong(values[k]);
+        if (item == NULL)
+            Py_CLEAR(out);
+        else
+            PyTuple_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
+static PyObject *Hand_get_side(HandCore *h, void *Py_UNUSED(c))
+{
+    return int_tuple(h->b.side, h->b.players);
+}
+
+static PyObject *Hand_get_next(HandCore *h, void *Py_UNUSED(c))
+{
+    return int_tuple(h->b.next, h->b.players);
+}
+
+/* _deals: per deal round (from 1), each seat's cards as bytes; None for a round not
+ * known (a hand from a position does not know its own round's deal). */
+static PyObject *Hand_get_deals(HandCore *h, void *Py_UNUSED(c))
+{
+    const Board *b = &h->b;
+    PyObject *out = PyList_New(h->deals_len);
+    for (long k = 0; out != NULL && k < h->deals_len; k++) {
+        PyObject *item;
+        if (k <= b->base) {
+            item = Py_NewRef(Py_None);
+        } else {
+            item = PyTuple_New(b->players);
+            for (int seat = 0; item != NULL && seat < b->players; seat++) {
+                PyObject *cards = bytes_of_mask(b->deals[k - b->base - 1][seat]);
+                if (cards == NULL)
+                    Py_CLEAR(item);
+                else
+                    PyTuple_SET_ITEM(item, seat, cards);
+            }
+        }
+        if (item == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
+static int Hand_set_deals(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    if (refuse_delete(value) < 0)
+        return -1;
+    PyObject *seq = PySequence_Fast(value, "_deals is a list");
+    if (seq == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq), first = n;
+    for (Py_ssize_t k = 1; k < n; k++)
+        if (PySequence_Fast_GET_ITEM(seq, k) != Py_None) {
+            first = k;
+            break;
+        }
+    if (n < 1 || n - first > MAX_ROUNDS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "_deals holds 1 to 12 deal rounds to come");
+        return -1;
+    }
+    ct_mask deals[MAX_ROUNDS][4];
+    for (Py_ssize_t k = first; k < n; k++)
+        if (read_each(PySequence_Fast_GET_ITEM(seq, k), h->b.players, deals[k - first],
+                      read_bytes_mask) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    memcpy(h->b.deals, deals, sizeof deals);
+    h->b.base = (long)first - 1;
+    h->deals_len = (long)n;
+    return 0;
+}
+
+static PyObject *Hand_get_deck(HandCore *h, void *Py_UNUSED(c))
+{
+    return Py_NewRef(h->deck);
+}
+
+static int Hand_set_deck(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    if (refuse_delete(value) < 0)
+        return -1;
+    if (value != Py_None && !PyBytes_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "_deck is bytes or None");
+        return -1;
+    }
+    Py_SETREF(h->deck, Py_NewRef(value));
+    return 0;
+}
+
+static PyObject *Hand_get_history(HandCore *h, void *Py_UNUSED(c))
+{
+    return Py_NewRef(h->history);
+}
+
+static int Hand_set_history(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    if (refuse_delete(value) < 0)
+        return -1;
+    if (!PyTuple_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "_history is a tuple");
+        return -1;
+    }
+    Py_SETREF(h->history, Py_NewRef(value));
+    return 0;
+}
+
+static PyObject *Hand_get_depth(HandCore *h, void *Py_UNUSED(c))
+{
+    return PyLong_FromLong(h->b.depth);
+}
+
+static PyGetSetDef HandCore_getset[] = {
+    {"_held", (getter)Hand_get_held, (setter)Hand_set_held, "Each seat's cards (bytes).", NULL},
+    {"hand_masks", (getter)Hand_get_hand_masks, NULL, "Each seat's cards as masks.", NULL},
+    {"_captured", (getter)Hand_get_captured, (setter)Hand_set_captured, NULL, NULL},
+    {"captured_masks", (getter)Hand_get_captured, NULL, "Each side's pile as a mask.", NULL},
+    {"_surs", (getter)Hand_get_surs, (setter)Hand_set_surs, NULL, NULL},
+    {"surs", (getter)Hand_get_surs, NULL, "Surs made so far per side.", NULL},
+    {"_table", (getter)Hand_get_table, (setter)Hand_set_table, NULL, NULL},
+    {"table_mask", (getter)Hand_get_table, NULL, "The table as a mask.", NULL},
+    {"_swept", (getter)Hand_get_swept, (setter)Hand_set_swept, NULL, NULL},
+    {"_sur_cards", (getter)Hand_get_sur_cards, NULL, NULL, NULL},
+    {"_last", (getter)Hand_get_last, (setter)Hand_set_last, NULL, NULL},
+    {"last_capturer", (getter)Hand_get_last, NULL, "The last seat to capture.", NULL},
+    {"_to_move", (getter)Hand_get_to_move, (setter)Hand_set_to_move, NULL, NULL},
+    {"to_move", (getter)Hand_get_to_move, NULL, "The seat to play (None: over).", NULL},
+    {"_round", (getter)Hand_get_round, (setter)Hand_set_round, NULL, NULL},
+    {"deal_round", (getter)Hand_get_round, NULL, "The deal round (from 1).", NULL},
+    {"_rounds", (getter)Hand_get_rounds, (setter)Hand_set_rounds, NULL, NULL},
+    {"deal_rounds", (getter)Hand_get_rounds, NULL, "The hand's deal rounds.", NULL},
+    {"_sur_live", (getter)Hand_get_sur_live, (setter)Hand_set_sur_live, NULL, NULL},
+    {"_side", (getter)Hand_get_side, NULL, NULL, NULL},
+    {"_next", (getter)Hand_get_next, NULL, NULL, NULL},
+    {"_deals", (getter)Hand_get_deals, (setter)Hand_set_deals, NULL, NULL},
+    {"_deck", (getter)Hand_get_deck, (setter)Hand_set_deck, NULL, NULL},
+    {"_history", (getter)Hand_get_history, (setter)Hand_set_history, NULL, NULL},
+    {"_depth", (getter)Hand_get_depth, NULL, "Moves that can be undone.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMemberDef HandCore_members[] = {
+    {"rules", T_OBJECT, offsetof(HandCore, rules), READONLY, "The hand's rules."},
+    {"_memory", T_OBJECT, offsetof(HandCore, memory), READONLY, NULL},
+    {"_totals", T_OBJECT, offsetof(HandCore, totals), 0, NULL},
+    {"players", T_INT, offsetof(HandCore, b) + offsetof(Board, players), READONLY, NULL},
+    {"sides", T_INT, offsetof(HandCore, b) + offsetof(Board, sides), READONLY, NULL},
+    {"leader", T_INT, offsetof(HandCore, leader), 0, NULL},
+    {"dealer", T_INT, offsetof(HandCore, dealer), 0, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyMethodDef HandCore_methods[] = {
+    {"_bind", (PyCFunction)HandCore_bind, METH_O,
+     "_bind(setup): a blank hand under a pasur Setup."},
+    {"_deal", (PyCFunction)HandCore_deal, METH_VARARGS,
+     "_deal(order, opening): deal from a deal order; False if the opening table holds a "
+     "card of the mask opening (nothing dealt)."},
+    {"legal_moves", (PyCFunction)HandCore_legal_moves, METH_NOARGS,
+     "Every legal move of the seat to move (empty once the hand is over)."},
+    {"push", (PyCFunction)(void (*)(void))HandCore_push, METH_FASTCALL | METH_KEYWORDS,
+     "push(move, *, seat=None): play a legal move (or its text) for the seat to move."},
+    {"pop", (PyCFunction)HandCore_pop, METH_NOARGS, "Undo the last move and return it."},
+    {"is_over", (PyCFunction)HandCore_is_over, METH_NOARGS, "Whether the hand is over."},
+    {"_stack", (PyCFunction)HandCore_stack, METH_NOARGS,
+     "(seat, move, sur) for each move that can be undone."},
+    {"copy", (PyCFunction)(void (*)(void))HandCore_copy, METH_VARARGS | METH_KEYWORDS,
+     "copy(*, stack=True): an independent copy (without stack: its moves cannot be "
+     "undone)."},
+    {"_getstate", (PyCFunction)HandCore_getstate, METH_NOARGS, NULL},
+    {"_setstate", (PyCFunction)HandCore_setstate, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject HandCoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "cardtable.pasur._core.HandCore",
+    .tp_doc = "A hand of Pasur in C: the compiled pasur.Hand's base.",
+    .tp_basicsize = sizeof(HandCore),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_new = HandCore_new,
+    .tp_dealloc = (destructor)HandCore_dealloc,
+    .tp_methods = HandCore_methods,
+    .tp_members = HandCore_members,
+    .tp_getset = HandCore_getset,
+};
+
+/* bind_hand(move_of): the function that interns moves (cardtable.pasur.moves.move_of). */
+static PyObject *core_bind_hand(PyObject *Py_UNUSED(module), PyObject *function)
+{
+    Py_XSETREF(move_of_function, Py_NewRef(function));
+    Py_RETURN_NONE;
+}
+
+/* shuffled(rng): cardtable.pasur.deal.shuffled as bytes: 52 draws of rng.random() and
+ * the card indexes in the order of their keys (a stable sort, as Python's). */
+static PyObject *core_shuffled(PyObject *Py_UNUSED(module), PyObject *rng)
+{
+    PyObject *random = PyObject_GetAttrString(rng, "random");
+    if (random == NULL)
+        return NULL;
+    double keys[52];
+    for (int k = 0; k < 52; k++) {
+        PyObject *drawn = PyObject_CallNoArgs(random);
+        if (drawn == NULL) {
+            Py_DECREF(random);
+            return NULL;
+        }
+        keys[k] = PyFloat_AsDouble(drawn);
+        Py_DECREF(drawn);
+        if (keys[k] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(random);
+            return NULL;
+        }
+    }
+    Py_DECREF(random);
+    unsigned char order[52];
+    for (int k = 0; k < 52; k++) {
+        int at = k;
+        while (at > 0 && keys[k] < keys[order[at - 1]]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = (unsigned char)k;
+    }
+    return PyBytes_FromStringAndSize((const char *)order, 52);
+}
+
 static PyObject *Board_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     static char *names[] = {"hand", "points", "sur_points", NULL};
@@ -684,7 +1668,16 @@ static PyObject *Board_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     Board *b = (Board *)type->tp_alloc(type, 0);
     if (b == NULL)
         return NULL;
-    if (read_hand(b, hand) < 0) {
+    if (PyObject_TypeCheck(hand, &HandCoreType)) {
+        /* a compiled hand: its fields as they are, the deals to come from round + 1 */
+        const Board *from = &((HandCore *)hand)->b;
+        size_t head = offsetof(Board, setting);
+        memcpy((char *)b + head, (const char *)from + head, offsetof(Board, base) - head);
+        b->base = from->round;
+        for (long number = from->round + 1; number <= from->rounds; number++)
+            memcpy(b->deals[number - b->base - 1], from->deals[number - from->base - 1],
+                   sizeof b->deals[0]);
+    } else if (read_hand(b, hand) < 0) {
         Py_DECREF(b);
         return NULL;
     }
@@ -1912,6 +2905,10 @@ static PyObject *core_shuffle(PyObject *Py_UNUSED(module), PyObject *args)
 }
 
 static PyMethodDef core_methods[] = {
+    {"bind_hand", core_bind_hand, METH_O,
+     "bind_hand(move_of): the function the compiled hand interns its moves with."},
+    {"shuffled", core_shuffled, METH_O,
+     "shuffled(rng): cardtable.pasur.deal.shuffled(rng), as bytes."},
     {"shuffle", core_shuffle, METH_VARARGS,
      "shuffle(rng, list): rng.shuffle(list) as random.Random does it, draw for draw."},
     {"options", core_options, METH_VARARGS,
@@ -1931,12 +2928,13 @@ static struct PyModuleDef core_module = {
 
 PyMODINIT_FUNC PyInit__core(void)
 {
-    if (PyType_Ready(&BoardType) < 0)
+    if (PyType_Ready(&BoardType) < 0 || PyType_Ready(&HandCoreType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL)
         return NULL;
     if (PyModule_AddObjectRef(module, "Board", (PyObject *)&BoardType) < 0
+        || PyModule_AddObjectRef(module, "HandCore", (PyObject *)&HandCoreType) < 0
         || PyModule_AddObjectRef(module, "READY", Py_True) < 0) {
         Py_DECREF(module);
         return NULL;

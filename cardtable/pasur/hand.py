@@ -28,7 +28,7 @@ from .._engine import load_core
 from ..cards import CARDS, Card, cards_of, format_cards, mask_of, parse_cards
 from ..game import AmbiguousMove, IllegalMove, InvalidMove, Outcome, make_rng
 from ._options import OptionMemory, Options
-from ._setup import SETUPS, setup_of
+from ._setup import SETUPS, Setup, setup_of
 from ._snapshots import Capture, Snapshot, Sur, Trail
 from .captures import ALL_MASK, why_not
 from .deal import check_distinct, deal_getters, fix_opening, shuffled, slot, sort_blocks
@@ -125,13 +125,21 @@ class Hand:
             if len(totals) != sides or any(type(t) is not int for t in totals):
                 raise ValueError(f"totals must be {sides} whole numbers, one per side, "
                                  f"not {totals!r}")
-        self = object.__new__(cls)
-        self.rules = rules
-        self.players = players
-        self.sides = sides
+        self = cls._fresh(setup, players)
         self._totals = totals
         self.leader = leader
         self.dealer = dealer
+        return self
+
+    @classmethod
+    def _fresh(cls, setup: Setup, players: int) -> Hand:
+        """A hand under ``setup`` with no card anywhere yet (the compiled hand makes its
+        own: ``cardtable/pasur/compiled.py``)."""
+        self = object.__new__(cls)
+        sides = setup.sides
+        self.rules = setup.rules
+        self.players = players
+        self.sides = sides
         memory = setup.memory
         self._memory = memory
         self._looks = memory.looks
@@ -663,12 +671,14 @@ class Hand:
         other = self.copy(stack=False)
         future = range(self._round + 1, self._rounds + 1)
         hidden = [s for s in range(self.players) if s != seat]
+        # (the seats' cards written back whole: the compiled hand's _held is a copy)
+        held = other._held
         if self._deck is not None:
             # Keep a full deck: redraw the hidden places of this round and every later one.
             deck = list(self._deck)
             places = [pos for s in hidden
                       for pos in range(self._slot(self._round, s), self._slot(self._round, s) + 4)
-                      if deck[pos] in self._held[s]]
+                      if deck[pos] in held[s]]
             if future:
                 places += range(self._slot(future[0], self.leader), 52)
             # Shuffle the unseen cards from card order, not from where they really are,
@@ -681,8 +691,9 @@ class Hand:
             redrawn = set(places)
             for s in hidden:
                 start = self._slot(self._round, s)
-                other._held[s] = bytes(sorted(deck[pos] for pos in range(start, start + 4)
-                                              if pos in redrawn))
+                held[s] = bytes(sorted(deck[pos] for pos in range(start, start + 4)
+                                       if pos in redrawn))
+            other._held = held
             deals = list(self._deals)
             for number in future:
                 deals[number] = tuple(
@@ -690,14 +701,15 @@ class Hand:
                     for s in range(self.players))
             other._deals = deals
             return other
-        pool = [CARDS[index] for s in hidden for index in self._held[s]]
-        pool += [CARDS[index] for number in future for held in self._dealt(number)
-                 for index in held]
+        pool = [CARDS[index] for s in hidden for index in held[s]]
+        pool += [CARDS[index] for number in future for dealt in self._dealt(number)
+                 for index in dealt]
         pool.sort()
         _shuffle(rng, pool)
         unseen = iter(pool)
         for s in hidden:
-            other._held[s] = _indexes([next(unseen) for _ in self._held[s]])
+            held[s] = _indexes([next(unseen) for _ in held[s]])
+        other._held = held
         deals = list(self._deals)
         for number in future:
             deals[number] = tuple(_indexes([next(unseen) for _ in range(4)])

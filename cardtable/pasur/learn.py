@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from ..cards import cards_of
-from .hand import Hand
+from .engine import Hand
 from .match import Match
 from .moves import Move
 from .scoring import CLUBS_MASK, card_points

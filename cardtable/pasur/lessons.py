@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import pack, parse_cards
-from .hand import Hand
+from .engine import Hand
 
 __all__ = ["steps"]
 

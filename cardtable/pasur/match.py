@@ -22,7 +22,7 @@ from typing import Any
 
 from ..cards import Card
 from ..game import IllegalMove, Outcome, make_rng
-from .hand import Hand
+from .engine import Hand
 from .moves import Move
 from .rules import PRESETS, Rules
 
@@ -174,7 +174,7 @@ class Match:
     def pop(self) -> Move:
         """Undo the last move, back into the previous hand if this one has just begun."""
         hand = self._hand
-        if self._done or (not hand._snaps and not hand._history and self._finished):
+        if self._done or (not hand.move_stack and self._finished):
             hand = self._finished[-1].copy()
             self._unfinish(hand)
         self._hand = hand
