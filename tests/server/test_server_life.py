@@ -354,6 +354,29 @@ def test_an_unknown_ticket_is_404(client: TestClient) -> None:
     assert client.delete("/api/quick-play/" + "x" * 200).status_code == 404
 
 
+def test_a_ticket_is_polled_and_cancelled_with_it_in_the_body(client: TestClient) -> None:
+    """The page's way: the ticket never in a URL (a proxy writes URLs down)."""
+    body = {"game": "durak", "preset": "transfer", "players": 2, "bots_after": None}
+    one = client.post("/api/quick-play", json=body).json()
+    polled = client.post("/api/quick-play/poll", json={"ticket": one["ticket"]})
+    assert polled.status_code == 200 and polled.json()["status"] == "waiting"
+    two = client.post("/api/quick-play", json=body).json()
+    matched = wait_for(lambda: (a := client.post("/api/quick-play/poll", json={
+        "ticket": one["ticket"]}).json())["status"] == "matched" and a)
+    assert matched["token"] and matched["table"]
+    three = client.post("/api/quick-play", json=body).json()
+    left = client.post("/api/quick-play/cancel", json={"ticket": three["ticket"]})
+    assert left.status_code == 200 and left.json()["status"] == "cancelled"
+    kept = client.post("/api/quick-play/cancel", json={"ticket": two["ticket"]}).json()
+    assert kept["status"] == "matched" and kept["table"] == matched["table"]
+    for path in ("poll", "cancel"):
+        gone = client.post(f"/api/quick-play/{path}", json={"ticket": "nosuchticket"})
+        assert gone.status_code == 404 and gone.json()["code"] == "ticket_gone"
+        for bad in ({}, {"ticket": 7}, {"ticket": "x" * 201}, {"ticket": "a", "more": 1}):
+            refused = client.post(f"/api/quick-play/{path}", json=bad)
+            assert refused.status_code == 422 and refused.json()["code"], (bad, refused.text)
+
+
 # -- the matching rule ------------------------------------------------------------------------
 
 def entry(name: str, rating: float | None, entered: float = 0, players: int = 2,

@@ -321,3 +321,34 @@ def test_a_process_killed_behind_nginx_has_its_tables_played_on_by_the_other(
         assert {owners.get(f"{prefix}:owner:{seat.table}") for seat in seats
                 if seat.final is None} <= {survivor_name}
         check_every_move_once(data, seats, over=False)
+
+
+def test_nginxs_error_log_holds_no_quick_play_ticket_or_seat_key(
+        nginx_installed: None, tmp_path: Path) -> None:
+    """nginx's error log writes the whole request line of each request it had trouble
+    with (here: the first try at a process that is not there, half of them).  The page
+    polls its quick-play ticket in the body and sends its seat key in a header, so the
+    lines name the path only; the test polls until such a line is written."""
+    with server(tmp_path / "data", "--trusted-proxies", "127.0.0.1") as (_, base), \
+            behind_nginx(tmp_path, [int(base.rsplit(":", 1)[1]), free_port()]) as proxy:
+        players = [httpx.Client(base_url=proxy.base, timeout=10) for _ in range(2)]
+        body = {"game": "durak", "preset": "transfer", "players": 2, "bots_after": None}
+        tickets = [p.post("/api/quick-play", json=body).json()["ticket"] for p in players]
+        answers: list[dict[str, Any]] = []
+        for _ in range(200):
+            answers = [p.post("/api/quick-play/poll", json={"ticket": t}).json()
+                       for p, t in zip(players, tickets, strict=True)]
+            if ("/api/quick-play/poll" in proxy.log()
+                    and all(a["status"] == "matched" for a in answers)):
+                break
+        assert all(a["status"] == "matched" for a in answers), answers
+        keys = [a["token"] for a in answers]
+        for answer, player in zip(answers, players, strict=True):
+            with socket_for(proxy.base, answer["table"], answer["token"],
+                            dict(player.cookies)) as ws:
+                assert next_state(ws)["seat"] == answer["seat"]
+        proxy.stop()   # nginx writes its buffers out
+        errors = proxy.log()
+        logs = errors + (proxy.folder / "access.log").read_text(errors="replace")
+    assert '"POST /api/quick-play/poll HTTP/1.1"' in errors, errors[-2000:]
+    assert all(secret not in logs for secret in tickets + keys)

@@ -169,16 +169,40 @@ async def quick_play(body: QuickPlayRequest, request: Request, queue: Queue, pla
     return Ticket(**answer)
 
 
+class TicketHeld(BaseModel):
+    """A quick-play ticket, sent in a request's body: a URL is written down by proxies
+    (nginx's error log writes every request line it has trouble with, query and all), and
+    a matched ticket hands out its seat's key."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ticket: str = Field(max_length=200)
+
+
+@router.post("/api/quick-play/poll", response_model=Ticket, responses=ANSWERS)
+async def quick_play_poll(body: TicketHeld, queue: Queue) -> Ticket:
+    """The ticket now: waiting, matched (with the table, the seat and its token) or
+    cancelled.  Polling keeps it in the queue.  The page polls here, the ticket in the
+    body, never in a URL."""
+    return Ticket(**await queue.poll(body.ticket))
+
+
+@router.post("/api/quick-play/cancel", response_model=Ticket, responses=ANSWERS)
+async def quick_play_leave(body: TicketHeld, queue: Queue) -> Ticket:
+    """Leave the queue (a ticket already matched keeps its seat); the ticket in the body."""
+    return Ticket(**await queue.cancel(body.ticket))
+
+
 @router.get("/api/quick-play/{ticket}", response_model=Ticket, responses=ANSWERS)
 async def quick_play_ticket(ticket: str, queue: Queue) -> Ticket:
-    """The ticket now: waiting, matched (with the table, the seat and its token) or
-    cancelled.  Polling keeps it in the queue."""
+    """The ticket now, for clients written before ``POST /api/quick-play/poll`` (its
+    ticket in the URL, where a proxy's logs may keep it: poll with the body instead)."""
     return Ticket(**await queue.poll(ticket))
 
 
 @router.delete("/api/quick-play/{ticket}", response_model=Ticket, responses=ANSWERS)
 async def quick_play_cancel(ticket: str, queue: Queue) -> Ticket:
-    """Leave the queue (a ticket already matched keeps its seat)."""
+    """Leave the queue, for clients written before ``POST /api/quick-play/cancel``."""
     return Ticket(**await queue.cancel(ticket))
 
 

@@ -123,7 +123,9 @@ export class QuickPlayPanel {
   async poll() {
     if (!this.ticket) return;
     try {
-      this.follow(await api(`/api/quick-play/${encodeURIComponent(this.ticket)}`));
+      // the ticket in the body: a URL ends up in proxies' logs, and a matched ticket
+      // hands out the seat's key
+      this.follow(await api("/api/quick-play/poll", { method: "POST", body: { ticket: this.ticket } }));
     } catch (error) {
       toast(t("quick.error", { reason: error.message }), "error");
       this.ticket = null;
@@ -137,7 +139,7 @@ export class QuickPlayPanel {
     clearTimeout(this.timer);
     this.render();
     if (ticket) {
-      try { await api(`/api/quick-play/${encodeURIComponent(ticket)}`, { method: "DELETE" }); }
+      try { await api("/api/quick-play/cancel", { method: "POST", body: { ticket } }); }
       catch { /* an unpolled ticket is cancelled anyway */ }
     }
   }
