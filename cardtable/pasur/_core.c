@@ -784,14 +784,46 @@ static void HandCore_dealloc(HandCore *h)
 
 /* _bind(setup): a blank hand under a Setup (cardtable/pasur/_setup.py): its rules, seats,
  * sides and capture rules; no cards anywhere yet. */
+static int HandCore_bind_read(HandCore *h, PyObject *setup);
+
 static PyObject *HandCore_bind(HandCore *h, PyObject *setup)
+{
+    /* The last setup bound, read once: a Setup is made once per rules and player count
+     * and never changed (a hand is dealt under the same one again and again). */
+    static PyObject *known_setup;
+    static HandCore known;
+    Board *b = &h->b;
+    if (setup == known_setup) {
+        size_t head = offsetof(Board, setting);
+        memcpy((char *)b + head, (char *)&known.b + head, offsetof(Board, sur_live) - head);
+        memcpy(b->side, known.b.side, sizeof b->side);
+        memcpy(b->next, known.b.next, sizeof b->next);
+        b->sur_cards = known.b.sur_cards;
+        Py_SETREF(h->memory, Py_NewRef(known.memory));
+        Py_SETREF(h->rules, Py_NewRef(known.rules));
+        Py_RETURN_NONE;
+    }
+    if (HandCore_bind_read(h, setup) < 0)
+        return NULL;
+    size_t head = offsetof(Board, setting);
+    memcpy((char *)&known.b + head, (char *)b + head, offsetof(Board, sur_live) - head);
+    memcpy(known.b.side, b->side, sizeof b->side);
+    memcpy(known.b.next, b->next, sizeof b->next);
+    known.b.sur_cards = b->sur_cards;
+    Py_XSETREF(known.memory, Py_NewRef(h->memory));
+    Py_XSETREF(known.rules, Py_NewRef(h->rules));
+    Py_XSETREF(known_setup, Py_NewRef(setup));
+    Py_RETURN_NONE;
+}
+
+static int HandCore_bind_read(HandCore *h, PyObject *setup)
 {
     Board *b = &h->b;
     PyObject *memory = PyObject_GetAttrString(setup, "memory");
     PyObject *rules = memory ? PyObject_GetAttrString(setup, "rules") : NULL;
     if (rules == NULL) {
         Py_XDECREF(memory);
-        return NULL;
+        return -1;
     }
     Py_SETREF(h->memory, memory);
     Py_SETREF(h->rules, rules);
@@ -799,28 +831,28 @@ static PyObject *HandCore_bind(HandCore *h, PyObject *setup)
     int status = read_memory_setting(memory, &b->setting);
     PyObject *side = status < 0 ? NULL : PyObject_GetAttrString(setup, "side");
     if (side == NULL)
-        return NULL;
+        return -1;
     Py_ssize_t players = PyTuple_Check(side) ? PyTuple_GET_SIZE(side) : -1;
     Py_DECREF(side);
     if (players < 2 || players > 4) {
         PyErr_SetString(PyExc_ValueError, "a hand has 2 to 4 players");
-        return NULL;
+        return -1;
     }
     b->players = (int)players;
     if (read_ints(setup, "side", b->players, b->side) < 0
         || read_ints(setup, "following", b->players, b->next) < 0
         || read_int(setup, "sides", &sides) < 0
         || read_flag(rules, "sur_in_last_deal", &b->sur_in_last_deal) < 0)
-        return NULL;
+        return -1;
     b->sides = (int)sides;
     PyObject *sur = PyObject_GetAttrString(setup, "sur_cards");
     if (sur == NULL)
-        return NULL;
+        return -1;
     status = read_mask(sur, &b->sur_cards);
     Py_DECREF(sur);
     if (status < 0)
-        return NULL;
-    Py_RETURN_NONE;
+        return -1;
+    return 0;
 }
 
 /* _deal(order, opening): deal a new hand from a deal order (52 card indexes, bytes),
@@ -1623,14 +1655,73 @@ static PyObject *core_bind_hand(PyObject *Py_UNUSED(module), PyObject *function)
     Py_RETURN_NONE;
 }
 
-/* shuffled(rng): cardtable.pasur.deal.shuffled as bytes: 52 draws of rng.random() and
- * the card indexes in the order of their keys (a stable sort, as Python's). */
-static PyObject *core_shuffled(PyObject *Py_UNUSED(module), PyObject *rng)
+/* The card indexes 0 to 51 in the order of their keys, as bytes (stable, as Python's
+ * sort: equal keys keep their order). */
+static PyObject *sorted_by_keys(const double *keys)
 {
+    unsigned char order[52];
+    for (int k = 0; k < 52; k++) {
+        int at = k;
+        while (at > 0 && keys[k] < keys[order[at - 1]]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = (unsigned char)k;
+    }
+    return PyBytes_FromStringAndSize((const char *)order, 52);
+}
+
+/* The 52 keys of random.Random's own random(), drawn in one getrandbits call: random()
+ * makes each double from two 32-bit outputs of the generator (a >> 5, b >> 6), and
+ * getrandbits(64 * 52) returns 104 outputs in order, the first in the lowest bits. */
+static int draw_keys_at_once(PyObject *rng, double *keys)
+{
+    PyObject *bits = PyObject_CallMethod(rng, "getrandbits", "i", 64 * 52);
+    if (bits == NULL)
+        return -1;
+    PyObject *raw = PyObject_CallMethod(bits, "to_bytes", "is", 8 * 52, "little");
+    Py_DECREF(bits);
+    if (raw == NULL)
+        return -1;
+    if (!PyBytes_Check(raw) || PyBytes_GET_SIZE(raw) != 8 * 52) {
+        Py_DECREF(raw);
+        PyErr_SetString(PyExc_ValueError, "getrandbits gave an odd number");
+        return -1;
+    }
+    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(raw);
+    for (int k = 0; k < 52; k++) {
+        uint32_t word[2];
+        for (int w = 0; w < 2; w++) {
+            const unsigned char *p = data + 8 * k + 4 * w;
+            word[w] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
+                      | (uint32_t)p[3] << 24;
+        }
+        uint32_t a = word[0] >> 5, b = word[1] >> 6;
+        keys[k] = (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+    }
+    Py_DECREF(raw);
+    return 0;
+}
+
+/* shuffled(rng, plain=False): cardtable.pasur.deal.shuffled as bytes: 52 draws of
+ * rng.random() and the card indexes in the order of their keys (a stable sort, as
+ * Python's).  ``plain``: rng is a random.Random itself (its random() and getrandbits are
+ * the generator's own), so the 52 draws are made in one call. */
+static PyObject *core_shuffled(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *rng;
+    int plain = 0;
+    if (!PyArg_ParseTuple(args, "O|p:shuffled", &rng, &plain))
+        return NULL;
+    double keys[52];
+    if (plain) {
+        if (draw_keys_at_once(rng, keys) < 0)
+            return NULL;
+        return sorted_by_keys(keys);
+    }
     PyObject *random = PyObject_GetAttrString(rng, "random");
     if (random == NULL)
         return NULL;
-    double keys[52];
     for (int k = 0; k < 52; k++) {
         PyObject *drawn = PyObject_CallNoArgs(random);
         if (drawn == NULL) {
@@ -1645,16 +1736,7 @@ static PyObject *core_shuffled(PyObject *Py_UNUSED(module), PyObject *rng)
         }
     }
     Py_DECREF(random);
-    unsigned char order[52];
-    for (int k = 0; k < 52; k++) {
-        int at = k;
-        while (at > 0 && keys[k] < keys[order[at - 1]]) {
-            order[at] = order[at - 1];
-            at--;
-        }
-        order[at] = (unsigned char)k;
-    }
-    return PyBytes_FromStringAndSize((const char *)order, 52);
+    return sorted_by_keys(keys);
 }
 
 static PyObject *Board_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
@@ -2907,8 +2989,9 @@ static PyObject *core_shuffle(PyObject *Py_UNUSED(module), PyObject *args)
 static PyMethodDef core_methods[] = {
     {"bind_hand", core_bind_hand, METH_O,
      "bind_hand(move_of): the function the compiled hand interns its moves with."},
-    {"shuffled", core_shuffled, METH_O,
-     "shuffled(rng): cardtable.pasur.deal.shuffled(rng), as bytes."},
+    {"shuffled", core_shuffled, METH_VARARGS,
+     "shuffled(rng, plain=False): cardtable.pasur.deal.shuffled(rng), as bytes (plain: rng "
+     "is a random.Random itself, whose 52 draws are made in one call)."},
     {"shuffle", core_shuffle, METH_VARARGS,
      "shuffle(rng, list): rng.shuffle(list) as random.Random does it, draw for draw."},
     {"options", core_options, METH_VARARGS,

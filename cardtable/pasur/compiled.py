@@ -74,7 +74,7 @@ class Hand(_core.HandCore):
             return hand
         self: Hand = cls._blank(rules, players, leader, totals)
         rng = make_rng(seed)
-        order = _core.shuffled(rng)
+        order = _core.shuffled(rng, type(rng) is random.Random)
         if not self._deal(order, SETUPS[id(rules) << 3 | players].opening):
             # (the opening-table rule may change this deal: a jack, or a face that redeals)
             self._deal(bytes(fix_opening(list(order), players, rules, rng)), 0)

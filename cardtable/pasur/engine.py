@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from .hand import Hand
 
     CompiledHand: type[compiled.Hand] | None
-elif load_core("cardtable.pasur._core") is not None:
+elif hasattr(load_core("cardtable.pasur._core"), "HandCore"):
+    # (a core built before the compiled hand existed leaves the pure one running)
     from .compiled import Hand
 
     CompiledHand = Hand

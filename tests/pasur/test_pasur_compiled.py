@@ -108,3 +108,20 @@ def test_reference_counts_stay_flat_over_a_million_pushes_and_pops() -> None:
     # a leak of one block a push or a pop would show as a million; other threads of the
     # test process may allocate a few hundred
     assert sys.getallocatedblocks() - blocks < 1_000
+
+
+class _Counted(random.Random):
+    """A generator of another class: its own random() must be the one drawn from."""
+
+    def random(self) -> float:
+        return 1.0 - super().random()
+
+
+@pytest.mark.parametrize("make", [random.Random, _Counted])
+def test_a_generator_deals_the_same_hands_on_both_engines_and_is_left_alike(make) -> None:
+    one, other = make(5), make(5)
+    for _ in range(50):
+        pure = PureHand.new(PRESETS["standard"], seed=one)
+        twin = CompiledHand.new(PRESETS["standard"], seed=other)
+        assert twin.deck == pure.deck and twin.hands == pure.hands
+    assert one.random() == other.random()
