@@ -58,6 +58,11 @@ _SPEC = games.get("durak")
 _ACTIONS: dict[Move, int] = {}
 _ROUND_CLOSED = ("lead", "over")
 _OVER_PHASE = PHASES.index("over")
+_PLAYING = ("player", "to_move", "hand", "unbeaten", "beaten", "defences", "discard", "phase",
+            "shown", "passed", "out", "trump_suit", "trump_card", "known", "attacker",
+            "defender", "original_attacker", "hand_sizes", "trump_card_in_stock", "stock",
+            "limit", "first_round")
+"""The pieces ``DurakEpisode._playing_pieces`` reads the starts of, in its order."""
 """The phases after a move that closed a round (one that left cards on the table)."""
 
 
@@ -490,6 +495,8 @@ class DurakEpisode(Episode):
             return None
         self._check_seat(seat)
         self._check_view(kind, private)
+        if self._phase != _DEAL:
+            return self._playing_pieces(seat, kind)
         at = self.offsets(kind)
         hands = self._hands_now()
         masks = [at["player"], 1 << seat, at["hand"], hands[seat]]
@@ -502,38 +509,65 @@ class DurakEpisode(Episode):
             masks += (at["trump_suit"], 1 << trump_card.suit, at["trump_card"],
                       trump_card.mask)
         if kind == "information_state":
-            played, taken = at["played"], at["taken"]
-            for other in range(self.players):
-                masks += (played + 52 * other, self._played[other],
-                          taken + 52 * other, self._taken[other])
-            masks += (at["drawn"], self._drawn[seat])
-        if self._phase == _DEAL:
-            values += (at["stock"], len(self._deck) - 6 * self.players if trump_card else 0,
-                       at["trump_card_in_stock"], 1.0 if trump_card else 0.0)
-            return tuple(masks), tuple(values)
-        pub = self._pub
-        mover = self.current_player()
-        if mover >= 0:
-            masks += (at["to_move"], 1 << mover)
-        masks += (at["unbeaten"], pub["unbeaten"], at["beaten"], pub["beaten"],
-                  at["defences"], pub["defences"], at["discard"], pub["discard"],
-                  at["phase"], 1 << pub["phase"], at["shown"], pub["shown"])
-        start = at["known"]
-        for other, mask in enumerate(pub["known"]):
+            self._recall_pieces(seat, at, masks)
+        values += (at["stock"], len(self._deck) - 6 * self.players if trump_card else 0,
+                   at["trump_card_in_stock"], 1.0 if trump_card else 0.0)
+        return tuple(masks), tuple(values)
+
+    def _recall_pieces(self, seat: int, at: dict[str, int], masks: list[int]) -> None:
+        """The information state's own pieces: what each seat played and took, and what
+        ``seat`` drew."""
+        played, taken = at["played"], at["taken"]
+        for other in range(self.players):
+            masks += (played + 52 * other, self._played[other],
+                      taken + 52 * other, self._taken[other])
+        masks += (at["drawn"], self._drawn[seat])
+
+    def _playing_pieces(self, seat: int, kind: str) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+        """``pieces`` once the deal is over, read from the engine's fields as ``_pub``
+        reads them (``write``, the reference, goes through ``_pub``), without the dict."""
+        key = ("starts", kind)
+        at = self._layouts.get(key)
+        if at is None:
+            offsets = self.offsets(kind)
+            at = self._layouts[key] = tuple(offsets[name] for name in _PLAYING)
+        game = self._game_dealt
+        hands = self._hands
+        seats = (1 << self.players) - 1
+        beaten = defences = 0
+        for attack, beater in game._beats:
+            beaten |= attack.mask
+            defences |= beater.mask
+        played = 0
+        for attack in game._att:
+            played |= attack.mask
+        stock = len(game._stock) - game._drawn
+        masks = [at[0], 1 << seat, at[2], hands[seat], at[3], played & ~beaten,
+                 at[4], beaten, at[5], defences, at[6], game._discard,
+                 at[7], 1 << game._phase, at[8], game._shown,
+                 at[9], game._passed & seats, at[10], game._out & seats]
+        mover = game.to_move
+        if self._phase == _PLAY and mover is not None:
+            masks += (at[1], 1 << mover)
+        trump_card = game._trump_card
+        if trump_card is not None:
+            masks += (at[11], 1 << trump_card.suit, at[12], trump_card.mask)
+        start = at[13]
+        for other, mask in enumerate(game._known):
             masks += (start + 52 * other, mask)
-        for name, key in (("attacker", "attacker"), ("defender", "defender"),
-                          ("original_attacker", "original")):
-            if pub[key] is not None:
-                masks += (at[name], 1 << pub[key])
-        passed = out = 0
-        for other in pub["passed"]:
-            passed |= 1 << other
-        for other in pub["out"]:
-            out |= 1 << other
-        masks += (at["passed"], passed, at["out"], out)
-        values += (at["trump_card_in_stock"], 1.0 if pub["in_stock"] else 0.0,
-                   at["stock"], pub["stock"], at["limit"], pub["limit"],
-                   at["first_round"], 1.0 if pub["round"] == 1 else 0.0)
+        if game._phase != _OVER_PHASE:
+            for offset, who in ((at[14], game._attacker), (at[15], game._defender),
+                                (at[16], game._orig)):
+                if who is not None:
+                    masks += (offset, 1 << who)
+        start = at[17]
+        values: list[Any] = [at[18], 1.0 if stock > 0 else 0.0, at[19], stock,
+                             at[20], game._limit or 0, at[21],
+                             1.0 if game._round == 1 else 0.0]
+        for other, mask in enumerate(hands):
+            values += (start + other, mask.bit_count())
+        if kind == "information_state":
+            self._recall_pieces(seat, self.offsets(kind), masks)
         return tuple(masks), tuple(values)
 
     def string(self, seat: int, kind: str = "observation", private: str = "single") -> str:
