@@ -248,11 +248,12 @@ class Episode:
 
     # -- shared -------------------------------------------------------------------------
 
+    # the phase says it without asking the engine whose turn it is (``current_player``)
     def is_terminal(self) -> bool:
-        return self.current_player() == TERMINAL
+        return self._phase == OVER
 
     def is_chance_node(self) -> bool:
-        return self.current_player() == CHANCE
+        return self._phase == DEAL
 
     def legal_mask(self) -> np.ndarray:
         """The legal actions as a 0/1 int8 vector of length ``num_actions``."""

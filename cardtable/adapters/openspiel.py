@@ -142,7 +142,7 @@ class CardtableState(pyspiel.State):
     # (OpenSpiel's C++ algorithms) still go through the trampolines and the observer.
 
     def is_chance_node(self) -> bool:
-        return self._episode.current_player() == CHANCE
+        return self._episode.is_chance_node()
 
     def is_player_node(self) -> bool:
         return self._episode.current_player() >= 0

@@ -118,6 +118,7 @@ def test_the_python_answers_are_pyspiels_own_at_every_node(name, params):
     nodes = 0
     while True:
         assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.is_terminal() == (state.current_player() == pyspiel.PlayerId.TERMINAL)
         assert state.is_player_node() == pyspiel.State.is_player_node(state)
         assert state.legal_actions() == pyspiel.State.legal_actions(state)
         for seat in (-1, *seats):
