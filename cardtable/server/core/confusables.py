@@ -31,7 +31,7 @@ import functools
 import json
 import unicodedata
 from importlib import resources
-from typing import Any
+from typing import TypedDict
 
 __all__ = ["name_key", "prototypes", "script", "skeleton"]
 
@@ -39,9 +39,33 @@ _MARKS = "\u200e\u200f"
 """Direction marks the package wraps right-to-left characters in (for showing them)."""
 
 
-def _data(name: str) -> Any:
-    return json.loads(resources.files("confusable_homoglyphs").joinpath(name)
-                      .read_text(encoding="utf-8"))
+class _Glyph(TypedDict):
+    """One character a key is confusable with (``confusables.json``), and its name."""
+
+    c: str
+    n: str
+
+
+class _Scripts(TypedDict):
+    """The package's ``categories.json``: the scripts' names, and each range of code
+    points as (first, last, script's index, category's index)."""
+
+    iso_15924_aliases: list[str]
+    code_points_ranges: list[tuple[int, int, int, int]]
+
+
+def _text(name: str) -> str:
+    return resources.files("confusable_homoglyphs").joinpath(name).read_text(encoding="utf-8")
+
+
+def _glyphs() -> dict[str, list[_Glyph]]:
+    glyphs: dict[str, list[_Glyph]] = json.loads(_text("confusables.json"))
+    return glyphs
+
+
+def _scripts() -> _Scripts:
+    scripts: _Scripts = json.loads(_text("categories.json"))
+    return scripts
 
 
 @functools.cache
@@ -49,7 +73,7 @@ def prototypes() -> dict[str, str]:
     """Each confusable character and the prototype it maps to (one or more characters)."""
     pairs: dict[str, set[str]] = {}
     mapping: dict[str, str] = {}
-    for key, entries in _data("confusables.json").items():
+    for key, entries in _glyphs().items():
         key = key.strip(_MARKS)
         for entry in entries:
             other = entry["c"].strip(_MARKS)
@@ -97,7 +121,7 @@ def name_key(text: str) -> str:
 
 @functools.cache
 def _ranges() -> tuple[list[int], list[tuple[int, int, str]]]:
-    data = _data("categories.json")
+    data = _scripts()
     aliases = data["iso_15924_aliases"]
     rows = sorted((low, high, aliases[alias]) for low, high, alias, _ in
                   data["code_points_ranges"])

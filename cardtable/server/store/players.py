@@ -12,8 +12,8 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import secrets
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Literal
 
 from sqlalchemy import (
     Float,
@@ -373,25 +373,22 @@ class PlayerStore(Store):
                 .join(PlayerRow, PlayerRow.id == OriginRow.player_id)
                 .where(OriginRow.origin.in_(select(shared.c.origin)))
                 .order_by(OriginRow.origin, OriginRow.player_id)).all()
-            groups: dict[str, dict[str, Any]] = {}
+            farms: dict[str, _Farm] = {}
             for origin, name, username in rows:
-                group = groups.setdefault(origin.origin, {
-                    "origin": origin.origin[:12], "kind": origin.kind, "accounts": [],
-                    "last": origin.last})
-                group["accounts"].append({"id": origin.player_id, "name": name,
-                                          "username": username})
-                group["last"] = max(group["last"], origin.last)
-            for group in groups.values():
-                ids = [a["id"] for a in group["accounts"]]
+                farm = farms.setdefault(origin.origin,
+                                        _Farm(origin.origin, origin.kind, origin.last))
+                farm.accounts.append((origin.player_id, name, username))
+                farm.last = max(farm.last, origin.last)
+            for farm in farms.values():
+                ids = [found for found, _, _ in farm.accounts]
                 mine, theirs = aliased(PlayerGameRow), aliased(PlayerGameRow)
-                group["games_together"] = session.scalar(
+                farm.together = session.scalar(
                     select(func.count(distinct(mine.table_id)))
                     .join(theirs, theirs.table_id == mine.table_id)
                     .where(mine.player_id.in_(ids), theirs.player_id.in_(ids),
                            theirs.player_id != mine.player_id)) or 0
-                group["last"] = group["last"].isoformat()
-        return sorted(groups.values(), key=lambda g: (-g["games_together"],
-                                                      -len(g["accounts"])))[:limit]
+        return [farm.shown() for farm in sorted(
+            farms.values(), key=lambda f: (-f.together, -len(f.accounts)))[:limit]]
 
     @guarded
     def end_session(self, session_id: str) -> None:
@@ -601,3 +598,22 @@ class PlayerStore(Store):
                                         .order_by(SeatRow.seat)):
                 seats[seat.table_id].append(seat)
             return [(row, seats[row.id]) for row in rows]
+
+
+@dataclass
+class _Farm:
+    """An origin two or more accounts share, as ``farms`` gathers it."""
+
+    origin: str
+    kind: str
+    last: _dt.datetime
+    accounts: list[tuple[str, str, str | None]] = field(default_factory=list)
+    """Each account's id, shown name and username."""
+    together: int = 0
+    """The games they finished together."""
+
+    def shown(self) -> dict[str, object]:
+        return {"origin": self.origin[:12], "kind": self.kind,
+                "accounts": [{"id": found, "name": name, "username": username}
+                             for found, name, username in self.accounts],
+                "last": self.last.isoformat(), "games_together": self.together}

@@ -16,8 +16,6 @@ Create Date: 2026-12-03
 
 from __future__ import annotations
 
-from typing import Any
-
 import sqlalchemy as sa
 from alembic import op
 
@@ -46,7 +44,7 @@ SQLITE_TIME = "strftime('%Y-%m-%d %H:%M:%f', \"{0}\") || '000'"
 times there; to the millisecond, the precision every older row was written with."""
 
 
-def _retype(table: str, columns: dict[str, bool], type_: sa.types.TypeEngine[Any]) -> None:
+def _retype(table: str, columns: dict[str, bool], type_: sa.DateTime | sa.String) -> None:
     """Make a SQLite table again with its time columns declared as ``type_``: the columns
     are given in place of the reflected ones, so their values are copied as they are (a
     changed type would be copied through ``CAST``, which makes a number of a date)."""
