@@ -120,32 +120,33 @@ class Director:
         """One step of a tournament (see the module); call it through
         ``direct_if_owned``, which keeps two steps of one tournament apart."""
         store, at = self.store, stamp()
-        t = await asyncio.to_thread(store.load, tournament_id, every_game=False)
-        if t is None or t.row.status == FINISHED:
+        survey = await asyncio.to_thread(store.survey, tournament_id)
+        if survey is None or survey.tourney.row.status == FINISHED:
             self._locks.pop(tournament_id, None)
             return
+        t = survey.tourney
         if t.row.status == UPCOMING:
             if t.row.starts is not None and t.row.starts <= at:
                 await self.start_now(tournament_id, by=None)
             return
         names = {e.player_id: e.name for e in t.entrants}
-        opening = await asyncio.to_thread(store.opening_games, tournament_id)
-        if opening:
+        if survey.opening:
             await asyncio.gather(*(self._make(t.row, game, names)
-                                   for game, made in opening if not made))
-            await asyncio.to_thread(store.games_opened, [g.table_id for g, _ in opening])
+                                   for game, made in survey.opening if not made))
+            await asyncio.to_thread(store.games_opened,
+                                    [g.table_id for g, _ in survey.opening])
         arena = t.row.kind == ARENA
         if arena and t.row.ends is not None and at >= t.row.ends:
             # the standings freeze at the end: a game still in play then does not count
             await asyncio.to_thread(store.finish, tournament_id)
             return
-        ended = await asyncio.to_thread(store.ended_games, tournament_id)
-        if ended:   # read again with the points (one read a step when nothing ended)
-            await asyncio.to_thread(store.score_games, [table for table, _, _ in ended],
-                                    t.row.kind)
-            t = await asyncio.to_thread(store.load, tournament_id, every_game=False)
-            if t is None:
+        if survey.ended:   # scored, and read again with the points, in one call
+            _, again = await asyncio.to_thread(
+                store.score_and_load, [table for table, _, _ in survey.ended], t.row.kind,
+                tournament_id)
+            if again is None:
                 return
+            t = again
         if t.row.status != RUNNING:
             return
         if arena:

@@ -122,6 +122,17 @@ class GameRow(Base):
 
 
 @dataclass
+class Survey:
+    """A director's step's reading (``TournamentStore.survey``)."""
+
+    tourney: Tourney
+    opening: list[tuple[GameRow, bool]]
+    """Tables written down and not yet in play, each with whether it was made."""
+    ended: list[tuple[str, str, dict[str, object] | None]]
+    """Tables in play whose game ended: (table, status, summary)."""
+
+
+@dataclass
 class Tourney:
     """A tournament as read whole."""
 
@@ -167,6 +178,27 @@ class TournamentStore(Store):
         a director's step needs, whatever the length of its history)."""
         with self.storage.sessions() as session:
             return _load(session, tournament_id, every_game)
+
+    @guarded
+    def survey(self, tournament_id: str) -> Survey | None:
+        """What a director's step reads, in one session: the tournament with its games not
+        ended (``load``'s ``every_game=False``), which of its tables written down were made
+        (``opening_games``) and which in play ended (``ended_games``)."""
+        with self.storage.sessions() as session:
+            t = _load(session, tournament_id, every_game=False)
+            if t is None or t.row.status != RUNNING:
+                return None if t is None else Survey(t, [], [])
+            return Survey(t, _opening(session, [g for g in t.games if g.status == OPENING]),
+                          _ended(session, tournament_id))
+
+    @guarded
+    def score_and_load(self, table_ids: list[str], kind: str,
+                       tournament_id: str) -> tuple[dict[str, Results], Tourney | None]:
+        """``score_games``, then the tournament read again with the points (``load``'s
+        ``every_game=False``): one call of a director's step."""
+        scored = self.score_games(table_ids, kind)
+        with self.storage.sessions() as session:
+            return scored, _load(session, tournament_id, every_game=False)
 
     @guarded
     def of_player(self, player_id: str, limit: int = 50) -> list[tuple[TournamentRow,
@@ -336,12 +368,7 @@ class TournamentStore(Store):
     def ended_games(self, tournament_id: str) -> list[tuple[str, str, dict[str, object] | None]]:
         """The tournament's tables in play whose game has ended: (table, status, summary)."""
         with self.storage.sessions() as session:
-            return [(t, s, summary) for t, s, summary in session.execute(
-                select(GameRow.table_id, TableRow.status, TableRow.summary)
-                .join(TableRow, TableRow.id == GameRow.table_id)
-                .where(GameRow.tournament_id == tournament_id, GameRow.status == PLAYING,
-                       ((TableRow.status == OVER) & TableRow.counted.is_not(None))
-                       | (TableRow.status == CLOSED))).all()]
+            return _ended(session, tournament_id)
 
     @guarded
     def opening_games(self, tournament_id: str) -> list[tuple[GameRow, bool]]:
@@ -350,11 +377,9 @@ class TournamentStore(Store):
         with self.storage.sessions() as session:
             rows = list(session.scalars(select(GameRow).where(
                 GameRow.tournament_id == tournament_id, GameRow.status == OPENING)))
-            made = set(session.scalars(select(TableRow.id).where(
-                TableRow.id.in_([row.table_id for row in rows]))))
             for row in rows:
                 session.expunge(row)
-            return [(row, row.table_id in made) for row in rows]
+            return _opening(session, rows)
 
     @guarded
     def score_game(self, table_id: str, kind: str) -> Results | None:
@@ -429,6 +454,24 @@ def _score(session: Session, table_ids: list[str], kind: str) -> dict[str, Resul
         game.results = results
         scored[table_id] = results
     return scored
+
+
+def _opening(session: Session, rows: list[GameRow]) -> list[tuple[GameRow, bool]]:
+    if not rows:
+        return []
+    made = set(session.scalars(select(TableRow.id).where(
+        TableRow.id.in_([row.table_id for row in rows]))))
+    return [(row, row.table_id in made) for row in rows]
+
+
+def _ended(session: Session,
+           tournament_id: str) -> list[tuple[str, str, dict[str, object] | None]]:
+    return [(t, s, summary) for t, s, summary in session.execute(
+        select(GameRow.table_id, TableRow.status, TableRow.summary)
+        .join(TableRow, TableRow.id == GameRow.table_id)
+        .where(GameRow.tournament_id == tournament_id, GameRow.status == PLAYING,
+               ((TableRow.status == OVER) & TableRow.counted.is_not(None))
+               | (TableRow.status == CLOSED))).all()]
 
 
 def _found(session: Session, tournament_id: str) -> TournamentRow:
