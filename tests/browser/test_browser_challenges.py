@@ -2,7 +2,7 @@
 challenged one, on another page of the site, sees the challenge at once, accepts it from
 the panel and lands at the table, seated; both inboxes and a profile's follow and
 challenge buttons pass axe; the lobby leads to the inbox; the inbox is in all four
-languages."""
+languages; the digest's unsubscribe link asks before it stops the mails."""
 
 from __future__ import annotations
 
@@ -83,3 +83,17 @@ def test_the_inbox_speaks_each_language(open_page: Any, locale: str, title: str)
     page = open_page("/#inbox", locale=locale)
     page.locator("#inbox-title", has_text=title).wait_for()
     assert grave_findings(page) == []
+
+
+@pytest.mark.parametrize("locale,title", [("en-GB", "Stop the daily e-mail"),
+                                          ("pt-PT", "Parar o e-mail diário"),
+                                          ("fa-IR", "توقف نامهٔ روزانه"),
+                                          ("ru-RU", "Отключить ежедневное письмо")])
+def test_the_digests_link_asks_before_it_stops_the_mails(open_page: Any, locale: str,
+                                                           title: str) -> None:
+    page = open_page("/#unsubscribe=not-one-of-ours", locale=locale)
+    page.locator("#unsubscribe-title", has_text=title).wait_for()
+    assert page.url.endswith("/#unsubscribe")   # the token out of the address bar
+    assert grave_findings(page) == []
+    page.click("#unsubscribe-confirm")   # the POST: a token the site did not sign
+    page.locator(".unsubscribe p.error").wait_for()

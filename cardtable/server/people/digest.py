@@ -6,10 +6,12 @@ the players whose settings name ``email`` for some kind: one with an e-mail addr
 (``player_emails``) and unread notices of those kinds newer than the last digest, whose
 last digest is a day old or more, is sent one mail listing them, each with its link.
 The digest's bookmark (the last notice mailed, and when) is kept with the player's
-settings.  The mail carries a signed unsubscribe link (``GET`` or ``POST
-/api/social/unsubscribe?token=T``, and ``List-Unsubscribe`` with
-``List-Unsubscribe-Post`` for the mail readers' own button): it takes ``email`` out of
-every route.  Nothing is sent without ``smtp_host``, ``smtp_from`` and ``public_url``.
+settings.  The mail carries a signed token twice: in its text, a link to the page that
+asks the reader to confirm (``/#unsubscribe=T``, whose button sends ``POST
+/api/social/unsubscribe?token=T``), and in ``List-Unsubscribe`` with
+``List-Unsubscribe-Post`` (RFC 8058) for the mail readers' own button, which posts to
+that address at once.  The POST takes ``email`` out of every route; a ``GET`` of it (a
+scanner opening links) changes nothing and leads to the page.  Nothing is sent without ``smtp_host``, ``smtp_from`` and ``public_url``.
 """
 
 from __future__ import annotations
@@ -122,7 +124,9 @@ class Digests:
     async def _send(self, address: str, player_id: str,
                     notices: list[NoticeView]) -> bool:
         site = self.settings.public_url
-        link = f"{site}/api/social/unsubscribe?token={unsubscribe_token(self.signer, player_id)}"
+        token = unsubscribe_token(self.signer, player_id)
+        link = f"{site}/api/social/unsubscribe?token={token}"   # the one-click POST
+        page = f"{site}/#unsubscribe={token}"   # a page that asks first
         lines = []
         for notice in notices[:LINES]:
             data = {key: str(value) for key, value in (notice["data"] or {}).items()}
@@ -135,7 +139,7 @@ class Digests:
         if len(notices) > LINES:
             lines.append(f"... and {len(notices) - LINES} more in your inbox: {site}/#inbox")
         text = ("What happened on cardtable since your last digest:\n\n" + "\n".join(lines)
-                + f"\n\nNo more of these mails: {link}\n")
+                + f"\n\nNo more of these mails: {page}\n")
         headers = {"List-Unsubscribe": f"<{link}>",
                    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
         loop = asyncio.get_running_loop()

@@ -24,7 +24,10 @@ import time
 from collections.abc import Mapping
 from typing import Literal
 
+from urllib.parse import quote
+
 from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ... import games
@@ -404,17 +407,20 @@ async def _unsubscribe(request: Request, social: SocialStore, token: str) -> Uns
     return Unsubscribed(unsubscribed=await asyncio.to_thread(social.unsubscribe, player_id))
 
 
-@router.get("/api/social/unsubscribe", response_model=Unsubscribed, responses=ANSWERS)
-async def unsubscribe(request: Request, social: Social,
-                      token: str = Query(max_length=200)) -> Unsubscribed:
-    """The digest's one-click unsubscribe: no kind of notice goes to e-mail any more."""
-    return await _unsubscribe(request, social, token)
+@router.get("/api/social/unsubscribe", response_class=RedirectResponse, status_code=303,
+            responses={303: {"description": "to the page that asks to confirm"}})
+async def unsubscribe(token: str = Query(max_length=200)) -> RedirectResponse:
+    """The digest's link, opened: changes nothing (a mail scanner opens links unasked),
+    and sends the reader to the page that asks them to confirm (``/#unsubscribe=T``)."""
+    return RedirectResponse(f"/#unsubscribe={quote(token, safe='')}", status_code=303)
 
 
 @router.post("/api/social/unsubscribe", response_model=Unsubscribed, responses=ANSWERS)
 async def unsubscribe_post(request: Request, social: Social,
                            token: str = Query(max_length=200)) -> Unsubscribed:
-    """The same, as a mail reader's unsubscribe button asks (RFC 8058)."""
+    """No kind of notice goes to e-mail any more: the confirm page's button, and the
+    mail reader's own one-click button (RFC 8058: ``List-Unsubscribe-Post``, a POST whose
+    body, ``List-Unsubscribe=One-Click``, is not read)."""
     return await _unsubscribe(request, social, token)
 
 

@@ -8,6 +8,7 @@
 //   /#tournaments[/ID]                  tournaments, one tournament's standings (tournaments.js)
 //   /#inbox          challenges, friends, notices, games waiting for your move (social.js)
 //   /#challenge/ID   one challenge (an open challenge's link)
+//   /#unsubscribe=T  the daily digest's link: stop its mails, once confirmed
 
 import { LANGUAGES, initialLanguage, setLanguage, language, t, onLanguageChange } from "./i18n.js";
 import { installCardDefs } from "./cards.js";
@@ -22,7 +23,7 @@ import { learnScreen } from "./lesson.js";
 import { puzzleScreen } from "./puzzle.js";
 import { analysisScreen } from "./analysis.js";
 import { TournamentsPage, TournamentPage } from "./tournaments.js";
-import { InboxPage, ChallengePage, inboxLink, setWhoAmI } from "./social.js";
+import { InboxPage, ChallengePage, UnsubscribePage, inboxLink, setWhoAmI } from "./social.js";
 
 const main = document.getElementById("main");
 let screen = null;
@@ -59,6 +60,9 @@ function route() {
   } else if (hash.startsWith("challenge/")) {
     name = "challenge";
     screen = new ChallengePage(main, decodeURIComponent(hash.slice("challenge/".length)));
+  } else if (hash === "unsubscribe" || hash.startsWith("unsubscribe=")) {
+    name = "unsubscribe";
+    screen = new UnsubscribePage(main, decodeURIComponent(hash.slice("unsubscribe=".length)));
   } else if (hash === "history") {
     name = "history";
     screen = new History(main);
@@ -99,7 +103,7 @@ function setTitle(name) {
     leaderboard: "nav.leaderboard", learn: "nav.learn", puzzle: "puzzle.title",
     control: "control.title", reset: "reset.title", admin: "admin.title",
     analysis: "analysis.title", tournaments: "nav.tournaments", inbox: "social.title",
-    challenge: "social.challenge" }[name] ?? "nav.history";
+    challenge: "social.challenge", unsubscribe: "social.unsubscribeTitle" }[name] ?? "nav.history";
   if (name !== "table" && name !== "puzzle") document.title = `${t(key)} · cardtable`;
 }
 

@@ -361,6 +361,46 @@ export class ChallengePage {
   }
 }
 
+/** #unsubscribe=TOKEN, the daily digest's link: asks before it stops the mails (opening
+ * the link changes nothing, since mail scanners open links unasked); its button sends the
+ * one-click POST that the mail readers' own button sends. */
+export class UnsubscribePage {
+  constructor(root, token) {
+    this.root = root;
+    this.token = token;
+    this.note = null;
+    if (token) history.replaceState(null, "", "/#unsubscribe");   // out of the address bar
+    this.render();
+  }
+  destroy() {}
+
+  async confirm() {
+    try {
+      await api(`/api/social/unsubscribe?token=${encodeURIComponent(this.token)}`, { method: "POST" });
+      this.note = ["done", t("social.unsubscribed")];
+      this.token = "";
+    } catch (error) {
+      this.note = ["error", error.message];
+    }
+    this.render();
+  }
+
+  render() {
+    const root = clear(this.root);
+    const panel = h("section", { class: "panel unsubscribe", "aria-labelledby": "unsubscribe-title" },
+      h("h1", { id: "unsubscribe-title" }, t("social.unsubscribeTitle")));
+    if (this.note) panel.append(h("p", { class: this.note[0] === "error" ? "error" : "done", role: "status" }, this.note[1]));
+    if (this.token) {
+      panel.append(h("p", {}, t("social.unsubscribeAsk")),
+        h("button", { type: "button", class: "primary", id: "unsubscribe-confirm", onclick: () => this.confirm() },
+          t("social.unsubscribeButton")));
+    } else if (!this.note) {
+      panel.append(h("p", { class: "muted" }, t("social.unsubscribeNoLink")));
+    }
+    root.append(panel);
+  }
+}
+
 // -- on a profile: follow, block, challenge ------------------------------------------------------
 /** Follow, block and challenge buttons for an account looking at another account's
  * profile (``username``: theirs). */
