@@ -11,7 +11,8 @@ asks the reader to confirm (``/#unsubscribe=T``, whose button sends ``POST
 /api/social/unsubscribe?token=T``), and in ``List-Unsubscribe`` with
 ``List-Unsubscribe-Post`` (RFC 8058) for the mail readers' own button, which posts to
 that address at once.  The POST takes ``email`` out of every route; a ``GET`` of it (a
-scanner opening links) changes nothing and leads to the page.  Nothing is sent without ``smtp_host``, ``smtp_from`` and ``public_url``.
+scanner opening links) changes nothing and leads to the page.  Nothing is sent without
+``smtp_host``, ``smtp_from`` and ``public_url``.
 """
 
 from __future__ import annotations

@@ -23,7 +23,6 @@ import asyncio
 import time
 from collections.abc import Mapping
 from typing import Literal
-
 from urllib.parse import quote
 
 from fastapi import APIRouter, Path, Query, Request
