@@ -266,20 +266,21 @@ class PasurEpisode(Episode):
     def _start_round(self) -> None:
         """The deal round is complete: build the engine's hand from the position."""
         four = 4 * self.players
-        held: list[list[Card]] = [[] for _ in range(self.players)]
+        held = [0] * self.players
         for k, card in enumerate(self._dealt[:four]):
-            held[self.order[k // 4]].append(card)
-        stock = cards_of(self._pool)   # only its size matters: each round is dealt here
+            held[self.order[k // 4]] |= card.mask
+        # (the stock: only its size matters, each round is dealt here)
         if self._round == 1:
-            self._hand = Hand.from_position(self.rules, hands=held, table=self._dealt[four:],
-                                            stock=stock, to_move=self.leader, deal_round=1)
+            self._hand = Hand.from_masks(self.rules, held=held,
+                                         table=mask_of(self._dealt[four:]), stock=self._pool,
+                                         leader=self.leader, deal_round=1)
         else:
             prev = self._hand_dealt
-            self._hand = Hand.from_position(
-                self.rules, hands=held, table=prev.table, stock=stock, to_move=self.leader,
-                captured=prev.captured, surs=prev.surs, last_capturer=prev.last_capturer,
-                deal_round=self._round)
-        self._held = [mask_of(cards) for cards in held]
+            self._hand = Hand.from_masks(
+                self.rules, held=held, table=prev.table_mask, stock=self._pool,
+                leader=self.leader, captured=prev.captured_masks, surs=prev.surs,
+                last_capturer=prev.last_capturer, deal_round=self._round)
+        self._held = held
         self._dealt = []
         self._phase = _PLAY
         self._refresh()

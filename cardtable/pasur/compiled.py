@@ -55,6 +55,7 @@ class Hand(_core.HandCore):
 
     _blank: Any = classmethod(_PURE_BLANK)
     from_position: Any = classmethod(_PURE_FROM_POSITION)
+    from_masks: Any = classmethod(PureHand.from_masks.__func__)  # type: ignore[attr-defined]
 
     @classmethod
     def _fresh(cls, setup: Setup, players: int) -> Hand:

@@ -287,6 +287,60 @@ class Hand:
         self._sur_live = self._round < self._rounds or rules.sur_in_last_deal
         return self
 
+    @classmethod
+    def from_masks(cls, rules: Rules = PRESETS["standard"], *, held: Sequence[int],
+                   table: int, stock: int, leader: int, deal_round: int,
+                   captured: Sequence[int] | None = None, surs: Sequence[int] | None = None,
+                   last_capturer: int | None = None) -> Hand:
+        """The hand at the start of a deal round, from masks of ``card.mask`` bits: what
+        ``from_position`` makes of the same cards with ``to_move=leader``, the stock dealt
+        in card order, without reading cards (the research adapters deal card by card and
+        start each round's hand so).  Every seat holds the same 1 to 4 cards' count."""
+        players = len(held)
+        if players not in (2, 3, 4):
+            raise ValueError(f"a position has 2, 3 or 4 hands, not {players}")
+        self = cls._blank(rules, players, leader, None)
+        places = [*held, table, stock, *(captured or ())]
+        everything = 0
+        for mask in places:
+            if type(mask) is not int or mask < 0 or mask & ~ALL_MASK or mask & everything:
+                raise ValueError("the places are masks of 52-card bits, no card in two")
+            everything |= mask
+        size = held[leader].bit_count()
+        per_round = 4 * players
+        if not 1 <= size <= 4 or any(mask.bit_count() != size for mask in held) \
+                or stock.bit_count() % per_round:
+            raise ValueError(f"every seat holds the same 1 to 4 cards, and the stock a "
+                             f"multiple of {per_round}")
+        if type(deal_round) is not int or deal_round < 1:
+            raise ValueError(f"deal_round counts from 1, not {deal_round!r}")
+        sides = self.sides
+        if (captured is not None and len(captured) != sides) or (surs is not None and (
+                len(surs) != sides or any(type(n) is not int or n < 0 for n in surs))):
+            raise ValueError(f"captured and surs need one entry per side ({sides})")
+        if last_capturer is not None and last_capturer not in range(players):
+            raise ValueError(f"last_capturer is a seat from 0 to {players - 1}, or None")
+        cards = bytes(card.index for card in cards_of(stock))
+        deals: list[tuple[bytes, ...] | None] = [None] * (deal_round + 1)
+        order = [(leader + k) % players for k in range(players)]
+        for start in range(0, len(cards), per_round):
+            dealt = [b""] * players
+            for k, seat in enumerate(order):
+                dealt[seat] = cards[start + 4 * k:start + 4 * k + 4]
+            deals.append(tuple(dealt))
+        self._deals = deals
+        self._held = [bytes(card.index for card in cards_of(mask)) for mask in held]
+        self._table = table
+        if captured is not None:
+            self._captured = list(captured)
+        if surs is not None:
+            self._surs = list(surs)
+        self._last = last_capturer
+        self._round, self._rounds = deal_round, deal_round + len(cards) // per_round
+        self._to_move = leader
+        self._sur_live = self._round < self._rounds or rules.sur_in_last_deal
+        return self
+
     def copy(self, *, stack: bool = True) -> Hand:
         """An independent copy.  With ``stack`` its moves can be undone as here; without,
         the moves made so far stay in its history but cannot be undone (``pop``)."""

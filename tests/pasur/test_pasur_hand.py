@@ -553,3 +553,59 @@ def test_a_position_must_fit_the_turn():
                               to_move=1)
     assert hand.leader == 0 and hand.to_move == 1
     assert parse_cards("2♣ 3♣") == hand.hands[1]
+
+
+def _round_starts(seed: int) -> list[Hand]:
+    """The position at the start of every deal round of a random hand."""
+    rng = random.Random(seed)
+    rules = list(PRESETS.values())[seed % len(PRESETS)]
+    hand = Hand.new(rules, players=rng.choice(rules.player_counts), seed=seed)
+    starts = []
+    while not hand.is_over():
+        if all(len(cards) == 4 for cards in hand.hands):
+            starts.append(hand.copy())
+        hand.push(rng.choice(hand.legal_moves()))
+    return starts
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_hand_from_masks_is_the_hand_from_the_same_position(seed: int) -> None:
+    for start in _round_starts(seed):
+        leader = start.to_move
+        assert leader is not None
+        stock = sum(card.mask for card in start.stock)
+        where = Hand.from_position(
+            start.rules, hands=start.hands, table=start.table, stock=sorted(start.stock),
+            to_move=leader, captured=start.captured, surs=start.surs,
+            last_capturer=start.last_capturer, deal_round=start.deal_round)
+        made = Hand.from_masks(
+            start.rules, held=start.hand_masks, table=start.table_mask, stock=stock,
+            leader=leader, captured=start.captured_masks, surs=start.surs,
+            last_capturer=start.last_capturer, deal_round=start.deal_round)
+        rng = random.Random(seed)
+        while True:
+            assert made.view(leader) == where.view(leader)
+            assert (made.stock, made.hands, made.legal_moves()) == (
+                where.stock, where.hands, where.legal_moves())
+            if made.is_over():
+                break
+            move = rng.choice(made.legal_moves())
+            made.push(move)
+            where.push(move)
+
+
+@pytest.mark.parametrize("bad", [
+    {"held": [0b1111, 0b111 << 4]},                       # unequal hands
+    {"held": [0b1111, 0b1111]},                           # a card in two places
+    {"held": [1 << 52 | 0b111, 0b1111 << 4]},             # not a card
+    {"held": [0, 0]},                                     # empty hands
+    {"held": [0b1111, 0b1111 << 4], "stock": 1 << 51},    # a stock not of whole rounds
+    {"held": [0b1111, 0b1111 << 4], "deal_round": 0},
+    {"held": [0b1111, 0b1111 << 4], "surs": [0]},
+    {"held": [0b1111, 0b1111 << 4], "last_capturer": 2},
+    {"held": [0b1111]},
+])
+def test_a_hand_from_masks_refuses_what_is_no_position(bad: dict) -> None:
+    arguments = {"table": 0b1111 << 8, "stock": 0, "leader": 0, "deal_round": 6, **bad}
+    with pytest.raises(ValueError):
+        Hand.from_masks(PRESETS["standard"], **arguments)
