@@ -920,13 +920,6 @@ static PyObject *Core_push(Core *self, PyObject *const *args, Py_ssize_t nargs,
     Py_RETURN_NONE;
 }
 
-static PyObject *Core_is_legal(Core *self, PyObject *move)
-{
-    if (check_bound() < 0)
-        return NULL;
-    return PyBool_FromLong(find_legal(self, move) >= 0);
-}
-
 static PyObject *Core_pop(Core *self, PyObject *Py_UNUSED(ignored))
 {
     if (check_bound() < 0)
@@ -939,15 +932,6 @@ static PyObject *Core_pop(Core *self, PyObject *Py_UNUSED(ignored))
     self->s = self->saved[self->nmoves];
     self->nlegal = -1;
     return move_object(self->moves[self->nmoves]);
-}
-
-static PyObject *Core_peek(Core *self, PyObject *Py_UNUSED(ignored))
-{
-    if (check_bound() < 0)
-        return NULL;
-    if (!self->nmoves)
-        Py_RETURN_NONE;
-    return move_object(self->moves[self->nmoves - 1]);
 }
 
 static PyObject *Core_copy(Core *self, PyObject *const *args, Py_ssize_t nargs,
@@ -1975,10 +1959,8 @@ static PyMethodDef Core_methods[] = {
     {"push", (PyCFunction)(void (*)(void))Core_push, METH_FASTCALL | METH_KEYWORDS,
      "Play a move (a Move or its text); with seat, check it is that seat's turn."},
     {"pop", (PyCFunction)Core_pop, METH_NOARGS, "Undo the last move and return it."},
-    {"peek", (PyCFunction)Core_peek, METH_NOARGS, "The last move played, if any."},
     {"copy", (PyCFunction)(void (*)(void))Core_copy, METH_FASTCALL | METH_KEYWORDS,
      "An independent game in the same state; without stack it cannot undo."},
-    {"is_legal", (PyCFunction)Core_is_legal, METH_O, NULL},
     {"is_over", (PyCFunction)Core_is_over, METH_NOARGS, NULL},
     {"_start", (PyCFunction)Core_setup, METH_VARARGS, NULL},
     {"_redeal", (PyCFunction)Core_redeal, METH_VARARGS, NULL},

@@ -307,10 +307,6 @@ class Game(State):
             self._legal = None
         return move
 
-    def peek(self) -> Move | None:
-        """The last move played, if any."""
-        return self._moves[-1] if self._moves else None
-
     def copy(self, *, stack: bool = True) -> Game:
         """An independent game in the same state; without ``stack`` it cannot undo."""
         other = object.__new__(Game)

@@ -389,15 +389,9 @@ class State:
         return moves[:]
 
     def _generate(self) -> list[Move]:
-        """The legal moves now, cached (not a copy: for ``push`` and ``is_legal``)."""
+        """The legal moves now, cached (not a copy: for ``push``)."""
         self.legal_moves()
         return cast(list[Move], self._legal)   # just filled by ``legal_moves``
-
-    def is_legal(self, move: Move) -> bool:
-        legal = self._legal
-        if legal is None:
-            legal = self._generate()
-        return move in legal
 
     # -- what a seat may see ---------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -66,7 +66,7 @@ def fields(game: Any) -> tuple[Any, ...]:
             game.original_attacker, game.defender, game.limit, game.loser, game.is_draw,
             game.draw_reason, game.out, game.trump, game.trump_card, game.stock, game.hands,
             game.table, game.discard, tuple(game.known_cards(s) for s in seats),
-            game.is_over(), game.outcome(), repr(game), game.move_stack, game.peek(),
+            game.is_over(), game.outcome(), repr(game), game.move_stack,
             game.teams, game.losing_team, game._stock, game._drawn, game._att, game._open,
             game._phase, game._hands, game._trump, game._to_move, game._beats,
             game.deck, game.dealer, game.previous_loser)
