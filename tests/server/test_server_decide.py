@@ -229,6 +229,31 @@ def test_a_seat_nobody_connected_to_is_freed_only_if_the_database_freed_it() -> 
     assert table.seats[1].token_hash is None and table.seats[1].name is None
 
 
+def test_a_seat_freed_or_taken_anew_after_the_socket_found_it_is_not_connected_to() -> None:
+    """The socket reads the seats, then asks the dealer to connect: a hold that ran out
+    in between freed the seat (the race a kill during joins showed), or another player
+    took it; the connection is refused (4403 ``no_seat``) and the seat stays as it is."""
+    table = table_of(people=2)
+    timer = object()
+    table.seats[1].seen, table.seats[1].claim_task = False, timer   # type: ignore[assignment]
+    found = Connection(seat=1, outbox=Outbox(8), token_hash="h1")
+    run(table, cmd.Unclaimed(1, "h1", timer), NOW,
+        {e.FreeSeat: lambda w: e.SeatFreed(w.seat, True)})
+    before = snapshot(table)
+    late = decide(table, cmd.Connect(found), NOW)
+    assert late.error is not None and late.error.code == "no_seat" and late.writes == ()
+    assert snapshot(table) == before
+    table.seats[1].token_hash = "h2"   # taken anew by someone else
+    assert decide(table, cmd.Connect(found), NOW).error is not None
+    mine = Connection(seat=1, outbox=Outbox(8), token_hash="h2")
+    run(table, cmd.Connect(mine))
+    assert table.seats[1].connections == 1 and table.seats[1].seen
+    asked = Connection(seat=0, outbox=Outbox(8), owner="someone else")
+    assert decide(table, cmd.Connect(asked), NOW).error is not None
+    run(table, cmd.Connect(Connection(seat=0, outbox=Outbox(8), owner="p0")))
+    assert table.seats[0].connections == 1
+
+
 # -- help against bots ---------------------------------------------------------------------
 def test_a_hint_is_one_at_a_time_and_for_ones_own_turn() -> None:
     table = table_of(people=1)

@@ -565,9 +565,15 @@ def _connect(table: LiveTable, command: cmd.Connect) -> Decision:
         return Decision(changes=(Join(connection),), sends=(SendState(connection),),
                         then=After(clock=False, presence=True, broadcast=False, kick=False,
                                    history=connection))
+    seat = table.seats[connection.seat]
+    if ((connection.token_hash is not None and seat.token_hash != connection.token_hash)
+            or (connection.owner is not None and seat.player_id != connection.owner)):
+        # freed (never claimed) or taken anew since the socket found it
+        return _refuse(Refused("this token holds no seat at this table any more (it was "
+                               "freed, never connected to): join again or watch", 403,
+                               "no_seat"))
     plan = Plan(table)
     plan.changes.append(Join(connection))
-    seat = table.seats[connection.seat]
     plan.set(seat.index, connections=seat.connections + 1)
     if seat.grace_task is not None:
         plan.timers.append(Grace(seat.index, False))

@@ -250,6 +250,12 @@ class Connection:
     outbox: Outbox
     speaker: str | None = None
     """The account a watcher is signed in as (only accounts chat among the spectators)."""
+    token_hash: str | None = None
+    """The hash of the key the seat was found by (``None``: found otherwise, or not
+    checked): the socket reads the seats before its ``Connect`` reaches the dealer, and a
+    seat freed (never claimed) or taken anew in between is not the key's any more."""
+    owner: str | None = None
+    """The player a seat asked for by number (``?seat=N``) was found to be held by."""
 
 
 def send(message: protocol.Outgoing, connections: Iterable[Connection]) -> None:

@@ -187,7 +187,10 @@ async def _seat_and_play(websocket: WebSocket, tables: Tables, table_id: str,
         if not await _key_plays(websocket, holder.player_id, holder.player_kind):
             return
     connection = Connection(seat=seat, outbox=Outbox(tables.settings.queue_limit),
-                            speaker=None if seat is not None else await _speaker(websocket))
+                            speaker=None if seat is not None else await _speaker(websocket),
+                            token_hash=(hash_token(token) if isinstance(token, str)
+                                        and seat is not None else None),
+                            owner=token.player_id if isinstance(token, OwnSeat) else None)
     try:
         # inside the try: a client gone while it was being connected (the task cancelled in
         # the middle of ``connect``) is disconnected too, or its seat would stay "connected"
