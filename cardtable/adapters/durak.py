@@ -42,6 +42,7 @@ import numpy as np
 from .. import games
 from ..cards import CARDS, Card, Suit, cards_of, format_cards, mask_of, pack
 from ..durak import PHASES, Game, Move, MoveKind, Rules, strength
+from ..durak.engine import CompiledGame
 from ..game import IllegalMove
 from . import tensors
 from .base import CHANCE, TERMINAL, Episode, Layout, bits, nth_card
@@ -55,6 +56,7 @@ __all__ = ["ATTACK", "DEFEND", "EXCHANGE", "NUM_ACTIONS", "PASS", "SHOW", "TAKE"
 TAKE, PASS, ATTACK, TRANSFER, SHOW, EXCHANGE, DEFEND = 0, 1, 2, 197, 392, 444, 496
 NUM_ACTIONS = DEFEND + 52 * 52
 _SPEC = games.get("durak")
+_COMPILED: Any = CompiledGame
 _ACTIONS: dict[Move, int] = {}
 _ROUND_CLOSED = ("lead", "over")
 _OVER_PHASE = PHASES.index("over")
@@ -300,8 +302,12 @@ class DurakEpisode(Episode):
             self.truncated = True
 
     def _legal_now(self) -> dict[int, Move]:
+        game: Any = self._game_dealt
+        if type(game) is _COMPILED:
+            numbered: dict[int, Move] = game._legal_numbered()   # (the core's move
+            return numbered                                      # numbers are the actions)
         out = {}
-        for move in self._game_dealt.legal_moves():
+        for move in game.legal_moves():
             action = _ACTIONS.get(move)
             if action is None:
                 action = _ACTIONS[move] = action_of(move)

@@ -849,6 +849,24 @@ static PyObject *Core_legal_moves(Core *self, PyObject *Py_UNUSED(ignored))
     return list;
 }
 
+/* _legal_numbered(): {move number: Move} for the legal moves, in their order (the
+ * research adapters' action numbers are the core's move numbers). */
+static PyObject *Core_legal_numbered(Core *self, PyObject *Py_UNUSED(ignored))
+{
+    if (check_bound() < 0)
+        return NULL;
+    ensure_legal(self);
+    PyObject *out = PyDict_New();
+    for (int i = 0; out != NULL && i < self->nlegal; i++) {
+        PyObject *number = PyLong_FromLong(self->legal[i]);
+        if (number == NULL
+            || PyDict_SetItem(out, number, PyTuple_GET_ITEM(MOVES, self->legal[i])) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(number);
+    }
+    return out;
+}
+
 static int find_legal(Core *self, PyObject *move)
 {
     ensure_legal(self);
@@ -1954,6 +1972,8 @@ static PyMemberDef Core_members[] = {
 };
 
 static PyMethodDef Core_methods[] = {
+    {"_legal_numbered", (PyCFunction)Core_legal_numbered, METH_NOARGS,
+     "{move number: Move} for the legal moves, in their order."},
     {"legal_moves", (PyCFunction)Core_legal_moves, METH_NOARGS,
      "Every move the seat to move may make (empty once the game is over)."},
     {"push", (PyCFunction)(void (*)(void))Core_push, METH_FASTCALL | METH_KEYWORDS,

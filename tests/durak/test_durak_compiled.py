@@ -292,3 +292,23 @@ def test_reference_counts_stay_flat_over_a_million_pushes_and_pops() -> None:
     # a leak of one block a push or a pop would show as a million; other threads of the test
     # process (servers left by earlier tests in the worker) may allocate a few hundred
     assert sys.getallocatedblocks() - blocks < 1_000
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_legal_moves_by_number_are_the_legal_moves_under_the_adapters_numbers(
+        players: int) -> None:
+    """``_legal_numbered`` (what the research adapters read) lists the legal moves in
+    order, each under its number in ``compiled.MOVES``, which is its action number."""
+    pytest.importorskip("numpy")
+    from cardtable.adapters.durak import action_of
+
+    rng = random.Random(players)
+    for seed in range(20):
+        game = CompiledGame.new(Rules(), players=players, seed=seed)
+        while not game.is_over():
+            numbered = game._legal_numbered()
+            legal = game.legal_moves()
+            assert list(numbered.values()) == legal
+            assert all(compiled.MOVES[n] is move and action_of(move) == n
+                       for n, move in numbered.items())
+            game.push(rng.choice(legal))
