@@ -19,7 +19,7 @@ SERVER = Path(__file__).resolve().parents[2] / "cardtable" / "server"
 LANGS = SERVER / "static" / "js" / "lang" / "codes"
 LANGUAGES = ("en", "pt", "fa", "ru")
 
-CODE_AT = {"Refused": 2, "ChatError": 1, "OutOfBounds": 1, "refused": 0,
+CODE_AT = {"Refused": 2, "OutOfBounds": 1, "refused": 0,
            "Refusal": 1, "NameRefused": 1, "_close": 3, "_refuse": 3, "refuse": 2}
 """Where a call's code argument sits (a ``code=`` keyword counts too)."""
 

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Literal
 from limits import parse
 
 from ..core import protocol
+from ..core.errors import Refused
 from ..people.words import offending
 from ..store.chat import ChatMessageRow, ChatStore
 from ..store.sanctions import SanctionStore
@@ -68,12 +69,6 @@ PHRASES = ("hello", "good_luck", "good_game", "well_played", "thanks", "oops",
 """Quick phrases by key; the page has them in every language (``chat.phrase.KEY``)."""
 
 
-class ChatError(ValueError):
-    def __init__(self, reason: str, code: str) -> None:
-        super().__init__(reason)
-        self.reason, self.code = reason, code
-
-
 def clean_text(text: object) -> str:
     """A message as it is kept: control characters out, at most ``MAX_TEXT`` characters.
 
@@ -81,14 +76,14 @@ def clean_text(text: object) -> str:
     'hi <b>there</b>'
     """
     if not isinstance(text, str):
-        raise ChatError('a chat message needs "text" (or a quick "phrase")', "bad_message")
+        raise Refused('a chat message needs "text" (or a quick "phrase")', 422, "bad_message")
     kept = "".join(ch for ch in text if ch in "\u200c\u200d"
                    or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
     kept = " ".join(kept.split())
     if not kept:
-        raise ChatError("an empty message is not sent", "bad_message")
+        raise Refused("an empty message is not sent", 422, "bad_message")
     if len(kept) > MAX_TEXT:
-        raise ChatError(f"a chat message is at most {MAX_TEXT} characters", "chat_too_long")
+        raise Refused(f"a chat message is at most {MAX_TEXT} characters", 422, "chat_too_long")
     return kept
 
 
@@ -123,12 +118,12 @@ async def receive(tables: House, table: LiveTable, connection: Connection,
         phrase, text = message.phrase, None
         if phrase is not None:
             if phrase not in PHRASES:
-                raise ChatError(f"no quick phrase {phrase[:32]!r}: one of "
-                                f"{', '.join(PHRASES)}", "bad_message")
+                raise Refused(f"no quick phrase {phrase[:32]!r}: one of "
+                              f"{', '.join(PHRASES)}", 422, "bad_message")
         else:
             text = clean_text(message.text)
-    except ChatError as error:
-        send(protocol.Error.of(error.reason, error.code), (connection,))
+    except Refused as error:
+        send(protocol.Error.of(error.reason, error.code, error.params), (connection,))
         return
     seat = connection.seat
     # a seat's player, or the account a spectator is signed in as: a mute reaches both
