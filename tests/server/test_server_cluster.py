@@ -57,9 +57,13 @@ def test_a_player_on_another_process_is_relayed_and_a_dead_owner_is_replaced(
               1: sockets.enter_context(socket_for(b, table, joined["token"]))}
         watcher = sockets.enter_context(socket_for(b, table, None))
         latest = {seat: next_state(w) for seat, w in ws.items()}
+        for seat, w in ws.items():   # a relayed seat may first see the table as it was
+            while latest[seat]["status"] != "playing":
+                latest[seat] = next_state(w)
         assert latest[1]["seat"] == 1 and latest[1]["view"]["hand"]
         for _ in range(6):
             version, mover = latest[0]["version"], latest[0]["to_move"]
+            assert latest[1]["version"] == version and latest[mover]["legal_moves"], latest
             move(ws[mover], latest[mover], rng.choice(latest[mover]["legal_moves"]))
             latest = {seat: next_state(w, version + 1) for seat, w in ws.items()}
             assert next_state(watcher, version + 1)["legal_moves"] == []
