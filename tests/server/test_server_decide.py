@@ -81,9 +81,12 @@ def snapshot(table: LiveTable) -> dict[str, Any]:
     """Every field a decision could change, as plain values."""
     life = table.life
     assert life is not None
+    chat = table.chat
     return {"table": (table.status, table.version, table.finished, table.summary,
                       table.last_move, table.takeovers, sorted(table.rematch_asked),
-                      table.rematch, len(table.connections), table.chat.off),
+                      table.rematch, {id(c) for c in table.connections}),
+            "chat": (chat.off, {id(c): sent for c, sent in chat.sent.items()},
+                     dict(chat.spoken), {id(c) for c in chat.ready}),
             "seats": [(s.token_hash, s.name, s.player_id, s.bot_playing, s.connections,
                        s.seen, s.hinting) for s in table.seats],
             "life": (list(life.banks), list(life.timeouts), list(life.forfeits),
@@ -465,7 +468,16 @@ def test_a_refusal_for_one_connection_keeps_its_code_and_parameters() -> None:
 
 
 # -- deciding changes nothing --------------------------------------------------------------
+CONNECTIONS = st.builds(lambda seat, speaker: Connection(seat=seat, outbox=Outbox(8),
+                                                         speaker=speaker),
+                        st.sampled_from([0, 1, None]), st.sampled_from([None, "acc"]))
 COMMANDS = st.one_of(
+    st.builds(cmd.Connect, CONNECTIONS, st.integers(0, 2)),
+    st.builds(cmd.Disconnect, CONNECTIONS),
+    st.builds(cmd.Say, CONNECTIONS, st.sampled_from(["hi", None]),
+              st.sampled_from([None, "good_game"]), st.just((2, 60.0)), st.just("2/minute"),
+              st.booleans(), st.booleans()),
+    st.builds(cmd.SetChatOff, CONNECTIONS, st.booleans()),
     st.builds(cmd.Play, st.integers(0, 1), st.integers(0, 3), st.sampled_from(["x", "7C"])),
     st.builds(cmd.ResignSeat, st.integers(0, 1)),
     st.builds(cmd.LeaveSeat, st.integers(0, 1)),
@@ -488,10 +500,10 @@ COMMANDS = st.one_of(
 @given(game=st.sampled_from(["durak", "pasur"]), seed=st.integers(0, 1000),
        moves=st.integers(0, 6), people=st.integers(1, 2),
        status=st.sampled_from([PLAYING, OVER]), clock=st.booleans(), rated=st.booleans(),
-       command=COMMANDS)
+       command=COMMANDS, joined=st.booleans())
 def test_deciding_any_command_changes_nothing(game: str, seed: int, moves: int, people: int,
                                               status: str, clock: bool, rated: bool,
-                                              command: Any) -> None:
+                                              command: Any, joined: bool) -> None:
     table = table_of(game, seed, people=people, status=status, rated=rated,
                      clock={"move": 10, "bank": 30} if clock else None, takeover="easy")
     rng = random.Random(seed)
@@ -503,6 +515,10 @@ def test_deciding_any_command_changes_nothing(game: str, seed: int, moves: int, 
     if isinstance(command, cmd.Play) and not table.state.is_over():
         command = cmd.Play(table.state.to_move or 0, table.version,
                            str(rng.choice(table.state.legal_moves())))
+    connection = getattr(command, "connection", None)
+    if joined and connection is not None:   # a connection the table has, sent its history
+        table.connections.add(connection)
+        table.chat.ready |= {connection}
     before = snapshot(table)
     decision = decide(table, command, NOW)
     after = snapshot(table)
