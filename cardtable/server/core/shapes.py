@@ -17,7 +17,7 @@ ValueError: "seat" is a whole number, not '1'
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from pydantic import JsonValue
 
@@ -28,10 +28,10 @@ __all__ = ["JSON", "TableState", "flag", "number", "numbers", "obj", "whole", "w
 JSON: TypeAlias = JsonValue
 """A JSON value: to mypy ``dict[str, JSON] | list[JSON] | str | int | float | bool | None``,
 to pydantic a field it checks as such."""
-TableState: TypeAlias = GameState[Any]
+TableState: TypeAlias = GameState[object]
 """The state of the game a table plays, whichever it is: the server never names a game,
-and treats its moves as their text (``parse_move``, ``str``), so the move type is left
-open here, once."""
+and a move is an object it only passes back (from ``parse_move`` or ``legal_moves`` to
+``push``) or writes as its text (``str``)."""
 
 
 def whole(data: Mapping[str, object], key: str, default: int) -> int:
