@@ -182,26 +182,34 @@ setLanguage(initialLanguage(), { remember: false });
 installCardDefs();
 setNavigator(navigate);
 setWhoAmI(getMe);
-header();
-onLanguageChange(() => {
-  const chooserHadFocus = document.activeElement?.id === "language";
-  header();
-  if (chooserHadFocus) document.getElementById("language").focus();
-  // The table redraws itself; the other screens draw themselves again, keeping their state.
-  if (screen && !(screen instanceof TableView)) screen.render();
-  markNav(document.body.dataset.screen);
-  setTitle(document.body.dataset.screen);
-  linkBanner();
-});
-window.addEventListener("offline", linkBanner);
-window.addEventListener("online", linkBanner);
-linkBanner();
-if (document.readyState === "complete") keepOffline();
-else window.addEventListener("load", keepOffline);
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", () => {
   // Only the hashes that name a screen change the screen.
   if (/^#\/?(inbox|challenge\/.+|history|replay\/.+|account(\/control)?|admin|reset(=.+)?|leaderboard(\/.*)?|players\/.+|tournaments(\/.+)?|learn(\/.*)?|puzzle(\/.*)?|analyse\/.+)?$/.test(location.hash)
       || location.hash === "") route();
 });
-route();
+// The screen, then the header, each in a task of its own after the modules' own: the
+// frame already shows the header in the reader's words (frame.js), and one long task of
+// all three kept a phone from answering a tap for a quarter of a second (Lighthouse's
+// blocking time on a table).
+setTimeout(() => { route(); setTimeout(drawHeader, 0); }, 0);
+
+function drawHeader() {
+  header();
+  markNav(document.body.dataset.screen);
+  onLanguageChange(() => {
+    const chooserHadFocus = document.activeElement?.id === "language";
+    header();
+    if (chooserHadFocus) document.getElementById("language").focus();
+    // The table redraws itself; the other screens draw themselves again, keeping their state.
+    if (screen && !(screen instanceof TableView)) screen.render();
+    markNav(document.body.dataset.screen);
+    setTitle(document.body.dataset.screen);
+    linkBanner();
+  });
+  window.addEventListener("offline", linkBanner);
+  window.addEventListener("online", linkBanner);
+  linkBanner();
+  if (document.readyState === "complete") keepOffline();
+  else window.addEventListener("load", keepOffline);
+}
