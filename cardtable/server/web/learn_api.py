@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
@@ -34,7 +34,7 @@ from ... import games
 from ...analysis import lessons as lessonlib
 from ...analysis import puzzles as puzzlelib
 from ..core.errors import Refused
-from ..core.shapes import TableState
+from ..core.shapes import TableState, obj, whole
 from ..play.analyses import Analyses
 from ..play.guard import address_of
 from ..store.progress import ProgressStore
@@ -195,7 +195,7 @@ async def lesson_hint(analyses: School, game: str, key: str,
     return given.to_dict()
 
 
-async def stored(analyses: Analyses, game: str | None = None) -> list[dict[str, Any]]:
+async def stored(analyses: Analyses, game: str | None = None) -> list[dict[str, object]]:
     """The shipped puzzles, then those found in the games analysed here."""
     if game is not None and game not in games.names():
         raise Refused(f"no game {game!r}; the games are: {', '.join(games.names())}",
@@ -219,7 +219,7 @@ async def puzzle(analyses: School, game: str, daily: bool = False,
     state = puzzlelib.position(chosen)
     return {"id": chosen["id"], "game": game, "count": len(found),
             "index": found.index(chosen),
-            **_position_view(state, chosen["seat"])}
+            **_position_view(state, whole(chosen, "seat", 0))}
 
 
 @router.post("/api/puzzles/{puzzle_id}/answer", responses=ANSWERS)
@@ -241,10 +241,11 @@ async def puzzle_answer(analyses: School, puzzle_id: str, body: MoveText) -> dic
     played = str(move)
     why = await asyncio.get_running_loop().run_in_executor(
         analyses.threads, puzzlelib.why, chosen, played, lang)
+    values = obj(chosen["values"]) or {}
     return {"right": played == chosen["answer"], "answer": chosen["answer"],
             "values": chosen["values"], "unit": chosen["unit"], "proof": chosen["proof"],
-            "shown": {m: learn.show(v) for m, v in chosen["values"].items()},
-            "after": _after(puzzlelib.position(chosen), chosen["answer"]), **why}
+            "shown": {m: learn.show(v) for m, v in values.items()},
+            "after": _after(puzzlelib.position(chosen), str(chosen["answer"])), **why}
 
 
 @router.post("/api/tables/{table_id}/analysis", status_code=202, responses=ANSWERS)
