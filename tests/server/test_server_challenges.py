@@ -131,6 +131,30 @@ def test_a_challenge_expires(people: dict[str, TestClient], clock: FakeClock) ->
     assert (refused["code"], refused["status"]) == ("challenge_closed", "expired")
 
 
+def test_an_acceptance_a_stopped_process_left_half_done_is_settled_by_what_it_left(
+        client: TestClient, people: dict[str, TestClient], clock: FakeClock) -> None:
+    """A process stopped between writing ``accepting`` and ``accepted``: with its table
+    not made, the challenge is open again; with it made, accepted with that table."""
+    a, b = people["anahita"], people["bahram"]
+    services = client.app.state.services
+    store, challenges = services.social, services.challenges
+    unmade = challenge(a, to="bahram").json()["id"]
+    assert store.settle(unmade, "accepting", "open", "neverMade001", challenges._now())
+    made = challenge(a, to="bahram").json()["id"]
+    table = b.post(f"/api/challenges/{made}/accept").json()["table"]
+    assert store.settle(made, "accepting", "accepted", table, challenges._now())
+    # in progress for all anyone knows: nobody answers it meanwhile
+    held = b.post(f"/api/challenges/{unmade}/accept").json()
+    assert (held["code"], held["status"]) == ("challenge_closed", "accepting")
+    clock.move(61)
+    assert b.get(f"/api/challenges/{unmade}").json()["status"] == "open"
+    assert {c["id"]: (c["status"], c["table"]) for c in a.get("/api/challenges").json()} == {
+        unmade: ("open", None), made: ("accepted", table)}
+    again = b.post(f"/api/challenges/{unmade}/accept")
+    assert again.status_code == 200, again.text
+    assert len(b.get("/api/me").json()["seats"]) == 2
+
+
 def test_hostile_challenges_are_refused_with_stable_codes(
         client: TestClient, people: dict[str, TestClient]) -> None:
     a = people["anahita"]
@@ -299,6 +323,39 @@ def test_a_block_keeps_chat_lines_apart_at_a_table(people: dict[str, TestClient]
         pb.send({"type": "ping"})
         pb.next_of("pong")
         assert "from bahram" not in [m.get("text") for m in pa.messages]
+
+
+def test_a_block_takes_the_lines_said_before_it_out_of_the_history(
+        people: dict[str, TestClient]) -> None:
+    """Lines said before a block: neither of the two is sent the other's when they come
+    back to the table; a third is sent every line."""
+    a, b, c = people["anahita"], people["bahram"], people["cyrus"]
+    sent = challenge(a, to="bahram", players=3).json()
+    table = b.post(f"/api/challenges/{sent['id']}/accept").json()["table"]
+    assert c.post(f"/api/tables/{table}/join").status_code == 200
+    with a.websocket_connect(f"/ws/tables/{table}?seat=0") as wa, \
+            b.websocket_connect(f"/ws/tables/{table}?seat=1") as wb:
+        pa, pb = Player(wa), Player(wb)
+        pa.state(), pb.state()
+        pa.send({"type": "chat", "text": "from anahita"})
+        assert pb.next_of("chat")["text"] == "from anahita"
+        pb.send({"type": "chat", "text": "from bahram"})
+        assert [pa.next_of("chat")["text"] for _ in range(2)] == [
+            "from anahita", "from bahram"]   # her own line comes back first
+    assert b.post("/api/players/anahita/block").status_code == 200
+
+    def history(browser: TestClient, seat: int) -> list[str]:
+        """The lines a new connection is sent (they come at once, in one send)."""
+        with browser.websocket_connect(f"/ws/tables/{table}?seat={seat}") as ws:
+            player = Player(ws)
+            player.next_of("chat")
+            player.send({"type": "ping"})
+            player.next_of("pong")
+            return [m["text"] for m in player.messages if m.get("type") == "chat"]
+
+    assert history(b, 1) == ["from bahram"]
+    assert history(a, 0) == ["from anahita"]
+    assert history(c, 2) == ["from anahita", "from bahram"]
 
 
 def test_quick_play_never_seats_two_players_one_of_whom_blocks_the_other(

@@ -27,13 +27,22 @@ from typing import TYPE_CHECKING
 
 from ..core.bounds import OutOfBounds, check_rules
 from ..core.errors import Refused
+from ..core.ring import choose_id
 from ..people.notices import Notices
 from ..store.players import Player, PlayerStore
-from ..store.social import ChallengeRow, SocialStore
+from ..store.social import ACCEPTING_FOR, ChallengeRow, SocialStore
 from ..store.storage import hash_token
 from .guard import Limiter
 from .lifecycle import DEFAULT_TAKEOVER
-from .seating import ID_LETTERS, NewSeat, budget_of, check_rated, new_token, plan_table
+from .seating import (
+    ID_LETTERS,
+    NewSeat,
+    budget_of,
+    check_rated,
+    new_id,
+    new_token,
+    plan_table,
+)
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -142,9 +151,15 @@ class Challenges:
                else await asyncio.to_thread(self.store.challenge, challenge_id))
         if row is None:
             raise Refused("there is no such challenge", 404, "no_challenge")
-        if row.status == "open" and row.expires <= self._now():
+        now = self._now()
+        if row.status == "open" and row.expires <= now:
             await asyncio.to_thread(self.store.settle, row.id, "expired")
             row.status = "expired"
+        elif (row.status == "accepting" and row.answered is not None
+              and row.answered <= now - ACCEPTING_FOR):   # stranded by a stopped process
+            await asyncio.to_thread(self.store.expire, now)
+            found = await asyncio.to_thread(self.store.challenge, challenge_id)
+            row = found if found is not None else row
         return row
 
     def _open(self, row: ChallengeRow) -> None:
@@ -170,10 +185,16 @@ class Challenges:
             raise Refused("the player who challenged you is gone", 409, "challenge_closed",
                           params={"status": "cancelled"})
         await self.tables.guard.check_table_rate(address)
-        if not await asyncio.to_thread(self.store.settle, row.id, "accepting"):
+        # the table's id is written with the acceptance, before the table is made: a
+        # process stopped between the two leaves what ``expire`` settles (made: accepted;
+        # not: open again), never a challenge nobody can answer
+        tables = self.tables
+        table_id = choose_id(new_id, tables.ring, tables.settings.ring_address)
+        if not await asyncio.to_thread(self.store.settle, row.id, "accepting", "open",
+                                       table_id, self._now()):
             self._open(await self.find(challenge_id))   # another answer came first
         try:
-            table_id = await self._open_table(row, sender, player, address)
+            await self._open_table(row, sender, player, address, table_id)
         except BaseException:
             await asyncio.to_thread(self.store.settle, row.id, "open", "accepting")
             raise
@@ -185,7 +206,7 @@ class Challenges:
         return row, table_id, 1
 
     async def _open_table(self, row: ChallengeRow, sender: Player, player: Player,
-                          address: str) -> str:
+                          address: str, table_id: str) -> str:
         """The challenge's table, both players seated by their accounts (each seat marked
         as seen: it is never freed for want of a first connection)."""
         try:
@@ -200,7 +221,7 @@ class Challenges:
         takeover = None if row.clock is None else DEFAULT_TAKEOVER   # times out to a bot
         plan = dataclasses.replace(plan, seats=tuple(seats), takeover=takeover,
                                    life={"clock": row.clock, "rated": bool(row.rated)},
-                                   budget=budget_of(address, player))
+                                   budget=budget_of(address, player), table_id=table_id)
         table = await self.tables.seating.open(plan)
         await self.tables.guard.count_table(address)
         return table.id

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from limits import parse
@@ -41,6 +42,7 @@ from ..core.errors import Refused
 from ..people.words import offending
 from ..store.chat import ChatMessageRow, ChatStore
 from ..store.sanctions import SanctionStore
+from ..store.social import SocialStore
 from ..store.storage import Storage
 from .commands import Say, SetChatOff
 from .effects import (
@@ -87,16 +89,33 @@ def clean_text(text: object) -> str:
     return kept
 
 
-def recent(storage: Storage, table_id: str, room: str) -> tuple[list[protocol.ChatLine], bool]:
-    """The room's newest messages and whether the players' chat is off (call in a thread)."""
-    return ChatStore(storage).recent(table_id, room)
+def recent(storage: Storage, table_id: str, room: str, reader: str | None = None,
+           blocks: SocialStore | None = None,
+           seated: Sequence[str | None] = ()) -> tuple[list[protocol.ChatLine], bool]:
+    """The room's newest messages and whether the players' chat is off (call in a thread).
+    Lines of a player whom ``reader`` blocks, or who blocks them, are left out, said
+    before the block or after (``blocks``: the store of blocks, none in a house without
+    one; ``seated``: each seat's player now, the speaker of a seat's line kept before
+    lines named theirs)."""
+    said, off = ChatStore(storage).recent(table_id, room)
+    if reader is None or blocks is None:
+        return [line for line, _ in said], off
+    speakers = [who if who is not None
+                else seated[line.seat] if line.seat is not None and line.seat < len(seated)
+                else None for line, who in said]
+    others = sorted({who for who in speakers if who is not None and who != reader})
+    pairs = blocks.blocking_any([reader, *others]) if others else set()
+    apart = {other for pair in pairs if reader in pair for other in pair if other != reader}
+    return [line for (line, _), who in zip(said, speakers, strict=True)
+            if who not in apart], off
 
 
 def keep(storage: Storage, table_id: str, room: str, seat: int | None, name: str,
-         text: str | None, phrase: str | None, at: str) -> None:
+         text: str | None, phrase: str | None, at: str, player_id: str | None = None) -> None:
     """Store a chat line (call in a thread)."""
     ChatStore(storage).add(ChatMessageRow(table_id=table_id, room=room, seat=seat, name=name,
-                                          text=text, phrase=phrase, at=at))
+                                          text=text, phrase=phrase, at=at,
+                                          player_id=player_id))
 
 
 def keep_off(storage: Storage, table_id: str, off: bool) -> None:
@@ -221,7 +240,8 @@ def decide(table: LiveTable, command: Say | SetChatOff, now: Moment) -> Decision
         return plan.decision()
     seat = connection.seat
     name = (table.seats[seat].name or f"Seat {seat + 1}") if seat is not None else "spectator"
-    line = StoreChat(room, seat, name, command.text, command.phrase, now.stamp)
+    line = StoreChat(room, seat, name, command.text, command.phrase, now.stamp,
+                     table.seats[seat].player_id if seat is not None else connection.speaker)
     plan.writes.append(line)
     plan.sends.append(SendRoom(room, protocol.ChatLine(
         type="chat", room=room, seat=seat, name=name, text=line.text, phrase=line.phrase,

@@ -178,7 +178,8 @@ class Dealer(Mailbox):
                 return d.RematchMade(await house.seating.open_rematch(table))
             case d.StoreChat():
                 await asyncio.to_thread(chat.keep, storage, table.id, write.room, write.seat,
-                                        write.name, write.text, write.phrase, write.at)
+                                        write.name, write.text, write.phrase, write.at,
+                                        write.player_id)
             case d.StoreChatOff(off=off):
                 await asyncio.to_thread(chat.keep_off, storage, table.id, off)
             case d.Reload():
@@ -234,8 +235,12 @@ class Dealer(Mailbox):
             case d.SendHistory(connection=connection):
                 room = "spectators" if connection.seat is None else "players"
                 try:
-                    lines, off = await asyncio.to_thread(chat.recent, self.house.storage,
-                                                         table.id, room)
+                    notices = self.house.notices
+                    lines, off = await asyncio.to_thread(
+                        chat.recent, self.house.storage, table.id, room,
+                        _player_of(table, connection),
+                        None if notices is None else notices.store,
+                        [seat.player_id for seat in table.seats])
                     said = tuple(lines)
                 except Exception:   # the chat's history is a nicety: the table plays on
                     return d.HistoryRead(connection, (), None)

@@ -156,6 +156,8 @@ class StoreChat:
     text: str | None
     phrase: str | None
     at: str
+    player_id: str | None = None
+    """Who said it (a block leaves it out of their history)."""
 
 
 @dataclass(frozen=True)

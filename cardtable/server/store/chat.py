@@ -26,6 +26,9 @@ class ChatMessageRow(Base):
     text: Mapped[str | None] = mapped_column(String(800), nullable=True)
     phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
     at: Mapped[str] = mapped_column(StampText)
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """Who said it (a seat's player, a watcher's account; ``None``: a guest, or a line
+    kept before the speaker was): a block leaves their lines out of the history."""
 
     def message(self) -> ChatLine:
         """The line as its room's sockets are sent it."""
@@ -48,13 +51,17 @@ class ChatStore(Store):
             session.add(row)
 
     @guarded
-    def recent(self, table_id: str, room: str) -> tuple[list[ChatLine], bool]:
+    def recent(self, table_id: str,
+               room: str) -> tuple[list[tuple[ChatLine, str | None]], bool]:
+        """The room's newest lines, each with its speaker, and whether the players' chat
+        is off."""
         with self.storage.sessions() as session:
             rows = session.scalars(select(ChatMessageRow).where(
                 ChatMessageRow.table_id == table_id, ChatMessageRow.room == room)
                 .order_by(ChatMessageRow.id.desc()).limit(HISTORY)).all()
             setting = session.get(ChatSettingRow, table_id)
-            return [row.message() for row in reversed(rows)], bool(setting and setting.off)
+            return ([(row.message(), row.player_id) for row in reversed(rows)],
+                    bool(setting and setting.off))
 
     @guarded
     def set_off(self, table_id: str, off: bool) -> None:

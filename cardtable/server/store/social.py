@@ -94,6 +94,15 @@ class ChallengeRow(Base):
     created: Mapped[_dt.datetime] = mapped_column(Stamp)
     expires: Mapped[_dt.datetime] = mapped_column(Stamp)
     table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The accepted challenge's table; while ``accepting``, the id chosen for it (written
+    before it is made)."""
+    answered: Mapped[_dt.datetime | None] = mapped_column(Stamp, nullable=True)
+    """When its acceptance began: one ``accepting`` longer than ``ACCEPTING_FOR`` was left
+    so by a process that stopped mid-way, and ``expire`` settles it by what exists."""
+
+
+ACCEPTING_FOR = _dt.timedelta(seconds=60)
+"""Longer than making a table ever takes: an acceptance this old is not in progress."""
 
 
 class FollowRow(Base):
@@ -351,14 +360,15 @@ class SocialStore(Store):
 
     @guarded
     def settle(self, challenge_id: str, status: str, was: str = "open",
-               table_id: str | None = None) -> bool:
+               table_id: str | None = None, answered: _dt.datetime | None = None) -> bool:
         """Move a challenge from ``was`` (open) to ``status``; false when it was not
         ``was`` any more (another request settled it first: only one of them wins).
-        Accepting goes through ``accepting`` while its table is made."""
+        Accepting goes through ``accepting`` (with the table's id chosen, and when) while
+        its table is made."""
         with self.storage.writing() as session:
             result = session.execute(update(ChallengeRow).where(
                 ChallengeRow.id == challenge_id, ChallengeRow.status == was)
-                .values(status=status, table_id=table_id))
+                .values(status=status, table_id=table_id, answered=answered))
             return bool(getattr(result, "rowcount", 0))
 
     @guarded
@@ -372,12 +382,27 @@ class SocialStore(Store):
 
     @guarded
     def expire(self, now: _dt.datetime | None = None) -> int:
-        """Every open challenge past its time is ``expired``; how many."""
+        """Every open challenge past its time is ``expired``, and every acceptance left
+        ``accepting`` by a process that stopped is settled by what it left: its table
+        made, ``accepted``; not made, ``open`` again (or ``expired``); how many changed."""
+        now = now or stamp()
         with self.storage.writing() as session:
+            stranded = list(session.scalars(select(ChallengeRow).where(
+                ChallengeRow.status == "accepting",
+                ChallengeRow.answered <= now - ACCEPTING_FOR).with_for_update()))
+            made = set(session.scalars(select(TableRow.id).where(
+                TableRow.id.in_([row.table_id for row in stranded if row.table_id]))))
+            for row in stranded:
+                if row.table_id in made:
+                    row.status = "accepted"
+                else:
+                    row.status = "open" if row.expires > now else "expired"
+                    row.table_id = None
+                row.answered = None
             result = session.execute(update(ChallengeRow).where(
-                ChallengeRow.status == "open", ChallengeRow.expires <= (now or stamp()))
+                ChallengeRow.status == "open", ChallengeRow.expires <= now)
                 .values(status="expired"))
-            return int(getattr(result, "rowcount", 0) or 0)
+            return len(stranded) + int(getattr(result, "rowcount", 0) or 0)
 
     @guarded
     def withdraw_all(self, player_id: str) -> list[ChallengeRow]:
