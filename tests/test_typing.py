@@ -2,9 +2,9 @@
 
 The count is of the name ``Any`` in the server's code (Python's tokenizer's NAME tokens
 under cardtable/server, so a word in a docstring or a comment does not count; the
-``import`` of it does).  What is left is where a library's own type is ``Any`` (FastAPI's
-``responses=``, pydantic-settings' keyword arguments, uvicorn's protocol classes).  The
-budget is the count: it is lowered as the count falls, so it never rises again.
+``import`` of it does).  What is left is pydantic-settings' keyword arguments (a
+settings field's value is any of its fields' types: ``create_app(data_dir=..., bot_delay=0)``).
+The budget is the count: it is lowered as the count falls, so it never rises again.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import tokenize
 from pathlib import Path
 
 SERVER = Path(__file__).resolve().parents[1] / "cardtable" / "server"
-ANY_BUDGET = 9
+ANY_BUDGET = 5
 
 
 def any_count(code: str) -> int:

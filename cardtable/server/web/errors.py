@@ -5,7 +5,7 @@ request that cannot be read."""
 from __future__ import annotations
 
 import math
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -64,7 +64,7 @@ def install(app: FastAPI) -> None:
             "code": "invalid_request", "errors": errors})
 
 
-Responses: TypeAlias = dict[int | str, dict[str, Any]]
+Responses: TypeAlias = dict[int | str, dict[str, object]]
 """What an endpoint may answer besides its own answer, as FastAPI's ``responses=`` takes it."""
 
 

@@ -37,6 +37,7 @@ from ..store.players import Player
 from ..store.social import SocialStore
 from .accounts import current_player
 from .deps import Live, answers
+from .errors import Responses
 from .schemas import DaysControl, TimeControl
 from .services import Players, Social, services_of
 
@@ -44,10 +45,10 @@ __all__ = ["router"]
 
 router = APIRouter(tags=["players"])
 
-ANSWERS = {**answers(404, 409, 422, 429, 503),
-           401: {"description": "this needs a signed-in account"},
-           403: {"description": "refused: a block, the player's setting, not yours, or a "
-                                "cross-site request"}}
+ANSWERS: Responses = {**answers(404, 409, 422, 429, 503),
+                      401: {"description": "this needs a signed-in account"},
+                      403: {"description": "refused: a block, the player's setting, not "
+                                           "yours, or a cross-site request"}}
 
 NAME = Path(max_length=40, description="a player's username")
 CHALLENGE = Path(max_length=16, description="a challenge's id")

@@ -30,7 +30,7 @@ import ipaddress
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from uvicorn.protocols.utils import get_remote_addr
 
@@ -196,7 +196,7 @@ class GuardedHTTP(_HTTP):
         if self._phase == "app":
             self._phase = "idle"   # uvicorn's keep-alive timeout holds until the next byte
 
-    def handle_websocket_upgrade(self, *args: Any) -> None:
+    def handle_websocket_upgrade(self, *args: object) -> None:
         # the socket's protocol releases the connection's count when it closes
         self._phase = "upgraded"
         self._cancel()
