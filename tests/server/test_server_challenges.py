@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
 import pytest
+from clusterkit import OwnRedis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -255,6 +257,21 @@ def test_a_player_never_seen_is_not_online(people: dict[str, TestClient]) -> Non
     assert [f["online"] for f in c.get("/api/friends").json()] == [False]
     inbox(a)   # a page of hers asks for the inbox
     assert [f["online"] for f in c.get("/api/friends").json()] == [True]
+
+
+def test_a_player_whose_page_asks_another_process_is_online_on_every_process(
+        own_redis: OwnRedis, make_client: Callable[..., TestClient]) -> None:
+    """Two processes on one database and one Redis: a page asking one of them for the
+    inbox makes its player online in a friends list the other answers."""
+    one = make_client(redis_url=own_redis.url)
+    two = make_client(redis_url=own_redis.url)
+    a, c = account(one, "anahita", "10.0.0.1"), account(two, "cyrus", "10.0.0.3")
+    assert c.post("/api/players/anahita/follow").status_code == 200
+    assert [f["online"] for f in c.get("/api/friends").json()] == [False]
+    inbox(a)   # her page asks process one
+    assert [f["online"] for f in c.get("/api/friends").json()] == [True]   # two answers
+    own_redis.stop()   # Redis away: process two knows only its own visitors
+    assert [f["online"] for f in c.get("/api/friends").json()] == [False]
 
 
 # -- the inbox ---------------------------------------------------------------------------------

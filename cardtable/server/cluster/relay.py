@@ -40,6 +40,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -90,6 +91,9 @@ GONE = ("the server process that played this table is gone; another takes it ove
         "shortly: try again")
 NO_REPLY = "the server process that plays this table did not answer in time; try again"
 ASK_WAIT = 5.0
+SEEN_FOR = 3600.0
+"""Seconds a player's last visit is kept in Redis (a friends list asks about the last
+minute; the rest is taken out as visits are written)."""
 """Seconds a process waits for the owner's answer to a command it asked of a table."""
 HANDOVER_WAIT = 2.0
 """Seconds a process waits for an owner to hand a table over before it relays instead."""
@@ -279,6 +283,35 @@ class Cluster:
         if self.problem is not None:
             log.warning("Redis can be reached again: this process plays tables again")
             self.problem = None
+
+    # -- who is on the site -------------------------------------------------------------------
+    async def mark_seen(self, player_id: str, at: float) -> None:
+        """A player's page asked this process at ``at`` (the wall clock's seconds): every
+        process's friends lists see it (one sorted set, the long unseen taken out as it
+        is written).  ``ClusterUnavailable`` while Redis cannot be reached."""
+        self.check()
+        key = f"{self.prefix}:seen"
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zadd(key, {player_id: at})
+                pipe.zremrangebyscore(key, "-inf", at - SEEN_FOR)
+                await pipe.execute()
+        except Exception:
+            raise ClusterUnavailable(UNAVAILABLE) from None
+
+    async def seen(self, player_ids: Sequence[str]) -> dict[str, float]:
+        """When each player's page last asked any process (the wall clock's seconds; a
+        player not seen for ``SEEN_FOR`` is left out).  ``ClusterUnavailable`` while Redis
+        cannot be reached."""
+        self.check()
+        if not player_ids:
+            return {}
+        try:
+            found = await self.redis.zmscore(f"{self.prefix}:seen", list(player_ids))
+        except Exception:
+            raise ClusterUnavailable(UNAVAILABLE) from None
+        return {player: float(at) for player, at in zip(player_ids, found, strict=True)
+                if at is not None}
 
     # -- ownership ------------------------------------------------------------------------
     async def claim(self, table_id: str) -> bool:

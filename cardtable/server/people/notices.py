@@ -24,8 +24,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
+from ..core.errors import ClusterUnavailable
 from ..store.social import NoticeView, SocialStore
 from ..store.storage import StorageUnavailable
 
@@ -52,6 +54,23 @@ MAX_WAIT = 25.0
 
 SEEN_KEPT = 100_000
 """Players whose last inbox question a process remembers."""
+
+ONLINE = 60.0
+"""Seconds since a player's page last asked for the inbox, on any process, within which
+they count as online (a page open on the site asks every ``MAX_WAIT`` or sooner)."""
+
+SHARE_EVERY = 10.0
+"""Seconds between two writes of one player's visit to the processes' shared record (a
+burst of notices makes a burst of questions; one write serves them all)."""
+
+
+class Presence(Protocol):
+    """Where the processes share who is on the site (``cluster.relay.Cluster``: Redis);
+    either call raises ``ClusterUnavailable`` while it cannot be reached."""
+
+    async def mark_seen(self, player_id: str, at: float) -> None: ...
+
+    async def seen(self, player_ids: Sequence[str]) -> dict[str, float]: ...
 RECHECK = 5.0
 """Seconds between reads of the inbox while an answer waits (a notice another process
 wrote wakes no waiter here: it is found at the next read)."""
@@ -60,14 +79,19 @@ wrote wakes no waiter here: it is found at the next read)."""
 class Notices:
     """The inbox's writer, and the waits of the pages asking for new notices."""
 
-    def __init__(self, store: SocialStore) -> None:
+    def __init__(self, store: SocialStore, presence: Presence | None = None) -> None:
         self.store = store
+        self.presence = presence
+        """The record every process shares of who is on the site (``None``: one process,
+        whose own ``seen`` is the whole of it)."""
+        self._shared: dict[str, float] = {}
+        """When (monotonic) each player's visit was last written to ``presence``."""
         self._waiting: dict[str, set[asyncio.Event]] = {}
         self.closed = False
         """The app is stopping: a held answer comes now, and none is held any more."""
         self.seen: dict[str, float] = {}
         """When (monotonic) each player last asked for their inbox here: a page open on
-        the site asks every ``MAX_WAIT`` seconds or sooner (online, to their friends)."""
+        the site asks every ``MAX_WAIT`` seconds or sooner (``online``)."""
 
     async def notify(self, player_id: str, kind: str,
                      data: Mapping[str, object] | None = None) -> NoticeView | None:
@@ -96,10 +120,7 @@ class Notices:
         seconds for one (the real time: a page's question, not a table's clock)."""
         if self.closed:
             return []
-        self.seen[player_id] = time.monotonic()
-        if len(self.seen) > SEEN_KEPT:   # the oldest half goes: a bound on memory
-            for gone in sorted(self.seen, key=self.seen.__getitem__)[:SEEN_KEPT // 2]:
-                del self.seen[gone]
+        await self._visit(player_id)
         deadline = time.monotonic() + min(max(wait, 0.0), MAX_WAIT)
         event = asyncio.Event()
         self._waiting.setdefault(player_id, set()).add(event)
@@ -121,6 +142,36 @@ class Notices:
                 waiting.discard(event)
                 if not waiting:
                     del self._waiting[player_id]
+
+    async def _visit(self, player_id: str) -> None:
+        """The player's page asked here: kept here, and shared with the other processes
+        (at most every ``SHARE_EVERY`` seconds a player)."""
+        now = self.seen[player_id] = time.monotonic()
+        for kept in (self.seen, self._shared):
+            if len(kept) > SEEN_KEPT:   # the oldest half goes: a bound on memory
+                for gone in sorted(kept, key=kept.__getitem__)[:SEEN_KEPT // 2]:
+                    del kept[gone]
+        if self.presence is None or now - self._shared.get(player_id, -1e9) < SHARE_EVERY:
+            return
+        try:
+            await self.presence.mark_seen(player_id, time.time())
+        except ClusterUnavailable:
+            return   # the next question tries again; this process still knows
+        self._shared[player_id] = now
+
+    async def online(self, player_ids: Sequence[str]) -> set[str]:
+        """Those of the players whose page asked for the inbox in the last ``ONLINE``
+        seconds, here or on any process (Redis away: those seen here)."""
+        now = time.monotonic()
+        here = {p for p in player_ids if now - self.seen.get(p, -1e9) <= ONLINE}
+        if self.presence is None:
+            return here
+        try:
+            seen = await self.presence.seen([p for p in player_ids if p not in here])
+        except ClusterUnavailable:
+            return here
+        wall = time.time()
+        return here | {p for p, at in seen.items() if wall - at <= ONLINE}
 
     def close(self) -> None:
         """The app stops: every held answer is given now (before the database's threads

@@ -77,7 +77,7 @@ class Services:
         session_key = await asyncio.to_thread(players.secret, "session")
         reset_key = await asyncio.to_thread(players.secret, "reset")
         social = SocialStore(storage)
-        notices = tables.notices = Notices(social)
+        notices = tables.notices = Notices(social, cluster)
         limiter = Limiter(settings.limits_storage(), f"{settings.redis_prefix}:limits")
         unsubscribe_key = await asyncio.to_thread(players.secret, "unsubscribe")
         return cls(

@@ -20,7 +20,6 @@ challenge's link and the inbox (a guest has one: nothing is sent to it yet).
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Mapping
 from typing import Literal
 from urllib.parse import quote
@@ -313,13 +312,12 @@ async def friends(request: Request, social: Social) -> list[Followed]:
     followed = await asyncio.to_thread(social.following, player.id)
     ids = [row[0] for row in followed]
     playing = await asyncio.to_thread(social.playing, ids)
-    seen = services_of(request).notices.seen
-    now = time.monotonic()
+    online = await services_of(request).notices.online(ids)
     out = []
     for found, name, username in followed:
         table = playing.get(found)
         out.append(Followed(name=name, username=username,
-                            online=now - seen.get(found, -1e9) <= 60 or table is not None,
+                            online=found in online or table is not None,
                             playing=table, watch=None if table is None else f"/table/{table}"))
     return out
 
