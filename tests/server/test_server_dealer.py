@@ -190,6 +190,38 @@ def test_undo_takes_back_my_last_decision_within_a_bout() -> None:
     assert steps.undo(table, 0) == since
 
 
+def test_the_state_offers_undo_within_a_bout_and_not_after_a_draw() -> None:
+    table = table_of("durak", 5)
+    assert table.state_message(0).undo is False or table.state.to_move != 0
+    _durak_until(table, random.Random(5), drew=False)
+    assert table.state_message(0).undo is True
+    assert table.state_message(None).undo is None   # a watcher has nothing to take back
+    for seed in range(3):
+        table = table_of("durak", seed)
+        _durak_until(table, random.Random(seed), drew=True)
+        assert table.state_message(0).undo is False
+
+
+def test_the_state_offers_undo_at_pasur_only_until_the_next_deal() -> None:
+    """Whenever seat 0 is to move: undo is offered once it has decided, unless cards were
+    dealt to it since its last decision (a deal round's four, or a new hand)."""
+    table = table_of("pasur", 3)
+    spec, rng = table.spec, random.Random(3)
+    decided: tuple[int, set[str]] | None = None   # the deals and the hand at its decision
+    seen = {True: 0, False: 0}
+    while not table.state.is_over():
+        if table.state.to_move == 0:
+            dealt, hand = len(spec.deals(table.state)), set(table.state.view(0)["hand"])
+            offered = table.state_message(0).undo
+            expected = decided is not None and decided[0] == dealt and hand <= decided[1]
+            assert offered is expected, (table.version, decided, dealt, hand)
+            seen[expected] += 1
+            decided = (dealt, hand)
+        table.state.push(rng.choice(table.state.legal_moves()))
+        table.version = len(table.state.move_stack)
+    assert seen[True] and seen[False], seen
+
+
 def test_undo_never_goes_back_past_cards_i_drew_from_the_stock() -> None:
     for seed in range(5):
         table = table_of("durak", seed)

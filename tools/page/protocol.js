@@ -171,6 +171,7 @@
  * @property {boolean | null} [rated] the game counts for ratings
  * @property {Object<string, number> | null} [ratings] each rated seat's rating, by seat
  * @property {WireClockView | null} [clock] a clocked table: {move, bank, banks, seat, move_left, bank_left}
+ * @property {boolean | null} [undo] to a seat, while the game is played: whether an undo would take back its last decision now (only against bots; not before it has made one, nor once cards were dealt or drawn since)
  * @property {Object<string, any> | null} [summary] once over
  * @property {string | null} [rematch] once over: the rematch's table
  * @property {Array<number> | null} [rematch_asked] once over, while a rematch is offered and not yet made: the seats that offered or accepted it (it is made when every person's seat has)

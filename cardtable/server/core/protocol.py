@@ -206,6 +206,10 @@ class State(_Server):
                                            description="each rated seat's rating, by seat")
     clock: ClockView | None = Field(default=None, description="a clocked table: {move, "
                                     "bank, banks, seat, move_left, bank_left}")
+    undo: bool | None = Field(default=None, description="to a seat, while the game is "
+                              "played: whether an undo would take back its last decision "
+                              "now (only against bots; not before it has made one, nor "
+                              "once cards were dealt or drawn since)")
     summary: dict[str, object] | None = Field(default=None, description="once over")
     rematch: str | None = Field(default=None, description="once over: the rematch's table")
     rematch_asked: list[int] | None = Field(

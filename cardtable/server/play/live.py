@@ -440,6 +440,11 @@ class LiveTable:
             view=page_view(self.state.view(seat)), legal_moves=legal,
             last_move=self.last_move,
             seats=self.public_seats() if seats is None else seats)
+        if seat is not None and self.status == PLAYING:
+            # the Undo button only where an undo works (steps reads this module's tables:
+            # imported here, where it is used)
+            from .steps import undo
+            message.undo = isinstance(undo(self, seat), int)
         if self.life is not None:
             message.rated = self.life.rated
             message.ratings = {str(seat): value for seat, value in self.life.ratings.items()}

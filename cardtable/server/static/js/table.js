@@ -307,8 +307,9 @@ export class TableView {
   }
 
   /** Hint and undo, only where every other seat is a bot (never against a person), and
-   * while the seat is the player's (not after a forfeit or leaving); undo once a move has
-   * been made. */
+   * while the seat is the player's (not after a forfeit or leaving); undo where the
+   * server says it would work (`undo`: a decision made, and no cards dealt or drawn
+   * since: after a new deal the button would only be refused). */
   helpButtons() {
     const s = this.state;
     if (this.mySeat === null || s.over || s.status !== "playing") return [];
@@ -319,7 +320,7 @@ export class TableView {
       if (type === "hint" && this.socket.send({ type, lang: language() })) { this.hintAsked = true; this.render(); }
       else if (type !== "hint") this.socket.send({ type });
     };
-    const buttons = s.last_move ? [h("button", { type: "button", class: "help undo",
+    const buttons = s.undo ? [h("button", { type: "button", class: "help undo",
       dataset: { focusKey: "help:undo" }, onclick: ask("undo") }, t("table.undo"))] : [];
     if (this.myTurn()) {
       buttons.unshift(h("button", { type: "button", class: "help hint", dataset: { focusKey: "help:hint" },
