@@ -1,5 +1,6 @@
 """Two server processes behind nginx, with the repository's own configuration
-(``deploy/nginx/cardtable.conf``, run by ``benchmarks/proxy.py``).
+(``deploy/nginx/cardtable.conf``, run by ``benchmarks/proxy.py``); the last test runs two
+tournaments through it and kills the process directing one.
 
 nginx sends every request and socket about a table to one process, chosen from the table's
 id; that process takes the table over from whichever made it, so no player is relayed.
@@ -11,6 +12,7 @@ tests are skipped.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -20,6 +22,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -30,6 +33,8 @@ import httpx
 import pytest
 from clusterkit import Seat, check_every_move_once, wait_for
 from tablekit import ROOT, free_port, next_state, server, socket_for
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
 
 pytestmark = pytest.mark.services
 
@@ -352,3 +357,111 @@ def test_nginxs_error_log_holds_no_quick_play_ticket_or_seat_key(
         logs = errors + (proxy.folder / "access.log").read_text(errors="replace")
     assert '"POST /api/quick-play/poll HTTP/1.1"' in errors, errors[-2000:]
     assert all(secret not in logs for secret in tickets + keys)
+
+
+# -- tournaments behind nginx --------------------------------------------------------------------
+TOURNAMENT = {"game": "durak", "kind": "arena", "minutes": 30, "players": 2, "rated": False}
+GAMES = 3
+"""Games each tournament plays: one before the kill, the rest after."""
+
+
+def _resign_at(base: str, client: httpx.Client, table: str) -> None:
+    """The seat ``client`` has at ``table`` resigns, through ``base`` (nginx); a table whose
+    process was killed is adopted once its lease ends: until then its socket may close
+    ("connect again"), as a page's would, and it is opened again."""
+    seat = next(s["seat"] for s in client.get("/api/me").json()["seats"]
+                if s["table"] == table)
+    cookies = dict(client.cookies.items())
+    deadline = time.monotonic() + 90
+    while client.get(f"/api/tables/{table}").json().get("status") != "over":
+        assert time.monotonic() < deadline, f"table {table} never ended"
+        with contextlib.suppress(ConnectionClosed, TimeoutError, OSError):
+            url = base.replace("http", "ws", 1) + f"/ws/tables/{table}?seat={seat}"
+            with ws_connect(url, open_timeout=10, additional_headers={
+                    "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}) as ws:
+                next_state(ws)
+                ws.send('{"type": "resign"}')
+                while not next_state(ws)["over"]:
+                    pass
+
+
+def _next_table(client: httpx.Client, tournament: str, played: set[str]) -> str:
+    """The tournament's table in play (made) that ``client``'s player has not played."""
+    deadline = time.monotonic() + 90
+    while True:
+        info = client.get(f"/api/tournaments/{tournament}")
+        if info.status_code == 200:
+            found = [g["table"] for g in info.json()["pairings"]
+                     if g["table"] not in played and g["status"] == "playing"]
+            if found:
+                return found[0]
+        assert time.monotonic() < deadline, f"no new table in {tournament}"
+        time.sleep(0.2)
+
+
+def test_two_processes_behind_nginx_direct_a_tournament_each_and_a_kill_loses_nothing(
+        tmp_path: Path, redis_url: str, migrated_database_url: str,
+        nginx_installed: None) -> None:
+    """Two processes behind nginx on PostgreSQL and Redis, two arenas sharing their two
+    players, everything asked through nginx; each arena is directed by the process that
+    claims its lease first (one each, or both by one).  The process directing the first
+    arena is killed (SIGKILL) after a game of each; the other takes both on.  Each arena's
+    standings are what the same games give without a kill: every game scored once, the
+    winner's streak unbroken (2 + 2 + 4)."""
+    prefix = f"tourney-{secrets.token_hex(4)}"
+    chosen = ("--database-url", migrated_database_url, *flags(redis_url, prefix)[:4],
+              "--lease", "2", "--route-by-table", "true", "--trusted-proxies", "127.0.0.1")
+    data = tmp_path / "data"
+    ports = [free_port(), free_port()]
+    owners = pytest.importorskip("redis").Redis.from_url(redis_url)
+    with ExitStack() as stack:
+        processes = [stack.enter_context(server(data, *chosen, port=port)) for port in ports]
+        proxy = stack.enter_context(behind_nginx(tmp_path, ports))
+        base = proxy.base
+        process_of = {httpx.get(f"{b}/api/health").json()["process"]: p
+                      for p, b in processes}
+        people = {}
+        for name in ("orga", "ann"):
+            client = stack.enter_context(httpx.Client(base_url=base, timeout=30,
+                                                      headers={"Origin": base}))
+            assert client.post("/api/account/register", json={
+                "username": f"{name}_{secrets.token_hex(2)}",
+                "password": "correct horse battery"}).status_code == 201
+            people[name] = client
+        orga, ann = people["orga"], people["ann"]
+        arenas = [orga.post("/api/tournaments", json=TOURNAMENT).json()["id"]
+                  for _ in range(2)]
+        for arena in arenas:
+            for client in (orga, ann):
+                assert client.post(f"/api/tournaments/{arena}/join").status_code == 200
+            assert orga.post(f"/api/tournaments/{arena}/start").status_code == 200
+        played: dict[str, list[str]] = {arena: [] for arena in arenas}
+
+        def play_one(arena: str) -> None:
+            table = _next_table(ann, arena, set(played[arena]))
+            _resign_at(base, ann, table)
+            played[arena].append(table)
+
+        for arena in arenas:
+            play_one(arena)
+        directors = {}
+        for arena in arenas:
+            held = owners.get(f"{prefix}:owner:tournament:{arena}")
+            assert held is not None, "nobody directs the arena"
+            directors[arena] = process_of[held.decode()]
+        killed = directors[arenas[0]]
+        killed.kill()   # SIGKILL mid-tournament: its leases run out, the other takes on
+        killed.wait(10)
+        for _ in range(GAMES - 1):
+            for arena in arenas:
+                play_one(arena)
+        for arena in arenas:   # the last game scored (seated again: a new table is made)
+            _next_table(ann, arena, set(played[arena]))
+        infos = {arena: orga.get(f"/api/tournaments/{arena}").json() for arena in arenas}
+    for arena, info in infos.items():
+        assert sorted(g["table"] for g in info["games"] if g["status"] == "scored") == sorted(
+            played[arena]), "a game lost or scored twice"
+        lines = {line["name"].split("_")[0]: line for line in info["standings"]}
+        assert (lines["orga"]["points"], lines["orga"]["games"], lines["orga"]["wins"],
+                lines["orga"]["streak"]) == (8, GAMES, GAMES, GAMES)
+        assert (lines["ann"]["points"], lines["ann"]["games"]) == (0, GAMES)
