@@ -358,9 +358,19 @@ def _aims(out: dict[str, Any]) -> dict[str, bool]:
     return aims
 
 
+def _cpu_of(pid: int) -> float:
+    """A process's CPU seconds so far (user and system, from /proc)."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def web(paths: list[Path], iterations: int | None, processes: int) -> None:
     """The server's analysis: a job per move in ``processes`` niced background workers
-    (``Analyses.judge_moves``), timed from the first job to the last; then the puzzles'."""
+    (``Analyses.judge_moves``), timed from the first job to the last; then the puzzles'.
+    Each worker's CPU seconds for the moves too: the largest is the wall time the analysis
+    would take with a free core for each worker (the machine's other work left out)."""
     import asyncio
     import os
 
@@ -378,9 +388,12 @@ def web(paths: list[Path], iterations: int | None, processes: int) -> None:
             await asyncio.gather(*(workers.background(job, learn_api.ANALYSIS_MOVE_LIMIT)
                                    for job in jobs[:processes]))
             load = os.getloadavg()[0]
+            pids = sorted(workers.background_pids())
+            before = [_cpu_of(pid) for pid in pids]
             began = time.perf_counter()
             await kept.judge_moves(jobs, workers)
             judged = time.perf_counter() - began
+            spent = [_cpu_of(pid) - was for pid, was in zip(pids, before, strict=True)]
             await workers.background(PuzzleJob(text, learn_api.ANALYSIS_NODES),
                                      learn_api.ANALYSIS_MOVE_LIMIT)
             puzzles = time.perf_counter() - began - judged
@@ -389,6 +402,7 @@ def web(paths: list[Path], iterations: int | None, processes: int) -> None:
             kept.close()
         return {"file": path.name, "moves": len(record.moves), "processes": processes,
                 "wall_seconds": round(judged, 1), "puzzles_wall_seconds": round(puzzles, 1),
+                "cpu_seconds_each": [round(x, 1) for x in spent],
                 "load_before": round(load, 1), "load_after": round(os.getloadavg()[0], 1)}
 
     for path in paths:
@@ -402,6 +416,8 @@ def main() -> None:
     parser.add_argument("--set", default="analysis", choices=["analysis", "judge"],
                         help="the records measured: tests/data/analysis or tests/data/judge")
     parser.add_argument("--iterations", type=int, default=None)
+    parser.add_argument("--doubt", type=int, default=None,
+                        help="the judge's weighing.DOUBT (the measure's budget in doubt)")
     parser.add_argument("--only", default=None, help="one game: pasur or durak")
     parser.add_argument("--games", type=int, default=None, help="the first N of each game")
     parser.add_argument("--web", action="store_true", help="time the server's way")
@@ -418,6 +434,10 @@ def main() -> None:
         make_scripted(args.only)
         return
     paths = recorded(args.only, args.games, DUELS if args.set == "judge" else GAMES)
+    if args.doubt is not None:
+        from cardtable.analysis import weighing
+
+        weighing.DOUBT = args.doubt
     if args.web:
         web(paths, args.iterations, args.processes)
     else:

@@ -20,8 +20,9 @@ from ..game import GameState
 __all__ = ["DEFAULT_ITERATIONS", "HINDSIGHT_NODES", "hindsight_values", "learn_of", "values"]
 
 DEFAULT_ITERATIONS = 10_000
-"""The judge's playouts per judged move at most (``weighing.weigh``: every legal move on the
-same deals; fewer where the verdict is sure sooner)."""
+"""The judge's playouts per judged move (``weighing.weigh``: every legal move on the same
+deals; fewer where the verdict is sure sooner, up to ``weighing.DOUBT`` times as many for
+a close call that more deals settle)."""
 
 HINDSIGHT_NODES = 20_000
 """The exact solver's budget of positions per judged move; past it, hindsight is ``None``."""

@@ -20,7 +20,8 @@ value is not the largest of several noisy estimates (the winner's curse):
    played is the best: its loss is 0), in rounds that double, until the loss's interval
    (``Z_SURE`` standard errors each side) lies within one label's band, on ``SURE_DEALS``
    deals at least, or at the budget: the deals go where the verdict is in doubt, up to
-   thousands for a loss near a threshold.
+   thousands for a loss near a threshold.  Past the budget, up to ``DOUBT`` times it for
+   an interval still across a threshold that the deals it holds would clear.
 
 The choice does not depend on the move played, so a hint (the choice alone) and the
 analysis of the same position with the same budget and seed name the same best move.  The
@@ -72,6 +73,12 @@ Z_SURE = 3.0
 against the best.  Wider than ``Z``: the measure looks at its interval after every round
 and stops at the first that lies in one label's band, and each look is another chance for
 a stray interval to stop it (a label one run gives and the next does not)."""
+
+DOUBT = 4
+"""Past its budget, the measure may spend up to this many times the budget (less what the
+choice spent) on a loss whose interval still reaches across a label's threshold but would
+clear it within them at its present spread (``_measure``): the extra goes to the close
+calls that more deals settle, not to a loss a hair from a threshold."""
 
 _PLAYOUT_LIMIT = 2000
 """Moves after which a playout stops (a Durak game can go round in circles)."""
@@ -216,9 +223,10 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int =
           nodes: int = HINDSIGHT_NODES, least: int = 0) -> Verdict:
     """Every legal move of the seat to move measured from what it knows (``state`` is
     unchanged): the best chosen on one stream of deals, and with ``played`` (a legal move)
-    that move's loss measured against it on another.  ``budget`` is playouts at most (half
-    at most to choose); too small a one raises ``BudgetTooSmall``.  ``least`` is the deals
-    each step plays at least before it may stop for being sure (a reference judge's)."""
+    that move's loss measured against it on another.  ``budget`` is playouts (half at most
+    to choose; ``DOUBT`` times it at most for a close call); too small a one raises
+    ``BudgetTooSmall``.  ``least`` is the deals each step plays at least before it may stop
+    for being sure (a reference judge's)."""
     learn = learn_of(state)
     position = learn.searched(state)
     seat = position.to_move
@@ -268,7 +276,8 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int =
         return Verdict(values, best, 0.0, 0.0, 0.0, 0.0, 0, spent, False, len(active), deals,
                        unsolved)
     loss, low, high, se, measured, used = _measure(player, best, chosen, measure,
-                                                   budget - spent, cuts, least)
+                                                   budget - spent, cuts, least,
+                                                   DOUBT * budget - spent)
     # the two moves' values from the fresh deals: the best's not inflated by its choice
     values[best], values[chosen] = measured
     return Verdict(values, best, loss, low, high, se, used // 2, spent + used, False,
@@ -318,11 +327,17 @@ def _choose(player: _Player, moves: list[Any], rng: random.Random, budget: int,
 
 
 def _measure(player: _Player, best: Any, played: Any, rng: random.Random, budget: int,
-             cuts: Sequence[float], least: int = 0,
+             cuts: Sequence[float], least: int = 0, doubt: int = 0,
              ) -> tuple[float, float, float, float, tuple[float, float], int]:
     """The loss of ``played`` against ``best`` on fresh deals, until its interval lies in
     one label's band (from ``SURE_DEALS`` deals on) or ``budget`` playouts are spent: the
-    loss, its interval, its standard error, the two moves' values and the playouts spent."""
+    loss, its interval, its standard error, the two moves' values and the playouts spent.
+
+    Past ``budget``, up to ``doubt`` playouts in all while the interval still reaches
+    across a threshold and, at its present spread a deal, would lie clear of it within
+    them (the deals needed grow as the square of the spread over the distance to the
+    threshold): a loss a hair from a threshold is left unsure rather than measured
+    without end."""
     tops: list[float] = []
     mine: list[float] = []
     batch = FIRST_DEALS
@@ -335,9 +350,17 @@ def _measure(player: _Player, best: Any, played: Any, rng: random.Random, budget
         mean, se = _paired(tops, mine)
         t = t_quantile(Z_SURE, deals - 1)
         low, high = max(0.0, mean - t * se), max(0.0, mean + t * se)
-        most = deals + (budget - 2 * deals) // 2
         sure = _band(low, cuts) == _band(high, cuts)
-        if most <= deals or (sure and deals >= max(least, SURE_DEALS)):
+        if sure and deals >= max(least, SURE_DEALS):
+            break
+        cap = budget
+        if not sure and doubt > budget and 2 * deals >= budget:
+            gap = min((abs(mean - cut) for cut in cuts if low < cut <= high), default=0.0)
+            needed = math.inf if gap <= 0 else deals * (t * se / gap) ** 2
+            if 2 * needed <= doubt:
+                cap = doubt
+        most = deals + (cap - 2 * deals) // 2
+        if most <= deals:
             break
         batch = min(deals, most - deals)
     values = (sum(tops) / deals, sum(mine) / deals)

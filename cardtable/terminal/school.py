@@ -89,8 +89,9 @@ def analyse(
     seat: Annotated[int | None, typer.Option(help="judge only this seat's moves")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="write the judgements "
                                                   "here as JSON")] = None,
-    iterations: Annotated[int, typer.Option(help="the judge's playouts per move at most "
-                                            "(fewer where the verdict is clear)")]
+    iterations: Annotated[int, typer.Option(help="the judge's playouts per move (fewer "
+                                            "where the verdict is clear, up to 4 times "
+                                            "as many for a close call)")]
     = DEFAULT_ITERATIONS,
     seed: Annotated[int, typer.Option(help="the search's seed (same seed, same "
                                       "analysis)")] = 0,
