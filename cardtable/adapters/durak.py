@@ -282,7 +282,8 @@ class DurakEpisode(Episode):
             stock = mask_of(game.stock)
             left_stock = self._stock_mask & ~stock
             self._stock_mask = stock
-            self._table_mask = 0
+            if game.phase in _ROUND_CLOSED:   # (an exchange mid-round leaves the table)
+                self._table_mask = 0
             out = []
             for other in range(self.players):
                 gained = hands[other] & ~before[other]
@@ -538,6 +539,14 @@ class DurakEpisode(Episode):
             offsets = self.offsets(kind)
             at = self._layouts[key] = tuple(offsets[name] for name in _PLAYING)
         game = self._game_dealt
+        in_core = getattr(game, "_pieces", None)
+        if in_core is not None:   # the compiled engine reads its own state in one call
+            masks_now, values_now = in_core(seat, at, self._phase == _PLAY)
+            if kind == "information_state":
+                recall: list[int] = []
+                self._recall_pieces(seat, self.offsets(kind), recall)
+                masks_now += tuple(recall)
+            return masks_now, values_now
         hands = self._hands
         seats = (1 << self.players) - 1
         beaten = defences = 0

@@ -867,6 +867,104 @@ static PyObject *Core_legal_numbered(Core *self, PyObject *Py_UNUSED(ignored))
     return out;
 }
 
+/* _pieces(seat, starts, playing): a seat's view once the deal is over, as the research
+ * adapters' flat (offset, mask) and (offset, value) tuples, read from the state in one
+ * call (cardtable/adapters/durak.py, DurakEpisode._playing_pieces: ``starts`` holds the
+ * pieces' offsets in its _PLAYING order; ``playing``: the episode still asks a seat to
+ * move, so the mover is shown). */
+enum { P_PLAYER, P_TO_MOVE, P_HAND, P_UNBEATEN, P_BEATEN, P_DEFENCES, P_DISCARD, P_PHASE,
+       P_SHOWN, P_PASSED, P_OUT, P_TRUMP_SUIT, P_TRUMP_CARD, P_KNOWN, P_ATTACKER,
+       P_DEFENDER, P_ORIGINAL, P_HAND_SIZES, P_IN_STOCK, P_STOCK, P_LIMIT, P_FIRST_ROUND,
+       P_STARTS };
+
+static PyObject *Core_pieces(Core *self, PyObject *args)
+{
+    int seat, playing;
+    PyObject *starts;
+    if (!PyArg_ParseTuple(args, "iO!p", &seat, &PyTuple_Type, &starts, &playing))
+        return NULL;
+    const dk_state *s = &self->s;
+    int players = self->r.players;
+    if (seat < 0 || seat >= players || PyTuple_GET_SIZE(starts) != P_STARTS) {
+        PyErr_SetString(PyExc_ValueError, "a seat of the game, and one start per piece");
+        return NULL;
+    }
+    long long at[P_STARTS];
+    for (int i = 0; i < P_STARTS; i++) {
+        at[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(starts, i));
+        if (at[i] == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    ct_mask played = 0, beaten = 0, defences = 0;
+    for (int i = 0; i < s->natt; i++)
+        played |= BIT(s->att[i]);
+    for (int i = 0; i < s->nbeats; i++) {
+        beaten |= BIT(s->beat_a[i]);
+        defences |= BIT(s->beat_d[i]);
+    }
+    ct_mask seats = ((ct_mask)1 << players) - 1;
+    long long pairs[2 * (P_STARTS + 2 * MAX_SEATS)];
+    int n = 0;
+#define PIECE(start, mask) (pairs[n++] = (start), pairs[n++] = (long long)(mask))
+    PIECE(at[P_PLAYER], (ct_mask)1 << seat);
+    PIECE(at[P_HAND], s->hands[seat]);
+    PIECE(at[P_UNBEATEN], played & ~beaten);
+    PIECE(at[P_BEATEN], beaten);
+    PIECE(at[P_DEFENCES], defences);
+    PIECE(at[P_DISCARD], s->discard);
+    PIECE(at[P_PHASE], (ct_mask)1 << s->phase);
+    PIECE(at[P_SHOWN], s->shown);
+    PIECE(at[P_PASSED], (ct_mask)s->passed & seats);
+    PIECE(at[P_OUT], (ct_mask)s->out & seats);
+    if (playing && s->phase != OVER && s->to_move >= 0)
+        PIECE(at[P_TO_MOVE], (ct_mask)1 << s->to_move);
+    if (s->trump_card >= 0) {
+        PIECE(at[P_TRUMP_SUIT], (ct_mask)1 << (s->trump_card % 4));
+        PIECE(at[P_TRUMP_CARD], BIT(s->trump_card));
+    }
+    for (int i = 0; i < players; i++)
+        PIECE(at[P_KNOWN] + 52 * i, s->known[i]);
+    if (s->phase != OVER) {
+        if (s->attacker >= 0)
+            PIECE(at[P_ATTACKER], (ct_mask)1 << s->attacker);
+        if (s->defender >= 0)
+            PIECE(at[P_DEFENDER], (ct_mask)1 << s->defender);
+        if (s->orig >= 0)
+            PIECE(at[P_ORIGINAL], (ct_mask)1 << s->orig);
+    }
+#undef PIECE
+    int stock = s->stock_len - s->drawn;
+    PyObject *masks = PyTuple_New(n);
+    PyObject *values = PyTuple_New(2 * (4 + players));
+    if (masks == NULL || values == NULL)
+        goto fail;
+    for (int i = 0; i < n; i++) {
+        PyObject *item = (i % 2) ? PyLong_FromUnsignedLongLong((unsigned long long)pairs[i])
+                                 : PyLong_FromLongLong(pairs[i]);
+        if (item == NULL)
+            goto fail;
+        PyTuple_SET_ITEM(masks, i, item);
+    }
+    long long value_pairs[2 * (4 + MAX_SEATS)] = {
+        at[P_IN_STOCK], stock > 0, at[P_STOCK], stock, at[P_LIMIT], s->limit,
+        at[P_FIRST_ROUND], s->round == 1};
+    for (int i = 0; i < players; i++) {
+        value_pairs[8 + 2 * i] = at[P_HAND_SIZES] + i;
+        value_pairs[9 + 2 * i] = __builtin_popcountll(s->hands[i]);
+    }
+    for (int i = 0; i < 2 * (4 + players); i++) {
+        PyObject *item = PyLong_FromLongLong(value_pairs[i]);
+        if (item == NULL)
+            goto fail;
+        PyTuple_SET_ITEM(values, i, item);
+    }
+    return Py_BuildValue("(NN)", masks, values);
+fail:
+    Py_XDECREF(masks);
+    Py_XDECREF(values);
+    return NULL;
+}
+
 static int find_legal(Core *self, PyObject *move)
 {
     ensure_legal(self);
@@ -1974,6 +2072,8 @@ static PyMemberDef Core_members[] = {
 static PyMethodDef Core_methods[] = {
     {"_legal_numbered", (PyCFunction)Core_legal_numbered, METH_NOARGS,
      "{move number: Move} for the legal moves, in their order."},
+    {"_pieces", (PyCFunction)Core_pieces, METH_VARARGS,
+     "A seat's view as the research adapters' (offset, mask) and (offset, value) tuples."},
     {"legal_moves", (PyCFunction)Core_legal_moves, METH_NOARGS,
      "Every move the seat to move may make (empty once the game is over)."},
     {"push", (PyCFunction)(void (*)(void))Core_push, METH_FASTCALL | METH_KEYWORDS,

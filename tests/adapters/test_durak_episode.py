@@ -123,3 +123,32 @@ def test_a_previous_loser_deals_and_its_left_neighbour_leads():
     assert episode.current_player() == 2
     with pytest.raises(ValueError, match="loser must be a seat"):
         DurakEpisode(players=3, loser=3)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_seats_cards_in_the_tensor_are_the_engines_even_after_a_trump_exchange(players):
+    """The hands an observation shows (the seat's cards, every hand's size) are the
+    engine's at every decision, with the six of trumps exchanged mid-round: a round that
+    closes after an exchange still hands the table's cards to the taker."""
+    rules = Rules(passport=True, trump_six_exchange=True, late_transfer=True)
+    exchanges = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        episode = DurakEpisode(players=players, rules=rules)
+        offsets = episode.layout().offsets()
+        hand, sizes = offsets["hand"], offsets["hand_sizes"]
+        while not episode.is_terminal():
+            if episode.is_chance_node():
+                episode.apply(episode.sample_chance(rng))
+                continue
+            game = episode.engine
+            for seat in range(players):
+                tensor = episode.tensor(seat)
+                held = [card.index for card in game.hand(seat)]
+                assert tensor[hand[0]:hand[1]].nonzero()[0].tolist() == sorted(held)
+                assert tensor[sizes[0]:sizes[1]].tolist() == [
+                    len(game.hand(other)) for other in range(players)]
+            action = rng.choice(episode.legal_actions())
+            exchanges += action >= EXCHANGE and action < DEFEND
+            episode.apply(action)
+    assert exchanges > 0
