@@ -392,7 +392,7 @@ class _Evidence:
     TEMPER = 1.5
     TRIES = 24
 
-    __slots__ = ("base", "moves", "seat", "values")
+    __slots__ = ("base", "moves", "seat", "tops", "values")
 
     def __init__(self, state: Any, seat: int) -> None:
         hand = state.hand if isinstance(state, Match) else state
@@ -418,6 +418,9 @@ class _Evidence:
             later[who] = later.get(who, 0) | move.bit
         self.moves: list[tuple[int, int, Move, int]] = moves
         """(seat, the table before, the move, the cards that seat played from it on)."""
+        self.tops: list[dict[int, float]] = [{} for _ in moves]
+        """For each move seen, the most a card (by its bit) could have made on that table:
+        the same for every deal, so worked out once."""
 
     def weight(self, deal: Hand) -> float:
         """How likely the moves seen are with the hands ``deal`` gives (1 at most)."""
@@ -425,7 +428,7 @@ class _Evidence:
         options = values.options
         gain = values.gain
         shortfall = 0.0
-        for who, table, move, since in self.moves:
+        for (who, table, move, since), tops in zip(self.moves, self.tops, strict=True):
             held = since | mask_of(deal.hands[who])
             best = gain(move, table)
             made = best
@@ -433,10 +436,13 @@ class _Evidence:
             while rest:
                 low = rest & -rest
                 rest ^= low
-                for option in options(low.bit_length() - 1, table):
-                    value = gain(option, table)
-                    if value > best:
-                        best = value
+                top = tops.get(low)
+                if top is None:
+                    top = tops[low] = max((gain(option, table) for option
+                                           in options(low.bit_length() - 1, table)),
+                                          default=-math.inf)
+                if top > best:
+                    best = top
             shortfall += best - made
         return math.exp(-shortfall / self.TEMPER)
 
