@@ -9,7 +9,8 @@ shuffles and deals count towards ours.
 A second table sets the all-compiled paths side by side: OpenSpiel's ``evaluate_bots``
 with uniform random bots (the whole game in C++, chance included) against the Pasur core's
 playout (``_core.Board.playout``: every decision in C; the deal before it is
-``Hand.new``'s, in Python, and counts).  ``--search`` adds ISMCTS iterations per CPU
+``Hand.new``'s, called from Python, and counts).  "The loop alone" plays the Python loop
+with nothing in it (C callables that do nothing): the floor under any engine called so.  ``--search`` adds ISMCTS iterations per CPU
 second of the medium and expert bots with the kit's compiled hooks and without them (the
 Python playouts), in the same rounds.
 
@@ -105,7 +106,7 @@ def openspiel_compiled_player(name: str) -> Callable[[random.Random], int] | Non
 
 
 def pasur_compiled_player(players: int = 2, preset: str = "standard"):
-    """A hand dealt by ``Hand.new`` (Python), then played out by the core in C."""
+    """A hand dealt by ``Hand.new`` (called from Python), then played out by the core."""
     from cardtable import pasur
     from cardtable.pasur import _core
 
@@ -155,6 +156,33 @@ def pasur_hand_player(players: int = 2, preset: str = "standard"):
     return play
 
 
+def loop_alone_player(decisions: int = 48, moves: int = 4):
+    """The loop with no game in it: ``is_over``, ``legal_moves`` and ``push`` are C
+    callables that do nothing (a list's copy, an iterator, a list's append), so what is
+    timed is the loop's own Python and ``rng.randrange``: the floor any engine called from
+    a Python loop stands on."""
+
+    class Nothing:
+        __slots__ = ("is_over", "legal_moves", "push")
+
+    listed = list(range(moves))
+    ends = [False] * decisions + [True]
+
+    def play(rng: random.Random) -> int:
+        hand = Nothing()
+        hand.is_over = iter(ends).__next__
+        hand.legal_moves = listed.copy
+        hand.push = [].append
+        played = 0
+        while not hand.is_over():
+            moves = hand.legal_moves()
+            hand.push(moves[rng.randrange(len(moves))])
+            played += 1
+        return played
+
+    return play
+
+
 def durak_game_player(players: int = 2, preset: str = "transfer"):
     from cardtable import durak
 
@@ -196,6 +224,7 @@ def main(argv: list[str] | None = None) -> dict:
         "pasur hand, 4 players (teams)": pasur_hand_player(4, "multicapture"),
         "durak, 2 players": durak_game_player(2),
         "durak, 4 players": durak_game_player(4),
+        "the loop alone (no game)": loop_alone_player(),
     })
     compiled: dict[str, Callable[[random.Random], int]] = {}
     peer = openspiel_compiled_player("go_fish")
