@@ -10,9 +10,9 @@ A second table sets the all-compiled paths side by side: OpenSpiel's ``evaluate_
 with uniform random bots (the whole game in C++, chance included) against the Pasur core's
 playout (``_core.Board.playout``: every decision in C; the deal before it is
 ``Hand.new``'s, called from Python, and counts).  "The loop alone" plays the Python loop
-with nothing in it (C callables that do nothing): the floor under any engine called so.  ``--search`` adds ISMCTS iterations per CPU
-second of the medium and expert bots with the kit's compiled hooks and without them (the
-Python playouts), in the same rounds.
+with nothing in it (C callables that do nothing): the floor under any engine called so.
+``--search`` adds ISMCTS iterations per CPU second of the medium and expert bots with the
+kit's compiled hooks and without them (the Python playouts), in the same rounds.
 
     python benchmarks/engine.py [--seconds 3] [--rounds 3] [--search] [--json FILE]
 
