@@ -37,8 +37,8 @@ demo: $(VENV)/.installed-run
 
 # pytest exits 5 when it collects no test; make treats that as a failure, as it should.
 # Three workers (pytest-xdist) on two cores: a third of the suite's time is spent waiting
-# (servers starting, bots' delays, browsers), which a third worker fills. The slowest tests are listed at the end, to keep the
-# whole under 15 minutes.
+# (servers starting, bots' delays, browsers), which a third worker fills.  The slowest
+# tests are listed at the end, to keep the whole under 15 minutes.
 # Then the rules once more on the pure-Python engine (the reference), where the first run
 # used the compiled one: the rule tests, the contract suite and the golden games.
 ENGINE_TESTS = tests/pasur tests/durak tests/test_contract.py tests/test_golden.py \
