@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -186,3 +187,37 @@ def test_a_socket_message_with_a_lone_surrogate_is_refused_and_the_socket_plays_
         assert player.next_of("pong")["type"] == "pong"
         versions = {m["version"] for m in player.messages if m["type"] == "state"}
         assert versions == {before["version"]}
+
+
+@pytest.mark.parametrize(("method", "path", "allow"), [
+    ("OPTIONS", "/api/account/login", "POST"),
+    ("PUT", "/api/account/tokens", "DELETE, POST"),
+    ("DELETE", "/api/tables", "GET, HEAD, POST"),
+    ("PATCH", "/api/quick-play/poll", "POST")])
+def test_a_method_a_path_does_not_answer_is_405_naming_the_ones_it_does(
+        make_client: Callable[..., TestClient], tmp_path: Path, method: str, path: str,
+        allow: str) -> None:
+    """Its ``Allow`` lists every method of the path (the page's files, which answer GET
+    anywhere, were named alone before: ``GET, HEAD`` for a POST-only endpoint)."""
+    (tmp_path / "pages").mkdir()
+    client = make_client(static_dir=tmp_path / "pages")
+    answer = client.request(method, path)
+    assert answer.status_code == 405 and answer.json()["code"] == "method_not_allowed"
+    assert answer.headers["allow"] == allow
+
+
+def test_a_whole_number_written_with_a_point_is_a_whole_number(client: TestClient) -> None:
+    """JSON Schema's ``integer`` takes ``2.0``, so the API that publishes one does; ``2.5``,
+    ``true`` and ``"2"`` stay refused, with the request's code."""
+    body = {"game": "durak", "preset": "transfer", "bots_after": None}
+    assert client.post("/api/quick-play", json={**body, "players": 2.0}).status_code == 201
+    for bad in (2.5, True, "2"):
+        refused = client.post("/api/quick-play", json={**body, "players": bad})
+        assert refused.status_code == 422 and refused.json()["code"] == "invalid_request"
+
+
+def test_the_schema_names_the_languages_a_lesson_speaks(client: TestClient) -> None:
+    [lang] = [p for p in client.get("/openapi.json").json()["paths"]["/api/learn/{game}"]
+              ["get"]["parameters"] if p["name"] == "lang"]
+    assert lang["schema"]["enum"] == ["en", "ru", "pt", "fa"]
+    assert client.get("/api/learn/durak?lang=xx").json()["code"] == "bad_lang"

@@ -5,6 +5,7 @@ request that cannot be read."""
 from __future__ import annotations
 
 import math
+import re
 from typing import TypeAlias
 
 from fastapi import FastAPI, Request
@@ -15,7 +16,33 @@ from starlette.exceptions import HTTPException
 from ..core.errors import Refused
 from ..store.storage import StorageUnavailable
 
-__all__ = ["body", "install"]
+__all__ = ["allowed", "body", "install"]
+
+
+def allowed(request: Request) -> str:
+    """The methods the request's path answers (its ``Allow`` on a 405), as the API's
+    schema documents them: every operation of the path, not the first route the router
+    happened to try (the page's files, which answer GET on any path, were named alone
+    for a POST-only endpoint), a path's own operations before a template's it fits."""
+    app = request.app
+    table: list[tuple[re.Pattern[str], int, set[str]]] | None = getattr(
+        app.state, "allowed_methods", None)
+    if table is None:
+        table = []
+        for template, operations in app.openapi().get("paths", {}).items():
+            pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+            methods = {method.upper() for method in operations if method != "parameters"}
+            if "GET" in methods:
+                methods.add("HEAD")
+            table.append((re.compile(pattern), template.count("{"), methods))
+        app.state.allowed_methods = table
+    path = request.url.path
+    matching = [(fields, methods) for pattern, fields, methods in table
+                if pattern.fullmatch(path)]
+    # a path of its own (/api/quick-play/poll) before a template it also fits
+    fewest = min((fields for fields, _ in matching), default=0)
+    found = set().union(*(methods for fields, methods in matching if fields == fewest))
+    return ", ".join(sorted(found)) if found else "GET, HEAD"
 
 
 def install(app: FastAPI) -> None:
@@ -39,7 +66,10 @@ def install(app: FastAPI) -> None:
             status, reason = 422, "the body cannot be read: send JSON, in UTF-8"
         code = Refused.CODES.get(status, "refused")
         _count(request, code)
-        return JSONResponse(status_code=status, headers=error.headers, content={
+        headers = dict(error.headers or {})
+        if status == 405:
+            headers["Allow"] = allowed(request)
+        return JSONResponse(status_code=status, headers=headers or None, content={
             "detail": reason, "code": code})
 
     @app.exception_handler(StorageUnavailable)

@@ -48,9 +48,15 @@ __all__ = ["router"]
 
 log = logging.getLogger("cardtable.server")
 
+LANG_SCHEMA: dict[str, object] = {"enum": list(lessonlib.LANGS)}
+"""The languages, named in the schema (a lang outside them is refused ``bad_lang``)."""
+LangQuery = Annotated[str, Query(max_length=4, json_schema_extra=LANG_SCHEMA)]
+
+
 class MoveText(BaseModel):
     move: str = Field(max_length=80)
-    lang: str = Field("en", max_length=4)
+    lang: str = Field("en", max_length=4, json_schema_extra=LANG_SCHEMA)
+
 
 
 def _lang(lang: str) -> str:
@@ -140,7 +146,7 @@ async def progress(progress: Progress, request: Request,
 
 
 @router.get("/api/learn/{game}", responses=ANSWERS)
-async def course(game: str, lang: str = Query("en", max_length=4)) -> dict[str, object]:
+async def course(game: str, lang: LangQuery = "en") -> dict[str, object]:
     """A game's course: every step's key, title and text."""
     lang = _lang(lang)
     return {"game": game, "steps": [
@@ -150,7 +156,7 @@ async def course(game: str, lang: str = Query("en", max_length=4)) -> dict[str, 
 
 @router.get("/api/learn/{game}/{key}", responses=ANSWERS)
 async def lesson_step(game: str, key: str,
-                      lang: str = Query("en", max_length=4)) -> dict[str, object]:
+                      lang: LangQuery = "en") -> dict[str, object]:
     lang = _lang(lang)
     step = _step(game, key)
     state = step.position()
@@ -183,7 +189,7 @@ async def lesson_check(progress: Progress, game: str, key: str, body: MoveText,
 
 @router.get("/api/learn/{game}/{key}/hint", responses=ANSWERS)
 async def lesson_hint(analyses: School, game: str, key: str,
-                      lang: str = Query("en", max_length=4)) -> dict[str, object]:
+                      lang: LangQuery = "en") -> dict[str, object]:
     """The easy bot's move in the step's position, explained (a fixed, small search,
     in a thread: the loop goes on)."""
     from ...analysis.hints import hint

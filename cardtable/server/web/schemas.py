@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
 
 from ... import games
 from ..core.shapes import JSON
@@ -35,13 +35,25 @@ __all__ = [
 ]
 
 
+
+def _whole(value: object) -> object:
+    """``5.0`` is the whole number 5 (JSON Schema's ``integer`` takes it, and so must the
+    API that publishes one); ``True``, ``"5"`` and ``5.5`` stay refused."""
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**63:
+        return int(value)
+    return value
+
+
+WholeNumber = Annotated[StrictInt, BeforeValidator(_whole)]
+"""A whole number in a request: an ``int``, or a float with nothing after the point."""
+
 class TimeControl(BaseModel):
     """A clock: seconds for each move, then a bank that the seat's slow moves spend."""
 
     model_config = ConfigDict(extra="forbid")
 
-    move: StrictInt = Field(20, ge=1, le=3600, description="seconds for each move")
-    bank: StrictInt = Field(60, ge=0, le=36000, description="seconds in reserve, per seat")
+    move: WholeNumber = Field(20, ge=1, le=3600, description="seconds for each move")
+    bank: WholeNumber = Field(60, ge=0, le=36000, description="seconds in reserve, per seat")
 
 
 class DaysControl(BaseModel):
@@ -63,7 +75,7 @@ class CreateTable(BaseModel):
     preset: str | None = Field(None, description="a preset of that game; none: its default")
     options: dict[str, object] = Field(default_factory=dict,
                                     description="rule options changed from the preset")
-    players: StrictInt | None = Field(None, description="number of players; none: the "
+    players: WholeNumber | None = Field(None, description="number of players; none: the "
                                       "length of seats, or the game's default")
     seats: list[str] | None = Field(None, description='one per player: "human" or '
                                     '"bot:NAME" (NAME from GET /api/games bots)')

@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import RedirectResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from ... import games
 from ..core.errors import Refused
@@ -37,7 +37,7 @@ from ..store.social import SocialStore
 from .accounts import current_player
 from .deps import Live, answers
 from .errors import Responses
-from .schemas import DaysControl, TimeControl
+from .schemas import DaysControl, TimeControl, WholeNumber
 from .services import Players, Social, services_of
 
 __all__ = ["router"]
@@ -67,7 +67,7 @@ class NewChallenge(BaseModel):
     preset: str | None = Field(None, max_length=64)
     options: dict[str, object] = Field(default_factory=dict, description="rule options "
                                     "changed from the preset")
-    players: StrictInt | None = Field(None, ge=2, le=16, description="seats at the table "
+    players: WholeNumber | None = Field(None, ge=2, le=16, description="seats at the table "
                                       "(more than two: the others free for its invite link)")
     clock: TimeControl | DaysControl | None = Field(None, description="seconds a move and "
                                                     "a bank, or days a move; none: no clock")
@@ -118,7 +118,7 @@ class Inbox(BaseModel):
 class ReadUpTo(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    upto: StrictInt | None = Field(None, ge=0, le=2**62, description="mark notices with an "
+    upto: WholeNumber | None = Field(None, ge=0, le=2**62, description="mark notices with an "
                                    "id up to this one read; none: all of them")
 
 
@@ -406,7 +406,8 @@ async def _unsubscribe(request: Request, social: SocialStore, token: str) -> Uns
 
 
 @router.get("/api/social/unsubscribe", response_class=RedirectResponse, status_code=303,
-            responses={303: {"description": "to the page that asks to confirm"}})
+            responses={303: {"description": "to the page that asks to confirm"},
+                       **answers(422)})
 async def unsubscribe(token: str = Query(max_length=200)) -> RedirectResponse:
     """The digest's link, opened: changes nothing (a mail scanner opens links unasked),
     and sends the reader to the page that asks them to confirm (``/#unsubscribe=T``)."""
