@@ -28,6 +28,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
+from pydantic.config import JsonDict
 from starlette.requests import HTTPConnection
 
 from ... import games
@@ -48,7 +49,7 @@ __all__ = ["router"]
 
 log = logging.getLogger("cardtable.server")
 
-LANG_SCHEMA: dict[str, object] = {"enum": list(lessonlib.LANGS)}
+LANG_SCHEMA: JsonDict = {"enum": list(lessonlib.LANGS)}
 """The languages, named in the schema (a lang outside them is refused ``bad_lang``)."""
 LangQuery = Annotated[str, Query(max_length=4, json_schema_extra=LANG_SCHEMA)]
 
