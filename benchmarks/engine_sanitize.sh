@@ -40,6 +40,7 @@ echo "durak under AddressSanitizer: $(( $(date +%s) - START )) s"
 START=$(date +%s)
 (cd "$WORK" && LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 \
     PYTHONPATH="$WORK" "$PYTHON" -m pytest -q -p no:cacheprovider -p no:randomly \
-    tests/pasur/test_pasur_core.py tests/bots/test_bots_fast.py \
+    tests/pasur/test_pasur_core.py tests/pasur/test_pasur_compiled.py \
+    tests/bots/test_bots_fast.py \
     tests/bots/test_durak_fast_playout.py tests/bots/test_durak_fast_solve.py)
 echo "the cores' tests under AddressSanitizer: $(( $(date +%s) - START )) s"

@@ -1573,6 +1573,63 @@ static PyObject *Hand_get_depth(HandCore *h, void *Py_UNUSED(c))
     return PyLong_FromLong(h->b.depth);
 }
 
+/* _place(held, table, stock, deal_round, captured, surs, last): Hand.from_masks's checked
+ * position put in place, as the pure Hand._place does (the stock dealt in card order, 4
+ * cards to each seat from the leader on, each later round). */
+static PyObject *HandCore_place(HandCore *h, PyObject *args)
+{
+    PyObject *held_list, *captured_list, *surs_list, *last;
+    unsigned long long table_value, stock_value;
+    long deal_round;
+    if (!PyArg_ParseTuple(args, "OKKlOOO:_place", &held_list, &table_value, &stock_value,
+                          &deal_round, &captured_list, &surs_list, &last))
+        return NULL;
+    Board *b = &h->b;
+    int players = b->players, per_round = 4 * players;
+    ct_mask held[4], captured[4], surs[4];
+    ct_mask stock = (ct_mask)stock_value, table = (ct_mask)table_value;
+    long rounds = players ? ct_count(stock) / per_round : 0;
+    int last_seat = -1;
+    if (players < 2 || deal_round < 1 || (table | stock) & ~ALL_MASK
+        || ct_count(stock) % per_round || rounds > MAX_ROUNDS
+        || read_each(held_list, players, held, read_mask) < 0
+        || (captured_list != Py_None
+            && read_each(captured_list, b->sides, captured, read_mask) < 0)
+        || (surs_list != Py_None && read_each(surs_list, b->sides, surs, read_count) < 0)
+        || read_seat_or_none(h, last, &last_seat) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "not a position to place");
+        return NULL;
+    }
+    ct_mask rest = stock;
+    for (long r = 0; r < rounds; r++)
+        for (int k = 0; k < players; k++) {
+            ct_mask four = 0;
+            for (int c = 0; c < 4; c++) {
+                ct_mask bit = rest & -rest;
+                four |= bit;
+                rest ^= bit;
+            }
+            b->deals[r][(h->leader + k) % players] = four;
+        }
+    memcpy(b->held, held, sizeof(ct_mask) * (size_t)players);
+    b->table = table;
+    if (captured_list != Py_None)
+        memcpy(b->captured, captured, sizeof(ct_mask) * (size_t)b->sides);
+    if (surs_list != Py_None)
+        for (int k = 0; k < b->sides; k++)
+            b->surs[k] = (int)surs[k];
+    b->last = last_seat;
+    b->base = deal_round;
+    h->deals_len = deal_round + 1 + rounds;
+    b->round = deal_round;
+    b->rounds = deal_round + rounds;
+    b->to_move = h->leader;
+    b->sur_live = b->round < b->rounds || b->sur_in_last_deal;
+    hand_forget_legal(h);
+    Py_RETURN_NONE;
+}
+
 static PyGetSetDef HandCore_getset[] = {
     {"_held", (getter)Hand_get_held, (setter)Hand_set_held, "Each seat's cards (bytes).", NULL},
     {"hand_masks", (getter)Hand_get_hand_masks, NULL, "Each seat's cards as masks.", NULL},
@@ -1619,6 +1676,9 @@ static PyMethodDef HandCore_methods[] = {
     {"_deal", (PyCFunction)HandCore_deal, METH_VARARGS,
      "_deal(order, opening): deal from a deal order; False if the opening table holds a "
      "card of the mask opening (nothing dealt)."},
+    {"_place", (PyCFunction)HandCore_place, METH_VARARGS,
+     "_place(held, table, stock, deal_round, captured, surs, last): Hand.from_masks's "
+     "checked position put in place."},
     {"legal_moves", (PyCFunction)HandCore_legal_moves, METH_NOARGS,
      "Every legal move of the seat to move (empty once the hand is over)."},
     {"push", (PyCFunction)(void (*)(void))HandCore_push, METH_FASTCALL | METH_KEYWORDS,

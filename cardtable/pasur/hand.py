@@ -320,6 +320,15 @@ class Hand:
             raise ValueError(f"captured and surs need one entry per side ({sides})")
         if last_capturer is not None and last_capturer not in range(players):
             raise ValueError(f"last_capturer is a seat from 0 to {players - 1}, or None")
+        self._place(held, table, stock, deal_round, captured, surs, last_capturer)
+        return self
+
+    def _place(self, held: Sequence[int], table: int, stock: int, deal_round: int,
+               captured: Sequence[int] | None, surs: Sequence[int] | None,
+               last_capturer: int | None) -> None:
+        """``from_masks``'s checked position put in place (the compiled hand does it in
+        C)."""
+        players, leader, per_round = self.players, self.leader, 4 * self.players
         cards = bytes(card.index for card in cards_of(stock))
         deals: list[tuple[bytes, ...] | None] = [None] * (deal_round + 1)
         order = [(leader + k) % players for k in range(players)]
@@ -338,8 +347,7 @@ class Hand:
         self._last = last_capturer
         self._round, self._rounds = deal_round, deal_round + len(cards) // per_round
         self._to_move = leader
-        self._sur_live = self._round < self._rounds or rules.sur_in_last_deal
-        return self
+        self._sur_live = self._round < self._rounds or self.rules.sur_in_last_deal
 
     def copy(self, *, stack: bool = True) -> Hand:
         """An independent copy.  With ``stack`` its moves can be undone as here; without,

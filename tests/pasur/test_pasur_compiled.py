@@ -125,3 +125,23 @@ def test_a_generator_deals_the_same_hands_on_both_engines_and_is_left_alike(make
         twin = CompiledHand.new(PRESETS["standard"], seed=other)
         assert twin.deck == pure.deck and twin.hands == pure.hands
     assert one.random() == other.random()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hands_from_masks_play_alike_on_both_engines(seed: int) -> None:
+    """``Hand.from_masks`` (the research adapters' start of each deal round): the compiled
+    hand places the position in C, the pure one in Python; they play on alike."""
+    rng = random.Random(seed)
+    rules = PRESETS["multicapture"]
+    players = rules.player_counts[seed % len(rules.player_counts)]
+    hand = PureHand.new(rules, players=players, seed=seed, leader=seed % 2)
+    while not hand.is_over():
+        if all(len(cards) == 4 for cards in hand.hands):
+            where = dict(held=hand.hand_masks, table=hand.table_mask,
+                         stock=sum(card.mask for card in hand.stock), leader=hand.to_move,
+                         deal_round=hand.deal_round, captured=hand.captured_masks,
+                         surs=hand.surs, last_capturer=hand.last_capturer)
+            pure = PureHand.from_masks(rules, **where)
+            twin = CompiledHand.from_masks(rules, **where)
+            assert play_twins(pure, twin, random.Random(rng.getrandbits(32))) > 0
+        hand.push(rng.choice(hand.legal_moves()))
