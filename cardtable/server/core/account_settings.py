@@ -73,6 +73,22 @@ class AccountSettings(BaseModel):
                                 "looks for inbox digests due (each player who asked for "
                                 "one gets at most one mail a day)")
 
+    vapid_private_key: SecretStr | None = Field(
+        None, description="Web Push: the server's VAPID private key (base64url of the raw "
+        "P-256 key, or a PEM file's path), which signs each push; none: no Web Push")
+    vapid_public_key: str = Field("", max_length=200, pattern=r"^[A-Za-z0-9_-]*$",
+                                  description="Web Push: the matching public key (base64url "
+                                  "of the uncompressed point), which a page subscribes with")
+    vapid_subject: str = Field("", max_length=254, pattern=r"^((mailto:|https://)\S+)?$",
+                               description="Web Push: how a push service reaches the site's "
+                               "operator (mailto:you@example.org)")
+    push_services: str = Field(
+        "fcm.googleapis.com,updates.push.services.mozilla.com,web.push.apple.com,"
+        "notify.windows.com", max_length=1000,
+        description="the push services a subscription may name, by host (an https "
+        "address on it or under it); an entry starting http is an address prefix itself "
+        "(a test's own service)")
+
     @field_validator("reset_per_address", "reports_per_address", "challenges_per_account")
     @classmethod
     def _a_rate(cls, value: str) -> str:
@@ -84,6 +100,11 @@ class AccountSettings(BaseModel):
         except ValueError:
             raise ValueError(f"{value!r} is not a rate such as 10/minute;100/hour") from None
         return value
+
+    @property
+    def push_on(self) -> bool:
+        """Whether Web Push is set up: both keys and a subject."""
+        return bool(self.vapid_private_key and self.vapid_public_key and self.vapid_subject)
 
     @property
     def mail_on(self) -> bool:

@@ -193,6 +193,9 @@ CODES: dict[str, Code] = {
     "not_your_challenge": Code("only the challenged player may accept or decline it, and "
                                "only its sender cancel it"),
     "bad_link": Code("the unsubscribe link is wrong (not one this site made)"),
+    "push_off": Code("this server sends no Web Push (it has no VAPID keys)"),
+    "push_not_allowed": Code("a push subscription's address is not on a push service this "
+                             "server posts to"),
     "too_many_players": Code("as many followed (or blocked) players as one may have",
                              ("limit",)),
     # -- help at a table against bots only (``assist``) ---------------------------------------

@@ -184,8 +184,8 @@ class ServerSettings(BaseSettings, Limits, PlayerLimits, AccountSettings):
                 raise ValueError(f"{item!r} is not an IP address or network") from None
         return ",".join(items)
 
-    def revealed(self, name: Literal["database_url", "redis_url", "smtp_password"]
-                 ) -> str | None:
+    def revealed(self, name: Literal["database_url", "redis_url", "smtp_password",
+                                     "vapid_private_key"]) -> str | None:
         """A secret's text, for the code that connects alone."""
         secret = getattr(self, name)
         return secret.get_secret_value() if secret is not None else None

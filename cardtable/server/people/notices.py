@@ -7,8 +7,8 @@ settings' ``routes``; by default the inbox, which the page shows at once on any 
 asking ``GET /api/inbox`` with ``wait``: an answer held until a notice comes).
 
 A kind may also go to ``email``: the daily digest (``people.digest``; off by default,
-at most a mail a day, one-click unsubscribe).  Web Push is not built (a route may not
-name it, so no player chooses a way that never delivers).
+at most a mail a day, one-click unsubscribe), and to ``push``: the browsers the player
+subscribed (``people.push``; only where the server has its VAPID keys).
 
 A notice for a player nobody can reach (no such id) is stored all the same and read by
 nobody; ``notify`` never raises for the database being away: it logs and gives ``None``
@@ -30,6 +30,7 @@ from typing import Protocol
 from ..core.errors import ClusterUnavailable
 from ..store.social import NoticeView, SocialStore
 from ..store.storage import StorageUnavailable
+from .push import Pushes
 
 __all__ = ["CHANNELS", "KINDS", "MAX_WAIT", "Notices"]
 
@@ -79,8 +80,11 @@ wrote wakes no waiter here: it is found at the next read)."""
 class Notices:
     """The inbox's writer, and the waits of the pages asking for new notices."""
 
-    def __init__(self, store: SocialStore, presence: Presence | None = None) -> None:
+    def __init__(self, store: SocialStore, presence: Presence | None = None,
+                 pushes: Pushes | None = None) -> None:
         self.store = store
+        self.pushes = pushes
+        """Web Push (``None``: the server has no VAPID keys)."""
         self.presence = presence
         """The record every process shares of who is on the site (``None``: one process,
         whose own ``seen`` is the whole of it)."""
@@ -103,6 +107,8 @@ class Notices:
             _, routes = await asyncio.to_thread(self.store.settings, player_id)
             ways = routes.get(kind, CHANNELS)   # a list (the settings' model checks it)
             ways = ways if isinstance(ways, list | tuple) else CHANNELS
+            if "push" in ways and self.pushes is not None:
+                self.pushes.start_push(player_id, kind, dict(data or {}))
             if "inbox" not in ways and "email" not in ways:   # the digest mails the inbox's
                 return None
             notice = await asyncio.to_thread(self.store.add_notice, player_id, kind,

@@ -33,3 +33,25 @@ self.addEventListener("fetch", (event) => {
       .then((kept) => kept || Response.error())));
   }
 });
+
+// Web Push (people/push.py): a notice the player routed to "push" is shown, and a tap on
+// it opens its page, in a window of the site already open if there is one.
+self.addEventListener("push", (event) => {
+  let shown = { title: "cardtable", body: "", url: "/#inbox" };
+  try { shown = { ...shown, ...event.data.json() }; } catch { /* an empty or odd push */ }
+  const url = typeof shown.url === "string" && shown.url.startsWith("/") ? shown.url : "/#inbox";
+  event.waitUntil(self.registration.showNotification(String(shown.title), {
+    body: String(shown.body), data: { url }, tag: String(shown.kind || "notice"),
+    icon: "/favicon.svg" }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url || "/#inbox", self.location.origin).href;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true })
+    .then((open) => {
+      const mine = open.find((client) => new URL(client.url).origin === self.location.origin);
+      if (mine) return mine.focus().then(() => mine.navigate(url));
+      return self.clients.openWindow(url);
+    }));
+});

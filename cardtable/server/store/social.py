@@ -75,6 +75,23 @@ class NoticeRow(Base):
                 "data": dict(self.data or {}), "read": bool(self.read)}
 
 
+class PushRow(Base):
+    """A browser's Web Push subscription: where its push service takes a player's pushes
+    (``endpoint``) and the keys they are encrypted to (RFC 8291)."""
+
+    __tablename__ = "push_subscriptions"
+
+    endpoint: Mapped[str] = mapped_column(String(1000), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    at: Mapped[_dt.datetime] = mapped_column(Stamp)
+
+
+PUSH_KEPT = 10
+"""Browsers a player may have subscribed at once (the oldest go past it)."""
+
+
 class ChallengeRow(Base):
     """A challenge from one account to another (``to_id``), or an open one (no
     ``to_id``: whoever has its link may accept)."""
@@ -139,6 +156,39 @@ class SocialSettingsRow(Base):
 
 class SocialStore(Store):
     """Notices, challenges, follows, blocks and settings (call it in a thread)."""
+
+    # -- Web Push ---------------------------------------------------------------------------
+    @guarded
+    def add_push(self, player_id: str, endpoint: str, p256dh: str, auth: str) -> None:
+        """Keep a browser's subscription for the player (a browser subscribed again, or
+        for another account, is theirs now); past ``PUSH_KEPT`` the oldest goes."""
+        with self.storage.writing() as session:
+            session.execute(delete(PushRow).where(PushRow.endpoint == endpoint))
+            session.add(PushRow(endpoint=endpoint, player_id=player_id, p256dh=p256dh,
+                                auth=auth, at=stamp()))
+            session.flush()
+            old = session.scalars(select(PushRow.endpoint).where(
+                PushRow.player_id == player_id).order_by(PushRow.at.desc(), PushRow.endpoint)
+                .offset(PUSH_KEPT)).all()
+            if old:
+                session.execute(delete(PushRow).where(PushRow.endpoint.in_(old)))
+
+    @guarded
+    def remove_push(self, endpoint: str, player_id: str | None = None) -> bool:
+        """Forget a subscription (``player_id``: only if it is theirs); whether it was."""
+        with self.storage.writing() as session:
+            query = delete(PushRow).where(PushRow.endpoint == endpoint)
+            if player_id is not None:
+                query = query.where(PushRow.player_id == player_id)
+            return bool(getattr(session.execute(query), "rowcount", 0))
+
+    @guarded
+    def pushes_of(self, player_id: str) -> list[tuple[str, str, str]]:
+        """The player's subscriptions: (endpoint, p256dh, auth)."""
+        with self.storage.sessions() as session:
+            return [(e, k, a) for e, k, a in session.execute(
+                select(PushRow.endpoint, PushRow.p256dh, PushRow.auth).where(
+                    PushRow.player_id == player_id)).all()]
 
     # -- the inbox -------------------------------------------------------------------------
     @guarded

@@ -15,6 +15,7 @@ from ..core.settings import ServerSettings
 from ..people.digest import Digests
 from ..people.mail import SALT
 from ..people.notices import Notices
+from ..people.push import Pushes
 from ..play.analyses import Analyses
 from ..play.challenges import Challenges
 from ..play.guard import Limiter
@@ -77,7 +78,10 @@ class Services:
         session_key = await asyncio.to_thread(players.secret, "session")
         reset_key = await asyncio.to_thread(players.secret, "reset")
         social = SocialStore(storage)
-        notices = tables.notices = Notices(social, cluster)
+        private_key = settings.revealed("vapid_private_key")
+        pushes = (Pushes(settings, private_key, social)
+                  if settings.push_on and private_key else None)
+        notices = tables.notices = Notices(social, cluster, pushes)
         limiter = Limiter(settings.limits_storage(), f"{settings.redis_prefix}:limits")
         unsubscribe_key = await asyncio.to_thread(players.secret, "unsubscribe")
         return cls(

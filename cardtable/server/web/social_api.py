@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from ... import games
 from ..core.errors import Refused
 from ..people.notices import CHANNELS, KINDS, MAX_WAIT
+from ..people.push import allowed_endpoint
 from ..play.guard import address_of
 from ..store.players import Player
 from ..store.social import SocialStore
@@ -132,9 +133,11 @@ class SocialSettings(BaseModel):
     challenges: Literal["everyone", "followed", "nobody"] | None = Field(
         None, description="who may challenge me: everyone, only players I follow, nobody")
     routes: dict[Literal["challenge", "challenge_answer", "your_move", "tournament",
-                         "friend_game", "invite"], list[Literal["inbox", "email"]]] | None = Field(
+                         "friend_game", "invite"],
+                 list[Literal["inbox", "email", "push"]]] | None = Field(
         None, description="for each kind of notice, where it goes: the inbox, the daily "
-        "e-mail digest (to the account's e-mail address; at most a mail a day), both, or "
+        "e-mail digest (to the account's e-mail address; at most a mail a day), Web Push "
+        "(the browsers subscribed with POST /api/push/subscriptions), any of them, or "
         "nowhere (an empty list); a kind not named goes to the inbox")
 
 
@@ -320,6 +323,66 @@ async def friends(request: Request, social: Social) -> list[Followed]:
                             online=found in online or table is not None,
                             playing=table, watch=None if table is None else f"/table/{table}"))
     return out
+
+
+# -- Web Push ------------------------------------------------------------------------------------
+class PushKey(BaseModel):
+    key: str | None = Field(description="the server's VAPID public key (base64url) a page "
+                            "subscribes with; null: this server sends no Web Push")
+
+
+class PushKeys(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    p256dh: str = Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_=-]+$")
+    auth: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_=-]+$")
+
+
+class PushSubscription(BaseModel):
+    """A browser's subscription as ``PushSubscription.toJSON()`` gives it."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    endpoint: str = Field(min_length=1, max_length=1000)
+    keys: PushKeys
+
+
+class PushEndpoint(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    endpoint: str = Field(min_length=1, max_length=1000)
+
+
+@router.get("/api/push/key", response_model=PushKey, responses=ANSWERS)
+async def push_key(request: Request) -> PushKey:
+    """The key a page subscribes its browser with (``null``: no Web Push here)."""
+    settings = request.app.state.settings
+    return PushKey(key=settings.vapid_public_key if services_of(request).notices.pushes
+                   else None)
+
+
+@router.post("/api/push/subscriptions", response_model=Changed, status_code=201,
+             responses=ANSWERS)
+async def push_subscribe(request: Request, social: Social,
+                         body: PushSubscription) -> Changed:
+    """Keep this browser's subscription: the kinds I route to ``push`` come to it."""
+    player = await _account(request)
+    if services_of(request).notices.pushes is None:
+        raise Refused("this server sends no Web Push", 409, "push_off")
+    if not allowed_endpoint(body.endpoint, request.app.state.settings.push_services):
+        raise Refused("this push service is not one the server posts to", 422,
+                      "push_not_allowed")
+    await asyncio.to_thread(social.add_push, player.id, body.endpoint, body.keys.p256dh,
+                            body.keys.auth)
+    return Changed(changed=True)
+
+
+@router.delete("/api/push/subscriptions", response_model=Changed, responses=ANSWERS)
+async def push_unsubscribe(request: Request, social: Social, body: PushEndpoint) -> Changed:
+    """Forget this browser's subscription (mine only)."""
+    player = await _account(request)
+    return Changed(changed=await asyncio.to_thread(social.remove_push, body.endpoint,
+                                                   player.id))
 
 
 @router.get("/api/blocks", response_model=list[Blocked], responses=ANSWERS)

@@ -161,10 +161,12 @@ export class InboxPage {
     const me = await whoAmI();
     this.account = !!me && me.kind !== "guest";
     const ask = (path) => api(path).catch(() => null);
-    const [inbox, yours, challenges, friends, settings, mine] = await Promise.all([
+    const [inbox, yours, challenges, friends, settings, mine, push] = await Promise.all([
       ask("/api/inbox?limit=50"), ask("/api/your-move"),
       this.account ? ask("/api/challenges") : null, this.account ? ask("/api/friends") : null,
-      this.account ? ask("/api/social/settings") : null, ask("/api/me")]);
+      this.account ? ask("/api/social/settings") : null, ask("/api/me"),
+      this.account && pushable() ? ask("/api/push/key") : null]);
+    this.pushKey = push?.key || null;
     // a table of mine waiting for players: the one a friend may be invited to
     this.waiting = (mine?.seats || []).find((s) => s.status === "waiting") || null;
     this.data = { inbox, yours, challenges, friends, settings };
@@ -293,22 +295,69 @@ export class InboxPage {
         toast(t("social.saved"));
       } catch (error) { toast(error.message, "error"); }
     };
-    const mailed = Object.values(settings.routes || {}).some((ways) => ways.includes("email"));
-    const digest = async (e) => {
-      const ways = e.target.checked ? ["inbox", "email"] : ["inbox"];
+    const routed = (way) => Object.values(settings.routes || {}).some((ways) => ways.includes(way));
+    const mailed = routed("email");
+    // every kind goes to the inbox, and to e-mail and to this browser as the boxes say
+    const route = async () => {
+      const ways = ["inbox", ...(this.root.querySelector("#digest")?.checked ? ["email"] : []),
+        ...(this.root.querySelector("#push")?.checked ? ["push"] : [])];
       const routes = Object.fromEntries(Object.keys(settings.routes || {}).map((kind) => [kind, ways]));
+      const saved = await api("/api/social/settings", { method: "POST", body: { routes } });
+      settings.routes = saved.routes;
+    };
+    const digest = async () => {
+      try { await route(); toast(t("social.saved")); } catch (error) { toast(error.message, "error"); }
+    };
+    const push = async (e) => {
+      const box = e.target;
       try {
-        await api("/api/social/settings", { method: "POST", body: { routes } });
+        await (box.checked ? subscribePush(this.pushKey) : unsubscribePush());
+        await route();
         toast(t("social.saved"));
-      } catch (error) { toast(error.message, "error"); }
+      } catch (error) {
+        box.checked = !box.checked;
+        toast(error.message || t("social.pushRefused"), "error");
+      }
     };
     return this.section("who-challenges", t("social.settings"),
       h("div", { class: "form-row" }, h("label", { for: "who-may" }, t("social.whoMay")),
         h("select", { id: "who-may", onchange: choose }, ["everyone", "followed", "nobody"].map((who) =>
           h("option", { value: who, selected: settings.challenges === who }, t(`social.who.${who}`))))),
       h("div", { class: "form-row" }, h("label", {}, h("input", { type: "checkbox", id: "digest",
-        checked: mailed, onchange: digest }), " ", t("social.digest"))));
+        checked: mailed, onchange: digest }), " ", t("social.digest"))),
+      this.pushKey ? h("div", { class: "form-row" }, h("label", {}, h("input", { type: "checkbox", id: "push",
+        checked: routed("push"), onchange: push }), " ", t("social.push"))) : null);
   }
+}
+
+// -- Web Push ------------------------------------------------------------------------------------
+/** Whether this browser can take pushes (a service worker and the Push API). */
+function pushable() {
+  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+}
+
+/** The server's key (base64url) as the bytes PushManager.subscribe takes. */
+function keyBytes(key) {
+  const text = atob(key.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - key.length % 4) % 4));
+  return Uint8Array.from(text, (ch) => ch.charCodeAt(0));
+}
+
+/** Ask the player's leave, subscribe this browser, and give the server its subscription. */
+async function subscribePush(key) {
+  if (await Notification.requestPermission() !== "granted") throw new Error(t("social.pushRefused"));
+  const worker = await navigator.serviceWorker.ready;
+  const subscription = await worker.pushManager.getSubscription()
+    || await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  await api("/api/push/subscriptions", { method: "POST", body: subscription.toJSON() });
+}
+
+/** Tell the server to forget this browser, and end its subscription. */
+async function unsubscribePush() {
+  const worker = await navigator.serviceWorker.ready;
+  const subscription = await worker.pushManager.getSubscription();
+  if (!subscription) return;
+  await api("/api/push/subscriptions", { method: "DELETE", body: { endpoint: subscription.endpoint } });
+  await subscription.unsubscribe();
 }
 
 // -- in the lobby ---------------------------------------------------------------------------------
