@@ -96,9 +96,26 @@ def turn_now(page: Any) -> tuple[str, list[str]]:
     return version, json.loads(legal)
 
 
+ANSWER_MS = 60_000
+"""How long a move's answer may take to arrive: the server's write and the bot's reply,
+which on a machine at several times its cores' load have taken over the page's 20 s (a
+whole Pasur hand is some fifty of them).  What is checked stays the same; only the wait."""
+
+
 def wait_for_next_version(page: Any, version: str) -> None:
-    page.wait_for_function(
-        "v => document.querySelector('#table-root').dataset.version !== v", arg=version)
+    """Until the table has moved on from ``version``; if it does not, say what the page
+    shows (a refusal, a lost connection, a move still waiting for its answer, or none
+    sent) rather than only that the wait ran out."""
+    try:
+        page.wait_for_function(
+            "v => document.querySelector('#table-root').dataset.version !== v", arg=version,
+            timeout=ANSWER_MS)
+    except Exception as error:
+        seen = page.evaluate("""() => { const root = document.querySelector('#table-root');
+          return { version: root.dataset.version, myTurn: root.dataset.myTurn,
+                   connection: root.dataset.connection, sent: root.classList.contains('sent'),
+                   toasts: [...document.querySelectorAll('.toast')].map((t) => t.innerText) }; }""")
+        raise AssertionError(f"the table stayed at version {version}: {seen}") from error
 
 
 def click_pasur_move(page: Any, move: str, *, via_table: bool) -> None:
