@@ -145,13 +145,16 @@ def test_an_acceptance_a_stopped_process_left_half_done_is_settled_by_what_it_le
     made = challenge(a, to="bahram").json()["id"]
     table = b.post(f"/api/challenges/{made}/accept").json()["table"]
     assert store.settle(made, "accepting", "accepted", table, challenges._now())
+    older = challenge(a, to="cyrus").json()["id"]   # left so before its time was kept
+    assert store.settle(older, "accepting")
+    assert a.get(f"/api/challenges/{older}").json()["status"] == "open"
     # in progress for all anyone knows: nobody answers it meanwhile
     held = b.post(f"/api/challenges/{unmade}/accept").json()
     assert (held["code"], held["status"]) == ("challenge_closed", "accepting")
     clock.move(61)
     assert b.get(f"/api/challenges/{unmade}").json()["status"] == "open"
-    assert {c["id"]: (c["status"], c["table"]) for c in a.get("/api/challenges").json()} == {
-        unmade: ("open", None), made: ("accepted", table)}
+    listed = {c["id"]: (c["status"], c["table"]) for c in a.get("/api/challenges").json()}
+    assert (listed[unmade], listed[made]) == (("open", None), ("accepted", table))
     again = b.post(f"/api/challenges/{unmade}/accept")
     assert again.status_code == 200, again.text
     assert len(b.get("/api/me").json()["seats"]) == 2

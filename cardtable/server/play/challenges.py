@@ -155,8 +155,8 @@ class Challenges:
         if row.status == "open" and row.expires <= now:
             await asyncio.to_thread(self.store.settle, row.id, "expired")
             row.status = "expired"
-        elif (row.status == "accepting" and row.answered is not None
-              and row.answered <= now - ACCEPTING_FOR):   # stranded by a stopped process
+        elif row.status == "accepting" and (   # stranded by a stopped process
+                row.answered is None or row.answered <= now - ACCEPTING_FOR):
             await asyncio.to_thread(self.store.expire, now)
             found = await asyncio.to_thread(self.store.challenge, challenge_id)
             row = found if found is not None else row

@@ -438,8 +438,9 @@ class SocialStore(Store):
         now = now or stamp()
         with self.storage.writing() as session:
             stranded = list(session.scalars(select(ChallengeRow).where(
-                ChallengeRow.status == "accepting",
-                ChallengeRow.answered <= now - ACCEPTING_FOR).with_for_update()))
+                ChallengeRow.status == "accepting",   # no time: left before it was kept
+                ChallengeRow.answered.is_(None) | (ChallengeRow.answered <= now - ACCEPTING_FOR))
+                .with_for_update()))
             made = set(session.scalars(select(TableRow.id).where(
                 TableRow.id.in_([row.table_id for row in stranded if row.table_id]))))
             for row in stranded:
