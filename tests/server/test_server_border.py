@@ -193,7 +193,8 @@ def test_a_socket_message_with_a_lone_surrogate_is_refused_and_the_socket_plays_
     ("OPTIONS", "/api/account/login", "POST"),
     ("PUT", "/api/account/tokens", "DELETE, POST"),
     ("DELETE", "/api/tables", "GET, HEAD, POST"),
-    ("PATCH", "/api/quick-play/poll", "POST")])
+    ("PATCH", "/api/quick-play/poll", "POST"), ("GET", "/api/account/login", "POST"),
+    ("GET", "/api/quick-play", "POST")])
 def test_a_method_a_path_does_not_answer_is_405_naming_the_ones_it_does(
         make_client: Callable[..., TestClient], tmp_path: Path, method: str, path: str,
         allow: str) -> None:
@@ -221,3 +222,16 @@ def test_the_schema_names_the_languages_a_lesson_speaks(client: TestClient) -> N
               ["get"]["parameters"] if p["name"] == "lang"]
     assert lang["schema"]["enum"] == ["en", "ru", "pt", "fa"]
     assert client.get("/api/learn/durak?lang=xx").json()["code"] == "bad_lang"
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/api/account/login", {"username": "darya", "password": "x" * 12, "remember": True}),
+    ("/api/account/register", {"username": "darya", "password": "x" * 12, "extra": "\u0000"}),
+    ("/api/account/reset", {"name": "darya", "more": 1})])
+def test_a_field_the_account_endpoints_do_not_read_is_refused(
+        client: TestClient, path: str, body: dict[str, Any]) -> None:
+    """The schema says so (no other property), and the answer says which."""
+    answer = client.post(path, json=body)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["code"] in ("invalid_request", "invalid_text")
+    assert client.get("/api/me").json()["kind"] == "guest"

@@ -35,7 +35,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Request, Response, WebSocket
 from fastapi.responses import JSONResponse
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.middleware.base import RequestResponseEndpoint
 
 from ..core.bounds import PlayerLimits
@@ -255,6 +255,8 @@ def cross_site(request: Request | WebSocket) -> bool:
 
 
 class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid")   # a field the API does not read is refused
+
     username: str = Field(max_length=64)
     password: str = Field(max_length=1024)
 

@@ -24,6 +24,12 @@ def allowed(request: Request) -> str:
     schema documents them: every operation of the path, not the first route the router
     happened to try (the page's files, which answer GET on any path, were named alone
     for a POST-only endpoint), a path's own operations before a template's it fits."""
+    return ", ".join(sorted(documented(request) or {"GET", "HEAD"}))
+
+
+def documented(request: Request) -> set[str]:
+    """The methods the API's schema documents for the request's path (none: not one of
+    the API's paths)."""
     app = request.app
     table: list[tuple[re.Pattern[str], int, set[str]]] | None = getattr(
         app.state, "allowed_methods", None)
@@ -41,8 +47,7 @@ def allowed(request: Request) -> str:
                 if pattern.fullmatch(path)]
     # a path of its own (/api/quick-play/poll) before a template it also fits
     fewest = min((fields for fields, _ in matching), default=0)
-    found = set().union(*(methods for fields, methods in matching if fields == fewest))
-    return ", ".join(sorted(found)) if found else "GET, HEAD"
+    return set().union(*(methods for fields, methods in matching if fields == fewest))
 
 
 def install(app: FastAPI) -> None:
@@ -64,6 +69,12 @@ def install(app: FastAPI) -> None:
         status, reason = error.status_code, str(error.detail)
         if status == 400:
             status, reason = 422, "the body cannot be read: send JSON, in UTF-8"
+        if status == 404 and request.url.path.startswith("/api/"):
+            methods = documented(request)
+            if methods and request.method not in methods:
+                # an endpoint asked with a method it does not answer (the page's files
+                # answered the GET of a POST-only path): not missing, a wrong method
+                status, reason = 405, "Method Not Allowed"
         code = Refused.CODES.get(status, "refused")
         _count(request, code)
         headers = dict(error.headers or {})

@@ -7,7 +7,7 @@ import logging
 
 from fastapi import APIRouter, Request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.errors import Refused
 from ..people.mail import EMAIL, fingerprint, send_reset
@@ -42,6 +42,8 @@ class EmailSet(BaseModel):
 
 
 class ResetAsked(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     name: str = Field(max_length=254, description="a username or an e-mail address")
 
 
