@@ -178,6 +178,25 @@ def serve(ctx: typer.Context) -> None:
     run_server(list(ctx.args), prog="cardtable serve")
 
 
+@app.command("push-keys")
+def push_keys() -> None:
+    """Make a Web Push key pair (VAPID) for the server's settings (docs/social.md)."""
+    from .terminal.output import needs
+
+    try:
+        needs("cryptography", "push-keys", "pip install 'cardtable[server]'")
+    except ValueError as error:
+        _refuse(str(error))
+    from .server.people.vapid import new_keys
+
+    private, public = new_keys()
+    print(f"CARDTABLE_VAPID_PRIVATE_KEY={private}")
+    print(f"CARDTABLE_VAPID_PUBLIC_KEY={public}")
+    print("# and CARDTABLE_VAPID_SUBJECT=mailto:you@example.org. Keep the private key "
+          "secret and the same on every process: with a new pair each browser turns "
+          "notifications on again")
+
+
 @app.command("watch-table")
 def watch_table(
     url: Annotated[str, typer.Argument(help="the table's page, e.g. http://HOST:PORT/table/ID")],

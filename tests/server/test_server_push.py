@@ -98,7 +98,7 @@ def test_a_notice_routed_to_push_reaches_the_browser_encrypted_and_signed(
 
     client, public = pushing
     a, b = account(client, "anahita", "10.0.3.1"), account(client, "bahram", "10.0.3.2")
-    assert b.get("/api/push/key").json() == {"key": public}
+    assert b.get("/api/push/key").json() == {"key": public, "reason": None}
     key, p256dh, auth = browser_keys()
     endpoint = f"{service.base}push/{secrets.token_hex(4)}"
     subscribed = b.post("/api/push/subscriptions", json={
@@ -144,12 +144,14 @@ def test_a_subscription_must_name_an_allowed_push_service(
 
 def test_a_server_without_vapid_keys_sends_no_push(client: TestClient) -> None:
     b = account(client, "bahram", "10.0.3.2")
-    assert b.get("/api/push/key").json() == {"key": None}
+    said = b.get("/api/push/key").json()
+    assert said["key"] is None and "vapid_private_key" in said["reason"]
     _, p256dh, auth = browser_keys()
     refused = b.post("/api/push/subscriptions", json={
         "endpoint": "https://fcm.googleapis.com/fcm/send/x",
         "keys": {"p256dh": p256dh, "auth": b64(auth)}})
     assert (refused.status_code, refused.json()["code"]) == (409, "push_off")
+    assert "vapid_private_key" in refused.json()["detail"]
 
 
 def test_the_default_push_services_are_the_browsers_own_by_host_and_https() -> None:
@@ -165,3 +167,85 @@ def test_the_default_push_services_are_the_browsers_own_by_host_and_https() -> N
                "https://notify.windows.com@evil.example/"]
     assert [allowed_endpoint(e, services) for e in taken] == [True] * len(taken)
     assert [allowed_endpoint(e, services) for e in refused] == [False] * len(refused)
+
+
+def test_a_key_pair_from_push_keys_is_all_it_takes_its_public_half_worked_out(
+        make_client: Callable[..., TestClient], service: PushService) -> None:
+    import http_ece
+
+    from cardtable.server.people.vapid import new_keys
+
+    private, public = new_keys()   # what `cardtable push-keys` prints
+    client = make_client(vapid_private_key=private, vapid_subject="mailto:ops@cards.example",
+                         push_services=service.base)
+    a, b = account(client, "anahita", "10.0.3.1"), account(client, "bahram", "10.0.3.2")
+    assert b.get("/api/push/key").json() == {"key": public, "reason": None}
+    key, p256dh, auth = browser_keys()
+    assert b.post("/api/push/subscriptions", json={
+        "endpoint": f"{service.base}push/b", "keys": {"p256dh": p256dh, "auth": b64(auth)}
+    }).status_code == 201
+    assert b.post("/api/social/settings", json={"routes": {
+        "challenge": ["push"]}}).status_code == 200
+    a.post("/api/challenges", json={"to": "bahram", "game": "durak"})
+    wait_until(lambda: len(service.pushes) == 1, "the push")
+    headers, body = service.pushes[0]
+    assert f"k={public}" in headers["authorization"]
+    shown = json.loads(http_ece.decrypt(body, private_key=key, auth_secret=auth,
+                                        version="aes128gcm"))
+    assert shown["kind"] == "challenge"
+
+
+def test_keys_that_do_not_match_are_refused_at_start() -> None:
+    from pydantic import ValidationError
+
+    from cardtable.server.core.settings import ServerSettings
+    from cardtable.server.people.vapid import new_keys
+
+    private, _ = new_keys()
+    _, other = new_keys()
+    with pytest.raises(ValidationError, match="vapid_public_key is not the public half"):
+        ServerSettings(vapid_private_key=private, vapid_public_key=other)
+    with pytest.raises(ValidationError, match="vapid_private_key"):
+        ServerSettings(vapid_private_key="not-a-key")
+
+
+def test_subscription_keys_that_cannot_encrypt_are_refused(
+        pushing: tuple[TestClient, str], service: PushService) -> None:
+    client, _ = pushing
+    b = account(client, "bahram", "10.0.3.2")
+    _, p256dh, auth = browser_keys()
+    for keys in ({"p256dh": "B" * 87, "auth": b64(auth)},        # 65 bytes, not on the curve
+                 {"p256dh": p256dh, "auth": b64(auth[:10])},     # a secret of 10 bytes
+                 {"p256dh": "AAAA", "auth": b64(auth)}):
+        refused = b.post("/api/push/subscriptions", json={
+            "endpoint": f"{service.base}push/b", "keys": keys})
+        assert (refused.status_code, refused.json()["code"]) == (422, "bad_push_keys")
+    social = client.app.state.services.social
+    assert social.pushes_of(b.get("/api/me").json()["id"]) == []
+
+
+def test_pushes_under_way_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from cardtable.server.core.account_settings import AccountSettings
+    from cardtable.server.people import push
+    from cardtable.server.people.vapid import new_keys
+
+    monkeypatch.setattr(push, "PENDING", 2)
+    pushes = push.Pushes(AccountSettings(), new_keys()[0], store=None)  # type: ignore[arg-type]
+    held = asyncio.Event()
+
+    async def slow(player_id: str, kind: str, data: object) -> int:
+        await held.wait()   # a push service that does not answer
+        return 0
+
+    async def burst() -> tuple[int, int]:
+        pushes.push = slow  # type: ignore[method-assign]
+        for _ in range(5):
+            pushes.start_push("p", "challenge", {})
+        under_way = len(pushes.tasks)
+        held.set()
+        await asyncio.gather(*pushes.tasks)
+        return under_way, pushes.dropped
+
+    assert asyncio.run(burst()) == (2, 3)

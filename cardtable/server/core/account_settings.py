@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 __all__ = ["AccountSettings"]
 
@@ -78,7 +78,8 @@ class AccountSettings(BaseModel):
         "P-256 key, or a PEM file's path), which signs each push; none: no Web Push")
     vapid_public_key: str = Field("", max_length=200, pattern=r"^[A-Za-z0-9_-]*$",
                                   description="Web Push: the matching public key (base64url "
-                                  "of the uncompressed point), which a page subscribes with")
+                                  "of the uncompressed point), which a page subscribes with; "
+                                  "none: worked out from a base64url private key")
     vapid_subject: str = Field("", max_length=254, pattern=r"^((mailto:|https://)\S+)?$",
                                description="Web Push: how a push service reaches the site's "
                                "operator (mailto:you@example.org)")
@@ -101,10 +102,55 @@ class AccountSettings(BaseModel):
             raise ValueError(f"{value!r} is not a rate such as 10/minute;100/hour") from None
         return value
 
+    @model_validator(mode="after")
+    def _vapid_pair(self) -> AccountSettings:
+        """Keys that do not match sign pushes no push service takes: refused at start."""
+        raw = self._vapid_raw()
+        if raw is None:
+            return self
+        from ..people.vapid import public_key
+
+        try:
+            public = public_key(raw)
+        except ValueError as error:
+            raise ValueError(f"vapid_private_key: {error} (or a PEM file's path ending "
+                             "in .pem; `cardtable push-keys` makes a pair)") from None
+        if self.vapid_public_key and self.vapid_public_key.rstrip("=") != public:
+            raise ValueError("vapid_public_key is not the public half of vapid_private_key "
+                             "(leave it out: it is worked out from the private key)")
+        return self
+
+    def _vapid_raw(self) -> str | None:
+        """The private key when it is given as base64url (not a PEM file's path)."""
+        key = (self.vapid_private_key.get_secret_value().strip()
+               if self.vapid_private_key is not None else "")
+        return key if key and not key.endswith(".pem") else None
+
+    def vapid_public(self) -> str:
+        """The public key pages subscribe with: as given, or worked out from a base64url
+        private key ("": neither)."""
+        raw = self._vapid_raw()
+        if self.vapid_public_key or raw is None:
+            return self.vapid_public_key
+        from ..people.vapid import public_key
+
+        return public_key(raw)
+
+    @property
+    def push_off(self) -> str | None:
+        """Why Web Push is off, in a sentence naming the setting missing (``None``: on)."""
+        if self.vapid_private_key is None or not self.vapid_private_key.get_secret_value():
+            return ("no vapid_private_key is set (`cardtable push-keys` makes a key pair)")
+        if not self.vapid_public():
+            return "no vapid_public_key is set (needed with a PEM file's private key)"
+        if not self.vapid_subject:
+            return "no vapid_subject is set (mailto: the operator, or an https address)"
+        return None
+
     @property
     def push_on(self) -> bool:
-        """Whether Web Push is set up: both keys and a subject."""
-        return bool(self.vapid_private_key and self.vapid_public_key and self.vapid_subject)
+        """Whether Web Push is set up: a private key, its public half, and a subject."""
+        return self.push_off is None
 
     @property
     def mail_on(self) -> bool:

@@ -196,6 +196,8 @@ CODES: dict[str, Code] = {
     "push_off": Code("this server sends no Web Push (it has no VAPID keys)"),
     "push_not_allowed": Code("a push subscription's address is not on a push service this "
                              "server posts to"),
+    "bad_push_keys": Code("a push subscription's keys are not a P-256 point and a 16-byte "
+                          "secret (base64url)"),
     "too_many_players": Code("as many followed (or blocked) players as one may have",
                              ("limit",)),
     # -- help at a table against bots only (``assist``) ---------------------------------------

@@ -41,6 +41,10 @@ TIMEOUT = 10.0
 TTL = 24 * 3600
 """Seconds a push service keeps a push for a browser that is away."""
 
+PENDING = 1000
+"""Pushes under way at most (each a task waiting for the push threads): a bound on the
+memory a burst of notices takes while push services are slow."""
+
 
 def allowed_endpoint(endpoint: str, services: str) -> bool:
     """Whether a subscription's address is on one of ``services`` (comma-separated
@@ -72,9 +76,17 @@ class Pushes:
         self.vapid = (Vapid02.from_file(key) if key.endswith(".pem")
                       else Vapid02.from_string(key))
         self.tasks: set[asyncio.Task[int]] = set()
+        self.dropped = 0
+        """Pushes dropped because ``PENDING`` were under way."""
 
     def start_push(self, player_id: str, kind: str, data: Mapping[str, object]) -> None:
-        """``push`` in the background (a notice is not held up by a push service)."""
+        """``push`` in the background (a notice is not held up by a push service); past
+        ``PENDING`` pushes under way (push services slow or away) it is dropped and
+        logged: the inbox still has the notice."""
+        if len(self.tasks) >= PENDING:
+            self.dropped += 1
+            log.warning("a %s push was dropped: %d are under way", kind, len(self.tasks))
+            return
         task = asyncio.get_running_loop().create_task(self.push(player_id, kind, data))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)

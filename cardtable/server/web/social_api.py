@@ -32,6 +32,7 @@ from ... import games
 from ..core.errors import Refused
 from ..people.notices import CHANNELS, KINDS, MAX_WAIT
 from ..people.push import allowed_endpoint
+from ..people.vapid import browser_keys
 from ..play.guard import address_of
 from ..store.players import Player
 from ..store.social import SocialStore
@@ -329,6 +330,8 @@ async def friends(request: Request, social: Social) -> list[Followed]:
 class PushKey(BaseModel):
     key: str | None = Field(description="the server's VAPID public key (base64url) a page "
                             "subscribes with; null: this server sends no Web Push")
+    reason: str | None = Field(None, description="when there is no key: why (the setting "
+                               "the operator has not set)")
 
 
 class PushKeys(BaseModel):
@@ -357,8 +360,9 @@ class PushEndpoint(BaseModel):
 async def push_key(request: Request) -> PushKey:
     """The key a page subscribes its browser with (``null``: no Web Push here)."""
     settings = request.app.state.settings
-    return PushKey(key=settings.vapid_public_key if services_of(request).notices.pushes
-                   else None)
+    if services_of(request).notices.pushes is None:
+        return PushKey(key=None, reason=settings.push_off or "Web Push is off")
+    return PushKey(key=settings.vapid_public(), reason=None)
 
 
 @router.post("/api/push/subscriptions", response_model=Changed, status_code=201,
@@ -367,11 +371,15 @@ async def push_subscribe(request: Request, social: Social,
                          body: PushSubscription) -> Changed:
     """Keep this browser's subscription: the kinds I route to ``push`` come to it."""
     player = await _account(request)
+    settings = request.app.state.settings
     if services_of(request).notices.pushes is None:
-        raise Refused("this server sends no Web Push", 409, "push_off")
-    if not allowed_endpoint(body.endpoint, request.app.state.settings.push_services):
+        raise Refused(f"this server sends no Web Push: {settings.push_off}", 409, "push_off")
+    if not allowed_endpoint(body.endpoint, settings.push_services):
         raise Refused("this push service is not one the server posts to", 422,
                       "push_not_allowed")
+    if not browser_keys(body.keys.p256dh, body.keys.auth):
+        raise Refused("the subscription's keys are not a P-256 point and a 16-byte "
+                      "secret (base64url)", 422, "bad_push_keys")
     await asyncio.to_thread(social.add_push, player.id, body.endpoint, body.keys.p256dh,
                             body.keys.auth)
     return Changed(changed=True)

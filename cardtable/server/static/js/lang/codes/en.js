@@ -123,6 +123,7 @@ export default {
   "code.bad_link": "This unsubscribe link is not right: use the one in your latest mail.",
   "code.push_off": "This site does not send notifications to the browser.",
   "code.push_not_allowed": "This browser's push service is not one this site sends to.",
+  "code.bad_push_keys": "This browser's notification keys cannot be used: turn notifications off and on again.",
   "code.too_many_players": "You may follow or block at most {limit} players.",
   "code.no_chat_line": "That chat message is not there any more.",
   "code.seats_in_play": "You have games in play: finish or resign them before deleting your account.",

@@ -123,6 +123,7 @@ export default {
   "code.bad_link": "Esta ligação para cancelar a subscrição não está certa: use a do seu último e-mail.",
   "code.push_off": "Este site não envia notificações para o navegador.",
   "code.push_not_allowed": "O serviço de notificações deste navegador não é um dos que este site usa.",
+  "code.bad_push_keys": "As chaves de notificação deste navegador não podem ser usadas: desative e volte a ativar as notificações.",
   "code.too_many_players": "Pode seguir ou bloquear no máximo {limit} jogadores.",
   "code.no_chat_line": "Essa mensagem do chat já não existe.",
   "code.seats_in_play": "Você tem jogos em andamento: termine-os ou desista antes de apagar a sua conta.",
