@@ -1568,6 +1568,19 @@ static int Hand_set_history(HandCore *h, PyObject *value, void *Py_UNUSED(c))
     return 0;
 }
 
+static PyObject *Hand_get_totals(HandCore *h, void *Py_UNUSED(c))
+{
+    return Py_NewRef(h->totals);
+}
+
+static int Hand_set_totals(HandCore *h, PyObject *value, void *Py_UNUSED(c))
+{
+    if (refuse_delete(value) < 0)
+        return -1;
+    Py_SETREF(h->totals, Py_NewRef(value));
+    return 0;
+}
+
 static PyObject *Hand_get_depth(HandCore *h, void *Py_UNUSED(c))
 {
     return PyLong_FromLong(h->b.depth);
@@ -1656,13 +1669,13 @@ static PyGetSetDef HandCore_getset[] = {
     {"_deck", (getter)Hand_get_deck, (setter)Hand_set_deck, NULL, NULL},
     {"_history", (getter)Hand_get_history, (setter)Hand_set_history, NULL, NULL},
     {"_depth", (getter)Hand_get_depth, NULL, "Moves that can be undone.", NULL},
+    {"_totals", (getter)Hand_get_totals, (setter)Hand_set_totals, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyMemberDef HandCore_members[] = {
     {"rules", T_OBJECT, offsetof(HandCore, rules), READONLY, "The hand's rules."},
     {"_memory", T_OBJECT, offsetof(HandCore, memory), READONLY, NULL},
-    {"_totals", T_OBJECT, offsetof(HandCore, totals), 0, NULL},
     {"players", T_INT, offsetof(HandCore, b) + offsetof(Board, players), READONLY, NULL},
     {"sides", T_INT, offsetof(HandCore, b) + offsetof(Board, sides), READONLY, NULL},
     {"leader", T_INT, offsetof(HandCore, leader), 0, NULL},

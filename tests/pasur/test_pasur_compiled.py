@@ -145,3 +145,14 @@ def test_hands_from_masks_play_alike_on_both_engines(seed: int) -> None:
             twin = CompiledHand.from_masks(rules, **where)
             assert play_twins(pure, twin, random.Random(rng.getrandbits(32))) > 0
         hand.push(rng.choice(hand.legal_moves()))
+
+
+@pytest.mark.parametrize("name", ["_held", "_table", "_captured", "_surs", "_deals", "_deck",
+                                  "_history", "_totals", "_last", "_to_move", "rules",
+                                  "_memory", "leader", "players"])
+def test_a_compiled_hands_fields_cannot_be_deleted(name: str) -> None:
+    hand = CompiledHand.new(PRESETS["standard"], seed=2, totals=(1, 2))
+    before = hand.view(0)
+    with pytest.raises((AttributeError, TypeError)):
+        delattr(hand, name)
+    assert hand.copy().view(0) == before
