@@ -52,8 +52,9 @@ __all__ = ["TICK", "Director"]
 log = logging.getLogger("cardtable.server")
 
 TICK = 0.2
-"""Seconds between the director's steps: a finished player waits at most about this long
-to be seated, and the standings lag a game's end by as much."""
+"""Seconds from one of the director's steps to the next (at least: a step that takes
+longer is followed at once): a finished player waits about this long, and the step, to
+be seated, and the standings lag a game's end by as much."""
 BOT_WAIT = 10.0
 """Seconds a lone waiting player waits for a person before bots fill their table (only
 where the organiser allows bots)."""
@@ -89,14 +90,20 @@ class Director:
         self.tables.spawn(self._loop())
 
     async def _loop(self) -> None:
+        clock = asyncio.get_running_loop()
+        took = 0.0
         while True:
-            await asyncio.sleep(self.tick)
+            # a step starts every TICK, not TICK after the last one ended: a game that
+            # ends during a long step waits for that step, not for it and a whole TICK
+            await asyncio.sleep(max(0.0, self.tick - took))
+            began = clock.time()
             try:
                 await self.step()
             except StorageUnavailable:
                 pass
             except Exception:
                 log.exception("the tournament director's step failed")
+            took = clock.time() - began
 
     async def step(self) -> None:
         """Direct every due tournament this process owns (or can claim)."""
