@@ -193,6 +193,8 @@ def test_a_key_pair_from_push_keys_is_all_it_takes_its_public_half_worked_out(
     shown = json.loads(http_ece.decrypt(body, private_key=key, auth_secret=auth,
                                         version="aes128gcm"))
     assert shown["kind"] == "challenge"
+    # what the notice says, for the service worker to word in the page's language
+    assert shown["data"]["from"] == "anahita" and shown["data"]["game"] == "durak"
 
 
 def test_keys_that_do_not_match_are_refused_at_start() -> None:

@@ -64,6 +64,32 @@ def allowed_endpoint(endpoint: str, services: str) -> bool:
     return False
 
 
+PAYLOAD_MAX = 3000
+"""Bytes of a push's JSON at most (push services take 4096 once encrypted): past it the
+notice's ``data`` is left out, and the English ``body`` alone is shown."""
+
+
+def _payload(kind: str, text: str, words: Mapping[str, str]) -> str:
+    """What a push carries: the English words (``title``, ``body``), the notice's
+    ``kind`` and ``data`` (the service worker words them in the page's language) and the
+    page it leads to (``url``: a path on the site, never another site's ``//host``).
+
+    >>> json.loads(_payload("invite", "x", {"url": "//evil.example/"}))["url"]
+    '/#inbox'
+    >>> "data" in json.loads(_payload("invite", "x", {"from": "y" * 4000}))
+    False
+    """
+    url = words.get("url") or "/#inbox"
+    url = url if url.startswith("/") and not url.startswith("//") else "/#inbox"
+    shown: dict[str, object] = {"title": "cardtable", "body": text[:200], "kind": kind,
+                                "url": url, "data": dict(words)}
+    payload = json.dumps(shown, ensure_ascii=False)
+    if len(payload.encode()) > PAYLOAD_MAX:
+        del shown["data"]
+        payload = json.dumps(shown, ensure_ascii=False)
+    return payload
+
+
 class Pushes:
     """Sends a notice to a player's subscribed browsers."""
 
@@ -102,9 +128,7 @@ class Pushes:
             text = WORDS.get(kind, kind).format_map(_Blank(words))
         except (ValueError, IndexError):
             text = kind
-        url = words.get("url") or "/#inbox"
-        payload = json.dumps({"title": "cardtable", "body": text, "kind": kind,
-                              "url": url if url.startswith("/") else "/#inbox"})
+        payload = _payload(kind, text, words)
         loop = asyncio.get_running_loop()
         sent = 0
         for endpoint, p256dh, auth in subscriptions:

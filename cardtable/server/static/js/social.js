@@ -6,9 +6,9 @@
 // server holds it until a notice comes, at most 25 s), and a new challenge appears as a
 // panel with Accept and Decline wherever the player is.
 
-import { api } from "./api.js";
+import { api, getGames } from "./api.js";
 import { h, clear, toast, announce } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, language } from "./i18n.js";
 import { navigate } from "./router.js";
 import { gameTitle } from "./names.js";
 
@@ -167,6 +167,10 @@ export class InboxPage {
       this.account ? ask("/api/social/settings") : null, ask("/api/me"),
       this.account && pushable() ? ask("/api/push/key") : null]);
     this.pushKey = push?.key || null;
+    if (this.pushKey && Notification.permission === "granted"
+        && Object.values(settings?.routes || {}).some((ways) => ways.includes("push"))) {
+      pushWords().catch(() => null);   // the page's language may have changed since
+    }
     // a table of mine waiting for players: the one a friend may be invited to
     this.waiting = (mine?.seats || []).find((s) => s.status === "waiting") || null;
     this.data = { inbox, yours, challenges, friends, settings };
@@ -313,6 +317,7 @@ export class InboxPage {
       try {
         await (box.checked ? subscribePush(this.pushKey) : unsubscribePush());
         await route();
+        if (box.checked) await pushWords();
         toast(t("social.saved"));
       } catch (error) {
         box.checked = !box.checked;
@@ -346,9 +351,40 @@ function keyBytes(key) {
 async function subscribePush(key) {
   if (await Notification.requestPermission() !== "granted") throw new Error(t("social.pushRefused"));
   const worker = await navigator.serviceWorker.ready;
-  const subscription = await worker.pushManager.getSubscription()
-    || await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  const bytes = keyBytes(key);
+  let subscription = await worker.pushManager.getSubscription();
+  const made = subscription?.options?.applicationServerKey;
+  if (subscription && made && !sameBytes(new Uint8Array(made), bytes)) {
+    await subscription.unsubscribe();   // made with the server's old key: no push reaches it
+    subscription = null;
+  }
+  subscription ||= await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes });
   await api("/api/push/subscriptions", { method: "POST", body: subscription.toJSON() });
+}
+
+function sameBytes(a, b) {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+
+/** The words of each kind of notice in the page's language, given to the service worker
+ * (sw.js), which shows a push in them: a worker cannot read the page's language files. */
+async function pushWords() {
+  const worker = (await navigator.serviceWorker.ready).active;
+  if (!worker) return;
+  const holes = { from: "{from}", game: "{game}", by: "{by}", name: "{name}" };
+  const games = await getGames().catch(() => []);
+  worker.postMessage({ type: "push-words", words: {
+    lang: language(), dir: document.documentElement.dir === "rtl" ? "rtl" : "ltr",
+    games: Object.fromEntries((games || []).map((g) => [g.name, gameTitle(g.name)])),
+    kinds: {
+      challenge: t("social.notice.challenge", holes),
+      "challenge_answer.accepted": t("social.notice.accepted", holes),
+      challenge_answer: t("social.notice.declined", holes),
+      your_move: t("social.notice.yourMove", holes),
+      friend_game: t("social.notice.friendGame", holes),
+      tournament: t("social.notice.tournament", holes),
+      invite: t("social.notice.invite", holes),
+    } } });
 }
 
 /** Tell the server to forget this browser, and end its subscription. */
