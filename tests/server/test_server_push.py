@@ -251,3 +251,21 @@ def test_pushes_under_way_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         return under_way, pushes.dropped
 
     assert asyncio.run(burst()) == (2, 3)
+
+
+def test_an_account_exports_its_push_services_and_deleting_it_forgets_its_devices(
+        pushing: tuple[TestClient, str], service: PushService) -> None:
+    from playerkit import PASSWORD
+
+    client, _ = pushing
+    b = account(client, "bahram", "10.0.3.2")
+    player_id = b.get("/api/me").json()["id"]
+    _, p256dh, auth = browser_keys()
+    assert b.post("/api/push/subscriptions", json={
+        "endpoint": f"{service.base}push/secret-path",
+        "keys": {"p256dh": p256dh, "auth": b64(auth)}}).status_code == 201
+    exported = b.get("/api/account/export").json()
+    assert [device["service"] for device in exported["push_devices"]] == ["127.0.0.1"]
+    assert "secret-path" not in json.dumps(exported)   # the address is the browser's key
+    assert b.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
+    assert client.app.state.services.social.pushes_of(player_id) == []

@@ -24,6 +24,7 @@ import datetime as _dt
 import logging
 import secrets
 from typing import ClassVar, Protocol, TypeVar
+from urllib.parse import urlsplit
 
 from sqlalchemy import Select, delete, select, update
 from sqlalchemy.orm import QueryableAttribute, Session
@@ -42,6 +43,7 @@ from .players import (
 )
 from .progress import LessonDoneRow
 from .sanctions import EmailRow, ReportRow, RoleRow
+from .social import PushRow
 from .stamps import stamp
 from .storage import (
     OPEN,
@@ -70,8 +72,9 @@ _Owned = TypeVar("_Owned", bound=Personal)
 
 PERSONAL: tuple[type[Personal], ...] = (
     SessionRow, ApiTokenRow, RatingRow, RatingHistoryRow, PlayerGameRow, BotRecordRow,
-    LessonDoneRow, EmailRow, RoleRow)
-"""The rows of a player that go with them (each has ``player_id``)."""
+    LessonDoneRow, EmailRow, RoleRow, PushRow)
+"""The rows of a player that go with them (each has ``player_id``; a browser's Web Push
+subscription too: no push goes to a deleted account's devices)."""
 
 EXPORT_LIMIT = 10_000
 """The most rows of one kind an export holds (a player with more sees the newest)."""
@@ -192,6 +195,11 @@ class ControlStore(Store):
                                 for row in rows(BotRecordRow, BotRecordRow.bot)],
                 "lessons": [{"game": row.game, "step": row.step, "at": row.at.isoformat()}
                             for row in rows(LessonDoneRow, LessonDoneRow.at)],
+                # where pushes go, by push service (its address is the browser's own key
+                # to it: not written into a file that may be shared)
+                "push_devices": [{"service": urlsplit(row.endpoint).hostname,
+                                  "at": row.at.isoformat()}
+                                 for row in rows(PushRow, PushRow.at)],
                 "seats": [{"table": table, "seat": seat, "name": name, "game": game,
                            "status": status, "created": created}
                           for table, seat, name, game, status, created in seats],
