@@ -212,9 +212,12 @@ def test_a_whole_number_written_with_a_point_is_a_whole_number(client: TestClien
     ``true`` and ``"2"`` stay refused, with the request's code."""
     body = {"game": "durak", "preset": "transfer", "bots_after": None}
     assert client.post("/api/quick-play", json={**body, "players": 2.0}).status_code == 201
-    for bad in (2.5, True, "2"):
+    for bad in (2.5, True, "2", 1.0):
         refused = client.post("/api/quick-play", json={**body, "players": bad})
         assert refused.status_code == 422 and refused.json()["code"] == "invalid_request"
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    [players, _] = schemas["QuickPlayRequest"]["properties"]["players"]["anyOf"]
+    assert players == {"type": "integer", "minimum": 2, "maximum": 16}   # bounds, as bounds
 
 
 def test_the_schema_names_the_languages_a_lesson_speaks(client: TestClient) -> None:

@@ -15,7 +15,7 @@ import datetime as _dt
 from typing import Literal
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from ... import games
 from ..core.errors import Refused
@@ -29,7 +29,7 @@ from ..store.storage import SeatRow, Storage, TableRow
 from .accounts import key_may_play
 from .deps import Asker, Live, Queue, Stored
 from .errors import Responses
-from .schemas import Problem, TableListing, WholeNumber, listing_of
+from .schemas import Problem, TableListing, listing_of, whole_numbers
 from .tables_api import seat_name
 
 __all__ = ["Lobby", "QuickPlayRequest", "SeatToken", "Ticket", "router"]
@@ -64,7 +64,8 @@ class QuickPlayRequest(BaseModel):
 
     game: str = Field(max_length=32)
     preset: str | None = Field(None, max_length=64)
-    players: WholeNumber | None = Field(None, ge=2, le=16)
+    players: StrictInt | None = Field(None, ge=2, le=16)
+    _whole_numbers = whole_numbers("players")
     bots_after: StrictFloat | None = Field(15, ge=0, le=3600, description="seconds before bots "
                                      "fill the empty seats (none: wait for people)")
     name: str | None = Field(None, max_length=40)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from ... import games
 from ..core.shapes import JSON
@@ -36,7 +36,7 @@ __all__ = [
 
 
 
-def _whole(value: object) -> object:
+def _whole(cls: type[BaseModel], value: object) -> object:
     """``5.0`` is the whole number 5 (JSON Schema's ``integer`` takes it, and so must the
     API that publishes one); ``True``, ``"5"`` and ``5.5`` stay refused."""
     if isinstance(value, float) and value.is_integer() and abs(value) <= 2**63:
@@ -44,16 +44,19 @@ def _whole(value: object) -> object:
     return value
 
 
-WholeNumber = Annotated[StrictInt, BeforeValidator(_whole)]
-"""A whole number in a request: an ``int``, or a float with nothing after the point."""
+def whole_numbers(*fields: str) -> object:
+    """A model's validator taking ``2.0`` for its ``StrictInt`` ``fields`` (a validator
+    of the model's, not of the type: the fields' bounds stay in the schema as bounds)."""
+    return field_validator(*fields, mode="before")(classmethod(_whole))
 
 class TimeControl(BaseModel):
     """A clock: seconds for each move, then a bank that the seat's slow moves spend."""
 
     model_config = ConfigDict(extra="forbid")
 
-    move: WholeNumber = Field(20, ge=1, le=3600, description="seconds for each move")
-    bank: WholeNumber = Field(60, ge=0, le=36000, description="seconds in reserve, per seat")
+    move: StrictInt = Field(20, ge=1, le=3600, description="seconds for each move")
+    bank: StrictInt = Field(60, ge=0, le=36000, description="seconds in reserve, per seat")
+    _whole_numbers = whole_numbers("move", "bank")
 
 
 class DaysControl(BaseModel):
@@ -75,8 +78,9 @@ class CreateTable(BaseModel):
     preset: str | None = Field(None, description="a preset of that game; none: its default")
     options: dict[str, object] = Field(default_factory=dict,
                                     description="rule options changed from the preset")
-    players: WholeNumber | None = Field(None, description="number of players; none: the "
+    players: StrictInt | None = Field(None, description="number of players; none: the "
                                       "length of seats, or the game's default")
+    _whole_numbers = whole_numbers("players")
     seats: list[str] | None = Field(None, description='one per player: "human" or '
                                     '"bot:NAME" (NAME from GET /api/games bots)')
     takeover: str | None = Field(None, description='a bot ("bot:easy") that plays for a '

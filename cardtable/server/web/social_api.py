@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import RedirectResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ... import games
 from ..core.errors import Refused
@@ -39,7 +39,7 @@ from ..store.social import SocialStore
 from .accounts import current_player
 from .deps import Live, answers
 from .errors import Responses
-from .schemas import DaysControl, TimeControl, WholeNumber
+from .schemas import DaysControl, TimeControl, whole_numbers
 from .services import Players, Social, services_of
 
 __all__ = ["router"]
@@ -69,8 +69,9 @@ class NewChallenge(BaseModel):
     preset: str | None = Field(None, max_length=64)
     options: dict[str, object] = Field(default_factory=dict, description="rule options "
                                     "changed from the preset")
-    players: WholeNumber | None = Field(None, ge=2, le=16, description="seats at the table "
+    players: StrictInt | None = Field(None, ge=2, le=16, description="seats at the table "
                                       "(more than two: the others free for its invite link)")
+    _whole_numbers = whole_numbers("players")
     clock: TimeControl | DaysControl | None = Field(None, description="seconds a move and "
                                                     "a bank, or days a move; none: no clock")
     rated: StrictBool = False
@@ -120,8 +121,9 @@ class Inbox(BaseModel):
 class ReadUpTo(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    upto: WholeNumber | None = Field(None, ge=0, le=2**62, description="mark notices with an "
+    upto: StrictInt | None = Field(None, ge=0, le=2**62, description="mark notices with an "
                                    "id up to this one read; none: all of them")
+    _whole_numbers = whole_numbers("upto")
 
 
 class Read(BaseModel):

@@ -10,7 +10,7 @@ import datetime as _dt
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictBool
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.requests import HTTPConnection
 
 from ... import games
@@ -39,7 +39,7 @@ from ..store.tournaments import (
 )
 from .deps import Asker, answers
 from .moderation import ADMIN_REFUSALS, admin_asking
-from .schemas import TimeControl, WholeNumber
+from .schemas import TimeControl, whole_numbers
 
 __all__ = ["MAX_ENTRANTS", "OPEN_LIMIT", "router"]
 
@@ -76,10 +76,11 @@ class CreateTournament(BaseModel):
                                        description="rule options changed from the preset")
     kind: Literal["arena", "swiss"] = Field(description="arena: for a time, seated again "
                                             "at once; swiss: a fixed number of rounds")
-    minutes: WholeNumber | None = Field(None, ge=5, le=24 * 60, description="an arena's length")
-    rounds: WholeNumber | None = Field(None, ge=1, le=30, description="a swiss's rounds")
-    players: WholeNumber | None = Field(None, ge=2, le=16, description="seats at each table; "
+    minutes: StrictInt | None = Field(None, ge=5, le=24 * 60, description="an arena's length")
+    rounds: StrictInt | None = Field(None, ge=1, le=30, description="a swiss's rounds")
+    players: StrictInt | None = Field(None, ge=2, le=16, description="seats at each table; "
                                       "none: the game's default")
+    _whole_numbers = whole_numbers("minutes", "rounds", "players")
     clock: TimeControl = Field(default_factory=lambda: TimeControl(move=20, bank=60),
                                description="every table's time control")
     rated: StrictBool = Field(True, description="its games count for ratings (those with a "
