@@ -187,7 +187,7 @@ def push_keys() -> None:
         needs("cryptography", "push-keys", "pip install 'cardtable[server]'")
     except ValueError as error:
         _refuse(str(error))
-    from .server.people.vapid import new_keys
+    from .server.core.vapid import new_keys
 
     private, public = new_keys()
     print(f"CARDTABLE_VAPID_PRIVATE_KEY={private}")

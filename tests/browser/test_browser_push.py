@@ -15,7 +15,7 @@ from browserkit import DESKTOP, serving
 from test_browser_challenges import registered
 
 from cardtable.server import create_app
-from cardtable.server.people.vapid import new_keys
+from cardtable.server.core.vapid import new_keys
 
 pytestmark = pytest.mark.browser
 

@@ -173,7 +173,7 @@ def test_a_key_pair_from_push_keys_is_all_it_takes_its_public_half_worked_out(
         make_client: Callable[..., TestClient], service: PushService) -> None:
     import http_ece
 
-    from cardtable.server.people.vapid import new_keys
+    from cardtable.server.core.vapid import new_keys
 
     private, public = new_keys()   # what `cardtable push-keys` prints
     client = make_client(vapid_private_key=private, vapid_subject="mailto:ops@cards.example",
@@ -201,7 +201,7 @@ def test_keys_that_do_not_match_are_refused_at_start() -> None:
     from pydantic import ValidationError
 
     from cardtable.server.core.settings import ServerSettings
-    from cardtable.server.people.vapid import new_keys
+    from cardtable.server.core.vapid import new_keys
 
     private, _ = new_keys()
     _, other = new_keys()
@@ -230,8 +230,8 @@ def test_pushes_under_way_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     import asyncio
 
     from cardtable.server.core.account_settings import AccountSettings
+    from cardtable.server.core.vapid import new_keys
     from cardtable.server.people import push
-    from cardtable.server.people.vapid import new_keys
 
     monkeypatch.setattr(push, "PENDING", 2)
     pushes = push.Pushes(AccountSettings(), new_keys()[0], store=None)  # type: ignore[arg-type]

@@ -108,7 +108,7 @@ class AccountSettings(BaseModel):
         raw = self._vapid_raw()
         if raw is None:
             return self
-        from ..people.vapid import public_key
+        from .vapid import public_key
 
         try:
             public = public_key(raw)
@@ -132,7 +132,7 @@ class AccountSettings(BaseModel):
         raw = self._vapid_raw()
         if self.vapid_public_key or raw is None:
             return self.vapid_public_key
-        from ..people.vapid import public_key
+        from .vapid import public_key
 
         return public_key(raw)
 

@@ -18,10 +18,17 @@ from ...game import IllegalMove
 from ..core import protocol
 from ..core.codes import Refusal, refused
 from ..core.errors import Refused
-from ..core.shapes import TableState
 from ..core.wire import plain
 from ..store.ratings import Tally
-from .live import OVER, PLAYING, WAITING, Life, LiveSeat, LiveTable
+from .live import (
+    WAITING,
+    Life,
+    LiveSeat,
+    LiveTable,
+    against_bots_only,
+    check_help,
+    undo,
+)
 from .results import movers, tally_of
 
 __all__ = ["EngineFailed", "Played", "abandoned", "aborts", "against_bots_only",
@@ -233,30 +240,7 @@ def renamed_seats(table: LiveTable, player_id: str, becomes: str | None) -> list
     return [seat for seat in table.seats if seat.player_id == player_id]
 
 
-# -- help against bots ------------------------------------------------------------------
-def against_bots_only(table: LiveTable, seat: int) -> bool:
-    """Whether every seat but ``seat`` is a bot's (a person's seat played by a takeover
-    bot is still a person's)."""
-    return all(other.kind == "bot" for other in table.seats if other.index != seat)
-
-
-def check_help(table: LiveTable, seat: int | None) -> Refusal | None:
-    """Why ``seat`` may not have a hint or an undo here (``None``: it may)."""
-    if seat is None:
-        return refused("watching", "you are watching this table: only seated players ask")
-    if table.life is not None and table.life.gone(seat):
-        return refused("seat_gone", "a bot plays your seat to the end (you forfeited or "
-                       "left): there is nothing of yours to take back or hint")
-    if not against_bots_only(table, seat):
-        return refused("not_against_bots", "hints and undo are only for tables where every "
-                       "other seat is a bot")
-    if table.status == OVER:
-        return refused("game_over", "the game is over")
-    if table.status != PLAYING:
-        return refused("waiting_for_players", "the game has not started", free=0)
-    return None
-
-
+# -- help against bots (whether one may help: live, where a state says so) -----------
 def check_hint(table: LiveTable, seat: int | None) -> Refusal | None:
     """Why ``seat`` may not have a hint now: a hint is for its own turn, one at a time."""
     reason = check_help(table, seat)
@@ -267,53 +251,6 @@ def check_hint(table: LiveTable, seat: int | None) -> Refusal | None:
         reason = refused("hint_thinking", "a hint for this seat is being thought: wait "
                          "for it")
     return reason
-
-
-def undo(table: LiveTable, seat: int | None) -> Refusal | int:
-    """How many moves an undo for ``seat`` takes back (its own last decision and the
-    bots' answers to it, within the current deal), or why it may not."""
-    reason = check_help(table, seat)
-    if reason is not None:
-        return reason
-    trial = table.state.copy()
-    dealt = len(table.spec.deals(trial))
-    taken: list[object] = []
-    while True:
-        if not trial.move_stack:
-            return refused("nothing_to_undo", "you have made no move to take back")
-        taken.append(trial.pop())
-        if trial.to_move == seat:
-            break
-    assert seat is not None   # check_help refused a watcher
-    if len(table.spec.deals(trial)) != dealt or _drew(trial, seat, taken[::-1]):
-        return refused("undo_past_deal", "a move before cards were last dealt or drawn "
-                       "cannot be taken back (you have seen the cards since)")
-    return len(taken)
-
-
-def _drew(before: TableState, seat: int, moves: list[object]) -> bool:
-    """Whether ``seat`` got a card into its hand, playing ``moves`` on from ``before``,
-    that it could not see at ``before`` (drawn from the stock, or dealt): undoing them
-    would let it play again knowing what comes next."""
-    seen = set(_cards_in(before.view(seat)))
-    trial = before.copy()
-    for move in moves:
-        trial.push(move)
-        hand = trial.view(seat).get("hand")
-        if isinstance(hand, list) and any(card not in seen for card in hand):
-            return True
-    return False
-
-
-def _cards_in(value: object) -> list[str]:
-    """Every text in a view (cards are texts there; other texts match no card)."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [text for item in value.values() for text in _cards_in(item)]
-    if isinstance(value, list | tuple):
-        return [text for item in value for text in _cards_in(item)]
-    return []
 
 
 def last_move(table: LiveTable) -> protocol.LastMove | None:

@@ -30,9 +30,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ... import games
 from ..core.errors import Refused
+from ..core.vapid import browser_keys
 from ..people.notices import CHANNELS, KINDS, MAX_WAIT
 from ..people.push import allowed_endpoint
-from ..people.vapid import browser_keys
 from ..play.guard import address_of
 from ..store.players import Player
 from ..store.social import SocialStore
