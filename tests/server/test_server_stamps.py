@@ -127,7 +127,20 @@ def test_the_server_serves_the_old_tables_as_the_old_code_did(
     got = _without_new_options(made.answers(client, OLD, connect, Player))
     assert got.keys() == OLD["answers"].keys()
     for path, answer in OLD["answers"].items():
+        answer = CHANGED.get(path, lambda old: old)(answer)
         assert _as_old(got[path], answer) == answer, path
+
+
+def _established_only(board: dict[str, Any]) -> dict[str, Any]:
+    """The old leaderboard as the rule made since reads it: provisional ratings are not
+    ranked (they show on the profile and at the table), the rest ranked anew."""
+    kept = [entry for entry in board["entries"] if not entry["provisional"]]
+    return {**board, "entries": [{**entry, "rank": rank}
+                                 for rank, entry in enumerate(kept, start=1)]}
+
+
+CHANGED = {"/api/leaderboard": _established_only}
+"""Answers whose rule changed since the old database, by path: what the old answer is now."""
 
 
 def _as_old(value: Any, old: Any) -> Any:
