@@ -324,14 +324,7 @@ class DurakEpisode(Episode):
         # the engine's own fields (the same in the pure and the compiled engine), read
         # directly: building the whole public view each move costs more than the move
         over = game._phase == _OVER_PHASE
-        beaten = defences = 0
-        for attack, beater in game._beats:
-            beaten |= attack.mask
-            defences |= beater.mask
-        played = 0
-        for attack in game._att:
-            played |= attack.mask
-        stock = len(game._stock) - game._drawn
+        beaten, defences, played, stock = _table_masks(game)
         passed, out = game._passed, game._out
         self._pub_cache = {
             "hands": self._hands,
@@ -549,14 +542,7 @@ class DurakEpisode(Episode):
             return masks_now, values_now
         hands = self._hands
         seats = (1 << self.players) - 1
-        beaten = defences = 0
-        for attack, beater in game._beats:
-            beaten |= attack.mask
-            defences |= beater.mask
-        played = 0
-        for attack in game._att:
-            played |= attack.mask
-        stock = len(game._stock) - game._drawn
+        beaten, defences, played, stock = _table_masks(game)
         masks = [at[0], 1 << seat, at[2], hands[seat], at[3], played & ~beaten,
                  at[4], beaten, at[5], defences, at[6], game._discard,
                  at[7], 1 << game._phase, at[8], game._shown,
@@ -905,3 +891,16 @@ class DurakMoveFeatures:
             out[k, 6:] = (count / 4.0, low, high, trumps / 4.0, gap, stock, mine, most,
                           1.0 if high == cheapest[kind] else 0.0, 1.0)
         return out, actions
+
+
+def _table_masks(game: Any) -> tuple[int, int, int, int]:
+    """The table from the engine's own fields (alike in the pure and the compiled engine):
+    the attacks beaten, their beaters, every attack, and the cards left in the stock."""
+    beaten = defences = 0
+    for attack, beater in game._beats:
+        beaten |= attack.mask
+        defences |= beater.mask
+    played = 0
+    for attack in game._att:
+        played |= attack.mask
+    return beaten, defences, played, len(game._stock) - game._drawn
