@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 from playerkit import PASSWORD, app_client, fresh, login, register
+from starlette.websockets import WebSocketDisconnect
 from tablekit import connect
 
 from cardtable.server.store.players import GUEST_WORDS
@@ -155,6 +156,36 @@ def test_a_signed_in_player_comes_back_to_their_seat_from_another_device(
     me = login(laptop, "darya").json()
     assert [(s["table"], s["seat"]) for s in me["seats"]] == [(made["table"], 0)]
     with laptop.websocket_connect(f"/ws/tables/{made['table']}?seat=0") as ws:
+        state = ws.receive_json()
+        while state["type"] != "state":
+            state = ws.receive_json()
+        assert state["seat"] == 0 and state["view"]["hand"]
+
+
+def test_a_seat_asked_for_by_number_while_the_players_store_is_down_is_tried_again(
+        app_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not knowing who asks is not "not yours": a 4403 would send the seat's own player to
+    watch for good, so the socket closes with 1013 (try again) and the next try plays."""
+    from cardtable.server.store.storage import StorageUnavailable
+    from cardtable.server.web import socket_api
+
+    register(app_client, "darya")
+    made = app_client.post("/api/tables", json={"game": "durak",
+                                                "seats": ["human", "bot:random"]}).json()
+    real = socket_api.current_player
+
+    async def down(*args: object, **kwargs: object) -> None:
+        raise StorageUnavailable()
+
+    monkeypatch.setattr(socket_api, "current_player", down)
+    with app_client.websocket_connect(f"/ws/tables/{made['table']}?seat=0") as ws:
+        message = ws.receive_json()
+        assert message["type"] == "error" and message["code"] == "storage_unavailable"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1013
+    monkeypatch.setattr(socket_api, "current_player", real)
+    with app_client.websocket_connect(f"/ws/tables/{made['table']}?seat=0") as ws:
         state = ws.receive_json()
         while state["type"] != "state":
             state = ws.receive_json()

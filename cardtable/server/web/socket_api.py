@@ -68,6 +68,8 @@ async def play(websocket: WebSocket, table_id: str, seat: str | None = None, *,
         ticket: str | OwnSeat | None = token
         if token is None and seat is not None:   # a player's own seat, from anywhere
             ticket = await _own_seat(websocket, tables, table_id, seat)
+            if ticket is None:   # closed: the players' store could not say whose it is
+                return
         await _seat_and_play(websocket, tables, table_id, ticket)
     finally:
         tables.guard.close_socket(address)
@@ -103,16 +105,19 @@ async def _speaker(websocket: WebSocket) -> str | None:
 
 
 async def _own_seat(websocket: WebSocket, tables: Tables, table_id: str,
-                    seat: str) -> OwnSeat:
+                    seat: str) -> OwnSeat | None:
     """``?seat=N`` without a token: the seat, if the session's (or API token's) player
     took it; checked against the table's seats once it is found (a seat that is not a
-    small number is nobody's)."""
+    small number is nobody's).  While the players' store cannot say who this is, the
+    socket closes with 1013 (``None``): the page tries again in a moment, where a 4403
+    would have sent the seat's own player to watch for good."""
     if not (seat.isascii() and seat.isdigit() and len(seat) <= 2):
         return OwnSeat(-1, "")
     try:   # a page of another site may not use the session (the cookie goes with it)
         player = None if cross_site(websocket) else await current_player(websocket)
-    except StorageUnavailable:
-        player = None
+    except StorageUnavailable as error:
+        await _close(websocket, error.reason, 1013, error.code)
+        return None
     return OwnSeat(int(seat), player.id if player is not None else "")
 
 

@@ -112,7 +112,13 @@ export class TableView {
 
   /** No token here, but the signed-in player may hold a seat (taken on another device). */
   async comeBack() {
-    const me = await getMe();
+    let me = await getMe();
+    // No answer (a dropped link, a busy server) is not "signed out": ask again a few
+    // times, or a player come back to their own seat would only watch it.
+    for (let wait = 500; !me && wait <= 4000 && !this.socket.stopped; wait *= 2) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      me = await getMe();
+    }
     const mine = (me?.seats || []).find((s) => s.table === this.tableId);
     this.invited = !mine && !new URLSearchParams(location.search).has("watch");
     this.joinIfInvited();
