@@ -155,4 +155,5 @@ def test_durak_passes_by_itself_when_passing_is_the_only_move(open_page) -> None
 def test_with_the_setting_off_a_lone_pass_waits_for_the_player(open_page) -> None:
     page, sent = open_bot_table(open_page, "durak", {"autoPass": False})
     seen = play_durak(page, sent, seed=6, auto_pass=False)
+    assert seen["lone_pass"] >= 1, seen   # the case in question came up
     assert seen["passes_sent"] == seen["clicked_pass"], seen
