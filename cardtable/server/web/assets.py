@@ -8,6 +8,11 @@ such a name never changes, so the browser keeps it for a year without asking
 (``immutable``); a new version of the page names new files.  Each file is compressed once
 (gzip, level 9) when it is made, and sent compressed to a browser that accepts it.
 
+The screens neither the lobby nor a table shows (history, replay, analysis, lessons,
+puzzles, account pages) are a bundle of their own, ``/assets/later.<hash>.js``, named by
+the page's ``<meta name="cardtable-later">`` and fetched by the page when one is first
+opened: without the modules the first bundle already has.
+
 A module script marked ``data-inline`` (the frame's, a few kilobytes) goes into the page
 itself, so the header speaks the reader's language without a request of its own; so does
 a style sheet marked ``data-inline`` (the header is drawn with the page's first bytes,
@@ -60,7 +65,7 @@ from pathlib import Path
 from fastapi.responses import Response
 
 from .headers import POLICY
-from .jsbundle import BundleError, bundle
+from .jsbundle import BundleError, bundle, modules_of
 
 __all__ = ["FOREVER", "Asset", "Page", "PageAssets", "build"]
 
@@ -77,6 +82,7 @@ LINKED = re.compile(r'(?P<attr>\b(?:href|src))="(?P<url>/[^"#?]+)"')
 MODULE = re.compile(r'<script type="module" src="(?P<url>/js/[^"]+\.js)"(?P<inline> data-inline)?>'
                     r"</script>")
 STYLE = re.compile(r'<link rel="stylesheet" href="(?P<url>/[^"]+\.css)" data-inline>')
+LATER = re.compile(r'<meta name="cardtable-later" content="(?P<url>/js/[^"]+\.js)">')
 PRELOAD = re.compile(r'(?P<indent>[ \t]*)<link rel="modulepreload" href="(?P<url>/js/[^"]+)">\n?')
 
 
@@ -221,6 +227,17 @@ def build(static: Path, head: str = "") -> Page:
 
     html = MODULE.sub(module, html)
     html = PRELOAD.sub(preload, html)
+
+    def later(match: re.Match[str]) -> str:
+        # the screens the page opens by name when first needed (not before the first paint)
+        entry = match["url"][len("/js/"):]
+        done = frozenset(module.path for module in modules_of(static / "js", "app.js"))
+        script = bundle(static / "js", entry, strip=True, skip=done)
+        url = add(entry.rpartition("/")[2], script.encode())
+        return f'<meta name="cardtable-later" content="{url}">'
+
+    if "/js/app.js" in bundled:
+        html = LATER.sub(later, html)
 
     def style(match: re.Match[str]) -> str:
         text = "\n" + (static / match["url"].lstrip("/")).read_text(encoding="utf-8")

@@ -156,12 +156,13 @@ def _binding(what: str, target: str, where: str) -> str:
     return "\n".join(lines)
 
 
-def modules_of(root: Path, entry: str, prefix: str = "/js/",
-               strip: bool = False) -> list[Module]:
+def modules_of(root: Path, entry: str, prefix: str = "/js/", strip: bool = False,
+               skip: frozenset[str] = frozenset()) -> list[Module]:
     """``entry`` and every module it imports, in the order a browser runs them (their
-    comments taken out if ``strip``)."""
+    comments taken out if ``strip``), less the modules in ``skip`` and what they import
+    (another bundle's, already run)."""
     order: list[Module] = []
-    done: set[str] = set()
+    done: set[str] = set(skip)
     running: list[str] = []
 
     def visit(path: str) -> None:
@@ -186,16 +187,18 @@ def modules_of(root: Path, entry: str, prefix: str = "/js/",
     return order
 
 
-def bundle(root: Path, entry: str, prefix: str = "/js/", strip: bool = False) -> str:
+def bundle(root: Path, entry: str, prefix: str = "/js/", strip: bool = False,
+           skip: frozenset[str] = frozenset()) -> str:
     """One script (to be loaded as a module) running ``entry`` and all it imports (without
-    their comments if ``strip``: a sixth fewer bytes once compressed).
+    their comments if ``strip``: a sixth fewer bytes once compressed), less the modules of
+    ``skip`` (and theirs): a second bundle, run after a first that has them.
 
     Every module's exports are kept in ``globalThis.cardtableModules`` (a ``Map`` from the
     module's path), so a test or a person at the console reaches the page's own modules,
     and a second bundle on the page runs only the modules the first did not.
     """
     parts = ["const __modules = (globalThis.cardtableModules ??= new Map());"]
-    for module in modules_of(root, entry, prefix, strip):
+    for module in modules_of(root, entry, prefix, strip, skip):
         bindings = [_binding(what, target, module.path) for what, target in module.imports]
         exported = ", ".join(local if out == local else f"{out}: {local}"
                              for out, local in module.exports)

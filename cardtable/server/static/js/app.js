@@ -16,22 +16,55 @@ import { setNavigator } from "./router.js";
 import { h, clear } from "./dom.js";
 import { Lobby } from "./lobby.js";
 import { TableView } from "./table.js";
-import { History, Replay } from "./history.js";
 import { ProfilePage, LeaderboardPage, accountBadge, getMe } from "./players.js";
-import { AccountScreen, AccountControlPage, AdminPage, ResetPage } from "./accountcontrol.js";
-import { learnScreen } from "./lesson.js";
-import { puzzleScreen } from "./puzzle.js";
-import { analysisScreen } from "./analysis.js";
 import { TournamentsPage, TournamentPage } from "./tournaments.js";
 import { InboxPage, ChallengePage, UnsubscribePage, inboxLink, setWhoAmI } from "./social.js";
 
 const main = document.getElementById("main");
 let screen = null;
+let routed = 0;
+
+/** @typedef {typeof import("./later.js")} Later */
+/** @type {Promise<Later> | null} */
+let laterScreens = null;
+
+/** The screens of later.js (history, replay, analysis, lessons, puzzles, the account's
+ * pages): fetched the first time one is opened, not with the lobby's and the table's
+ * script.  The server names their bundle in the page (<meta name="cardtable-later">);
+ * served unbundled, the page imports the module itself. */
+function later() {
+  if (!laterScreens) {
+    const meta = /** @type {HTMLMetaElement | null} */ (document.querySelector('meta[name="cardtable-later"]'));
+    laterScreens = import(meta?.content ?? "/js/later.js")
+      .then((own) => /** @type {any} */ (globalThis).cardtableModules?.get("/js/later.js") ?? own);
+    laterScreens.catch(() => { laterScreens = null; });   // asked again next time
+  }
+  return laterScreens;
+}
+
+/** Show the screen ``make`` draws from later.js, once it has arrived (unless the reader
+ * has gone elsewhere meanwhile). */
+function openLater(make) {
+  const turn = routed;
+  main.append(h("p", { class: "loading muted" }, t("frame.loading")));
+  later().then((screens) => {
+    if (turn !== routed) return;
+    clear(main);
+    screen = make(screens);
+    /** @type {any} */ (window).cardtableScreen = screen;
+  }, () => {
+    if (turn !== routed) return;
+    clear(main).append(h("p", { role: "alert" }, t("net.screenFailed")),
+      h("button", { type: "button", onclick: route }, t("net.tryAgain")));
+  });
+  return null;
+}
 
 function route() {
   const path = location.pathname;
   const hash = location.hash.replace(/^#\/?/, "");
   if (screen) { screen.destroy(); screen = null; }
+  routed += 1;
   clear(main);
   const table = /^\/table\/([^/]+)\/?$/.exec(path);
   let name;
@@ -40,16 +73,17 @@ function route() {
     screen = new TableView(main, decodeURIComponent(table[1]));
   } else if (hash.startsWith("replay/")) {
     name = "replay";
-    screen = new Replay(main, decodeURIComponent(hash.slice("replay/".length)));
+    const id = decodeURIComponent(hash.slice("replay/".length));
+    screen = openLater((later) => new later.Replay(main, id));
   } else if (hash === "learn" || hash.startsWith("learn/")) {
     name = "learn";
-    screen = learnScreen(main, hash.slice("learn".length));
+    screen = openLater((later) => later.learnScreen(main, hash.slice("learn".length)));
   } else if (hash === "puzzle" || hash.startsWith("puzzle/")) {
     name = "puzzle";
-    screen = puzzleScreen(main, hash.slice("puzzle".length));
+    screen = openLater((later) => later.puzzleScreen(main, hash.slice("puzzle".length)));
   } else if (hash.startsWith("analyse/")) {
     name = "analysis";
-    screen = analysisScreen(main, hash.slice("analyse/".length));
+    screen = openLater((later) => later.analysisScreen(main, hash.slice("analyse/".length)));
   } else if (hash === "tournaments" || hash.startsWith("tournaments/")) {
     name = "tournaments";
     const id = hash.slice("tournaments/".length);
@@ -65,19 +99,19 @@ function route() {
     screen = new UnsubscribePage(main, decodeURIComponent(hash.slice("unsubscribe=".length)));
   } else if (hash === "history") {
     name = "history";
-    screen = new History(main);
+    screen = openLater((later) => new later.History(main));
   } else if (hash === "account/control") {
     name = "control";
-    screen = new AccountControlPage(main);
+    screen = openLater((later) => new later.AccountControlPage(main));
   } else if (hash === "admin") {
     name = "admin";
-    screen = new AdminPage(main);
+    screen = openLater((later) => new later.AdminPage(main));
   } else if (hash === "reset" || hash.startsWith("reset=")) {
     name = "reset";
-    screen = new ResetPage(main, hash.slice("reset=".length));
+    screen = openLater((later) => new later.ResetPage(main, hash.slice("reset=".length)));
   } else if (hash === "account" || hash.startsWith("players/") || hash.startsWith("leaderboard")) {
     name = hash === "account" ? "account" : hash.startsWith("players/") ? "profile" : "leaderboard";
-    screen = name === "account" ? new AccountScreen(main)
+    screen = name === "account" ? openLater((later) => new later.AccountScreen(main))
       : name === "profile" ? new ProfilePage(main, decodeURIComponent(hash.slice("players/".length)))
         : new LeaderboardPage(main, decodeURIComponent(hash.slice("leaderboard/".length)));
   } else {

@@ -189,4 +189,6 @@ export default {
   "life.players": "Players",
   "life.away": "away",
   "net.offline": "You are offline. The table comes back by itself when the connection does; a move made meanwhile is not sent.",
+  "net.screenFailed": "This page could not be fetched (is the device offline?). Try again when the connection is back.",
+  "net.tryAgain": "Try again",
 };

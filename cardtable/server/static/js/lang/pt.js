@@ -189,4 +189,6 @@ export default {
   "life.players": "Jogadores",
   "life.away": "ausente",
   "net.offline": "Você está sem conexão. A mesa volta sozinha quando a conexão voltar; uma jogada feita enquanto isso não é enviada.",
+  "net.screenFailed": "Não foi possível buscar esta página (o aparelho está sem conexão?). Tente de novo quando a conexão voltar.",
+  "net.tryAgain": "Tentar de novo",
 };
