@@ -11,8 +11,19 @@ visit (a new profile: nothing kept), so it gets the page with its script inside
     .venv/bin/python benchmarks/lighthouse.py --url http://127.0.0.1:8000/ --runs 3
 
 Each page is measured ``--runs`` times; the median of each score is printed, with each
-performance metric's median.  Performance on a busy machine is mostly its blocking time:
+performance metric's median, the spread (lowest-highest) of the performance score and the
+load average before each run.  Performance on a busy machine is mostly its blocking time:
 say the load average beside the figures.
+
+``--calibrate`` follows Lighthouse's own advice on CPU throttling (its docs/throttling.md,
+"Calibrating the CPU slowdown"): the 4x slowdown takes a high-end desktop (a
+``benchmarkIndex`` of 1500-2000) to a mid-tier phone; a slower host should be slowed less.
+Each round then runs twice: once as Lighthouse would by default (which measures the
+machine's ``benchmarkIndex`` at that moment), and once with the slowdown scaled to that
+index, ``4 x index / 1750`` (at least 1, at most 4): the phone Lighthouse means, made from
+the machine as loaded as it was a moment before.  On a shared machine the index falls
+with the load, and so does the slowdown; the waits for a core inside a task are not taken
+out this way (the index is measured before the page, not during it).
 """
 
 from __future__ import annotations
@@ -37,6 +48,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools" / "lighthouse"
 LIGHTHOUSE = TOOLS / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ("performance", "accessibility", "best-practices")
+DESKTOP_INDEX = 1750
+"""The middle of Lighthouse's "high-end desktop" range (1500-2000), which its default 4x
+slowdown takes to a mid-tier phone."""
 METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time",
            "cumulative-layout-shift", "speed-index")
 
@@ -57,16 +71,31 @@ def a_table(url: str) -> str:
         return f"{url}table/{json.load(answer)['table']}"
 
 
-def run(binary: Path, page: str, folder: Path) -> dict[str, Any]:
+def slowdown(index: float) -> float:
+    """The CPU slowdown that takes a host of this ``benchmarkIndex`` to the phone Lighthouse's
+    4x takes a high-end desktop to.
+
+    >>> slowdown(1750), slowdown(875), slowdown(200), slowdown(2600)
+    (4.0, 2.0, 1.0, 4.0)
+    """
+    return round(min(4.0, max(1.0, 4 * index / DESKTOP_INDEX)), 2)
+
+
+def run(binary: Path, page: str, folder: Path, multiplier: float | None = None) -> dict[str, Any]:
     out = folder / "report.json"
+    load = os.getloadavg()[0]
     subprocess.run([str(binary), page, "--quiet", "--output=json", f"--output-path={out}",
                     "--only-categories=" + ",".join(CATEGORIES), "--save-assets",
-                    "--chrome-flags=--headless=new --no-sandbox"],
+                    "--chrome-flags=--headless=new --no-sandbox",
+                    *([f"--throttling.cpuSlowdownMultiplier={multiplier}"] if multiplier else [])],
                    check=True, env={**os.environ, "CHROME_PATH": "/usr/bin/chromium"})
     report: dict[str, Any] = json.loads(out.read_text())
     trace = json.loads((folder / "report-0.trace.json").read_text())
-    return {"cpu": cpu_blocking(trace["traceEvents"], page,
-                                report["audits"]["first-contentful-paint"]["numericValue"]),
+    return {"load": load, "index": report["environment"]["benchmarkIndex"],
+            "multiplier": report["configSettings"]["throttling"]["cpuSlowdownMultiplier"],
+            "cpu": cpu_blocking(trace["traceEvents"], page,
+                                report["audits"]["first-contentful-paint"]["numericValue"],
+                                report["configSettings"]["throttling"]["cpuSlowdownMultiplier"]),
             "scores": {name: report["categories"][name]["score"] for name in CATEGORIES},
             "metrics": {name: report["audits"][name]["numericValue"] for name in METRICS},
             "long": [(round(item["startTime"]), round(item["duration"]), item["url"][-40:])
@@ -81,12 +110,13 @@ def run(binary: Path, page: str, folder: Path) -> dict[str, Any]:
                              and report["audits"][ref["id"]]["score"] < 0.9)}
 
 
-def cpu_blocking(events: list[dict[str, Any]], page: str, fcp_ms: float) -> float:
+def cpu_blocking(events: list[dict[str, Any]], page: str, fcp_ms: float,
+                 multiplier: float = 4.0) -> float:
     """The blocking time Lighthouse's simulation would find on an idle machine: each of the
     page's main-thread tasks after its first paint counted by the CPU time its thread had
     (``tdur``: no time spent waiting for a core another process held), times Lighthouse's
-    CPU slowdown (4), less the 50 ms a task may take.  On a shared machine Lighthouse's own
-    figure counts the waits for a core too, and moves with the load."""
+    CPU slowdown (``multiplier``), less the 50 ms a task may take.  On a shared machine
+    Lighthouse's own figure counts the waits for a core too, and moves with the load."""
     parses = [e for e in events if e.get("name") == "ParseHTML"
               and str(e.get("args", {}).get("beginData", {}).get("url", "")).startswith(page)]
     if not parses:
@@ -95,9 +125,33 @@ def cpu_blocking(events: list[dict[str, Any]], page: str, fcp_ms: float) -> floa
     paints = [e["ts"] for e in events if e.get("name") == "firstContentfulPaint"
               and e.get("pid") == pid]
     start = min(paints) if paints else min(e["ts"] for e in parses) + fcp_ms * 1000
-    return sum(max(0.0, 4 * e["tdur"] / 1000 - 50) for e in events
+    return sum(max(0.0, multiplier * e["tdur"] / 1000 - 50) for e in events
                if e.get("name") == "RunTask" and e.get("ph") == "X" and "tdur" in e
                and (e["pid"], e["tid"]) == (pid, tid) and e["ts"] >= start)
+
+
+def report(name: str, runs: list[dict[str, Any]], details: bool) -> None:
+    """The medians of ``runs`` of one page, with the performance score's spread and the
+    load average, benchmarkIndex and CPU slowdown of each run."""
+    scores = "  ".join(
+        f"{c} {round(100 * statistics.median(r['scores'][c] for r in runs))}" for c in CATEGORIES)
+    each = ", ".join(str(round(100 * r["scores"]["performance"])) for r in runs)
+    metrics = "  ".join(
+        f"{m.replace('-', ' ')} {statistics.median(r['metrics'][m] for r in runs):.3g}"
+        for m in METRICS)
+    cpu = statistics.median(r["cpu"] for r in runs)
+    loads = ", ".join(f"{r['load']:.1f}" for r in runs)
+    print(f"{name}: {scores}\n       performance of each run: {each}"
+          f"\n       load average: {loads};"
+          f" benchmarkIndex: {', '.join(str(round(r['index'])) for r in runs)};"
+          f" CPU slowdown: {', '.join(str(r['multiplier']) for r in runs)}"
+          f"\n       {metrics} (ms; the layout shift is a fraction)"
+          f"\n       blocking time from CPU time (x the slowdown, after the first paint):"
+          f" {cpu:.0f} ms"
+          f"\n       below 0.9: {sorted({a for r in runs for a in r['failed']})}", flush=True)
+    if details:
+        for one in runs:
+            print(f"       long tasks: {one['long']}\n       work: {one['work']}")
 
 
 def main() -> None:
@@ -105,6 +159,9 @@ def main() -> None:
     parser.add_argument("--url", help="a running server (else one is started)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pages", default="lobby,table", help="lobby, table or both")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="each run again with the CPU slowdown scaled to the machine's "
+                        "benchmarkIndex measured by the run before (the module's text says how)")
     parser.add_argument("--details", action="store_true",
                         help="each run's long tasks (start, length in ms, script) and main-"
                         "thread work by kind: where the blocking time goes")
@@ -124,20 +181,14 @@ def main() -> None:
         wanted = args.pages.split(",")
         for name in wanted:
             page = url if name == "lobby" else a_table(url)
-            runs = [run(binary, page, folder) for _ in range(args.runs)]
-            scores = "  ".join(
-                f"{c} {round(100 * statistics.median(r['scores'][c] for r in runs))}"
-                for c in CATEGORIES)
-            metrics = "  ".join(
-                f"{m.replace('-', ' ')} {statistics.median(r['metrics'][m] for r in runs):.3g}"
-                for m in METRICS)
-            cpu = statistics.median(r["cpu"] for r in runs)
-            print(f"{name:6} {scores}\n       {metrics} (ms; the layout shift is a fraction)"
-                  f"\n       blocking time from CPU time (4x, after the first paint): {cpu:.0f} ms"
-                  f"\n       below 0.9: {sorted({a for r in runs for a in r['failed']})}")
-            if args.details:
-                for one in runs:
-                    print(f"       long tasks: {one['long']}\n       work: {one['work']}")
+            runs, calibrated = [], []
+            for _ in range(args.runs):
+                runs.append(run(binary, page, folder))
+                if args.calibrate:
+                    calibrated.append(run(binary, page, folder, slowdown(runs[-1]["index"])))
+            report(name, runs, args.details)
+            if calibrated:
+                report(name + " (calibrated)", calibrated, args.details)
     finally:
         if server is not None:
             server.send_signal(signal.SIGINT)
