@@ -64,9 +64,13 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def open_page(browser: Any, server_url: str) -> Iterator[Callable[..., Any]]:
-    """Open a page in a fresh browser context (its own localStorage: another person)."""
+    """Open a page in a fresh browser context (its own localStorage: another person).
+
+    What its pages write to the console as errors is kept in ``open_page.console`` (the
+    page's URL, the message), for a test that holds every page to none."""
     contexts = []
     errors: list[str] = []
+    console: list[str] = []
 
     def open_(path: str = "/", *, locale: str = "en-US", viewport: dict | None = None,
               reduced_motion: bool = False) -> Any:
@@ -76,9 +80,12 @@ def open_page(browser: Any, server_url: str) -> Iterator[Callable[..., Any]]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: console.append(f"{page.url}: {message.text}")
+                if message.type == "error" else None)
         page.goto(server_url + path)
         return page
 
+    open_.console = console  # type: ignore[attr-defined]
     yield open_
     for context in contexts:
         context.close()

@@ -1,5 +1,5 @@
 """One walk through every page and dialog, in each of the four languages: axe-core finds
-nothing serious or critical anywhere.
+nothing serious or critical anywhere, and no page writes an error to the console.
 
 The lobby; a table of each game at its start, in the middle (the move log scrolling) and
 at its end (the end dialog open); the analysis board and the replay of a finished game;
@@ -100,3 +100,4 @@ def test_every_page_and_dialog_has_nothing_serious(open_page: Any, server_url: s
 
     assert {where: lines for where, lines in found.items() if lines} == {}
     assert len(found) == 20   # every screen above was looked at
+    assert open_page.console == []
