@@ -250,3 +250,24 @@ def test_the_script_is_sent_in_brotli_once_it_is_made(tmp_path: Path) -> None:
         assert squeezed.headers["content-encoding"] == "br"
         assert squeezed.content == plain.content   # the client undid the brotli
         assert int(squeezed.headers["content-length"]) < int(gzipped.headers["content-length"])
+
+
+def test_the_screens_a_table_does_not_show_come_in_a_second_file(tmp_path: Path) -> None:
+    """The page names the later screens' bundle (fetched when one is first opened): it
+    holds those screens and none of the first script's modules, and the first script has
+    none of them."""
+    with TestClient(create_app(data_dir=tmp_path / "data")) as client:
+        html = short_page(client).text
+        named = re.search(
+            r'<meta name="cardtable-later" content="(/assets/later\.[0-9a-f]{10}\.js)">', html)
+        first = re.search(r'<script type="module" src="(/assets/app\.[0-9a-f]{10}\.js)">', html)
+        assert named and first
+        later = client.get(named.group(1))
+        script = client.get(first.group(1)).text
+    assert later.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert later.headers["content-type"].startswith("text/javascript")
+    set_in = re.compile(r'__modules\.set\("([^"]+)",')
+    in_later, in_first = set(set_in.findall(later.text)), set(set_in.findall(script))
+    assert {"/js/later.js", "/js/history.js", "/js/analysis.js", "/js/lesson.js"} <= in_later
+    assert {"/js/app.js", "/js/table.js", "/js/lobby.js", "/js/i18n.js"} <= in_first
+    assert not in_later & in_first
