@@ -130,4 +130,112 @@ static inline void ct_ab_store(double best, double alpha0, double beta0, double 
     }
 }
 
+/* The research adapters' tensors, written by a core in one call (cardtable/adapters): into
+ * a float32 buffer the caller passes (anything with the buffer protocol: a numpy vector, an
+ * array('f'), a memoryview), or, given a size instead, into a new list of Python floats
+ * (pyspiel's form, its 0.0 and 1.0 shared objects).  Every write is checked against the
+ * size: a piece outside it raises ValueError.  Needs Python.h included first. */
+#ifdef Py_PYTHON_H
+typedef struct {
+    float *data;
+    Py_ssize_t size;
+    Py_buffer view;
+    int is_view, bad;
+} ct_tensor;
+
+/* Open ``out`` (a writable float32 buffer, or an int size) zeroed: 0, or -1 with an error. */
+static inline int ct_tensor_open(PyObject *out, ct_tensor *t)
+{
+    t->is_view = 0;
+    t->bad = 0;
+    if (PyLong_Check(out)) {
+        t->size = PyLong_AsSsize_t(out);
+        if (t->size < 0 || t->size > (1 << 24)) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a tensor's size is 0 to 2**24");
+            return -1;
+        }
+        t->data = PyMem_Calloc((size_t)(t->size ? t->size : 1), sizeof(float));
+        if (t->data == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        return 0;
+    }
+    if (PyObject_GetBuffer(out, &t->view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS
+                           | PyBUF_FORMAT) < 0)
+        return -1;
+    const char *format = t->view.format ? t->view.format : "B";
+    if (t->view.itemsize != 4 || (strcmp(format, "f") != 0 && strcmp(format, "<f") != 0
+                                  && strcmp(format, "=f") != 0)) {
+        PyBuffer_Release(&t->view);
+        PyErr_SetString(PyExc_ValueError, "the tensor must be a contiguous float32 buffer");
+        return -1;
+    }
+    t->is_view = 1;
+    t->data = t->view.buf;
+    t->size = t->view.len / 4;
+    memset(t->data, 0, (size_t)t->view.len);
+    return 0;
+}
+
+/* out[at + i] = 1 for every card i of mask (a write outside the tensor marks it bad). */
+static inline void ct_tensor_bits(ct_tensor *t, long long at, ct_mask mask)
+{
+    if (!mask)
+        return;
+    if (at < 0 || at + 63 - __builtin_clzll(mask) >= t->size) {
+        t->bad = 1;
+        return;
+    }
+    while (mask) {
+        t->data[at + __builtin_ctzll(mask)] = 1.0f;
+        mask &= mask - 1;
+    }
+}
+
+static inline void ct_tensor_set(ct_tensor *t, long long at, double value)
+{
+    if (at < 0 || at >= t->size)
+        t->bad = 1;
+    else
+        t->data[at] = (float)value;
+}
+
+/* Close the tensor: None (a buffer written), the list of floats (a size given), or NULL
+ * with ValueError when a piece fell outside it. */
+static inline PyObject *ct_tensor_close(ct_tensor *t)
+{
+    static PyObject *zero = NULL, *one = NULL;
+    PyObject *out = NULL;
+    if (t->bad) {
+        PyErr_SetString(PyExc_ValueError, "a piece falls outside the tensor");
+        goto done;
+    }
+    if (t->is_view) {
+        out = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (zero == NULL && ((zero = PyFloat_FromDouble(0.0)) == NULL
+                         || (one = PyFloat_FromDouble(1.0)) == NULL))
+        goto done;
+    out = PyList_New(t->size);
+    for (Py_ssize_t i = 0; out != NULL && i < t->size; i++) {
+        float x = t->data[i];
+        PyObject *item = x == 0.0f ? Py_NewRef(zero) : x == 1.0f ? Py_NewRef(one)
+                                                                    : PyFloat_FromDouble(x);
+        if (item == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, item);
+    }
+done:
+    if (t->is_view)
+        PyBuffer_Release(&t->view);
+    else
+        PyMem_Free(t->data);
+    return out;
+}
+#endif
+
 #endif

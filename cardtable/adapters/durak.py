@@ -35,7 +35,7 @@ after ``max_moves`` decisions ends there as a draw, with ``truncated`` true.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import numpy as np
 
@@ -171,7 +171,7 @@ class DurakEpisode(Episode):
         self._game: Game | None = None
         self._phase = _DEAL
         self._moves = 0
-        self._legal: dict[int, Move] = {}
+        self._legal_cache: dict[int, Move] | None = None
         self._log: list[tuple[int, Move, tuple[int, ...]]] = []   # seat, move, draws
         self._played = [0] * players
         self._taken = [0] * players
@@ -219,7 +219,24 @@ class DurakEpisode(Episode):
     def legal_actions(self) -> list[int]:
         if self._phase == _DEAL:
             return [card.index for card in cards_of(self._left)]
-        return sorted(self._legal) if self._phase == _PLAY else []
+        if self._phase != _PLAY:
+            return []
+        game: Any = self._game
+        if type(game) is _COMPILED:
+            actions: list[int] = game._legal_actions()
+            return actions
+        return sorted(self._legal)
+
+    @property
+    def _legal(self) -> dict[int, Move]:
+        """The legal moves by action number (none unless a seat is to move), worked out
+        when asked."""
+        if self._phase != _PLAY:
+            return {}
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = self._legal_now()
+        return legal
 
     def apply(self, action: int) -> None:
         action = int(action)
@@ -230,11 +247,19 @@ class DurakEpisode(Episode):
                                   "left to deal")
             self._deal(CARDS[action])
         elif self._phase == _PLAY:
-            move = self._legal.get(action)
-            if move is None:
-                self._game_dealt.push(move_of(action))   # raises IllegalMove saying why
-                raise AssertionError("an action missing from the legal list was accepted")
-            self._push(move)
+            game: Any = self._game
+            if type(game) is _COMPILED:
+                # the core plays it and keeps the lists _push keeps (the reference)
+                entry = game._episode_push(action, self._played, self._taken, self._drawn,
+                                           self._hands) if 0 <= action < NUM_ACTIONS else None
+                if entry is None:
+                    self._refuse(action)
+                self._after_move(entry)
+            else:
+                move = self._legal.get(action)
+                if move is None:
+                    self._refuse(action)
+                self._push(move)
         else:
             raise IllegalMove("the game is over")
         self.history.append(action)
@@ -253,7 +278,12 @@ class DurakEpisode(Episode):
         self._hands = [mask_of(game.hand(seat)) for seat in range(n)]
         self._stock_mask = mask_of(game.stock)
         self._phase = _PLAY
-        self._legal = self._legal_now()
+        self._legal_cache = None
+
+    def _refuse(self, action: int) -> NoReturn:
+        """Raise the engine's ``IllegalMove`` for an action not legal now, saying why."""
+        self._game_dealt.push(move_of(action))   # raises IllegalMove saying why
+        raise AssertionError("an action missing from the legal list was accepted")
 
     def _push(self, move: Move) -> None:
         game = self._game_dealt
@@ -261,7 +291,6 @@ class DurakEpisode(Episode):
         assert seat is not None, "a move is pushed only while the game goes on"
         table_before = self._table_mask
         game.push(move)
-        self._moves += 1
         kind = move.kind
         hands = self._hands
         if kind is MoveKind.ATTACK or (kind is MoveKind.TRANSFER and not move.shown):
@@ -292,14 +321,18 @@ class DurakEpisode(Episode):
                 self._drawn[other] |= drawn
                 out.append(drawn)
             draws = tuple(out)
-        self._log.append((seat, move, draws))
-        self._legal = self._legal_now()
+        self._after_move((seat, move, draws))
+
+    def _after_move(self, entry: tuple[int, Move, tuple[int, ...]]) -> None:
+        """What follows every move: the log, and whether the game is over or cut short."""
+        self._moves += 1
+        self._log.append(entry)
+        self._legal_cache = None
         self._pub_at = -1
-        if game.is_over():
+        if self._game_dealt.is_over():
             self._phase = _OVER
         elif self._moves >= self.max_moves:
             self._phase = _OVER
-            self._legal = {}
             self.truncated = True
 
     def _legal_now(self) -> dict[int, Move]:
@@ -513,6 +546,42 @@ class DurakEpisode(Episode):
         values += (at["stock"], len(self._deck) - 6 * self.players if trump_card else 0,
                    at["trump_card_in_stock"], 1.0 if trump_card else 0.0)
         return tuple(masks), tuple(values)
+
+    def _in_core(self, out: Any, seat: int, kind: str, private: str) -> Any:
+        """The tensor written by the compiled core in one call (``Core._tensor``: into the
+        float32 buffer ``out``, or as a list of floats when ``out`` is the size), or
+        ``NotImplemented`` where it does not write it (the pure engine, the deal, the views
+        with other seats' cards)."""
+        game: Any = self._game
+        if private != "single" or type(game) is not _COMPILED or self._phase == _DEAL:
+            return NotImplemented
+        self._check_seat(seat)
+        self._check_view(kind, private)
+        key = ("starts", kind)
+        at = self._layouts.get(key)
+        if at is None:
+            offsets = self.offsets(kind)
+            at = self._layouts[key] = tuple(offsets[name] for name in _PLAYING)
+        recall = None
+        if kind == "information_state":
+            offsets = self.offsets(kind)
+            recall = (offsets["played"], offsets["taken"], offsets["drawn"], self._played,
+                      self._taken, self._drawn)
+        return game._tensor(out, seat, at, self._phase == _PLAY, recall)
+
+    def encode(self, out: np.ndarray, seat: int, kind: str = "observation",
+               private: str = "single") -> np.ndarray:
+        if self._in_core(out, seat, kind, private) is NotImplemented:
+            return super().encode(out, seat, kind, private)
+        return out
+
+    def tensor_list(self, seat: int, kind: str = "observation", private: str = "single"
+                    ) -> list[float]:
+        found = self._in_core(self.cached_layout(kind, private).size, seat, kind, private)
+        if found is NotImplemented:
+            return super().tensor_list(seat, kind, private)
+        tensor: list[float] = found
+        return tensor
 
     def _recall_pieces(self, seat: int, at: dict[str, int], masks: list[int]) -> None:
         """The information state's own pieces: what each seat played and took, and what

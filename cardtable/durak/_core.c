@@ -1036,6 +1036,234 @@ static PyObject *Core_push(Core *self, PyObject *const *args, Py_ssize_t nargs,
     Py_RETURN_NONE;
 }
 
+/* -- the research episode's step and tensor (cardtable/adapters/durak.py) ------------------ */
+
+/* The cards on the table: every attack card and every beater. */
+static ct_mask table_cards(const dk_state *s)
+{
+    ct_mask mask = 0;
+    for (int i = 0; i < s->natt; i++)
+        mask |= BIT(s->att[i]);
+    for (int i = 0; i < s->nbeats; i++)
+        mask |= BIT(s->beat_d[i]);
+    return mask;
+}
+
+/* list[i] |= mask (a list of ints, one per seat): 0, or -1 with an error. */
+static int or_into(PyObject *list, int i, ct_mask mask)
+{
+    if (!mask)
+        return 0;
+    unsigned long long now = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(list, i));
+    if (now == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    PyObject *value = PyLong_FromUnsignedLongLong(now | mask);
+    if (value == NULL)
+        return -1;
+    PyList_SetItem(list, i, value);
+    return 0;
+}
+
+static int set_mask(PyObject *list, int i, ct_mask mask)
+{
+    PyObject *value = PyLong_FromUnsignedLongLong(mask);
+    if (value == NULL)
+        return -1;
+    PyList_SetItem(list, i, value);
+    return 0;
+}
+
+/* _legal_actions(): the legal moves' numbers (the research actions), ascending. */
+static PyObject *Core_legal_actions(Core *self, PyObject *Py_UNUSED(ignored))
+{
+    ensure_legal(self);
+    int16_t sorted[MAX_LEGAL];
+    int n = self->nlegal;
+    for (int i = 0; i < n; i++) {   /* insertion sort: the list is short and nearly sorted */
+        int16_t x = self->legal[i];
+        int k = i;
+        while (k > 0 && sorted[k - 1] > x) {
+            sorted[k] = sorted[k - 1];
+            k--;
+        }
+        sorted[k] = x;
+    }
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list != NULL && i < n; i++) {
+        PyObject *item = PyLong_FromLong(sorted[i]);
+        if (item == NULL)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+/* _episode_push(action, played, taken, drawn, hands): the Durak episode's step (what
+ * DurakEpisode._push does with a Move, the reference) in one call.  Plays the legal move
+ * numbered ``action`` and keeps the episode's per-seat lists of masks: the cards each seat
+ * played, took from the table and drew, and each hand.  Returns the episode's log entry
+ * (seat, move, draws): draws is () unless the move closed a round or exchanged a trump,
+ * then each seat's drawn cards.  None, with nothing changed, for an action not legal now. */
+static PyObject *Core_episode_push(Core *self, PyObject *args)
+{
+    int action;
+    PyObject *played, *taken, *drawn, *hands;
+    if (!PyArg_ParseTuple(args, "iO!O!O!O!", &action, &PyList_Type, &played, &PyList_Type,
+                          &taken, &PyList_Type, &drawn, &PyList_Type, &hands))
+        return NULL;
+    if (check_bound() < 0)
+        return NULL;
+    int n = self->r.players;
+    if (PyList_GET_SIZE(played) != n || PyList_GET_SIZE(taken) != n
+        || PyList_GET_SIZE(drawn) != n || PyList_GET_SIZE(hands) != n) {
+        PyErr_SetString(PyExc_ValueError, "one mask per seat in each list");
+        return NULL;
+    }
+    ensure_legal(self);
+    int found = 0;
+    for (int i = 0; i < self->nlegal && !found; i++)
+        found = self->legal[i] == action;
+    if (!found)
+        Py_RETURN_NONE;
+    int seat = self->s.to_move;
+    if (play(self, action) < 0)
+        return NULL;
+    const dk_state *b = &self->saved[self->nmoves - 1], *s = &self->s;
+    ct_mask own = 0;
+    int8_t cards[4];
+    if (action >= DK_ATTACK && action < DK_TRANSFER)
+        group_cards(action, DK_ATTACK, cards, &own);
+    else if (action >= DK_TRANSFER && action < DK_SHOW)
+        group_cards(action, DK_TRANSFER, cards, &own);
+    else if (action >= DK_DEFEND)
+        own = BIT((action - DK_DEFEND) % 52);
+    if (or_into(played, seat, own) < 0 || set_mask(hands, seat, s->hands[seat]) < 0)
+        return NULL;
+    PyObject *draws;
+    ct_mask table_before = table_cards(b);
+    int exchange = action >= DK_EXCHANGE && action < DK_DEFEND;
+    if (exchange || (table_before && (s->phase == LEAD || s->phase == OVER))) {
+        ct_mask left_stock = stock_between(b, b->drawn, b->stock_len)
+                             & ~stock_between(s, s->drawn, s->stock_len);
+        draws = PyTuple_New(n);
+        if (draws == NULL)
+            return NULL;
+        for (int other = 0; other < n; other++) {
+            ct_mask before = b->hands[other] & ~(other == seat ? own : 0);
+            ct_mask gained = s->hands[other] & ~before;
+            ct_mask got = gained & left_stock;
+            PyObject *item = PyLong_FromUnsignedLongLong(got);
+            if (item == NULL || or_into(taken, other, gained & table_before) < 0
+                || or_into(drawn, other, got) < 0 || set_mask(hands, other, s->hands[other]) < 0) {
+                Py_XDECREF(item);
+                Py_DECREF(draws);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(draws, other, item);
+        }
+    } else {
+        draws = PyTuple_New(0);
+        if (draws == NULL)
+            return NULL;
+    }
+    return Py_BuildValue("(iON)", seat, PyTuple_GET_ITEM(MOVES, action), draws);
+}
+
+/* _tensor(out, seat, starts, playing, recall): a seat's view once the deal is over (the
+ * pieces ``_pieces`` gives) written in one call: into ``out``, a float32 buffer (None back),
+ * or, when ``out`` is a size, into a new list of floats.  ``recall`` is None for the
+ * observation, or for the information state (played, taken, drawn starts, then the
+ * episode's played, taken and drawn lists of masks). */
+static PyObject *Core_tensor(Core *self, PyObject *args)
+{
+    int seat, playing;
+    PyObject *out, *starts, *recall;
+    if (!PyArg_ParseTuple(args, "OiO!pO", &out, &seat, &PyTuple_Type, &starts, &playing,
+                          &recall))
+        return NULL;
+    const dk_state *s = &self->s;
+    int players = self->r.players;
+    if (seat < 0 || seat >= players || PyTuple_GET_SIZE(starts) != P_STARTS
+        || (recall != Py_None && (!PyTuple_Check(recall) || PyTuple_GET_SIZE(recall) != 6))) {
+        PyErr_SetString(PyExc_ValueError, "a seat of the game, one start per piece, and the "
+                        "recall as None or six items");
+        return NULL;
+    }
+    long long at[P_STARTS], recall_at[3] = {0, 0, 0};
+    ct_mask recall_masks[3][MAX_SEATS];
+    for (int i = 0; i < P_STARTS; i++) {
+        at[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(starts, i));
+        if (at[i] == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    if (recall != Py_None)
+        for (int k = 0; k < 3; k++) {
+            recall_at[k] = PyLong_AsLongLong(PyTuple_GET_ITEM(recall, k));
+            PyObject *list = PyTuple_GET_ITEM(recall, 3 + k);
+            if (!PyList_Check(list) || PyList_GET_SIZE(list) != players) {
+                PyErr_SetString(PyExc_ValueError, "one recall mask per seat");
+                return NULL;
+            }
+            for (int i = 0; i < players; i++)
+                recall_masks[k][i] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(list, i));
+            if (PyErr_Occurred())
+                return NULL;
+        }
+    ct_tensor t;
+    if (ct_tensor_open(out, &t) < 0)
+        return NULL;
+    ct_mask played = 0, beaten = 0, defences = 0;
+    for (int i = 0; i < s->natt; i++)
+        played |= BIT(s->att[i]);
+    for (int i = 0; i < s->nbeats; i++) {
+        beaten |= BIT(s->beat_a[i]);
+        defences |= BIT(s->beat_d[i]);
+    }
+    ct_mask seats = ((ct_mask)1 << players) - 1;
+    ct_tensor_bits(&t, at[P_PLAYER], (ct_mask)1 << seat);
+    ct_tensor_bits(&t, at[P_HAND], s->hands[seat]);
+    ct_tensor_bits(&t, at[P_UNBEATEN], played & ~beaten);
+    ct_tensor_bits(&t, at[P_BEATEN], beaten);
+    ct_tensor_bits(&t, at[P_DEFENCES], defences);
+    ct_tensor_bits(&t, at[P_DISCARD], s->discard);
+    ct_tensor_bits(&t, at[P_PHASE], (ct_mask)1 << s->phase);
+    ct_tensor_bits(&t, at[P_SHOWN], s->shown);
+    ct_tensor_bits(&t, at[P_PASSED], (ct_mask)s->passed & seats);
+    ct_tensor_bits(&t, at[P_OUT], (ct_mask)s->out & seats);
+    if (playing && s->phase != OVER && s->to_move >= 0)
+        ct_tensor_bits(&t, at[P_TO_MOVE], (ct_mask)1 << s->to_move);
+    if (s->trump_card >= 0) {
+        ct_tensor_bits(&t, at[P_TRUMP_SUIT], (ct_mask)1 << (s->trump_card % 4));
+        ct_tensor_bits(&t, at[P_TRUMP_CARD], BIT(s->trump_card));
+    }
+    for (int i = 0; i < players; i++)
+        ct_tensor_bits(&t, at[P_KNOWN] + 52 * i, s->known[i]);
+    if (s->phase != OVER) {
+        if (s->attacker >= 0)
+            ct_tensor_bits(&t, at[P_ATTACKER], (ct_mask)1 << s->attacker);
+        if (s->defender >= 0)
+            ct_tensor_bits(&t, at[P_DEFENDER], (ct_mask)1 << s->defender);
+        if (s->orig >= 0)
+            ct_tensor_bits(&t, at[P_ORIGINAL], (ct_mask)1 << s->orig);
+    }
+    int stock = s->stock_len - s->drawn;
+    ct_tensor_set(&t, at[P_IN_STOCK], stock > 0);
+    ct_tensor_set(&t, at[P_STOCK], stock);
+    ct_tensor_set(&t, at[P_LIMIT], s->limit);
+    ct_tensor_set(&t, at[P_FIRST_ROUND], s->round == 1);
+    for (int i = 0; i < players; i++)
+        ct_tensor_set(&t, at[P_HAND_SIZES] + i, __builtin_popcountll(s->hands[i]));
+    if (recall != Py_None) {
+        for (int i = 0; i < players; i++) {
+            ct_tensor_bits(&t, recall_at[0] + 52 * i, recall_masks[0][i]);
+            ct_tensor_bits(&t, recall_at[1] + 52 * i, recall_masks[1][i]);
+        }
+        ct_tensor_bits(&t, recall_at[2], recall_masks[2][seat]);
+    }
+    return ct_tensor_close(&t);
+}
+
 static PyObject *Core_pop(Core *self, PyObject *Py_UNUSED(ignored))
 {
     if (check_bound() < 0)
@@ -2074,6 +2302,12 @@ static PyMethodDef Core_methods[] = {
      "{move number: Move} for the legal moves, in their order."},
     {"_pieces", (PyCFunction)Core_pieces, METH_VARARGS,
      "A seat's view as the research adapters' (offset, mask) and (offset, value) tuples."},
+    {"_legal_actions", (PyCFunction)Core_legal_actions, METH_NOARGS,
+     "The legal moves' numbers (the research actions), ascending."},
+    {"_episode_push", (PyCFunction)Core_episode_push, METH_VARARGS,
+     "The Durak research episode's step: play an action, keep its lists, give its log entry."},
+    {"_tensor", (PyCFunction)Core_tensor, METH_VARARGS,
+     "A seat's research tensor written into a float32 buffer, or as a list of floats."},
     {"legal_moves", (PyCFunction)Core_legal_moves, METH_NOARGS,
      "Every move the seat to move may make (empty once the game is over)."},
     {"push", (PyCFunction)(void (*)(void))Core_push, METH_FASTCALL | METH_KEYWORDS,

@@ -1,0 +1,107 @@
+"""The research episodes' steps and tensors in the compiled core are the Python ones.
+
+On the compiled engine an episode plays an action, keeps its bookkeeping and writes a
+seat's tensor in one core call; on the pure engine the same episode does each in Python
+(the reference).  Two episodes, one on each engine, play the same seeded actions: at every
+decision they offer the same actions and give every seat the same tensors (both views, as
+a buffer and as pyspiel's list), strings and records.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cardtable.adapters.durak as durak_adapter
+from cardtable.adapters.durak import DurakEpisode
+from cardtable.durak import Rules
+from cardtable.durak.engine import CompiledGame, PureGame
+from cardtable.game import IllegalMove
+
+pytestmark = pytest.mark.skipif(CompiledGame is None, reason="the compiled core is not built")
+
+SEEDS = st.integers(min_value=0, max_value=2**32)
+KINDS = ("observation", "information_state")
+DURAK_RULES = [Rules(), Rules(passport=True, trump_six_exchange=True, late_transfer=True),
+               Rules(pack_size=52, neighbours_only=True)]
+
+
+def reference(episode, seat: int, kind: str) -> np.ndarray:
+    tensor, views = episode.layout(kind).new()
+    episode.write(views, seat, kind)
+    return tensor
+
+
+def durak_pair(players: int, rules: Rules, rng: random.Random
+               ) -> tuple[DurakEpisode, DurakEpisode]:
+    """Two episodes dealt the same cards, the first on the compiled engine, the second on
+    the pure one."""
+    core, pure = DurakEpisode(players=players, rules=rules), DurakEpisode(players=players,
+                                                                        rules=rules)
+    while core.is_chance_node():
+        core.apply(core.sample_chance(rng))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(durak_adapter, "Game", PureGame)
+        for action in core.history:
+            pure.apply(action)
+    assert type(core.engine) is CompiledGame and type(pure.engine) is PureGame
+    return core, pure
+
+
+def same_views(core, pure) -> None:
+    for seat in range(core.players):
+        for kind in KINDS:
+            expected = reference(pure, seat, kind)
+            out = np.full(expected.shape, 9.0, np.float32)
+            assert core.encode(out, seat, kind) is out
+            assert np.array_equal(out, expected)
+            listed = core.tensor_list(seat, kind)
+            assert listed == expected.tolist() and all(type(x) is float for x in listed)
+            assert core.string(seat, kind) == pure.string(seat, kind)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=SEEDS, rules=st.sampled_from(DURAK_RULES), players=st.integers(2, 6))
+def test_a_durak_game_stepped_in_the_core_is_the_python_episodes(seed, rules, players):
+    rng = random.Random(seed)
+    core, pure = durak_pair(players, rules, rng)
+    decisions = 0
+    while not core.is_terminal():
+        assert core.legal_actions() == pure.legal_actions() == sorted(pure._legal)
+        assert core.legal_moves() == pure.legal_moves()
+        same_views(core, pure)
+        action = rng.choice(core.legal_actions())
+        core.apply(action)
+        pure.apply(action)
+        decisions += 1
+        assert core._log == pure._log
+        assert (core._hands, core._played, core._taken, core._drawn) == (
+            pure._hands, pure._played, pure._taken, pure._drawn)
+    assert pure.is_terminal() and core.returns() == pure.returns()
+    assert core.moves == pure.moves and decisions > 5
+    same_views(core, pure)
+
+
+def test_an_action_the_core_refuses_is_refused_with_the_pure_engines_reason():
+    core, pure = durak_pair(2, Rules(), random.Random(3))
+    for action in (5, 1, 3199, -1, 40_000, 2**70):
+        if action in pure.legal_actions():
+            continue
+        with pytest.raises(IllegalMove) as by_pure:
+            pure.apply(action)
+        with pytest.raises(IllegalMove) as by_core:
+            core.apply(action)
+        assert str(by_core.value) == str(by_pure.value)
+    assert core.history == pure.history and len(core._log) == 0
+
+
+def test_the_core_refuses_a_tensor_outside_its_buffer():
+    core, _ = durak_pair(2, Rules(), random.Random(4))
+    with pytest.raises(ValueError, match="outside"):
+        core.encode(np.zeros(30, np.float32), 0)
+    with pytest.raises(ValueError, match="float32"):
+        core.encode(np.zeros(core.layout().size, np.float64), 0)
