@@ -47,9 +47,11 @@ from typing import Any
 
 from cardtable.server.core import pairing
 from cardtable.server.core.settings import ServerSettings
+from cardtable.server.people.notices import Notices
 from cardtable.server.play import tournaments as directing
 from cardtable.server.play.tables import Tables
 from cardtable.server.store.players import PlayerStore
+from cardtable.server.store.social import SocialStore
 from cardtable.server.store.stamps import stamp
 from cardtable.server.store.storage import Storage, sqlite_url
 from cardtable.server.store.tournaments import (
@@ -71,7 +73,8 @@ def percentile(values: list[float], share: float) -> float:
 class Run:
     """One run's server parts in this process, and what it measured."""
 
-    def __init__(self, data: Path, database_url: str | None, pace: float = 0.0) -> None:
+    def __init__(self, data: Path, database_url: str | None, pace: float = 0.0,
+                 inbox: bool = True) -> None:
         self.pace = pace
         self.moves = 0
         self.move_ms: list[float] = []
@@ -80,6 +83,8 @@ class Run:
         settings = ServerSettings(data_dir=data, bot_delay=0, grace=600,
                                   abandon_after=3600)
         self.tables = Tables(self.storage, settings)
+        if inbox:   # as the app has it: each player seated gets a "paired" notice
+            self.tables.notices = Notices(SocialStore(self.storage))
         self.store = TournamentStore(self.storage)
         self.director = directing.Director(self.tables, self.store)
         self.ended: dict[str, float] = {}     # player: when their last game ended
@@ -98,10 +103,11 @@ class Run:
     def _instrument(self) -> None:
         """Time the director's parts by wrapping them (this benchmark only)."""
         run, seating = self, self.tables.seating
-        opening = seating.open
+        beginning = seating.begin
 
-        async def open_table(plan: Any) -> Any:
-            table = await opening(plan)
+        async def open_table(dealt: Any) -> Any:
+            table = await beginning(dealt)   # a table stored starts: made
+            plan = dealt.plan
             at = time.monotonic()
             run.tables_made += 1
             run.made_at[table.id] = at
@@ -112,18 +118,18 @@ class Run:
                                                if s.player_id}))
             return table
 
-        seating.open = open_table   # type: ignore[method-assign]
-        scoring = self.store.score_games
+        seating.begin = open_table   # type: ignore[method-assign]
+        surveying = self.store.survey
 
-        def score_games(table_ids: list[str], kind: str) -> Any:
-            found = scoring(table_ids, kind)
+        def survey(*args: Any, **kwargs: Any) -> Any:
+            found = surveying(*args, **kwargs)   # the step's reading scores what ended
             at = time.monotonic()
-            for table_id in found:
+            for table_id in [] if found is None else found.scored:
                 if table_id in run.table_end:
                     run.standings_ms.append(1000 * (at - run.table_end.pop(table_id)))
             return found
 
-        self.store.score_games = score_games   # type: ignore[method-assign]
+        self.store.survey = survey   # type: ignore[method-assign]
         pair_arena = pairing.pair_arena
 
         def timed_pair(*args: Any, **kwargs: Any) -> Any:
@@ -194,7 +200,7 @@ class Run:
 
 
 async def arena(args: argparse.Namespace, data: Path) -> dict[str, Any]:
-    run = Run(data, args.database_url, args.pace)
+    run = Run(data, args.database_url, args.pace, not args.no_inbox)
     await run.tables.start()
     players = await run.entrants(args.arena_players, "a")
     tournament = await run.tournament("arena", players, 2, minutes=max(5, args.seconds))
@@ -251,7 +257,7 @@ def swiss_pairing(players: int, size: int, rounds: int, seed: int) -> dict[str, 
 async def swiss_played(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     """A whole swiss through the director: rounds timed from the last game scored to the
     next round's tables made, and the repeats counted from the stored games."""
-    run = Run(data, args.database_url)
+    run = Run(data, args.database_url, inbox=not args.no_inbox)
     await run.tables.start()
     players = await run.entrants(args.swiss_players, "s")
     tournament = await run.tournament("swiss", players, args.swiss_size,
@@ -307,6 +313,8 @@ def main() -> None:
                         help="play the whole swiss through the director too")
     parser.add_argument("--swiss-timeout", type=float, default=900)
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--no-inbox", action="store_true",
+                        help="no inbox: the director tells nobody it seated them")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     report: dict[str, Any] = {"load_average": os.getloadavg()}

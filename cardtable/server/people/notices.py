@@ -120,6 +120,35 @@ class Notices:
             event.set()
         return notice
 
+    async def notify_many(self, notices: Sequence[tuple[str, str, Mapping[str, object]]]) -> None:
+        """``notify`` for several (player, kind, data) at once: the players' settings read
+        in one query and the notices stored in one transaction (a tournament's step tells
+        every player it seated)."""
+        for _, kind, _ in notices:
+            if kind not in KINDS:
+                raise ValueError(f"no kind of notice {kind!r}")
+        if not notices:
+            return
+        try:
+            routes = await asyncio.to_thread(self.store.routes_of,
+                                             sorted({p for p, _, _ in notices}))
+            kept: list[tuple[str, str, Mapping[str, object]]] = []
+            for player_id, kind, data in notices:
+                ways = routes.get(player_id, {}).get(kind, CHANNELS)
+                ways = ways if isinstance(ways, list | tuple) else CHANNELS
+                if "push" in ways and self.pushes is not None:
+                    self.pushes.start_push(player_id, kind, dict(data))
+                if "inbox" in ways or "email" in ways:   # the digest mails the inbox's
+                    kept.append((player_id, kind, dict(data)))
+            if kept:
+                await asyncio.to_thread(self.store.add_notices, kept)
+        except StorageUnavailable:
+            log.warning("%d notices were not stored: the database is away", len(notices))
+            return
+        for player_id in {p for p, _, _ in notices}:
+            for event in self._waiting.get(player_id, ()):
+                event.set()
+
     async def wait(self, player_id: str, after: int, limit: int,
                    wait: float) -> list[NoticeView]:
         """The player's notices newer than ``after``; if there are none, up to ``wait``

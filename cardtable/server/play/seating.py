@@ -17,10 +17,10 @@ import dataclasses
 import logging
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ... import bots, games
-from ...game import GameRules, GameSpec
+from ...game import GameRules, GameSpec, GameState
 from ...records import options_from_json, rules_to_dict
 from ..core.bounds import OutOfBounds, check_rules, check_seats
 from ..core.cluster_messages import Seats
@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from ..store.players import Player
     from .host import House
 
-__all__ = ["NewSeat", "NewTable", "Seating", "budget_of", "live_seat", "new_id", "parse_seat",
-           "plan_table"]
+__all__ = ["Dealt", "NewSeat", "NewTable", "Seating", "budget_of", "live_seat", "new_id",
+           "parse_seat", "plan_table"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -123,6 +123,17 @@ class NewTable:
     table_id: str | None = None
     """The id chosen before the table is made (a tournament writes it down first);
     ``None``: one is chosen here."""
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """A new table dealt, with the rows that store it (``Seating.deal``)."""
+
+    plan: NewTable
+    state: GameState[Any]
+    row: TableRow
+    seats: list[SeatRow]
+    decks: list[list[str]]
 
 
 def budget_of(address: str, player: Player | None) -> tuple[str, ...]:
@@ -240,6 +251,27 @@ class Seating:
 
         A rematch whose old table already has one raises ``RematchExists`` (from storage).
         """
+        tables = self.tables
+        dealt = self.deal(plan)
+        table_id = dealt.row.id
+        # Own it first (Redis unreachable: ClusterUnavailable, 503, and nothing is stored),
+        # then store it; if storing fails the claim is given back: all or nothing.
+        cluster = tables.cluster
+        if cluster is not None and not await cluster.claim(table_id):
+            raise Refused("a new table's id was taken; try again", 503, "id_taken")
+        try:
+            await asyncio.to_thread(tables.storage.create_table, dealt.row, dealt.seats,
+                                    dealt.decks, plan.rematch_of)
+        except BaseException:
+            if cluster is not None:
+                await cluster.release(table_id)
+            raise
+        return await self.begin(dealt)
+
+    def deal(self, plan: NewTable) -> Dealt:
+        """A new table dealt, its rows ready to store (its id chosen if the plan has none);
+        nothing is stored or owned yet (``open`` does both; a tournament's step stores a
+        step's tables in one transaction of its own, then ``begin``s each)."""
         tables, spec = self.tables, plan.spec
         try:
             state = spec.start(plan.rules, players=plan.players, seed=SecureRandom())
@@ -253,34 +285,27 @@ class Seating:
                         player_kind=seat.player_kind, seen=stamp() if seat.seen else None)
                 for index, seat in enumerate(plan.seats)]
         free = sum(1 for row in rows if row.kind == "human" and row.token_hash is None)
-        status = WAITING if free else PLAYING
-        created = now()
         decks = [[card.text for card in deck] for deck in spec.deals(state)]
         row = TableRow(id=table_id, game=spec.name, preset=plan.preset,
                        rules=rules_to_dict(plan.rules), players=plan.players,
-                       takeover=plan.takeover, status=status, created=created,
-                       rematch_of=plan.rematch_of, life=plan.life)
-        # Own it first (Redis unreachable: ClusterUnavailable, 503, and nothing is stored),
-        # then store it; if storing fails the claim is given back: all or nothing.
-        cluster = tables.cluster
-        if cluster is not None and not await cluster.claim(table_id):
-            raise Refused("a new table's id was taken; try again", 503, "id_taken")
-        try:
-            await asyncio.to_thread(tables.storage.create_table, row, rows, decks,
-                                    plan.rematch_of)
-        except BaseException:
-            if cluster is not None:
-                await cluster.release(table_id)
-            raise
+                       takeover=plan.takeover, status=WAITING if free else PLAYING,
+                       created=now(), rematch_of=plan.rematch_of, life=plan.life)
+        return Dealt(plan, state, row, rows, decks)
+
+    async def begin(self, dealt: Dealt) -> LiveTable:
+        """A table dealt, stored and owned (``deal``) comes to life here and starts."""
+        tables, plan, row = self.tables, dealt.plan, dealt.row
         table = LiveTable(
-            id=table_id, game=spec.name, spec=spec, preset=plan.preset, rules=plan.rules,
-            players=plan.players, state=state, seats=[live_seat(row) for row in rows],
-            status=status, created=created, takeover=plan.takeover,
-            rematch_of=plan.rematch_of, decks_stored=len(decks), budget=plan.budget)
+            id=row.id, game=plan.spec.name, spec=plan.spec, preset=plan.preset,
+            rules=plan.rules, players=plan.players, state=dealt.state,
+            seats=[live_seat(seat) for seat in dealt.seats], status=row.status,
+            created=row.created, takeover=plan.takeover, rematch_of=plan.rematch_of,
+            decks_stored=len(dealt.decks), budget=plan.budget)
         Dealer(tables, table, plan.life)
-        if cluster is not None and not cluster.holds(table_id):
+        cluster = tables.cluster
+        if cluster is not None and not cluster.holds(row.id):
             return table  # stored, and Redis went away meanwhile: it is adopted once back
-        tables.live[table_id] = table
+        tables.live[row.id] = table
         await table.dealer.ask(Begin())
         return table
 

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TypeVar
 
 from ... import games
@@ -146,6 +146,9 @@ class Tables:
         self._tasks: set[asyncio.Task[object]] = set()
         self.uncountable: dict[str, str] = {}
         """Finished tables a sweep could not count here (why): not tried again."""
+        self.on_over: list[Callable[[LiveTable], None]] = []
+        """Called with a table here whose game ended (stored, its results counted), maybe
+        more than once: the tournament director starts its next step at once."""
         self.notices: Notices | None = None
         """The players' inbox (``people.notices``; the app gives it once built): what
         the tables (your move) and tournaments tell a player who is elsewhere."""
@@ -488,7 +491,11 @@ class Tables:
                           if table.over and table.connections], reason)
 
     def evict_if_idle(self, table: LiveTable) -> None:
-        """A finished table nobody watches leaves memory; the database still has it."""
+        """A finished table nobody watches leaves memory; the database still has it.
+        Asked when a game ends (and later): ``on_over`` hears of a finished table."""
+        if table.over:
+            for heard in self.on_over:
+                heard(table)
         if table.over and not table.connections and table.bot_task is None:
             self.live.pop(table.id, None)
 

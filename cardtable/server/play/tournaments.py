@@ -18,13 +18,15 @@ from the start (the seat shows in ``GET /api/me``; the player connects with
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import datetime as _dt
 import logging
 import secrets
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
-from ..core.errors import Refused
+from ..core.errors import ClusterUnavailable, Refused
 from ..core.pairing import SwissPlayer, Waiting, pair_arena, pair_swiss
 from ..core.ring import choose_id
 from ..store.stamps import stamp
@@ -34,7 +36,6 @@ from ..store.tournaments import (
     FINISHED,
     OPENING,
     PLAYING,
-    RUNNING,
     UPCOMING,
     GameRow,
     TournamentRow,
@@ -42,7 +43,8 @@ from ..store.tournaments import (
     Tourney,
 )
 from .lifecycle import DEFAULT_TAKEOVER
-from .seating import NewSeat, new_id, plan_table
+from .live import LiveTable
+from .seating import Dealt, NewSeat, NewTable, new_id, plan_table
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -52,9 +54,12 @@ __all__ = ["TICK", "Director"]
 log = logging.getLogger("cardtable.server")
 
 TICK = 0.2
-"""Seconds from one of the director's steps to the next (at least: a step that takes
-longer is followed at once): a finished player waits about this long, and the step, to
-be seated, and the standings lag a game's end by as much."""
+"""Seconds from the start of one of the director's steps to the next (a step that takes
+longer is followed at once); a tournament's table that ends on this process starts the
+next step at once, one on another process waits for the TICK."""
+DUE_EVERY = 1.0
+"""Seconds between two readings of which tournaments are due (an upcoming one's start
+time is kept to about this; a start asked through the API is directed at once)."""
 BOT_WAIT = 10.0
 """Seconds a lone waiting player waits for a person before bots fill their table (only
 where the organiser allows bots)."""
@@ -82,20 +87,33 @@ class Director:
         self.tick = tick
         self.bot_wait = bot_wait
         self._locks: dict[str, asyncio.Lock] = {}
+        self._wake = asyncio.Event()
+        """Set when a tournament's table here ends: the next step starts at once."""
+        self._due: list[str] = []
+        self._due_read = -1e9
         self.paired: list[float] = []
         """Seconds from a player's becoming free to their next table, as measured here
         (the benchmark reads them)."""
+        tables.on_over.append(self._table_over)
 
     def start(self) -> None:
         self.tables.spawn(self._loop())
+
+    def _table_over(self, table: LiveTable) -> None:
+        """A table here ended: if a tournament's, its players wait for the next step."""
+        if any(key.startswith("tournament:") for key in table.budget):
+            self._wake.set()
 
     async def _loop(self) -> None:
         clock = asyncio.get_running_loop()
         took = 0.0
         while True:
-            # a step starts every TICK, not TICK after the last one ended: a game that
-            # ends during a long step waits for that step, not for it and a whole TICK
-            await asyncio.sleep(max(0.0, self.tick - took))
+            # a step starts every TICK, or at once when a tournament's table here ends
+            # (one on another process is found by the next TICK's step); a game that ends
+            # during a step waits for that step alone
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), max(0.0, self.tick - took))
+            self._wake.clear()
             began = clock.time()
             try:
                 await self.step()
@@ -106,8 +124,14 @@ class Director:
             took = clock.time() - began
 
     async def step(self) -> None:
-        """Direct every due tournament this process owns (or can claim)."""
-        for tournament_id in await asyncio.to_thread(self.store.due, stamp()):
+        """Direct every due tournament this process owns (or can claim); which are due is
+        read every ``DUE_EVERY`` seconds (a start asked through the API adds its own at
+        once)."""
+        moment = asyncio.get_running_loop().time()
+        if moment - self._due_read >= DUE_EVERY:
+            self._due = await asyncio.to_thread(self.store.due, stamp())
+            self._due_read = moment
+        for tournament_id in list(self._due):
             await self.direct_if_owned(tournament_id)
 
     async def direct_if_owned(self, tournament_id: str) -> None:
@@ -127,9 +151,12 @@ class Director:
         """One step of a tournament (see the module); call it through
         ``direct_if_owned``, which keeps two steps of one tournament apart."""
         store, at = self.store, stamp()
-        survey = await asyncio.to_thread(store.survey, tournament_id)
+        # read, with the tables that ended scored in the same transaction
+        survey = await asyncio.to_thread(store.survey, tournament_id, at)
         if survey is None or survey.tourney.row.status == FINISHED:
             self._locks.pop(tournament_id, None)
+            if tournament_id in self._due:
+                self._due.remove(tournament_id)
             return
         t = survey.tourney
         if t.row.status == UPCOMING:
@@ -137,36 +164,26 @@ class Director:
                 await self.start_now(tournament_id, by=None)
             return
         names = {e.player_id: e.name for e in t.entrants}
-        if survey.opening:
+        if survey.opening:   # written down by a step that did not make them (a crash)
             await asyncio.gather(*(self._make(t.row, game, names)
                                    for game, made in survey.opening if not made))
             await asyncio.to_thread(store.games_opened,
                                     [g.table_id for g, _ in survey.opening])
-        arena = t.row.kind == ARENA
-        if arena and t.row.ends is not None and at >= t.row.ends:
-            # the standings freeze at the end: a game still in play then does not count
-            await asyncio.to_thread(store.finish, tournament_id)
-            return
-        if survey.ended:   # scored, and read again with the points, in one call
-            _, again = await asyncio.to_thread(
-                store.score_and_load, [table for table, _, _ in survey.ended], t.row.kind,
-                tournament_id)
-            if again is None:
+        if t.row.kind == ARENA:
+            if t.row.ends is not None and at >= t.row.ends:
+                # the standings freeze at the end: a game still in play then does not count
+                await asyncio.to_thread(store.finish, tournament_id)
                 return
-            t = again
-        if t.row.status != RUNNING:
-            return
-        if arena:
-            await self._seat_arena(t, at, names)
+            await self._seat_arena(t, at, names, survey.apart)
         else:
-            await self._seat_swiss(t, names)
+            await self._seat_swiss(t, names, survey.apart)
 
     # -- seating --------------------------------------------------------------------------
-    async def _seat_arena(self, t: Tourney, at: _dt.datetime, names: dict[str, str]) -> None:
+    async def _seat_arena(self, t: Tourney, at: _dt.datetime, names: dict[str, str],
+                          apart: dict[str, set[str]]) -> None:
         free = [e for e in t.entrants if e.busy is None and not e.paused and not e.withdrawn]
         playing = any(g.status in (OPENING, PLAYING) for g in t.games)
         origin = t.row.started or at
-        apart = await self._blocks([e.player_id for e in free])
         waiting = [Waiting(e.player_id, e.points, e.rating,
                            ((e.free_since or at) - origin).total_seconds(), frozenset(e.last),
                            frozenset(apart.get(e.player_id, ())))
@@ -185,7 +202,8 @@ class Director:
                     if moment is not None:
                         self.paired.append((stamp() - moment).total_seconds())
 
-    async def _seat_swiss(self, t: Tourney, names: dict[str, str]) -> None:
+    async def _seat_swiss(self, t: Tourney, names: dict[str, str],
+                          apart: dict[str, set[str]]) -> None:
         row = t.row
         if any(g.status in (OPENING, PLAYING) for g in t.games):
             return   # the round is being played
@@ -193,80 +211,111 @@ class Director:
         if row.round >= (row.rounds or 0) or len(present) < row.players:
             await asyncio.to_thread(self.store.finish, row.id)
             return
-        apart = await self._blocks([e.player_id for e in present])   # kept apart like
-        paired = pair_swiss([SwissPlayer(e.player_id, e.points, e.rating,  # a repeat
+        paired = pair_swiss([SwissPlayer(e.player_id, e.points, e.rating,  # a block kept
                                          frozenset(e.met) | apart.get(e.player_id, set()),
-                                         e.byes) for e in present], row.players)
+                                         e.byes) for e in present], row.players)  # apart
         await self._open(row, row.round + 1, [list(g) for g in paired.tables], names,
                          byes=list(paired.byes))
 
     async def _open(self, row: TournamentRow, round_: int, groups: list[list[str | None]],
                     names: dict[str, str], byes: list[str] | None = None) -> None:
-        """Write the tables down (ids chosen), then make them (``names``: the entrants'
-        names as the step read them)."""
+        """Deal the step's tables and own them, then store them with their games and their
+        players busy in one transaction, then start them (``names``: the entrants' names
+        as the step read them).  A table that cannot be dealt is left out (logged); an id
+        another process holds, or a player seated meanwhile by another step: nothing is
+        stored, and the next step pairs again."""
         tables = self.tables
-        games = [(choose_id(new_id, tables.ring, tables.settings.ring_address), group)
-                 for group in groups]
-        if not await asyncio.to_thread(self.store.open_games, row.id, round_, games, byes):
-            return   # another step wrote this round first
-        await asyncio.gather(*(self._make(row, GameRow(
-            table_id=table_id, tournament_id=row.id, round=round_, players=group,
-            status=OPENING, created=stamp()), names) for table_id, group in games))
-        await asyncio.to_thread(self.store.games_opened, [table_id for table_id, _ in games])
+        dealt: list[tuple[list[str | None], Dealt]] = []
+        for group in groups:
+            plan = self._plan(row, group, names)
+            if plan is None:
+                continue
+            try:
+                dealt.append((group, tables.seating.deal(dataclasses.replace(
+                    plan, table_id=choose_id(new_id, tables.ring,
+                                             tables.settings.ring_address)))))
+            except Refused as error:
+                log.error("tournament %s: a table cannot be made: %s", row.id, error.reason)
+        if not dealt and byes is None:
+            return
+        cluster, claimed = tables.cluster, []
+        try:
+            if cluster is not None:
+                for _, table in dealt:
+                    if not await cluster.claim(table.row.id):
+                        return   # an id held elsewhere (the finally gives the rest back)
+                    claimed.append(table.row.id)
+            if not await asyncio.to_thread(
+                    self.store.open_games, row.id, round_,
+                    [(table.row.id, group) for group, table in dealt], byes,
+                    [(table.row, table.seats, table.decks) for _, table in dealt]):
+                return   # another step wrote this round, or seated a player, first
+            claimed = []   # stored: the tables are this process's to play
+        finally:
+            for table_id in claimed:
+                with contextlib.suppress(ClusterUnavailable):
+                    await cluster.release(table_id)   # type: ignore[union-attr]
+        for _, table in dealt:
+            await tables.seating.begin(table)
+        self.tables.spawn(self._tell_paired(row, [table for _, table in dealt]))
 
-    async def _make(self, row: TournamentRow, game: GameRow, names: dict[str, str]) -> None:
-        """Make a table written down: its seats the entrants' (bots in the rest)."""
+    def _plan(self, row: TournamentRow, players: list[str | None],
+              names: dict[str, str]) -> NewTable | None:
+        """A table of the tournament's for ``players`` (``None``: a bot's seat), or
+        ``None`` if its settings cannot be played (logged)."""
         bot = row.bots or "easy"
         try:
             plan = plan_table(row.game, row.preset, row.options, row.players,
-                              ["human" if p else f"bot:{bot}" for p in game.players],
+                              ["human" if p else f"bot:{bot}" for p in players],
                               f"bot:{DEFAULT_TAKEOVER}")
         except (ValueError, Refused) as error:
-            log.error("tournament %s: table %s cannot be made: %s", row.id, game.table_id,
-                      error)
-            await asyncio.to_thread(self.store.void_game, game.table_id)
-            return
+            log.error("tournament %s: a table cannot be made: %s", row.id, error)
+            return None
         seats = tuple(NewSeat("human", name=names.get(p, "?"), token_hash=hash_token(
             secrets.token_urlsafe(18)), player_id=p, player_kind="account", seen=True)
-            if p else seat for p, seat in zip(game.players, plan.seats, strict=True))
-        rated = bool(row.rated) and all(game.players)
-        plan = dataclasses.replace(plan, seats=seats, table_id=game.table_id,
+            if p else seat for p, seat in zip(players, plan.seats, strict=True))
+        rated = bool(row.rated) and all(players)
+        return dataclasses.replace(plan, seats=seats,
                                    life={"clock": dict(row.clock), "rated": rated},
                                    budget=(f"tournament:{row.id}",))
+
+    async def _make(self, row: TournamentRow, game: GameRow, names: dict[str, str]) -> None:
+        """Make a table written down and not made (a step killed between the two, or a
+        step of an older version, which wrote its tables first): under its id, its seats
+        the entrants' (bots in the rest)."""
+        plan = self._plan(row, game.players, names)
+        if plan is None:
+            await asyncio.to_thread(self.store.void_game, game.table_id)
+            return
         try:
-            await self.tables.seating.open(plan)
+            table = await self.tables.seating.open(
+                dataclasses.replace(plan, table_id=game.table_id))
         except Refused as error:
             log.error("tournament %s: table %s was not made: %s", row.id, game.table_id,
                       error.reason)
             await asyncio.to_thread(self.store.void_game, game.table_id)
             return
-        for seat, player in enumerate(game.players):   # "your game is ready"
-            if player is not None:
-                await self._tell([player], {
-                    "event": "paired", "tournament": row.id, "name": row.name,
-                    "table": game.table_id, "seat": seat,
-                    "url": f"/table/{game.table_id}"})
+        await self._tell_paired(row, [table])
 
-    async def _blocks(self, player_ids: list[str]) -> dict[str, set[str]]:
-        """Whom each player is kept apart from: a block either way (the social store's;
-        none in a house without it)."""
-        notices = self.tables.notices
-        if notices is None or len(player_ids) < 2:
-            return {}
-        apart: dict[str, set[str]] = {}
-        for one, other in await asyncio.to_thread(notices.store.blocking_any, player_ids):
-            apart.setdefault(one, set()).add(other)
-            apart.setdefault(other, set()).add(one)
-        return apart
+    async def _tell_paired(self, row: TournamentRow, made: Sequence[Dealt | LiveTable]) -> None:
+        """"Your game is ready": a ``paired`` notice to each entrant seated at ``made``."""
+        news: list[tuple[str, TournamentNews]] = []
+        for table in made:
+            table_id = table.row.id if isinstance(table, Dealt) else table.id
+            for seat, player in enumerate(s.player_id for s in table.seats):
+                if player is not None:
+                    news.append((player, {
+                        "event": "paired", "tournament": row.id, "name": row.name,
+                        "table": table_id, "seat": seat, "url": f"/table/{table_id}"}))
+        await self._tell(news)
 
-    async def _tell(self, player_ids: list[str], data: TournamentNews) -> None:
-        """A ``tournament`` notice in each player's inbox (``people.notices``; none in a
-        house without one)."""
+    async def _tell(self, news: Sequence[tuple[str, TournamentNews]]) -> None:
+        """A ``tournament`` notice in each player's inbox (``people.notices``, all in one
+        write; none in a house without it)."""
         notices = self.tables.notices
-        if notices is None:
+        if notices is None or not news:
             return
-        for player in player_ids:
-            await notices.notify(player, "tournament", data)
+        await notices.notify_many([(player, "tournament", data) for player, data in news])
 
     # -- what the API asks -------------------------------------------------------------------
     async def start_now(self, tournament_id: str, *, by: str | None) -> bool:
@@ -275,10 +324,12 @@ class Director:
         if not await asyncio.to_thread(self.store.start, tournament_id, stamp(), by=by):
             return False
         t = await asyncio.to_thread(self.store.load, tournament_id)
+        if tournament_id not in self._due:
+            self._due.append(tournament_id)   # directed from the next step on
         if t is not None:
-            await self._tell([e.player_id for e in t.entrants if not e.withdrawn], {
+            await self._tell([(e.player_id, {
                 "event": "started", "tournament": tournament_id, "name": t.row.name,
-                "url": f"/tournament/{tournament_id}"})
+                "url": f"/tournament/{tournament_id}"}) for e in t.entrants if not e.withdrawn])
         return True
 
     async def close(self, tournament_id: str, reason: str) -> None:

@@ -208,6 +208,22 @@ class SocialStore(Store):
             return row.shown()
 
     @guarded
+    def add_notices(self, notices: list[tuple[str, str, Mapping[str, object]]]) -> None:
+        """``add_notice`` for several (player, kind, data), in one transaction."""
+        with self.storage.writing() as session:
+            at = stamp()
+            session.add_all(NoticeRow(player_id=player_id, kind=kind, at=at, data=dict(data),
+                                      read=False) for player_id, kind, data in notices)
+            session.flush()
+            for player_id in sorted({p for p, _, _ in notices}):
+                cut = session.scalar(select(NoticeRow.id).where(
+                    NoticeRow.player_id == player_id).order_by(NoticeRow.id.desc())
+                    .offset(INBOX_KEPT).limit(1))
+                if cut is not None:
+                    session.execute(delete(NoticeRow).where(NoticeRow.player_id == player_id,
+                                                            NoticeRow.id <= cut))
+
+    @guarded
     def notices(self, player_id: str, *, after: int = 0, limit: int = 50,
                 unread: bool = False) -> list[NoticeView]:
         """The player's notices, newest first (``after``: only those with a larger id)."""
@@ -243,6 +259,15 @@ class SocialStore(Store):
         with self.storage.sessions() as session:
             row = session.get(SocialSettingsRow, player_id)
             return ("everyone", {}) if row is None else (row.challenges, dict(row.routes or {}))
+
+    @guarded
+    def routes_of(self, player_ids: list[str]) -> dict[str, Routes]:
+        """Where each kind of notice goes, for each of the players who chose (``settings``'
+        second half; one query for them all)."""
+        with self.storage.sessions() as session:
+            return {player: dict(routes or {}) for player, routes in session.execute(
+                select(SocialSettingsRow.player_id, SocialSettingsRow.routes).where(
+                    SocialSettingsRow.player_id.in_(player_ids)))}
 
     @guarded
     def set_settings(self, player_id: str, challenges: str | None,

@@ -66,6 +66,7 @@ __all__ = [
     "TableRow",
     "TableStatus",
     "Tally",
+    "add_table",
     "guarded",
     "hash_token",
     "migrate",
@@ -376,6 +377,17 @@ class StoredTable:
     moves: list[MoveRow] = field(default_factory=list)
 
 
+def add_table(session: Session, row: TableRow, seats: Sequence[SeatRow],
+              decks: Sequence[Sequence[str]]) -> None:
+    """A new table's rows (the table, its seats, its first decks) added to a transaction
+    (``Storage.create_table``'s; a tournament's step writes its tables in its own)."""
+    session.add(row)
+    session.flush()
+    session.add_all(seats)
+    session.add_all(DealRow(table_id=row.id, index=i, cards=list(deck))
+                    for i, deck in enumerate(decks))
+
+
 class Storage:
     """Synchronous access to the database; the server calls it from ``executor``, threads
     of its own that nothing else uses (the app makes them its event loop's default).
@@ -458,11 +470,7 @@ class Storage:
                     .values(rematch=row.id))
                 if _rows_changed(linked) != 1:
                     raise RematchExists(f"table {rematch_of} already has a rematch")
-            session.add(row)
-            session.flush()
-            session.add_all(seats)
-            session.add_all(DealRow(table_id=row.id, index=i, cards=list(deck))
-                            for i, deck in enumerate(decks))
+            add_table(session, row, seats, decks)
 
     @guarded
     def take_seat(self, table_id: str, seat: int, token_hash: str, name: str | None,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from sqlalchemy import JSON, Executable, ForeignKey, Integer, String, func, select, update
@@ -22,8 +22,19 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from ..core.errors import Refused
 from ..core.pairing import BYE_POINTS, arena_points
 from .players import PlayerGameRow
+from .social import BlockRow
 from .stamps import Stamp, stamp
-from .storage import CLOSED, OVER, Base, Store, TableRow, _rows_changed, guarded
+from .storage import (
+    CLOSED,
+    OVER,
+    Base,
+    SeatRow,
+    Store,
+    TableRow,
+    _rows_changed,
+    add_table,
+    guarded,
+)
 
 __all__ = ["ARENA", "FINISHED", "OPENING", "PLAYING", "RUNNING", "SCORED", "SWISS",
            "UPCOMING", "VOID", "EntrantRow", "GameRow",
@@ -129,7 +140,11 @@ class Survey:
     opening: list[tuple[GameRow, bool]]
     """Tables written down and not yet in play, each with whether it was made."""
     ended: list[tuple[str, str, dict[str, object] | None]]
-    """Tables in play whose game ended: (table, status, summary)."""
+    """Tables in play whose game ended, not scored: (table, status, summary)."""
+    scored: dict[str, Results] = field(default_factory=dict)
+    """The tables the reading scored (``score_games``'s answer)."""
+    apart: dict[str, set[str]] = field(default_factory=dict)
+    """Whom each player a step may seat is kept apart from (a block, either way)."""
 
 
 @dataclass
@@ -180,16 +195,32 @@ class TournamentStore(Store):
             return _load(session, tournament_id, every_game)
 
     @guarded
-    def survey(self, tournament_id: str) -> Survey | None:
-        """What a director's step reads, in one session: the tournament with its games not
-        ended (``load``'s ``every_game=False``), which of its tables written down were made
-        (``opening_games``) and which in play ended (``ended_games``)."""
-        with self.storage.sessions() as session:
+    def survey(self, tournament_id: str, at: _dt.datetime | None = None) -> Survey | None:
+        """What a director's step reads, in one transaction: the tournament with its games
+        not ended (``load``'s ``every_game=False``), which of its tables written down were
+        made (``opening_games``), and whom its players are kept apart from (a block either
+        way, among those a step may seat).  With ``at``, the tables in play whose game
+        ended are scored in the same transaction first (``score_games``; ``Survey.scored``)
+        unless it is an arena whose time is up at ``at``: its standings froze at its end.
+        Without ``at`` nothing is written, and ``Survey.ended`` lists the ended tables."""
+        with self.storage.writing() if at is not None else self.storage.sessions() as session:
+            row = session.get(TournamentRow, tournament_id) if len(tournament_id) <= 16 \
+                else None
+            if row is None:
+                return None
+            running = row.status == RUNNING
+            ended = _ended(session, tournament_id) if running else []
+            over = row.kind == ARENA and row.ends is not None and at is not None \
+                and at >= row.ends
+            scored: dict[str, Results] = {}
+            if ended and at is not None and not over:
+                scored = _score(session, [table for table, _, _ in ended], row.kind)
+                ended = []
             t = _load(session, tournament_id, every_game=False)
-            if t is None or t.row.status != RUNNING:
+            if t is None or not running:
                 return None if t is None else Survey(t, [], [])
             return Survey(t, _opening(session, [g for g in t.games if g.status == OPENING]),
-                          _ended(session, tournament_id))
+                          ended, scored, _apart(session, _seatable(t)))
 
     @guarded
     def score_and_load(self, table_ids: list[str], kind: str,
@@ -304,11 +335,15 @@ class TournamentStore(Store):
     @guarded
     def open_games(self, tournament_id: str, round_: int,
                    games: list[tuple[str, list[str | None]]],
-                   byes: list[str] | None = None) -> bool:
+                   byes: list[str] | None = None,
+                   made: list[tuple[TableRow, list[SeatRow], list[list[str]]]] | None = None,
+                   ) -> bool:
         """Write tables about to be made (their ids chosen) and their players busy at them,
         in one transaction.  With ``byes`` (a swiss) the tournament moves to ``round_``
-        and the byes are scored, once.  False, and nothing written, if it had moved or
-        one of the players is at a table already."""
+        and the byes are scored, once.  With ``made`` (each table's rows, dealt:
+        ``Seating.deal``) the tables themselves are stored in the same transaction and
+        their games are in play at once: a step's tables are one write.  False, and
+        nothing written, if it had moved or one of the players is at a table already."""
         with self.storage.writing() as session:
             seated = {p for _, players in games for p in players if p is not None}
             entrants = {e.player_id: e for e in session.scalars(select(EntrantRow).where(
@@ -328,11 +363,13 @@ class TournamentStore(Store):
             at = stamp()
             for table_id, group in games:
                 session.add(GameRow(table_id=table_id, tournament_id=tournament_id,
-                                    round=round_, players=group, status=OPENING,
-                                    created=at))
+                                    round=round_, players=group,
+                                    status=OPENING if made is None else PLAYING, created=at))
                 for person in group:
                     if person in entrants:
                         entrants[person].busy, entrants[person].free_since = table_id, None
+            for table, seats, decks in made or ():
+                add_table(session, table, seats, decks)
             return True
 
     @guarded
@@ -454,6 +491,29 @@ def _score(session: Session, table_ids: list[str], kind: str) -> dict[str, Resul
         game.results = results
         scored[table_id] = results
     return scored
+
+
+def _seatable(t: Tourney) -> list[str]:
+    """The entrants a step may seat: an arena's free ones, a swiss's present ones once a
+    round's tables have all ended."""
+    if t.row.kind == ARENA:
+        return [e.player_id for e in t.entrants
+                if e.busy is None and not e.paused and not e.withdrawn]
+    if any(g.status in (OPENING, PLAYING) for g in t.games):
+        return []
+    return [e.player_id for e in t.entrants if not e.withdrawn]
+
+
+def _apart(session: Session, player_ids: list[str]) -> dict[str, set[str]]:
+    """Whom each of the players is kept apart from among them: a block either way."""
+    apart: dict[str, set[str]] = {}
+    if len(player_ids) < 2:
+        return apart
+    for one, other in session.execute(select(BlockRow.blocker_id, BlockRow.blocked_id).where(
+            BlockRow.blocker_id.in_(player_ids), BlockRow.blocked_id.in_(player_ids))):
+        apart.setdefault(one, set()).add(other)
+        apart.setdefault(other, set()).add(one)
+    return apart
 
 
 def _opening(session: Session, rows: list[GameRow]) -> list[tuple[GameRow, bool]]:
