@@ -22,6 +22,8 @@ def app_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestC
                                 **MACHINE_SPEED, "data_dir": tmp_path / "data"}
     if request.param == "postgresql":
         settings["database_url"] = request.getfixturevalue("migrated_database_url")
+    else:
+        request.getfixturevalue("seed_sqlite")(settings["data_dir"])
     with TestClient(create_app(**settings)) as client:
         yield client
 
