@@ -48,6 +48,7 @@ from .. import games
 from ..cards import CARDS, Card, cards_of, format_cards, mask_of
 from ..game import IllegalMove
 from ..pasur import Hand, Move, Rules, move_options, opening_step, sur_cards
+from ..pasur.engine import CompiledHand
 from ..pasur.scoring import CLUBS_MASK, card_points
 from . import tensors
 from .base import CHANCE, TERMINAL, Episode, Layout, bits, nth_card
@@ -72,6 +73,7 @@ _OBSERVATION = ("player", "to_move", "hand", "table", "captured", "pending", "pi
                 "surs", "hand_sizes", "round", "stock", "last_capturer")
 """The observation's pieces in the order ``PasurEpisode.pieces`` reads their starts."""
 _STARTS = ("starts", "observation")
+_COMPILED: Any = CompiledHand
 
 
 def _taken_by(move: Move) -> int:
@@ -286,6 +288,10 @@ class PasurEpisode(Episode):
         self._refresh()
 
     def _refresh(self) -> None:
+        hand: Any = self._hand
+        if type(hand) is _COMPILED:   # the core groups and sorts them in one call
+            self._by_card = hand._by_card()
+            return
         # most cards have one move: only a card with several sorts them (by what they take)
         by_card: dict[int, tuple[Move, ...]] = {}
         several = []
@@ -577,6 +583,37 @@ class PasurEpisode(Episode):
         for other, mask in enumerate(hands):
             values += (start + other, mask.bit_count())
         return tuple(masks), tuple(values)
+
+    def _in_core(self, out: Any, seat: int, kind: str, private: str) -> Any:
+        """The observation written by the compiled core in one call (``HandCore._tensor``:
+        into the float32 buffer ``out``, or as a list of floats when ``out`` is the size)
+        while seats play, or ``NotImplemented`` where it does not write it (the pure
+        engine, a deal, the information state, the views with other seats' cards)."""
+        hand: Any = self._hand
+        if kind != "observation" or private != "single" or self._phase != _PLAY \
+                or type(hand) is not _COMPILED:
+            return NotImplemented
+        self._check_seat(seat)
+        at = self._layouts.get(_STARTS)
+        if at is None:
+            offsets = self.offsets()
+            at = self._layouts[_STARTS] = tuple(offsets[name] for name in _OBSERVATION)
+        return hand._tensor(out, seat, at, self._pending, self._picked, self._round,
+                            self._pool.bit_count())
+
+    def encode(self, out: np.ndarray, seat: int, kind: str = "observation",
+               private: str = "single") -> np.ndarray:
+        if self._in_core(out, seat, kind, private) is NotImplemented:
+            return super().encode(out, seat, kind, private)
+        return out
+
+    def tensor_list(self, seat: int, kind: str = "observation", private: str = "single"
+                    ) -> list[float]:
+        found = self._in_core(self.cached_layout(kind, private).size, seat, kind, private)
+        if found is NotImplemented:
+            return super().tensor_list(seat, kind, private)
+        tensor: list[float] = found
+        return tensor
 
     def _information_pieces(self, seat: int) -> tuple[tuple[int, ...], tuple[Any, ...]]:
         at = self.offsets("information_state")

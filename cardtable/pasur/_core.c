@@ -1062,6 +1062,123 @@ static PyObject *HandCore_pop(HandCore *h, PyObject *Py_UNUSED(ignored))
     return move;
 }
 
+/* -- the research episode's moves and tensor (cardtable/adapters/pasur.py) --------------- */
+
+/* _by_card(): the legal moves grouped by the card played, {card index: (moves, by what
+ * they take, ascending)}, the cards in the order their first move is listed (what
+ * PasurEpisode._refresh makes of legal_moves(), the reference).  The moves are the
+ * listed ones (b.legal and legal_list agree while the list is kept). */
+static PyObject *HandCore_by_card(HandCore *h, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *out = PyDict_New();
+    if (out == NULL || h->b.to_move < 0)
+        return out;
+    /* the legal list as legal_moves() lists it, so that push finds a move by identity */
+    if (h->legal_list == NULL && hand_list_legal(h) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    Py_ssize_t n = h->b.legal.size;
+    ct_mask *taken = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(ct_mask));
+    if (taken == NULL) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    int order[52], count = 0;
+    Py_ssize_t seen[52] = {0};
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int index = (int)(h->b.legal.items[k] >> 56);
+        if (!seen[index]++)
+            order[count++] = index;
+    }
+    for (int c = 0; c < count && out != NULL; c++) {
+        int index = order[c];
+        Py_ssize_t m = 0;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            ct_mask item = h->b.legal.items[k];
+            if ((int)(item >> 56) != index)
+                continue;
+            ct_mask x = item & ALL_MASK;
+            Py_ssize_t j = m++;
+            while (j > 0 && taken[j - 1] > x) {   /* a stable insertion sort */
+                taken[j] = taken[j - 1];
+                j--;
+            }
+            taken[j] = x;
+        }
+        PyObject *moves = PyTuple_New(m);
+        for (Py_ssize_t j = 0; moves != NULL && j < m; j++) {
+            PyObject *move = interned_move(index, taken[j]);
+            if (move == NULL)
+                Py_CLEAR(moves);
+            else
+                PyTuple_SET_ITEM(moves, j, move);
+        }
+        PyObject *key = moves ? PyLong_FromLong(index) : NULL;
+        if (key == NULL || PyDict_SetItem(out, key, moves) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(key);
+        Py_XDECREF(moves);
+    }
+    PyMem_Free(taken);
+    return out;
+}
+
+/* _tensor(out, seat, starts, pending, picked, round, stock): a seat's observation while
+ * seats play (what PasurEpisode.pieces gives, the reference) written in one call: into
+ * ``out``, a float32 buffer (None back), or, when ``out`` is a size, into a new list of
+ * floats.  ``starts`` holds the pieces' offsets in the episode's _OBSERVATION order;
+ * ``pending`` is the card whose capture is being chosen (-1: none) and ``picked`` the
+ * cards named so far; ``round`` the deal round and ``stock`` the cards left to deal. */
+enum { O_PLAYER, O_TO_MOVE, O_HAND, O_TABLE, O_CAPTURED, O_PENDING, O_PICKED, O_SURS,
+       O_HAND_SIZES, O_ROUND, O_STOCK, O_LAST, O_STARTS };
+
+static PyObject *HandCore_tensor(HandCore *h, PyObject *args)
+{
+    int seat, pending, round, stock;
+    unsigned long long picked;
+    PyObject *out, *starts;
+    if (!PyArg_ParseTuple(args, "OiO!iKii", &out, &seat, &PyTuple_Type, &starts, &pending,
+                          &picked, &round, &stock))
+        return NULL;
+    const Board *b = &h->b;
+    if (seat < 0 || seat >= b->players || PyTuple_GET_SIZE(starts) != O_STARTS
+        || pending >= 52 || round < 1 || round > 64) {
+        PyErr_SetString(PyExc_ValueError, "a seat of the hand, one start per piece, a card "
+                        "or -1 pending, and a deal round from 1");
+        return NULL;
+    }
+    long long at[O_STARTS];
+    for (int i = 0; i < O_STARTS; i++) {
+        at[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(starts, i));
+        if (at[i] == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    ct_tensor t;
+    if (ct_tensor_open(out, &t) < 0)
+        return NULL;
+    ct_tensor_bits(&t, at[O_PLAYER], (ct_mask)1 << seat);
+    ct_tensor_bits(&t, at[O_HAND], b->held[seat]);
+    ct_tensor_bits(&t, at[O_TABLE], b->table);
+    ct_tensor_bits(&t, at[O_ROUND], (ct_mask)1 << (round - 1));
+    ct_tensor_set(&t, at[O_STOCK], stock);
+    if (b->to_move >= 0)
+        ct_tensor_bits(&t, at[O_TO_MOVE], (ct_mask)1 << b->to_move);
+    if (pending >= 0) {
+        ct_tensor_bits(&t, at[O_PENDING], (ct_mask)1 << pending);
+        ct_tensor_bits(&t, at[O_PICKED], (ct_mask)picked);
+    }
+    for (int side = 0; side < b->sides; side++) {
+        ct_tensor_bits(&t, at[O_CAPTURED] + 52 * side, b->captured[side]);
+        ct_tensor_set(&t, at[O_SURS] + side, b->surs[side]);
+    }
+    if (b->last >= 0)
+        ct_tensor_bits(&t, at[O_LAST], (ct_mask)1 << b->last);
+    for (int other = 0; other < b->players; other++)
+        ct_tensor_set(&t, at[O_HAND_SIZES] + other, ct_count(b->held[other]));
+    return ct_tensor_close(&t);
+}
+
 static PyObject *HandCore_is_over(HandCore *h, PyObject *Py_UNUSED(ignored))
 {
     return PyBool_FromLong(h->b.to_move < 0);
@@ -1692,6 +1809,10 @@ static PyMethodDef HandCore_methods[] = {
     {"_place", (PyCFunction)HandCore_place, METH_VARARGS,
      "_place(held, table, stock, deal_round, captured, surs, last): Hand.from_masks's "
      "checked position put in place."},
+    {"_by_card", (PyCFunction)HandCore_by_card, METH_NOARGS,
+     "The legal moves by card index, each card's by what they take (the research episode's)."},
+    {"_tensor", (PyCFunction)HandCore_tensor, METH_VARARGS,
+     "A seat's research observation written into a float32 buffer, or as a list of floats."},
     {"legal_moves", (PyCFunction)HandCore_legal_moves, METH_NOARGS,
      "Every legal move of the seat to move (empty once the hand is over)."},
     {"push", (PyCFunction)(void (*)(void))HandCore_push, METH_FASTCALL | METH_KEYWORDS,

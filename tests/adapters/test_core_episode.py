@@ -17,12 +17,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cardtable.adapters.durak as durak_adapter
+import cardtable.adapters.pasur as pasur_adapter
 from cardtable.adapters.durak import DurakEpisode
+from cardtable.adapters.pasur import PasurEpisode
 from cardtable.durak import Rules
 from cardtable.durak.engine import CompiledGame, PureGame
 from cardtable.game import IllegalMove
+from cardtable.pasur.engine import CompiledHand, PureHand
 
-pytestmark = pytest.mark.skipif(CompiledGame is None, reason="the compiled core is not built")
+pytestmark = pytest.mark.skipif(CompiledGame is None or CompiledHand is None,
+                                reason="the compiled cores are not built")
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
 KINDS = ("observation", "information_state")
@@ -105,3 +109,36 @@ def test_the_core_refuses_a_tensor_outside_its_buffer():
         core.encode(np.zeros(30, np.float32), 0)
     with pytest.raises(ValueError, match="float32"):
         core.encode(np.zeros(core.layout().size, np.float64), 0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=SEEDS, preset=st.sampled_from(["standard", "wikipedia", "turkish", "multicapture"]),
+       players=st.sampled_from([2, 3, 4]))
+def test_a_pasur_hand_stepped_on_the_core_is_the_python_episodes(seed, preset, players):
+    """Both episodes deal the same cards (the pure one building its hands on the pure
+    engine at each deal round) and play the same actions, captures chosen card by card."""
+    rng = random.Random(seed)
+    try:
+        core, pure = PasurEpisode(preset, players), PasurEpisode(preset, players)
+    except ValueError:   # a preset that refuses this many players
+        core, pure = PasurEpisode(preset, 2), PasurEpisode(preset, 2)
+    decisions = 0
+    while not core.is_terminal():
+        if core.is_chance_node():
+            action = core.sample_chance(rng)
+            core.apply(action)
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(pasur_adapter, "Hand", PureHand)
+                pure.apply(action)
+            continue
+        assert type(core.engine) is CompiledHand and type(pure.engine) is PureHand
+        assert core.legal_actions() == pure.legal_actions()
+        assert list(core._by_card.items()) == list(pure._by_card.items())
+        same_views(core, pure)
+        action = rng.choice(core.legal_actions())
+        core.apply(action)
+        pure.apply(action)
+        decisions += 1
+    assert pure.is_terminal() and core.returns() == pure.returns()
+    assert core.moves == pure.moves and decisions >= 48
+    same_views(core, pure)
