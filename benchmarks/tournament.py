@@ -13,8 +13,8 @@ the server plays them (``moves_per_s``).  It measures:
 - ``standings_p99_ms``: from a game's end to its points in the standings (the
   transaction that scores it committed);
 - ``pairing_cpu_us``: CPU time of one arena pairing call (``core.pairing.pair_arena`` over
-  every waiting player), mean, and ``open_cpu_ms``: this thread's CPU time to write one
-  step's tables and make them, a table;
+  every waiting player), mean, and ``decide_cpu_ms``: CPU time of a step's decision (the
+  pairing and the tables dealt, in the store's thread), a table;
 - ``move_p50_ms``, ``move_p99_ms``: a simulated player's move from asking to played (the
   same run's peer: how loaded the process and the machine were);
 - ``games``, ``tables_made``.
@@ -94,7 +94,7 @@ class Run:
         self.pair_ms: list[float] = []
         self.standings_ms: list[float] = []
         self.pairing_cpu: list[float] = []
-        self.open_cpu: list[float] = []
+        self.deal_cpu: list[float] = []
         self.tables_made = 0
         self.games = 0
         self.rng = random.Random(7)
@@ -119,17 +119,17 @@ class Run:
             return table
 
         seating.begin = open_table   # type: ignore[method-assign]
-        surveying = self.store.survey
+        stepping = self.store.step
 
-        def survey(*args: Any, **kwargs: Any) -> Any:
-            found = surveying(*args, **kwargs)   # the step's reading scores what ended
+        def step(*args: Any, **kwargs: Any) -> Any:
+            found, seated = stepping(*args, **kwargs)   # the step scores what ended
             at = time.monotonic()
             for table_id in [] if found is None else found.scored:
                 if table_id in run.table_end:
                     run.standings_ms.append(1000 * (at - run.table_end.pop(table_id)))
-            return found
+            return found, seated
 
-        self.store.survey = survey   # type: ignore[method-assign]
+        self.store.step = step   # type: ignore[method-assign]
         pair_arena = pairing.pair_arena
 
         def timed_pair(*args: Any, **kwargs: Any) -> Any:
@@ -139,16 +139,16 @@ class Run:
             return found
 
         directing.pair_arena = timed_pair   # type: ignore[assignment]
-        open_games = self.director._open
+        decide = self.director._decide
 
-        async def timed_open(*args: Any, **kwargs: Any) -> None:
-            started, made = time.thread_time(), self.tables_made
-            await open_games(*args, **kwargs)
-            if self.tables_made > made:
-                self.open_cpu.append((time.thread_time() - started)
-                                     / (self.tables_made - made))
+        def timed_decide(*args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()   # the store's thread: pair and deal
+            seated = decide(*args, **kwargs)
+            if seated is not None and seated.dealt:
+                self.deal_cpu.append((time.thread_time() - started) / len(seated.dealt))
+            return seated
 
-        self.director._open = timed_open   # type: ignore[method-assign]
+        self.director._decide = timed_decide   # type: ignore[method-assign]
 
     async def play(self, table: Any, people: set[int]) -> None:
         """The simulated entrants at a table: each plays a random legal move the moment
@@ -201,6 +201,7 @@ class Run:
 
 async def arena(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     run = Run(data, args.database_url, args.pace, not args.no_inbox)
+    asyncio.get_running_loop().set_default_executor(run.storage.executor)   # as the app
     await run.tables.start()
     players = await run.entrants(args.arena_players, "a")
     tournament = await run.tournament("arena", players, 2, minutes=max(5, args.seconds))
@@ -223,8 +224,8 @@ async def arena(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             "pairing_calls": len(run.pairing_cpu),
             "pairing_cpu_us": round(1e6 * statistics.fmean(run.pairing_cpu), 1)
             if run.pairing_cpu else None,
-            "open_cpu_ms": round(1e3 * statistics.fmean(run.open_cpu), 2)
-            if run.open_cpu else None,
+            "decide_cpu_ms": round(1e3 * statistics.fmean(run.deal_cpu), 2)
+            if run.deal_cpu else None,
             "points": sum(e.points for e in standing.entrants)}
 
 
@@ -258,6 +259,7 @@ async def swiss_played(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     """A whole swiss through the director: rounds timed from the last game scored to the
     next round's tables made, and the repeats counted from the stored games."""
     run = Run(data, args.database_url, inbox=not args.no_inbox)
+    asyncio.get_running_loop().set_default_executor(run.storage.executor)
     await run.tables.start()
     players = await run.entrants(args.swiss_players, "s")
     tournament = await run.tournament("swiss", players, args.swiss_size,

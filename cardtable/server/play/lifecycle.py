@@ -121,17 +121,21 @@ class Lifecycle:
             self._told.clear()   # a bound on memory: a table starts once, long gone by then
         self._told.add(table.id)
         here = {seat.player_id for seat in table.seats if seat.player_id}
-        for seat in table.seats:
-            if not seat.player_id or seat.player_kind != "account":
-                continue
-            try:
-                followers = await asyncio.to_thread(notices.store.followers, seat.player_id)
-            except StorageUnavailable:
-                return
-            for follower in [f for f in followers if f not in here][:FOLLOWERS_TOLD]:
-                await notices.notify(follower, "friend_game", {
-                    "name": seat.name, "table": table.id, "game": table.game,
-                    "url": f"/table/{table.id}"})
+        accounts = [seat for seat in table.seats
+                    if seat.player_id and seat.player_kind == "account"]
+        if not accounts:
+            return
+        try:   # one query for the table's accounts, one write for every notice
+            followers = await asyncio.to_thread(notices.store.followers_of,
+                                                [seat.player_id or "" for seat in accounts])
+        except StorageUnavailable:
+            return
+        await notices.notify_many([
+            (follower, "friend_game", {"name": seat.name, "table": table.id,
+                                       "game": table.game, "url": f"/table/{table.id}"})
+            for seat in accounts for follower in [
+                f for f in followers.get(seat.player_id or "", []) if f not in here
+            ][:FOLLOWERS_TOLD]])
 
     async def checkpoint_all(self, table_ids: list[str] | None = None) -> None:
         """Store every correspondence turn's time spent (of ``table_ids``, or of every

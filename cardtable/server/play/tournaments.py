@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import dataclasses
 import datetime as _dt
+import functools
 import logging
 import secrets
 from collections.abc import Sequence
@@ -38,6 +39,8 @@ from ..store.tournaments import (
     PLAYING,
     UPCOMING,
     GameRow,
+    Seated,
+    Survey,
     TournamentRow,
     TournamentStore,
     Tourney,
@@ -151,8 +154,9 @@ class Director:
         """One step of a tournament (see the module); call it through
         ``direct_if_owned``, which keeps two steps of one tournament apart."""
         store, at = self.store, stamp()
-        # read, with the tables that ended scored in the same transaction
-        survey = await asyncio.to_thread(store.survey, tournament_id, at)
+        # one transaction: read, score what ended, pair the free players, store their tables
+        survey, seated = await asyncio.to_thread(store.step, tournament_id, at,
+                                                 functools.partial(self._decide, at))
         if survey is None or survey.tourney.row.status == FINISHED:
             self._locks.pop(tournament_id, None)
             if tournament_id in self._due:
@@ -163,24 +167,71 @@ class Director:
             if t.row.starts is not None and t.row.starts <= at:
                 await self.start_now(tournament_id, by=None)
             return
-        names = {e.player_id: e.name for e in t.entrants}
         if survey.opening:   # written down by a step that did not make them (a crash)
+            names = {e.player_id: e.name for e in t.entrants}
             await asyncio.gather(*(self._make(t.row, game, names)
                                    for game, made in survey.opening if not made))
             await asyncio.to_thread(store.games_opened,
                                     [g.table_id for g, _ in survey.opening])
-        if t.row.kind == ARENA:
-            if t.row.ends is not None and at >= t.row.ends:
-                # the standings freeze at the end: a game still in play then does not count
-                await asyncio.to_thread(store.finish, tournament_id)
-                return
-            await self._seat_arena(t, at, names, survey.apart)
-        else:
-            await self._seat_swiss(t, names, survey.apart)
+            return   # the next step seats the free players
+        if seated is not None:
+            await self._begin(t.row, seated)
+        elif self._over(t, at):
+            await asyncio.to_thread(store.finish, tournament_id)
 
-    # -- seating --------------------------------------------------------------------------
-    async def _seat_arena(self, t: Tourney, at: _dt.datetime, names: dict[str, str],
-                          apart: dict[str, set[str]]) -> None:
+    def _over(self, t: Tourney, at: _dt.datetime) -> bool:
+        """The tournament is to finish: an arena's time is up (the standings freeze then:
+        a game still in play does not count), or a swiss played its rounds (or has too
+        few left to seat) and its last round ended."""
+        row = t.row
+        if row.kind == ARENA:
+            return row.ends is not None and at >= row.ends
+        if any(g.status in (OPENING, PLAYING) for g in t.games):
+            return False
+        present = sum(1 for e in t.entrants if not e.withdrawn)
+        return row.round >= (row.rounds or 0) or present < row.players
+
+    # -- seating: decided in the store's transaction, then made here ----------------------
+    def _decide(self, at: _dt.datetime, survey: Survey) -> Seated | None:
+        """Who sits where this step, with the tables dealt (``TournamentStore.step`` calls
+        it in its thread and transaction: pure work, a few milliseconds)."""
+        t = survey.tourney
+        if self._over(t, at):
+            return None
+        if t.row.kind == ARENA:
+            groups, round_, byes = self._pair_arena(t, at, survey.apart), t.row.round, None
+        else:
+            if any(g.status in (OPENING, PLAYING) for g in t.games):
+                return None   # the round is being played
+            present = [e for e in t.entrants if not e.withdrawn]
+            paired = pair_swiss([SwissPlayer(e.player_id, e.points, e.rating,  # a block
+                                             frozenset(e.met) | survey.apart.get(e.player_id,
+                                                                                 set()),
+                                             e.byes) for e in present], t.row.players)
+            groups, round_ = [list(g) for g in paired.tables], t.row.round + 1
+            byes = list(paired.byes)
+        names = {e.player_id: e.name for e in t.entrants}
+        tables, dealt = self.tables, []
+        for group in groups:
+            plan = self._plan(t.row, group, names)
+            if plan is None:
+                continue
+            try:
+                dealt.append(tables.seating.deal(dataclasses.replace(
+                    plan, table_id=choose_id(new_id, tables.ring,
+                                             tables.settings.ring_address))))
+            except Refused as error:
+                log.error("tournament %s: a table cannot be made: %s", t.row.id, error.reason)
+        if not dealt and byes is None:
+            return None
+        free = {e.player_id: e.free_since for e in t.entrants}
+        return Seated(round_, [(table.row.id, [s.player_id for s in table.seats])
+                               for table in dealt],
+                      byes, [(table.row, table.seats, table.decks) for table in dealt],
+                      dealt, {p: free.get(p) for g in groups for p in g if p})
+
+    def _pair_arena(self, t: Tourney, at: _dt.datetime,
+                    apart: dict[str, set[str]]) -> list[list[str | None]]:
         free = [e for e in t.entrants if e.busy is None and not e.paused and not e.withdrawn]
         playing = any(g.status in (OPENING, PLAYING) for g in t.games)
         origin = t.row.started or at
@@ -191,73 +242,25 @@ class Director:
         paired = pair_arena(waiting, t.row.players, others_playing=playing,
                             bots=t.row.bots is not None,
                             now=(at - origin).total_seconds(), bot_wait=self.bot_wait)
-        since = {e.player_id: e.free_since for e in free}
         groups: list[list[str | None]] = [list(g) for g in paired.tables]
         groups += [[*g, *[None] * (t.row.players - len(g))] for g in paired.with_bots]
-        if groups:
-            await self._open(t.row, t.row.round, groups, names)
-            for group in groups:
-                for player in group:
-                    moment = since.get(player or "")
-                    if moment is not None:
-                        self.paired.append((stamp() - moment).total_seconds())
+        return groups
 
-    async def _seat_swiss(self, t: Tourney, names: dict[str, str],
-                          apart: dict[str, set[str]]) -> None:
-        row = t.row
-        if any(g.status in (OPENING, PLAYING) for g in t.games):
-            return   # the round is being played
-        present = [e for e in t.entrants if not e.withdrawn]
-        if row.round >= (row.rounds or 0) or len(present) < row.players:
-            await asyncio.to_thread(self.store.finish, row.id)
-            return
-        paired = pair_swiss([SwissPlayer(e.player_id, e.points, e.rating,  # a block kept
-                                         frozenset(e.met) | apart.get(e.player_id, set()),
-                                         e.byes) for e in present], row.players)  # apart
-        await self._open(row, row.round + 1, [list(g) for g in paired.tables], names,
-                         byes=list(paired.byes))
-
-    async def _open(self, row: TournamentRow, round_: int, groups: list[list[str | None]],
-                    names: dict[str, str], byes: list[str] | None = None) -> None:
-        """Deal the step's tables and own them, then store them with their games and their
-        players busy in one transaction, then start them (``names``: the entrants' names
-        as the step read them).  A table that cannot be dealt is left out (logged); an id
-        another process holds, or a player seated meanwhile by another step: nothing is
-        stored, and the next step pairs again."""
-        tables = self.tables
-        dealt: list[tuple[list[str | None], Dealt]] = []
-        for group in groups:
-            plan = self._plan(row, group, names)
-            if plan is None:
-                continue
-            try:
-                dealt.append((group, tables.seating.deal(dataclasses.replace(
-                    plan, table_id=choose_id(new_id, tables.ring,
-                                             tables.settings.ring_address)))))
-            except Refused as error:
-                log.error("tournament %s: a table cannot be made: %s", row.id, error.reason)
-        if not dealt and byes is None:
-            return
-        cluster, claimed = tables.cluster, []
-        try:
+    async def _begin(self, row: TournamentRow, seated: Seated) -> None:
+        """The step's tables, stored: owned here (where several processes share the
+        tables), started, and their players told (off the step)."""
+        tables, cluster = self.tables, self.tables.cluster
+        for table in seated.dealt:
             if cluster is not None:
-                for _, table in dealt:
-                    if not await cluster.claim(table.row.id):
-                        return   # an id held elsewhere (the finally gives the rest back)
-                    claimed.append(table.row.id)
-            if not await asyncio.to_thread(
-                    self.store.open_games, row.id, round_,
-                    [(table.row.id, group) for group, table in dealt], byes,
-                    [(table.row, table.seats, table.decks) for _, table in dealt]):
-                return   # another step wrote this round, or seated a player, first
-            claimed = []   # stored: the tables are this process's to play
-        finally:
-            for table_id in claimed:
+                # stored first: a table not owned now (Redis away) is adopted later, as
+                # one whose process died is
                 with contextlib.suppress(ClusterUnavailable):
-                    await cluster.release(table_id)   # type: ignore[union-attr]
-        for _, table in dealt:
+                    await cluster.claim(table.row.id)
             await tables.seating.begin(table)
-        self.tables.spawn(self._tell_paired(row, [table for _, table in dealt]))
+        now = stamp()
+        self.paired.extend((now - since).total_seconds()
+                           for since in seated.since.values() if since is not None)
+        tables.spawn(self._tell_paired(row, seated.dealt))
 
     def _plan(self, row: TournamentRow, players: list[str | None],
               names: dict[str, str]) -> NewTable | None:

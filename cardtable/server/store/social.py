@@ -215,13 +215,11 @@ class SocialStore(Store):
             session.add_all(NoticeRow(player_id=player_id, kind=kind, at=at, data=dict(data),
                                       read=False) for player_id, kind, data in notices)
             session.flush()
-            for player_id in sorted({p for p, _, _ in notices}):
-                cut = session.scalar(select(NoticeRow.id).where(
-                    NoticeRow.player_id == player_id).order_by(NoticeRow.id.desc())
-                    .offset(INBOX_KEPT).limit(1))
-                if cut is not None:
-                    session.execute(delete(NoticeRow).where(NoticeRow.player_id == player_id,
-                                                            NoticeRow.id <= cut))
+            ranked = select(NoticeRow.id, func.row_number().over(
+                partition_by=NoticeRow.player_id, order_by=NoticeRow.id.desc()).label("n")
+            ).where(NoticeRow.player_id.in_({p for p, _, _ in notices})).subquery()
+            session.execute(delete(NoticeRow).where(NoticeRow.id.in_(   # past INBOX_KEPT
+                select(ranked.c.id).where(ranked.c.n > INBOX_KEPT))))
 
     @guarded
     def notices(self, player_id: str, *, after: int = 0, limit: int = 50,
@@ -373,6 +371,17 @@ class SocialStore(Store):
         with self.storage.sessions() as session:
             return list(session.scalars(select(FollowRow.follower_id).where(
                 FollowRow.followed_id == player_id)))
+
+    @guarded
+    def followers_of(self, player_ids: list[str]) -> dict[str, list[str]]:
+        """``followers`` of several players, in one query."""
+        found: dict[str, list[str]] = {}
+        with self.storage.sessions() as session:
+            for followed, follower in session.execute(
+                    select(FollowRow.followed_id, FollowRow.follower_id).where(
+                        FollowRow.followed_id.in_(player_ids))):
+                found.setdefault(followed, []).append(follower)
+        return found
 
     @guarded
     def follows(self, follower: str, followed: str) -> bool:

@@ -67,6 +67,7 @@ __all__ = [
     "TableStatus",
     "Tally",
     "add_table",
+    "add_tables",
     "guarded",
     "hash_token",
     "migrate",
@@ -380,12 +381,19 @@ class StoredTable:
 def add_table(session: Session, row: TableRow, seats: Sequence[SeatRow],
               decks: Sequence[Sequence[str]]) -> None:
     """A new table's rows (the table, its seats, its first decks) added to a transaction
-    (``Storage.create_table``'s; a tournament's step writes its tables in its own)."""
-    session.add(row)
-    session.flush()
-    session.add_all(seats)
+    (``Storage.create_table``'s)."""
+    add_tables(session, [(row, seats, decks)])
+
+
+def add_tables(session: Session, tables: Sequence[tuple[TableRow, Sequence[SeatRow],
+                                                        Sequence[Sequence[str]]]]) -> None:
+    """New tables' rows added to a transaction, each kind in one statement (a tournament's
+    step writes its tables in its own transaction)."""
+    session.add_all(row for row, _, _ in tables)
+    session.flush()   # the tables before the seats and decks that refer to them
+    session.add_all(seat for _, seats, _ in tables for seat in seats)
     session.add_all(DealRow(table_id=row.id, index=i, cards=list(deck))
-                    for i, deck in enumerate(decks))
+                    for row, _, decks in tables for i, deck in enumerate(decks))
 
 
 class Storage:

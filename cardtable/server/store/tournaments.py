@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from sqlalchemy import JSON, Executable, ForeignKey, Integer, String, func, select, update
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
 
 from ..core.errors import Refused
 from ..core.pairing import BYE_POINTS, arena_points
@@ -32,13 +33,13 @@ from .storage import (
     Store,
     TableRow,
     _rows_changed,
-    add_table,
+    add_tables,
     guarded,
 )
 
 __all__ = ["ARENA", "FINISHED", "OPENING", "PLAYING", "RUNNING", "SCORED", "SWISS",
-           "UPCOMING", "VOID", "EntrantRow", "GameRow",
-           "Results", "TournamentRow", "TournamentStore", "Tourney", "new_tournament_id"]
+           "UPCOMING", "VOID", "EntrantRow", "GameRow", "Results", "Seated", "Survey",
+           "TableRows", "TournamentRow", "TournamentStore", "Tourney", "new_tournament_id"]
 
 UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
 ARENA, SWISS = "arena", "swiss"
@@ -147,6 +148,26 @@ class Survey:
     """Whom each player a step may seat is kept apart from (a block, either way)."""
 
 
+TableRows: TypeAlias = tuple[TableRow, list[SeatRow], list[list[str]]]
+"""A table's rows as dealt (``Seating.deal``): the table, its seats, its first decks."""
+
+
+@dataclass
+class Seated:
+    """What a director's step seats (``TournamentStore.step``'s ``decide`` answers it)."""
+
+    round: int
+    games: list[tuple[str, list[str | None]]]
+    """Each table's id and the player at each seat (``None``: a bot)."""
+    byes: list[str] | None
+    """A swiss's round: who sits it out (the round moves on once); ``None``: an arena."""
+    made: list[TableRows]
+    dealt: list[Any] = field(default_factory=list)
+    """The director's own record of each table dealt (``seating.Dealt``), to start them."""
+    since: dict[str, _dt.datetime | None] = field(default_factory=dict)
+    """When each player seated became free (the director's measure of its waits)."""
+
+
 @dataclass
 class Tourney:
     """A tournament as read whole."""
@@ -204,23 +225,28 @@ class TournamentStore(Store):
         unless it is an arena whose time is up at ``at``: its standings froze at its end.
         Without ``at`` nothing is written, and ``Survey.ended`` lists the ended tables."""
         with self.storage.writing() if at is not None else self.storage.sessions() as session:
-            row = session.get(TournamentRow, tournament_id) if len(tournament_id) <= 16 \
-                else None
-            if row is None:
-                return None
-            running = row.status == RUNNING
-            ended = _ended(session, tournament_id) if running else []
-            over = row.kind == ARENA and row.ends is not None and at is not None \
-                and at >= row.ends
-            scored: dict[str, Results] = {}
-            if ended and at is not None and not over:
-                scored = _score(session, [table for table, _, _ in ended], row.kind)
-                ended = []
-            t = _load(session, tournament_id, every_game=False)
-            if t is None or not running:
-                return None if t is None else Survey(t, [], [])
-            return Survey(t, _opening(session, [g for g in t.games if g.status == OPENING]),
-                          ended, scored, _apart(session, _seatable(t)))
+            return _survey(session, tournament_id, at)
+
+    @guarded
+    def step(self, tournament_id: str, at: _dt.datetime,
+             decide: Callable[[Survey], Seated | None]) -> tuple[Survey | None, Seated | None]:
+        """A director's step in one transaction: ``survey(tournament_id, at)`` (the ended
+        tables scored), then ``decide`` given that reading (who sits where, the tables
+        dealt; ``None``: nobody), then its tables stored with their games and players as
+        ``open_games`` does with ``made``.  The answer's ``Seated`` is ``None`` if nothing
+        was seated (nothing decided, or a player seated meanwhile by another step).
+        ``decide`` runs here, in this thread and transaction: a pure and quick function.
+        Tables written down and not made (``Survey.opening``) are left to the caller, and
+        nobody is seated until they are."""
+        with self.storage.writing() as session:
+            survey = _survey(session, tournament_id, at)
+            if survey is None or survey.tourney.row.status != RUNNING or survey.opening:
+                return survey, None
+            seated = decide(survey)
+            if seated is None or not _open_games(session, tournament_id, seated.round,
+                                                 seated.games, seated.byes, seated.made):
+                return survey, None   # what was scored is kept all the same
+            return survey, seated
 
     @guarded
     def score_and_load(self, table_ids: list[str], kind: str,
@@ -336,8 +362,7 @@ class TournamentStore(Store):
     def open_games(self, tournament_id: str, round_: int,
                    games: list[tuple[str, list[str | None]]],
                    byes: list[str] | None = None,
-                   made: list[tuple[TableRow, list[SeatRow], list[list[str]]]] | None = None,
-                   ) -> bool:
+                   made: list[TableRows] | None = None) -> bool:
         """Write tables about to be made (their ids chosen) and their players busy at them,
         in one transaction.  With ``byes`` (a swiss) the tournament moves to ``round_``
         and the byes are scored, once.  With ``made`` (each table's rows, dealt:
@@ -345,32 +370,7 @@ class TournamentStore(Store):
         their games are in play at once: a step's tables are one write.  False, and
         nothing written, if it had moved or one of the players is at a table already."""
         with self.storage.writing() as session:
-            seated = {p for _, players in games for p in players if p is not None}
-            entrants = {e.player_id: e for e in session.scalars(select(EntrantRow).where(
-                EntrantRow.tournament_id == tournament_id,
-                EntrantRow.player_id.in_(seated | set(byes or ()))).with_for_update())}
-            if any(entrants[p].busy is not None for p in seated if p in entrants):
-                return False   # seated meanwhile by another step: nothing is written
-            if byes is not None:
-                if not _changed(session, update(TournamentRow).where(
-                        TournamentRow.id == tournament_id, TournamentRow.round == round_ - 1)
-                        .values(round=round_)):
-                    return False
-                for player in byes:
-                    if player in entrants:
-                        entrants[player].byes += 1
-                        entrants[player].points += BYE_POINTS
-            at = stamp()
-            for table_id, group in games:
-                session.add(GameRow(table_id=table_id, tournament_id=tournament_id,
-                                    round=round_, players=group,
-                                    status=OPENING if made is None else PLAYING, created=at))
-                for person in group:
-                    if person in entrants:
-                        entrants[person].busy, entrants[person].free_since = table_id, None
-            for table, seats, decks in made or ():
-                add_table(session, table, seats, decks)
-            return True
+            return _open_games(session, tournament_id, round_, games, byes, made)
 
     @guarded
     def games_opened(self, table_ids: list[str]) -> None:
@@ -433,13 +433,18 @@ class TournamentStore(Store):
             return _score(session, table_ids, kind)
 
 
-def _score(session: Session, table_ids: list[str], kind: str) -> dict[str, Results]:
+def _score(session: Session, table_ids: list[str], kind: str, *,
+           status: dict[str, str] | None = None,
+           entrants: dict[tuple[str, str], EntrantRow] | None = None) -> dict[str, Results]:
     """``score_games``'s transaction, in a few statements whatever the number of tables
-    (a step scores every table that ended since the last)."""
+    (a step scores every table that ended since the last); ``status``: the tables'
+    statuses and ``entrants``: the entrants by (tournament, player), where the caller read
+    them in this transaction already."""
     games = {g.table_id: g for g in session.scalars(select(GameRow).where(
         GameRow.table_id.in_(table_ids), GameRow.status == PLAYING))}
-    status = dict(session.execute(select(TableRow.id, TableRow.status).where(
-        TableRow.id.in_(games))).all())
+    if status is None:
+        status = dict(session.execute(select(TableRow.id, TableRow.status).where(
+            TableRow.id.in_(games))).all())
     games = {t: g for t, g in games.items() if t in status}
     if not games:
         return {}
@@ -457,12 +462,13 @@ def _score(session: Session, table_ids: list[str], kind: str) -> dict[str, Resul
             mine.update(session.scalars(update(GameRow).where(
                 GameRow.table_id.in_(tables), GameRow.status == PLAYING)
                 .values(status=mark).returning(GameRow.table_id)))
-    people = {(g.tournament_id, p) for t, g in games.items() if t in mine
-              for p in g.players if p is not None}
-    entrants = {(e.tournament_id, e.player_id): e for e in session.scalars(
-        select(EntrantRow).where(
-            EntrantRow.tournament_id.in_({t for t, _ in people}),
-            EntrantRow.player_id.in_({p for _, p in people})))}
+    if entrants is None:
+        people = {(g.tournament_id, p) for t, g in games.items() if t in mine
+                  for p in g.players if p is not None}
+        entrants = {(e.tournament_id, e.player_id): e for e in session.scalars(
+            select(EntrantRow).where(
+                EntrantRow.tournament_id.in_({t for t, _ in people}),
+                EntrantRow.player_id.in_({p for _, p in people})))}
     at = stamp()
     scored: dict[str, Results] = {}
     for table_id in sorted(mine):
@@ -493,6 +499,60 @@ def _score(session: Session, table_ids: list[str], kind: str) -> dict[str, Resul
     return scored
 
 
+def _open_games(session: Session, tournament_id: str, round_: int,
+                games: list[tuple[str, list[str | None]]], byes: list[str] | None,
+                made: list[TableRows] | None) -> bool:
+    """``open_games``'s writes, in the caller's transaction."""
+    seated = {p for _, players in games for p in players if p is not None}
+    entrants = {e.player_id: e for e in session.scalars(select(EntrantRow).where(
+        EntrantRow.tournament_id == tournament_id,
+        EntrantRow.player_id.in_(seated | set(byes or ()))).with_for_update())}
+    if any(entrants[p].busy is not None for p in seated if p in entrants):
+        return False   # seated meanwhile by another step: nothing is written
+    if byes is not None:
+        if not _changed(session, update(TournamentRow).where(
+                TournamentRow.id == tournament_id, TournamentRow.round == round_ - 1)
+                .values(round=round_)):
+            return False
+        for player in byes:
+            if player in entrants:
+                entrants[player].byes += 1
+                entrants[player].points += BYE_POINTS
+    at = stamp()
+    for table_id, group in games:
+        session.add(GameRow(table_id=table_id, tournament_id=tournament_id,
+                            round=round_, players=group,
+                            status=OPENING if made is None else PLAYING, created=at))
+        for person in group:
+            if person in entrants:
+                entrants[person].busy, entrants[person].free_since = table_id, None
+    add_tables(session, made or [])
+    return True
+
+
+def _survey(session: Session, tournament_id: str, at: _dt.datetime | None) -> Survey | None:
+    """``survey``'s reading (and scoring, with ``at``) in the caller's transaction."""
+    row = session.get(TournamentRow, tournament_id) if len(tournament_id) <= 16 else None
+    if row is None:
+        return None
+    running = row.status == RUNNING
+    ended = _ended(session, tournament_id) if running else []
+    over = row.kind == ARENA and row.ends is not None and at is not None and at >= row.ends
+    scored: dict[str, Results] = {}
+    entrants = None
+    if ended and at is not None and not over:
+        entrants = _entrants(session, tournament_id)
+        scored = _score(session, [table for table, _, _ in ended], row.kind,
+                        status={table: status for table, status, _ in ended},
+                        entrants={(tournament_id, e.player_id): e for e in entrants})
+        ended = []
+    t = _load(session, tournament_id, every_game=False, entrants=entrants)
+    if t is None or not running:
+        return None if t is None else Survey(t, [], [])
+    return Survey(t, _opening(session, [g for g in t.games if g.status == OPENING]),
+                  ended, scored, _apart(session, tournament_id, _seatable(t)))
+
+
 def _seatable(t: Tourney) -> list[str]:
     """The entrants a step may seat: an arena's free ones, a swiss's present ones once a
     round's tables have all ended."""
@@ -504,15 +564,24 @@ def _seatable(t: Tourney) -> list[str]:
     return [e.player_id for e in t.entrants if not e.withdrawn]
 
 
-def _apart(session: Session, player_ids: list[str]) -> dict[str, set[str]]:
-    """Whom each of the players is kept apart from among them: a block either way."""
+def _apart(session: Session, tournament_id: str,
+           player_ids: list[str]) -> dict[str, set[str]]:
+    """Whom each of the players is kept apart from among them: a block either way (read
+    as the blocks between the tournament's entrants: no list of ids to send)."""
     apart: dict[str, set[str]] = {}
     if len(player_ids) < 2:
         return apart
-    for one, other in session.execute(select(BlockRow.blocker_id, BlockRow.blocked_id).where(
-            BlockRow.blocker_id.in_(player_ids), BlockRow.blocked_id.in_(player_ids))):
-        apart.setdefault(one, set()).add(other)
-        apart.setdefault(other, set()).add(one)
+    one, other = aliased(EntrantRow), aliased(EntrantRow)
+    seatable = set(player_ids)
+    for blocker, blocked in session.execute(
+            select(BlockRow.blocker_id, BlockRow.blocked_id)
+            .join(one, (one.tournament_id == tournament_id)
+                  & (one.player_id == BlockRow.blocker_id))
+            .join(other, (other.tournament_id == tournament_id)
+                  & (other.player_id == BlockRow.blocked_id))):
+        if blocker in seatable and blocked in seatable:
+            apart.setdefault(blocker, set()).add(blocked)
+            apart.setdefault(blocked, set()).add(blocker)
     return apart
 
 
@@ -545,12 +614,21 @@ def _changed(session: Session, query: Executable) -> bool:
     return _rows_changed(session.execute(query)) == 1
 
 
-def _load(session: Session, tournament_id: str, every_game: bool = True) -> Tourney | None:
+def _entrants(session: Session, tournament_id: str) -> list[EntrantRow]:
+    return list(session.scalars(select(EntrantRow).where(
+        EntrantRow.tournament_id == tournament_id)))
+
+
+def _load(session: Session, tournament_id: str, every_game: bool = True,
+          entrants: list[EntrantRow] | None = None) -> Tourney | None:
+    """The tournament whole (``entrants``: as this transaction read them already)."""
     row = session.get(TournamentRow, tournament_id) if len(tournament_id) <= 16 else None
     if row is None:
         return None
-    entrants = list(session.scalars(select(EntrantRow).where(
-        EntrantRow.tournament_id == tournament_id)))
+    if entrants is None:
+        entrants = _entrants(session, tournament_id)
+    else:
+        session.flush()   # the changes made to them are written before they are let go
     query = select(GameRow).where(GameRow.tournament_id == tournament_id)
     if not every_game:
         query = query.where(GameRow.status.in_((OPENING, PLAYING)))
