@@ -246,6 +246,35 @@ class Episode:
     def string(self, seat: int, kind: str = "observation", private: str = "single") -> str:
         raise NotImplementedError
 
+    # -- stepping many episodes in one call (cardtable.adapters.vector) -----------------
+
+    @classmethod
+    def vector_stepper(cls, opponent: str, kind: str) -> Any:
+        """``step(items, actions, observations, masks, status, seat, template)``: many
+        episodes of this game stepped in one call, each other seat played by ``opponent``,
+        the ``kind`` view and the mask written into rows (the vector environment's batched
+        step); ``None`` where the game has none for them (the vector then steps each
+        environment in Python)."""
+        return None
+
+    def vector_item(self, state: bytearray) -> tuple[Any, ...]:
+        """What the game's ``vector_stepper`` reads and keeps of this episode, with
+        ``state``, its opponents' generator."""
+        raise NotImplementedError
+
+    def vector_synced(self, status: int) -> None:
+        """This episode's own fields brought up to date after a ``vector_stepper`` step that
+        left it with ``status`` (0: a seat decides, 1: over, 2: cut short)."""
+        raise NotImplementedError
+
+    def why_not(self, action: int) -> str:
+        """Why ``action`` is not legal now (what ``apply`` raises), nothing changed."""
+        try:
+            self.copy().apply(action)
+        except IllegalMove as error:
+            return str(error)
+        raise ValueError(f"{action} is legal now")
+
     # -- shared -------------------------------------------------------------------------
 
     # the phase says it without asking the engine whose turn it is (``current_player``)

@@ -40,6 +40,7 @@ from typing import Any, ClassVar, NoReturn
 import numpy as np
 
 from .. import games
+from .._engine import load_core
 from ..cards import CARDS, Card, Suit, cards_of, format_cards, mask_of, pack
 from ..durak import PHASES, Game, Move, MoveKind, Rules, strength
 from ..durak.engine import CompiledGame
@@ -57,6 +58,7 @@ TAKE, PASS, ATTACK, TRANSFER, SHOW, EXCHANGE, DEFEND = 0, 1, 2, 197, 392, 444, 4
 NUM_ACTIONS = DEFEND + 52 * 52
 _SPEC = games.get("durak")
 _COMPILED: Any = CompiledGame
+_CORE: Any = load_core("cardtable.durak._core") if CompiledGame is not None else None
 _ACTIONS: dict[Move, int] = {}
 _ROUND_CLOSED = ("lead", "over")
 _OVER_PHASE = PHASES.index("over")
@@ -215,6 +217,23 @@ class DurakEpisode(Episode):
 
     def sample_chance(self, rng: random.Random) -> int:
         return nth_card(self._left, rng.randrange(self._left.bit_count()))
+
+    def apply_chance(self, rng: random.Random) -> None:
+        """Deal the rest of the pack with ``rng`` (``Episode.apply_chance``: the same cards
+        from the same draws, each chance node's card the ``rng.randrange``-th of those left),
+        in one loop rather than a step per card."""
+        if self._phase != _DEAL:
+            return
+        left = [card.index for card in cards_of(self._left)]
+        for _ in range(len(left) - 1):
+            card = CARDS[left.pop(rng.randrange(len(left)))]
+            self.history.append(card.index)
+            self._deck.append(card)
+            self._left ^= card.mask
+            if len(self._deck) <= 6 * self.players:
+                seat = (self.dealer + 1 + (len(self._deck) - 1) // 6) % self.players
+                self._drawn[seat] |= card.mask
+        self.apply(left[rng.randrange(1)])   # the last card ends the deal
 
     def legal_actions(self) -> list[int]:
         if self._phase == _DEAL:
@@ -547,6 +566,39 @@ class DurakEpisode(Episode):
                    at["trump_card_in_stock"], 1.0 if trump_card else 0.0)
         return tuple(masks), tuple(values)
 
+    def _core_starts(self, kind: str) -> tuple[int, ...]:
+        """The starts of ``kind``'s pieces in the core's order (``_PLAYING``)."""
+        key = ("starts", kind)
+        at = self._layouts.get(key)
+        if at is None:
+            offsets = self.offsets(kind)
+            at = self._layouts[key] = tuple(offsets[name] for name in _PLAYING)
+        return at
+
+    @classmethod
+    def vector_stepper(cls, opponent: str, kind: str) -> Any:
+        """The compiled core's ``episode_steps`` against the ``random`` opponent, observation
+        view (the core draws the opponents' moves from its own generator, uniform over the
+        legal moves as the ``random`` bot's are)."""
+        if _CORE is None or opponent != "random" or kind != "observation":
+            return None
+        return _vector_steps
+
+    def vector_item(self, state: bytearray) -> tuple[Any, ...]:
+        return (self._game, self._played, self._taken, self._drawn, self._hands,
+                self.history, self._log, state)
+
+    def vector_synced(self, status: int) -> None:
+        """(``status`` 1: the game is over; 2: it was cut short at ``max_moves``.)"""
+        self._moves = len(self._log)
+        self._legal_cache = None
+        self._pub_at = -1
+        if status == 1:
+            self._phase = _OVER
+        elif status == 2:
+            self._phase = _OVER
+            self.truncated = True
+
     def _in_core(self, out: Any, seat: int, kind: str, private: str) -> Any:
         """The tensor written by the compiled core in one call (``Core._tensor``: into the
         float32 buffer ``out``, or as a list of floats when ``out`` is the size), or
@@ -557,11 +609,7 @@ class DurakEpisode(Episode):
             return NotImplemented
         self._check_seat(seat)
         self._check_view(kind, private)
-        key = ("starts", kind)
-        at = self._layouts.get(key)
-        if at is None:
-            offsets = self.offsets(kind)
-            at = self._layouts[key] = tuple(offsets[name] for name in _PLAYING)
+        at = self._core_starts(kind)
         recall = None
         if kind == "information_state":
             offsets = self.offsets(kind)
@@ -874,6 +922,15 @@ class DurakEpisode(Episode):
                 return episode
             problem = "the replayed game differs from the real one"
         raise ValueError(f"could not replay this Durak game: {problem}")
+
+
+def _vector_steps(items: list[tuple[Any, ...]], actions: list[int], observations: np.ndarray,
+                  masks: np.ndarray, status: np.ndarray, seat: int,
+                  template: DurakEpisode) -> None:
+    """``DurakEpisode.vector_stepper``: every environment stepped in one core call
+    (``episode_steps`` in cardtable/durak/_core.c says what it does)."""
+    _CORE.episode_steps(items, actions, observations, masks, status, seat,
+                        template._core_starts("observation"), template.max_moves)
 
 
 # -- the learned policy's features ---------------------------------------------------------

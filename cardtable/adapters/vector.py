@@ -8,6 +8,13 @@ environment per step).  It resets an environment that ended on the next step, as
 Gymnasium's own vector environments do by default (``AutoresetMode.NEXT_STEP``: that
 step's action for it is ignored and it returns the first observation of a new episode).
 
+A game whose episode has a ``vector_stepper`` for the opponent and view (Transfer Durak
+against ``random``, observation view, on the compiled core) is stepped in one call: every
+environment's action, its opponents' moves and its observation and mask rows, with no
+Python step per environment.  The opponents then draw from the core's own generator
+(seeded from the environment's), so their moves are uniform over the legal moves as the
+``random`` bot's are, but not the very moves that bot would draw.
+
 >>> env = CardtableVectorEnv("pasur", num_envs=4, opponent="beginner")
 >>> obs, info = env.reset(seed=0)
 >>> obs["observation"].shape, obs["action_mask"].shape
@@ -20,9 +27,11 @@ step's action for it is ignored and it returns the first observation of a new ep
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
@@ -62,6 +71,12 @@ class CardtableVectorEnv(VectorEnv):
         self._rewards = np.zeros(num_envs, np.float64)
         self._terminated = np.zeros(num_envs, bool)
         self._truncated = np.zeros(num_envs, bool)
+        self._steps = first.episode.vector_stepper(first.opponent, first.kind)
+        self._batched = self._steps is not None
+        if self._batched:
+            self._status = np.zeros(num_envs, np.int8)
+            self._states = [bytearray(32) for _ in range(num_envs)]
+            self._items: list[tuple[Any, ...]] = [() for _ in range(num_envs)]
 
     def _write(self, i: int) -> None:
         """Encode environment ``i``'s observation and mask into row ``i``."""
@@ -86,11 +101,69 @@ class CardtableVectorEnv(VectorEnv):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"give one seed per environment ({self.num_envs})")
+        if self._batched:
+            for i, one in enumerate(seeds):
+                self._deal(i, one)
+            self._step_all([-1] * self.num_envs)
+            self._ended[:] = False
+            return self._batch(), {}
         for i, (env, one) in enumerate(zip(self.envs, seeds, strict=True)):
             env.reset(seed=one)
             self._write(i)
         self._ended[:] = False
         return self._batch(), {}
+
+    # -- Durak on the compiled core: every environment in one call ------------------------
+
+    def _deal(self, i: int, seed: int | None) -> None:
+        """Start environment ``i``'s next game, dealt as ``CardtableEnv.reset`` deals it
+        (its generator seeded the same way), its opponents' generator seeded from it."""
+        env = self.envs[i]
+        gymnasium.Env.reset(env, seed=seed)
+        env._rng = random.Random(int(env.np_random.integers(2**62)))
+        env.episode = env._template.copy()
+        env.episode.apply_chance(env._rng)
+        self._states[i][:] = env._rng.randbytes(32)
+        if not any(self._states[i]):   # (xoshiro's one state it cannot leave)
+            self._states[i][0] = 1
+        self._items[i] = env.episode.vector_item(self._states[i])
+
+    def _step_all(self, actions: list[int]) -> None:
+        """One core call for every environment (``episode_steps``), then each episode's
+        Python fields brought up to date."""
+        self._steps(self._items, actions, self._observations, self._masks, self._status,
+                    self.envs[0].seat, self.envs[0]._template)
+        for env, action, status in zip(self.envs, actions, self._status.tolist(),
+                                       strict=True):
+            if action != -2:
+                env.episode.vector_synced(status)
+
+    def _step_batched(self, actions: np.ndarray) -> tuple[np.ndarray, dict[int, str]]:
+        rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
+        ended = self._ended.tolist()
+        size = self._masks.shape[1]
+        wanted = [int(a) for a in actions.tolist()]
+        for i, action in enumerate(wanted):
+            if ended[i]:
+                self._deal(i, None)
+                wanted[i] = -1
+            elif not 0 <= action < size:   # (out of range: no environment has it, refused)
+                wanted[i] = size
+        self._step_all(wanted)
+        illegal: dict[int, str] = {}
+        rewards[:], terminated[:], truncated[:] = 0.0, False, False
+        for i, status in enumerate(self._status.tolist()):
+            if not status or ended[i]:
+                continue
+            env = self.envs[i]
+            if status == 1:
+                rewards[i], terminated[i] = float(env.episode.returns()[env.seat]), True
+            elif status == 2:
+                truncated[i] = True
+            elif status == 3:
+                illegal[i] = env.episode.why_not(int(actions[i]))
+                rewards[i], terminated[i] = env.illegal_reward, True
+        return rewards, illegal
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
                                          np.ndarray, dict[str, Any]]:
@@ -100,7 +173,9 @@ class CardtableVectorEnv(VectorEnv):
                              f"not {actions.shape}")
         rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
         illegal: dict[int, str] = {}
-        for i, env in enumerate(self.envs):
+        if self._batched:
+            rewards, illegal = self._step_batched(actions)
+        for i, env in enumerate(self.envs if not self._batched else ()):
             if self._ended[i]:
                 env.reset()
                 rewards[i], terminated[i], truncated[i] = 0.0, False, False

@@ -1099,6 +1099,9 @@ static PyObject *Core_legal_actions(Core *self, PyObject *Py_UNUSED(ignored))
     return list;
 }
 
+static PyObject *episode_play(Core *self, int action, PyObject *played, PyObject *taken,
+                              PyObject *drawn, PyObject *hands);
+
 /* _episode_push(action, played, taken, drawn, hands): the Durak episode's step (what
  * DurakEpisode._push does with a Move, the reference) in one call.  Plays the legal move
  * numbered ``action`` and keeps the episode's per-seat lists of masks: the cards each seat
@@ -1126,6 +1129,15 @@ static PyObject *Core_episode_push(Core *self, PyObject *args)
         found = self->legal[i] == action;
     if (!found)
         Py_RETURN_NONE;
+    return episode_play(self, action, played, taken, drawn, hands);
+}
+
+/* Play the legal move ``action`` and keep the episode's lists (Core._episode_push, after
+ * its checks): the log entry, or NULL with an error. */
+static PyObject *episode_play(Core *self, int action, PyObject *played, PyObject *taken,
+                              PyObject *drawn, PyObject *hands)
+{
+    int n = self->r.players;
     int seat = self->s.to_move;
     if (play(self, action) < 0)
         return NULL;
@@ -1170,6 +1182,10 @@ static PyObject *Core_episode_push(Core *self, PyObject *args)
     return Py_BuildValue("(iON)", seat, PyTuple_GET_ITEM(MOVES, action), draws);
 }
 
+static void write_view(const Core *self, ct_tensor *t, int seat, const long long *at,
+                       int playing, const long long *recall_at,
+                       ct_mask recall_masks[3][MAX_SEATS]);
+
 /* _tensor(out, seat, starts, playing, recall): a seat's view once the deal is over (the
  * pieces ``_pieces`` gives) written in one call: into ``out``, a float32 buffer (None back),
  * or, when ``out`` is a size, into a new list of floats.  ``recall`` is None for the
@@ -1182,7 +1198,6 @@ static PyObject *Core_tensor(Core *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OiO!pO", &out, &seat, &PyTuple_Type, &starts, &playing,
                           &recall))
         return NULL;
-    const dk_state *s = &self->s;
     int players = self->r.players;
     if (seat < 0 || seat >= players || PyTuple_GET_SIZE(starts) != P_STARTS
         || (recall != Py_None && (!PyTuple_Check(recall) || PyTuple_GET_SIZE(recall) != 6))) {
@@ -1213,6 +1228,18 @@ static PyObject *Core_tensor(Core *self, PyObject *args)
     ct_tensor t;
     if (ct_tensor_open(out, &t) < 0)
         return NULL;
+    write_view(self, &t, seat, at, playing, recall != Py_None ? recall_at : NULL, recall_masks);
+    return ct_tensor_close(&t);
+}
+
+/* Write a seat's view (Core._tensor) into a zeroed tensor; recall_at NULL for the
+ * observation. */
+static void write_view(const Core *self, ct_tensor *t, int seat, const long long *at,
+                       int playing, const long long *recall_at,
+                       ct_mask recall_masks[3][MAX_SEATS])
+{
+    const dk_state *s = &self->s;
+    int players = self->r.players;
     ct_mask played = 0, beaten = 0, defences = 0;
     for (int i = 0; i < s->natt; i++)
         played |= BIT(s->att[i]);
@@ -1221,47 +1248,46 @@ static PyObject *Core_tensor(Core *self, PyObject *args)
         defences |= BIT(s->beat_d[i]);
     }
     ct_mask seats = ((ct_mask)1 << players) - 1;
-    ct_tensor_bits(&t, at[P_PLAYER], (ct_mask)1 << seat);
-    ct_tensor_bits(&t, at[P_HAND], s->hands[seat]);
-    ct_tensor_bits(&t, at[P_UNBEATEN], played & ~beaten);
-    ct_tensor_bits(&t, at[P_BEATEN], beaten);
-    ct_tensor_bits(&t, at[P_DEFENCES], defences);
-    ct_tensor_bits(&t, at[P_DISCARD], s->discard);
-    ct_tensor_bits(&t, at[P_PHASE], (ct_mask)1 << s->phase);
-    ct_tensor_bits(&t, at[P_SHOWN], s->shown);
-    ct_tensor_bits(&t, at[P_PASSED], (ct_mask)s->passed & seats);
-    ct_tensor_bits(&t, at[P_OUT], (ct_mask)s->out & seats);
+    ct_tensor_bits(t, at[P_PLAYER], (ct_mask)1 << seat);
+    ct_tensor_bits(t, at[P_HAND], s->hands[seat]);
+    ct_tensor_bits(t, at[P_UNBEATEN], played & ~beaten);
+    ct_tensor_bits(t, at[P_BEATEN], beaten);
+    ct_tensor_bits(t, at[P_DEFENCES], defences);
+    ct_tensor_bits(t, at[P_DISCARD], s->discard);
+    ct_tensor_bits(t, at[P_PHASE], (ct_mask)1 << s->phase);
+    ct_tensor_bits(t, at[P_SHOWN], s->shown);
+    ct_tensor_bits(t, at[P_PASSED], (ct_mask)s->passed & seats);
+    ct_tensor_bits(t, at[P_OUT], (ct_mask)s->out & seats);
     if (playing && s->phase != OVER && s->to_move >= 0)
-        ct_tensor_bits(&t, at[P_TO_MOVE], (ct_mask)1 << s->to_move);
+        ct_tensor_bits(t, at[P_TO_MOVE], (ct_mask)1 << s->to_move);
     if (s->trump_card >= 0) {
-        ct_tensor_bits(&t, at[P_TRUMP_SUIT], (ct_mask)1 << (s->trump_card % 4));
-        ct_tensor_bits(&t, at[P_TRUMP_CARD], BIT(s->trump_card));
+        ct_tensor_bits(t, at[P_TRUMP_SUIT], (ct_mask)1 << (s->trump_card % 4));
+        ct_tensor_bits(t, at[P_TRUMP_CARD], BIT(s->trump_card));
     }
     for (int i = 0; i < players; i++)
-        ct_tensor_bits(&t, at[P_KNOWN] + 52 * i, s->known[i]);
+        ct_tensor_bits(t, at[P_KNOWN] + 52 * i, s->known[i]);
     if (s->phase != OVER) {
         if (s->attacker >= 0)
-            ct_tensor_bits(&t, at[P_ATTACKER], (ct_mask)1 << s->attacker);
+            ct_tensor_bits(t, at[P_ATTACKER], (ct_mask)1 << s->attacker);
         if (s->defender >= 0)
-            ct_tensor_bits(&t, at[P_DEFENDER], (ct_mask)1 << s->defender);
+            ct_tensor_bits(t, at[P_DEFENDER], (ct_mask)1 << s->defender);
         if (s->orig >= 0)
-            ct_tensor_bits(&t, at[P_ORIGINAL], (ct_mask)1 << s->orig);
+            ct_tensor_bits(t, at[P_ORIGINAL], (ct_mask)1 << s->orig);
     }
     int stock = s->stock_len - s->drawn;
-    ct_tensor_set(&t, at[P_IN_STOCK], stock > 0);
-    ct_tensor_set(&t, at[P_STOCK], stock);
-    ct_tensor_set(&t, at[P_LIMIT], s->limit);
-    ct_tensor_set(&t, at[P_FIRST_ROUND], s->round == 1);
+    ct_tensor_set(t, at[P_IN_STOCK], stock > 0);
+    ct_tensor_set(t, at[P_STOCK], stock);
+    ct_tensor_set(t, at[P_LIMIT], s->limit);
+    ct_tensor_set(t, at[P_FIRST_ROUND], s->round == 1);
     for (int i = 0; i < players; i++)
-        ct_tensor_set(&t, at[P_HAND_SIZES] + i, __builtin_popcountll(s->hands[i]));
-    if (recall != Py_None) {
+        ct_tensor_set(t, at[P_HAND_SIZES] + i, __builtin_popcountll(s->hands[i]));
+    if (recall_at != NULL) {
         for (int i = 0; i < players; i++) {
-            ct_tensor_bits(&t, recall_at[0] + 52 * i, recall_masks[0][i]);
-            ct_tensor_bits(&t, recall_at[1] + 52 * i, recall_masks[1][i]);
+            ct_tensor_bits(t, recall_at[0] + 52 * i, recall_masks[0][i]);
+            ct_tensor_bits(t, recall_at[1] + 52 * i, recall_masks[1][i]);
         }
-        ct_tensor_bits(&t, recall_at[2], recall_masks[2][seat]);
+        ct_tensor_bits(t, recall_at[2], recall_masks[2][seat]);
     }
-    return ct_tensor_close(&t);
 }
 
 static PyObject *Core_pop(Core *self, PyObject *Py_UNUSED(ignored))
@@ -2368,8 +2394,169 @@ static PyObject *bind(PyObject *Py_UNUSED(module), PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* episode_steps(envs, actions, observations, masks, status, seat, starts, max_moves): a
+ * vector of Durak episodes stepped in one call, for cardtable.adapters.vector.  Each
+ * environment is a tuple (core, played, taken, drawn, hands, history, log, rng): the
+ * episode's core, its lists (Core._episode_push), its history and log, and a bytearray of
+ * 32 bytes holding the state of the generator its random opponents draw from.  For
+ * environment i, ``actions[i]`` is the learner's action (-1: none, only the opponents move;
+ * -2: leave this environment alone).  The learner's action is played, then every other seat
+ * moves uniformly at random among its legal moves (the core's generator) until the learner
+ * ``seat`` is to move or the game ends (or reaches ``max_moves``, a draw cut short); each
+ * move goes into the history and the log as the episode's own steps put it.  Row i of
+ * ``observations`` (float32, one ``starts`` layout a row) then holds the learner's
+ * observation, row i of ``masks`` (int8, one byte an action) its legal actions, and
+ * ``status[i]`` (int8) 0 (the learner is to move), 1 (the game is over), 2 (cut short at
+ * max_moves) or 3 (the learner's action is not legal: nothing played, the row rewritten). */
+static PyObject *episode_steps(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *envs, *actions, *obs_object, *mask_object, *status_object, *starts;
+    int seat;
+    long long max_moves;
+    if (!PyArg_ParseTuple(args, "O!O!OOOiO!L", &PyList_Type, &envs, &PyList_Type, &actions,
+                          &obs_object, &mask_object, &status_object, &seat, &PyTuple_Type,
+                          &starts, &max_moves))
+        return NULL;
+    if (check_bound() < 0)
+        return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(envs);
+    if (PyList_GET_SIZE(actions) != count || PyTuple_GET_SIZE(starts) != P_STARTS) {
+        PyErr_SetString(PyExc_ValueError, "one action per environment, one start per piece");
+        return NULL;
+    }
+    long long at[P_STARTS];
+    for (int i = 0; i < P_STARTS; i++) {
+        at[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(starts, i));
+        if (at[i] == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    Py_buffer obs, masks, status;
+    if (PyObject_GetBuffer(obs_object, &obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(mask_object, &masks, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&obs);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(status_object, &status, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&obs);
+        PyBuffer_Release(&masks);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t row = count ? obs.len / 4 / count : 0;
+    if (count == 0 || obs.itemsize != 4 || obs.len != row * 4 * count
+        || masks.len != (Py_ssize_t)DK_MOVES * count || status.len != count) {
+        PyErr_SetString(PyExc_ValueError, "the observations are float32 rows, the masks "
+                        "one byte an action and the status one byte, a row per environment");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *env = PyList_GET_ITEM(envs, i);
+        long action = PyLong_AsLong(PyList_GET_ITEM(actions, i));
+        if (action == -1 && PyErr_Occurred())
+            goto done;
+        if (action == -2)
+            continue;
+        Py_buffer state;
+        if (!PyTuple_Check(env) || PyTuple_GET_SIZE(env) != 8
+            || !PyObject_TypeCheck(PyTuple_GET_ITEM(env, 0), &CoreType)) {
+            PyErr_SetString(PyExc_ValueError, "each environment is (core, played, taken, "
+                            "drawn, hands, history, log, rng)");
+            goto done;
+        }
+        Core *core = (Core *)PyTuple_GET_ITEM(env, 0);
+        PyObject *lists[7];
+        for (int k = 0; k < 6; k++) {
+            lists[k] = PyTuple_GET_ITEM(env, 1 + k);
+            if (!PyList_Check(lists[k])) {
+                PyErr_SetString(PyExc_ValueError, "the episode's lists are lists");
+                goto done;
+            }
+        }
+        if (seat < 0 || seat >= core->r.players) {
+            PyErr_SetString(PyExc_ValueError, "the learner's seat is not one of the game's");
+            goto done;
+        }
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(env, 7), &state, PyBUF_WRITABLE) < 0)
+            goto done;
+        if (state.len != 32) {
+            PyBuffer_Release(&state);
+            PyErr_SetString(PyExc_ValueError, "a generator's state is 32 bytes");
+            goto done;
+        }
+        ct_rng rng;
+        memcpy(rng.s, state.buf, 32);
+        int8_t code = 0;
+        PyObject *history = lists[4], *log = lists[5];
+        if (action >= 0) {
+            ensure_legal(core);
+            int found = 0;
+            for (int k = 0; k < core->nlegal && !found; k++)
+                found = core->legal[k] == action;
+            if (!found || core->s.phase == OVER || core->s.to_move != seat)
+                code = 3;
+        }
+        int mover = action;
+        while (code == 0) {
+            if (mover == -1) {
+                if (core->s.phase == OVER || core->s.to_move < 0) {
+                    code = 1;
+                    break;
+                }
+                if (core->s.to_move == seat)
+                    break;
+                ensure_legal(core);
+                mover = core->legal[ct_below(&rng, (uint32_t)core->nlegal)];
+            }
+            PyObject *entry = episode_play(core, mover, lists[0], lists[1], lists[2],
+                                           lists[3]);
+            PyObject *number = entry ? PyLong_FromLong(mover) : NULL;
+            if (number == NULL || PyList_Append(history, number) < 0
+                || PyList_Append(log, entry) < 0) {
+                Py_XDECREF(entry);
+                Py_XDECREF(number);
+                PyBuffer_Release(&state);
+                goto done;
+            }
+            Py_DECREF(entry);
+            Py_DECREF(number);
+            mover = -1;
+            if (core->s.phase == OVER || core->s.to_move < 0)
+                code = 1;
+            else if (PyList_GET_SIZE(log) >= max_moves)
+                code = 2;
+        }
+        memcpy(state.buf, rng.s, 32);
+        PyBuffer_Release(&state);
+        ct_tensor t = {.data = (float *)obs.buf + i * row, .size = row};
+        memset(t.data, 0, (size_t)row * 4);
+        write_view(core, &t, seat, at, code == 0 || code == 3, NULL, NULL);
+        if (t.bad) {
+            PyErr_SetString(PyExc_ValueError, "a piece falls outside the tensor");
+            goto done;
+        }
+        int8_t *mask = (int8_t *)masks.buf + i * DK_MOVES;
+        memset(mask, 0, DK_MOVES);
+        if (code == 0 || code == 3) {
+            ensure_legal(core);
+            if (core->s.phase != OVER && core->s.to_move == seat)
+                for (int k = 0; k < core->nlegal; k++)
+                    mask[core->legal[k]] = 1;
+        }
+        ((int8_t *)status.buf)[i] = code;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&masks);
+    PyBuffer_Release(&status);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"bind", bind, METH_VARARGS, "Hand the core the Card and Move objects it returns."},
+    {"episode_steps", episode_steps, METH_VARARGS,
+     "A vector of Durak research episodes stepped in one call (cardtable.adapters.vector)."},
     {NULL}
 };
 

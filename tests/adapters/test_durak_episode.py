@@ -152,3 +152,24 @@ def test_every_seats_cards_in_the_tensor_are_the_engines_even_after_a_trump_exch
             exchanges += action >= EXCHANGE and action < DEFEND
             episode.apply(action)
     assert exchanges > 0
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_dealing_in_one_loop_is_dealing_a_chance_node_at_a_time(players):
+    """``apply_chance`` deals the pack in one loop: the same cards from the same draws as
+    the shared one step per chance node, from the start or from part way."""
+    from cardtable.adapters.base import Episode
+
+    for seed in range(20):
+        one, steps = DurakEpisode(players=players), DurakEpisode(players=players)
+        rng_one, rng_steps = random.Random(seed), random.Random(seed)
+        for _ in range(seed):
+            card = one.sample_chance(rng_one)
+            one.apply(card)
+            steps.apply(steps.sample_chance(rng_steps))
+        one.apply_chance(rng_one)
+        Episode.apply_chance(steps, rng_steps)
+        assert one.history == steps.history and one._drawn == steps._drawn
+        assert one.tensor(1, "information_state").tolist() == steps.tensor(
+            1, "information_state").tolist()
+        assert rng_one.random() == rng_steps.random()

@@ -100,3 +100,57 @@ def test_in_the_parallel_form_only_the_acting_agents_action_counts():
     wrong = int(np.flatnonzero(obs[acting]["action_mask"] == 0)[-1])
     with pytest.raises(IllegalMove):
         env.step({acting: wrong})
+
+
+def _pure_replay(episode):
+    """``episode``'s history replayed on the pure engine (the Python reference)."""
+    import cardtable.adapters.durak as durak_adapter
+    from cardtable.durak.engine import PureGame
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(durak_adapter, "Game", PureGame)
+        return type(episode).replay(episode.params(), episode.history)
+
+
+def _random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    return np.array([int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks])
+
+
+@pytest.mark.skipif(not CardtableVectorEnv("durak", num_envs=1, opponent="random")._batched,
+                    reason="the compiled Durak core is not built")
+def test_durak_stepped_in_one_core_call_is_each_environment_stepped_alone_and_the_reference():
+    """Durak against random opponents is stepped in one core call for the whole vector:
+    each row is what a vector of that one environment gives (same seed, same actions), and
+    what the episode's history replayed on the pure engine shows its seat (the reference
+    writer), the opponents' moves legal and the learner to move."""
+    vector = CardtableVectorEnv("durak", num_envs=4, opponent="random")
+    alone = [CardtableVectorEnv("durak", num_envs=1, opponent="random") for _ in range(4)]
+    obs, _ = vector.reset(seed=40)
+    single = [env.reset(seed=40 + i)[0] for i, env in enumerate(alone)]
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(150):
+        for i, env in enumerate(vector.envs):
+            assert np.array_equal(obs["observation"][i], single[i]["observation"][0])
+            assert np.array_equal(obs["action_mask"][i], single[i]["action_mask"][0])
+            episode = env.episode
+            reference = _pure_replay(episode)
+            assert reference._log == episode._log and reference.is_terminal() == (
+                episode.is_terminal())
+            tensor, views = reference.layout().new()
+            reference.write(views, 0)
+            assert np.array_equal(obs["observation"][i], tensor)
+            mask = np.zeros(reference.num_actions, np.int8)
+            if reference.current_player() == 0:
+                mask[reference.legal_actions()] = 1
+            assert np.array_equal(obs["action_mask"][i], mask)
+        actions = _random_legal(rng, obs["action_mask"])
+        obs, rewards, terminated, truncated, _ = vector.step(actions)
+        for i, env in enumerate(alone):
+            single[i], reward, done, cut, _ = env.step(actions[i:i + 1])
+            assert (rewards[i], terminated[i], truncated[i]) == (reward[0], done[0], cut[0])
+            if done[0]:
+                episode = vector.envs[i].episode
+                assert reward[0] == episode.returns()[0] and episode.is_terminal()
+        ends += int(terminated.sum())
+    assert ends >= 2
