@@ -134,7 +134,7 @@ def make_duels() -> None:
                               "slips": slipped}), flush=True)
 
 
-SCRIPTED_PLAN = {"pasur": ("standard", 3), "durak": ("transfer", 4)}
+SCRIPTED_PLAN = {"pasur": ("standard", 6), "durak": ("transfer", 4)}
 """Per game: the preset and the scripted games."""
 ERROR_GAP = 3
 """The script's own moves between two of its deliberate errors at least."""

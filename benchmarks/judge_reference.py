@@ -17,6 +17,10 @@ policy or its evaluation, which the two share.
 
     nice -n 5 python benchmarks/judge_reference.py build [--every 5]
     nice -n 5 python benchmarks/judge_reference.py measure
+    nice -n 5 python benchmarks/judge_reference.py horizons [--every 10]
+
+``horizons`` measures what the reference cannot: Durak's playouts cut at a round's end and
+valued by the evaluation, against playouts to the game's end.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ LEAST = 256
 move played against it) before it may stop for being sure: the default judge stops at 8."""
 SEED = 9001
 """The reference's seed: deals of its own, not the default judge's."""
+END = 20
+"""The budget of ``horizons``' judge with playouts to the game's end, in default budgets."""
 
 
 def positions(every: int) -> list[tuple[str, Any, int, str, Any]]:
@@ -128,13 +134,61 @@ def _figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
                                / max(len(rows), 1), 3)}
 
 
+def horizons(every: int, game: str = "durak") -> None:
+    """The playout's cut against playouts to the game's end: ``game``'s positions (every
+    ``every``-th judged move, as ``build`` picks them) judged with playouts to the end
+    (``END`` budgets, at least ``LEAST`` deals, the reference's seed), and with the cut at
+    the end of the round being played (horizon 0) and of the next (1) at the default
+    budget (seed 0); per cut, the mean absolute difference of the loss from the end's, its
+    mean (the cut's bias), the moves labelled mistake or worse by each, and how often the
+    best move is the same.  It measures what the evaluation at the cut gets wrong, which
+    ``measure`` (the same judge with more deals) cannot."""
+    learn = analysis.learn_of(game)
+    kept = learn.horizon
+    rows: list[dict[str, Any]] = []
+    try:
+        for name, record, index, move, state in positions(every):
+            if record.game != game:
+                continue
+            row: dict[str, Any] = {"record": name, "index": index, "move": str(move)}
+            for cut, budget, least, seed in ((None, END * analysis.DEFAULT_ITERATIONS, LEAST,
+                                              SEED), (0, analysis.DEFAULT_ITERATIONS, 0, 0),
+                                             (1, analysis.DEFAULT_ITERATIONS, 0, 0)):
+                learn.horizon = cut
+                began = time.process_time()
+                judged = analysis.judge(state, state.parse_move(move), index, iterations=budget,
+                                        seed=seed, hindsight=False, least=least)
+                row["end" if cut is None else f"cut {cut}"] = {
+                    "best": judged.best, "loss": judged.loss, "label": judged.label,
+                    "cpu": round(time.process_time() - began, 2)}
+            rows.append(row)
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+    finally:
+        learn.horizon = kept
+    for cut in ("cut 0", "cut 1"):
+        n = max(len(rows), 1)
+        print(json.dumps({
+            "cut": cut, "positions": len(rows),
+            "mean_absolute_difference": round(sum(abs(r[cut]["loss"] - r["end"]["loss"])
+                                                  for r in rows) / n, 4),
+            "bias": round(sum(r[cut]["loss"] - r["end"]["loss"] for r in rows) / n, 4),
+            "mistake_or_worse_end": sum(_mistake(r["end"]["label"]) for r in rows),
+            "mistake_or_worse_cut": sum(_mistake(r[cut]["label"]) for r in rows),
+            "both": sum(_mistake(r["end"]["label"]) and _mistake(r[cut]["label"])
+                        for r in rows),
+            "same_best": round(sum(r[cut]["best"] == r["end"]["best"] for r in rows) / n, 3),
+            "cpu_seconds": round(sum(r[cut]["cpu"] for r in rows), 1)}), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["build", "measure"])
+    parser.add_argument("what", choices=["build", "measure", "horizons"])
     parser.add_argument("--every", type=int, default=5)
     args = parser.parse_args()
     if args.what == "build":
         build(args.every)
+    elif args.what == "horizons":
+        horizons(args.every)
     else:
         measure()
 

@@ -185,11 +185,21 @@ class _Player:
         self.board_deal: Any = None
         """The deal ``board`` plays on (the last one asked about)."""
         self.luck = random.Random()
+        dealer = getattr(kit, "fast_dealer", None)
+        self.dealer = None if dealer is None else dealer(position, seat, self.context,
+                                                         "basic", infer=True)
+        """The kit's deals and playouts in its compiled core, where it offers them: a deal
+        dealt there as a board (no hand built in Python), each move played on a copy."""
 
     def deal(self, rng: random.Random) -> tuple[Any, int]:
+        if self.dealer is not None:
+            return self.dealer[0](rng), rng.getrandbits(64)
         return self.sample(rng), rng.getrandbits(64)
 
     def play(self, deal: Any, move: Any, draw: int, last: bool) -> float:
+        if self.dealer is not None:
+            dealt: float = self.dealer[1](deal, move, draw)[self.seat]
+            return dealt
         luck = self.luck
         luck.seed(draw)
         if self.board_of is not None:

@@ -204,6 +204,48 @@ class PasurKit:
 
         return play
 
+    def fast_dealer(self, position: Any, seat: int, context: _Reward, policy: str, *,
+                    infer: bool = False,
+                    ) -> tuple[Callable[[random.Random], Any],
+                               Callable[[Any, Move, int], list[float]]] | None:
+        """The analysis's judge's deals and playouts in the compiled core, or ``None``
+        without it: ``deal(rng)`` deals the cards ``seat`` cannot see afresh as ``sampler``
+        does (``_core.Board.dealt``: the same deals in distribution, uniform or weighed by
+        ``_Evidence``, drawn in the core from one number of ``rng``), as a board;
+        ``play(board, move, seed)`` plays ``move`` on it and the rest as ``fast_deal``
+        does, with ``seed`` for the playout's generator, and answers ``rewards``."""
+        core = _core()
+        if core is None or type(position) is not Hand or policy not in _POLICIES:
+            return None
+        rules = position.rules
+        totals = position.totals
+        evidence = None
+        if infer:
+            evidence = [(who, table, move.index, move.taken, since)
+                        for who, table, move, since in _Evidence(position, seat).moves] or None
+        root = core.Board(position, _points_of(rules), rules.sur_points)
+        code, horizon = _POLICIES[policy], context.horizon
+        known: dict[tuple[tuple[int, ...], tuple[int, ...], bool], list[float]] = {}
+
+        def deal(rng: random.Random) -> Any:
+            return root.dealt(seat, rng.getrandbits(64), evidence)
+
+        def play(board: Any, move: Move, seed: int) -> list[float]:
+            played = board.copy()
+            played.push(move.index, move.taken)
+            if played.to_move is not None:
+                played.playout(code, seed, horizon)
+            captured, surs, over = played.score()
+            key = (captured, tuple(surs), over)
+            found = known.get(key)
+            if found is None:
+                found = known[key] = context.of(
+                    hand_points(captured, surs, rules, totals) if over
+                    else context.estimate_of(captured, surs))
+            return found
+
+        return deal, play
+
     def fast_solve(self, position: Any, seat: int, context: _Reward, *, max_nodes: int,
                    deadline: float) -> tuple[float, Move, int] | None:
         """The exact search in the compiled core (``_core.Board.solve``: the Python

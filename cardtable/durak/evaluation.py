@@ -31,21 +31,31 @@ from .tables import strength
 
 __all__ = ["FEATURES", "durak_chances", "features", "weights"]
 
-FEATURES = ("cards", "cards_no_stock", "over_six", "trumps", "trumps_no_stock", "strength",
-            "defends", "leads")
-"""What each seat's score reads: its cards, again once the stock is gone, the cards past
-six (taken, not yet played off), its trumps (and again once the stock is gone), its cards'
-worth over an average card, and whether it defends or leads the next round."""
-
-_WORTH = tuple(tuple((strength(c) + (7 if c.suit == trump else 0) - 11) / 4.0 for c in CARDS)
-               for trump in Suit)
-"""``_WORTH[trump][card.index]``: a card's worth over an average one (a plain ten or so)."""
+FEATURES = ("cards", "cards_no_stock", "over_six", "cards_stock", "high_trumps",
+            "high_trumps_no_stock", "low_trumps", "low_trumps_no_stock", "plain_aces_kings",
+            "plain_aces_kings_no_stock", "plain_low", "plain_low_no_stock", "defends", "leads",
+            "leads_no_stock")
+"""What each seat's score reads: its cards (again once the stock is gone, the cards past six
+that it took and has not played off, and the cards times the share of the 24 cards past the
+first deal still in the stock), its trumps from the jack up and its lower trumps, its plain
+aces and kings, its plain cards of eight and below (each again once the stock is gone), and
+whether it defends or leads the next round (leading again once the stock is gone: while
+the stock lasts, leading is worth little, fitted at 0.01)."""
 
 _TRUMPS = tuple(sum(c.mask for c in CARDS if c.suit == trump) for trump in Suit)
 """``_TRUMPS[trump]``: the trump suit's cards as a mask."""
 
-_DEFAULT = (0.35, 0.25, 0.1, -0.3, -0.3, -0.3, 0.2, -0.1)
-"""Weights to fall back on where the fitted file is missing (hand-set, rough)."""
+_HIGH = sum(c.mask for c in CARDS if strength(c) >= 11)
+"""Jacks, queens, kings and aces."""
+
+_ACES_KINGS = sum(c.mask for c in CARDS if strength(c) >= 13)
+
+_LOW = sum(c.mask for c in CARDS if strength(c) <= 8)
+"""Sixes, sevens and eights (and lower, in a longer pack)."""
+
+_DEFAULT = (0.66, 0.02, -0.56, -0.12, -0.28, -0.34, -0.17, -0.29, -0.04, -0.05, 0.05, 0.09,
+            0.03, -0.01, -0.64)
+"""Weights to fall back on where the fitted file is missing (a fit's, rounded)."""
 
 
 def _load() -> tuple[float, ...]:
@@ -70,11 +80,10 @@ def features(game: Any) -> list[list[float] | None]:
     """Each seat's features (``FEATURES``), ``None`` for a seat that is out (no cards and
     nothing left to draw).  Read from the engine's own fields, as the playout does."""
     hands = game._hands
-    trump = game._trump
-    worth = _WORTH[trump]
-    trumps_mask = _TRUMPS[trump]
+    trumps_mask = _TRUMPS[game._trump]
     stock = len(game._stock) - game._drawn
     empty = 1.0 if stock == 0 else 0.0
+    share = stock / 24.0
     defender, leader = game._defender, game._attacker
     out: list[list[float] | None] = []
     for seat, hand in enumerate(hands):
@@ -82,16 +91,17 @@ def features(game: Any) -> list[list[float] | None]:
             out.append(None)
             continue
         cards = hand.bit_count()
-        trumps = (hand & trumps_mask).bit_count()
-        total = 0.0
-        rest = hand
-        while rest:
-            low = rest & -rest
-            total += worth[low.bit_length() - 1]
-            rest ^= low
-        out.append([float(cards), cards * empty, float(max(0, cards - 6)), float(trumps),
-                    trumps * empty, total, 1.0 if seat == defender else 0.0,
-                    1.0 if seat == leader else 0.0])
+        trumps = hand & trumps_mask
+        high = (trumps & _HIGH).bit_count()
+        low = trumps.bit_count() - high
+        plain = hand & ~trumps_mask
+        aces_kings = (plain & _ACES_KINGS).bit_count()
+        small = (plain & _LOW).bit_count()
+        leads = 1.0 if seat == leader else 0.0
+        out.append([float(cards), cards * empty, float(max(0, cards - 6)), cards * share,
+                    float(high), high * empty, float(low), low * empty, float(aces_kings),
+                    aces_kings * empty, float(small), small * empty,
+                    1.0 if seat == defender else 0.0, leads, leads * empty])
     return out
 
 

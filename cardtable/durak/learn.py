@@ -29,9 +29,10 @@ class DurakLearn:
     """A puzzle's answer beats every other move by at least this chance of being the durak
     (with nothing hidden, the only move that does not lose)."""
     higher_is_better = False
-    horizon = 0
-    """The judge's playouts stop at the end of the round being played, valued there by the
-    evaluation (``durak/evaluation``): the later draws' luck is left out of a move's worth."""
+    horizon = 1
+    """The judge's playouts stop at the end of the round after the one being played, valued
+    there by the evaluation (``durak/evaluation``): most of the later draws' luck is left
+    out of a move's worth, and the next round shows what a take or a card spent costs."""
 
     def searched(self, state: Game) -> Game:
         return state

