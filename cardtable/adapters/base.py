@@ -299,6 +299,14 @@ class Episode:
             layout = self._layouts[key] = self.layout(kind, private)
         return layout
 
+    def tensor_size(self, kind: str = "observation", private: str = "single") -> int:
+        """The size of ``layout(kind, private)``, worked out once per episode and copies."""
+        key = ("size", kind, private)
+        size = self._layouts.get(key)
+        if size is None:
+            size = self._layouts[key] = self.cached_layout(kind, private).size
+        return int(size)
+
     def offsets(self, kind: str = "observation", private: str = "single"
                 ) -> dict[str, int]:
         """Where each piece of ``layout(kind, private)`` starts (what ``pieces`` reads)."""

@@ -235,6 +235,13 @@ class DurakEpisode(Episode):
                 self._drawn[seat] |= card.mask
         self.apply(left[rng.randrange(1)])   # the last card ends the deal
 
+    def current_player(self) -> int:
+        if self._phase == _PLAY:
+            game: Any = self._game
+            seat: int = game.to_move
+            return seat
+        return CHANCE if self._phase == _DEAL else TERMINAL
+
     def legal_actions(self) -> list[int]:
         if self._phase == _DEAL:
             return [card.index for card in cards_of(self._left)]
@@ -273,7 +280,16 @@ class DurakEpisode(Episode):
                                            self._hands) if 0 <= action < NUM_ACTIONS else None
                 if entry is None:
                     self._refuse(action)
-                self._after_move(entry)
+                # (_after_move written out: this is the hot path)
+                self._moves += 1
+                self._log.append(entry)
+                self._legal_cache = None
+                self._pub_at = -1
+                if game.is_over():
+                    self._phase = _OVER
+                elif self._moves >= self.max_moves:
+                    self._phase = _OVER
+                    self.truncated = True
             else:
                 move = self._legal.get(action)
                 if move is None:
@@ -607,8 +623,10 @@ class DurakEpisode(Episode):
         game: Any = self._game
         if private != "single" or type(game) is not _COMPILED or self._phase == _DEAL:
             return NotImplemented
-        self._check_seat(seat)
-        self._check_view(kind, private)
+        if type(seat) is not int or not 0 <= seat < self.players:
+            self._check_seat(seat)
+        if kind != "observation":
+            self._check_view(kind, private)
         at = self._core_starts(kind)
         recall = None
         if kind == "information_state":
@@ -625,7 +643,7 @@ class DurakEpisode(Episode):
 
     def tensor_list(self, seat: int, kind: str = "observation", private: str = "single"
                     ) -> list[float]:
-        found = self._in_core(self.cached_layout(kind, private).size, seat, kind, private)
+        found = self._in_core(self.tensor_size(kind, private), seat, kind, private)
         if found is NotImplemented:
             return super().tensor_list(seat, kind, private)
         tensor: list[float] = found

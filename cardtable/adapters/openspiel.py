@@ -151,6 +151,8 @@ class CardtableState(pyspiel.State):
         """pyspiel's ``LegalActions``: none at the end, the cards to deal at a chance node
         (whoever asks), the mover's actions, and none for another seat."""
         episode = self._episode
+        if player is None:   # (none at the end, the cards to deal at a chance node)
+            return episode.legal_actions()
         mover = episode.current_player()
         if mover == TERMINAL:
             return []

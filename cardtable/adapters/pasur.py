@@ -593,7 +593,8 @@ class PasurEpisode(Episode):
         if kind != "observation" or private != "single" or self._phase != _PLAY \
                 or type(hand) is not _COMPILED:
             return NotImplemented
-        self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.players:
+            self._check_seat(seat)
         at = self._layouts.get(_STARTS)
         if at is None:
             offsets = self.offsets()
@@ -609,7 +610,7 @@ class PasurEpisode(Episode):
 
     def tensor_list(self, seat: int, kind: str = "observation", private: str = "single"
                     ) -> list[float]:
-        found = self._in_core(self.cached_layout(kind, private).size, seat, kind, private)
+        found = self._in_core(self.tensor_size(kind, private), seat, kind, private)
         if found is NotImplemented:
             return super().tensor_list(seat, kind, private)
         tensor: list[float] = found
