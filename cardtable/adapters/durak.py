@@ -224,15 +224,18 @@ class DurakEpisode(Episode):
         in one loop rather than a step per card."""
         if self._phase != _DEAL:
             return
-        left = [card.index for card in cards_of(self._left)]
+        mask = self._left
+        left = [index for index in range(52) if mask >> index & 1]
+        randrange, history, deck, drawn = rng.randrange, self.history, self._deck, self._drawn
+        n, first = self.players, 6 * self.players
         for _ in range(len(left) - 1):
-            card = CARDS[left.pop(rng.randrange(len(left)))]
-            self.history.append(card.index)
-            self._deck.append(card)
-            self._left ^= card.mask
-            if len(self._deck) <= 6 * self.players:
-                seat = (self.dealer + 1 + (len(self._deck) - 1) // 6) % self.players
-                self._drawn[seat] |= card.mask
+            card = CARDS[left.pop(randrange(len(left)))]
+            history.append(card.index)
+            deck.append(card)
+            mask ^= card.mask
+            if len(deck) <= first:
+                drawn[(self.dealer + 1 + (len(deck) - 1) // 6) % n] |= card.mask
+        self._left = mask
         self.apply(left[rng.randrange(1)])   # the last card ends the deal
 
     def current_player(self) -> int:
@@ -310,7 +313,7 @@ class DurakEpisode(Episode):
             return
         game = self._game = Game.new(self.rules, players=n, deck=self._deck,
                                      dealer=self.dealer, loser=self.loser)
-        self._hands = [mask_of(game.hand(seat)) for seat in range(n)]
+        self._hands = list(game._hands)   # (both engines keep the hands as masks)
         self._stock_mask = mask_of(game.stock)
         self._phase = _PLAY
         self._legal_cache = None
