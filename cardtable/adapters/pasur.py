@@ -180,6 +180,13 @@ class PasurEpisode(Episode):
         cards = self._pool & ~self._exclude
         return nth_card(cards, rng.randrange(cards.bit_count()))
 
+    def current_player(self) -> int:
+        if self._phase == _PLAY:
+            hand: Any = self._hand
+            seat: int = hand.to_move
+            return seat
+        return CHANCE if self._phase == _DEAL else TERMINAL
+
     def legal_actions(self) -> list[int]:
         if self._phase == _DEAL:
             return [card.index for card in cards_of(self._pool & ~self._exclude)]
@@ -223,19 +230,21 @@ class PasurEpisode(Episode):
         self._pool ^= card.mask
         seat = -1
         four = 4 * self.players
+        dealt, deal_round = self._dealt, self._round
         if self._slot >= 0:
-            self._dealt[four + self._slot] = card
+            dealt[four + self._slot] = card
             self._slot, self._exclude, self._replaced = -1, 0, True
         else:
-            k = len(self._dealt)
-            self._dealt.append(card)
+            k = len(dealt)
+            dealt.append(card)
             if k < four:
                 seat = self.order[k // 4]
-                self._deals[seat][self._round - 1] |= card.mask
-        self._chance.append((len(self.history), seat, self._round, self._redeals))
-        if self._round == 1 and len(self._dealt) == four + 4 and self._slot < 0:
-            self._check_opening()
-        elif self._round > 1 and len(self._dealt) == four:
+                self._deals[seat][deal_round - 1] |= card.mask
+        self._chance.append((len(self.history), seat, deal_round, self._redeals))
+        if deal_round == 1:
+            if len(dealt) == four + 4 and self._slot < 0:
+                self._check_opening()
+        elif len(dealt) == four:
             self._start_round()
 
     def _check_opening(self) -> None:
@@ -308,8 +317,8 @@ class PasurEpisode(Episode):
         self._by_card = by_card
 
     def _decide(self, action: int) -> None:
-        seat = self._hand_dealt.to_move
         if self._pending < 0:
+            seat = self._hand_dealt.to_move
             if not 0 <= action < 52:
                 raise IllegalMove(f"seat {seat} plays a card first (actions 0 to 51), "
                                   f"not {self.action_text(action)}")
@@ -333,6 +342,7 @@ class PasurEpisode(Episode):
             self._push(move)
             return
         if not TAKE <= action < STOP:
+            seat = self._hand_dealt.to_move
             raise IllegalMove(f"seat {seat} is choosing what {card} takes: take a table card "
                               f"(52 + its index) or stop (104), not {action}")
         bit = 1 << (action - TAKE)
@@ -348,7 +358,7 @@ class PasurEpisode(Episode):
             self._picked = picked
 
     def _push(self, move: Move) -> None:
-        hand = self._hand_dealt
+        hand: Any = self._hand
         seat = hand.to_move
         assert seat is not None, "a move is pushed only while the hand goes on"
         before = hand.deal_round
@@ -361,7 +371,10 @@ class PasurEpisode(Episode):
         elif hand.deal_round != before:
             self._phase = _DEAL
             self._round += 1
-        self._refresh()
+        if self._phase == _PLAY:
+            self._refresh()
+        else:   # (no seat decides until the next deal round starts, which lists them)
+            self._by_card = {}
 
     # -- moves and actions --------------------------------------------------------------
 
