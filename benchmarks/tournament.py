@@ -9,7 +9,10 @@ socket's move is played; ``--pace``: after that many seconds), so games end as f
 the server plays them (``moves_per_s``).  It measures:
 
 - ``pair_p50_ms``, ``pair_p99_ms``: from the moment a player's game ended (its last move
-  played) to their next table made, for every player seated again;
+  played) to their next table made, for every player seated again; ``first_step_p99_ms``
+  the same for those seated by the step that scored their game (``first_step_seated`` of
+  them): the others were left waiting by the pairing's rules (the only players free had
+  just played each other, and someone else was still playing);
 - ``standings_p99_ms``: from a game's end to its points in the standings (the
   transaction that scores it committed);
 - ``pairing_cpu_us``: CPU time of one arena pairing call (``core.pairing.pair_arena`` over
@@ -92,6 +95,8 @@ class Run:
         self.made_at: dict[str, float] = {}
         self.ended_at: dict[str, float] = {}
         self.pair_ms: list[float] = []
+        self.first_ms: list[float] = []   # seated by the step that found them free
+        self.passed: set[str] = set()     # found free by a step that did not seat them
         self.standings_ms: list[float] = []
         self.pairing_cpu: list[float] = []
         self.deal_cpu: list[float] = []
@@ -113,7 +118,12 @@ class Run:
             run.made_at[table.id] = at
             for seat in plan.seats:
                 if seat.player_id in run.ended:
-                    run.pair_ms.append(1000 * (at - run.ended.pop(seat.player_id)))
+                    waited = 1000 * (at - run.ended.pop(seat.player_id))
+                    run.pair_ms.append(waited)
+                    if seat.player_id in run.passed:   # a step found them free, seated
+                        run.passed.discard(seat.player_id)   # nobody: the pairing's rule
+                    else:
+                        run.first_ms.append(waited)
             self.tables.spawn(run.play(table, {i for i, s in enumerate(plan.seats)
                                                if s.player_id}))
             return table
@@ -139,6 +149,17 @@ class Run:
             return found
 
         directing.pair_arena = timed_pair   # type: ignore[assignment]
+        pair_groups = self.director._pair_arena
+
+        def noted_pair(t: Any, at: Any, apart: Any) -> Any:
+            groups = pair_groups(t, at, apart)   # who was free and left waiting
+            seated = {p for group in groups for p in group if p}
+            run.passed.update(e.player_id for e in t.entrants if e.busy is None
+                              and not e.paused and not e.withdrawn
+                              and e.player_id not in seated)
+            return groups
+
+        self.director._pair_arena = noted_pair   # type: ignore[method-assign]
         decide = self.director._decide
 
         def timed_decide(*args: Any, **kwargs: Any) -> Any:
@@ -219,6 +240,8 @@ async def arena(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             "tables_made": run.tables_made, "seated_again": len(run.pair_ms),
             "pair_p50_ms": round(percentile(run.pair_ms, 0.5), 1),
             "pair_p99_ms": round(percentile(run.pair_ms, 0.99), 1),
+            "first_step_seated": len(run.first_ms),
+            "first_step_p99_ms": round(percentile(run.first_ms, 0.99), 1),
             "standings_p50_ms": round(percentile(run.standings_ms, 0.5), 1),
             "standings_p99_ms": round(percentile(run.standings_ms, 0.99), 1),
             "pairing_calls": len(run.pairing_cpu),
