@@ -96,13 +96,13 @@ LEVELS: dict[str, tuple[str, dict[str, Any], str]] = {
     "easy": ("greedy", {}, "the greedy tactics player"),
     "medium": ("ismcts", {"budget": "medium", "seconds": 2.0, "depth": 1, "solver": True,
                           "solver_nodes": 20_000, "solver_seconds": 2.0},
-               "ISMCTS one move deep (flat Monte Carlo), 1000 iterations (500 in Durak): "
+               "ISMCTS one move deep (flat Monte Carlo), 200 iterations (500 in Durak): "
                "every reply is the playout policy's, and an exact alpha-beta search of "
                "20 000 positions at most once nothing is hidden (time caps of 2 s only as a "
                "safety net)"),
     "hard": ("ismcts", {"budget": "hard", "seconds": 5.0, "infer": True, "solver": True,
                         "solver_nodes": 30_000, "solver_seconds": 5.0},
-             "ISMCTS, 2000 iterations (1000 in Durak), reading the other players' moves "
+             "ISMCTS, 500 iterations (1000 in Durak), reading the other players' moves "
              "(infer), and the exact endgame search of 30 000 positions at most (caps 5 s)"),
     "expert": ("ismcts", {"budget": "expert", "seconds": 8.0, "infer": True, "paired": True,
                           "solver": True, "solver_nodes": 50_000, "solver_seconds": 5.0},

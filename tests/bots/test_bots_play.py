@@ -123,7 +123,7 @@ def test_every_search_level_is_an_iteration_budget_with_its_time_cap_a_safety_ne
 
 @pytest.mark.parametrize("game, preset, budgets", [
     ("durak", "transfer", {"medium": 500, "hard": 1000, "expert": 2500}),
-    ("pasur", "standard", {"medium": 1000, "hard": 2000, "expert": 3000}),
+    ("pasur", "standard", {"medium": 200, "hard": 500, "expert": 3000}),
 ])
 def test_a_level_searches_with_its_games_budget_unless_told_otherwise(game, preset, budgets):
     """Each game gives each level its budget (a Durak playout runs to the end of the
