@@ -18,12 +18,13 @@ say the load average beside the figures.
 ``--calibrate`` follows Lighthouse's own advice on CPU throttling (its docs/throttling.md,
 "Calibrating the CPU slowdown"): the 4x slowdown takes a high-end desktop (a
 ``benchmarkIndex`` of 1500-2000) to a mid-tier phone; a slower host should be slowed less.
-Each round then runs twice: once as Lighthouse would by default (which measures the
-machine's ``benchmarkIndex`` at that moment), and once with the slowdown scaled to that
-index, ``4 x index / 1750`` (at least 1, at most 4): the phone Lighthouse means, made from
-the machine as loaded as it was a moment before.  On a shared machine the index falls
-with the load, and so does the slowdown; the waits for a core inside a task are not taken
-out this way (the index is measured before the page, not during it).
+Each load of the page is then scored twice from the same trace (Lighthouse's ``-GA``,
+then ``-A`` on the artifacts it kept): once as Lighthouse does by default, and once with
+the slowdown scaled to the ``benchmarkIndex`` Lighthouse measured during that load,
+``4 x index / 1750`` (at least 1, at most 4): the phone Lighthouse means, made from the
+machine as loaded as it was then.  On a shared machine the index falls with the load, and
+so does the slowdown; the waits for a core inside a task are not taken out this way (the
+index is measured once, just before the page loads, not during each task).
 """
 
 from __future__ import annotations
@@ -81,15 +82,38 @@ def slowdown(index: float) -> float:
     return round(min(4.0, max(1.0, 4 * index / DESKTOP_INDEX)), 2)
 
 
-def run(binary: Path, page: str, folder: Path, multiplier: float | None = None) -> dict[str, Any]:
-    out = folder / "report.json"
+def run(binary: Path, page: str, folder: Path, calibrate: bool = False) -> list[dict[str, Any]]:
+    """One load of ``page`` scored as Lighthouse does by default; if ``calibrate``, the
+    same load (its saved trace and artifacts: ``-GA`` then ``-A``) scored again with the
+    CPU slowdown scaled to the ``benchmarkIndex`` measured during it."""
     load = os.getloadavg()[0]
-    subprocess.run([str(binary), page, "--quiet", "--output=json", f"--output-path={out}",
-                    "--only-categories=" + ",".join(CATEGORIES), "--save-assets",
-                    "--chrome-flags=--headless=new --no-sandbox",
-                    *([f"--throttling.cpuSlowdownMultiplier={multiplier}"] if multiplier else [])],
-                   check=True, env={**os.environ, "CHROME_PATH": "/usr/bin/chromium"})
-    report: dict[str, Any] = json.loads(out.read_text())
+    artifacts = folder / "artifacts"
+    flags = ["--quiet", "--output=json", "--only-categories=" + ",".join(CATEGORIES),
+             "--save-assets", "--chrome-flags=--headless=new --no-sandbox"]
+    env = {**os.environ, "CHROME_PATH": "/usr/bin/chromium"}
+    out = folder / "report.json"
+    subprocess.run([str(binary), page, *flags, f"--output-path={out}", f"-GA={artifacts}"],
+                   check=True, env=env)
+    runs = [scored(json.loads(out.read_text()), folder, page, load)]
+    if calibrate:
+        # Lighthouse refuses to audit with other settings than it gathered with; its
+        # simulated throttling gathers without any CPU slowdown (it applies the slowdown
+        # in the simulation only), so the kept settings are told the new one
+        multiplier = slowdown(runs[0]["index"])
+        kept = artifacts / "artifacts.json"
+        saved = json.loads(kept.read_text())
+        saved["settings"]["throttling"]["cpuSlowdownMultiplier"] = multiplier
+        kept.write_text(json.dumps(saved))
+        out = folder / "calibrated.json"
+        subprocess.run([str(binary), page, *flags, f"--output-path={out}", f"-A={artifacts}",
+                        f"--throttling.cpuSlowdownMultiplier={multiplier}"],
+                       check=True, env=env)
+        runs.append(scored(json.loads(out.read_text()), folder, page, load))
+    return runs
+
+
+def scored(report: dict[str, Any], folder: Path, page: str, load: float) -> dict[str, Any]:
+    """What the report says (and the blocking time its trace's CPU times give)."""
     trace = json.loads((folder / "report-0.trace.json").read_text())
     return {"load": load, "index": report["environment"]["benchmarkIndex"],
             "multiplier": report["configSettings"]["throttling"]["cpuSlowdownMultiplier"],
@@ -160,8 +184,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pages", default="lobby,table", help="lobby, table or both")
     parser.add_argument("--calibrate", action="store_true",
-                        help="each run again with the CPU slowdown scaled to the machine's "
-                        "benchmarkIndex measured by the run before (the module's text says how)")
+                        help="each load scored again with the CPU slowdown scaled to the "
+                        "machine's benchmarkIndex measured then (the module's text says how)")
     parser.add_argument("--details", action="store_true",
                         help="each run's long tasks (start, length in ms, script) and main-"
                         "thread work by kind: where the blocking time goes")
@@ -183,9 +207,9 @@ def main() -> None:
             page = url if name == "lobby" else a_table(url)
             runs, calibrated = [], []
             for _ in range(args.runs):
-                runs.append(run(binary, page, folder))
-                if args.calibrate:
-                    calibrated.append(run(binary, page, folder, slowdown(runs[-1]["index"])))
+                one = run(binary, page, folder, args.calibrate)
+                runs.append(one[0])
+                calibrated.extend(one[1:])
             report(name, runs, args.details)
             if calibrated:
                 report(name + " (calibrated)", calibrated, args.details)
