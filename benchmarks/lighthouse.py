@@ -92,8 +92,13 @@ def run(binary: Path, page: str, folder: Path, calibrate: bool = False) -> list[
              "--save-assets", "--chrome-flags=--headless=new --no-sandbox"]
     env = {**os.environ, "CHROME_PATH": "/usr/bin/chromium"}
     out = folder / "report.json"
-    subprocess.run([str(binary), page, *flags, f"--output-path={out}", f"-GA={artifacts}"],
-                   check=True, env=env)
+    for tries_left in (2, 1, 0):
+        # a loaded machine sometimes loses the trace's start (NO_NAVSTART): load again
+        done = subprocess.run([str(binary), page, *flags, f"--output-path={out}",
+                               f"-GA={artifacts}"], env=env)
+        if done.returncode == 0 or not tries_left:
+            done.check_returncode()
+            break
     runs = [scored(json.loads(out.read_text()), folder, page, load)]
     if calibrate:
         # Lighthouse refuses to audit with other settings than it gathered with; its
