@@ -3,6 +3,7 @@ and says so in words; its manifest speaks the reader's language."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,6 +24,9 @@ def test_the_page_opens_without_a_network_and_says_so(open_page: Any) -> None:
         banner.wait_for()
         assert banner.inner_text().startswith(words)
         assert page.locator("#header nav a").count() >= 4
+        # a screen whose script comes apart (later.js), first opened now: from the device
+        page.click('#header nav a[data-nav="history"]')
+        page.wait_for_selector('body[data-screen="history"] main h2')
         # the network back: the banner goes by itself
         page.context.set_offline(False)
         page.wait_for_selector("#offline", state="detached")
@@ -64,3 +68,24 @@ def test_a_first_visit_has_the_script_inside_and_a_return_visit_takes_it_from_th
     assert not [url for url in fetched if url.endswith(name)], fetched
     page.click("button.play-computer")
     page.wait_for_url("**/table/*")
+
+
+def test_chromium_finds_the_page_installable(browser: Any, server_url: str,
+                                             tmp_path: Path) -> None:
+    """What Lighthouse's removed PWA audit "installable-manifest" asked Chromium (its 12th
+    version dropped the PWA category): the manifest, its icons and the service worker make
+    an installable app, by Chromium's own list of what is missing.  In a profile kept on
+    disk, as a person's is (a test's usual context is incognito, never installable)."""
+    context = browser.browser_type.launch_persistent_context(
+        tmp_path / "profile", executable_path="/usr/bin/chromium",
+        args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+    try:
+        page = context.new_page()
+        page.goto(server_url + "/")
+        page.wait_for_selector("button.play-computer", timeout=20_000)
+        page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+        cdp = context.new_cdp_session(page)
+        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert errors == [], errors
+    finally:
+        context.close()
