@@ -48,6 +48,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+
 from cardtable.server.core import pairing
 from cardtable.server.core.settings import ServerSettings
 from cardtable.server.people.notices import Notices
@@ -59,7 +61,10 @@ from cardtable.server.store.stamps import stamp
 from cardtable.server.store.storage import Storage, sqlite_url
 from cardtable.server.store.tournaments import (
     RUNNING,
+    SCORED,
     UPCOMING,
+    EntrantRow,
+    GameRow,
     TournamentRow,
     TournamentStore,
     new_tournament_id,
@@ -207,7 +212,8 @@ class Run:
         return made
 
     async def tournament(self, kind: str, players: list[str], size: int,
-                         minutes: int | None = None, rounds: int | None = None) -> str:
+                         minutes: int | None = None, rounds: int | None = None,
+                         history: int = 0) -> str:
         row = TournamentRow(id=new_tournament_id(), name=f"bench {kind}", organiser=players[0],
                             game="durak", preset=None, options={}, kind=kind,
                             minutes=minutes, rounds=rounds, players=size,
@@ -216,8 +222,23 @@ class Run:
         await asyncio.to_thread(self.store.create, row, 10)
         for player in players:
             await asyncio.to_thread(self.store.join, row.id, player, player, 1500, 1000)
+        if history:
+            await asyncio.to_thread(self.past, row.id, players, size, history)
         await self.director.start_now(row.id, by=None)
         return row.id
+
+    def past(self, tournament_id: str, players: list[str], size: int, games: int) -> None:
+        """A long tournament's history before it starts: ``games`` tables scored, and every
+        entrant having met every other (the longest ``met`` an entrant can have)."""
+        with self.storage.writing() as session:
+            at = stamp()
+            session.add_all(GameRow(
+                table_id=f"old{i}", tournament_id=tournament_id, round=0,
+                players=self.rng.sample(players, size), status=SCORED, results={},
+                created=at) for i in range(games))
+            for entrant in session.scalars(select(EntrantRow).where(
+                    EntrantRow.tournament_id == tournament_id)):
+                entrant.met = sorted(p for p in players if p != entrant.player_id)
 
 
 async def arena(args: argparse.Namespace, data: Path) -> dict[str, Any]:
@@ -225,7 +246,8 @@ async def arena(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     asyncio.get_running_loop().set_default_executor(run.storage.executor)   # as the app
     await run.tables.start()
     players = await run.entrants(args.arena_players, "a")
-    tournament = await run.tournament("arena", players, 2, minutes=max(5, args.seconds))
+    tournament = await run.tournament("arena", players, 2, minutes=max(5, args.seconds),
+                                      history=args.history)
     run.director.start()
     await asyncio.sleep(args.seconds)
     moves = run.moves
@@ -338,6 +360,9 @@ def main() -> None:
                         help="play the whole swiss through the director too")
     parser.add_argument("--swiss-timeout", type=float, default=900)
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--history", type=int, default=0,
+                        help="the arena starts as if long under way: this many games "
+                             "scored, and every entrant having met every other")
     parser.add_argument("--no-inbox", action="store_true",
                         help="no inbox: the director tells nobody it seated them")
     parser.add_argument("--json", type=Path, default=None)

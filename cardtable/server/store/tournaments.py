@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from sqlalchemy import JSON, Executable, ForeignKey, Integer, String, func, select, update
-from sqlalchemy.orm import Mapped, Session, aliased, mapped_column
+from sqlalchemy.orm import Mapped, Session, aliased, defer, mapped_column
 
 from ..core.errors import Refused
 from ..core.pairing import BYE_POINTS, arena_points
@@ -114,7 +114,8 @@ class EntrantRow(Base):
     last: Mapped[list[str]] = mapped_column(JSON)
     """The others at their last table (an arena keeps them apart at once)."""
     met: Mapped[list[str]] = mapped_column(JSON)
-    """Everyone they sat with (a swiss keeps them apart; Buchholz adds their points)."""
+    """Everyone they sat with in a swiss (which keeps them apart); an arena's stays as it
+    is, and its steps do not read it."""
 
 
 class GameRow(Base):
@@ -482,7 +483,8 @@ def _score(session: Session, table_ids: list[str], kind: str, *,
             entrant.busy = None
             entrant.free_since = at
             entrant.last = [p for p in seated if p != player]
-            entrant.met = sorted(set(entrant.met) | set(entrant.last))
+            if kind != ARENA:   # an arena keeps apart only its last table's
+                entrant.met = sorted(set(entrant.met) | set(entrant.last))
             result = found.get(table_id, {}).get(player)
             if table_id in void or result is None:
                 continue
@@ -506,7 +508,8 @@ def _open_games(session: Session, tournament_id: str, round_: int,
     seated = {p for _, players in games for p in players if p is not None}
     entrants = {e.player_id: e for e in session.scalars(select(EntrantRow).where(
         EntrantRow.tournament_id == tournament_id,
-        EntrantRow.player_id.in_(seated | set(byes or ()))).with_for_update())}
+        EntrantRow.player_id.in_(seated | set(byes or ()))).options(
+        defer(EntrantRow.met)).with_for_update())}
     if any(entrants[p].busy is not None for p in seated if p in entrants):
         return False   # seated meanwhile by another step: nothing is written
     if byes is not None:
@@ -541,7 +544,7 @@ def _survey(session: Session, tournament_id: str, at: _dt.datetime | None) -> Su
     scored: dict[str, Results] = {}
     entrants = None
     if ended and at is not None and not over:
-        entrants = _entrants(session, tournament_id)
+        entrants = _entrants(session, tournament_id, row.kind)
         scored = _score(session, [table for table, _, _ in ended], row.kind,
                         status={table: status for table, status, _ in ended},
                         entrants={(tournament_id, e.player_id): e for e in entrants})
@@ -614,9 +617,12 @@ def _changed(session: Session, query: Executable) -> bool:
     return _rows_changed(session.execute(query)) == 1
 
 
-def _entrants(session: Session, tournament_id: str) -> list[EntrantRow]:
-    return list(session.scalars(select(EntrantRow).where(
-        EntrantRow.tournament_id == tournament_id)))
+def _entrants(session: Session, tournament_id: str, kind: str) -> list[EntrantRow]:
+    """The entrants; an arena's without ``met`` (kept for a swiss only: a long arena's
+    would be every other entrant, read at every step for nothing)."""
+    query = select(EntrantRow).where(EntrantRow.tournament_id == tournament_id)
+    return list(session.scalars(query.options(defer(EntrantRow.met)) if kind == ARENA
+                                else query))
 
 
 def _load(session: Session, tournament_id: str, every_game: bool = True,
@@ -626,7 +632,7 @@ def _load(session: Session, tournament_id: str, every_game: bool = True,
     if row is None:
         return None
     if entrants is None:
-        entrants = _entrants(session, tournament_id)
+        entrants = _entrants(session, tournament_id, row.kind)
     else:
         session.flush()   # the changes made to them are written before they are let go
     query = select(GameRow).where(GameRow.tournament_id == tournament_id)
