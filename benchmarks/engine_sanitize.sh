@@ -4,7 +4,8 @@
 # -fsanitize=address,undefined into a scratch copy of the tree and run against the pure
 # engine there; then the cores' own tests (Pasur's exact endgame search, playouts and whole
 # ISMCTS search, refused input, a million pushes and pops; Durak's playouts and exact
-# endgame search) under the same build.  Too slow for make test.
+# endgame search; the research episodes' steps, tensors and the vector's batched step)
+# under the same build.  Too slow for make test.
 #
 #     sh benchmarks/engine_sanitize.sh [positions]      (default 100000)
 #
@@ -42,5 +43,6 @@ START=$(date +%s)
     PYTHONPATH="$WORK" "$PYTHON" -m pytest -q -p no:cacheprovider -p no:randomly \
     tests/pasur/test_pasur_core.py tests/pasur/test_pasur_compiled.py \
     tests/bots/test_bots_fast.py \
-    tests/bots/test_durak_fast_playout.py tests/bots/test_durak_fast_solve.py)
+    tests/bots/test_durak_fast_playout.py tests/bots/test_durak_fast_solve.py \
+    tests/adapters/test_core_episode.py tests/adapters/test_vector.py)
 echo "the cores' tests under AddressSanitizer: $(( $(date +%s) - START )) s"

@@ -180,6 +180,16 @@ class PasurEpisode(Episode):
         cards = self._pool & ~self._exclude
         return nth_card(cards, rng.randrange(cards.bit_count()))
 
+    def apply_chance(self, rng: random.Random) -> None:
+        """Deal at chance nodes with ``rng`` until a seat decides (``Episode.apply_chance``:
+        the same cards from the same draws), without ``apply``'s steps per card."""
+        history = self.history
+        while self._phase == _DEAL:
+            cards = self._pool & ~self._exclude
+            index = nth_card(cards, rng.randrange(cards.bit_count()))
+            self._deal(index)
+            history.append(index)
+
     def current_player(self) -> int:
         if self._phase == _PLAY:
             hand: Any = self._hand

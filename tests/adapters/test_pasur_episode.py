@@ -250,3 +250,26 @@ def test_the_observation_follows_the_engine_at_every_step():
 def _cards_in(plane):
     from cardtable.cards import CARDS
     return [CARDS[i] for i in range(52) if plane[i]]
+
+
+@pytest.mark.parametrize("preset, players", [("standard", 2), ("wikipedia", 3),
+                                              ("turkish", 4), ("multicapture", 2)])
+def test_dealing_without_a_step_per_card_is_dealing_a_chance_node_at_a_time(preset, players):
+    """``apply_chance`` deals each round, whatever the opening table brings, with the same
+    draws as the shared one step per chance node, hand after hand."""
+    from cardtable.adapters.base import Episode
+
+    for seed in range(15):
+        fast, steps = PasurEpisode(preset, players), PasurEpisode(preset, players)
+        rng_fast, rng_steps = random.Random(seed), random.Random(seed)
+        while not fast.is_terminal():
+            fast.apply_chance(rng_fast)
+            Episode.apply_chance(steps, rng_steps)
+            assert fast.history == steps.history and fast._chance == steps._chance
+            if fast.is_terminal():
+                break
+            action = rng_fast.choice(fast.legal_actions())
+            assert action == rng_steps.choice(steps.legal_actions())
+            fast.apply(action)
+            steps.apply(action)
+        assert fast.returns() == steps.returns()
