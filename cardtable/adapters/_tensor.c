@@ -148,12 +148,31 @@ fail:
     return NULL;
 }
 
+/* nth_card(mask, n): the index of the n-th card (from 0, lowest first) of a card mask of at
+ * most 64 bits; -1 when it holds n cards or fewer (a chance node's card drawn by number). */
+static PyObject *nth_card(PyObject *self, PyObject *args) {
+    (void)self;
+    unsigned long long mask;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "Kn", &mask, &n))
+        return NULL;
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "n must be 0 or more");
+        return NULL;
+    }
+    while (n-- > 0 && mask)
+        mask &= mask - 1;
+    return PyLong_FromLong(mask ? __builtin_ctzll(mask) : -1);
+}
+
 static PyMethodDef methods[] = {
     {"encode", encode, METH_VARARGS,
      "encode(buffer, masks, values): zero a float32 buffer and write card masks and "
      "values at their offsets (flat (offset, item) tuples)."},
     {"as_list", as_list, METH_VARARGS,
      "as_list(size, masks, values): the tensor encode writes, as a list of size floats."},
+    {"nth_card", nth_card, METH_VARARGS,
+     "nth_card(mask, n): the index of the n-th card (from 0, lowest first) of a mask."},
     {"outcomes", outcomes, METH_O,
      "outcomes(mask): [(card index, probability), ...] for the cards of a mask, lowest "
      "first, equally likely."},

@@ -75,12 +75,8 @@ class Layout:
         return {name: (start, stop) for name, _, start, stop in self._cuts}
 
 
-def nth_card(mask: int, n: int) -> int:
-    """The index of the ``n``-th card (from 0, lowest first) in a 52-bit mask."""
-    while n:
-        mask &= mask - 1
-        n -= 1
-    return (mask & -mask).bit_length() - 1
+nth_card = tensors.nth_card
+"""The index of the ``n``-th card (from 0, lowest first) in a 52-bit mask."""
 
 
 def bits(views: np.ndarray, mask: int) -> None:

@@ -17,17 +17,20 @@ node's cards the same way.  Without the compiled module (no C compiler, or
 [0.5, 1.0, 1.0, 0.0]
 >>> outcomes(0b1010)
 [(1, 0.5), (3, 0.5)]
+>>> nth_card(0b101100, 1), nth_card(0b101100, 3)
+(3, -1)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .._engine import load_core
 
-__all__ = ["COMPILED", "as_list", "encode", "outcomes"]
+__all__ = ["COMPILED", "as_list", "encode", "nth_card", "outcomes"]
 
 _core: Any = load_core("cardtable.adapters._tensor")
 COMPILED = _core is not None
@@ -62,6 +65,18 @@ def _outcomes(mask: int) -> list[tuple[int, float]]:
         out.append((low.bit_length() - 1, 1.0 / n))
         mask ^= low
     return out
+
+
+def _nth_card(mask: int, n: int) -> int:
+    while n:
+        mask &= mask - 1
+        n -= 1
+    return (mask & -mask).bit_length() - 1
+
+
+nth_card: Callable[[int, int], int] = _core.nth_card if _core is not None else _nth_card
+"""``nth_card(mask, n)``: the index of the ``n``-th card (from 0, lowest first) of a card
+mask, -1 past its last (a chance node's card drawn by number, in one C call where built)."""
 
 
 def encode(out: np.ndarray, masks: tuple[int, ...], values: tuple[Any, ...]) -> None:

@@ -138,6 +138,8 @@ def test_the_python_writer_is_the_compiled_one():
         assert listed == one.tolist() and all(type(x) is float for x in listed)
         mask = rng.getrandbits(52)
         assert tensors.outcomes(mask) == tensors._outcomes(mask)
+        for n in (0, rng.randrange(60)):
+            assert tensors.nth_card(mask, n) == tensors._nth_card(mask, n)
 
 
 def test_pyspiel_gives_each_state_its_own_tensor_whatever_was_asked_before():
