@@ -57,8 +57,10 @@ __all__ = ["ATTACK", "DEFEND", "EXCHANGE", "NUM_ACTIONS", "PASS", "SHOW", "TAKE"
 TAKE, PASS, ATTACK, TRANSFER, SHOW, EXCHANGE, DEFEND = 0, 1, 2, 197, 392, 444, 496
 NUM_ACTIONS = DEFEND + 52 * 52
 _SPEC = games.get("durak")
-_COMPILED: Any = CompiledGame
-_CORE: Any = load_core("cardtable.durak._core") if CompiledGame is not None else None
+# the core's episode steps, where the built core has them (a core built before them, left
+# in a checkout that was not rebuilt, plays through the pure engine's reading instead)
+_COMPILED: Any = CompiledGame if hasattr(CompiledGame, "_episode_push") else None
+_CORE: Any = load_core("cardtable.durak._core") if _COMPILED is not None else None
 _ACTIONS: dict[Move, int] = {}
 _ROUND_CLOSED = ("lead", "over")
 _OVER_PHASE = PHASES.index("over")

@@ -73,7 +73,9 @@ _OBSERVATION = ("player", "to_move", "hand", "table", "captured", "pending", "pi
                 "surs", "hand_sizes", "round", "stock", "last_capturer")
 """The observation's pieces in the order ``PasurEpisode.pieces`` reads their starts."""
 _STARTS = ("starts", "observation")
-_COMPILED: Any = CompiledHand
+_COMPILED: Any = CompiledHand if hasattr(CompiledHand, "_by_card") else None
+"""The compiled hand where its core has the episode's calls (one built before them, left
+unrebuilt, plays through the Python reading)."""
 
 
 def _taken_by(move: Move) -> int:

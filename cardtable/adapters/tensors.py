@@ -74,7 +74,7 @@ def _nth_card(mask: int, n: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-nth_card: Callable[[int, int], int] = _core.nth_card if _core is not None else _nth_card
+nth_card: Callable[[int, int], int] = getattr(_core, "nth_card", _nth_card)
 """``nth_card(mask, n)``: the index of the ``n``-th card (from 0, lowest first) of a card
 mask, -1 past its last (a chance node's card drawn by number, in one C call where built)."""
 
