@@ -5,7 +5,8 @@ The lobby; a table of each game at its start, in the middle (the move log scroll
 at its end (the end dialog open); the analysis board and the replay of a finished game;
 the history; the leaderboard; the tournaments; the inbox; the account pages (sign in and
 register, a password reset, then, signed in, the account's control page and the player's
-profile); the lessons, a lesson and a puzzle.  Each language walks with one viewport,
+profile); a tournament's page and an open challenge's; the lessons, a lesson and a
+puzzle.  Each language walks with one viewport,
 desktop and phone by turns (English and Russian on a desktop, Portuguese and Persian on a
 phone: both directions on both), which keeps the walk to a few minutes; every finding of
 the walk is reported at once, by screen.
@@ -97,7 +98,18 @@ def test_every_page_and_dialog_has_nothing_serious(open_page: Any, server_url: s
     look(page, "account control")
     screen(page, server_url, f"/#players/{name}", "profile")
     look(page, "profile")
+    made = page.request.post(f"{server_url}/api/tournaments", data={
+        "game": "pasur", "kind": "arena", "minutes": 30, "players": 2})
+    assert made.status == 201, made.text()
+    screen(page, server_url, f"/#tournaments/{made.json()['id']}", "tournaments")
+    look(page, "a tournament")
+    made = page.request.post(f"{server_url}/api/challenges", data={"game": "pasur",
+                                                                    "players": 2})
+    assert made.status == 201, made.text()
+    page.goto(f"{server_url}/#challenge/{made.json()['id']}")
+    page.wait_for_selector('body[data-screen="challenge"] #challenge-what')
+    look(page, "an open challenge")
 
     assert {where: lines for where, lines in found.items() if lines} == {}
-    assert len(found) == 20   # every screen above was looked at
+    assert len(found) == 22   # every screen above was looked at
     assert open_page.console == []
