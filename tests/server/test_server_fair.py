@@ -13,10 +13,11 @@ from fastapi.testclient import TestClient
 from playerkit import app_client, fresh, login, register
 from tablekit import Player, connect, each_moves_once
 
-from cardtable.server.store.players import PlayerGameRow, PlayerRow
+from cardtable.server.store.players import OriginRow, PlayerGameRow, PlayerRow, origin_of
 from cardtable.server.store.ratings import (
     PROVISIONAL_OPPONENTS,
     REPEATS_A_DAY,
+    VOUCHERS,
     SeatResult,
     Tally,
 )
@@ -139,7 +140,8 @@ def test_twelve_resignations_after_a_move_each_count_three_times_and_stay_provis
     [darya] = ratings_of(app_client, "darya")
     [anna_k] = ratings_of(app_client, "anna_k")
     assert darya["games"] == anna_k["games"] == REPEATS_A_DAY
-    assert darya["opponents"] == 1 and darya["provisional"] is True
+    # anna_k has met nobody but darya, so she does not vouch for her: no opponent counts
+    assert darya["opponents"] == 0 and darya["provisional"] is True
     assert darya["rating"] < 1650 and anna_k["rating"] > 1350   # not 1753
     assert app_client.get("/api/leaderboard").json()["entries"] == []   # both provisional
     played = app_client.get("/api/players/darya").json()["games"]["played"]
@@ -233,9 +235,10 @@ def test_puppets_from_the_farmers_network_or_browser_buy_no_rating(
 
 def test_the_leaderboard_ranks_established_ratings_only(app_client: TestClient) -> None:
     """Results told to ``Tally`` one by one, at times the test chooses: ``star`` and
-    ``steady`` each meet six accounts twice (established); ``farm`` beats four puppets
-    three times a day for two days (the highest rating, met too few accounts); ``quick``
-    beats five accounts once each (too few games).  Only the first two are ranked."""
+    ``steady`` each meet six accounts twice, accounts that also play each other
+    (established); ``farm`` beats four puppets three times a day for two days (the highest
+    rating, met too few accounts); ``quick`` beats five accounts once each (too few
+    games).  Only the first two are ranked."""
     storage = app_client.app.state.tables.storage
     start = _dt.datetime(2026, 12, 6, 12, tzinfo=_dt.UTC)
     regulars = [f"p-o{i}" for i in range(PROVISIONAL_OPPONENTS + 1)]
@@ -263,6 +266,9 @@ def test_the_leaderboard_ranks_established_ratings_only(app_client: TestClient) 
         beats("p-star", regular)
         beats("p-steady", regular)
         beats(regular, "p-steady")
+    for i, first in enumerate(regulars):   # the regulars play each other: they vouch
+        for second in regulars[i + 1:]:
+            beats(first, second)
     for day in (0, 1):
         for puppet in puppets:
             for _ in range(REPEATS_A_DAY):
@@ -279,8 +285,91 @@ def test_the_leaderboard_ranks_established_ratings_only(app_client: TestClient) 
     assert farm["provisional"] is quick["provisional"] is True
     assert farm["rating"] > star["rating"] > quick["rating"] > steady["rating"]
     board = app_client.get("/api/leaderboard").json()
-    assert [(e["rank"], e["id"], e["rating"], e["provisional"]) for e in board["entries"]] == [
-        (1, "p-star", star["rating"], False), (2, "p-steady", steady["rating"], False)]
-    later = app_client.get("/api/leaderboard?offset=1").json()["entries"]
-    assert [(e["rank"], e["id"]) for e in later] == [(2, "p-steady")]
+    ranked = [(e["rank"], e["id"], e["provisional"]) for e in board["entries"]]
+    # star, steady and the regulars (who played each other), by rating; farm and quick not
+    expected = sorted(["p-star", "p-steady", *regulars],
+                      key=lambda name: -rating(name.removeprefix("p-"))["rating"])
+    assert ranked == [(rank, name, False) for rank, name in enumerate(expected, start=1)]
+    assert ranked[0][1] == "p-star" and "p-farm" not in str(ranked) and "p-quick" not in str(ranked)
+    later = app_client.get("/api/leaderboard?offset=1&limit=2").json()["entries"]
+    assert [(e["rank"], e["id"]) for e in later] == [(2, expected[1]), (3, expected[2])]
     assert board["pools"] == ["durak/transfer/2p"]
+
+
+def test_sock_puppets_do_not_vouch_for_a_rating(app_client: TestClient) -> None:
+    """A puppet farm, results told to ``Tally`` at times the test chooses, in two weeks:
+    ``farmer`` beats six puppets made on one network (which may not play each other
+    rated) three times a day, and so do two more farm accounts that share the farmer's
+    browser (related to it, unrelated to the puppets): six opponents and a sure rating,
+    which the rule of any five accounts called established.  No puppet has met three
+    accounts besides the farmer that are not the farmer's own, so none vouches: the farmer
+    stays provisional and off the leaderboard.  ``regular`` meets six accounts that play
+    each other and is ranked; the puppets, once each has played three of the regulars,
+    vouch for the farmer too (what a farm costs: three unrelated accounts a puppet)."""
+    storage = app_client.app.state.tables.storage
+    start = _dt.datetime(2026, 12, 6, 12, tzinfo=_dt.UTC)
+    farm = ["p-farmer", "p-farm2", "p-farm3"]
+    puppets = [f"p-pup{i}" for i in range(PROVISIONAL_OPPONENTS + 1)]
+    regulars = [f"p-o{i}" for i in range(PROVISIONAL_OPPONENTS + 1)]
+    with storage.writing() as session:
+        for player in [*farm, *puppets, *regulars, "p-regular"]:
+            session.add(PlayerRow(id=player, kind="account", name=player.removeprefix("p-"),
+                                  created=start))
+        session.flush()
+        for player in farm:   # the farm's accounts share a browser
+            session.add(OriginRow(player_id=player, origin=origin_of("browser", "farm"),
+                                  kind="browser", first=start, last=start))
+        for player in puppets:   # the puppets share a network
+            session.add(OriginRow(player_id=player, origin=origin_of("network", "puppets"),
+                                  kind="network", first=start, last=start))
+    played = 0
+
+    def beats(winner: str, loser: str, day: int = 0) -> dict[str, Any]:
+        nonlocal played
+        played += 1
+        tally = Tally(f"t{played}", "durak", "durak/transfer/2p", chosen=True, results=[
+            SeatResult(0, "human", winner, "account", None, 1.0, "win"),
+            SeatResult(1, "human", loser, "account", None, 0.0, "loss")])
+        with storage.writing() as session:
+            return tally(session, start + _dt.timedelta(days=day, minutes=played))
+
+    assert beats("p-pup0", "p-pup1").get("unrated") == "related"
+    assert beats("p-farmer", "p-farm2").get("unrated") == "related"
+    for day in range(14):
+        for account in farm:
+            for puppet in puppets:
+                for _ in range(REPEATS_A_DAY):
+                    assert "ratings" in beats(account, puppet, day)
+    for regular in regulars:
+        beats("p-regular", regular)
+        beats(regular, "p-regular")
+    for i, first in enumerate(regulars):
+        for second in regulars[i + 1:]:
+            beats(first, second)
+
+    def rating(name: str) -> dict[str, Any]:
+        [pool] = app_client.get(f"/api/players/{name}").json()["ratings"]
+        return pool
+
+    farmer, regular = rating("p-farmer"), rating("p-regular")
+    assert farmer["games"] == 14 * REPEATS_A_DAY * len(puppets) and farmer["rating"] > 1900
+    assert (farmer["provisional"], farmer["opponents"]) == (True, 0)
+    assert (regular["provisional"], regular["opponents"]) == (False, len(regulars))
+    board = app_client.get("/api/leaderboard").json()["entries"]
+    assert "p-farmer" not in [e["id"] for e in board] and "p-regular" in [e["id"] for e in board]
+    with storage.writing() as session:   # the rule of any five accounts: established
+        met = session.query(PlayerGameRow.table_id).filter(
+            PlayerGameRow.player_id == "p-farmer", PlayerGameRow.rated == 1).subquery()
+        others = {row.player_id for row in session.query(PlayerGameRow).filter(
+            PlayerGameRow.table_id.in_(session.query(met.c.table_id)),
+            PlayerGameRow.player_id != "p-farmer")}
+    assert len(others) >= PROVISIONAL_OPPONENTS
+
+    # each puppet plays VOUCHERS regulars: now each has met that many accounts besides the
+    # farm, and the farmer's rating is established
+    for number, puppet in enumerate(puppets):
+        for k in range(VOUCHERS):
+            beats(regulars[(number + k) % len(regulars)], puppet, 20)
+    farmer = rating("p-farmer")
+    assert (farmer["provisional"], farmer["opponents"]) == (False, len(puppets))
+    assert "p-farmer" in [e["id"] for e in app_client.get("/api/leaderboard").json()["entries"]]

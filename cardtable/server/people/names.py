@@ -5,7 +5,8 @@ read as what it is: text that shows, that cannot reorder the page around it and 
 stays on its line.  ``shown_name`` is the rule; it answers the name as kept, or raises
 ``NameRefused`` with a stable code from ``cardtable.server.core.codes``:
 
-- ``invalid_name``: not text, empty (or only spaces), or over ``MAX_NAME`` characters;
+- ``invalid_name``: not text, empty (or only spaces), or over ``MAX_NAME`` characters
+  (as sent, and once normalised);
 - ``name_control``: a control character (NUL, BEL, a newline, a line separator) or a
   format character (a bidi override or isolate, a zero-width space, a soft hyphen),
   ``char`` naming it as ``U+XXXX``.  The zero-width joiner and non-joiner stay where they
@@ -92,6 +93,8 @@ def shown_name(text: object) -> str:
     """The name as it is kept and shown, or ``NameRefused`` (see the module)."""
     if not isinstance(text, str):
         raise NameRefused("a name is text", "invalid_name")
+    if len(text) > MAX_NAME:   # as sent, as the API's schema says (maxLength)
+        raise NameRefused(f"a name is at most {MAX_NAME} characters", "invalid_name")
     name = unicodedata.normalize("NFC", text)
     for index, char in enumerate(name):
         if unicodedata.category(char) in REFUSED_CATEGORIES and not _allowed_format(

@@ -22,7 +22,13 @@ play each other over and over gain nothing after the third game of a day.
 Ratings are shown as ``1500 + 20 * (mu - 25)``: 1500 to start, about 50 points for a first
 win between equals; a rating is provisional while openskill's sigma is over 7 (about the
 first six games) or until it was won against ``PROVISIONAL_OPPONENTS`` different accounts
-in its pool (two accounts taking turns to win make neither of them established).
+in its pool that vouch for it (two accounts taking turns to win make neither of them
+established).  An opponent vouches (``counted_opponents``) only if they have had rated
+results against ``VOUCHERS`` other accounts, none of them the player or related to the
+player (sharing a network or a browser, ``OriginRow``): sock puppets made on one address
+cannot play each other rated (``related``), so each has met nobody but its farmer and
+vouches for nobody; a farm needs that many more accounts on other networks and browsers,
+each of them playing every puppet.
 The leaderboard lists established ratings only: a provisional one, however high, is seen
 on its player's profile and at the table, never ranked (a rating bought in a few games
 against puppets has nowhere to show off).
@@ -50,7 +56,7 @@ from .players import (
 from .stamps import stamp, text_of
 from .storage import Store, guarded
 
-__all__ = ["PROVISIONAL_OPPONENTS", "REPEATS_A_DAY", "SeatResult", "Tally", "display",
+__all__ = ["PROVISIONAL_OPPONENTS", "REPEATS_A_DAY", "VOUCHERS", "SeatResult", "Tally", "display",
            "pool_of", "rated"]
 
 log = logging.getLogger("cardtable.server")
@@ -60,6 +66,9 @@ PROVISIONAL_SIGMA = 7.0
 PROVISIONAL_OPPONENTS = 5
 """Different accounts a player must have met in rated games of a pool before their rating
 there is established (not provisional)."""
+VOUCHERS = 3
+"""Other accounts (not the player, none related to the player) an opponent must have had
+rated results against to count toward the player's ``PROVISIONAL_OPPONENTS``."""
 REPEATS_A_DAY = 3
 """Rated results two accounts may have together in 24 hours; later games are casual."""
 DAY = _dt.timedelta(days=1)
@@ -87,13 +96,36 @@ def provisional(sigma: float, opponents: int) -> bool:
 
 def opponents_column() -> ColumnElement[int]:
     """The different accounts met in rated games of a ``RatingRow``'s pool (a correlated
-    subquery, so a leaderboard can order by it)."""
+    subquery, so a leaderboard can order by it): at least ``counted_opponents``."""
     mine, theirs = aliased(PlayerGameRow), aliased(PlayerGameRow)
     return (select(func.count(distinct(theirs.player_id)))
             .where(mine.player_id == RatingRow.player_id, mine.pool == RatingRow.pool,
                    mine.rated == 1, theirs.table_id == mine.table_id,
                    theirs.player_id != mine.player_id)
             .correlate(RatingRow).scalar_subquery())
+
+
+def counted_opponents(session: Session, player_id: str, pool: str) -> int:
+    """The different accounts met in rated games of ``pool`` that vouch for the player:
+    each has had rated results (in any pool) against ``VOUCHERS`` other accounts, none of
+    them the player or an account related to the player (one network or browser)."""
+    mine, theirs = aliased(PlayerGameRow), aliased(PlayerGameRow)
+    met = set(session.scalars(select(theirs.player_id).distinct().where(
+        mine.player_id == player_id, mine.pool == pool, mine.rated == 1,
+        theirs.table_id == mine.table_id, theirs.player_id != player_id)))
+    if not met:
+        return 0
+    near = set(session.scalars(select(OriginRow.player_id).distinct().where(
+        OriginRow.origin.in_(select(OriginRow.origin)
+                             .where(OriginRow.player_id == player_id)))))
+    near.add(player_id)
+    own, other = aliased(PlayerGameRow), aliased(PlayerGameRow)
+    rows = session.execute(
+        select(own.player_id, func.count(distinct(other.player_id)))
+        .where(own.player_id.in_(met), own.rated == 1, other.table_id == own.table_id,
+               other.player_id != own.player_id, other.player_id.not_in(near))
+        .group_by(own.player_id))
+    return sum(1 for _, others in rows if others >= VOUCHERS)
 
 
 def met_today(session: Session, player_ids: list[str], at: _dt.datetime) -> int:
@@ -223,7 +255,6 @@ def count_in(session: Session, table_id: str, game: str, pool: str,
     after = model.rate([[rating] for rating in before], ranks=ranks)
     changes: dict[int, dict[str, object]] = {}
     session.flush()   # this game's rows count among the opponents met
-    met = opponents_column()
     for r, row, [new] in zip(results, rows, after, strict=True):
         old = display(row.mu)
         row.mu, row.sigma = new.mu, new.sigma
@@ -235,9 +266,8 @@ def count_in(session: Session, table_id: str, game: str, pool: str,
                                      rating=display(new.mu), change=change))
         changes[r.seat] = {"pool": pool, "before": old, "after": display(new.mu),
                            "change": change,
-                           "provisional": provisional(new.sigma, session.scalar(
-                               select(met).where(RatingRow.player_id == r.player_id,
-                                                 RatingRow.pool == pool)) or 0)}
+                           "provisional": provisional(new.sigma, counted_opponents(
+                               session, r.player_id or "", pool))}
     session.flush()   # a failure shows here, before the caller takes the changes
     return changes
 
@@ -315,8 +345,9 @@ class RatingStore(Store):
             if player is None:
                 return None
             ratings = []
-            for row, met in session.execute(select(RatingRow, opponents_column()).where(
+            for row in session.scalars(select(RatingRow).where(
                     RatingRow.player_id == player.id).order_by(RatingRow.pool)):
+                met = counted_opponents(session, player.id, row.pool)
                 history = list(session.execute(
                     select(RatingHistoryRow.at, RatingHistoryRow.rating,
                            RatingHistoryRow.change, RatingHistoryRow.table_id)
@@ -353,11 +384,12 @@ class RatingStore(Store):
         """The ratings of some players in one pool (what a seat shows beside a name);
         players not rated there are left out."""
         with self.storage.sessions() as session:
-            rows = session.execute(select(RatingRow, opponents_column()).where(
+            rows = session.scalars(select(RatingRow).where(
                 RatingRow.pool == pool, RatingRow.player_id.in_(player_ids[:64])))
-            return {row.player_id: {"rating": display(row.mu),
-                                    "provisional": provisional(row.sigma, met or 0)}
-                    for row, met in rows}
+            return {row.player_id: {"rating": display(row.mu), "provisional": provisional(
+                        row.sigma, PROVISIONAL_OPPONENTS if row.sigma > PROVISIONAL_SIGMA
+                        else counted_opponents(session, row.player_id, pool))}
+                    for row in rows}
 
     @guarded
     def leaderboard(self, pool: str | None, limit: int, offset: int) -> dict[str, object]:
@@ -365,21 +397,29 @@ class RatingStore(Store):
             pools = list(session.scalars(select(RatingRow.pool).distinct()
                                          .order_by(RatingRow.pool)))
             pool = pool if pool is not None else (pools[0] if pools else None)
-            entries = []
+            entries: list[dict[str, object]] = []
             if pool is not None:
-                met = opponents_column()
-                rows = session.execute(
-                    select(RatingRow, PlayerRow.name, PlayerRow.username, met)
+                # the ratings that may be established (sure enough, met enough accounts)
+                # by rating; each then asked whether enough of those accounts vouch
+                candidates = session.execute(
+                    select(RatingRow, PlayerRow.name, PlayerRow.username)
                     .join(PlayerRow, PlayerRow.id == RatingRow.player_id)
                     .where(RatingRow.pool == pool,
                            RatingRow.sigma <= PROVISIONAL_SIGMA,
-                           met >= PROVISIONAL_OPPONENTS)
-                    .order_by(RatingRow.mu.desc(), RatingRow.player_id)
-                    .limit(limit).offset(offset)).all()
-                for rank, (row, name, username, opponents) in enumerate(rows,
-                                                                        start=offset + 1):
-                    entries.append({"rank": rank, "id": row.player_id, "name": name,
-                                    "username": username, "rating": display(row.mu),
-                                    "provisional": provisional(row.sigma, opponents or 0),
+                           opponents_column() >= PROVISIONAL_OPPONENTS)
+                    .order_by(RatingRow.mu.desc(), RatingRow.player_id)).all()
+                skipped = 0
+                for row, name, username in candidates:
+                    if len(entries) == limit:
+                        break
+                    if counted_opponents(session, row.player_id,
+                                         pool) < PROVISIONAL_OPPONENTS:
+                        continue
+                    if skipped < offset:
+                        skipped += 1
+                        continue
+                    entries.append({"rank": offset + len(entries) + 1, "id": row.player_id,
+                                    "name": name, "username": username,
+                                    "rating": display(row.mu), "provisional": False,
                                     "games": row.games, "wins": row.wins})
             return {"pools": pools, "pool": pool, "entries": entries}

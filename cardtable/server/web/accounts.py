@@ -48,6 +48,7 @@ from ..store.players import OpenSeat, Player, PlayerStore
 from .errors import Responses
 from .services import Attempts, Players, Sanctions, services_of
 from .signin_gate import gate
+from .spec import Name, NewPassword, Username
 
 __all__ = ["COOKIE", "DEVICE", "ApiToken", "PlayerLimits", "check_shown_name", "check_words",
            "close_sockets", "current_player", "hash_password", "hashing", "key_may_play",
@@ -261,8 +262,15 @@ class Credentials(BaseModel):
     password: str = Field(max_length=1024)
 
 
+class NewAccount(BaseModel):
+    model_config = ConfigDict(extra="forbid")   # a field the API does not read is refused
+
+    username: Username
+    password: NewPassword
+
+
 class NewName(BaseModel):
-    name: str = Field(max_length=200)
+    name: Name
 
 
 class Me(BaseModel):
@@ -310,7 +318,7 @@ REFUSALS: Responses = {
 
 
 @router.post("/api/account/register", response_model=Me, status_code=201, responses=REFUSALS)
-async def register(players: Players, limiter: Attempts, body: Credentials, request: Request,
+async def register(players: Players, limiter: Attempts, body: NewAccount, request: Request,
                    response: Response) -> Me:
     """An account; a guest who registers keeps their id, seats and games."""
     username = check_words(request, check_username(body.username), "name_word")

@@ -73,6 +73,7 @@ from .ratings_api import router as ratings_router
 from .services import Services
 from .social_api import router as social_router
 from .socket_api import router as socket_router
+from .spec import install as state_rules
 from .tables_api import games_of, playable
 from .tables_api import router as tables_router
 from .tournaments_api import router as tournaments_router
@@ -181,6 +182,7 @@ def create_app(settings: ServerSettings | None = None, *, clock: Clock | None = 
     app.state.settings = chosen
     app.state.draining = False   # while it stops: /api/health/ready answers 503
     install_errors(app)
+    state_rules(app)   # /openapi.json says what the border and the names' rules refuse
     app.middleware("http")(same_site_only)   # a cookie's request from another site: 403
     app.state.analyses = Analyses(Path(data_dir) / "analysis", lambda: app.state.storage,
                                   seconds=chosen.analysis_seconds)

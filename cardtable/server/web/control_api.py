@@ -36,6 +36,7 @@ from .accounts import (
     verify_password,
 )
 from .services import Control, Players, services_of
+from .spec import NewPassword
 
 __all__ = ["account_asking", "check_current_password", "control_of", "router"]
 
@@ -46,7 +47,7 @@ router = APIRouter()
 
 class PasswordChange(BaseModel):
     password: str = Field(max_length=1024, description="the current password")
-    new_password: str = Field(max_length=1024)
+    new_password: NewPassword
 
 
 class PasswordOnly(BaseModel):

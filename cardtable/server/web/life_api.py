@@ -30,6 +30,7 @@ from .accounts import key_may_play
 from .deps import Asker, Live, Queue, Stored
 from .errors import Responses
 from .schemas import Problem, TableListing, listing_of, whole_numbers
+from .spec import Name, seating
 from .tables_api import seat_name
 
 __all__ = ["Lobby", "QuickPlayRequest", "SeatToken", "Ticket", "router"]
@@ -59,8 +60,8 @@ class Lobby(BaseModel):
 
 
 class QuickPlayRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
-        {"game": games.names()[-1], "preset": None, "players": 2, "bots_after": 15}]})
+    model_config = ConfigDict(extra="forbid", json_schema_extra=seating(seats=False, examples=[
+        {"game": games.names()[-1], "preset": None, "players": 2, "bots_after": 15}]))
 
     game: str = Field(max_length=32)
     preset: str | None = Field(None, max_length=64)
@@ -68,7 +69,7 @@ class QuickPlayRequest(BaseModel):
     _whole_numbers = whole_numbers("players")
     bots_after: StrictFloat | None = Field(15, ge=0, le=3600, description="seconds before bots "
                                      "fill the empty seats (none: wait for people)")
-    name: str | None = Field(None, max_length=40)
+    name: Name | None = None
     days: Literal[1, 2, 3, 5, 7, 14] | None = Field(None, description="days a move: the "
                                                     "game's correspondence pool (none: the "
                                                     "quick clock, 20 s a move)")

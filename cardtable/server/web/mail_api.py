@@ -17,6 +17,7 @@ from .accounts import REFUSALS, hash_password, hashing, limiter_of, store_of
 from .control_api import account_asking, check_current_password
 from .errors import Responses
 from .services import Attempts, Control, Sanctions, services_of
+from .spec import NewPassword as NewPasswordText
 
 __all__ = ["router"]
 
@@ -53,7 +54,7 @@ class ResetDone(BaseModel):
 
 class NewPassword(BaseModel):
     token: str = Field(max_length=400)
-    password: str = Field(max_length=1024)
+    password: NewPasswordText
 
 
 @router.post("/api/account/email", response_model=EmailSet, responses=REFUSALS)
@@ -106,7 +107,9 @@ async def _mail_left(request: Request, player_id: str) -> bool:
     return True
 
 
-@router.post("/api/account/reset/confirm", response_model=ResetDone, responses=REFUSALS)
+@router.post("/api/account/reset/confirm", response_model=ResetDone, responses={
+    **REFUSALS, 403: {"description": "the reset link is wrong, used or out of date (or a "
+                                     "cross-site request carrying the session)"}})
 async def confirm_reset(control: Control, body: NewPassword, request: Request) -> ResetDone:
     """The new password, with the link's token: every session of the account ends."""
     settings = request.app.state.settings
@@ -116,16 +119,16 @@ async def confirm_reset(control: Control, body: NewPassword, request: Request) -
             body.token, max_age=settings.reset_minutes * 60)
     except (BadSignature, ValueError, TypeError):
         raise Refused("this reset link is wrong, used or out of date: ask for a new "
-                      "one", 422, "reset_link_bad") from None
+                      "one", 403, "reset_link_bad") from None
     control = control
     held = await asyncio.to_thread(control.password_hash, str(player_id))
     if held is None or fingerprint(held) != mark:
         raise Refused("this reset link is wrong, used or out of date: ask for a new "
-                      "one", 422, "reset_link_bad")
+                      "one", 403, "reset_link_bad")
     owner = await asyncio.to_thread(store_of(request).get, str(player_id))
     check_password(body.password, (owner.username or "") if owner is not None else "")
     digest = await hashing(hash_password, body.password)
     if not await asyncio.to_thread(control.replace_password, str(player_id), held, digest):
-        raise Refused("this reset link was just used: ask for a new one", 422,
+        raise Refused("this reset link was just used: ask for a new one", 403,
                       "reset_link_bad")   # two uses at once: the first one won
     return ResetDone(reset=True)

@@ -40,6 +40,7 @@ from ..store.tournaments import TournamentStore
 from .accounts import REFUSALS, close_sockets, current_player, store_of
 from .errors import Responses
 from .services import Attempts, Players, Sanctions, services_of
+from .spec import Name
 
 __all__ = ["BANS_FRESH", "BannedAddresses", "router", "sanctions_of"]
 
@@ -183,7 +184,7 @@ class Done(BaseModel):
 
 class NewName(BaseModel):
     player: str = Field(max_length=64)
-    name: str = Field(max_length=200)
+    name: Name
 
 
 class Closing(BaseModel):

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from ..core.errors import Refused
-from ..store.ratings import PROVISIONAL_OPPONENTS
+from ..store.ratings import PROVISIONAL_OPPONENTS, VOUCHERS
 from .services import Ratings
 
 __all__ = ["router"]
@@ -28,7 +28,9 @@ class PoolRating(BaseModel):
     games: int
     wins: int
     opponents: int = Field(description="different accounts met in rated games of the pool "
-                           f"(a rating is provisional until {PROVISIONAL_OPPONENTS})")
+                           f"that vouch for the rating, each having rated results against "
+                           f"{VOUCHERS} other accounts not related to this player (a rating "
+                           f"is provisional until {PROVISIONAL_OPPONENTS})")
     history: list[RatingPoint]
 
 

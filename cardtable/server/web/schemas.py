@@ -10,6 +10,7 @@ from ... import games
 from ..core.shapes import JSON
 from ..play.live import LiveTable
 from ..store.storage import SeatRow, TableRow
+from .spec import Name, seating
 
 __all__ = [
     "CreateTable",
@@ -71,8 +72,8 @@ class DaysControl(BaseModel):
 class CreateTable(BaseModel):
     """A new table.  The creator takes the first human seat; only bots: a table to watch."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
-        {"game": games.names()[-1], "players": 2, "seats": ["human", "bot:random"]}]})
+    model_config = ConfigDict(extra="forbid", json_schema_extra=seating(seats=True, examples=[
+        {"game": games.names()[-1], "players": 2, "seats": ["human", "bot:random"]}]))
 
     game: str = Field(description="a game name from GET /api/games")
     preset: str | None = Field(None, description="a preset of that game; none: its default")
@@ -85,7 +86,7 @@ class CreateTable(BaseModel):
                                     '"bot:NAME" (NAME from GET /api/games bots)')
     takeover: str | None = Field(None, description='a bot ("bot:easy") that plays for a '
                                  "player who stays away past the grace period")
-    name: str | None = Field(None, max_length=40, description="the creator's name at the table")
+    name: Name | None = Field(None, description="the creator's name at the table")
     clock: TimeControl | DaysControl | None = Field(
         None, description="a time control, or days a move (none: no clock); a table with "
         "one has a takeover bot, easy by default")
@@ -97,7 +98,7 @@ class CreateTable(BaseModel):
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str | None = Field(None, max_length=40)
+    name: Name | None = None
 
 
 class Seated(BaseModel):
