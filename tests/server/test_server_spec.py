@@ -11,7 +11,6 @@ import itertools
 import re
 from typing import Any
 
-from fastapi.testclient import TestClient
 from playerkit import fresh
 
 from cardtable import games

@@ -35,8 +35,11 @@ from fastapi import FastAPI
 from pydantic import Field
 
 from ... import bots, games
+from ...game import RuleOption, rule_options
+from ..core.bounds import Limits, OutOfBounds, check_rules
 from ..people.names import MAX_NAME
 from ..people.players import MAX_PASSWORD, MIN_PASSWORD
+from ..play.seating import plan_table
 
 __all__ = ["JSON", "NAME_PATTERN", "NO_NUL", "Name", "NewPassword", "Username", "install",
            "seating", "state_rules"]
@@ -129,6 +132,63 @@ def player_counts() -> list[tuple[str, list[str | None], list[int]]]:
     return found
 
 
+DEFAULT_LIMITS = Limits.model_validate({})
+"""The server's limits as shipped: the schema's bounds of rule options are these (an
+operator's own ``rule_bounds`` narrow or widen what a table made there may have)."""
+
+
+def _values(option: RuleOption, least: int, bound: int | None) -> list[Any]:
+    """The values of a rule option worth trying: every choice, both yes/no, a
+    whole-number option's least, default and largest (at most 64 of them: each)."""
+    if option.choices is not None:
+        return list(option.choices)
+    if isinstance(option.default, bool):
+        return [False, True]
+    if isinstance(option.default, int) or "int" in option.type:
+        if bound is None:
+            found: list[Any] = [option.default]
+        elif bound - least <= 64:
+            found = list(range(least, bound + 1))
+        else:
+            found = [least, bound]
+        return found + ([None] if "None" in option.type else [])
+    return []   # a list or a word without choices: not offered through the schema
+
+
+def _accepted(game: str, preset: str, players: int, name: str, value: Any) -> bool:
+    try:
+        plan = plan_table(game, preset, {name: value}, players, ["human"] * players)
+        check_rules(plan.rules, DEFAULT_LIMITS)
+    except (ValueError, TypeError, OutOfBounds):
+        return False
+    return True
+
+
+@functools.cache
+def option_schemas(game: str, preset: str, players: int) -> dict[str, Any]:
+    """Each rule option a table of ``game``, ``preset`` and ``players`` may change, with
+    the values it may take there alone (within the server's default bounds), as JSON
+    Schema properties.  Two options may still refuse each other: the game says why."""
+    spec, limits = games.get(game), DEFAULT_LIMITS
+    found: dict[str, dict[str, Any]] = {}
+    for option in rule_options(spec.rules_type):
+        least = limits.rule_minimums.get(option.name, 0)
+        bound = limits.rule_bounds.get(option.name)
+        values = [value for value in _values(option, least, bound)
+                  if _accepted(game, preset, players, option.name, value)]
+        if not values:
+            continue
+        wide = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+        if bound is not None and bound - least > 64 and wide == [least, bound]:
+            whole: dict[str, Any] = {"type": "integer", "minimum": least, "maximum": bound}
+            found[option.name] = ({"anyOf": [whole, {"type": "null"}]} if None in values
+                                  else whole)
+        else:
+            found[option.name] = {"enum": values}
+        found[option.name]["description"] = option.doc
+    return found
+
+
 def seating(seats: bool, examples: list[dict[str, Any]]) -> Callable[[dict[str, Any]], None]:
     """A model's ``json_schema_extra`` stating which games, presets and player counts go
     together (and, with ``seats``, that a table's seats are as many as its players, each
@@ -141,7 +201,9 @@ def seating(seats: bool, examples: list[dict[str, Any]]) -> Callable[[dict[str, 
             for count in counts:
                 shape: dict[str, Any] = {
                     "game": {"const": game}, "preset": {"enum": presets},
-                    "players": {"enum": [count, None]}}
+                    "players": {"enum": [count, None]},
+                    "options": {"type": "object", "additionalProperties": False,
+                                "properties": option_schemas(game, str(presets[0]), count)}}
                 if seats:
                     shape["seats"] = {"anyOf": [{"type": "null"}, {
                         "type": "array", "minItems": count, "maxItems": count,
