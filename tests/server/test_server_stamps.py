@@ -163,9 +163,9 @@ NEW_OPTIONS = {"max_rounds": 500, "max_hands": 200}
 table's rules show them at their defaults, which is all that differs."""
 
 NEW_FIELDS = {"rated": lambda value, out: value is False,
-              "opponents": lambda value, out: 0 < value <= out["games"]}
+              "opponents": lambda value, out: 0 <= value <= out["games"]}
 """Fields answers gained since (a table's rated-or-casual choice, false for
-every old table; the different opponents a rating met, at most its games)."""
+every old table; the different opponents who vouch for a rating, at most its games)."""
 
 
 def _without_new_options(value: Any) -> Any:
