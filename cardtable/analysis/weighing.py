@@ -21,7 +21,8 @@ value is not the largest of several noisy estimates (the winner's curse):
    (``Z_SURE`` standard errors each side) lies within one label's band, on ``SURE_DEALS``
    deals at least, or at the budget: the deals go where the verdict is in doubt, up to
    thousands for a loss near a threshold.  Past the budget, up to ``DOUBT`` times it for
-   an interval still across a threshold that the deals it holds would clear.
+   an interval still across a threshold that the deals it holds would clear (``CORE_DOUBT``
+   times it for any interval across one, where the kit deals in its compiled core).
 
 The choice does not depend on the move played, so a hint (the choice alone) and the
 analysis of the same position with the same budget and seed name the same best move.  The
@@ -45,8 +46,8 @@ from ..bots.kits import fast_hooks
 from ..game import GameState
 from .search import HINDSIGHT_NODES, hindsight_values, learn_of
 
-__all__ = ["FIRST_DEALS", "BudgetTooSmall", "Verdict", "Z", "smallest_budget", "t_quantile",
-           "weigh"]
+__all__ = ["CORE_DOUBT", "DOUBT", "FIRST_DEALS", "BudgetTooSmall", "Verdict", "Z",
+           "smallest_budget", "t_quantile", "weigh"]
 
 FIRST_DEALS = 8
 """Deals in the first round of each step: the fewest that estimate the spread of the
@@ -79,6 +80,15 @@ DOUBT = 4
 choice spent) on a loss whose interval still reaches across a label's threshold but would
 clear it within them at its present spread (``_measure``): the extra goes to the close
 calls that more deals settle, not to a loss a hair from a threshold."""
+
+CORE_DOUBT = 16
+"""The allowance where the kit deals and plays out in its compiled core (Pasur's
+``fast_dealer``, a playout a tenth or less of the CPU of a deal built in Python): up to this
+many times the budget on any loss whose interval still reaches across a threshold, whether
+or not its present spread says the deals would settle it.  The distance to the threshold
+that rule reads is itself measured, and near a threshold it is mostly noise: Pasur losses
+0.05 to 0.07 points past 2.5, measured at 2.46 to 2.53 on 5,000 deals, seemed to need
+60,000 deals or more and were settled on 20,000 to 40,000 (``docs/learn.md``)."""
 
 _PLAYOUT_LIMIT = 2000
 """Moves after which a playout stops (a Durak game can go round in circles)."""
@@ -234,7 +244,8 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int =
     """Every legal move of the seat to move measured from what it knows (``state`` is
     unchanged): the best chosen on one stream of deals, and with ``played`` (a legal move)
     that move's loss measured against it on another.  ``budget`` is playouts (half at most
-    to choose; ``DOUBT`` times it at most for a close call); too small a one raises
+    to choose; ``DOUBT`` times it at most for a close call, ``CORE_DOUBT`` where the kit deals
+    in its core); too small a one raises
     ``BudgetTooSmall``.  ``least`` is the deals each step plays at least before it may stop
     for being sure (a reference judge's)."""
     learn = learn_of(state)
@@ -285,9 +296,10 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int =
     if chosen is None or chosen == best:
         return Verdict(values, best, 0.0, 0.0, 0.0, 0.0, 0, spent, False, len(active), deals,
                        unsolved)
-    loss, low, high, se, measured, used = _measure(player, best, chosen, measure,
-                                                   budget - spent, cuts, least,
-                                                   DOUBT * budget - spent)
+    core = player.dealer is not None
+    loss, low, high, se, measured, used = _measure(
+        player, best, chosen, measure, budget - spent, cuts, least,
+        (CORE_DOUBT if core else DOUBT) * budget - spent, fit=not core)
     # the two moves' values from the fresh deals: the best's not inflated by its choice
     values[best], values[chosen] = measured
     return Verdict(values, best, loss, low, high, se, used // 2, spent + used, False,
@@ -337,7 +349,7 @@ def _choose(player: _Player, moves: list[Any], rng: random.Random, budget: int,
 
 
 def _measure(player: _Player, best: Any, played: Any, rng: random.Random, budget: int,
-             cuts: Sequence[float], least: int = 0, doubt: int = 0,
+             cuts: Sequence[float], least: int = 0, doubt: int = 0, fit: bool = True,
              ) -> tuple[float, float, float, float, tuple[float, float], int]:
     """The loss of ``played`` against ``best`` on fresh deals, until its interval lies in
     one label's band (from ``SURE_DEALS`` deals on) or ``budget`` playouts are spent: the
@@ -347,7 +359,8 @@ def _measure(player: _Player, best: Any, played: Any, rng: random.Random, budget
     across a threshold and, at its present spread a deal, would lie clear of it within
     them (the deals needed grow as the square of the spread over the distance to the
     threshold): a loss a hair from a threshold is left unsure rather than measured
-    without end."""
+    without end.  With ``fit`` false, up to ``doubt`` on every such interval (where the
+    deals are cheap: ``CORE_DOUBT``)."""
     tops: list[float] = []
     mine: list[float] = []
     batch = FIRST_DEALS
@@ -367,7 +380,7 @@ def _measure(player: _Player, best: Any, played: Any, rng: random.Random, budget
         if not sure and doubt > budget and 2 * deals >= budget:
             gap = min((abs(mean - cut) for cut in cuts if low < cut <= high), default=0.0)
             needed = math.inf if gap <= 0 else deals * (t * se / gap) ** 2
-            if 2 * needed <= doubt:
+            if 2 * needed <= doubt or not fit:
                 cap = doubt
         most = deals + (cap - 2 * deals) // 2
         if most <= deals:

@@ -93,7 +93,7 @@ def test_every_move_is_played_on_the_same_deals_so_equal_moves_differ_by_nothing
     if found.best == move:
         assert found.loss == 0.0 and found.low == 0.0
     assert found.low <= found.loss <= found.high
-    assert found.playouts <= judge.DOUBT * 400 and found.choice_deals >= judge.FIRST_DEALS
+    assert found.playouts <= judge.CORE_DOUBT * 400 and found.choice_deals >= judge.FIRST_DEALS
 
 
 def test_the_analysis_json_records_each_moves_uncertainty(tmp_path):

@@ -196,3 +196,26 @@ def test_past_its_budget_the_measure_goes_on_only_where_more_deals_settle_the_la
     # without the allowance, the close call stops at the budget unsure too
     plain = weighing._measure(_Spread(0.16), "best", "played", random.Random(1), budget, cuts)
     assert plain[5] <= budget and plain[1] < 0.1 < plain[2]
+
+
+
+def test_where_deals_are_cheap_every_close_call_is_measured_on_to_the_allowance():
+    import random
+
+    cuts = [0.1, 0.25, 0.5]
+    budget, doubt = 2000, 40_000
+    # 0.03 past a threshold (spread 1 a deal): about 10,000 deals settle it, but measured
+    # near the threshold on the budget's 1,000 the rule often finds they would not fit
+    fitted, cheap = [], []
+    for seed in range(1, 9):
+        fitted.append(weighing._measure(_Spread(0.13), "best", "played", random.Random(seed),
+                                        budget, cuts, doubt=doubt))
+        cheap.append(weighing._measure(_Spread(0.13), "best", "played", random.Random(seed),
+                                       budget, cuts, doubt=doubt, fit=False))
+    assert any(low < 0.1 for _, low, *_ in fitted)   # left unsure by the rule
+    for (loss, low, high, _, _, playouts), rule in zip(cheap, fitted, strict=True):
+        assert 0.1 < low <= loss <= high < 0.25 and rule[5] <= playouts <= doubt
+    # one a hair from the threshold is measured to the allowance and left unsure there
+    hair = weighing._measure(_Spread(0.101), "best", "played", random.Random(1), budget,
+                             cuts, doubt=20_000, fit=False)
+    assert hair[5] == 20_000 and hair[1] < 0.1 < hair[2]
