@@ -65,12 +65,13 @@ MATCHUPS = [
     Matchup("durak4-medium-greedy", "durak", ("medium", "greedy", "greedy", "greedy"), 120,
             players=4, aim="medium is the durak less often than any greedy seat"),
     # the levels' time caps lifted, so their iteration budgets decide whatever the load
-    Matchup("pasur-hard-medium", "pasur", ("hard:seconds=60", "medium:seconds=60"), 300,
+    # Pasur's levels since 7 December 2026 (docs/bots.md, "The ladder's order in Pasur"):
+    # gaps of about 0.8 points a hand against ~4.4 of spread a deal, shown in 400 deals
+    # (800 hands, a few minutes of both cores on the compiled core)
+    Matchup("pasur-hard-medium", "pasur", ("hard:seconds=60", "medium:seconds=60"), 800,
             hands=True, aim="hard beats medium"),
-    # Pasur's expert gains about a third of a point a hand over hard, against ~3.7 points
-    # of spread a deal: ~700 deals (1400 hands, ~5 h on 2 cores) to show it at 95%
     Matchup("pasur-expert-hard", "pasur",
-            ("expert:seconds=60,solver_seconds=60", "hard:seconds=60"), 1400, hands=True,
+            ("expert:seconds=60,solver_seconds=60", "hard:seconds=60"), 800, hands=True,
             aim="expert beats hard"),
     Matchup("durak-hard-medium", "durak", ("hard:seconds=60", "medium:seconds=60"), 80,
             aim="hard beats medium"),
