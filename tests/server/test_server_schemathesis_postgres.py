@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import importlib.util
 import os
 import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import schemathesis
@@ -25,6 +27,7 @@ from schemathesis.python import asgi
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     negative_data_rejection,
+    positive_data_acceptance,
     response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
@@ -40,7 +43,16 @@ NAME = f"cardtable_fuzz_{secrets.token_hex(4)}"
 EXAMPLES = int(os.environ.get("CARDTABLE_FUZZ_EXAMPLES", "30"))
 """Cases per operation (as ``test_server_schemathesis``: CARDTABLE_FUZZ_EXAMPLES for more)."""
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_headers_conformance, response_schema_conformance, negative_data_rejection]
+          response_headers_conformance, response_schema_conformance, negative_data_rejection,
+          positive_data_acceptance]
+"""As ``test_server_schemathesis``'s, and what the schema allows is accepted (the schema
+states the server's rules: ``web.spec``; the formats it names are drawn as
+``benchmarks/conformance_hooks.py`` says)."""
+
+_HOOKS = importlib.util.spec_from_file_location(
+    "conformance_hooks", Path(__file__).parents[2] / "benchmarks" / "conformance_hooks.py")
+assert _HOOKS is not None and _HOOKS.loader is not None
+_HOOKS.loader.exec_module(importlib.util.module_from_spec(_HOOKS))
 
 
 def _drop_database() -> None:

@@ -82,6 +82,14 @@ class CreateTable(BaseModel):
     players: StrictInt | None = Field(None, description="number of players; none: the "
                                       "length of seats, or the game's default")
     _whole_numbers = whole_numbers("players")
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _whole_options(cls, value: object) -> object:
+        """A rule option's whole number written 2.0 is one (as JSON Schema's integer)."""
+        return ({name: _whole(cls, item) for name, item in value.items()}
+                if isinstance(value, dict) else value)
+
     seats: list[str] | None = Field(None, description='one per player: "human" or '
                                     '"bot:NAME" (NAME from GET /api/games bots)')
     takeover: str | None = Field(None, description='a bot ("bot:easy") that plays for a '

@@ -99,9 +99,10 @@ NewPassword = Annotated[str, Field(
 
 @functools.cache
 def seat_kinds() -> list[str]:
-    """What a seat may be: ``human`` or a bot the server can make (``bot:NAME``)."""
+    """What a seat may be: ``human`` or a bot the server offers as shipped and can make
+    (``bot:NAME``; an operator's ``bots`` setting offers others)."""
     made = []
-    for name in bots.specs():
+    for name in (name for name in bots.specs() if name in DEFAULT_LIMITS.bots):
         try:
             bots.make(name, seed=0)
         except (ValueError, TypeError, ImportError):
