@@ -147,7 +147,7 @@ def test_the_body_limit_is_a_setting(make_client: Callable[..., TestClient]) -> 
     within = client.post("/api/tables", content=big_table(2048), headers=json_type)
     assert (over.status_code, over.json()["code"]) == (413, "too_large")
     # read, and refused for what it says (a name that long), not for its size
-    assert (within.status_code, within.json()["code"]) == (422, "invalid_request")
+    assert (within.status_code, within.json()["code"]) == (422, "invalid_name")
     assert client.get("/api/tables").json() == []
 
 

@@ -4,8 +4,10 @@ inbox's batch of notices, and the director woken by a tournament's table ending.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import update
@@ -118,19 +120,26 @@ def test_an_arena_s_scoring_leaves_met_as_it_was(storage: Storage) -> None:
     assert last == {ann: [bob], bob: [ann]}     # what the arena keeps apart
 
 
+def run_apart(coroutine: Any) -> Any:
+    """Run ``coroutine`` on an event loop of its own thread (a test before this one on the
+    same worker may have left its thread's loop marked running)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def test_notices_for_many_go_where_each_chose_and_an_inbox_keeps_its_newest(
         storage: Storage) -> None:
     social = SocialStore(storage)
     social.set_settings("p-quiet", None, {"tournament": []})   # routed nowhere
     notices = Notices(social)
     many = [("p-busy", "tournament", {"n": i}) for i in range(INBOX_KEPT + 5)]
-    asyncio.run(notices.notify_many([*many, ("p-quiet", "tournament", {"n": 0})]))
+    run_apart(notices.notify_many([*many, ("p-quiet", "tournament", {"n": 0})]))
     kept = social.notices("p-busy", limit=INBOX_KEPT + 10)
     assert len(kept) == INBOX_KEPT
     assert [n["data"]["n"] for n in kept[:2]] == [INBOX_KEPT + 4, INBOX_KEPT + 3]
     assert social.notices("p-quiet") == []
     with pytest.raises(ValueError):
-        asyncio.run(notices.notify_many([("p-busy", "no such kind", {})]))
+        run_apart(notices.notify_many([("p-busy", "no such kind", {})]))
 
 
 def test_a_tournament_s_table_ending_here_wakes_the_director(storage: Storage,

@@ -17,7 +17,7 @@ import dataclasses
 import logging
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ... import bots, games
 from ...game import GameRules, GameSpec, GameState
@@ -130,7 +130,7 @@ class Dealt:
     """A new table dealt, with the rows that store it (``Seating.deal``)."""
 
     plan: NewTable
-    state: GameState[Any]
+    state: GameState[object]
     row: TableRow
     seats: list[SeatRow]
     decks: list[list[str]]

@@ -192,7 +192,7 @@ class Director:
         return row.round >= (row.rounds or 0) or present < row.players
 
     # -- seating: decided in the store's transaction, then made here ----------------------
-    def _decide(self, at: _dt.datetime, survey: Survey) -> Seated | None:
+    def _decide(self, at: _dt.datetime, survey: Survey) -> Seated[Dealt] | None:
         """Who sits where this step, with the tables dealt (``TournamentStore.step`` calls
         it in its thread and transaction: pure work, a few milliseconds)."""
         t = survey.tourney
@@ -246,7 +246,7 @@ class Director:
         groups += [[*g, *[None] * (t.row.players - len(g))] for g in paired.with_bots]
         return groups
 
-    async def _begin(self, row: TournamentRow, seated: Seated) -> None:
+    async def _begin(self, row: TournamentRow, seated: Seated[Dealt]) -> None:
         """The step's tables, stored: owned here (where several processes share the
         tables), started, and their players told (off the step)."""
         tables, cluster = self.tables, self.tables.cluster

@@ -15,7 +15,7 @@ import datetime as _dt
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Generic, TypeAlias, TypeVar
 
 from sqlalchemy import JSON, Executable, ForeignKey, Integer, String, func, select, update
 from sqlalchemy.orm import Mapped, Session, aliased, defer, mapped_column
@@ -153,8 +153,12 @@ TableRows: TypeAlias = tuple[TableRow, list[SeatRow], list[list[str]]]
 """A table's rows as dealt (``Seating.deal``): the table, its seats, its first decks."""
 
 
+D = TypeVar("D")
+"""The director's record of a table dealt (``seating.Dealt``: the store does not look in it)."""
+
+
 @dataclass
-class Seated:
+class Seated(Generic[D]):
     """What a director's step seats (``TournamentStore.step``'s ``decide`` answers it)."""
 
     round: int
@@ -163,7 +167,7 @@ class Seated:
     byes: list[str] | None
     """A swiss's round: who sits it out (the round moves on once); ``None``: an arena."""
     made: list[TableRows]
-    dealt: list[Any] = field(default_factory=list)
+    dealt: list[D] = field(default_factory=list)
     """The director's own record of each table dealt (``seating.Dealt``), to start them."""
     since: dict[str, _dt.datetime | None] = field(default_factory=dict)
     """When each player seated became free (the director's measure of its waits)."""
@@ -230,7 +234,8 @@ class TournamentStore(Store):
 
     @guarded
     def step(self, tournament_id: str, at: _dt.datetime,
-             decide: Callable[[Survey], Seated | None]) -> tuple[Survey | None, Seated | None]:
+             decide: Callable[[Survey], Seated[D] | None],
+             ) -> tuple[Survey | None, Seated[D] | None]:
         """A director's step in one transaction: ``survey(tournament_id, at)`` (the ended
         tables scored), then ``decide`` given that reading (who sits where, the tables
         dealt; ``None``: nobody), then its tables stored with their games and players as

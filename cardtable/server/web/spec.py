@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, cast
 
 from fastapi import FastAPI
-from pydantic import Field
+from pydantic import Field, JsonValue
+from pydantic.config import JsonDict
 
 from ... import bots, games
 from ...game import RuleOption, rule_options
@@ -52,7 +53,7 @@ JSON Schema's validators read a pattern's ``\\ud800`` as a character they cannot
 JSON = "TextWithoutNul"
 """The component of any JSON value whose strings and keys hold no NUL."""
 
-JSON_SCHEMA: dict[str, Any] = {
+JSON_SCHEMA: dict[str, object] = {
     "description": "any JSON value whose strings and keys hold no NUL character",
     "anyOf": [{"type": "string", "pattern": NO_NUL}, {"type": "number"},
               {"type": "boolean"}, {"type": "null"},
@@ -138,7 +139,7 @@ DEFAULT_LIMITS = Limits.model_validate({})
 operator's own ``rule_bounds`` narrow or widen what a table made there may have)."""
 
 
-def _values(option: RuleOption, least: int, bound: int | None) -> list[Any]:
+def _values(option: RuleOption, least: int, bound: int | None) -> list[object]:
     """The values of a rule option worth trying: every choice, both yes/no, a
     whole-number option's least, default and largest (at most 64 of them: each)."""
     if option.choices is not None:
@@ -147,7 +148,7 @@ def _values(option: RuleOption, least: int, bound: int | None) -> list[Any]:
         return [False, True]
     if isinstance(option.default, int) or "int" in option.type:
         if bound is None:
-            found: list[Any] = [option.default]
+            found: list[object] = [option.default]
         elif bound - least <= 64:
             found = list(range(least, bound + 1))
         else:
@@ -156,7 +157,7 @@ def _values(option: RuleOption, least: int, bound: int | None) -> list[Any]:
     return []   # a list or a word without choices: not offered through the schema
 
 
-def _accepted(game: str, preset: str, players: int, name: str, value: Any) -> bool:
+def _accepted(game: str, preset: str, players: int, name: str, value: object) -> bool:
     try:
         plan = plan_table(game, preset, {name: value}, players, ["human"] * players)
         check_rules(plan.rules, DEFAULT_LIMITS)
@@ -166,12 +167,12 @@ def _accepted(game: str, preset: str, players: int, name: str, value: Any) -> bo
 
 
 @functools.cache
-def option_schemas(game: str, preset: str, players: int) -> dict[str, Any]:
+def option_schemas(game: str, preset: str, players: int) -> dict[str, dict[str, object]]:
     """Each rule option a table of ``game``, ``preset`` and ``players`` may change, with
     the values it may take there alone (within the server's default bounds), as JSON
     Schema properties.  Two options may still refuse each other: the game says why."""
     spec, limits = games.get(game), DEFAULT_LIMITS
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, dict[str, object]] = {}
     for option in rule_options(spec.rules_type):
         least = limits.rule_minimums.get(option.name, 0)
         bound = limits.rule_bounds.get(option.name)
@@ -181,7 +182,7 @@ def option_schemas(game: str, preset: str, players: int) -> dict[str, Any]:
             continue
         wide = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
         if bound is not None and bound - least > 64 and wide == [least, bound]:
-            whole: dict[str, Any] = {"type": "integer", "minimum": least, "maximum": bound}
+            whole: dict[str, object] = {"type": "integer", "minimum": least, "maximum": bound}
             found[option.name] = ({"anyOf": [whole, {"type": "null"}]} if None in values
                                   else whole)
         else:
@@ -190,17 +191,17 @@ def option_schemas(game: str, preset: str, players: int) -> dict[str, Any]:
     return found
 
 
-def seating(seats: bool, examples: list[dict[str, Any]]) -> Callable[[dict[str, Any]], None]:
+def seating(seats: bool, examples: list[dict[str, object]]) -> Callable[[JsonDict], None]:
     """A model's ``json_schema_extra`` stating which games, presets and player counts go
     together (and, with ``seats``, that a table's seats are as many as its players, each
     ``human`` or a bot the server has, as its ``takeover``): the request is one of these
     branches; ``examples`` go beside them.  Rule ``options`` may narrow the counts further
     (the game says why)."""
-    def extra(schema: dict[str, Any]) -> None:
-        branches = []
+    def extra(schema: JsonDict) -> None:
+        branches: list[object] = []
         for game, presets, counts in player_counts():
             for count in counts:
-                shape: dict[str, Any] = {
+                shape: dict[str, object] = {
                     "game": {"const": game}, "preset": {"enum": presets},
                     "players": {"enum": [count, None]},
                     "options": {"type": "object", "additionalProperties": False,
@@ -211,8 +212,10 @@ def seating(seats: bool, examples: list[dict[str, Any]]) -> Callable[[dict[str, 
                         "items": {"enum": seat_kinds()}}]}
                     shape["takeover"] = {"enum": [*seat_kinds()[1:], None]}
                 branches.append({"properties": shape})
-        schema["anyOf"] = branches
-        schema["examples"] = examples
+        # JSON by construction (dicts, lists, strings and numbers): pydantic's type for it
+        # is a recursive alias that the literals above do not spell out
+        schema["anyOf"] = cast("JsonValue", branches)
+        schema["examples"] = cast("JsonValue", examples)
     return extra
 
 
@@ -244,19 +247,23 @@ def _state(node: object) -> None:
             _state(value)
 
 
-def state_rules(document: dict[str, Any]) -> dict[str, Any]:
+def state_rules(document: dict[str, object]) -> dict[str, object]:
     """``document`` (an OpenAPI document) with the rules above stated, in place."""
     _state(document.get("paths", {}))
     _state(document.get("components", {}))
-    document.setdefault("components", {}).setdefault("schemas", {})[JSON] = JSON_SCHEMA
+    components = document.setdefault("components", {})
+    if isinstance(components, dict):
+        schemas = components.setdefault("schemas", {})
+        if isinstance(schemas, dict):
+            schemas[JSON] = JSON_SCHEMA
     return document
 
 
 def install(app: FastAPI) -> None:
     """Make ``app``'s ``/openapi.json`` (and ``app.openapi()``) state the rules."""
-    plain: Callable[[], dict[str, Any]] = app.openapi
+    plain: Callable[[], dict[str, object]] = app.openapi
 
-    def openapi() -> dict[str, Any]:
+    def openapi() -> dict[str, object]:
         if app.openapi_schema is None:
             app.openapi_schema = state_rules(plain())
         return app.openapi_schema
