@@ -288,7 +288,12 @@ def test_reference_counts_stay_flat_over_a_million_pushes_and_pops() -> None:
     blocks = sys.getallocatedblocks()
     push_and_pop(game, line, 1_000_000 // len(line) + 1)
     gc.collect()
-    assert [sys.getrefcount(obj) for obj in watched] == before
+    # a reference leaked a push or a pop would show as tens of thousands; a server thread
+    # left by an earlier test in the worker may hold one of these for a moment
+    after = [sys.getrefcount(obj) for obj in watched]
+    drift = [(obj, a - b) for obj, a, b in zip(watched, after, before, strict=True)
+                                            if abs(a - b) > 16]
+    assert not drift, drift
     # a leak of one block a push or a pop would show as a million; other threads of the test
     # process (servers left by earlier tests in the worker) may allocate a few hundred
     assert sys.getallocatedblocks() - blocks < 1_000
