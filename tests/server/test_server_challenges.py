@@ -471,7 +471,9 @@ FIELDS = ("to", "game", "preset", "options", "players", "clock", "rated")
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(body=st.dictionaries(st.sampled_from(FIELDS), JSON | st.sampled_from(
            ["bahram", "durak", "pasur", {"days": 3}, {"move": 5, "bank": 0}, 2, 4])),
-       target=st.text(st.characters(blacklist_characters="/.\\%"), min_size=1,
+       # a lone surrogate cannot be written in a URL at all (no client sends one)
+       target=st.text(st.characters(blacklist_characters="/.\\%",
+                                    blacklist_categories=("Cs",)), min_size=1,
                       max_size=60), action=st.sampled_from(["accept", "decline", "cancel"]))
 def test_a_signed_in_account_s_hostile_requests_are_refused_never_failed(
         people: dict[str, TestClient], body: dict[str, Any], target: str,
