@@ -196,14 +196,7 @@ class PasurKit:
             if played.to_move is None:
                 return None
             played.playout(code, rng.getrandbits(64), horizon)
-            captured, surs, over = played.score()
-            key = (captured, tuple(surs), over)
-            found = known.get(key)
-            if found is None:
-                found = known[key] = context.of(
-                    hand_points(captured, surs, rules, totals) if over
-                    else context.estimate_of(captured, surs))
-            return found
+            return _scored(played, known, context, rules, totals)
 
         return play
 
@@ -238,14 +231,7 @@ class PasurKit:
             played.push(move.index, move.taken)
             if played.to_move is not None:
                 played.playout(code, seed, horizon)
-            captured, surs, over = played.score()
-            key = (captured, tuple(surs), over)
-            found = known.get(key)
-            if found is None:
-                found = known[key] = context.of(
-                    hand_points(captured, surs, rules, totals) if over
-                    else context.estimate_of(captured, surs))
-            return found
+            return _scored(played, known, context, rules, totals)
 
         return deal, play
 
@@ -738,3 +724,17 @@ def _points_of(rules: Rules) -> tuple[int, ...]:
 
 
 KIT = PasurKit()
+
+
+def _scored(board: Any, known: dict[tuple[tuple[int, ...], tuple[int, ...], bool], list[float]],
+            context: _Reward, rules: Any, totals: Any) -> list[float]:
+    """The rewards of a played-out board, worked out once for each score it ends on
+    (``known``: a playout's scores repeat, their points do not need working out again)."""
+    captured, surs, over = board.score()
+    key = (captured, tuple(surs), over)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = context.of(
+            hand_points(captured, surs, rules, totals) if over
+            else context.estimate_of(captured, surs))
+    return found
