@@ -317,8 +317,11 @@ class Episode:
     def encode(self, out: np.ndarray, seat: int, kind: str = "observation",
                private: str = "single") -> np.ndarray:
         """Write the tensor of ``kind`` for ``seat`` into ``out`` (a float32 vector of the
-        layout's size, zeroed first) and return it: in one call where the episode gives
-        ``pieces``, through ``write`` otherwise."""
+        layout's size, zeroed first) and return it: by the compiled core where it writes
+        it (``_in_core``), in one call where the episode gives ``pieces``, through
+        ``write`` otherwise."""
+        if self._in_core(out, seat, kind, private) is not NotImplemented:
+            return out
         found = self.pieces(seat, kind, private)
         if found is not None:
             tensors.encode(out, *found)
@@ -336,12 +339,21 @@ class Episode:
     def tensor_list(self, seat: int, kind: str = "observation", private: str = "single"
                     ) -> list[float]:
         """The tensor of ``kind`` for ``seat`` as a list of floats (pyspiel's form), built
-        in one call from ``pieces`` where the episode gives them."""
+        in one call by the compiled core or from ``pieces`` where the episode gives them."""
+        written = self._in_core(self.tensor_size(kind, private), seat, kind, private)
+        if written is not NotImplemented:
+            tensor: list[float] = written
+            return tensor
         found = self.pieces(seat, kind, private)
         if found is not None:
             return tensors.as_list(self.cached_layout(kind, private).size, *found)
-        tensor: list[float] = self.tensor(seat, kind, private).tolist()
-        return tensor
+        listed: list[float] = self.tensor(seat, kind, private).tolist()
+        return listed
+
+    def _in_core(self, out: Any, seat: int, kind: str, private: str) -> Any:
+        """The tensor written by the game's compiled core into ``out`` (a buffer, or a
+        size: a new list), or ``NotImplemented`` where the core does not write it."""
+        return NotImplemented
 
     def sample_chance(self, rng: random.Random) -> int:
         """A chance outcome drawn with the node's probabilities (all equal here)."""

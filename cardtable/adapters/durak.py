@@ -640,20 +640,6 @@ class DurakEpisode(Episode):
                       self._taken, self._drawn)
         return game._tensor(out, seat, at, self._phase == _PLAY, recall)
 
-    def encode(self, out: np.ndarray, seat: int, kind: str = "observation",
-               private: str = "single") -> np.ndarray:
-        if self._in_core(out, seat, kind, private) is NotImplemented:
-            return super().encode(out, seat, kind, private)
-        return out
-
-    def tensor_list(self, seat: int, kind: str = "observation", private: str = "single"
-                    ) -> list[float]:
-        found = self._in_core(self.tensor_size(kind, private), seat, kind, private)
-        if found is NotImplemented:
-            return super().tensor_list(seat, kind, private)
-        tensor: list[float] = found
-        return tensor
-
     def _recall_pieces(self, seat: int, at: dict[str, int], masks: list[int]) -> None:
         """The information state's own pieces: what each seat played and took, and what
         ``seat`` drew."""

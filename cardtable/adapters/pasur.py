@@ -627,20 +627,6 @@ class PasurEpisode(Episode):
         return hand._tensor(out, seat, at, self._pending, self._picked, self._round,
                             self._pool.bit_count())
 
-    def encode(self, out: np.ndarray, seat: int, kind: str = "observation",
-               private: str = "single") -> np.ndarray:
-        if self._in_core(out, seat, kind, private) is NotImplemented:
-            return super().encode(out, seat, kind, private)
-        return out
-
-    def tensor_list(self, seat: int, kind: str = "observation", private: str = "single"
-                    ) -> list[float]:
-        found = self._in_core(self.tensor_size(kind, private), seat, kind, private)
-        if found is NotImplemented:
-            return super().tensor_list(seat, kind, private)
-        tensor: list[float] = found
-        return tensor
-
     def _information_pieces(self, seat: int) -> tuple[tuple[int, ...], tuple[Any, ...]]:
         at = self.offsets("information_state")
         masks = [at["player"], 1 << seat]
