@@ -15,10 +15,10 @@ from browserkit import click_pasur_move, create_table, legal_moves, table_root, 
 
 pytestmark = pytest.mark.browser
 
-TITLES = """([lang, cases]) => {
+TITLES = """async ([lang, cases]) => {
   const i18n = window.cardtableModules.get('/js/i18n.js');
   const { endTitle } = window.cardtableModules.get('/js/endings.js');
-  i18n.setLanguage(lang, { remember: false });
+  await i18n.setLanguage(lang, { remember: false });
   return cases.map(([summary, seat]) => endTitle(summary, seat));
 }"""
 

@@ -40,6 +40,7 @@ def test_the_computer_is_one_tap_from_the_landing_page(open_page: Any, server_ur
                                                        lang: str) -> None:
     page = open_page("/", viewport=PHONE)
     page.select_option("#language", lang)
+    page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
     rows = page.locator("li.computer-game")
     rows.first.wait_for()
     assert rows.evaluate_all("rows => rows.map(r => r.dataset.game)") == ["pasur", "durak"]

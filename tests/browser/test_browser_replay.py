@@ -140,6 +140,7 @@ def test_a_finished_pasur_match_replays_step_by_step(open_page, server_url) -> N
     page.click(f'.move-list li[data-step="{captured}"] button')
     for lang, word in (("ru", "Ход"), ("pt", "Jogada")):
         page.select_option("#language", lang)
+        page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
         assert check_step(page, "pasur", steps[captured], last)["count"].startswith(word)
         screenshot(page, f"replay-pasur-{lang}-desktop")
 

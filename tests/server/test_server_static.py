@@ -135,11 +135,11 @@ def test_the_page_is_a_handful_of_requests(tmp_path: Path) -> None:
     assert script.status_code == 200
     assert script.headers["content-type"].startswith("text/javascript")
     reached = {module.path for module in modules_of(STATIC / "js", "app.js")}
-    assert {"/js/app.js", "/js/table.js", "/js/lang/ru.js", "/js/cards.js"} <= reached
+    assert {"/js/app.js", "/js/table.js", "/js/lang/en.js", "/js/cards.js"} <= reached
     for path in reached:
         assert f'__modules.set("{path}",' in script.text
     # the frame (its words, the page's direction) runs from the page itself
-    assert '__modules.set("/js/frame.js",' in html and "drawFrame();" in html
+    assert '__modules.set("/js/frame.js",' in html and "drawFrame(reader);" in html
 
 
 def test_hashed_files_are_kept_a_year_and_sent_compressed(tmp_path: Path) -> None:
@@ -271,3 +271,31 @@ def test_the_screens_a_table_does_not_show_come_in_a_second_file(tmp_path: Path)
     assert {"/js/later.js", "/js/history.js", "/js/analysis.js", "/js/lesson.js"} <= in_later
     assert {"/js/app.js", "/js/table.js", "/js/lobby.js", "/js/i18n.js"} <= in_first
     assert not in_later & in_first
+
+
+def test_each_language_but_english_comes_in_a_file_of_its_own(tmp_path: Path) -> None:
+    """The first script holds English's words and no other language's; the page names one
+    bundle for each other language, holding its words only (a Persian reader fetches and
+    compiles Persian's, not Russian's), none of the first script's modules."""
+    with TestClient(create_app(data_dir=tmp_path / "data")) as client:
+        html = short_page(client).text
+        named = dict(re.findall(r'<meta name="cardtable-words" data-lang="(\w+)" '
+                                r'content="(/assets/words-\w+\.[0-9a-f]{10}\.js)">', html))
+        first = re.search(r'<script type="module" src="(/assets/app\.[0-9a-f]{10}\.js)">', html)
+        assert first and sorted(named) == ["fa", "pt", "ru"], named
+        script = client.get(first.group(1)).text
+        words = {lang: client.get(url) for lang, url in named.items()}
+    set_in = re.compile(r'__modules\.set\("([^"]+)",')
+    in_first = set(set_in.findall(script))
+    assert {"/js/i18n.js", "/js/lang/all/en.js", "/js/lang/en.js", "/js/lang/codes/en.js"} <= in_first
+    assert not {path for path in in_first if re.search(r"/(pt|fa|ru)\.js$", path)}, in_first
+    for lang, answer in words.items():
+        assert answer.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert answer.headers["content-type"].startswith("text/javascript")
+        in_words = set(set_in.findall(answer.text))
+        assert {f"/js/lang/all/{lang}.js", f"/js/lang/{lang}.js", f"/js/lang/rules/{lang}.js",
+                f"/js/lang/social/{lang}.js"} <= in_words
+        assert all(path.endswith(f"/{lang}.js") for path in in_words), (lang, in_words)
+        assert not in_words & in_first
+    # a word only Persian has is in Persian's file, not in the first script
+    assert "کارت" in words["fa"].text and "کارت" not in script

@@ -8,6 +8,12 @@ such a name never changes, so the browser keeps it for a year without asking
 (``immutable``); a new version of the page names new files.  Each file is compressed once
 (gzip, level 9) when it is made, and sent compressed to a browser that accepts it.
 
+Each language's words but English's (which the first script holds) are a bundle of their
+own too, ``/assets/words-fa.<hash>.js``, named by the page's ``<meta name="cardtable-words"
+data-lang="fa">`` (from the folder the page's one such ``<meta>`` names): frame.js starts
+the download of the reader's language with the page, and the other languages are fetched
+when the reader picks one.  A reader compiles one language's words, not four.
+
 The screens neither the lobby nor a table shows (history, replay, analysis, lessons,
 puzzles, account pages) are a bundle of their own, ``/assets/later.<hash>.js``, named by
 the page's ``<meta name="cardtable-later">`` and fetched by the page when one is first
@@ -83,6 +89,7 @@ MODULE = re.compile(r'<script type="module" src="(?P<url>/js/[^"]+\.js)"(?P<inli
                     r"</script>")
 STYLE = re.compile(r'<link rel="stylesheet" href="(?P<url>/[^"]+\.css)" data-inline>')
 LATER = re.compile(r'<meta name="cardtable-later" content="(?P<url>/js/[^"]+\.js)">')
+WORDS = re.compile(r'<meta name="cardtable-words" content="(?P<url>/js/[^"]+/)">')
 PRELOAD = re.compile(r'(?P<indent>[ \t]*)<link rel="modulepreload" href="(?P<url>/js/[^"]+)">\n?')
 
 
@@ -236,8 +243,22 @@ def build(static: Path, head: str = "") -> Page:
         url = add(entry.rpartition("/")[2], script.encode())
         return f'<meta name="cardtable-later" content="{url}">'
 
+    def words(match: re.Match[str]) -> str:
+        # each language's words apart (but those the first script has: English's)
+        folder = match["url"][len("/js/"):]
+        done = frozenset(module.path for module in modules_of(static / "js", "app.js"))
+        named = []
+        for source in sorted((static / "js" / folder).glob("*.js")):
+            if f"/js/{folder}{source.name}" in done:
+                continue
+            script = bundle(static / "js", folder + source.name, strip=True, skip=done)
+            url = add(f"words-{source.name}", script.encode())
+            named.append(f'<meta name="cardtable-words" data-lang="{source.stem}" content="{url}">')
+        return "\n  ".join(named)
+
     if "/js/app.js" in bundled:
         html = LATER.sub(later, html)
+        html = WORDS.sub(words, html)
 
     def style(match: re.Match[str]) -> str:
         text = "\n" + (static / match["url"].lstrip("/")).read_text(encoding="utf-8")

@@ -212,7 +212,9 @@ async function rememberScript(tries = 20) {
   } catch { /* not kept: the next visit gets the script inside again */ }
 }
 
-setLanguage(initialLanguage(), { remember: false });
+// The reader's words: here already in English, else on their way (frame.js asked for them
+// with the page); the screen is drawn once they are here.
+const speaking = setLanguage(initialLanguage(), { remember: false });
 installCardDefs();
 setNavigator(navigate);
 setWhoAmI(getMe);
@@ -226,7 +228,7 @@ window.addEventListener("hashchange", () => {
 // frame already shows the header in the reader's words (frame.js), and one long task of
 // all three kept a phone from answering a tap for a quarter of a second (Lighthouse's
 // blocking time on a table).
-setTimeout(() => { route(); setTimeout(drawHeader, 0); }, 0);
+speaking.finally(() => setTimeout(() => { route(); setTimeout(drawHeader, 0); }, 0));
 
 function drawHeader() {
   header();

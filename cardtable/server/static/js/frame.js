@@ -32,6 +32,26 @@ export function initialLanguage() {
   return saved && saved in LANGUAGES ? saved : detectLanguage();
 }
 
+/** Where the words of ``lang`` are: the bundle the page names (the server's hashed file,
+ * <meta name="cardtable-words" data-lang>), else the module itself.  English has none: it
+ * is part of the page's first script (i18n.js).
+ * @param {string} lang */
+export function wordsUrl(lang) {
+  const named = /** @type {HTMLMetaElement | null} */ (
+    document.querySelector(`meta[name="cardtable-words"][data-lang="${lang}"]`));
+  return named?.content || `/js/lang/all/${lang}.js`;
+}
+
+/** Start the download of ``lang``'s words, beside the page's script's (which waits for them
+ * before it draws): a Persian reader's words arrive in the same round trip as the script. */
+function fetchWords(lang) {
+  if (lang === "en" || !document.head || !document.createElement) return;
+  const link = document.createElement("link");
+  link.rel = "modulepreload";
+  link.href = wordsUrl(lang);
+  document.head.append(link);
+}
+
 /** The frame's words ([data-word] in index.html) in `lang`, and the page's direction. */
 export function drawFrame(lang = initialLanguage()) {
   const root = document.documentElement;
@@ -48,4 +68,6 @@ export function drawFrame(lang = initialLanguage()) {
   }
 }
 
-drawFrame();
+const reader = initialLanguage();
+fetchWords(reader);
+drawFrame(reader);

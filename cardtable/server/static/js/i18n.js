@@ -3,56 +3,48 @@
 // The language comes from the browser (navigator.languages) unless the player picked one;
 // the pick is remembered in localStorage.  The server's refusals are said by their code
 // (refusals.js); only a code the page does not know shows the server's English reason.
-// The strings of each language are in lang/ (one module per language, the same keys).
+// The strings of each language are in lang/ (one module per language and subject, the same
+// keys), gathered into one table per language by lang/all/.
 
-import en from "./lang/en.js";
-import pt from "./lang/pt.js";
-import fa from "./lang/fa.js";
-import ru from "./lang/ru.js";
+import en from "./lang/all/en.js";
 import frame from "./lang/frame.js";
-import { LANGUAGES, STORE_KEY, detectLanguage, initialLanguage } from "./frame.js";
-import enCodes from "./lang/codes/en.js";
-import ptCodes from "./lang/codes/pt.js";
-import faCodes from "./lang/codes/fa.js";
-import ruCodes from "./lang/codes/ru.js";
-import enTable from "./lang/table/en.js";
-import ptTable from "./lang/table/pt.js";
-import faTable from "./lang/table/fa.js";
-import ruTable from "./lang/table/ru.js";
-import players from "./lang/players.js";
-import accountControl from "./lang/accountcontrol.js";
-import lessons from "./lang/lessons.js";
-import school from "./lang/school.js";
-import newcomer from "./lang/newcomer.js";
-import enRules from "./lang/rules/en.js";
-import ptRules from "./lang/rules/pt.js";
-import faRules from "./lang/rules/fa.js";
-import ruRules from "./lang/rules/ru.js";
-import moves from "./lang/moves.js";
-import report from "./lang/report.js";
-import tournaments from "./lang/tournaments.js";
-import social from "./lang/social.js";
+import { LANGUAGES, STORE_KEY, detectLanguage, initialLanguage, wordsUrl } from "./frame.js";
 
-// The server's refusals (code.*) are kept in lang/codes/, the table's help (settings, move
-// log, score sheets) in lang/table/, one file per language.
-// The rule options, presets and rules cards are in lang/rules/.
-const STRINGS = {
-  en: { ...en, ...enCodes, ...enTable, ...enRules }, pt: { ...pt, ...ptCodes, ...ptTable, ...ptRules },
-  fa: { ...fa, ...faCodes, ...faTable, ...faRules }, ru: { ...ru, ...ruCodes, ...ruTable, ...ruRules },
-};
-// Moves said in words (lang/moves.js).
-for (const [code, extra] of Object.entries(moves)) Object.assign(STRINGS[code], extra);
-for (const [code, extra] of Object.entries(players)) Object.assign(STRINGS[code], extra);
-for (const [code, extra] of Object.entries(accountControl)) Object.assign(STRINGS[code], extra);
-for (const [code, extra] of Object.entries(lessons)) Object.assign(STRINGS[code], extra);
-for (const [code, extra] of Object.entries(school)) Object.assign(STRINGS[code], extra);
-for (const [code, extra] of Object.entries(newcomer)) Object.assign(STRINGS[code], extra);
-for (const [code, extra] of Object.entries(report)) Object.assign(STRINGS[code], extra);
-for (const [code, extra] of Object.entries(tournaments)) Object.assign(STRINGS[code], extra);
-for (const [code, extra] of Object.entries(social)) Object.assign(STRINGS[code], extra);
+// Each language's words are one table (lang/all/).  English is part of this script (a key
+// a language lacks is said in English, and hasKey asks English); each other language
+// arrives when a reader of it comes or picks it (loadLanguage), as a bundle of its own:
+// a Persian reader does not download and compile the Russian words.  The frame's words
+// (lang/frame.js: header, navigation) are laid over each table as it arrives.
+const STRINGS = /** @type {Record<string, Record<string, any>>} */ ({});
+addWords("en", en);
 
-// the frame's words (header, navigation): frame.js shows them before the page has loaded
-for (const [code, extra] of Object.entries(frame)) Object.assign(STRINGS[code], extra);
+/** Take ``table`` as the words of ``lang`` (what loadLanguage fetches; node's tests hand
+ * them over directly). */
+export function addWords(lang, table) {
+  STRINGS[lang] = { ...table, ...frame[lang] };
+}
+
+const loading = new Map();
+
+/** The words of ``lang``, fetched once (nothing to fetch for English or a language already
+ * here).  The page names each language's bundle (<meta name="cardtable-words">, the server's
+ * hashed file; frame.js has started its download already); without one, the module itself.
+ * @param {string} lang
+ * @returns {Promise<void>} */
+export function loadLanguage(lang) {
+  if (STRINGS[lang] || !(lang in LANGUAGES)) return Promise.resolve();
+  let fetching = loading.get(lang);
+  if (!fetching) {
+    const module = `/js/lang/all/${lang}.js`;
+    fetching = import(wordsUrl(lang)).then((own) => {
+      const words = /** @type {any} */ (globalThis).cardtableModules?.get(module) ?? own;
+      addWords(lang, words.default);
+    });
+    loading.set(lang, fetching);
+    fetching.catch(() => { loading.delete(lang); });   // asked again next time
+  }
+  return fetching;
+}
 
 // Card names for screen readers: "7 of clubs", "ás de espadas", "هفت خاج", "дама пик".
 const RANKS = {
@@ -81,9 +73,24 @@ const listeners = new Set();
 
 export function language() { return current; }
 
-/** Switch the page's language (and direction); remember it when asked to. */
+let wanted = "en";
+
+/** Switch the page's language (and direction) once its words are here; remember it when
+ * asked to.  The promise settles when the page speaks it (or, if its words could not be
+ * fetched, still speaks the language before, and the listeners are told so).
+ * @param {string} lang
+ * @returns {Promise<void>} */
 export function setLanguage(lang, { remember = true } = {}) {
   if (!(lang in LANGUAGES)) lang = "en";
+  wanted = lang;
+  if (!STRINGS[lang]) {
+    return loadLanguage(lang).then(() => {
+      if (wanted === lang) setLanguage(lang, { remember });
+    }, () => {
+      // the frame may have turned the page to the words' direction already: turn it back
+      if (wanted === lang) setLanguage(current, { remember: false });
+    });
+  }
   current = lang;
   const root = document.documentElement;
   root.lang = lang;
@@ -94,6 +101,7 @@ export function setLanguage(lang, { remember = true } = {}) {
     try { localStorage.setItem(STORE_KEY, lang); } catch { /* private mode */ }
   }
   for (const fn of listeners) fn(lang);
+  return Promise.resolve();
 }
 
 export function onLanguageChange(fn) { listeners.add(fn); return () => listeners.delete(fn); }
@@ -244,5 +252,5 @@ export function suitName(suit) {
   return (SUIT_NOUNS[current] || SUIT_NOUNS.en)[suit] ?? suit;
 }
 
-/** Every key of every language, for tests and translators. */
+/** Every key of every language here (English, and those loaded), for tests and translators. */
 export const ALL_STRINGS = STRINGS;
