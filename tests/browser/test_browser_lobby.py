@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
 from browserkit import (
     PHONE,
     click_durak_move,
@@ -16,6 +15,7 @@ from browserkit import (
     wait_for_next_version,
     wait_for_turn_or_end,
 )
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 

@@ -287,7 +287,8 @@ def test_each_language_but_english_comes_in_a_file_of_its_own(tmp_path: Path) ->
         words = {lang: client.get(url) for lang, url in named.items()}
     set_in = re.compile(r'__modules\.set\("([^"]+)",')
     in_first = set(set_in.findall(script))
-    assert {"/js/i18n.js", "/js/lang/all/en.js", "/js/lang/en.js", "/js/lang/codes/en.js"} <= in_first
+    assert {"/js/i18n.js", "/js/lang/all/en.js", "/js/lang/en.js",
+            "/js/lang/codes/en.js"} <= in_first
     assert not {path for path in in_first if re.search(r"/(pt|fa|ru)\.js$", path)}, in_first
     for lang, answer in words.items():
         assert answer.headers["cache-control"] == "public, max-age=31536000, immutable"
