@@ -414,9 +414,10 @@ class DurakKit:
         return position.team_of(seat)
 
 
-_CORE_POLICIES = {"basic": 1, "random": 0}
+_CORE_POLICIES = {"basic": 1, "random": 0, "steady": 1}
 """The search's playout policies the core plays, by the numbers it knows them by (``plain``,
-the basic player's, is played in Python)."""
+the basic player's, is played in Python; this kit keeps no ``steady`` variant, so that is
+its tactics policy, as ``ISMCTSBot`` reads it)."""
 _PLAYOUT_LIMIT = 2000
 """Moves after which a playout stops as a draw (ISMCTS's own limit, ``ismcts._PLAYOUT_LIMIT``)."""
 

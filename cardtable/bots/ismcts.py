@@ -79,8 +79,10 @@ class ISMCTSBot:
 
     ``c`` is the UCB exploration constant (rewards lie in [-1, 1]; by default each game's
     own, ``kit.exploration``: Pasur's rewards differ less between moves); ``playout`` is
-    ``"basic"`` (the game's playout policy), ``"random"`` or ``"plain"`` (a game's
-    earlier, plainer policy where it kept one: Durak's basic moves); ``solver`` turns on the exact
+    ``"basic"`` (the game's playout policy), ``"random"``, ``"plain"`` (a game's
+    earlier, plainer policy where it kept one: Durak's basic moves) or ``"steady"`` (the
+    game's policy without its occasional random moves, where it has such a variant:
+    Pasur's; otherwise the basic one); ``solver`` turns on the exact
     endgame search with a budget of ``solver_nodes`` positions and ``solver_seconds``;
     ``infer`` deals the hidden cards in the light of the other players' moves (the kit's
     opponent model: Pasur weighs deals by how likely they make the captures let go by);
@@ -135,8 +137,9 @@ class ISMCTSBot:
                              f"not {depth!r}")
         if not isinstance(pimc, int) or pimc < 0:
             raise ValueError(f"pimc must be a whole number of 0 or more, not {pimc!r}")
-        if playout not in ("basic", "random", "plain"):
-            raise ValueError(f"playout is 'basic', 'random' or 'plain', not {playout!r}")
+        if playout not in ("basic", "random", "plain", "steady"):
+            raise ValueError(f"playout is 'basic', 'random', 'plain' or 'steady', "
+                             f"not {playout!r}")
         self.name = name
         self.rng = make_rng(seed)
         self.iterations = iterations
@@ -280,7 +283,8 @@ class ISMCTSBot:
         fast_playout, _ = fast_hooks(kit)
         policy_name = self.playout
         policy = (kit.playout if self.playout == "basic" else _random_policy
-                  if self.playout == "random" else getattr(kit, "playout_plain", kit.playout))
+                  if self.playout == "random"
+                  else getattr(kit, f"playout_{self.playout}", kit.playout))
         c = self.c if self.c is not None else kit.exploration
         log, sqrt = math.log, math.sqrt
         root = _Node(None, -1)

@@ -38,6 +38,8 @@ _SCALE = 50.0
 """Points of difference that make a reward of 1: more than any hand is won by."""
 _POINTS_PER_HAND = 10.0
 """About what each of two sides scores in a hand (20 points of cards and bonus, shared)."""
+_RANDOM_MOVES = 0.05
+"""The share of a playout's moves the basic policy plays at random."""
 _SPREAD = 9.0
 """About the spread of one hand's points difference: how far a lead is from safe."""
 
@@ -168,7 +170,8 @@ class PasurKit:
             return None
         rules = position.rules
         board = core.Board(position, _points_of(rules), rules.sur_points)
-        board.playout(_POLICIES[policy], rng.getrandbits(64), context.horizon)
+        board.playout(_POLICIES[policy], rng.getrandbits(64), context.horizon,
+                      _VARIETY.get(policy, _RANDOM_MOVES))
         captured, surs, over = board.score()
         if over:
             return context.of(hand_points(captured, surs, rules, position.totals))
@@ -188,6 +191,7 @@ class PasurKit:
         rules = position.rules
         board = core.Board(position, _points_of(rules), rules.sur_points)
         code, horizon, totals = _POLICIES[policy], context.horizon, position.totals
+        variety = _VARIETY.get(policy, _RANDOM_MOVES)
         known: dict[tuple[tuple[int, ...], tuple[int, ...], bool], list[float]] = {}
 
         def play(move: Move, rng: random.Random) -> list[float] | None:
@@ -195,7 +199,7 @@ class PasurKit:
             played.push(move.index, move.taken)
             if played.to_move is None:
                 return None
-            played.playout(code, rng.getrandbits(64), horizon)
+            played.playout(code, rng.getrandbits(64), horizon, variety)
             return _scored(played, known, context, rules, totals)
 
         return play
@@ -221,6 +225,7 @@ class PasurKit:
                         for who, table, move, since in _Evidence(position, seat).moves] or None
         root = core.Board(position, _points_of(rules), rules.sur_points)
         code, horizon = _POLICIES[policy], context.horizon
+        variety = _VARIETY.get(policy, _RANDOM_MOVES)
         known: dict[tuple[tuple[int, ...], tuple[int, ...], bool], list[float]] = {}
 
         def deal(rng: random.Random) -> Any:
@@ -230,7 +235,7 @@ class PasurKit:
             played = board.copy()
             played.push(move.index, move.taken)
             if played.to_move is not None:
-                played.playout(code, seed, horizon)
+                played.playout(code, seed, horizon, variety)
             return _scored(played, known, context, rules, totals)
 
         return deal, play
@@ -287,7 +292,8 @@ class PasurKit:
         done, nodes, tried = board.search(
             seat, limit, rng.getrandbits(64), reward, deadline=deadline, c=c,
             policy=_POLICIES[policy], depth=depth, paired=paired, stop_round=context.horizon,
-            counted=CLUBS_MASK if rules.bonus == "clubs" else ALL_MASK, evidence=evidence)
+            counted=CLUBS_MASK if rules.bonus == "clubs" else ALL_MASK, evidence=evidence,
+            variety=_VARIETY.get(policy, _RANDOM_MOVES))
         return done, nodes, {move_of(index, taken): (visits, total)
                              for index, taken, visits, total in tried}
 
@@ -358,15 +364,16 @@ class PasurKit:
                 best, best_score = move, score
         return best
 
-    def playout(self, position: Hand, rng: random.Random) -> Move:
+    def playout(self, position: Hand, rng: random.Random,
+                variety: float = _RANDOM_MOVES) -> Move:
         """The search's playout policy, on a sampled deal where every hand is dealt: the
         immediate gain minus the best reply of the next player with the cards that deal
-        gave them (so surs and 11-combinations are not left open), now and then a random
-        move for variety."""
+        gave them (so surs and 11-combinations are not left open), now and then (one move
+        in twenty: ``variety``) a random move for variety."""
         moves = position.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        if rng.random() < 0.05:
+        if variety and rng.random() < variety:
             return moves[rng.randrange(len(moves))]
         values = _basic_values(position.rules)
         table = 0
@@ -390,6 +397,11 @@ class PasurKit:
             if score > best_score:
                 best, best_score = move, score
         return best
+
+    def playout_steady(self, position: Hand, rng: random.Random) -> Move:
+        """``playout`` without its random moves: every playout plays the policy's own move
+        (``ismcts:playout=steady``)."""
+        return self.playout(position, rng, 0.0)
 
     # -- exact endgames --------------------------------------------------------------------
 
@@ -698,9 +710,13 @@ def _basic_values(rules: Rules) -> _BasicValues:
     return found
 
 
-_POLICIES = {"basic": "basic", "plain": "basic", "random": "random"}
+_POLICIES = {"basic": "basic", "plain": "basic", "random": "random", "steady": "basic"}
 """The search's playout policies by name, as the core names them (this kit has no plainer
-policy: "plain" is its basic one, as ``ISMCTSBot`` reads it)."""
+policy: "plain" is its basic one, as ``ISMCTSBot`` reads it; "steady" is the basic one
+without random moves, ``_VARIETY``)."""
+_VARIETY = {"steady": 0.0}
+"""The share of a playout's moves played at random, by policy name where it is not
+``_RANDOM_MOVES``."""
 _CORE: list[Any] = []
 _POINTS: dict[int, tuple[Rules, tuple[int, ...]]] = {}
 

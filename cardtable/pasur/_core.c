@@ -2791,7 +2791,7 @@ static int searcher_init(Searcher *s, Board *b, int seat, PyObject *evidence)
 /* One iteration from the work board (dealt), below ``node`` at ``path[0..length)``: the
  * walk down the tree by UCB, one new move, the playout, and the rewards credited. */
 static int iterate(Searcher *s, Py_ssize_t node, Py_ssize_t *path, int length, int depth,
-                   double c, int policy, long stop_round, ct_rng *luck)
+                   double c, int policy, double variety, long stop_round, ct_rng *luck)
 {
     Board *b = s->work;
     while (length < depth) {
@@ -2849,7 +2849,7 @@ static int iterate(Searcher *s, Py_ssize_t node, Py_ssize_t *path, int length, i
     }
     while (b->to_move >= 0 && b->round <= stop_round && b->depth < MAX_STACK) {
         Py_ssize_t chosen;
-        if (board_legal(b) < 0 || choose(b, policy, 0.05, luck, &chosen) < 0)
+        if (board_legal(b) < 0 || choose(b, policy, variety, luck, &chosen) < 0)
             return -1;
         ct_mask move = b->legal.items[chosen];
         board_play(b, (int)(move >> 56), move & ALL_MASK);
@@ -2869,17 +2869,18 @@ static PyObject *Board_search(Board *b, PyObject *args, PyObject *kwargs)
 {
     static char *names[] = {"seat", "iterations", "seed", "reward", "deadline", "c",
                             "policy", "depth", "paired", "stop_round", "counted",
-                            "evidence", NULL};
+                            "evidence", "variety", NULL};
     int seat, depth = 0, paired = 0;
     long long limit;
     unsigned long long seed, counted = ALL_MASK;
     PyObject *reward, *evidence = NULL;
-    double deadline = INFINITY, c = 0.7;
+    double deadline = INFINITY, c = 0.7, variety = 0.05;
     const char *policy_name = "basic";
     long stop_round = LONG_MAX;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iLKO|ddsiplKO:search", names, &seat,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iLKO|ddsiplKOd:search", names, &seat,
                                      &limit, &seed, &reward, &deadline, &c, &policy_name,
-                                     &depth, &paired, &stop_round, &counted, &evidence))
+                                     &depth, &paired, &stop_round, &counted, &evidence,
+                                     &variety))
         return NULL;
     int policy;
     if (strcmp(policy_name, "random") == 0)
@@ -2896,9 +2897,10 @@ static PyObject *Board_search(Board *b, PyObject *args, PyObject *kwargs)
                         "is to move");
         return NULL;
     }
-    if (limit < 1 || depth < 0 || !(c >= 0) || !PyCallable_Check(reward)) {
+    if (limit < 1 || depth < 0 || !(c >= 0) || !PyCallable_Check(reward)
+        || !(variety >= 0 && variety <= 1)) {
         PyErr_SetString(PyExc_ValueError, "iterations of 1 or more, a depth of 0 or more, "
-                        "c of 0 or more and a callable reward");
+                        "c of 0 or more, a callable reward and a variety from 0 to 1");
         return NULL;
     }
     Searcher s;
@@ -2951,7 +2953,7 @@ static PyObject *Board_search(Board *b, PyObject *args, PyObject *kwargs)
                 goto failed;
             deal_board(&s, &deal);
         }
-        if (iterate(&s, node, path, length, tree_depth, c, policy, stop_round, luck) < 0)
+        if (iterate(&s, node, path, length, tree_depth, c, policy, variety, stop_round, luck) < 0)
             goto failed;
         done_count++;
         if (!(done_count & 255) && PyErr_CheckSignals() < 0)   /* (Ctrl-C stops a long search) */

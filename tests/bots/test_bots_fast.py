@@ -81,6 +81,78 @@ def test_the_fast_deal_plays_each_move_as_the_fast_playout_does(preset, players)
         assert position.view(None) == before
 
 
+def _steady_playout(position: Hand, context) -> tuple[list[str], list[float]]:
+    """The steady policy played out in Python: its moves and the reward where it stops."""
+    rng = random.Random(0)
+    state = rng.getstate()
+    moves = []
+    while not position.is_over() and position.deal_round <= context.horizon:
+        move = KIT.playout_steady(position, rng)
+        moves.append(str(move))
+        position.push(move)
+    assert rng.getstate() == state    # no random move: nothing drawn
+    return moves, KIT.rewards(position, context)
+
+
+@needs_core
+@pytest.mark.parametrize(("preset", "players"), [("standard", 2), ("turkish", 3),
+                                                 ("wikipedia", 4)])
+def test_a_steady_playout_plays_the_policys_own_move_at_every_turn(preset, players):
+    """``steady``: the basic policy with no random moves, so the core's playout and the
+    Python one make the same moves whatever the generator (a basic playout with its
+    random moves would part from it on some of these deals)."""
+    parted = 0
+    for seed in range(15):
+        position = _position(seed, preset, players)
+        context = KIT.context(position, position.to_move, horizon=seed % 3)
+        moves, reward = _steady_playout(position.copy(), context)
+        for draw in range(3):
+            board = _board(position)
+            board.playout("basic", random.Random(draw).getrandbits(64), context.horizon, 0.0)
+            assert [str(move_of(index, taken)) for _, index, taken, _ in board.moves()] == moves
+            assert KIT.fast_playout(position, context, "steady",
+                                    random.Random(draw)) == reward
+            parted += KIT.fast_playout(position, context, "basic",
+                                       random.Random(draw)) != reward
+    assert parted > 0
+
+
+@needs_core
+def test_a_steady_search_values_each_move_by_its_one_playout_when_nothing_is_hidden():
+    """With nothing hidden, a flat paired search with steady playouts plays each root move
+    out the same way every time: its mean is that playout's reward, exactly as Python
+    plays it (the random moves of the basic policy would spread it)."""
+    hands = [hand for hand in (_undealt_to(seed, 41) for seed in range(40))
+             if KIT.perfect(hand, hand.to_move) and len(hand.legal_moves()) > 2][:8]
+    assert len(hands) == 8
+    spread = 0
+    for hand in hands:
+        seat = hand.to_move
+        context = KIT.context(hand, seat)
+        found = {}
+        for policy in ("steady", "basic"):
+            _, _, found[policy] = KIT.fast_search(
+                hand, seat, context, random.Random(3), iterations=40 * len(hand.legal_moves()),
+                deadline=math.inf, c=0.2, policy=policy, depth=1, paired=True, infer=False)
+        for move, (visits, total) in found["steady"].items():
+            after = hand.copy()
+            after.push(move)
+            reward = (KIT.rewards(after, context) if after.is_over()
+                      else _steady_playout(after, context)[1])
+            assert total / visits == pytest.approx(reward[seat], abs=1e-12)
+        spread += found["basic"] != found["steady"]
+    assert spread > 0
+
+
+def _undealt_to(seed: int, moves: int) -> Hand:
+    """A two-player standard hand after ``moves`` random moves (fewer than its 48)."""
+    hand = Hand.new(PRESETS["standard"], players=2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        hand.push(rng.choice(hand.legal_moves()))
+    return hand
+
+
 def test_without_the_core_the_hook_draws_nothing_and_says_none(monkeypatch):
     monkeypatch.setattr(pasur_kit, "_CORE", [None])
     rng = random.Random(3)
@@ -243,7 +315,8 @@ def test_the_cores_search_refuses_what_it_cannot_search():
     for bad in [dict(seat=1 - seat), dict(seat=7), dict(iterations=0), dict(policy="best"),
                 dict(depth=-1), dict(c=-1.0), dict(c=math.nan), dict(reward=3),
                 dict(evidence=[(0, 1, 2)]), dict(evidence=[(9, 0, 0, 0, 0)]),
-                dict(evidence=[(0, 0, 60, 0, 0)]), dict(evidence=5)]:
+                dict(evidence=[(0, 0, 60, 0, 0)]), dict(evidence=5), dict(variety=-0.1),
+                dict(variety=1.5), dict(variety=math.nan)]:
         arguments = dict(seat=seat, iterations=10, seed=1, reward=reward) | bad
         with pytest.raises((ValueError, TypeError)):
             board.search(**arguments)

@@ -176,7 +176,7 @@ def test_ismcts_with_a_time_budget_stops_in_time_and_says_how_far_it_got():
     ("ismcts:width=3", "does not take those options"),
     ("ismcts:iterations=0", "iterations must be a whole number of 1 or more"),
     ("ismcts:seconds=-1", "seconds must be a number above 0"),
-    ("ismcts:playout=smart", "playout is 'basic', 'random' or 'plain'"),
+    ("ismcts:playout=smart", "playout is 'basic', 'random', 'plain' or 'steady'"),
     ("ismcts:horizon=-1", "horizon must be a whole number of 0 or more"),
     ("ismcts:depth=-1", "depth must be a whole number of 0 or more"),
     ("ismcts:c=nan", "c=nan is not a finite number"),
