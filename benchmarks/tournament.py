@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import os
 import random
@@ -103,6 +104,10 @@ class Run:
         self.first_ms: list[float] = []   # seated by the step that found them free
         self.passed: set[str] = set()     # found free by a step that did not seat them
         self.standings_ms: list[float] = []
+        self.ends: list[float] = []        # every game's end, in order
+        self.rule_ms: list[float] = []     # the waits of those the rule left waiting,
+        self.gap_ms: list[float] = []      # of them until another game ended,
+        self.beyond_ms: list[float] = []   # and from that end to their table
         self.pairing_cpu: list[float] = []
         self.deal_cpu: list[float] = []
         self.tables_made = 0
@@ -127,6 +132,7 @@ class Run:
                     run.pair_ms.append(waited)
                     if seat.player_id in run.passed:   # a step found them free, seated
                         run.passed.discard(seat.player_id)   # nobody: the pairing's rule
+                        run.rule_wait(waited, at)
                     else:
                         run.first_ms.append(waited)
             self.tables.spawn(run.play(table, {i for i, s in enumerate(plan.seats)
@@ -176,6 +182,16 @@ class Run:
 
         self.director._decide = timed_decide   # type: ignore[method-assign]
 
+    def rule_wait(self, waited: float, at: float) -> None:
+        """A player the pairing's rule left waiting (only players who had just met were
+        free): their wait, split at the next end of a game elsewhere (someone new free)."""
+        ended = at - waited / 1000
+        later = [t for t in self.ends[bisect.bisect_right(self.ends, ended):] if t <= at]
+        self.rule_ms.append(waited)
+        if later:
+            self.gap_ms.append(1000 * (later[0] - ended))
+            self.beyond_ms.append(1000 * (at - later[0]))
+
     async def play(self, table: Any, people: set[int]) -> None:
         """The simulated entrants at a table: each plays a random legal move the moment
         it is their turn; the bots (if any) play for themselves."""
@@ -196,6 +212,7 @@ class Run:
                 self.move_ms.append(1000 * (time.monotonic() - started))
         at = time.monotonic()
         self.games += 1
+        self.ends.append(at)
         self.table_end[table.id] = at
         self.ended_at[table.id] = at
         for seat in people:
@@ -264,6 +281,12 @@ async def arena(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             "pair_p99_ms": round(percentile(run.pair_ms, 0.99), 1),
             "first_step_seated": len(run.first_ms),
             "first_step_p99_ms": round(percentile(run.first_ms, 0.99), 1),
+            "rule_waited": len(run.rule_ms),
+            "rule_wait_p50_ms": round(percentile(run.rule_ms, 0.5), 1),
+            "rule_wait_p99_ms": round(percentile(run.rule_ms, 0.99), 1),
+            "rule_next_end_p50_ms": round(percentile(run.gap_ms, 0.5), 1),
+            "rule_next_end_p99_ms": round(percentile(run.gap_ms, 0.99), 1),
+            "rule_after_next_end_p99_ms": round(percentile(run.beyond_ms, 0.99), 1),
             "standings_p50_ms": round(percentile(run.standings_ms, 0.5), 1),
             "standings_p99_ms": round(percentile(run.standings_ms, 0.99), 1),
             "pairing_calls": len(run.pairing_cpu),

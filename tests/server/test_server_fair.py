@@ -7,10 +7,12 @@ provisional, and the leaderboard ranks established ratings only."""
 from __future__ import annotations
 
 import datetime as _dt
+import threading
 from typing import Any
 
 from fastapi.testclient import TestClient
 from playerkit import app_client, fresh, login, register
+from sqlalchemy import event
 from tablekit import Player, connect, each_moves_once
 
 from cardtable.server.store.players import OriginRow, PlayerGameRow, PlayerRow, origin_of
@@ -20,6 +22,7 @@ from cardtable.server.store.ratings import (
     VOUCHERS,
     SeatResult,
     Tally,
+    counted_opponents,
 )
 from cardtable.server.store.sanctions import SanctionStore
 
@@ -377,3 +380,70 @@ def test_sock_puppets_do_not_vouch_for_a_rating(app_client: TestClient) -> None:
     farmer = rating("p-farmer")
     assert (farmer["provisional"], farmer["opponents"]) == (False, len(puppets))
     assert "p-farmer" in [e["id"] for e in app_client.get("/api/leaderboard").json()["entries"]]
+
+
+def test_the_leaderboard_and_a_profile_read_in_a_constant_number_of_statements(
+        app_client: TestClient) -> None:
+    """Two pools: in the first six accounts each meet the others twice, in the second
+    twelve do. The leaderboard, a profile and the ratings a table shows are each read in as
+    many statements for the twelve as for the six, and the statements give the same
+    answers as the rule read account by account (``counted_opponents``)."""
+    storage = app_client.app.state.tables.storage
+    ratings = app_client.app.state.services.ratings
+    start = _dt.datetime(2026, 12, 6, 12, tzinfo=_dt.UTC)
+    small = [f"p-s{i}" for i in range(PROVISIONAL_OPPONENTS + 1)]
+    large = [f"p-l{i}" for i in range(2 * (PROVISIONAL_OPPONENTS + 1))]
+    with storage.writing() as session:
+        for player in [*small, *large]:
+            session.add(PlayerRow(id=player, kind="account", name=player.removeprefix("p-"),
+                                  created=start))
+    played = 0
+    for pool, field in (("durak/transfer/2p", small), ("pasur/classic/2p", large)):
+        for _ in range(2):
+            for i, first in enumerate(field):
+                for second in field[i + 1:]:
+                    played += 1
+                    tally = Tally(f"t{played}", pool.split("/")[0], pool, chosen=True,
+                                  results=[SeatResult(0, "human", first, "account", None,
+                                                      1.0, "win"),
+                                           SeatResult(1, "human", second, "account", None,
+                                                      0.0, "loss")])
+                    with storage.writing() as session:
+                        tally(session, start + _dt.timedelta(minutes=played))
+    statements: list[int] = []
+
+    def counted(*_: object) -> None:   # this thread's: the app's own work runs beside
+        if threading.get_ident() == reader:
+            statements.append(reader)
+
+    reader = threading.get_ident()
+
+    def count(read: Any) -> tuple[int, Any]:
+        read()   # a first call may open a connection (its own statements)
+        statements.clear()
+        event.listen(storage.engine, "before_cursor_execute", counted)
+        try:
+            answer = read()
+        finally:
+            event.remove(storage.engine, "before_cursor_execute", counted)
+        return len(statements), answer
+
+    few, board_small = count(lambda: ratings.leaderboard("durak/transfer/2p", 50, 0))
+    many, board_large = count(lambda: ratings.leaderboard("pasur/classic/2p", 50, 0))
+    assert few == many == 2   # the pools, and the page of entries
+    assert sorted(e["id"] for e in board_small["entries"]) == sorted(small)
+    assert sorted(e["id"] for e in board_large["entries"]) == sorted(large)
+    few, small_ratings = count(lambda: ratings.ratings_of(small, "durak/transfer/2p"))
+    many, large_ratings = count(lambda: ratings.ratings_of(large, "pasur/classic/2p"))
+    assert few == many == 1
+    assert all(r["provisional"] is False for r in [*small_ratings.values(),
+                                                    *large_ratings.values()])
+    few, profile_small = count(lambda: ratings.profile("p-s0"))
+    many, profile_large = count(lambda: ratings.profile("p-l0"))
+    assert few == many == 7   # looked up by id after the username: 6 by a username
+    with storage.sessions() as session:
+        assert [r["opponents"] for r in profile_small["ratings"]] == [
+            counted_opponents(session, "p-s0", "durak/transfer/2p")] == [len(small) - 1]
+        assert [r["opponents"] for r in profile_large["ratings"]] == [
+            counted_opponents(session, "p-l0", "pasur/classic/2p")] == [len(large) - 1]
+    assert len(profile_large["ratings"][0]["history"]) == 2 * (len(large) - 1)

@@ -40,7 +40,7 @@ import datetime as _dt
 import logging
 from dataclasses import dataclass, field
 
-from sqlalchemy import ColumnElement, distinct, func, insert, select
+from sqlalchemy import ColumnElement, SQLColumnExpression, distinct, func, insert, literal, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, aliased
 
@@ -105,27 +105,38 @@ def opponents_column() -> ColumnElement[int]:
             .correlate(RatingRow).scalar_subquery())
 
 
-def counted_opponents(session: Session, player_id: str, pool: str) -> int:
-    """The different accounts met in rated games of ``pool`` that vouch for the player:
-    each has had rated results (in any pool) against ``VOUCHERS`` other accounts, none of
-    them the player or an account related to the player (one network or browser)."""
+def vouchers(player: SQLColumnExpression[str],
+             pool: SQLColumnExpression[str]) -> ColumnElement[int]:
+    """The different accounts met in rated games of ``pool`` that vouch for ``player``,
+    as one correlated subquery (a leaderboard filters by it, a profile reads it beside each
+    rating: a constant number of statements whatever the number of players).  An opponent
+    vouches if they have had rated results (in any pool) against ``VOUCHERS`` other
+    accounts, none of them the player or an account related to the player (one network
+    or browser, ``OriginRow``)."""
     mine, theirs = aliased(PlayerGameRow), aliased(PlayerGameRow)
-    met = set(session.scalars(select(theirs.player_id).distinct().where(
-        mine.player_id == player_id, mine.pool == pool, mine.rated == 1,
-        theirs.table_id == mine.table_id, theirs.player_id != player_id)))
-    if not met:
-        return 0
-    near = set(session.scalars(select(OriginRow.player_id).distinct().where(
-        OriginRow.origin.in_(select(OriginRow.origin)
-                             .where(OriginRow.player_id == player_id)))))
-    near.add(player_id)
     own, other = aliased(PlayerGameRow), aliased(PlayerGameRow)
-    rows = session.execute(
-        select(own.player_id, func.count(distinct(other.player_id)))
-        .where(own.player_id.in_(met), own.rated == 1, other.table_id == own.table_id,
-               other.player_id != own.player_id, other.player_id.not_in(near))
-        .group_by(own.player_id))
-    return sum(1 for _, others in rows if others >= VOUCHERS)
+    origin, kin = aliased(OriginRow), aliased(OriginRow)
+    opponent = aliased(PlayerRow)
+    met = select(theirs.player_id).where(
+        mine.player_id == player, mine.pool == pool, mine.rated == 1,
+        theirs.table_id == mine.table_id, theirs.player_id != player,
+    ).correlate_except(mine, theirs)
+    near = select(kin.player_id).where(kin.origin == origin.origin,
+                                       origin.player_id == player).correlate_except(origin, kin)
+    others = (select(func.count(distinct(other.player_id)))
+              .where(own.player_id == opponent.id, own.rated == 1,
+                     other.table_id == own.table_id, other.player_id != own.player_id,
+                     other.player_id != player, other.player_id.not_in(near))
+              .correlate_except(own, other).scalar_subquery())
+    return (select(func.count()).select_from(opponent)
+            .where(opponent.id.in_(met), others >= VOUCHERS)
+            .correlate_except(opponent).scalar_subquery())
+
+
+def counted_opponents(session: Session, player_id: str, pool: str) -> int:
+    """``vouchers`` for one player: the accounts met in rated games of ``pool`` that
+    vouch for them."""
+    return session.scalar(select(vouchers(literal(player_id), literal(pool)))) or 0
 
 
 def met_today(session: Session, player_ids: list[str], at: _dt.datetime) -> int:
@@ -255,6 +266,10 @@ def count_in(session: Session, table_id: str, game: str, pool: str,
     after = model.rate([[rating] for rating in before], ranks=ranks)
     changes: dict[int, dict[str, object]] = {}
     session.flush()   # this game's rows count among the opponents met
+    vouched = dict(session.execute(select(
+        RatingRow.player_id, vouchers(RatingRow.player_id, RatingRow.pool)).where(
+        RatingRow.pool == pool, RatingRow.player_id.in_([r.player_id for r in results]))
+        ).all())   # one statement for every seat
     for r, row, [new] in zip(results, rows, after, strict=True):
         old = display(row.mu)
         row.mu, row.sigma = new.mu, new.sigma
@@ -266,8 +281,8 @@ def count_in(session: Session, table_id: str, game: str, pool: str,
                                      rating=display(new.mu), change=change))
         changes[r.seat] = {"pool": pool, "before": old, "after": display(new.mu),
                            "change": change,
-                           "provisional": provisional(new.sigma, counted_opponents(
-                               session, r.player_id or "", pool))}
+                           "provisional": provisional(new.sigma,
+                                                      vouched.get(r.player_id or "") or 0)}
     session.flush()   # a failure shows here, before the caller takes the changes
     return changes
 
@@ -344,27 +359,30 @@ class RatingStore(Store):
                 player = session.get(PlayerRow, key)
             if player is None:
                 return None
-            ratings = []
-            for row in session.scalars(select(RatingRow).where(
-                    RatingRow.player_id == player.id).order_by(RatingRow.pool)):
-                met = counted_opponents(session, player.id, row.pool)
-                history = list(session.execute(
-                    select(RatingHistoryRow.at, RatingHistoryRow.rating,
-                           RatingHistoryRow.change, RatingHistoryRow.table_id)
-                    .where(RatingHistoryRow.player_id == player.id,
-                           RatingHistoryRow.pool == row.pool)
-                    .order_by(RatingHistoryRow.id.desc()).limit(HISTORY)))
-                ratings.append({
-                    "pool": row.pool, "rating": display(row.mu),
-                    "provisional": provisional(row.sigma, met or 0), "games": row.games,
-                    "wins": row.wins, "opponents": met or 0,
-                    "history": [{"at": text_of(at), "rating": rating, "change": change,
-                                 "table": table}
-                                for at, rating, change, table in reversed(history)]})
-            played = session.scalar(select(func.count()).select_from(PlayerGameRow).where(
-                PlayerGameRow.player_id == player.id)) or 0
-            won = session.scalar(select(func.count()).select_from(PlayerGameRow).where(
-                PlayerGameRow.player_id == player.id, PlayerGameRow.result == "win")) or 0
+            # a constant number of statements, whatever the number of pools
+            pools = session.execute(select(RatingRow, vouchers(
+                RatingRow.player_id, RatingRow.pool)).where(
+                RatingRow.player_id == player.id).order_by(RatingRow.pool)).all()
+            newest = (select(RatingHistoryRow.pool, RatingHistoryRow.at,
+                             RatingHistoryRow.rating, RatingHistoryRow.change,
+                             RatingHistoryRow.table_id, func.row_number().over(
+                                 partition_by=RatingHistoryRow.pool,
+                                 order_by=RatingHistoryRow.id.desc()).label("nth"))
+                      .where(RatingHistoryRow.player_id == player.id).subquery())
+            history: dict[str, list[dict[str, object]]] = {}
+            for pool, at, rating, change, table in session.execute(
+                    select(newest.c.pool, newest.c.at, newest.c.rating, newest.c.change,
+                           newest.c.table_id).where(newest.c.nth <= HISTORY)
+                    .order_by(newest.c.pool, newest.c.nth.desc())):
+                history.setdefault(pool, []).append(
+                    {"at": text_of(at), "rating": rating, "change": change, "table": table})
+            ratings = [{"pool": row.pool, "rating": display(row.mu),
+                        "provisional": provisional(row.sigma, met or 0), "games": row.games,
+                        "wins": row.wins, "opponents": met or 0,
+                        "history": history.get(row.pool, [])} for row, met in pools]
+            played, won = session.execute(select(
+                func.count(), func.count().filter(PlayerGameRow.result == "win")).where(
+                PlayerGameRow.player_id == player.id)).one()
             recent = [{"table": g.table_id, "game": g.game, "pool": g.pool, "seat": g.seat,
                        "result": g.result, "rated": bool(g.rated), "at": text_of(g.at),
                        "replay": f"/api/tables/{g.table_id}/replay",
@@ -377,19 +395,20 @@ class RatingStore(Store):
                         BotRecordRow.player_id == player.id).order_by(BotRecordRow.bot))]
             return {"id": player.id, "name": player.name, "kind": player.kind,
                     "username": player.username, "ratings": ratings,
-                    "games": {"played": played, "won": won}, "recent": recent, "bots": bots}
+                    "games": {"played": played or 0, "won": won or 0}, "recent": recent,
+                    "bots": bots}
 
     @guarded
     def ratings_of(self, player_ids: list[str], pool: str) -> dict[str, dict[str, object]]:
         """The ratings of some players in one pool (what a seat shows beside a name);
         players not rated there are left out."""
         with self.storage.sessions() as session:
-            rows = session.scalars(select(RatingRow).where(
+            rows = session.execute(select(RatingRow, vouchers(
+                RatingRow.player_id, RatingRow.pool)).where(
                 RatingRow.pool == pool, RatingRow.player_id.in_(player_ids[:64])))
-            return {row.player_id: {"rating": display(row.mu), "provisional": provisional(
-                        row.sigma, PROVISIONAL_OPPONENTS if row.sigma > PROVISIONAL_SIGMA
-                        else counted_opponents(session, row.player_id, pool))}
-                    for row in rows}
+            return {row.player_id: {"rating": display(row.mu),
+                                    "provisional": provisional(row.sigma, met or 0)}
+                    for row, met in rows}
 
     @guarded
     def leaderboard(self, pool: str | None, limit: int, offset: int) -> dict[str, object]:
@@ -399,27 +418,20 @@ class RatingStore(Store):
             pool = pool if pool is not None else (pools[0] if pools else None)
             entries: list[dict[str, object]] = []
             if pool is not None:
-                # the ratings that may be established (sure enough, met enough accounts)
-                # by rating; each then asked whether enough of those accounts vouch
-                candidates = session.execute(
+                # established ratings (sure enough, met enough accounts that vouch), by
+                # rating: one statement whatever the number of players in the pool
+                found = session.execute(
                     select(RatingRow, PlayerRow.name, PlayerRow.username)
                     .join(PlayerRow, PlayerRow.id == RatingRow.player_id)
                     .where(RatingRow.pool == pool,
                            RatingRow.sigma <= PROVISIONAL_SIGMA,
-                           opponents_column() >= PROVISIONAL_OPPONENTS)
-                    .order_by(RatingRow.mu.desc(), RatingRow.player_id)).all()
-                skipped = 0
-                for row, name, username in candidates:
-                    if len(entries) == limit:
-                        break
-                    if counted_opponents(session, row.player_id,
-                                         pool) < PROVISIONAL_OPPONENTS:
-                        continue
-                    if skipped < offset:
-                        skipped += 1
-                        continue
-                    entries.append({"rank": offset + len(entries) + 1, "id": row.player_id,
-                                    "name": name, "username": username,
-                                    "rating": display(row.mu), "provisional": False,
-                                    "games": row.games, "wins": row.wins})
+                           opponents_column() >= PROVISIONAL_OPPONENTS,
+                           vouchers(RatingRow.player_id, RatingRow.pool)
+                           >= PROVISIONAL_OPPONENTS)
+                    .order_by(RatingRow.mu.desc(), RatingRow.player_id)
+                    .offset(offset).limit(limit)).all()
+                entries = [{"rank": offset + rank, "id": row.player_id, "name": name,
+                            "username": username, "rating": display(row.mu),
+                            "provisional": False, "games": row.games, "wins": row.wins}
+                           for rank, (row, name, username) in enumerate(found, start=1)]
             return {"pools": pools, "pool": pool, "entries": entries}

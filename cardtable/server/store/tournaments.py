@@ -19,6 +19,7 @@ from typing import Generic, TypeAlias, TypeVar
 
 from sqlalchemy import JSON, Executable, ForeignKey, Integer, String, func, select, update
 from sqlalchemy.orm import Mapped, Session, aliased, defer, mapped_column
+from sqlalchemy.orm.attributes import flag_modified
 
 from ..core.errors import Refused
 from ..core.pairing import BYE_POINTS, arena_points
@@ -245,13 +246,16 @@ class TournamentStore(Store):
         Tables written down and not made (``Survey.opening``) are left to the caller, and
         nobody is seated until they are."""
         with self.storage.writing() as session:
-            survey = _survey(session, tournament_id, at)
+            survey = _step_survey(session, tournament_id, at)
             if survey is None or survey.tourney.row.status != RUNNING or survey.opening:
                 return survey, None
             seated = decide(survey)
-            if seated is None or not _open_games(session, tournament_id, seated.round,
-                                                 seated.games, seated.byes, seated.made):
+            if seated is None or not _open_games(
+                    session, tournament_id, seated.round, seated.games, seated.byes,
+                    seated.made, {e.player_id: e for e in survey.tourney.entrants}):
+                _written_alike(session)
                 return survey, None   # what was scored is kept all the same
+            _written_alike(session)
             return survey, seated
 
     @guarded
@@ -441,13 +445,15 @@ class TournamentStore(Store):
 
 def _score(session: Session, table_ids: list[str], kind: str, *,
            status: dict[str, str] | None = None,
-           entrants: dict[tuple[str, str], EntrantRow] | None = None) -> dict[str, Results]:
+           entrants: dict[tuple[str, str], EntrantRow] | None = None,
+           games: dict[str, GameRow] | None = None) -> dict[str, Results]:
     """``score_games``'s transaction, in a few statements whatever the number of tables
     (a step scores every table that ended since the last); ``status``: the tables'
-    statuses and ``entrants``: the entrants by (tournament, player), where the caller read
-    them in this transaction already."""
-    games = {g.table_id: g for g in session.scalars(select(GameRow).where(
-        GameRow.table_id.in_(table_ids), GameRow.status == PLAYING))}
+    statuses, ``entrants``: the entrants by (tournament, player), and ``games``: the
+    games in play by table, where the caller read them in this transaction already."""
+    if games is None:
+        games = {g.table_id: g for g in session.scalars(select(GameRow).where(
+            GameRow.table_id.in_(table_ids), GameRow.status == PLAYING))}
     if status is None:
         status = dict(session.execute(select(TableRow.id, TableRow.status).where(
             TableRow.id.in_(games))).all())
@@ -508,13 +514,16 @@ def _score(session: Session, table_ids: list[str], kind: str, *,
 
 def _open_games(session: Session, tournament_id: str, round_: int,
                 games: list[tuple[str, list[str | None]]], byes: list[str] | None,
-                made: list[TableRows] | None) -> bool:
-    """``open_games``'s writes, in the caller's transaction."""
+                made: list[TableRows] | None,
+                entrants: dict[str, EntrantRow] | None = None) -> bool:
+    """``open_games``'s writes, in the caller's transaction (``entrants``: the
+    tournament's, as the caller read and locked them in it already)."""
     seated = {p for _, players in games for p in players if p is not None}
-    entrants = {e.player_id: e for e in session.scalars(select(EntrantRow).where(
-        EntrantRow.tournament_id == tournament_id,
-        EntrantRow.player_id.in_(seated | set(byes or ()))).options(
-        defer(EntrantRow.met)).with_for_update())}
+    if entrants is None:
+        entrants = {e.player_id: e for e in session.scalars(select(EntrantRow).where(
+            EntrantRow.tournament_id == tournament_id,
+            EntrantRow.player_id.in_(seated | set(byes or ()))).options(
+            defer(EntrantRow.met)).with_for_update())}
     if any(entrants[p].busy is not None for p in seated if p in entrants):
         return False   # seated meanwhile by another step: nothing is written
     if byes is not None:
@@ -534,8 +543,22 @@ def _open_games(session: Session, tournament_id: str, round_: int,
         for person in group:
             if person in entrants:
                 entrants[person].busy, entrants[person].free_since = table_id, None
+    _written_alike(session)
     add_tables(session, made or [])
     return True
+
+
+_SCORE_COLUMNS = ("points", "games", "wins", "streak", "byes", "busy", "free_since", "last")
+
+
+def _written_alike(session: Session) -> None:
+    """The entrants a step changed, each written with the same columns: one statement for
+    them all (the unit of work writes rows changed in different columns in a statement
+    each: those scored, those seated, those both)."""
+    for row in session.dirty:
+        if isinstance(row, EntrantRow):
+            for column in _SCORE_COLUMNS:
+                flag_modified(row, column)
 
 
 def _survey(session: Session, tournament_id: str, at: _dt.datetime | None) -> Survey | None:
@@ -559,6 +582,52 @@ def _survey(session: Session, tournament_id: str, at: _dt.datetime | None) -> Su
         return None if t is None else Survey(t, [], [])
     return Survey(t, _opening(session, [g for g in t.games if g.status == OPENING]),
                   ended, scored, _apart(session, tournament_id, _seatable(t)))
+
+
+def _step_survey(session: Session, tournament_id: str,
+                 at: _dt.datetime) -> Survey | None:
+    """A director's step's reading and scoring (``survey`` with ``at``) in the caller's
+    transaction, in as few statements as it can: the entrants read once, locked (a step
+    of another process waits for this one's commit, and the seating writes them without
+    reading them again), the games not ended read once with their tables' states (which
+    ended, which were made), and the rows kept in the session: the seating's changes and
+    the scoring's are written together at the commit."""
+    row = session.get(TournamentRow, tournament_id) if len(tournament_id) <= 16 else None
+    if row is None or row.status != RUNNING:
+        return _survey(session, tournament_id, at)
+    query = select(EntrantRow).where(EntrantRow.tournament_id == tournament_id)
+    if row.kind == ARENA:
+        query = query.options(defer(EntrantRow.met))
+    entrants = list(session.scalars(query.order_by(EntrantRow.player_id).with_for_update()))
+    games: list[GameRow] = []
+    ended: list[tuple[str, str, dict[str, object] | None]] = []
+    made: set[str] = set()
+    for game, status, counted in session.execute(
+            select(GameRow, TableRow.status, TableRow.counted)
+            .outerjoin(TableRow, TableRow.id == GameRow.table_id)
+            .where(GameRow.tournament_id == tournament_id,
+                   GameRow.status.in_((OPENING, PLAYING)))
+            .order_by(GameRow.created, GameRow.table_id)):
+        games.append(game)
+        if status is not None:
+            made.add(game.table_id)
+        if game.status == PLAYING and (status == CLOSED
+                                       or (status == OVER and counted is not None)):
+            ended.append((game.table_id, status, None))
+    over = row.kind == ARENA and row.ends is not None and at >= row.ends
+    scored: dict[str, Results] = {}
+    if ended and not over:
+        gone = {table for table, _, _ in ended}
+        scored = _score(session, sorted(gone), row.kind,
+                        status={table: status for table, status, _ in ended},
+                        entrants={(tournament_id, e.player_id): e for e in entrants},
+                        games={g.table_id: g for g in games if g.table_id in gone})
+        games, ended = [g for g in games if g.table_id not in gone], []
+    t = Tourney(row, entrants, games)
+    with session.no_autoflush:   # the blocks' reading needs none of the changes
+        apart = _apart(session, tournament_id, _seatable(t))
+    return Survey(t, [(g, g.table_id in made) for g in games if g.status == OPENING],
+                  ended, scored, apart)
 
 
 def _seatable(t: Tourney) -> list[str]:
