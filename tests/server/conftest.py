@@ -16,12 +16,17 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from clusterkit import OwnRedis  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
+from routekit import reuse_route_models  # noqa: E402
 from tablekit import MACHINE_SPEED  # noqa: E402
 
 from cardtable.server import create_app  # noqa: E402
 from cardtable.server.core.clock import FakeClock  # noqa: E402
 
 REDIS = "redis://127.0.0.1:6379/0"
+
+# every test builds its own app: FastAPI's route models made once for the process, not
+# once per app (tests/server/routekit.py)
+reuse_route_models()
 
 
 @pytest.fixture
