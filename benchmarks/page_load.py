@@ -19,6 +19,7 @@ bytes they carried (as sent, compressed or not).
     .venv/bin/python benchmarks/page_load.py                 # starts `cardtable serve`
     .venv/bin/python benchmarks/page_load.py --url http://127.0.0.1:8080/   # a running one
     .venv/bin/python benchmarks/page_load.py --nginx         # through deploy/nginx
+    .venv/bin/python benchmarks/page_load.py --locale fa-IR  # a Persian reader
 
 The server is started as ``make run`` starts it (a fresh data folder).  Each round opens a
 new browser profile; the figures are the median and the range of ``--rounds`` rounds.
@@ -173,7 +174,8 @@ def throttle_worker(browser: Any, url: str, shape: dict[str, float], timeout: fl
 
 
 def measure(url: str, profiles: list[str], rounds: int, timeout: float,
-            shots: Path | None) -> dict[str, dict[str, list[dict[str, Any]]]]:
+            shots: Path | None,
+            locale: str = "en-US") -> dict[str, dict[str, list[dict[str, Any]]]]:
     from playwright.sync_api import sync_playwright
 
     results: dict[str, dict[str, list[dict[str, Any]]]] = {
@@ -184,7 +186,7 @@ def measure(url: str, profiles: list[str], rounds: int, timeout: float,
         for _ in range(rounds):
             for name in profiles:
                 context = browser.new_context(viewport={"width": 412, "height": 860},
-                                              ignore_https_errors=True)
+                                              ignore_https_errors=True, locale=locale)
                 context.add_init_script(PROBE)
                 page = context.new_page()
                 cdp = context.new_cdp_session(page)
@@ -225,6 +227,8 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--shots", type=Path)
     parser.add_argument("--json", action="store_true", help="the raw figures as JSON")
+    parser.add_argument("--locale", default="en-US",
+                        help="the browser's language (fa-IR: the page's words in Persian)")
     args = parser.parse_args()
     if args.shots:
         args.shots.mkdir(parents=True, exist_ok=True)
@@ -251,7 +255,8 @@ def main() -> None:
         if not url.endswith("/"):
             url += "/"
         primed(url)
-        results = measure(url, args.profiles.split(","), args.rounds, args.timeout, args.shots)
+        results = measure(url, args.profiles.split(","), args.rounds, args.timeout, args.shots,
+                          args.locale)
     finally:
         for stop in reversed(stops):
             stop()

@@ -300,3 +300,22 @@ def test_each_language_but_english_comes_in_a_file_of_its_own(tmp_path: Path) ->
         assert not in_words & in_first
     # a word only Persian has is in Persian's file, not in the first script
     assert "کارت" in words["fa"].text and "کارت" not in script
+
+
+def test_a_first_visit_gets_its_readers_words_inside_the_page(tmp_path: Path) -> None:
+    """A first visit's page holds the words of the first language the browser asks for
+    (beside the script, before it, each let in by the page's policy): no round trip more
+    for a Persian reader; an English reader's page holds none (the script has English)."""
+    with TestClient(create_app(data_dir=tmp_path / "data")) as client:
+        persian = client.get("/", headers={"Accept-Language": "de-DE, fa-IR;q=0.9, en;q=0.8"})
+        english = client.get("/", headers={"Accept-Language": "en-GB"})
+        russian = client.get("/", headers={"Accept-Language": "ru"})
+    words = re.compile(r'<script type="module" data-words="(\w+)">(.*?)</script>', re.S)
+    inside = words.findall(persian.text)
+    assert [lang for lang, _ in inside] == ["fa"]
+    assert _digest(inside[0][1]) in persian.headers["content-security-policy"]
+    assert '__modules.set("/js/lang/all/fa.js",' in inside[0][1]
+    assert persian.text.index('data-words="fa"') < persian.text.index("data-script=")
+    assert "Accept-Language" in persian.headers["vary"]
+    assert not words.findall(english.text) and "data-script=" in english.text
+    assert [lang for lang, _ in words.findall(russian.text)] == ["ru"]

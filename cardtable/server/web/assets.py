@@ -12,7 +12,10 @@ Each language's words but English's (which the first script holds) are a bundle 
 own too, ``/assets/words-fa.<hash>.js``, named by the page's ``<meta name="cardtable-words"
 data-lang="fa">`` (from the folder the page's one such ``<meta>`` names): frame.js starts
 the download of the reader's language with the page, and the other languages are fetched
-when the reader picks one.  A reader compiles one language's words, not four.
+when the reader picks one.  A reader compiles one language's words, not four.  A first
+visit's page (below) holds the words of the first language its browser asks for
+(``Accept-Language``) beside the script: a Persian reader's first visit costs no round
+trip more than an English one's.
 
 The screens neither the lobby nor a table shows (history, replay, analysis, lessons,
 puzzles, account pages) are a bundle of their own, ``/assets/later.<hash>.js``, named by
@@ -164,6 +167,9 @@ class Page:
     """("script-src" or "style-src", the hash of a script or style sheet in the page)."""
     first: bytes | None = None
     """The page with its script inside (no request of its own): for a first visit."""
+    first_in: tuple[tuple[str, bytes], ...] = ()
+    """(language, the first visit's page with that language's words inside too): for a
+    first visit whose browser asks for that language first (Accept-Language)."""
     script: str = ""
     """The script's name under ``/assets/``: the cookie of a browser that has it."""
 
@@ -185,6 +191,16 @@ class Page:
     def first_document(self) -> Asset | None:
         """The page with its script inside, ready to send (None: no bundled script)."""
         return None if self.first is None else Asset.of(self.first, "text/html; charset=utf-8")
+
+    @cached_property
+    def first_documents(self) -> dict[str, Asset]:
+        """The first visit's page with a language's words inside, by language, ready to send."""
+        return {lang: Asset.of(html, "text/html; charset=utf-8") for lang, html in self.first_in}
+
+    def first_for(self, lang: str) -> Asset | None:
+        """The first visit's page for a reader of ``lang`` (its words inside, but English's,
+        which the script holds)."""
+        return self.first_documents.get(lang, self.first_document)
 
 
 def _hashed(name: str, body: bytes) -> str:
@@ -213,6 +229,7 @@ def build(static: Path, head: str = "") -> Page:
         return "/assets/" + hashed
 
     bundled: dict[str, str] = {}
+    spoken: dict[str, str] = {}   # a language's words' bundle, by language
 
     def module(match: re.Match[str]) -> str:
         entry = match["url"][len("/js/"):]
@@ -253,6 +270,7 @@ def build(static: Path, head: str = "") -> Page:
                 continue
             script = bundle(static / "js", folder + source.name, strip=True, skip=done)
             url = add(f"words-{source.name}", script.encode())
+            spoken[source.stem] = script
             named.append(f'<meta name="cardtable-words" data-lang="{source.stem}" content="{url}">')
         return "\n  ".join(named)
 
@@ -282,8 +300,19 @@ def build(static: Path, head: str = "") -> Page:
     html = LINKED.sub(linked, html)
     body = html.encode()
     first, script = _first_visit(html, bundled, files, inline)
+    first_in = []
+    if first is not None:
+        for lang, words in spoken.items():
+            text = "\n" + words
+            if "</script" in text.lower():
+                continue   # this language's readers fetch their words (frame.js)
+            inline.append(("script-src", _digest(text)))
+            # before the page's script: module scripts run in their order in the page
+            at = first.find(b'<script type="module" data-script=')
+            tag = f'<script type="module" data-words="{lang}">{text}</script>\n'.encode()
+            first_in.append((lang, first[:at] + tag + first[at:]))
     return Page(body, files, worker=_worker(static, body, files), inline=tuple(inline),
-                first=first, script=script)
+                first=first, script=script, first_in=tuple(first_in))
 
 
 def _first_visit(html: str, bundled: dict[str, str], files: dict[str, Asset],
@@ -362,6 +391,7 @@ class PageAssets:
                         page = build(self.static, self.head() if self.head else "")
                         # the first visit's page first: once the script is squeezed, so is it
                         squeezing = [*([page.first_document] if page.first_document else []),
+                                     *page.first_documents.values(),
                                      *page.files.values(), page.document]
                         if page.worker is not None:
                             squeezing.append(page.worker)

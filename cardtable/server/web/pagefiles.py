@@ -30,6 +30,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from .accounts import page_language
 from .assets import FOREVER, Asset, PageAssets
 
 __all__ = ["CACHE", "SCRIPT_COOKIE", "PageFiles", "page_html", "page_response", "router"]
@@ -171,11 +172,14 @@ def _page(static: Path, request: Request) -> Response:
     page = page_files(request).page()
     if page is None:
         return page_response(static, request.headers.get("if-none-match"))
-    more = {"Content-Security-Policy": page.policy, "Vary": "Accept-Encoding, Cookie"}
-    if page.first_document is not None and request.cookies.get(SCRIPT_COOKIE) != page.script:
+    more = {"Content-Security-Policy": page.policy,
+            "Vary": "Accept-Encoding, Cookie, Accept-Language"}
+    first = page.first_for(page_language(request))
+    if first is not None and request.cookies.get(SCRIPT_COOKIE) != page.script:
         # a browser without this version's script on the device: the page with the script
-        # inside (one round trip, not two); the page sets the cookie once it keeps the file
-        return page.first_document.response(request.headers.get("accept-encoding"), CACHE,
-                                            request.headers.get("if-none-match"), more)
+        # (and its reader's words) inside: one round trip, not two; the page sets the cookie
+        # once it keeps the file
+        return first.response(request.headers.get("accept-encoding"), CACHE,
+                              request.headers.get("if-none-match"), more)
     return page.document.response(request.headers.get("accept-encoding"), CACHE,
                                   request.headers.get("if-none-match"), more)

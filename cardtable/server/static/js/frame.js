@@ -46,6 +46,8 @@ export function wordsUrl(lang) {
  * before it draws): a Persian reader's words arrive in the same round trip as the script. */
 function fetchWords(lang) {
   if (lang === "en" || !document.head || !document.createElement) return;
+  // a first visit's page may hold them already (the server read the browser's languages)
+  if (document.querySelector(`script[data-words="${lang}"]`)) return;
   const link = document.createElement("link");
   link.rel = "modulepreload";
   link.href = wordsUrl(lang);

@@ -27,18 +27,26 @@ export function addWords(lang, table) {
 const loading = new Map();
 
 /** The words of ``lang``, fetched once (nothing to fetch for English or a language already
- * here).  The page names each language's bundle (<meta name="cardtable-words">, the server's
+ * here).  A first visit's page may hold them (the server read the browser's languages);
+ * else the page names each language's bundle (<meta name="cardtable-words">, the server's
  * hashed file; frame.js has started its download already); without one, the module itself.
  * @param {string} lang
  * @returns {Promise<void>} */
 export function loadLanguage(lang) {
   if (STRINGS[lang] || !(lang in LANGUAGES)) return Promise.resolve();
+  const module = `/js/lang/all/${lang}.js`;
+  const modules = /** @type {any} */ (globalThis).cardtableModules;
+  if (modules?.has(module)) {
+    // run already: inside a first visit's page, beside its script
+    addWords(lang, modules.get(module).default);
+    return Promise.resolve();
+  }
   let fetching = loading.get(lang);
   if (!fetching) {
-    const module = `/js/lang/all/${lang}.js`;
     fetching = import(wordsUrl(lang)).then((own) => {
-      const words = /** @type {any} */ (globalThis).cardtableModules?.get(module) ?? own;
-      addWords(lang, words.default);
+      // a bundle files its modules in cardtableModules (web/jsbundle.py); a module is itself
+      const kept = /** @type {any} */ (globalThis).cardtableModules?.get(module);
+      addWords(lang, (kept ?? own).default);
     });
     loading.set(lang, fetching);
     fetching.catch(() => { loading.delete(lang); });   // asked again next time
