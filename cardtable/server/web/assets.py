@@ -302,8 +302,8 @@ def build(static: Path, head: str = "") -> Page:
     first, script = _first_visit(html, bundled, files, inline)
     first_in = []
     if first is not None:
-        for lang, words in spoken.items():
-            text = "\n" + words
+        for lang, said in spoken.items():
+            text = "\n" + said
             if "</script" in text.lower():
                 continue   # this language's readers fetch their words (frame.js)
             inline.append(("script-src", _digest(text)))
