@@ -40,11 +40,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 import numpy as np
 
 from .. import games
+from .._engine import load_core
 from ..cards import CARDS, Card, cards_of, format_cards, mask_of
 from ..game import IllegalMove
 from ..pasur import Hand, Move, Rules, move_options, opening_step, sur_cards
@@ -56,8 +57,8 @@ from .base import DEAL as _DEAL
 from .base import OVER as _OVER
 from .base import PLAY as _PLAY
 
-__all__ = ["NUM_ACTIONS", "PER_CARD", "STOP", "TAKE", "PasurEpisode", "PasurFeatures",
-           "max_points"]
+__all__ = ["NUM_ACTIONS", "PER_CARD", "STOP", "TAKE", "CompiledPasurEpisode", "PasurEpisode",
+           "PasurFeatures", "max_points"]
 
 NUM_ACTIONS = 105
 TAKE = 52
@@ -124,8 +125,20 @@ class PasurEpisode(Episode):
         self.sides = self.rules.sides(players)
         self.rounds = 48 // (4 * players)
         self.order = tuple((leader + k) % players for k in range(players))
-        self.history: list[int] = []
         self._layouts = {}
+        self._fresh()
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> PasurEpisode:
+        """A ``PasurEpisode`` is the compiled one (``CompiledPasurEpisode``: the whole
+        episode in the core) where the compiled hand runs, else this class."""
+        if cls is PasurEpisode and _CORE_EPISODE and Hand is _COMPILED:
+            return EpisodeCore.__new__(CompiledPasurEpisode)
+        return super().__new__(cls)
+
+    def _fresh(self) -> None:
+        """The state before the first card is dealt (the compiled episode keeps it in its
+        core)."""
+        self.history: list[int] = []
         self._phase = _DEAL
         self._round = 1
         self._dealt: list[Card] = []     # this deal round's cards so far, in deal order
@@ -137,8 +150,8 @@ class PasurEpisode(Episode):
         self._redeals = 0
         self._tables: list[int] = []     # opening tables dealt again (table redeals)
         self._opening = 0
-        self._deals = [[0] * self.rounds for _ in range(players)]
-        self._held = [0] * players       # each seat's cards while seats play (as masks)
+        self._deals = [[0] * self.rounds for _ in range(self.players)]
+        self._held = [0] * self.players  # each seat's cards while seats play (as masks)
         self._chance: list[tuple[int, int, int, int]] = []   # (history index, seat, round,
         # attempt); seat -1 for a table card
         self._hand: Hand | None = None
@@ -154,7 +167,7 @@ class PasurEpisode(Episode):
             out["rules"] = self.custom
         return out
 
-    _lists = ("_dealt", "_chance", "_plays", "_tables", "_held")
+    _lists: ClassVar[tuple[str, ...]] = ("_dealt", "_chance", "_plays", "_tables", "_held")
 
     def _copy_more(self, other: PasurEpisode) -> None:
         other._deals = [row[:] for row in self._deals]
@@ -958,3 +971,130 @@ class PasurFeatures:
                 threat / 5.0, card_points(low, self.rules) / 3.0,
                 self.threat(table | low, unseen) / 5.0)
         return out
+
+
+# -- the whole episode on the compiled core -----------------------------------------------
+# ``CompiledPasurEpisode`` is what ``PasurEpisode(...)`` makes where the compiled hand runs:
+# its state (the deal card by card, the opening-table rule, each deal round's hand, the
+# capture being chosen, the plays) lives in ``_core.EpisodeCore`` (cardtable/pasur/_core.c),
+# which deals, decides, lists the legal actions and writes the observation in one call
+# each, with no Python step per action.  The core gives its fields under the names above,
+# so everything else (strings, the information state, resampling, the refusals' reasons)
+# is ``PasurEpisode``'s own code reading them: the pure episode stays the reference, and
+# tests/adapters/test_core_episode.py plays both on the same actions.
+_PASUR_CORE: Any = load_core("cardtable.pasur._core") if _COMPILED is not None else None
+if TYPE_CHECKING:
+    from ..pasur._core import EpisodeCore
+elif hasattr(_PASUR_CORE, "EpisodeCore"):
+    EpisodeCore = _PASUR_CORE.EpisodeCore
+    _PASUR_CORE.bind_episode(tuple(CARDS))
+else:
+    EpisodeCore = type("EpisodeCore", (), {"__doc__": "(no compiled core here)"})
+_CORE_EPISODE = hasattr(_PASUR_CORE, "EpisodeCore")
+"""Whether ``PasurEpisode(...)`` makes the compiled episode."""
+
+_OBSERVATIONS: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
+"""The observation's layout (its pieces' starts in the core's order, and its size) by
+players and sides: the same for every episode of that shape."""
+
+_JACK_RULES = {"replace": 0, "replace_one": 1, "redeal": 2, "redeal_table": 3, "stay": 4}
+"""``Rules.opening_jacks`` as the core numbers it."""
+
+
+class CompiledPasurEpisode(EpisodeCore, PasurEpisode):
+    """One hand of Pasur as chance nodes and int decisions, played in the compiled core
+    (the module docstring; ``PasurEpisode`` says what each action does)."""
+
+    _lists: ClassVar[tuple[str, ...]] = ()
+
+    def _fresh(self) -> None:
+        rules = self.rules
+        blank = Hand._blank(rules, self.players, self.leader, None)
+        self._setup(blank, self.leader, rules.opening_same_face_redeal,
+                    rules.opening_any_face_redeal, _JACK_RULES[rules.opening_jacks])
+        key = (self.players, self.sides)
+        layout = _OBSERVATIONS.get(key)
+        if layout is None:
+            offsets = self.offsets()
+            layout = _OBSERVATIONS[key] = (tuple(offsets[name] for name in _OBSERVATION),
+                                           self.tensor_size())
+        self._layout(*layout)
+
+    def tensor_list(self, seat: int, kind: str = "observation", private: str = "single"
+                    ) -> list[float]:
+        """``Episode.tensor_list``, the seat's observation made by the core in one call
+        (pyspiel asks for it at every decision)."""
+        if kind == "observation" and private == "single":
+            listed = self._observation_list(seat)
+            if listed is not NotImplemented:
+                tensor: list[float] = listed
+                return tensor
+        return PasurEpisode.tensor_list(self, seat, kind, private)
+
+    def copy(self) -> CompiledPasurEpisode:
+        other: CompiledPasurEpisode = EpisodeCore.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        self._copy_into(other)
+        return other
+
+    def apply_chance(self, rng: random.Random) -> None:
+        """Deal at chance nodes with ``rng`` until a seat decides: the same cards from the
+        same draws as ``PasurEpisode.apply_chance``."""
+        apply = self.apply
+        while self._phase == _DEAL:
+            cards = self._pool & ~self._exclude
+            apply(nth_card(cards, rng.randrange(cards.bit_count())))
+
+    def _refuse(self, action: int) -> NoReturn:
+        """Raise the reference's ``IllegalMove`` for an action the core refused: the
+        Python episode's own checks, which read the core's fields and refuse it before
+        changing anything."""
+        phase = self._phase
+        if phase == _DEAL:
+            PasurEpisode._deal(self, action)
+        elif phase == _PLAY:
+            PasurEpisode._decide(self, action)
+        else:
+            raise IllegalMove("the hand is over")
+        raise AssertionError(f"the core refused {action}, which the reference takes")
+
+    def _in_core(self, out: Any, seat: int, kind: str, private: str) -> Any:
+        """The observation written by the core in one call once the first deal round is
+        complete; ``NotImplemented`` (the Python pieces) for the other views and while
+        cards are dealt."""
+        if kind != "observation" or private != "single":
+            return NotImplemented
+        if type(seat) is not int or not 0 <= seat < self.players:
+            self._check_seat(seat)
+        at = self._layouts.get(_STARTS)
+        if at is None:
+            offsets = self.offsets()
+            at = self._layouts[_STARTS] = tuple(offsets[name] for name in _OBSERVATION)
+        return self._tensor(out, seat, at)
+
+    @classmethod
+    def vector_stepper(cls, opponent: str, kind: str) -> Any:
+        """The core's ``episode_steps`` against the ``random`` opponent, observation view:
+        the chance nodes and the opponents draw from the core's own generator (uniform
+        over the cards left and over the legal moves, as the ``random`` bot's are)."""
+        if opponent != "random" or kind != "observation":
+            return None
+        return _vector_steps
+
+    def vector_item(self, state: bytearray) -> tuple[Any, ...]:
+        return (self, state)
+
+    def vector_synced(self, status: int) -> None:
+        """Nothing to bring up to date: the core holds the whole episode."""
+
+
+def _vector_steps(items: list[tuple[Any, ...]], actions: list[int], observations: np.ndarray,
+                  masks: np.ndarray, status: np.ndarray, seat: int,
+                  template: CompiledPasurEpisode) -> None:
+    """``CompiledPasurEpisode.vector_stepper``: every environment stepped in one core call
+    (``episode_steps`` in cardtable/pasur/_core.c says what it does)."""
+    at = template._layouts.get(_STARTS)
+    if at is None:
+        offsets = template.offsets()
+        at = template._layouts[_STARTS] = tuple(offsets[name] for name in _OBSERVATION)
+    _PASUR_CORE.episode_steps(items, actions, observations, masks, status, seat, at)

@@ -1133,6 +1133,31 @@ static PyObject *HandCore_by_card(HandCore *h, PyObject *Py_UNUSED(ignored))
 enum { O_PLAYER, O_TO_MOVE, O_HAND, O_TABLE, O_CAPTURED, O_PENDING, O_PICKED, O_SURS,
        O_HAND_SIZES, O_ROUND, O_STOCK, O_LAST, O_STARTS };
 
+/* The observation's pieces written into an open (zeroed) tensor. */
+static void write_observation(const Board *b, ct_tensor *t, int seat, const long long *at,
+                              int pending, ct_mask picked, int round, int stock)
+{
+    ct_tensor_bits(t, at[O_PLAYER], (ct_mask)1 << seat);
+    ct_tensor_bits(t, at[O_HAND], b->held[seat]);
+    ct_tensor_bits(t, at[O_TABLE], b->table);
+    ct_tensor_bits(t, at[O_ROUND], (ct_mask)1 << (round - 1));
+    ct_tensor_set(t, at[O_STOCK], stock);
+    if (b->to_move >= 0)
+        ct_tensor_bits(t, at[O_TO_MOVE], (ct_mask)1 << b->to_move);
+    if (pending >= 0) {
+        ct_tensor_bits(t, at[O_PENDING], (ct_mask)1 << pending);
+        ct_tensor_bits(t, at[O_PICKED], picked);
+    }
+    for (int side = 0; side < b->sides; side++) {
+        ct_tensor_bits(t, at[O_CAPTURED] + 52 * side, b->captured[side]);
+        ct_tensor_set(t, at[O_SURS] + side, b->surs[side]);
+    }
+    if (b->last >= 0)
+        ct_tensor_bits(t, at[O_LAST], (ct_mask)1 << b->last);
+    for (int other = 0; other < b->players; other++)
+        ct_tensor_set(t, at[O_HAND_SIZES] + other, ct_count(b->held[other]));
+}
+
 static PyObject *HandCore_tensor(HandCore *h, PyObject *args)
 {
     int seat, pending, round, stock;
@@ -1157,25 +1182,7 @@ static PyObject *HandCore_tensor(HandCore *h, PyObject *args)
     ct_tensor t;
     if (ct_tensor_open(out, &t) < 0)
         return NULL;
-    ct_tensor_bits(&t, at[O_PLAYER], (ct_mask)1 << seat);
-    ct_tensor_bits(&t, at[O_HAND], b->held[seat]);
-    ct_tensor_bits(&t, at[O_TABLE], b->table);
-    ct_tensor_bits(&t, at[O_ROUND], (ct_mask)1 << (round - 1));
-    ct_tensor_set(&t, at[O_STOCK], stock);
-    if (b->to_move >= 0)
-        ct_tensor_bits(&t, at[O_TO_MOVE], (ct_mask)1 << b->to_move);
-    if (pending >= 0) {
-        ct_tensor_bits(&t, at[O_PENDING], (ct_mask)1 << pending);
-        ct_tensor_bits(&t, at[O_PICKED], (ct_mask)picked);
-    }
-    for (int side = 0; side < b->sides; side++) {
-        ct_tensor_bits(&t, at[O_CAPTURED] + 52 * side, b->captured[side]);
-        ct_tensor_set(&t, at[O_SURS] + side, b->surs[side]);
-    }
-    if (b->last >= 0)
-        ct_tensor_bits(&t, at[O_LAST], (ct_mask)1 << b->last);
-    for (int other = 0; other < b->players; other++)
-        ct_tensor_set(&t, at[O_HAND_SIZES] + other, ct_count(b->held[other]));
+    write_observation(b, &t, seat, at, pending, (ct_mask)picked, round, stock);
     return ct_tensor_close(&t);
 }
 
@@ -1703,6 +1710,42 @@ static PyObject *Hand_get_depth(HandCore *h, void *Py_UNUSED(c))
     return PyLong_FromLong(h->b.depth);
 }
 
+/* The position of Hand.from_masks put in place (the checks done): each seat's cards, the
+ * table, the stock dealt in card order (4 cards to each seat from the leader on, each
+ * later round), the piles and surs (NULL: left as they are) and the last capturer. */
+static void hand_place(HandCore *h, const ct_mask *held, ct_mask table, ct_mask stock,
+                       long deal_round, const ct_mask *captured, const int *surs, int last)
+{
+    Board *b = &h->b;
+    int players = b->players;
+    long rounds = ct_count(stock) / (4 * players);
+    ct_mask rest = stock;
+    for (long r = 0; r < rounds; r++)
+        for (int k = 0; k < players; k++) {
+            ct_mask four = 0;
+            for (int c = 0; c < 4; c++) {
+                ct_mask bit = rest & -rest;
+                four |= bit;
+                rest ^= bit;
+            }
+            b->deals[r][(h->leader + k) % players] = four;
+        }
+    memcpy(b->held, held, sizeof(ct_mask) * (size_t)players);
+    b->table = table;
+    if (captured != NULL)
+        memcpy(b->captured, captured, sizeof(ct_mask) * (size_t)b->sides);
+    if (surs != NULL)
+        memcpy(b->surs, surs, sizeof(int) * (size_t)b->sides);
+    b->last = last;
+    b->base = deal_round;
+    h->deals_len = deal_round + 1 + rounds;
+    b->round = deal_round;
+    b->rounds = deal_round + rounds;
+    b->to_move = h->leader;
+    b->sur_live = b->round < b->rounds || b->sur_in_last_deal;
+    hand_forget_legal(h);
+}
+
 /* _place(held, table, stock, deal_round, captured, surs, last): Hand.from_masks's checked
  * position put in place, as the pure Hand._place does (the stock dealt in card order, 4
  * cards to each seat from the leader on, each later round). */
@@ -1716,7 +1759,7 @@ static PyObject *HandCore_place(HandCore *h, PyObject *args)
         return NULL;
     Board *b = &h->b;
     int players = b->players, per_round = 4 * players;
-    ct_mask held[4], captured[4], surs[4];
+    ct_mask held[4], captured[4], surs[4] = {0};
     ct_mask stock = (ct_mask)stock_value, table = (ct_mask)table_value;
     long rounds = players ? ct_count(stock) / per_round : 0;
     int last_seat = -1;
@@ -1731,32 +1774,11 @@ static PyObject *HandCore_place(HandCore *h, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "not a position to place");
         return NULL;
     }
-    ct_mask rest = stock;
-    for (long r = 0; r < rounds; r++)
-        for (int k = 0; k < players; k++) {
-            ct_mask four = 0;
-            for (int c = 0; c < 4; c++) {
-                ct_mask bit = rest & -rest;
-                four |= bit;
-                rest ^= bit;
-            }
-            b->deals[r][(h->leader + k) % players] = four;
-        }
-    memcpy(b->held, held, sizeof(ct_mask) * (size_t)players);
-    b->table = table;
-    if (captured_list != Py_None)
-        memcpy(b->captured, captured, sizeof(ct_mask) * (size_t)b->sides);
-    if (surs_list != Py_None)
-        for (int k = 0; k < b->sides; k++)
-            b->surs[k] = (int)surs[k];
-    b->last = last_seat;
-    b->base = deal_round;
-    h->deals_len = deal_round + 1 + rounds;
-    b->round = deal_round;
-    b->rounds = deal_round + rounds;
-    b->to_move = h->leader;
-    b->sur_live = b->round < b->rounds || b->sur_in_last_deal;
-    hand_forget_legal(h);
+    int sur_counts[4];
+    for (int k = 0; k < b->sides; k++)
+        sur_counts[k] = (int)surs[k];
+    hand_place(h, held, table, stock, deal_round, captured_list != Py_None ? captured : NULL,
+               surs_list != Py_None ? sur_counts : NULL, last_seat);
     Py_RETURN_NONE;
 }
 
@@ -3238,6 +3260,1026 @@ static PyObject *core_shuffle(PyObject *Py_UNUSED(module), PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* -- the research episode in C (cardtable/adapters/pasur.py) -------------------------------
+ *
+ * ``EpisodeCore`` is the base of the compiled ``PasurEpisode``: one hand dealt card by card
+ * at chance nodes and decided in small ints, the whole of it in C.  It keeps what the
+ * Python episode keeps (the cards dealt this round, the stock, the opening-table rule's
+ * doings, each seat's deals, the chance nodes, the capture being chosen, the plays) and
+ * builds each deal round's compiled hand itself, as Hand.from_masks does.  Its getters
+ * give those fields under the Python episode's names, so the Python code reads them for
+ * its strings, views and resampling; the Python episode (cardtable/adapters/pasur.py on
+ * the pure engine) is the reference, and tests/adapters/test_core_episode.py holds the
+ * two to each other action for action. */
+
+enum { PH_DEAL = 0, PH_PLAY = 1, PH_OVER = 2 };
+enum { JR_REPLACE = 0, JR_REPLACE_ONE = 1, JR_REDEAL = 2, JR_REDEAL_TABLE = 3, JR_STAY = 4 };
+#define EP_TAKE 52
+#define EP_STOP 104
+#define EP_ACTIONS 105
+#define EP_PLAYS 48
+
+typedef struct {
+    Py_ssize_t at;
+    int seat, round, attempt;
+} ChanceEntry;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *history;          /* the episode's actions (a list of ints) */
+    HandCore *hand;             /* this deal round's hand (NULL before the first) */
+    HandCore *blank;            /* a blank hand under the episode's rules (each round's start) */
+    int players, leader, rounds, four, order[4];
+    int same, any_face, jack_rule;
+    int phase, round;
+    int dealt[20], ndealt;      /* this deal round's cards so far, in deal order */
+    ct_mask pool, exclude, returned, opening;
+    int slot, replaced, redeals;
+    ct_mask *tables;            /* opening tables dealt again */
+    Py_ssize_t ntables, room_tables;
+    ct_mask deals[4][MAX_ROUNDS];
+    ct_mask held[4];
+    ChanceEntry *chance;
+    Py_ssize_t nchance, room_chance;
+    int pending;
+    ct_mask picked;
+    int nplays, play_seat[EP_PLAYS], play_index[EP_PLAYS];
+    ct_mask play_taken[EP_PLAYS];
+    long long obs_at[O_STARTS];  /* the observation's layout (_layout): its pieces' starts */
+    Py_ssize_t obs_size;         /* and its size (0: not given) */
+} EpisodeCore;
+
+static PyTypeObject EpisodeCoreType;
+static PyObject *CARD_OBJECTS;   /* the 52 Card objects by index (bind_episode) */
+static PyObject *NO_ARGS;
+
+static void ep_reset(EpisodeCore *e)
+{
+    e->phase = PH_DEAL;
+    e->round = 1;
+    e->ndealt = 0;
+    e->pool = ALL_MASK;
+    e->exclude = e->returned = e->opening = 0;
+    e->slot = -1;
+    e->replaced = e->redeals = 0;
+    e->ntables = e->nchance = 0;
+    memset(e->deals, 0, sizeof e->deals);
+    memset(e->held, 0, sizeof e->held);
+    Py_CLEAR(e->hand);
+    e->pending = -1;
+    e->picked = 0;
+    e->nplays = 0;
+}
+
+static PyObject *EpisodeCore_new(PyTypeObject *type, PyObject *Py_UNUSED(args),
+                                 PyObject *Py_UNUSED(kwargs))
+{
+    EpisodeCore *e = (EpisodeCore *)type->tp_alloc(type, 0);
+    if (e == NULL)
+        return NULL;
+    e->history = PyList_New(0);
+    if (e->history == NULL) {
+        Py_DECREF(e);
+        return NULL;
+    }
+    ep_reset(e);
+    return (PyObject *)e;
+}
+
+static void EpisodeCore_dealloc(EpisodeCore *e)
+{
+    Py_CLEAR(e->history);
+    Py_CLEAR(e->hand);
+    Py_CLEAR(e->blank);
+    free(e->tables);
+    free(e->chance);
+    Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+/* _setup(blank, leader, same, any_face, jack_rule): a fresh episode under the rules of
+ * ``blank`` (a blank compiled hand, Hand._blank), led by ``leader``, with the opening-table
+ * rule's settings (opening_same_face_redeal, opening_any_face_redeal, and opening_jacks as
+ * 0 replace, 1 replace_one, 2 redeal, 3 redeal_table, 4 stay). */
+static PyObject *EpisodeCore_setup(EpisodeCore *e, PyObject *args)
+{
+    PyObject *blank;
+    int leader, same, any_face, jack_rule;
+    if (!PyArg_ParseTuple(args, "O!iipi:_setup", &HandCoreType, &blank, &leader, &same,
+                          &any_face, &jack_rule))
+        return NULL;
+    HandCore *h = (HandCore *)blank;
+    int players = h->b.players;
+    if (players < 2 || players > 4 || leader < 0 || leader >= players || jack_rule < 0
+        || jack_rule > JR_STAY || h->b.depth != 0) {
+        PyErr_SetString(PyExc_ValueError, "a blank hand of 2 to 4 players, a leader of them "
+                        "and an opening rule");
+        return NULL;
+    }
+    Py_XSETREF(e->blank, (HandCore *)Py_NewRef(blank));
+    e->players = players;
+    e->leader = leader;
+    e->four = 4 * players;
+    e->rounds = 48 / e->four;
+    for (int k = 0; k < players; k++)
+        e->order[k] = (leader + k) % players;
+    e->same = same;
+    e->any_face = any_face;
+    e->jack_rule = jack_rule;
+    ep_reset(e);
+    Py_RETURN_NONE;
+}
+
+static int ep_grow(void **items, Py_ssize_t *room, Py_ssize_t need, size_t size)
+{
+    if (need <= *room)
+        return 0;
+    Py_ssize_t more = *room ? 2 * *room : 64;
+    while (more < need)
+        more *= 2;
+    void *grown = realloc(*items, (size_t)more * size);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *items = grown;
+    *room = more;
+    return 0;
+}
+
+/* The deal round is complete: its hand, placed as Hand.from_masks places it. */
+static int ep_start_round(EpisodeCore *e)
+{
+    ct_mask held[4] = {0};
+    for (int k = 0; k < e->four; k++)
+        held[e->order[k / 4]] |= 1ULL << e->dealt[k];
+    HandCore *h = (HandCore *)HandCore_copy(e->blank, NO_ARGS, NULL);
+    if (h == NULL)
+        return -1;
+    if (e->round == 1) {
+        ct_mask table = 0;
+        for (int k = e->four; k < e->ndealt; k++)
+            table |= 1ULL << e->dealt[k];
+        hand_place(h, held, table, e->pool, 1, NULL, NULL, -1);
+    } else {
+        const Board *prev = &e->hand->b;
+        hand_place(h, held, prev->table, e->pool, e->round, prev->captured, prev->surs,
+                   prev->last);
+    }
+    Py_XSETREF(e->hand, h);
+    memcpy(e->held, held, sizeof held);
+    e->ndealt = 0;
+    e->phase = PH_PLAY;
+    return 0;
+}
+
+/* The opening-table rule (pasur.deal.opening_step) on the 4 table cards just dealt. */
+static int ep_check_opening(EpisodeCore *e)
+{
+    const int *table = e->dealt + e->four;
+    int jacks = 0, queens = 0, kings = 0, first_jack = -1;
+    for (int k = 0; k < 4; k++) {
+        int rank = table[k] / 4 + 1;
+        if (rank == 11 && first_jack < 0)
+            first_jack = k;
+        jacks += rank == 11;
+        queens += rank == 12;
+        kings += rank == 13;
+    }
+    if ((e->same && (queens >= e->same || kings >= e->same))
+        || (e->any_face && jacks + queens + kings)
+        || (jacks && e->jack_rule == JR_REDEAL)
+        || (jacks && e->jack_rule == JR_REPLACE_ONE && (jacks > 1 || e->replaced))) {
+        e->redeals += 1;
+        e->pool = ALL_MASK;
+        e->ndealt = 0;
+        e->replaced = 0;
+        e->returned = 0;
+        e->ntables = 0;
+        for (int s = 0; s < e->players; s++)
+            e->deals[s][0] = 0;
+        return 0;
+    }
+    ct_mask mask = 0;
+    for (int k = 0; k < 4; k++)
+        mask |= 1ULL << table[k];
+    if (!jacks || e->jack_rule == JR_STAY) {
+        e->opening = mask;
+        return ep_start_round(e);
+    }
+    if (e->jack_rule == JR_REDEAL_TABLE) {
+        if (ep_grow((void **)&e->tables, &e->room_tables, e->ntables + 1, sizeof(ct_mask)) < 0)
+            return -1;
+        e->tables[e->ntables++] = mask;
+        e->pool |= mask;
+        e->returned |= mask;
+        e->ndealt = e->four;
+        return 0;
+    }
+    ct_mask jack = 1ULL << table[first_jack];
+    e->pool |= jack;
+    e->exclude = jack;
+    e->returned |= jack;
+    e->slot = first_jack;
+    return 0;
+}
+
+/* A chance node deals card ``index``: 0 done, 1 refused (nothing changed), -1 an error. */
+static int ep_deal(EpisodeCore *e, long long index)
+{
+    if (index < 0 || index >= 52 || !((e->pool & ~e->exclude) >> index & 1))
+        return 1;
+    if (ep_grow((void **)&e->chance, &e->room_chance, e->nchance + 1, sizeof(ChanceEntry)) < 0)
+        return -1;
+    ct_mask bit = 1ULL << index;
+    e->pool ^= bit;
+    int seat = -1;
+    if (e->slot >= 0) {
+        e->dealt[e->four + e->slot] = (int)index;
+        e->slot = -1;
+        e->exclude = 0;
+        e->replaced = 1;
+    } else {
+        int k = e->ndealt++;
+        e->dealt[k] = (int)index;
+        if (k < e->four) {
+            seat = e->order[k / 4];
+            e->deals[seat][e->round - 1] |= bit;
+        }
+    }
+    ChanceEntry *entry = &e->chance[e->nchance++];
+    entry->at = PyList_GET_SIZE(e->history);
+    entry->seat = seat;
+    entry->round = e->round;
+    entry->attempt = e->redeals;
+    if (e->round == 1) {
+        if (e->ndealt == e->four + 4 && e->slot < 0)
+            return ep_check_opening(e);
+    } else if (e->ndealt == e->four) {
+        return ep_start_round(e);
+    }
+    return 0;
+}
+
+/* The hand's legal moves listed in b.legal; -1 (MemoryError) when they cannot be. */
+static int ep_list(EpisodeCore *e)
+{
+    if (board_legal(&e->hand->b) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* What card ``index`` can take, ascending (the episode's moves of that card), into out. */
+static int ep_moves_of(const EpisodeCore *e, int index, ct_mask *out)
+{
+    const Masks *legal = &e->hand->b.legal;
+    int m = 0;
+    for (Py_ssize_t k = 0; k < legal->size; k++) {
+        ct_mask item = legal->items[k];
+        if ((int)(item >> 56) != index)
+            continue;
+        ct_mask x = item & ALL_MASK;
+        int j = m++;
+        while (j > 0 && out[j - 1] > x) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = x;
+    }
+    return m;
+}
+
+/* Whether a capture starts with the cards named so far (named lowest first). */
+static inline int ep_consistent(ct_mask taken, ct_mask picked)
+{
+    if (!picked)
+        return 1;
+    ct_mask below = (1ULL << (64 - __builtin_clzll(picked))) - 1;
+    return (taken & below) == picked;
+}
+
+static int ep_push(EpisodeCore *e, int index, ct_mask taken)
+{
+    HandCore *h = e->hand;
+    Board *b = &h->b;
+    int seat = b->to_move;
+    long before = b->round;
+    if (b->depth >= MAX_STACK || e->nplays >= EP_PLAYS) {
+        PyErr_SetString(PyExc_RuntimeError, "the hand's undo stack is full");
+        return -1;
+    }
+    PyObject *move = interned_move(index, taken);
+    if (move == NULL)
+        return -1;
+    h->moves[b->depth] = move;
+    board_play(b, index, taken);
+    hand_forget_legal(h);
+    e->held[seat] &= ~(1ULL << index);
+    e->play_seat[e->nplays] = seat;
+    e->play_index[e->nplays] = index;
+    e->play_taken[e->nplays++] = taken;
+    e->pending = -1;
+    e->picked = 0;
+    if (b->to_move < 0) {
+        e->phase = PH_OVER;
+    } else if (b->round != before) {
+        e->phase = PH_DEAL;
+        e->round += 1;
+    }
+    return 0;
+}
+
+/* A seat's decision: 0 done, 1 refused (nothing changed), -1 an error. */
+static int ep_decide(EpisodeCore *e, long long action)
+{
+    ct_mask moves[64];
+    if (ep_list(e) < 0)
+        return -1;
+    if (e->pending < 0) {
+        if (action < 0 || action >= 52)
+            return 1;
+        int m = ep_moves_of(e, (int)action, moves);
+        if (m == 0)
+            return 1;
+        if (m == 1)
+            return ep_push(e, (int)action, moves[0]);
+        e->pending = (int)action;
+        e->picked = 0;
+        return 0;
+    }
+    int m = ep_moves_of(e, e->pending, moves);
+    ct_mask picked = e->picked;
+    if (action == EP_STOP) {
+        for (int k = 0; k < m; k++)
+            if (moves[k] == picked)
+                return ep_push(e, e->pending, picked);
+        return 1;
+    }
+    if (action < EP_TAKE || action >= EP_STOP)
+        return 1;
+    ct_mask bit = 1ULL << (action - EP_TAKE), next = 0;
+    for (int k = 0; k < m; k++) {
+        ct_mask rest = moves[k] & ~picked;
+        if (rest && ep_consistent(moves[k], picked))
+            next |= rest & -rest;
+    }
+    if (!(next & bit))
+        return 1;
+    picked |= bit;
+    int left = 0;
+    ct_mask only = 0;
+    for (int k = 0; k < m; k++)
+        if (ep_consistent(moves[k], picked)) {
+            left += 1;
+            only = moves[k];
+        }
+    if (left == 1)
+        return ep_push(e, e->pending, only);
+    e->picked = picked;
+    return 0;
+}
+
+/* One action (a card dealt or a decision), put in the history: 0, 1 refused, -1 error. */
+static int ep_step(EpisodeCore *e, long long action)
+{
+    int done = e->phase == PH_DEAL ? ep_deal(e, action)
+             : e->phase == PH_PLAY ? ep_decide(e, action) : 1;
+    if (done != 0)
+        return done;
+    PyObject *number = PyLong_FromLongLong(action);
+    if (number == NULL || PyList_Append(e->history, number) < 0) {
+        Py_XDECREF(number);
+        return -1;
+    }
+    Py_DECREF(number);
+    return 0;
+}
+
+/* apply(action): PasurEpisode.apply.  An action refused goes to the Python episode's
+ * ``_refuse``, which raises the reference's IllegalMove saying why. */
+static PyObject *EpisodeCore_apply(EpisodeCore *e, PyObject *arg)
+{
+    PyObject *number = PyLong_CheckExact(arg) ? Py_NewRef(arg) : PyNumber_Long(arg);
+    if (number == NULL)
+        return NULL;
+    int overflow;
+    long long action = PyLong_AsLongLongAndOverflow(number, &overflow);
+    if (action == -1 && PyErr_Occurred()) {
+        Py_DECREF(number);
+        return NULL;
+    }
+    int done = 1;
+    if (!overflow && e->blank != NULL) {
+        done = ep_step(e, action);
+        if (done < 0) {
+            Py_DECREF(number);
+            return NULL;
+        }
+    }
+    if (done == 0) {
+        Py_DECREF(number);
+        Py_RETURN_NONE;
+    }
+    PyObject *refused = PyObject_CallMethod((PyObject *)e, "_refuse", "O", number);
+    Py_DECREF(number);
+    if (refused != NULL) {
+        Py_DECREF(refused);
+        PyErr_SetString(PyExc_RuntimeError, "the core refused an action the reference took");
+    }
+    return NULL;
+}
+
+/* The legal actions now, ascending, into out (at most EP_ACTIONS): their count, or -1. */
+static int ep_legal_actions(EpisodeCore *e, int *out)
+{
+    int n = 0;
+    if (e->phase == PH_DEAL) {
+        for (ct_mask rest = e->pool & ~e->exclude; rest; rest &= rest - 1)
+            out[n++] = ct_low(rest);
+        return n;
+    }
+    if (e->phase != PH_PLAY)
+        return 0;
+    if (ep_list(e) < 0)
+        return -1;
+    const Masks *legal = &e->hand->b.legal;
+    if (e->pending < 0) {
+        ct_mask cards = 0;
+        for (Py_ssize_t k = 0; k < legal->size; k++)
+            cards |= 1ULL << (int)(legal->items[k] >> 56);
+        for (; cards; cards &= cards - 1)
+            out[n++] = ct_low(cards);
+        return n;
+    }
+    ct_mask next = 0, picked = e->picked;
+    int stop = 0;
+    for (Py_ssize_t k = 0; k < legal->size; k++) {
+        ct_mask item = legal->items[k];
+        if ((int)(item >> 56) != e->pending)
+            continue;
+        ct_mask taken = item & ALL_MASK, rest = taken & ~picked;
+        if (rest && ep_consistent(taken, picked))
+            next |= rest & -rest;
+        stop |= taken == picked;
+    }
+    for (; next; next &= next - 1)
+        out[n++] = EP_TAKE + ct_low(next);
+    if (stop)
+        out[n++] = EP_STOP;
+    return n;
+}
+
+static PyObject *int_list(const int *values, int n)
+{
+    PyObject *out = PyList_New(n);
+    for (int k = 0; out != NULL && k < n; k++) {
+        PyObject *item = PyLong_FromLong(values[k]);
+        if (item == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
+static PyObject *EpisodeCore_legal_actions(EpisodeCore *e, PyObject *Py_UNUSED(ignored))
+{
+    int out[EP_ACTIONS];
+    int n = ep_legal_actions(e, out);
+    return n < 0 ? NULL : int_list(out, n);
+}
+
+static PyObject *EpisodeCore_chance_outcomes(EpisodeCore *e, PyObject *Py_UNUSED(ignored))
+{
+    if (e->phase != PH_DEAL)
+        return PyList_New(0);
+    ct_mask rest = e->pool & ~e->exclude;
+    int n = ct_count(rest);
+    PyObject *out = PyList_New(n);
+    PyObject *p = out ? PyFloat_FromDouble(n ? 1.0 / n : 0.0) : NULL;
+    for (int k = 0; p != NULL && k < n; k++, rest &= rest - 1) {
+        PyObject *pair = Py_BuildValue("(iO)", ct_low(rest), p);
+        if (pair == NULL)
+            Py_CLEAR(p);
+        else
+            PyList_SET_ITEM(out, k, pair);
+    }
+    if (p == NULL) {
+        Py_XDECREF(out);
+        return NULL;
+    }
+    Py_DECREF(p);
+    return out;
+}
+
+static PyObject *EpisodeCore_current_player(EpisodeCore *e, PyObject *Py_UNUSED(ignored))
+{
+    return PyLong_FromLong(e->phase == PH_PLAY ? e->hand->b.to_move
+                           : e->phase == PH_DEAL ? -1 : -4);
+}
+
+static PyObject *EpisodeCore_is_terminal(EpisodeCore *e, PyObject *Py_UNUSED(ignored))
+{
+    return PyBool_FromLong(e->phase == PH_OVER);
+}
+
+static PyObject *EpisodeCore_is_chance_node(EpisodeCore *e, PyObject *Py_UNUSED(ignored))
+{
+    return PyBool_FromLong(e->phase == PH_DEAL);
+}
+
+static int read_starts(PyObject *starts, long long *at)
+{
+    if (!PyTuple_Check(starts) || PyTuple_GET_SIZE(starts) != O_STARTS) {
+        PyErr_SetString(PyExc_ValueError, "one start per piece of the observation");
+        return -1;
+    }
+    for (int i = 0; i < O_STARTS; i++) {
+        at[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(starts, i));
+        if (at[i] == -1 && PyErr_Occurred())
+            return -1;
+    }
+    return 0;
+}
+
+/* The observation once the first deal round is complete (seats play, or the hand is
+ * over): what PasurEpisode.pieces gives, the reference. */
+static void ep_observation(const EpisodeCore *e, ct_tensor *t, int seat, const long long *at)
+{
+    write_observation(&e->hand->b, t, seat, at, e->pending, e->picked, e->round,
+                      ct_count(e->pool));
+}
+
+/* _tensor(out, seat, starts): a seat's observation while seats play or once the hand is
+ * over, into the float32 buffer ``out`` (None back) or a new list when ``out`` is the
+ * size; NotImplemented while cards are dealt (the Python pieces write it then). */
+static PyObject *EpisodeCore_tensor(EpisodeCore *e, PyObject *args)
+{
+    PyObject *out, *starts;
+    int seat;
+    if (!PyArg_ParseTuple(args, "OiO:_tensor", &out, &seat, &starts))
+        return NULL;
+    if (e->phase == PH_DEAL || e->hand == NULL)
+        Py_RETURN_NOTIMPLEMENTED;
+    long long at[O_STARTS];
+    if (seat < 0 || seat >= e->players) {
+        PyErr_SetString(PyExc_ValueError, "a seat of the hand");
+        return NULL;
+    }
+    if (read_starts(starts, at) < 0)
+        return NULL;
+    ct_tensor t;
+    if (ct_tensor_open(out, &t) < 0)
+        return NULL;
+    ep_observation(e, &t, seat, at);
+    return ct_tensor_close(&t);
+}
+
+/* _layout(starts, size): the observation's layout, kept for _observation_list. */
+static PyObject *EpisodeCore_layout(EpisodeCore *e, PyObject *args)
+{
+    PyObject *starts;
+    Py_ssize_t size;
+    long long at[O_STARTS];
+    if (!PyArg_ParseTuple(args, "On:_layout", &starts, &size) || read_starts(starts, at) < 0)
+        return NULL;
+    if (size <= 0 || size > (1 << 20)) {
+        PyErr_SetString(PyExc_ValueError, "an observation's size is 1 to 2**20");
+        return NULL;
+    }
+    memcpy(e->obs_at, at, sizeof at);
+    e->obs_size = size;
+    Py_RETURN_NONE;
+}
+
+/* _observation_list(seat): the observation of ``seat`` (an int, a seat of the hand) as a
+ * list of floats (pyspiel's form) in one call, by the layout given to _layout; or
+ * NotImplemented (while cards are dealt, with no layout given, or any other seat: the
+ * Python episode answers, or says why not). */
+static PyObject *EpisodeCore_observation_list(EpisodeCore *e, PyObject *arg)
+{
+    if (e->phase == PH_DEAL || e->hand == NULL || e->obs_size == 0 || !PyLong_CheckExact(arg))
+        Py_RETURN_NOTIMPLEMENTED;
+    long seat = PyLong_AsLong(arg);
+    if (seat < 0 || seat >= e->players) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyObject *size = PyLong_FromSsize_t(e->obs_size);
+    if (size == NULL)
+        return NULL;
+    ct_tensor t;
+    int opened = ct_tensor_open(size, &t);
+    Py_DECREF(size);
+    if (opened < 0)
+        return NULL;
+    ep_observation(e, &t, (int)seat, e->obs_at);
+    return ct_tensor_close(&t);
+}
+
+/* _copy_into(other): ``other`` (a new episode of the same class, its dict already copied)
+ * made an independent copy of this one. */
+static PyObject *EpisodeCore_copy_into(EpisodeCore *e, PyObject *arg)
+{
+    if (!PyObject_TypeCheck(arg, &EpisodeCoreType)) {
+        PyErr_SetString(PyExc_TypeError, "a copy goes into another episode");
+        return NULL;
+    }
+    EpisodeCore *o = (EpisodeCore *)arg;
+    PyObject *history = PyList_GetSlice(e->history, 0, PyList_GET_SIZE(e->history));
+    if (history == NULL)
+        return NULL;
+    HandCore *hand = NULL;
+    if (e->hand != NULL && (hand = (HandCore *)HandCore_copy(e->hand, NO_ARGS, NULL)) == NULL) {
+        Py_DECREF(history);
+        return NULL;
+    }
+    ct_mask *tables = NULL;
+    ChanceEntry *chance = NULL;
+    if ((e->room_tables && (tables = malloc((size_t)e->room_tables * sizeof *tables)) == NULL)
+        || (e->room_chance
+            && (chance = malloc((size_t)e->room_chance * sizeof *chance)) == NULL)) {
+        free(tables);
+        Py_DECREF(history);
+        Py_XDECREF(hand);
+        return PyErr_NoMemory();
+    }
+    if (e->ntables)
+        memcpy(tables, e->tables, (size_t)e->ntables * sizeof *tables);
+    if (e->nchance)
+        memcpy(chance, e->chance, (size_t)e->nchance * sizeof *chance);
+    Py_XDECREF(o->history);
+    Py_XDECREF(o->hand);
+    Py_XDECREF(o->blank);
+    free(o->tables);
+    free(o->chance);
+    size_t head = offsetof(EpisodeCore, players);
+    memcpy((char *)o + head, (char *)e + head, sizeof(EpisodeCore) - head);
+    o->history = history;
+    o->hand = hand;
+    o->blank = e->blank ? (HandCore *)Py_NewRef(e->blank) : NULL;
+    o->tables = tables;
+    o->chance = chance;
+    Py_RETURN_NONE;
+}
+
+/* -- the fields under the Python episode's names -- */
+
+static PyObject *Ep_get_history(EpisodeCore *e, void *Py_UNUSED(c))
+{
+    return Py_NewRef(e->history);
+}
+
+static int Ep_set_history(EpisodeCore *e, PyObject *value, void *Py_UNUSED(c))
+{
+    if (value == NULL || !PyList_CheckExact(value)) {
+        PyErr_SetString(PyExc_TypeError, "an episode's history is a list of actions");
+        return -1;
+    }
+    Py_SETREF(e->history, Py_NewRef(value));
+    return 0;
+}
+
+#define EP_INT_GETTER(name, expr) \
+    static PyObject *Ep_get_##name(EpisodeCore *e, void *Py_UNUSED(c)) \
+    { return PyLong_FromLongLong((long long)(expr)); }
+EP_INT_GETTER(phase, e->phase)
+EP_INT_GETTER(round, e->round)
+EP_INT_GETTER(pool, e->pool)
+EP_INT_GETTER(exclude, e->exclude)
+EP_INT_GETTER(slot, e->slot)
+EP_INT_GETTER(returned, e->returned)
+EP_INT_GETTER(redeals, e->redeals)
+EP_INT_GETTER(opening, e->opening)
+EP_INT_GETTER(pending, e->pending)
+EP_INT_GETTER(picked, e->picked)
+
+static PyObject *Ep_get_replaced(EpisodeCore *e, void *Py_UNUSED(c))
+{
+    return PyBool_FromLong(e->replaced);
+}
+
+static PyObject *Ep_get_dealt(EpisodeCore *e, void *Py_UNUSED(c))
+{
+    if (CARD_OBJECTS == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the pasur core is not bound to its cards");
+        return NULL;
+    }
+    PyObject *out = PyList_New(e->ndealt);
+    for (int k = 0; out != NULL && k < e->ndealt; k++)
+        PyList_SET_ITEM(out, k, Py_NewRef(PyTuple_GET_ITEM(CARD_OBJECTS, e->dealt[k])));
+    return out;
+}
+
+static PyObject *Ep_get_tables(EpisodeCore *e, void *Py_UNUSED(c))
+{
+    return list_of_masks(e->tables, (int)e->ntables);
+}
+
+static PyObject *Ep_get_held(EpisodeCore *e, void *Py_UNUSED(c))
+{
+    return list_of_masks(e->held, e->players);
+}
+
+static PyObject *Ep_get_deals(EpisodeCore *e, void *Py_UNUSED(c))
+{
+    PyObject *out = PyList_New(e->players);
+    for (int s = 0; out != NULL && s < e->players; s++) {
+        PyObject *row = list_of_masks(e->deals[s], e->rounds);
+        if (row == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, s, row);
+    }
+    return out;
+}
+
+static PyObject *Ep_get_chance(EpisodeCore *e, void *Py_UNUSED(c))
+{
+    PyObject *out = PyList_New(e->nchance);
+    for (Py_ssize_t k = 0; out != NULL && k < e->nchance; k++) {
+        const ChanceEntry *c = &e->chance[k];
+        PyObject *entry = Py_BuildValue("(niii)", c->at, c->seat, c->round, c->attempt);
+        if (entry == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, k, entry);
+    }
+    return out;
+}
+
+static PyObject *Ep_get_hand(EpisodeCore *e, void *Py_UNUSED(c))
+{
+    return Py_NewRef(e->hand ? (PyObject *)e->hand : Py_None);
+}
+
+static PyObject *Ep_get_by_card(EpisodeCore *e, void *Py_UNUSED(c))
+{
+    if (e->phase != PH_PLAY)
+        return PyDict_New();
+    return HandCore_by_card(e->hand, NULL);
+}
+
+static PyObject *Ep_get_plays(EpisodeCore *e, void *Py_UNUSED(c))
+{
+    PyObject *out = PyList_New(e->nplays);
+    for (int k = 0; out != NULL && k < e->nplays; k++) {
+        PyObject *move = interned_move(e->play_index[k], e->play_taken[k]);
+        PyObject *entry = move ? Py_BuildValue("(iN)", e->play_seat[k], move) : NULL;
+        if (entry == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, k, entry);
+    }
+    return out;
+}
+
+static PyGetSetDef EpisodeCore_getset[] = {
+    {"history", (getter)Ep_get_history, (setter)Ep_set_history, "The actions so far.", NULL},
+    {"_phase", (getter)Ep_get_phase, NULL, "0 dealing, 1 a seat decides, 2 over.", NULL},
+    {"_round", (getter)Ep_get_round, NULL, "The deal round (from 1).", NULL},
+    {"_dealt", (getter)Ep_get_dealt, NULL, "This deal round's cards so far.", NULL},
+    {"_pool", (getter)Ep_get_pool, NULL, "The cards not dealt yet.", NULL},
+    {"_exclude", (getter)Ep_get_exclude, NULL, "A returned jack being replaced.", NULL},
+    {"_slot", (getter)Ep_get_slot, NULL, "The table slot being refilled (-1: none).", NULL},
+    {"_replaced", (getter)Ep_get_replaced, NULL, "Whether a jack was replaced.", NULL},
+    {"_returned", (getter)Ep_get_returned, NULL, "Cards seen going back to the stock.", NULL},
+    {"_redeals", (getter)Ep_get_redeals, NULL, "Redeals so far.", NULL},
+    {"_tables", (getter)Ep_get_tables, NULL, "Opening tables dealt again.", NULL},
+    {"_opening", (getter)Ep_get_opening, NULL, "The opening table kept.", NULL},
+    {"_deals", (getter)Ep_get_deals, NULL, "Each seat's cards per deal round.", NULL},
+    {"_held", (getter)Ep_get_held, NULL, "Each seat's cards while seats play.", NULL},
+    {"_chance", (getter)Ep_get_chance, NULL, "(history index, seat, round, attempt).", NULL},
+    {"_hand", (getter)Ep_get_hand, NULL, "This deal round's hand.", NULL},
+    {"_by_card", (getter)Ep_get_by_card, NULL, "The legal moves by card.", NULL},
+    {"_pending", (getter)Ep_get_pending, NULL, "The card being played (-1: none).", NULL},
+    {"_picked", (getter)Ep_get_picked, NULL, "The cards named so far.", NULL},
+    {"_plays", (getter)Ep_get_plays, NULL, "(seat, move) for every move made.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef EpisodeCore_methods[] = {
+    {"_setup", (PyCFunction)EpisodeCore_setup, METH_VARARGS,
+     "_setup(blank, leader, same, any_face, jack_rule): a fresh episode."},
+    {"apply", (PyCFunction)EpisodeCore_apply, METH_O,
+     "Play one action (a card dealt, or a decision)."},
+    {"legal_actions", (PyCFunction)EpisodeCore_legal_actions, METH_NOARGS,
+     "The legal actions, ascending (chance: the cards to deal)."},
+    {"chance_outcomes", (PyCFunction)EpisodeCore_chance_outcomes, METH_NOARGS,
+     "[(card, probability)] at a chance node, else []."},
+    {"current_player", (PyCFunction)EpisodeCore_current_player, METH_NOARGS,
+     "The seat to decide; -1 at a chance node, -4 at the end."},
+    {"is_terminal", (PyCFunction)EpisodeCore_is_terminal, METH_NOARGS, "Whether it is over."},
+    {"is_chance_node", (PyCFunction)EpisodeCore_is_chance_node, METH_NOARGS,
+     "Whether a card is being dealt."},
+    {"_tensor", (PyCFunction)EpisodeCore_tensor, METH_VARARGS,
+     "_tensor(out, seat, starts): a seat's observation (NotImplemented while dealing)."},
+    {"_layout", (PyCFunction)EpisodeCore_layout, METH_VARARGS,
+     "_layout(starts, size): the observation's layout, for _observation_list."},
+    {"_observation_list", (PyCFunction)EpisodeCore_observation_list, METH_O,
+     "_observation_list(seat): a seat's observation as a list (NotImplemented: ask Python)."},
+    {"_copy_into", (PyCFunction)EpisodeCore_copy_into, METH_O,
+     "_copy_into(other): make other an independent copy of this episode."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EpisodeCoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "cardtable.pasur._core.EpisodeCore",
+    .tp_doc = "A Pasur research episode in C: the compiled PasurEpisode's base.",
+    .tp_basicsize = sizeof(EpisodeCore),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_new = EpisodeCore_new,
+    .tp_dealloc = (destructor)EpisodeCore_dealloc,
+    .tp_methods = EpisodeCore_methods,
+    .tp_getset = EpisodeCore_getset,
+};
+
+/* bind_episode(cards): the 52 Card objects, by index, that the episode's _dealt holds. */
+static PyObject *core_bind_episode(PyObject *Py_UNUSED(module), PyObject *cards)
+{
+    if (!PyTuple_Check(cards) || PyTuple_GET_SIZE(cards) != 52) {
+        PyErr_SetString(PyExc_ValueError, "bind_episode takes the 52 cards as a tuple");
+        return NULL;
+    }
+    Py_XSETREF(CARD_OBJECTS, Py_NewRef(cards));
+    Py_RETURN_NONE;
+}
+
+/* The actions that make a move (card ``index`` taking ``taken``) from a decision node with
+ * nothing chosen yet (PasurEpisode.actions_for): their count, into out. */
+static int ep_actions_for(EpisodeCore *e, int index, ct_mask taken, int *out)
+{
+    ct_mask moves[64];
+    int m = ep_moves_of(e, index, moves), n = 0;
+    out[n++] = index;
+    if (m == 1)
+        return n;
+    ct_mask picked = 0;
+    for (ct_mask rest = taken; rest; rest &= rest - 1) {
+        ct_mask bit = rest & -rest;
+        picked |= bit;
+        out[n++] = EP_TAKE + ct_low(bit);
+        int left = 0;
+        for (int k = 0; k < m; k++)
+            left += ep_consistent(moves[k], picked);
+        if (left == 1)
+            return n;
+    }
+    out[n++] = EP_STOP;
+    return n;
+}
+
+/* episode_steps(envs, actions, observations, masks, status, seat, starts): a vector of
+ * Pasur episodes stepped in one call, for cardtable.adapters.vector.  Each environment is
+ * a tuple (episode, rng): a compiled PasurEpisode and a bytearray of 32 bytes holding the
+ * state of the generator its chance nodes and random opponents draw from.  For
+ * environment i, ``actions[i]`` is the learner's action (-1: none, only chance and the
+ * opponents move; -2: leave this environment alone).  The learner's action is played; then
+ * chance nodes deal a card uniformly from those they may deal, and every other seat plays
+ * a move drawn uniformly from its legal moves, as the actions that make it
+ * (``actions_for``), until the learner ``seat`` decides or the hand ends; every action
+ * goes into the history as the episode's own steps put it.  Row i of ``observations``
+ * (float32, the observation a row, its pieces at ``starts``) then holds the learner's
+ * observation, row i of ``masks`` (int8, a byte an action) its legal actions, and
+ * ``status[i]`` (int8) 0 (the learner decides), 1 (the hand is over) or 3 (the learner's
+ * action is not legal: nothing played, the row rewritten). */
+static PyObject *core_episode_steps(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *envs, *actions, *obs_object, *mask_object, *status_object, *starts;
+    int seat;
+    if (!PyArg_ParseTuple(args, "O!O!OOOiO!:episode_steps", &PyList_Type, &envs, &PyList_Type,
+                          &actions, &obs_object, &mask_object, &status_object, &seat,
+                          &PyTuple_Type, &starts))
+        return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(envs);
+    long long at[O_STARTS];
+    if (PyList_GET_SIZE(actions) != count) {
+        PyErr_SetString(PyExc_ValueError, "one action per environment");
+        return NULL;
+    }
+    if (read_starts(starts, at) < 0)
+        return NULL;
+    Py_buffer obs, masks, status;
+    if (PyObject_GetBuffer(obs_object, &obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(mask_object, &masks, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&obs);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(status_object, &status, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&obs);
+        PyBuffer_Release(&masks);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t row = count ? obs.len / 4 / count : 0;
+    if (count == 0 || obs.itemsize != 4 || obs.len != row * 4 * count
+        || masks.len != (Py_ssize_t)EP_ACTIONS * count || status.len != count) {
+        PyErr_SetString(PyExc_ValueError, "the observations are float32 rows, the masks "
+                        "one byte an action and the status one byte, a row per environment");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *env = PyList_GET_ITEM(envs, i);
+        long action = PyLong_AsLong(PyList_GET_ITEM(actions, i));
+        if (action == -1 && PyErr_Occurred())
+            goto done;
+        if (action == -2)
+            continue;
+        if (!PyTuple_Check(env) || PyTuple_GET_SIZE(env) != 2
+            || !PyObject_TypeCheck(PyTuple_GET_ITEM(env, 0), &EpisodeCoreType)) {
+            PyErr_SetString(PyExc_ValueError, "each environment is (episode, rng)");
+            goto done;
+        }
+        EpisodeCore *e = (EpisodeCore *)PyTuple_GET_ITEM(env, 0);
+        if (e->blank == NULL || seat < 0 || seat >= e->players) {
+            PyErr_SetString(PyExc_ValueError, "the learner's seat is not one of the hand's");
+            goto done;
+        }
+        Py_buffer state;
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(env, 1), &state, PyBUF_WRITABLE) < 0)
+            goto done;
+        if (state.len != 32) {
+            PyBuffer_Release(&state);
+            PyErr_SetString(PyExc_ValueError, "a generator's state is 32 bytes");
+            goto done;
+        }
+        ct_rng rng;
+        memcpy(rng.s, state.buf, 32);
+        int8_t code = 0;
+        int failed = 0;
+        if (action >= 0) {
+            if (e->phase != PH_PLAY || e->hand->b.to_move != seat)
+                code = 3;
+            else {
+                int done = ep_step(e, action);
+                failed = done < 0;
+                code = done == 1 ? 3 : 0;
+            }
+        }
+        while (code == 0 && !failed) {
+            if (e->phase == PH_OVER) {
+                code = 1;
+                break;
+            }
+            if (e->phase == PH_DEAL) {
+                ct_mask cards = e->pool & ~e->exclude;
+                uint32_t k = ct_below(&rng, (uint32_t)ct_count(cards));
+                while (k--)
+                    cards &= cards - 1;
+                failed = ep_step(e, ct_low(cards)) != 0;
+                continue;
+            }
+            if (e->hand->b.to_move == seat)
+                break;
+            if (ep_list(e) < 0 || e->hand->b.legal.size == 0) {
+                failed = 1;
+                break;
+            }
+            const Masks *legal = &e->hand->b.legal;
+            ct_mask item = legal->items[ct_below(&rng, (uint32_t)legal->size)];
+            int steps[64];
+            int n = ep_actions_for(e, (int)(item >> 56), item & ALL_MASK, steps);
+            for (int k = 0; k < n && !failed; k++)
+                failed = ep_step(e, steps[k]) != 0;
+        }
+        memcpy(state.buf, rng.s, 32);
+        PyBuffer_Release(&state);
+        if (failed) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_RuntimeError, "the core refused its own move");
+            goto done;
+        }
+        ct_tensor t = {.data = (float *)obs.buf + i * row, .size = row};
+        memset(t.data, 0, (size_t)row * 4);
+        if (e->phase != PH_DEAL)
+            ep_observation(e, &t, seat, at);
+        if (t.bad) {
+            PyErr_SetString(PyExc_ValueError, "a piece falls outside the tensor");
+            goto done;
+        }
+        int8_t *mask = (int8_t *)masks.buf + i * EP_ACTIONS;
+        memset(mask, 0, EP_ACTIONS);
+        if (e->phase == PH_PLAY && e->hand->b.to_move == seat) {
+            int legal[EP_ACTIONS];
+            int n = ep_legal_actions(e, legal);
+            if (n < 0)
+                goto done;
+            for (int k = 0; k < n; k++)
+                mask[legal[k]] = 1;
+        }
+        ((int8_t *)status.buf)[i] = code;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&masks);
+    PyBuffer_Release(&status);
+    return result;
+}
+
 static PyMethodDef core_methods[] = {
     {"bind_hand", core_bind_hand, METH_O,
      "bind_hand(move_of): the function the compiled hand interns its moves with."},
@@ -3246,6 +4288,10 @@ static PyMethodDef core_methods[] = {
      "is a random.Random itself, whose 52 draws are made in one call)."},
     {"shuffle", core_shuffle, METH_VARARGS,
      "shuffle(rng, list): rng.shuffle(list) as random.Random does it, draw for draw."},
+    {"bind_episode", core_bind_episode, METH_O,
+     "bind_episode(cards): the 52 Card objects the research episode's fields hold."},
+    {"episode_steps", core_episode_steps, METH_VARARGS,
+     "A vector of Pasur research episodes stepped in one call (cardtable.adapters.vector)."},
     {"options", core_options, METH_VARARGS,
      "options(rules_holder, index, table): the masks card index can take (0: it stays), "
      "read off an object with the option memory's fields (a Hand's _memory's owner)."},
@@ -3263,13 +4309,17 @@ static struct PyModuleDef core_module = {
 
 PyMODINIT_FUNC PyInit__core(void)
 {
-    if (PyType_Ready(&BoardType) < 0 || PyType_Ready(&HandCoreType) < 0)
+    if (PyType_Ready(&BoardType) < 0 || PyType_Ready(&HandCoreType) < 0
+        || PyType_Ready(&EpisodeCoreType) < 0)
+        return NULL;
+    if (NO_ARGS == NULL && (NO_ARGS = PyTuple_New(0)) == NULL)
         return NULL;
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL)
         return NULL;
     if (PyModule_AddObjectRef(module, "Board", (PyObject *)&BoardType) < 0
         || PyModule_AddObjectRef(module, "HandCore", (PyObject *)&HandCoreType) < 0
+        || PyModule_AddObjectRef(module, "EpisodeCore", (PyObject *)&EpisodeCoreType) < 0
         || PyModule_AddObjectRef(module, "READY", Py_True) < 0) {
         Py_DECREF(module);
         return NULL;

@@ -111,34 +111,153 @@ def test_the_core_refuses_a_tensor_outside_its_buffer():
         core.encode(np.zeros(core.layout().size, np.float64), 0)
 
 
-@settings(max_examples=15, deadline=None)
-@given(seed=SEEDS, preset=st.sampled_from(["standard", "wikipedia", "turkish", "multicapture"]),
-       players=st.sampled_from([2, 3, 4]))
-def test_a_pasur_hand_stepped_on_the_core_is_the_python_episodes(seed, preset, players):
-    """Both episodes deal the same cards (the pure one building its hands on the pure
-    engine at each deal round) and play the same actions, captures chosen card by card."""
-    rng = random.Random(seed)
+def pure_pasur(preset: str, players: int) -> PasurEpisode:
+    """A Pasur episode on the pure engine: the Python episode, its hands the pure ones."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pasur_adapter, "Hand", PureHand)
+        episode = PasurEpisode(preset, players)
+    assert type(episode) is PasurEpisode
+    return episode
+
+
+def pasur_pair(preset: str, players: int) -> tuple[PasurEpisode, PasurEpisode]:
+    """A compiled episode and a pure one of the same game (a preset that refuses this many
+    players: two)."""
     try:
-        core, pure = PasurEpisode(preset, players), PasurEpisode(preset, players)
-    except ValueError:   # a preset that refuses this many players
-        core, pure = PasurEpisode(preset, 2), PasurEpisode(preset, 2)
+        core = PasurEpisode(preset, players)
+    except ValueError:
+        players = 2
+        core = PasurEpisode(preset, players)
+    assert type(core) is pasur_adapter.CompiledPasurEpisode
+    return core, pure_pasur(preset, players)
+
+
+def pure_apply(pure: PasurEpisode, action: int) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pasur_adapter, "Hand", PureHand)
+        pure.apply(action)
+
+
+def same_records(core: PasurEpisode, pure: PasurEpisode) -> None:
+    """Every field the Python episode keeps, read off the core under the same names."""
+    assert core.history == pure.history
+    for name in ("_phase", "_round", "_dealt", "_pool", "_exclude", "_slot", "_replaced",
+                 "_returned", "_redeals", "_tables", "_opening", "_deals", "_chance",
+                 "_pending", "_picked", "_plays"):
+        assert getattr(core, name) == getattr(pure, name), name
+    if pure._phase == 1:
+        assert core._held == pure._held
+    assert core.current_player() == pure.current_player()
+    assert core.is_terminal() == pure.is_terminal()
+    assert core.is_chance_node() == pure.is_chance_node()
+    assert core.legal_actions() == pure.legal_actions()
+    assert core.chance_outcomes() == pure.chance_outcomes()
+    assert core.moves == pure.moves and core.returns() == pure.returns()
+    assert core.move_so_far() == pure.move_so_far() and core.choosing == pure.choosing
+
+
+PASUR_GAMES = [("standard", 2), ("standard", 4), ("wikipedia", 2), ("wikipedia", 3),
+               ("turkish", 3), ("multicapture", 2), ("multicapture", 4)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS, game=st.sampled_from(PASUR_GAMES))
+def test_a_pasur_hand_stepped_on_the_core_is_the_python_episodes(seed, game):
+    """Both episodes deal the same cards (the pure one building its hands on the pure
+    engine at each deal round) and play the same actions, captures chosen card by card:
+    every record, action list, tensor and string is the same at every node, chance nodes
+    included, and a copy taken midway goes on alike."""
+    rng = random.Random(seed)
+    core, pure = pasur_pair(*game)
     decisions = 0
+    copied = None
     while not core.is_terminal():
+        same_records(core, pure)
         if core.is_chance_node():
             action = core.sample_chance(rng)
             core.apply(action)
-            with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(pasur_adapter, "Hand", PureHand)
-                pure.apply(action)
+            pure_apply(pure, action)
             continue
         assert type(core.engine) is CompiledHand and type(pure.engine) is PureHand
-        assert core.legal_actions() == pure.legal_actions()
         assert list(core._by_card.items()) == list(pure._by_card.items())
+        assert core.legal_moves() == pure.legal_moves()
         same_views(core, pure)
         action = rng.choice(core.legal_actions())
+        if decisions == 20:
+            copied = (core.copy(), len(core.history), action)
         core.apply(action)
-        pure.apply(action)
+        pure_apply(pure, action)
         decisions += 1
     assert pure.is_terminal() and core.returns() == pure.returns()
     assert core.moves == pure.moves and decisions >= 48
+    same_records(core, pure)
     same_views(core, pure)
+    assert copied is not None
+    other, at, action = copied
+    assert other.history == core.history[:at] and other is not core
+    for action in core.history[at:]:
+        other.apply(action)
+    same_records(other, pure)
+
+
+@pytest.mark.parametrize("preset", ["standard", "wikipedia", "turkish", "kids"])
+def test_the_opening_table_rule_deals_alike_on_the_core(preset):
+    """Deals forced through the opening-table rule: a jack on the table (replaced, or a
+    redeal, or the table dealt again, as the preset says) and faces that redeal."""
+    jacks = [40, 41, 42, 43]
+    for table in ([40, 1, 2, 3], [4, 41, 44, 45], [44, 45, 46, 5], [48, 49, 50, 6],
+                  [40, 41, 7, 8]):
+        try:
+            core, pure = pasur_pair(preset, 2)
+        except ValueError:
+            continue
+        rest = [i for i in range(52) if i not in table]
+        for action in rest[:8] + table:
+            core.apply(action)
+            pure_apply(pure, action)
+        same_records(core, pure)
+        rng = random.Random(sum(table))
+        while core.is_chance_node():
+            action = core.sample_chance(rng)
+            core.apply(action)
+            pure_apply(pure, action)
+            same_records(core, pure)
+        for seat in range(2):
+            for kind in KINDS:
+                assert core.string(seat, kind) == pure.string(seat, kind)
+        assert any(j in core.history for j in jacks) or not set(jacks) & set(table)
+
+
+def test_an_action_the_pasur_core_refuses_is_refused_with_the_pure_reason():
+    core, pure = pasur_pair("standard", 2)
+    rng = random.Random(5)
+    tried = 0
+    while not core.is_terminal():
+        for action in (-1, 52, 104, 3, 60, 2**70, "7", 3.0, None, "x"):
+            legal = core.legal_actions()
+            if not isinstance(action, int) or action in legal:
+                try:
+                    number = int(action)
+                except (TypeError, ValueError) as error:
+                    with pytest.raises(type(error)) as by_core:
+                        core.apply(action)
+                    with pytest.raises(type(error)) as by_pure:
+                        pure_apply(pure, action)
+                    assert str(by_core.value) == str(by_pure.value)
+                    continue
+                if number in legal:
+                    continue
+            with pytest.raises(IllegalMove) as by_pure:
+                pure_apply(pure, action)
+            with pytest.raises(IllegalMove) as by_core:
+                core.apply(action)
+            assert str(by_core.value) == str(by_pure.value)
+            tried += 1
+        action = core.sample_chance(rng) if core.is_chance_node() \
+            else rng.choice(core.legal_actions())
+        core.apply(action)
+        pure_apply(pure, action)
+        same_records(core, pure)
+    with pytest.raises(IllegalMove, match="over"):
+        core.apply(0)
+    assert tried > 100

@@ -55,8 +55,9 @@ def test_an_ended_game_starts_again_on_the_next_step_and_its_action_is_ignored()
     assert obs["action_mask"][ended].any()
 
 
-def test_an_illegal_action_ends_that_game_with_the_penalty_and_says_why():
-    vector = CardtableVectorEnv("durak", num_envs=2, opponent="random")
+@pytest.mark.parametrize("game", ["durak", "pasur"])
+def test_an_illegal_action_ends_that_game_with_the_penalty_and_says_why(game):
+    vector = CardtableVectorEnv(game, num_envs=2, opponent="random")
     obs, _ = vector.reset(seed=3)
     actions = _first_legal(obs["action_mask"])
     illegal = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
@@ -105,26 +106,35 @@ def test_in_the_parallel_form_only_the_acting_agents_action_counts():
 def _pure_replay(episode):
     """``episode``'s history replayed on the pure engine (the Python reference)."""
     import cardtable.adapters.durak as durak_adapter
+    import cardtable.adapters.pasur as pasur_adapter
     from cardtable.durak.engine import PureGame
+    from cardtable.pasur.engine import PureHand
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(durak_adapter, "Game", PureGame)
-        return type(episode).replay(episode.params(), episode.history)
+        patch.setattr(pasur_adapter, "Hand", PureHand)
+        cls = pasur_adapter.PasurEpisode if episode.game == "pasur" else type(episode)
+        reference = cls.replay(episode.params(), episode.history)
+    assert type(reference.engine) in (PureGame, PureHand)
+    return reference
 
 
 def _random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     return np.array([int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks])
 
 
-@pytest.mark.skipif(not CardtableVectorEnv("durak", num_envs=1, opponent="random")._batched,
-                    reason="the compiled Durak core is not built")
-def test_durak_stepped_in_one_core_call_is_each_environment_stepped_alone_and_the_reference():
-    """Durak against random opponents is stepped in one core call for the whole vector:
-    each row is what a vector of that one environment gives (same seed, same actions), and
-    what the episode's history replayed on the pure engine shows its seat (the reference
-    writer), the opponents' moves legal and the learner to move."""
-    vector = CardtableVectorEnv("durak", num_envs=4, opponent="random")
-    alone = [CardtableVectorEnv("durak", num_envs=1, opponent="random") for _ in range(4)]
+@pytest.mark.parametrize("game", ["durak", "pasur"])
+def test_a_vector_stepped_in_one_core_call_is_each_environment_stepped_alone_and_the_reference(
+        game):
+    """Against random opponents a game is stepped in one core call for the whole vector
+    (Pasur: its deal rounds dealt in the core too): each row is what a vector of that one
+    environment gives (same seed, same actions), and what the episode's history replayed
+    on the pure engine shows its seat (the reference writer), the opponents' moves legal,
+    each card dealt from the stock, and the learner to move."""
+    if not CardtableVectorEnv(game, num_envs=1, opponent="random")._batched:
+        pytest.skip("the compiled core is not built")
+    vector = CardtableVectorEnv(game, num_envs=4, opponent="random")
+    alone = [CardtableVectorEnv(game, num_envs=1, opponent="random") for _ in range(4)]
     obs, _ = vector.reset(seed=40)
     single = [env.reset(seed=40 + i)[0] for i, env in enumerate(alone)]
     rng = np.random.default_rng(0)
@@ -135,7 +145,7 @@ def test_durak_stepped_in_one_core_call_is_each_environment_stepped_alone_and_th
             assert np.array_equal(obs["action_mask"][i], single[i]["action_mask"][0])
             episode = env.episode
             reference = _pure_replay(episode)
-            assert reference._log == episode._log and reference.is_terminal() == (
+            assert reference.moves == episode.moves and reference.is_terminal() == (
                 episode.is_terminal())
             tensor, views = reference.layout().new()
             reference.write(views, 0)
