@@ -82,7 +82,7 @@ clear it within them at its present spread (``_measure``): the extra goes to the
 calls that more deals settle, not to a loss a hair from a threshold."""
 
 CORE_DOUBT = 16
-"""The allowance where the kit deals and plays out in its compiled core (Pasur's
+"""The allowance where the kit deals and plays out in its compiled core (the kits'
 ``fast_dealer``, a playout a tenth or less of the CPU of a deal built in Python): up to this
 many times the budget on any loss whose interval still reaches across a threshold, whether
 or not its present spread says the deals would settle it.  The distance to the threshold
@@ -200,6 +200,12 @@ class _Player:
                                                          "basic", infer=True)
         """The kit's deals and playouts in its compiled core, where it offers them: a deal
         dealt there as a board (no hand built in Python), each move played on a copy."""
+        judge = getattr(kit, "fast_judge", None)
+        self.judged: Callable[[list[int], tuple[Any, ...]], Sequence[list[float]]] | None = (
+            None if judge is None or self.dealer is None
+            else judge(position, seat, self.context, "basic"))
+        """The dealer's deals and playouts of many deals in one call, where the kit offers
+        it (``_on_deals``): the same numbers as ``deal`` and ``play`` deal by deal."""
 
     def deal(self, rng: random.Random) -> tuple[Any, int]:
         if self.dealer is not None:
@@ -237,6 +243,24 @@ class _Player:
             steps += 1
         reward: float = self.rewards(game, context)[self.seat]
         return reward
+
+
+def _on_deals(player: _Player, rng: random.Random, count: int, moves: Sequence[Any],
+              ) -> Sequence[list[float]]:
+    """Each of ``moves`` played on ``count`` fresh deals from ``rng`` (the same deal for every
+    move): a list of the seat's rewards a move.  In one call to the kit's core where the
+    player has it (``judged``, drawing from ``rng`` the numbers ``deal`` draws, in turn),
+    else deal by deal."""
+    judged = getattr(player, "judged", None)
+    if judged is not None:
+        return judged([rng.getrandbits(64) for _ in range(2 * count)], tuple(moves))
+    out: list[list[float]] = [[] for _ in moves]
+    last = len(moves) - 1
+    for _ in range(count):
+        deal, draw = player.deal(rng)
+        for i, move in enumerate(moves):
+            out[i].append(player.play(deal, move, draw, i == last))
+    return out
 
 
 def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int = 0,
@@ -316,13 +340,10 @@ def _choose(player: _Player, moves: list[Any], rng: random.Random, budget: int,
     deals = spent = 0
     batch = FIRST_DEALS
     while True:
-        for _ in range(batch):
-            deal, draw = player.deal(rng)
-            last = len(active) - 1
-            for i, move in enumerate(active):
-                results[move].append(player.play(deal, move, draw, i == last))
-            deals += 1
-            spent += len(active)
+        for move, found in zip(active, _on_deals(player, rng, batch, active), strict=True):
+            results[move].extend(found)
+        deals += batch
+        spent += batch * len(active)
         means = {m: sum(results[m]) / len(results[m]) for m in active}
         best = max(active, key=key_of(means))
         t = t_quantile(Z, deals - 1)
@@ -365,10 +386,9 @@ def _measure(player: _Player, best: Any, played: Any, rng: random.Random, budget
     mine: list[float] = []
     batch = FIRST_DEALS
     while True:
-        for _ in range(batch):
-            deal, draw = player.deal(rng)
-            tops.append(player.play(deal, best, draw, False))
-            mine.append(player.play(deal, played, draw, True))
+        top, me = _on_deals(player, rng, batch, (best, played))
+        tops.extend(top)
+        mine.extend(me)
         deals = len(tops)
         mean, se = _paired(tops, mine)
         t = t_quantile(Z_SURE, deals - 1)

