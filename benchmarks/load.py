@@ -60,6 +60,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -136,7 +137,10 @@ def drop_database(url: str, name: str) -> None:
 
 def start_server(port: int, data_dir: Path, args: argparse.Namespace,
                  log: Path, extra: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "cardtable.server", "--port", str(port),
+    # --profile: the same server under cProfile, switched on and off by run()'s signals
+    runner = ((str(ROOT / "benchmarks" / "profiled_server.py"),) if getattr(args, "profile", None)
+              else ("-m", "cardtable.server"))
+    command = [sys.executable, *runner, "--port", str(port),
                "--data-dir", str(data_dir), "--bot-delay", "0", "--log-level", "warning",
                # every player of the run comes from one address at machine speed: the
                # per-address quotas and the per-socket message rate are for people
@@ -152,8 +156,12 @@ def start_server(port: int, data_dir: Path, args: argparse.Namespace,
     if args.proxy:  # nginx sends each table's players here: take such tables over
         command += ["--route-by-table", "true", "--trusted-proxies", "127.0.0.1"]
     command += extra
+    env = dict(os.environ)
+    if getattr(args, "profile", None):
+        env["PROFILE_TO"] = str(Path(args.profile).resolve() / f"server-{port}.prof")
     with log.open("wb") as out:
-        return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                                env=env)
 
 
 async def wait_ready(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
@@ -178,6 +186,30 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds so far of each of a process's threads, summed by thread name (the event
+    loop's is the process's own name; the storage's writers and asyncio's helpers have
+    their own), and the part of it all spent in the kernel (system calls: sockets, epoll)."""
+    found: dict[str, float] = {}
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            text = (task / "stat").read_text()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        name = name.rstrip("0123456789_-") or name
+        fields = text.rsplit(")", 1)[1].split()
+        user, system = (int(fields[11]) / os.sysconf("SC_CLK_TCK"),
+                        int(fields[12]) / os.sysconf("SC_CLK_TCK"))
+        found[name] = found.get(name, 0.0) + user + system
+        found["(system, all threads)"] = found.get("(system, all threads)", 0.0) + system
+    return found
 
 
 def service_pids() -> list[int]:
@@ -443,6 +475,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         counted_from = time.perf_counter()
         server_pids = [p.pid for p, _ in processes]
         proxy_pids = nginx.pids() if nginx is not None else None
+        if args.profile:
+            for pid in server_pids:
+                os.kill(pid, signal.SIGUSR1)
+        threads_from = [thread_cpu(pid) for pid in server_pids]
         cpu_from = cpu_now(server_pids, proxy_pids)
         ticks_from = cpu_ticks()
         lags: list[float] = []
@@ -452,6 +488,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.gather(*loops, return_exceptions=True)
         cpu_to = cpu_now(server_pids, proxy_pids)
         ticks_to = cpu_ticks()
+        threads_to = [thread_cpu(pid) for pid in server_pids]
+        if args.profile:
+            for pid in server_pids:
+                os.kill(pid, signal.SIGUSR2)
+            for port in ports:   # written whole (renamed into place) before the kill below
+                wrote = Path(args.profile).resolve() / f"server-{port}.prof"
+                for _ in range(600):
+                    if wrote.exists():
+                        break
+                    await asyncio.sleep(0.1)
         gc.enable()
         watch.cancel()
         services.cancel()
@@ -482,6 +528,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "error_reasons": dict(figures.reasons.most_common(5)),
             "rss_mb": round(sum(rss_mb(p.pid) for p, _ in processes), 1),
             "cpu_ms_per_move": cpu_ms,
+            # each server's threads, by name: where a process's CPU a move went
+            "thread_cpu_ms_per_move": [
+                {name: round(1000 * (seconds - before.get(name, 0.0)) / moves, 3)
+                 for name, seconds in sorted(after.items())}
+                for before, after in zip(threads_from, threads_to, strict=True)],
             "cores": os.cpu_count(),
             "cores_bound_moves_per_s": round(1000 * (os.cpu_count() or 1)
                                              / max(1e-9, sum(cpu_ms.values()))),
@@ -530,6 +581,9 @@ def main() -> None:
     parser.add_argument("--game", default="durak", help="the game every table plays")
     parser.add_argument("--options", default="{}", help="rule options, as JSON")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", default=None, metavar="DIR",
+                        help="profile each server's event loop while counting (cProfile, "
+                             "benchmarks/profiled_server.py): DIR/server-PORT.prof")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args()
     if args.processes > 1 and not args.redis_url:

@@ -163,3 +163,34 @@ def test_a_ticket_waiting_long_is_put_back_after_a_ten_second_outage(
     assert all(a.status_code in (200, 503) for a in polled), [a.text for a in polled]
     assert polled[-1].json()["status"] == "waiting", polled[-1].text
     assert tickets(client) == [ticket]
+
+
+def test_an_idle_queue_is_asked_only_whether_it_is_empty(
+        own_redis: OwnRedis, make_client: Callable[..., TestClient]) -> None:
+    """Every process runs a round every half second: with no ticket anywhere a round asks
+    Redis one question (is there any ticket?), and takes no lock and reads no ticket;
+    once a ticket waits, the round reads the queue again."""
+    import redis
+
+    client = make_client(redis_url=own_redis.url)
+    stats = redis.Redis.from_url(own_redis.url)
+
+    def calls_during(act: Callable[[], object]) -> dict[str, int]:
+        before = stats.info("commandstats")
+        act()
+        after = stats.info("commandstats")
+        return {name: after[f"cmdstat_{name}"]["calls"]
+                - before.get(f"cmdstat_{name}", {"calls": 0})["calls"]
+                for name in ("exists", "hgetall", "del") if f"cmdstat_{name}" in after}
+
+    def rounds() -> None:
+        for _ in range(5):
+            client.portal.call(queue_of(client).round)
+
+    idle = calls_during(rounds)
+    assert idle.get("hgetall", 0) == 0 and idle.get("del", 0) == 0, idle
+    assert idle["exists"] >= 5, idle
+    assert client.post("/api/quick-play", json=WAIT).status_code == 201
+    queue_of(client).entered.clear()   # entered on another process: this one reads Redis
+    waiting = calls_during(rounds)
+    assert waiting["hgetall"] >= 10, waiting

@@ -207,6 +207,9 @@ class LocalTickets:
     async def all(self) -> list[Entry]:
         return list(self.entries.values())
 
+    async def empty(self) -> bool:
+        return not self.entries
+
     @contextlib.asynccontextmanager
     async def matching(self) -> AsyncIterator[bool]:
         if self._lock.locked():
@@ -265,6 +268,11 @@ class RedisTickets:
                 entry.polled = max(entry.polled, float(when))
             entries.append(entry)
         return entries
+
+    @reached
+    async def empty(self) -> bool:
+        """No ticket at all (one call: an idle queue's rounds cost no more)."""
+        return not await self.redis.exists(self.key)
 
     @contextlib.asynccontextmanager
     async def matching(self) -> AsyncIterator[bool]:
@@ -478,6 +486,11 @@ class QuickPlay:
     # -- matching -----------------------------------------------------------------------
     async def round(self) -> None:
         """Forget old tickets, cancel the unpolled, and make the tables that match."""
+        if not self.entered and await self.store.empty():
+            # nothing waits anywhere: no lock taken, nothing read (with Redis, a round of
+            # an idle queue was five calls every half second in every process)
+            self.waiting = {}
+            return
         async with self.store.matching() as mine:
             if not mine:
                 return  # another process (or task) is matching just now
