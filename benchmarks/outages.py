@@ -194,7 +194,7 @@ async def new_table(http: httpx.AsyncClient, bases: list[str], run: Episode
 
 async def play(bases: list[str], run: Episode, pace: float, rng: random.Random) -> None:
     """Tables one after another, each seat's socket opened again when it closes."""
-    async with httpx.AsyncClient(timeout=30) as http:
+    async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(keepalive_expiry=1)) as http:
         while not run.stop:
             players = await new_table(http, bases, run)
             if players is None:
@@ -263,7 +263,10 @@ async def requests(kind: str, bases: list[str], run: Episode, table_hint: list[s
     """One kind of HTTP request, one every 0.5 s (each kind in a loop of its own, so that a
     slow one, a sign-in's password hash, holds up no other), to each process in turn."""
     turn = 0
-    async with httpx.AsyncClient(timeout=30) as http:
+    # a kept-alive connection is let go before uvicorn's 5 s would close it under a request
+    # (on a loaded machine an answer and the pause after it can take that long): such a
+    # request would fail in the client, not the server
+    async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(keepalive_expiry=1)) as http:
         while not run.stop:
             base = bases[turn % len(bases)]
             turn += 1
