@@ -18,6 +18,8 @@ the server plays them (``moves_per_s``).  It measures:
 - ``pairing_cpu_us``: CPU time of one arena pairing call (``core.pairing.pair_arena`` over
   every waiting player), mean, and ``decide_cpu_ms``: CPU time of a step's decision (the
   pairing and the tables dealt, in the store's thread), a table;
+- ``step_p50_ms``, ``step_p99_ms``: a director's step's transaction (``store.step``: read,
+  score, decide, store the tables), timed in its thread (``steps`` of them);
 - ``move_p50_ms``, ``move_p99_ms``: a simulated player's move from asking to played (the
   same run's peer: how loaded the process and the machine were);
 - ``games``, ``tables_made``.
@@ -109,6 +111,7 @@ class Run:
         self.gap_ms: list[float] = []      # of them until another game ended,
         self.beyond_ms: list[float] = []   # and from that end to their table
         self.pairing_cpu: list[float] = []
+        self.step_ms: list[float] = []    # a step's transaction, from its thread
         self.deal_cpu: list[float] = []
         self.tables_made = 0
         self.games = 0
@@ -143,8 +146,10 @@ class Run:
         stepping = self.store.step
 
         def step(*args: Any, **kwargs: Any) -> Any:
+            began = time.monotonic()
             found, seated = stepping(*args, **kwargs)   # the step scores what ended
             at = time.monotonic()
+            run.step_ms.append(1000 * (at - began))
             for table_id in [] if found is None else found.scored:
                 if table_id in run.table_end:
                     run.standings_ms.append(1000 * (at - run.table_end.pop(table_id)))
@@ -289,6 +294,9 @@ async def arena(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             "rule_after_next_end_p99_ms": round(percentile(run.beyond_ms, 0.99), 1),
             "standings_p50_ms": round(percentile(run.standings_ms, 0.5), 1),
             "standings_p99_ms": round(percentile(run.standings_ms, 0.99), 1),
+            "steps": len(run.step_ms),
+            "step_p50_ms": round(percentile(run.step_ms, 0.5), 1),
+            "step_p99_ms": round(percentile(run.step_ms, 0.99), 1),
             "pairing_calls": len(run.pairing_cpu),
             "pairing_cpu_us": round(1e6 * statistics.fmean(run.pairing_cpu), 1)
             if run.pairing_cpu else None,
