@@ -61,6 +61,8 @@ _SPEC = games.get("durak")
 # in a checkout that was not rebuilt, plays through the pure engine's reading instead)
 _COMPILED: Any = CompiledGame if hasattr(CompiledGame, "_episode_push") else None
 _CORE: Any = load_core("cardtable.durak._core") if _COMPILED is not None else None
+_OBSERVED = ("observed",)
+"""The key of the observation's size and its pieces' starts in an episode's layouts."""
 _ACTIONS: dict[Move, int] = {}
 _ROUND_CLOSED = ("lead", "over")
 _OVER_PHASE = PHASES.index("over")
@@ -619,6 +621,22 @@ class DurakEpisode(Episode):
         elif status == 2:
             self._phase = _OVER
             self.truncated = True
+
+    def tensor_list(self, seat: int, kind: str = "observation", private: str = "single"
+                    ) -> list[float]:
+        """``Episode.tensor_list``, a seat's observation asked of the compiled core
+        directly once the deal is over (pyspiel asks for it at every decision)."""
+        game: Any = self._game
+        if kind == "observation" and private == "single" and type(game) is _COMPILED \
+                and self._phase != _DEAL and type(seat) is int and 0 <= seat < self.players:
+            found = self._layouts.get(_OBSERVED)
+            if found is None:
+                found = self._layouts[_OBSERVED] = (self.tensor_size(),
+                                                    self._core_starts("observation"))
+            listed: list[float] = game._tensor(found[0], seat, found[1], self._phase == _PLAY,
+                                               None)
+            return listed
+        return super().tensor_list(seat, kind, private)
 
     def _in_core(self, out: Any, seat: int, kind: str, private: str) -> Any:
         """The tensor written by the compiled core in one call (``Core._tensor``: into the

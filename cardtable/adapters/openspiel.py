@@ -163,7 +163,14 @@ class CardtableState(pyspiel.State):
         return []
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        return self._tensor("observation", player)
+        # (``_tensor`` written out: asked at every decision)
+        episode = self._episode
+        if player is None:
+            player = episode.current_player()
+        if not 0 <= player < episode.players:
+            raise pyspiel.SpielError(f"player = {player}: a tensor is for a seat from 0 to "
+                                     f"{episode.players - 1}")
+        return episode.tensor_list(player)
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         return self._tensor("information_state", player)

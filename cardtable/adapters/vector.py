@@ -8,12 +8,13 @@ environment per step).  It resets an environment that ended on the next step, as
 Gymnasium's own vector environments do by default (``AutoresetMode.NEXT_STEP``: that
 step's action for it is ignored and it returns the first observation of a new episode).
 
-A game whose episode has a ``vector_stepper`` for the opponent and view (Transfer Durak
+A game whose episode has a ``vector_stepper`` for the opponent and view (either game
 against ``random``, observation view, on the compiled core) is stepped in one call: every
-environment's action, its opponents' moves and its observation and mask rows, with no
-Python step per environment.  The opponents then draw from the core's own generator
-(seeded from the environment's), so their moves are uniform over the legal moves as the
-``random`` bot's are, but not the very moves that bot would draw.
+environment's action, its opponents' moves (and Pasur's later deal rounds) and its
+observation and mask rows, with no Python step per environment.  The opponents (and
+Pasur's chance nodes) then draw from the core's own generator (seeded from the
+environment's), so their moves are uniform over the legal moves as the ``random`` bot's
+are, but not the very moves that bot would draw.
 
 >>> env = CardtableVectorEnv("pasur", num_envs=4, opponent="beginner")
 >>> obs, info = env.reset(seed=0)
@@ -113,7 +114,7 @@ class CardtableVectorEnv(VectorEnv):
         self._ended[:] = False
         return self._batch(), {}
 
-    # -- Durak on the compiled core: every environment in one call ------------------------
+    # -- on the compiled core: every environment in one call ------------------------------
 
     def _deal(self, i: int, seed: int | None) -> None:
         """Start environment ``i``'s next game, dealt as ``CardtableEnv.reset`` deals it
