@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import event, update
 
 from cardtable.server.core.settings import ServerSettings
 from cardtable.server.people.notices import Notices
@@ -155,3 +155,56 @@ def test_a_tournament_s_table_ending_here_wakes_the_director(storage: Storage,
     assert not director._wake.is_set()
     tables.evict_if_idle(over(("tournament:t1",)))     # type: ignore[arg-type]
     assert director._wake.is_set()
+
+
+def _statements_of_a_step(storage: Storage, tables: int) -> tuple[int, int]:
+    """An arena of ``2 * tables`` players whose ``tables`` games all ended: a step scores
+    them and seats every player again, crosswise.  The statements the step sent, and the
+    players it scored."""
+    names = [f"pl{tables}x{i}" for i in range(2 * tables)]
+    store, tournament, players = an_arena(storage, names)
+    games = [(f"e{tables}x{i}", players[2 * i:2 * i + 2]) for i in range(tables)]
+    ids = [t for t, _ in games]
+    assert store.open_games(tournament, 0, [(t, list(p)) for t, p in games],
+                            made=[table_rows(t, list(p)) for t, p in games])
+    at = stamp()
+    with storage.writing() as session:
+        session.execute(update(TableRow).where(TableRow.id.in_(ids))
+                        .values(status=OVER, counted=at))
+        session.add_all(PlayerGameRow(player_id=p, table_id=t, seat=i, game="durak",
+                                      pool="durak", result=("win", "loss")[i], rated=0,
+                                      at=at)
+                        for t, pair in games for i, p in enumerate(pair))
+    again = [(f"n{tables}x{i}", [players[i], players[-1 - i]]) for i in range(tables)]
+
+    def decide(survey: Survey) -> Seated:
+        return Seated(0, [(t, list(p)) for t, p in again], None,
+                      [table_rows(t, list(p)) for t, p in again])
+
+    sent: list[str] = []
+
+    def count(*args: Any) -> None:
+        sent.append(args[2])
+
+    event.listen(storage.engine, "before_cursor_execute", count)
+    try:
+        survey, seated = store.step(tournament, stamp(), decide)
+    finally:
+        event.remove(storage.engine, "before_cursor_execute", count)
+    assert survey is not None and seated is not None and len(survey.scored) == tables
+    t = store.load(tournament)
+    assert t is not None
+    assert sorted(e.points for e in t.entrants) == sorted([0, 2] * tables)
+    assert {e.busy for e in t.entrants} == {t for t, _ in again}
+    return len(sent), sum(len(r) for r in survey.scored.values())
+
+
+def test_a_step_sends_as_many_statements_for_six_tables_as_for_two(storage: Storage) -> None:
+    """A step that scores two ended tables and seats their four players again sends as many
+    statements to the database as one that scores six and seats twelve: its reads, scores
+    and writes are each one statement for every table and entrant (each a round trip on
+    PostgreSQL, where a step's time is its statements waiting their turn)."""
+    two, scored_two = _statements_of_a_step(storage, 2)
+    six, scored_six = _statements_of_a_step(storage, 6)
+    assert (scored_two, scored_six) == (4, 12)
+    assert two == six
