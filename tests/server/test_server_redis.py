@@ -209,6 +209,29 @@ def test_a_relay_opened_while_the_owners_are_read_is_kept(
     assert sorted(relay.table for relay in cluster.relayed.values()) == ["t1", "t2"]
 
 
+def test_every_lease_is_renewed_in_one_call_and_a_lease_lost_drops_its_table(
+        own_redis: OwnRedis, make_client: Callable[..., TestClient]) -> None:
+    """A process renews the leases of all its tables with one script call, however many
+    tables it owns; a table whose lease another process holds now is dropped here, and
+    the others are kept."""
+    import redis
+
+    client = make_client(redis_url=own_redis.url)
+    cluster = client.app.state.tables.cluster
+    tables = [client.post("/api/tables", json={"game": "durak", "seats": [
+        "human", "bot:random"]}).json()["table"] for _ in range(4)]
+    assert set(tables) <= set(cluster.owned)
+    stats = redis.Redis.from_url(own_redis.url)
+    stats.set(f"{cluster.prefix}:owner:{tables[0]}", "another process")
+    before = stats.info("commandstats").get("cmdstat_evalsha", {"calls": 0})["calls"]
+    client.portal.call(cluster.renew)
+    after = stats.info("commandstats")["cmdstat_evalsha"]["calls"]
+    assert after - before == 1
+    assert tables[0] not in cluster.owned and set(tables[1:]) <= set(cluster.owned)
+    for table in tables[1:]:
+        assert stats.get(f"{cluster.prefix}:owner:{table}") == cluster.process.encode()
+
+
 @pytest.mark.slow
 def test_500_relayed_tables_at_a_move_a_second_drop_no_socket(
         request: pytest.FixtureRequest, tmp_path: Path, own_redis: OwnRedis) -> None:

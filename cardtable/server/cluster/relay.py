@@ -108,11 +108,19 @@ end
 return 0
 """
 _RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-    return redis.call('pexpire', KEYS[1], ARGV[2])
+local kept = {}
+for i, key in ipairs(KEYS) do
+    if redis.call('get', key) == ARGV[1] then
+        kept[i] = redis.call('pexpire', key, ARGV[2])
+    else
+        kept[i] = 0
+    end
 end
-return 0
+return kept
 """
+"""Every lease given in one call (one command however many tables: a call a table cost
+the owner's client more than the moves' own Redis work): 1 for each kept, 0 for each
+another process holds or that lapsed."""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
     return redis.call('del', KEYS[1])
@@ -482,8 +490,8 @@ class Cluster:
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.set(self._alive_key(self.process), "1", px=self._lease_ms)
-                for table_id in playing:
-                    await self._renew_script(keys=[self._owner_key(table_id)],
+                if playing:
+                    await self._renew_script(keys=[self._owner_key(t) for t in playing],
                                              args=[self.process, self._lease_ms], client=pipe)
                 for table_id in finished:  # a finished table needs no owner
                     await self._release(keys=[self._owner_key(table_id)], args=[self.process],
@@ -501,7 +509,8 @@ class Cluster:
         if self._outages != outages:
             return  # an outage began meanwhile: whatever was owned then is dropped
         results = results[1:]
-        for table_id, kept in zip(playing, results, strict=False):
+        renewed = results.pop(0) if playing else []
+        for table_id, kept in zip(playing, renewed, strict=True):
             if kept:
                 if table_id in self.owned:
                     self.owned[table_id] = started + self.lease
@@ -510,7 +519,7 @@ class Cluster:
                 await self.tables.drop(table_id, MOVED)
         for table_id in finished:
             self.owned.pop(table_id, None)
-        results = results[len(playing) + len(finished):]
+        results = results[len(finished):]
         if watched:
             owners = dict(zip(watched, results.pop(0), strict=True))
             for conn, relay in list(self.relayed.items()):
