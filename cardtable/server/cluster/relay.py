@@ -108,19 +108,11 @@ end
 return 0
 """
 _RENEW = """
-local kept = {}
-for i, key in ipairs(KEYS) do
-    if redis.call('get', key) == ARGV[1] then
-        kept[i] = redis.call('pexpire', key, ARGV[2])
-    else
-        kept[i] = 0
-    end
+local kept = {}; for i, key in ipairs(KEYS) do
+    kept[i] = redis.call('get', key) == ARGV[1] and redis.call('pexpire', key, ARGV[2]) or 0
 end
 return kept
 """
-"""Every lease given in one call (one command however many tables: a call a table cost
-the owner's client more than the moves' own Redis work): 1 for each kept, 0 for each
-another process holds or that lapsed."""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
     return redis.call('del', KEYS[1])
@@ -479,8 +471,8 @@ class Cluster:
                 await self.renew()
 
     async def renew(self) -> None:
-        """Renew every lease, read the owners of the tables relayed here and whether the
-        processes relaying to this one live, all in one pipeline."""
+        """Renew every lease (one script call for all), read the owners of the tables
+        relayed here and whether the processes relaying to this one live: one pipeline."""
         started, outages = time.monotonic(), self._outages
         finished = [t for t in self.owned if (live := self.tables.live.get(t)) is not None
                     and live.over]
@@ -509,8 +501,7 @@ class Cluster:
         if self._outages != outages:
             return  # an outage began meanwhile: whatever was owned then is dropped
         results = results[1:]
-        renewed = results.pop(0) if playing else []
-        for table_id, kept in zip(playing, renewed, strict=True):
+        for table_id, kept in zip(playing, results.pop(0) if playing else [], strict=True):
             if kept:
                 if table_id in self.owned:
                     self.owned[table_id] = started + self.lease
