@@ -17,8 +17,15 @@ from collections.abc import Generator
 import pytest
 
 
+def _drives_a_browser(item: pytest.Item) -> bool:
+    """Whether ``item`` uses Playwright: marked so, or asking for the browser fixture
+    (through ``open_page`` too), marked or not."""
+    return (item.get_closest_marker("browser") is not None
+            or "browser" in getattr(item, "fixturenames", ()))
+
+
 def _unmarked(item: pytest.Item) -> Generator[None, object, object]:
-    if item.get_closest_marker("browser") is not None:
+    if _drives_a_browser(item):
         return (yield)
     held = asyncio._get_running_loop()
     if held is None:

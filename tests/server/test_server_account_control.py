@@ -238,18 +238,19 @@ def test_the_sweep_runs_every_retention_every_seconds_of_the_clock(
 
 def test_the_account_screens_say_every_word_in_every_language() -> None:
     js = Path(__file__).resolve().parents[2] / "cardtable" / "server" / "static" / "js"
-    source = (js / "lang" / "accountcontrol.js").read_text(encoding="utf-8")
     tables: dict[str, dict[str, str]] = {}
     string = r'"(?:[^"\\]|\\.)*"'
-    for lang, body in re.findall(r"^  (\w\w): \{\n(.*?)^  \},", source, re.M | re.S):
-        tables[lang] = {}
+    for path in sorted((js / "lang" / "accountcontrol").glob("*.js")):   # a file a language
+        body = path.read_text(encoding="utf-8")
+        tables[path.stem] = {}
         for key, value in re.findall(rf"^\s*({string}):\s*(.*?),$", body, re.M):
             # a text, or a count's plural forms ({ one: "...", other: "..." }): their words
             forms = [json.loads(text) for text in re.findall(rf"\w+: ({string})", value)]
-            tables[lang][json.loads(key)] = (" ".join(forms) if value.startswith("{")
-                                             else json.loads(value))
+            tables[path.stem][json.loads(key)] = (" ".join(forms) if value.startswith("{")
+                                                  else json.loads(value))
     assert set(tables) == {"en", "pt", "fa", "ru"}
     english = tables["en"]
+    assert len(english) > 10   # the files were read as the tables they are
     for lang, words in tables.items():
         assert set(words) == set(english), lang
         for key, text in words.items():
@@ -257,7 +258,7 @@ def test_the_account_screens_say_every_word_in_every_language() -> None:
                 re.findall(r"\{(\w+)\}", english[key])), (lang, key)
     used = set(re.findall(r'(?:t\(|link\([^,]+, )"([a-z]+\.[A-Za-z]+)"',
                           (js / "accountcontrol.js").read_text(encoding="utf-8")))
-    players = (js / "lang" / "players.js").read_text(encoding="utf-8")
+    players = (js / "lang" / "players" / "en.js").read_text(encoding="utf-8")
     assert used and {key for key in used if f'"{key}"' not in players} <= set(english)
 
 

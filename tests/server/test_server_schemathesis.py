@@ -45,8 +45,10 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_headers_conformance, response_schema_conformance, negative_data_rejection]
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(scope="session", autouse=True)
 def _the_app_stops() -> Iterator[None]:
+    """The app stops and its folder goes when the worker's session ends, not the module:
+    xdist may hand a worker more of this module's cases after others'."""
     yield
     asgi.shutdown_lifespans()
     shutil.rmtree(DATA, ignore_errors=True)

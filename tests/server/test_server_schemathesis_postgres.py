@@ -91,8 +91,10 @@ SCHEMA.app = APP
 SCHEMA.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(scope="session", autouse=True)
 def _the_app_stops() -> Iterator[None]:
+    """The app stops and its folder and database go when the worker's session ends, not
+    the module: xdist may hand a worker more of this module's cases after others'."""
     yield
     asgi.shutdown_lifespans()
     shutil.rmtree(DATA, ignore_errors=True)

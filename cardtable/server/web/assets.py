@@ -172,13 +172,22 @@ class Page:
     first visit whose browser asks for that language first (Accept-Language)."""
     script: str = ""
     """The script's name under ``/assets/``: the cookie of a browser that has it."""
+    words: tuple[tuple[str, str], ...] = ()
+    """(language, the hash of its words as its first visit's page holds them)."""
 
     @property
     def policy(self) -> str:
         """The site's Content-Security-Policy, letting in the page's own inline parts."""
+        return self.policy_for(None)
+
+    def policy_for(self, lang: str | None) -> str:
+        """The policy of the page sent with ``lang``'s words inside (None: no words inside):
+        one language's words let in, not every language's."""
+        inline = self.inline + tuple(("script-src", value)
+                                     for said, value in self.words if said == lang)
         policy = POLICY
         for directive in ("script-src", "style-src"):
-            hashes = "".join(f" '{value}'" for kind, value in self.inline if kind == directive)
+            hashes = "".join(f" '{value}'" for kind, value in inline if kind == directive)
             policy = policy.replace(f"{directive} 'self'", f"{directive} 'self'{hashes}")
         return policy
 
@@ -300,19 +309,20 @@ def build(static: Path, head: str = "") -> Page:
     html = LINKED.sub(linked, html)
     body = html.encode()
     first, script = _first_visit(html, bundled, files, inline)
-    first_in = []
+    first_in: list[tuple[str, bytes]] = []
+    hashed: list[tuple[str, str]] = []   # each language's words, as their pages hold them
     if first is not None:
         for lang, said in spoken.items():
             text = "\n" + said
             if "</script" in text.lower():
                 continue   # this language's readers fetch their words (frame.js)
-            inline.append(("script-src", _digest(text)))
+            hashed.append((lang, _digest(text)))
             # before the page's script: module scripts run in their order in the page
             at = first.find(b'<script type="module" data-script=')
             tag = f'<script type="module" data-words="{lang}">{text}</script>\n'.encode()
             first_in.append((lang, first[:at] + tag + first[at:]))
     return Page(body, files, worker=_worker(static, body, files), inline=tuple(inline),
-                first=first, script=script, first_in=tuple(first_in))
+                first=first, script=script, first_in=tuple(first_in), words=tuple(hashed))
 
 
 def _first_visit(html: str, bundled: dict[str, str], files: dict[str, Asset],

@@ -174,11 +174,13 @@ def _page(static: Path, request: Request) -> Response:
         return page_response(static, request.headers.get("if-none-match"))
     more = {"Content-Security-Policy": page.policy,
             "Vary": "Accept-Encoding, Cookie, Accept-Language"}
-    first = page.first_for(page_language(request))
+    lang = page_language(request)
+    first = page.first_for(lang)
     if first is not None and request.cookies.get(SCRIPT_COOKIE) != page.script:
         # a browser without this version's script on the device: the page with the script
         # (and its reader's words) inside: one round trip, not two; the page sets the cookie
         # once it keeps the file
+        more["Content-Security-Policy"] = page.policy_for(lang)
         return first.response(request.headers.get("accept-encoding"), CACHE,
                               request.headers.get("if-none-match"), more)
     return page.document.response(request.headers.get("accept-encoding"), CACHE,
