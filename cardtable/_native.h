@@ -238,4 +238,50 @@ done:
 }
 #endif
 
+/* The rows a vector's batched step writes (cardtable.adapters.vector), a row per
+ * environment: float32 observations, a byte an action for the legal actions and a status
+ * byte, held as writable buffers from open to close. */
+typedef struct {
+    float *obs;
+    int8_t *masks;
+    int8_t *status;
+    Py_ssize_t row;   /* the floats of one observation */
+    Py_buffer views[3];
+} ct_step_rows;
+
+static inline void ct_step_rows_close(ct_step_rows *rows)
+{
+    for (int i = 0; i < 3; i++)
+        PyBuffer_Release(&rows->views[i]);
+}
+
+/* Hold the three buffers for ``count`` environments of ``actions`` actions each: 0, or -1
+ * with an error and nothing held. */
+static inline int ct_step_rows_open(ct_step_rows *rows, PyObject *obs, PyObject *masks,
+                                    PyObject *status, Py_ssize_t count, Py_ssize_t actions)
+{
+    PyObject *objects[3] = {obs, masks, status};
+    for (int i = 0; i < 3; i++) {
+        if (PyObject_GetBuffer(objects[i], &rows->views[i],
+                               PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+            while (i-- > 0)
+                PyBuffer_Release(&rows->views[i]);
+            return -1;
+        }
+    }
+    Py_buffer *o = &rows->views[0];
+    rows->row = count ? o->len / 4 / count : 0;
+    if (count == 0 || o->itemsize != 4 || o->len != rows->row * 4 * count
+        || rows->views[1].len != actions * count || rows->views[2].len != count) {
+        PyErr_SetString(PyExc_ValueError, "the observations are float32 rows, the masks "
+                        "one byte an action and the status one byte, a row per environment");
+        ct_step_rows_close(rows);
+        return -1;
+    }
+    rows->obs = (float *)o->buf;
+    rows->masks = (int8_t *)rows->views[1].buf;
+    rows->status = (int8_t *)rows->views[2].buf;
+    return 0;
+}
+
 #endif

@@ -4161,26 +4161,11 @@ static PyObject *core_episode_steps(PyObject *Py_UNUSED(module), PyObject *args)
     }
     if (read_starts(starts, at) < 0)
         return NULL;
-    Py_buffer obs, masks, status;
-    if (PyObject_GetBuffer(obs_object, &obs, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+    ct_step_rows rows;
+    if (ct_step_rows_open(&rows, obs_object, mask_object, status_object, count,
+                          EP_ACTIONS) < 0)
         return NULL;
-    if (PyObject_GetBuffer(mask_object, &masks, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
-        PyBuffer_Release(&obs);
-        return NULL;
-    }
-    if (PyObject_GetBuffer(status_object, &status, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
-        PyBuffer_Release(&obs);
-        PyBuffer_Release(&masks);
-        return NULL;
-    }
     PyObject *result = NULL;
-    Py_ssize_t row = count ? obs.len / 4 / count : 0;
-    if (count == 0 || obs.itemsize != 4 || obs.len != row * 4 * count
-        || masks.len != (Py_ssize_t)EP_ACTIONS * count || status.len != count) {
-        PyErr_SetString(PyExc_ValueError, "the observations are float32 rows, the masks "
-                        "one byte an action and the status one byte, a row per environment");
-        goto done;
-    }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *env = PyList_GET_ITEM(envs, i);
         long action = PyLong_AsLong(PyList_GET_ITEM(actions, i));
@@ -4252,15 +4237,15 @@ static PyObject *core_episode_steps(PyObject *Py_UNUSED(module), PyObject *args)
                 PyErr_SetString(PyExc_RuntimeError, "the core refused its own move");
             goto done;
         }
-        ct_tensor t = {.data = (float *)obs.buf + i * row, .size = row};
-        memset(t.data, 0, (size_t)row * 4);
+        ct_tensor t = {.data = rows.obs + i * rows.row, .size = rows.row};
+        memset(t.data, 0, (size_t)rows.row * 4);
         if (e->phase != PH_DEAL)
             ep_observation(e, &t, seat, at);
         if (t.bad) {
             PyErr_SetString(PyExc_ValueError, "a piece falls outside the tensor");
             goto done;
         }
-        int8_t *mask = (int8_t *)masks.buf + i * EP_ACTIONS;
+        int8_t *mask = rows.masks + i * EP_ACTIONS;
         memset(mask, 0, EP_ACTIONS);
         if (e->phase == PH_PLAY && e->hand->b.to_move == seat) {
             int legal[EP_ACTIONS];
@@ -4270,13 +4255,11 @@ static PyObject *core_episode_steps(PyObject *Py_UNUSED(module), PyObject *args)
             for (int k = 0; k < n; k++)
                 mask[legal[k]] = 1;
         }
-        ((int8_t *)status.buf)[i] = code;
+        rows.status[i] = code;
     }
     result = Py_NewRef(Py_None);
 done:
-    PyBuffer_Release(&obs);
-    PyBuffer_Release(&masks);
-    PyBuffer_Release(&status);
+    ct_step_rows_close(&rows);
     return result;
 }
 

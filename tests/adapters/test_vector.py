@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 import pytest
 from pettingzoo.test import parallel_api_test as check_parallel_api
@@ -164,3 +166,22 @@ def test_a_vector_stepped_in_one_core_call_is_each_environment_stepped_alone_and
                 assert reward[0] == episode.returns()[0] and episode.is_terminal()
         ends += int(terminated.sum())
     assert ends >= 2
+
+
+@pytest.mark.parametrize("game", ["durak", "pasur"])
+def test_rows_of_the_wrong_size_are_refused_and_no_buffer_is_kept(game):
+    vector = CardtableVectorEnv(game, num_envs=2, opponent="random")
+    vector.reset(seed=5)
+    if not vector._batched:
+        pytest.skip("the pure engine steps each environment alone")
+    right = {"observations": array("f", bytes(vector._observations.nbytes)),
+             "masks": array("b", bytes(vector._masks.size)), "status": array("b", bytes(2))}
+    for wrong in right:
+        rows = {name: array(row.typecode, row) for name, row in right.items()}
+        rows[wrong].append(0)   # one item too many
+        with pytest.raises(ValueError, match="a row per environment"):
+            vector._steps(vector._items, [-1, -1], rows["observations"], rows["masks"],
+                          rows["status"], vector.envs[0].seat, vector.envs[0]._template)
+        for row in rows.values():   # a buffer the core still held could not be resized
+            row.append(0)
+            assert not any(row)   # and nothing was written
