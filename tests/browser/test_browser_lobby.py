@@ -235,10 +235,10 @@ def test_every_card_has_its_own_name_in_every_language(open_page) -> None:
         const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
         const out = {};
         for (const lang of ["en", "pt", "fa", "ru"]) {
-            i18n.setLanguage(lang, { remember: false });
+            await i18n.setLanguage(lang, { remember: false });
             out[lang] = ranks.flatMap((r) => "♣♦♥♠".split("").map((s) => cards.cardLabel(r + s)));
         }
-        i18n.setLanguage("en", { remember: false });
+        await i18n.setLanguage("en", { remember: false });
         out.parsed = ["TD", "qh", "10♦", "A♠", "9c"].map((t) => cards.cardKey(t));
         return out;
     }""")
