@@ -591,10 +591,7 @@ class PasurEpisode(Episode):
         if kind != "observation":
             self._check_view(kind, private)
             return self._information_pieces(seat)
-        at = self._layouts.get(_STARTS)
-        if at is None:
-            offsets = self.offsets()
-            at = self._layouts[_STARTS] = tuple(offsets[name] for name in _OBSERVATION)
+        at = self._observation_starts()
         phase = self._phase
         hand = self._hand
         # the seats' cards as the episode keeps them while seats play (``write``, the
@@ -622,6 +619,15 @@ class PasurEpisode(Episode):
             values += (start + other, mask.bit_count())
         return tuple(masks), tuple(values)
 
+    def _observation_starts(self) -> tuple[int, ...]:
+        """Where each piece of the observation starts, as the core writes it (worked out
+        once per layout)."""
+        at = self._layouts.get(_STARTS)
+        if at is None:
+            offsets = self.offsets()
+            at = self._layouts[_STARTS] = tuple(offsets[name] for name in _OBSERVATION)
+        return at
+
     def _in_core(self, out: Any, seat: int, kind: str, private: str) -> Any:
         """The observation written by the compiled core in one call (``HandCore._tensor``:
         into the float32 buffer ``out``, or as a list of floats when ``out`` is the size)
@@ -633,10 +639,7 @@ class PasurEpisode(Episode):
             return NotImplemented
         if type(seat) is not int or not 0 <= seat < self.players:
             self._check_seat(seat)
-        at = self._layouts.get(_STARTS)
-        if at is None:
-            offsets = self.offsets()
-            at = self._layouts[_STARTS] = tuple(offsets[name] for name in _OBSERVATION)
+        at = self._observation_starts()
         return hand._tensor(out, seat, at, self._pending, self._picked, self._round,
                             self._pool.bit_count())
 
@@ -1066,10 +1069,7 @@ class CompiledPasurEpisode(EpisodeCore, PasurEpisode):
             return NotImplemented
         if type(seat) is not int or not 0 <= seat < self.players:
             self._check_seat(seat)
-        at = self._layouts.get(_STARTS)
-        if at is None:
-            offsets = self.offsets()
-            at = self._layouts[_STARTS] = tuple(offsets[name] for name in _OBSERVATION)
+        at = self._observation_starts()
         return self._tensor(out, seat, at)
 
     @classmethod
@@ -1093,8 +1093,5 @@ def _vector_steps(items: list[tuple[Any, ...]], actions: list[int], observations
                   template: CompiledPasurEpisode) -> None:
     """``CompiledPasurEpisode.vector_stepper``: every environment stepped in one core call
     (``episode_steps`` in cardtable/pasur/_core.c says what it does)."""
-    at = template._layouts.get(_STARTS)
-    if at is None:
-        offsets = template.offsets()
-        at = template._layouts[_STARTS] = tuple(offsets[name] for name in _OBSERVATION)
+    at = template._observation_starts()
     _PASUR_CORE.episode_steps(items, actions, observations, masks, status, seat, at)
