@@ -24,7 +24,14 @@ ends is replaced by a new one.  It measures:
   ``--proxy``, nginx (``proxy``), read from ``/proc`` at the start and end of the counted
   time.  CPU time does not depend on what else runs, so it tells how many moves a second
   the machine's cores can carry at most (``cores_bound_moves_per_s``) even on a busy
-  machine;
+  machine.  ``postgres`` and ``redis`` split the services' part;
+- ``stored_moves``: the moves the servers stored while counting (their ``/metrics``), which
+  equals ``moves``: the counting begins once every table's move is answered (each place
+  waits a moment, once) and ends once every move sent before the end is answered, before
+  any socket closes.  Counted from a moment when each of 100 tables at full speed had a
+  move out, the count was about one a table over what the servers did between the two
+  readings of the CPU, and closing the sockets at the end was counted as moves' work
+  (``closing_servers_cpu_ms`` shows that work apart);
 - ``generator_lag_p99_ms``, ``generator_lag_max_ms``: how late this process's own event
   loop woke for a 10 ms timer while counting.  A state is timed when this process reads
   it, so a late loop here is latency the server did not cause: a p99 near the lag's says
@@ -55,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -98,7 +106,42 @@ class Figures:
     seated: set[int] = field(default_factory=set)
     """The places whose first table has both players connected."""
     stop: float = float("inf")
-    """When the run ends (set once every place is seated)."""
+    """When the run ends (set when counting begins)."""
+    counted_from: float = float("inf")
+    """When counting began: a move sent before it is not counted (its work was partly
+    done before the CPU was first read), a move sent before ``stop`` is (all of it is
+    done before the CPU is last read)."""
+    places: int = 0
+    pausing: bool = False
+    """Set when counting is about to begin: each place stops once its move is answered."""
+    paused: int = 0
+    all_paused: asyncio.Event = field(default_factory=asyncio.Event)
+    resume: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the CPU has been read at the start: no move was being handled then, so
+    every counted move's work falls between the two readings, and no other move's."""
+    finished: int = 0
+    """The places that have played their last move (``finish``)."""
+    all_finished: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the CPU has been read at the end: the sockets may close.  Closing a
+    table's two sockets is work the servers do once a table, not once a move, and was
+    counted as the moves' until it was kept out."""
+
+    async def pause(self, place: list[bool]) -> None:
+        """Wait, once, while the CPU is read at the start (this place has no move out)."""
+        if self.pausing and not place[0]:
+            place[0] = True
+            self.paused += 1
+            if self.paused >= self.places:
+                self.all_paused.set()
+            await self.resume.wait()
+
+    async def finish(self) -> None:
+        """This place has played its last move: wait until the end's CPU is read."""
+        self.finished += 1
+        if self.finished >= self.places:
+            self.all_finished.set()
+        await self.release.wait()
 
     def error(self, reason: str) -> None:
         if self.counting:
@@ -212,6 +255,10 @@ def thread_cpu(pid: int) -> dict[str, float]:
     return found
 
 
+_KINDS: dict[int, str] = {}
+"""Each service process seen so far: ``postgres`` or ``redis``."""
+
+
 def service_pids() -> list[int]:
     """PostgreSQL's and Redis's processes on this machine (by their command names)."""
     found = []
@@ -224,6 +271,7 @@ def service_pids() -> list[int]:
             continue
         if name.startswith(("postgres", "redis-server")):
             found.append(int(entry.name))
+            _KINDS[int(entry.name)] = "redis" if name.startswith("redis") else "postgres"
     return found
 
 
@@ -244,12 +292,15 @@ def cpu_between(start: dict[str, Any], end: dict[str, Any],
     meanwhile (the PostgreSQL backend of a closed connection) counts up to the last time
     ``watch_services`` saw it in ``seen``; one that started meanwhile counts from zero."""
     last = {**(seen or {}), **end["services"]}
-    services = sum(seconds - start["services"].get(pid, 0.0) for pid, seconds in last.items())
+    by_kind = {"postgres": 0.0, "redis": 0.0}
+    for pid, seconds in last.items():
+        by_kind[_KINDS.get(pid, "postgres")] += seconds - start["services"].get(pid, 0.0)
     spent = {"servers": end["servers"] - start["servers"],
-             "generator": end["generator"] - start["generator"], "services": services}
+             "generator": end["generator"] - start["generator"],
+             "services": sum(by_kind.values())}
     if "proxy" in start:
         spent["proxy"] = end["proxy"] - start["proxy"]
-    return spent
+    return {**spent, **by_kind}   # the services' part by service (every such process here)
 
 
 def cpu_ticks() -> tuple[int, int]:
@@ -318,6 +369,7 @@ async def table_loop(bases: list[str], index: int, args: argparse.Namespace,
     """Play tables one after another at one place until the run's end."""
     # idle connections are dropped before uvicorn's 5 s keep-alive would close them under us
     http = httpx.AsyncClient(timeout=30, limits=httpx.Limits(keepalive_expiry=2))
+    finished, paused = [False], [False]
     try:
         while time.perf_counter() < figures.stop:
             base_a = bases[index % len(bases)]
@@ -334,14 +386,24 @@ async def table_loop(bases: list[str], index: int, args: argparse.Namespace,
                 figures.error(f"create or join: {type(error).__name__}: {error}")
                 await asyncio.sleep(1)
                 continue
-            await play_table(base_a, base_b, created, joined, args, figures, rng, index)
+            await play_table(base_a, base_b, created, joined, args, figures, rng, index,
+                             finished, paused)
     finally:
+        if not paused[0]:   # failed before counting began: nobody waits for this place
+            paused[0] = True
+            figures.paused += 1
+            if figures.paused >= figures.places:
+                figures.all_paused.set()
+        if not finished[0]:
+            finished[0] = True
+            await figures.finish()
         await http.aclose()
 
 
 async def play_table(base_a: str, base_b: str, created: dict[str, Any],
                      joined: dict[str, Any], args: argparse.Namespace, figures: Figures,
-                     rng: random.Random, index: int) -> None:
+                     rng: random.Random, index: int, finished: list[bool],
+                     paused: list[bool]) -> None:
     table = created["table"]
     urls = [f"{base.replace('http', 'ws', 1)}/ws/tables/{table}" for base in (base_a, base_b)]
     async with connect(urls[0], max_size=2**22,
@@ -352,7 +414,12 @@ async def play_table(base_a: str, base_b: str, created: dict[str, Any],
         try:
             next_move = time.perf_counter()
             figures.seated.add(index)
-            while time.perf_counter() < figures.stop:
+            while True:
+                if time.perf_counter() >= figures.stop:
+                    finished[0] = True
+                    await figures.finish()   # the sockets close after the CPU is read
+                    return
+                await figures.pause(paused)
                 state = next((s.state for s in seats.values() if s.state), None)
                 if state is None:
                     await asyncio.wait([asyncio.ensure_future(s.changed.wait())
@@ -376,6 +443,8 @@ async def play_table(base_a: str, base_b: str, created: dict[str, Any],
                     delay = next_move - time.perf_counter()
                     if delay > 0:
                         await asyncio.sleep(delay)
+                    if time.perf_counter() >= figures.stop:
+                        continue   # no move is sent after the end
                 state = mover.state
                 move = rng.choice(state["legal_moves"])
                 version = state["version"]
@@ -385,7 +454,7 @@ async def play_table(base_a: str, base_b: str, created: dict[str, Any],
                 until = sent + TIMEOUT
                 mine, theirs = await asyncio.gather(mover.wait_for(version + 1, until),
                                                     other.wait_for(version + 1, until))
-                if not figures.counting:
+                if sent < figures.counted_from:
                     continue
                 if mine is None:
                     figures.lost += 1
@@ -404,6 +473,17 @@ def percentile(values: list[float], q: float) -> float | None:
         return None
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
+
+
+async def stored_moves(bases: list[str]) -> int:
+    """The moves the servers have stored so far, summed (each one's ``/metrics``)."""
+    total = 0.0
+    async with httpx.AsyncClient(timeout=10) as client:
+        for base in bases:
+            text = (await client.get(f"{base}/metrics")).text
+            total += sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                         if line.startswith("cardtable_moves_total"))
+    return round(total)
 
 
 async def watch_services(seen: dict[int, float], stop: float, every: float = 0.25) -> None:
@@ -446,6 +526,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await wait_ready(bases[0], *processes[0])
         for base, (process, log) in zip(bases, processes, strict=True):
             await wait_ready(base, process, log)
+        direct = list(bases)
         if args.proxy:
             sys.path.insert(0, str(ROOT / "benchmarks"))
             from proxy import Nginx
@@ -453,7 +534,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             nginx = Nginx([base.removeprefix("http://") for base in bases], free_port(),
                           folder / "nginx")
             bases = [nginx.base]
-        figures = Figures()
+        figures = Figures(places=args.tables)
         started = time.perf_counter()
         rng = random.Random(args.seed)
         loops = [asyncio.create_task(table_loop(bases, i, args, figures,
@@ -465,14 +546,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         while len(figures.seated) < args.tables and time.perf_counter() < seating_until:
             await asyncio.sleep(0.1)
         seated_s = round(time.perf_counter() - started, 1)
-        warm = time.perf_counter() + args.warmup
-        stop = figures.stop = warm + args.seconds
-        await asyncio.sleep(max(0.0, warm - time.perf_counter()))
+        await asyncio.sleep(args.warmup)
+        figures.pausing = True   # every place's last move answered before the CPU is read
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(figures.all_paused.wait(), 2 * TIMEOUT)
         gc.collect()
         gc.freeze()
         gc.disable()
         figures.counting = True
-        counted_from = time.perf_counter()
+        counted_from = figures.counted_from = time.perf_counter()
+        stop = figures.stop = counted_from + args.seconds
         server_pids = [p.pid for p, _ in processes]
         proxy_pids = nginx.pids() if nginx is not None else None
         if args.profile:
@@ -481,17 +564,28 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         threads_from = [thread_cpu(pid) for pid in server_pids]
         cpu_from = cpu_now(server_pids, proxy_pids)
         ticks_from = cpu_ticks()
+        stored_from = await stored_moves(direct)
+        figures.resume.set()
         lags: list[float] = []
         watch = asyncio.create_task(loop_lag(lags, stop))
         seen: dict[int, float] = {}
         services = asyncio.create_task(watch_services(seen, stop))
-        await asyncio.gather(*loops, return_exceptions=True)
+        with contextlib.suppress(TimeoutError):   # a place that failed never finishes
+            await asyncio.wait_for(figures.all_finished.wait(),
+                                   max(0.0, stop + 2 * TIMEOUT - time.perf_counter()))
         cpu_to = cpu_now(server_pids, proxy_pids)
+        counted_to = time.perf_counter()
         ticks_to = cpu_ticks()
         threads_to = [thread_cpu(pid) for pid in server_pids]
+        stored_to = await stored_moves(direct)
         if args.profile:
             for pid in server_pids:
                 os.kill(pid, signal.SIGUSR2)
+        figures.release.set()
+        await asyncio.gather(*loops, return_exceptions=True)
+        await asyncio.sleep(1.0)   # what closing every table's sockets cost, apart
+        closing_s = sum(cpu_seconds(pid) for pid in server_pids) - cpu_to["servers"]
+        if args.profile:
             for port in ports:   # written whole (renamed into place) before the kill below
                 wrote = Path(args.profile).resolve() / f"server-{port}.prof"
                 for _ in range(600):
@@ -504,7 +598,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         moves = max(1, figures.moves)
         cpu_ms = {party: round(1000 * seconds / moves, 3)
                   for party, seconds in cpu_between(cpu_from, cpu_to, seen).items()}
-        elapsed = max(1e-9, min(time.perf_counter(), stop + TIMEOUT) - counted_from)
+        elapsed = max(1e-9, counted_to - counted_from)
         result = {
             "tables": args.tables, "pace": args.pace, "seconds": args.seconds,
             "processes": args.processes, "together": args.together, "proxy": args.proxy,
@@ -513,6 +607,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "game": args.game,
             "database": "postgresql" if args.database_url else "sqlite",
             "moves": figures.moves, "games": figures.games,
+            # the same as the servers count them (/metrics): the two agree when every
+            # counted move, and no other, was played between the CPU's two readings
+            "stored_moves": stored_to - stored_from,
             "moves_per_s": round(figures.moves / min(elapsed, args.seconds), 1),
             "mover_p50_ms": percentile(figures.mover_ms, 0.50),
             "mover_p99_ms": percentile(figures.mover_ms, 0.99),
@@ -528,14 +625,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "error_reasons": dict(figures.reasons.most_common(5)),
             "rss_mb": round(sum(rss_mb(p.pid) for p, _ in processes), 1),
             "cpu_ms_per_move": cpu_ms,
+            # the servers' CPU from the end's reading to 1 s after every socket closed
+            # (not in cpu_ms_per_move): once a table's work, shown apart
+            "closing_servers_cpu_ms": round(1000 * closing_s, 1),
             # each server's threads, by name: where a process's CPU a move went
             "thread_cpu_ms_per_move": [
                 {name: round(1000 * (seconds - before.get(name, 0.0)) / moves, 3)
                  for name, seconds in sorted(after.items())}
                 for before, after in zip(threads_from, threads_to, strict=True)],
             "cores": os.cpu_count(),
-            "cores_bound_moves_per_s": round(1000 * (os.cpu_count() or 1)
-                                             / max(1e-9, sum(cpu_ms.values()))),
+            "cores_bound_moves_per_s": round(1000 * (os.cpu_count() or 1) / max(1e-9, sum(
+                cpu_ms.get(party, 0.0) for party in ("servers", "generator", "services",
+                                                     "proxy")))),
         }
         return result
     finally:
