@@ -22,7 +22,11 @@ the server plays them (``moves_per_s``).  It measures:
   score, decide, store the tables), timed in its thread (``steps`` of them);
 - ``move_p50_ms``, ``move_p99_ms``: a simulated player's move from asking to played (the
   same run's peer: how loaded the process and the machine were);
-- ``games``, ``tables_made``.
+- ``games``, ``tables_made``;
+- with ``--readers N``: N pages reading the tournament as the site's page does
+  (``GET /api/tournaments/{id}``'s answer made as its route makes it, every
+  ``--read-every`` seconds each, from a random start): ``reads``, ``read_p50_ms``,
+  ``read_p99_ms`` (the answer's JSON made, from asking).
 
 **Swiss** (``--swiss-players``, 64, tables of ``--swiss-size`` 4, ``--rounds`` 7): each
 round paired by ``core.pairing.pair_swiss`` from random results (``round_ms``: its time;
@@ -72,6 +76,7 @@ from cardtable.server.store.tournaments import (
     TournamentStore,
     new_tournament_id,
 )
+from cardtable.server.web import tournaments_api
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -115,6 +120,7 @@ class Run:
         self.deal_cpu: list[float] = []
         self.tables_made = 0
         self.games = 0
+        self.read_ms: list[float] = []
         self.rng = random.Random(7)
         self._instrument()
 
@@ -225,6 +231,25 @@ class Run:
             if player is not None:
                 self.ended[player] = at
 
+    async def reader(self, tournament_id: str, every: float, seed: int) -> None:
+        """A page reading the tournament every ``every`` seconds, as the site's does: its
+        answer made as ``GET /api/tournaments/{id}`` makes it (the route's own code; its
+        JSON as the app sends it)."""
+        rng = random.Random(seed)
+        await asyncio.sleep(rng.uniform(0, every))
+        pages = (tournaments_api.Pages(self.director)
+                 if hasattr(tournaments_api, "Pages") else None)
+        while True:
+            started = time.monotonic()
+            if pages is not None:
+                body = await pages.page(tournament_id)
+            else:   # the route before its pages were kept
+                body = (await tournaments_api._info(self.store, tournament_id)
+                        ).model_dump_json().encode()
+            assert body
+            self.read_ms.append(1000 * (time.monotonic() - started))
+            await asyncio.sleep(every)
+
     async def entrants(self, count: int, prefix: str) -> list[str]:
         players = PlayerStore(self.storage)
         made = []
@@ -271,6 +296,8 @@ async def arena(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     tournament = await run.tournament("arena", players, 2, minutes=max(5, args.seconds),
                                       history=args.history)
     run.director.start()
+    for i in range(args.readers):
+        run.tables.spawn(run.reader(tournament, args.read_every, i))
     await asyncio.sleep(args.seconds)
     moves = run.moves
     standing = await asyncio.to_thread(run.store.load, tournament)
@@ -302,6 +329,9 @@ async def arena(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             if run.pairing_cpu else None,
             "decide_cpu_ms": round(1e3 * statistics.fmean(run.deal_cpu), 2)
             if run.deal_cpu else None,
+            "reads": len(run.read_ms),
+            "read_p50_ms": round(percentile(run.read_ms, 0.5), 1),
+            "read_p99_ms": round(percentile(run.read_ms, 0.99), 1),
             "points": sum(e.points for e in standing.entrants)}
 
 
@@ -396,6 +426,10 @@ def main() -> None:
                              "scored, and every entrant having met every other")
     parser.add_argument("--no-inbox", action="store_true",
                         help="no inbox: the director tells nobody it seated them")
+    parser.add_argument("--readers", type=int, default=0,
+                        help="pages reading the arena's standings (the site polls)")
+    parser.add_argument("--read-every", type=float, default=3.0,
+                        help="seconds between a page's readings (the page's REFRESH_MS)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     report: dict[str, Any] = {"load_average": os.getloadavg()}

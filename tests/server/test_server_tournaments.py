@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 from playerkit import app_client, fresh, register
-from sqlalchemy import update
+from sqlalchemy import event, update
 from tablekit import next_state, server, wait_until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -23,6 +24,7 @@ from websockets.sync.client import connect
 from cardtable.server.store.sanctions import SanctionStore
 from cardtable.server.store.stamps import stamp
 from cardtable.server.store.tournaments import TournamentRow, TournamentStore
+from cardtable.server.web import tournaments_api
 
 __all__ = ["app_client"]   # the fixture: SQLite and PostgreSQL
 
@@ -416,3 +418,40 @@ def test_an_arena_whose_time_is_up_finishes_and_a_game_in_play_does_not_count(
     info = client.get(f"/api/tournaments/{t['id']}").json()
     assert sum(line["points"] for line in info["standings"]) == 0
     assert [g["status"] for g in info["games"]] == ["playing"]
+
+
+def test_a_tournament_s_page_is_read_from_the_database_once_a_change_not_once_a_reader(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ten readers of an upcoming arena's page (as every entrant's page polls it) read its
+    entrants from the database once; a player joining or pausing through this process
+    shows on the next reading all the same, and a page that is not there is not kept."""
+    monkeypatch.setattr(tournaments_api, "FRESH_FOR", 3600.0,   # only a change renews it
+                        raising=False)
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser)
+    organiser.post(f"/api/tournaments/{t['id']}/join")
+    readers = [fresh(client, f"10.0.3.{i}") for i in range(10)]
+    sent: list[str] = []
+
+    def count(*args: Any) -> None:
+        if "tournament_entrants" in args[2]:
+            sent.append(args[2])
+
+    engine = client.app.state.storage.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        pages = [reader.get(f"/api/tournaments/{t['id']}").json() for reader in readers]
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert len(sent) == 1
+    assert all(page == pages[0] for page in pages)
+    assert [line["name"] for line in pages[0]["standings"]] == ["orga"]
+    ann = account(client, "ann", "10.0.0.2")
+    ann.post(f"/api/tournaments/{t['id']}/join")
+    lines = client.get(f"/api/tournaments/{t['id']}").json()["standings"]
+    assert sorted(line["name"] for line in lines) == ["ann", "orga"]
+    ann.post(f"/api/tournaments/{t['id']}/pause")
+    lines = client.get(f"/api/tournaments/{t['id']}").json()["standings"]
+    assert [line["paused"] for line in lines if line["name"] == "ann"] == [True]
+    for _ in range(2):
+        assert client.get("/api/tournaments/tnothere").status_code == 404

@@ -97,10 +97,19 @@ class Director:
         self.paired: list[float] = []
         """Seconds from a player's becoming free to their next table, as measured here
         (the benchmark reads them)."""
+        self.changes: dict[str, int] = {}
+        """Each tournament's count of changes made through this process (a step that
+        scored or seated, a start, a finish, an entrant joining or leaving): a reader's
+        copy of the standings made at the same count is still the tournament as stored
+        here (``web.tournaments_api``'s answers keep one a change, not one a reader)."""
         tables.on_over.append(self._table_over)
 
     def start(self) -> None:
         self.tables.spawn(self._loop())
+
+    def changed(self, tournament_id: str) -> None:
+        """The tournament's rows changed here (committed): readers' copies are old."""
+        self.changes[tournament_id] = self.changes.get(tournament_id, 0) + 1
 
     def _table_over(self, table: LiveTable) -> None:
         """A table here ended: if a tournament's, its players wait for the next step."""
@@ -157,6 +166,8 @@ class Director:
         # one transaction: read, score what ended, pair the free players, store their tables
         survey, seated = await asyncio.to_thread(store.step, tournament_id, at,
                                                  functools.partial(self._decide, at))
+        if survey is not None and (survey.scored or seated is not None):
+            self.changed(tournament_id)
         if survey is None or survey.tourney.row.status == FINISHED:
             self._locks.pop(tournament_id, None)
             if tournament_id in self._due:
@@ -173,11 +184,13 @@ class Director:
                                    for game, made in survey.opening if not made))
             await asyncio.to_thread(store.games_opened,
                                     [g.table_id for g, _ in survey.opening])
+            self.changed(tournament_id)
             return   # the next step seats the free players
         if seated is not None:
             await self._begin(t.row, seated)
         elif self._over(t, at):
             await asyncio.to_thread(store.finish, tournament_id)
+            self.changed(tournament_id)
 
     def _over(self, t: Tourney, at: _dt.datetime) -> bool:
         """The tournament is to finish: an arena's time is up (the standings freeze then:
@@ -326,6 +339,7 @@ class Director:
         came) and tell its entrants; False if it was not upcoming any more."""
         if not await asyncio.to_thread(self.store.start, tournament_id, stamp(), by=by):
             return False
+        self.changed(tournament_id)
         t = await asyncio.to_thread(self.store.load, tournament_id)
         if tournament_id not in self._due:
             self._due.append(tournament_id)   # directed from the next step on
@@ -342,6 +356,7 @@ class Director:
         if t is None:
             raise Refused(f"there is no tournament {tournament_id[:40]!r}", 404, "not_found")
         await asyncio.to_thread(self.store.finish, tournament_id, reason)
+        self.changed(tournament_id)
         for game in t.games:
             if game.status in (OPENING, PLAYING):
                 try:

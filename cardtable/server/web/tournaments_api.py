@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import datetime as _dt
+from collections import OrderedDict
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.requests import HTTPConnection
 
@@ -53,6 +54,13 @@ SHOWN_GAMES = 300
 """Games a tournament's answer lists (the latest): a long arena's history is bounded."""
 LATEST_START = _dt.timedelta(days=30)
 """How far ahead a tournament may be set to start."""
+FRESH_FOR = 0.5
+"""Seconds a tournament's page (``GET /api/tournaments/{id}``) is answered from the copy
+made for an earlier reader when nothing changed it through this process meanwhile: a
+change another process made (its director's step, a player joining there) shows within
+this."""
+PAGES_KEPT = 64
+"""Tournaments whose page a process keeps (the most recently made)."""
 
 
 def director_of(connection: HTTPConnection) -> Director:
@@ -61,6 +69,59 @@ def director_of(connection: HTTPConnection) -> Director:
 
 
 Directing = Annotated[Director, Depends(director_of)]
+
+
+class Pages:
+    """Each tournament's page as JSON, made once a change and not once a reader: a live
+    arena's standings are read by every entrant's page every few seconds (200 entrants,
+    some 70 reads a second), and each reading read the whole tournament from the
+    database and built its lines on the event loop, beside the moves and the director's
+    steps.  A copy is answered while the director's count of the tournament's changes
+    here (``Director.changes``: a step that scored or seated, a start, an entrant
+    joining) is the one it was made at and it is younger than ``FRESH_FOR``; readers who
+    come while a copy is being made wait for that one."""
+
+    def __init__(self, director: Director) -> None:
+        self.director = director
+        self._kept: OrderedDict[str, tuple[int, float, bytes]] = OrderedDict()
+        self._making: dict[str, tuple[int, asyncio.Future[bytes]]] = {}
+
+    async def page(self, tournament_id: str) -> bytes:
+        clock = asyncio.get_running_loop()
+        count = self.director.changes.get(tournament_id, 0)
+        kept = self._kept.get(tournament_id)
+        if kept is not None and kept[0] == count and clock.time() - kept[1] < FRESH_FOR:
+            return kept[2]
+        making = self._making.get(tournament_id)
+        if making is None or making[0] != count:
+            making = count, asyncio.ensure_future(self._make(tournament_id, count))
+            self._making[tournament_id] = making
+        return await asyncio.shield(making[1])
+
+    async def _make(self, tournament_id: str, count: int) -> bytes:
+        began = asyncio.get_running_loop().time()   # read after this: fresh from here
+        try:
+            page = (await _info(self.director.store, tournament_id)).model_dump_json()
+        finally:
+            if self._making.get(tournament_id, (None,))[0] == count:
+                del self._making[tournament_id]
+        body = page.encode()
+        self._kept[tournament_id] = count, began, body
+        self._kept.move_to_end(tournament_id)
+        while len(self._kept) > PAGES_KEPT:
+            self._kept.popitem(last=False)
+        return body
+
+
+def pages_of(connection: HTTPConnection) -> Pages:
+    state = connection.app.state
+    pages: Pages | None = getattr(state, "tournament_pages", None)
+    if pages is None:
+        pages = state.tournament_pages = Pages(director_of(connection))
+    return pages
+
+
+Showing = Annotated[Pages, Depends(pages_of)]
 
 
 class CreateTournament(BaseModel):
@@ -279,9 +340,9 @@ async def list_tournaments(director: Directing,
 
 @router.get("/api/tournaments/{tournament_id}", response_model=TournamentInfo,
             responses=answers(404, 503))
-async def tournament(tournament_id: str, director: Directing) -> TournamentInfo:
+async def tournament(tournament_id: str, pages: Showing) -> Response:
     """A tournament: its ``status``, ``standings`` (one line a player), pairings, games."""
-    return await _info(director.store, tournament_id)
+    return Response(await pages.page(tournament_id), media_type="application/json")
 
 
 @router.get("/api/players/{player_id}/tournaments", response_model=list[Entered],
@@ -310,6 +371,7 @@ async def join(tournament_id: str, player: Asker, director: Directing) -> Tourna
               )[entrant.id]
     await asyncio.to_thread(store.join, tournament_id, entrant.id, entrant.name, rating,
                             MAX_ENTRANTS)
+    director.changed(tournament_id)
     return await _info(store, tournament_id)
 
 
@@ -319,6 +381,7 @@ async def withdraw(tournament_id: str, player: Asker, director: Directing) -> To
     """Leave a tournament: no more tables; the points won stay in the standings."""
     await asyncio.to_thread(director.store.set_away, tournament_id, _account(player).id,
                             withdraw=True)
+    director.changed(tournament_id)
     return await _info(director.store, tournament_id)
 
 
@@ -328,6 +391,7 @@ async def pause(tournament_id: str, player: Asker, director: Directing) -> Tourn
     """Take a break: no new table until you join again (the one in play goes on)."""
     await asyncio.to_thread(director.store.set_away, tournament_id, _account(player).id,
                             withdraw=False)
+    director.changed(tournament_id)
     return await _info(director.store, tournament_id)
 
 
