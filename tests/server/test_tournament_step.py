@@ -157,7 +157,7 @@ def test_a_tournament_s_table_ending_here_wakes_the_director(storage: Storage,
     assert director._wake.is_set()
 
 
-def _statements_of_a_step(storage: Storage, tables: int) -> tuple[int, int]:
+def _statements_of_a_step(storage: Storage, tables: int) -> tuple[list[str], int]:
     """An arena of ``2 * tables`` players whose ``tables`` games all ended: a step scores
     them and seats every player again, crosswise.  The statements the step sent, and the
     players it scored."""
@@ -196,7 +196,8 @@ def _statements_of_a_step(storage: Storage, tables: int) -> tuple[int, int]:
     assert t is not None
     assert sorted(e.points for e in t.entrants) == sorted([0, 2] * tables)
     assert {e.busy for e in t.entrants} == {t for t, _ in again}
-    return len(sent), sum(len(r) for r in survey.scored.values())
+    assert all(g.results for g in t.games if g.status == SCORED)
+    return sent, sum(len(r) for r in survey.scored.values())
 
 
 def test_a_step_sends_as_many_statements_for_six_tables_as_for_two(storage: Storage) -> None:
@@ -207,4 +208,16 @@ def test_a_step_sends_as_many_statements_for_six_tables_as_for_two(storage: Stor
     two, scored_two = _statements_of_a_step(storage, 2)
     six, scored_six = _statements_of_a_step(storage, 6)
     assert (scored_two, scored_six) == (4, 12)
-    assert two == six
+    assert len(two) == len(six)
+
+
+def test_a_step_reads_the_results_with_its_games_and_marks_them_in_one_statement(
+        storage: Storage) -> None:
+    """The seats' results are read in the statement that reads the games in play (not one
+    of their own), and the ended games are marked scored with their results in one
+    statement (not their marks, then their results)."""
+    sent, _ = _statements_of_a_step(storage, 3)
+    games_written = [s for s in sent if s.startswith("UPDATE tournament_games")]
+    assert len(games_written) == 1
+    assert "results" in games_written[0]
+    assert not [s for s in sent if s.startswith("SELECT") and "FROM player_games" in s]

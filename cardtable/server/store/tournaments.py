@@ -17,9 +17,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeAlias, TypeVar
 
-from sqlalchemy import JSON, Executable, ForeignKey, Integer, String, func, select, update
+from sqlalchemy import (
+    JSON,
+    Executable,
+    ForeignKey,
+    Integer,
+    String,
+    case,
+    cast,
+    func,
+    literal,
+    select,
+    update,
+)
 from sqlalchemy.orm import Mapped, Session, aliased, defer, mapped_column
-from sqlalchemy.orm.attributes import flag_modified
+from sqlalchemy.orm.attributes import flag_modified, set_committed_value
 
 from ..core.errors import Refused
 from ..core.pairing import BYE_POINTS, arena_points
@@ -446,11 +458,15 @@ class TournamentStore(Store):
 def _score(session: Session, table_ids: list[str], kind: str, *,
            status: dict[str, str] | None = None,
            entrants: dict[tuple[str, str], EntrantRow] | None = None,
-           games: dict[str, GameRow] | None = None) -> dict[str, Results]:
+           games: dict[str, GameRow] | None = None,
+           found: dict[str, dict[str, str]] | None = None) -> dict[str, Results]:
     """``score_games``'s transaction, in a few statements whatever the number of tables
     (a step scores every table that ended since the last); ``status``: the tables'
-    statuses, ``entrants``: the entrants by (tournament, player), and ``games``: the
-    games in play by table, where the caller read them in this transaction already."""
+    statuses, ``entrants``: the entrants by (tournament, player), ``games``: the games in
+    play by table, and ``found``: each ended table's results by player, where the caller
+    read them in this transaction already.  The games' marks and results are written in
+    one statement, which marks only games still in play: a game another process scored
+    meanwhile is left out of the answer, and its points are not added again."""
     if games is None:
         games = {g.table_id: g for g in session.scalars(select(GameRow).where(
             GameRow.table_id.in_(table_ids), GameRow.status == PLAYING))}
@@ -460,32 +476,52 @@ def _score(session: Session, table_ids: list[str], kind: str, *,
     games = {t: g for t, g in games.items() if t in status}
     if not games:
         return {}
-    closed = {t for t in games if status[t] == CLOSED}
-    found: dict[str, dict[str, str]] = {}
-    for table_id, player, outcome in session.execute(
-            select(PlayerGameRow.table_id, PlayerGameRow.player_id, PlayerGameRow.result)
-            .where(PlayerGameRow.table_id.in_(games))):
-        found.setdefault(table_id, {})[player] = outcome
-    void = {t for t in games if t in closed or t not in found}
-    # marked once: a game another process marked meanwhile is not returned, nor scored
-    mine: set[str] = set()
-    for mark, tables in ((VOID, void), (SCORED, set(games) - void)):
-        if tables:
-            mine.update(session.scalars(update(GameRow).where(
-                GameRow.table_id.in_(tables), GameRow.status == PLAYING)
-                .values(status=mark).returning(GameRow.table_id)))
+    if found is None:
+        found = {}
+        for table_id, player, outcome in session.execute(
+                select(PlayerGameRow.table_id, PlayerGameRow.player_id, PlayerGameRow.result)
+                .where(PlayerGameRow.table_id.in_(games))):
+            found.setdefault(table_id, {})[player] = outcome
+    void = {t for t in games if status[t] == CLOSED or t not in found}
     if entrants is None:
-        people = {(g.tournament_id, p) for t, g in games.items() if t in mine
-                  for p in g.players if p is not None}
+        people = {(g.tournament_id, p) for g in games.values() for p in g.players
+                  if p is not None}
         entrants = {(e.tournament_id, e.player_id): e for e in session.scalars(
             select(EntrantRow).where(
                 EntrantRow.tournament_id.in_({t for t, _ in people}),
                 EntrantRow.player_id.in_({p for _, p in people})))}
+    # each game's results first (a pure reading of the entrants' streaks), then the games
+    # marked with them in one statement, then the points added for the games it marked
+    streaks = {key: e.streak for key, e in entrants.items()}
+    planned: dict[str, Results] = {}
+    for table_id in sorted(games):
+        game, results = games[table_id], Results()
+        for player in (p for p in game.players if p is not None):
+            result = found.get(table_id, {}).get(player)
+            key = (game.tournament_id, player)
+            if table_id in void or result is None or key not in entrants:
+                continue
+            points, streak = arena_points(result, streaks[key] if kind == ARENA else 0)
+            if kind == ARENA:
+                streaks[key] = streak
+            results[player] = [result, points]
+        planned[table_id] = results
+    written = (lambda value: cast(literal(value, JSON), JSON)) \
+        if session.get_bind().dialect.name == "postgresql" else \
+        (lambda value: literal(value, JSON))
+    mine = set(session.scalars(
+        update(GameRow).where(GameRow.table_id.in_(games), GameRow.status == PLAYING)
+        .values(status=case({t: VOID if t in void else SCORED for t in games},
+                            value=GameRow.table_id),
+                results=case({t: written(planned[t]) for t in games},
+                             value=GameRow.table_id))
+        .returning(GameRow.table_id).execution_options(synchronize_session=False)))
     at = stamp()
     scored: dict[str, Results] = {}
     for table_id in sorted(mine):
         game = games[table_id]
-        results: Results = {}
+        set_committed_value(game, "status", VOID if table_id in void else SCORED)
+        set_committed_value(game, "results", planned[table_id])
         seated = [p for p in game.players if p is not None]
         for player in seated:
             entrant = entrants.get((game.tournament_id, player))
@@ -496,19 +532,15 @@ def _score(session: Session, table_ids: list[str], kind: str, *,
             entrant.last = [p for p in seated if p != player]
             if kind != ARENA:   # an arena keeps apart only its last table's
                 entrant.met = sorted(set(entrant.met) | set(entrant.last))
-            result = found.get(table_id, {}).get(player)
-            if table_id in void or result is None:
+            if player not in planned[table_id]:
                 continue
+            their, earned = planned[table_id][player]
             if kind == ARENA:
-                points, entrant.streak = arena_points(result, entrant.streak)
-            else:
-                points, _ = arena_points(result, 0)
-            entrant.points += points
+                entrant.streak = streaks[(game.tournament_id, player)]
+            entrant.points += int(earned)
             entrant.games += 1
-            entrant.wins += result == "win"
-            results[player] = [result, points]
-        game.results = results
-        scored[table_id] = results
+            entrant.wins += their == "win"
+        scored[table_id] = planned[table_id]
     return scored
 
 
@@ -602,12 +634,19 @@ def _step_survey(session: Session, tournament_id: str,
     games: list[GameRow] = []
     ended: list[tuple[str, str, dict[str, object] | None]] = []
     made: set[str] = set()
-    for game, status, counted in session.execute(
-            select(GameRow, TableRow.status, TableRow.counted)
+    found: dict[str, dict[str, str]] = {}   # an ended table's results, by player
+    for game, status, counted, player, outcome in session.execute(
+            select(GameRow, TableRow.status, TableRow.counted, PlayerGameRow.player_id,
+                   PlayerGameRow.result)
             .outerjoin(TableRow, TableRow.id == GameRow.table_id)
+            .outerjoin(PlayerGameRow, PlayerGameRow.table_id == GameRow.table_id)
             .where(GameRow.tournament_id == tournament_id,
                    GameRow.status.in_((OPENING, PLAYING)))
             .order_by(GameRow.created, GameRow.table_id)):
+        if player is not None:   # a row a seat's result: the game came before
+            found.setdefault(game.table_id, {})[player] = outcome
+        if games and games[-1] is game:
+            continue
         games.append(game)
         if status is not None:
             made.add(game.table_id)
@@ -621,7 +660,8 @@ def _step_survey(session: Session, tournament_id: str,
         scored = _score(session, sorted(gone), row.kind,
                         status={table: status for table, status, _ in ended},
                         entrants={(tournament_id, e.player_id): e for e in entrants},
-                        games={g.table_id: g for g in games if g.table_id in gone})
+                        games={g.table_id: g for g in games if g.table_id in gone},
+                        found=found)
         games, ended = [g for g in games if g.table_id not in gone], []
     t = Tourney(row, entrants, games)
     with session.no_autoflush:   # the blocks' reading needs none of the changes
