@@ -3530,10 +3530,30 @@ static int ep_list(EpisodeCore *e)
     return 0;
 }
 
-/* What card ``index`` can take, ascending (the episode's moves of that card), into out. */
-static int ep_moves_of(const EpisodeCore *e, int index, ct_mask *out)
+/* What one card can take, ascending (the episode's moves of that card).  They live on the
+ * stack while they are few; a card that has more (the multicapture rules give one card more
+ * than 64 captures of a full table) gets room on the heap for the whole legal list. */
+typedef struct {
+    ct_mask *items;
+    int size;
+    ct_mask few[64];
+} CardMoves;
+
+/* Fill ``out`` with card ``index``'s moves: 0, or -1 (MemoryError set).  Close it after. */
+static int ep_moves_of(const EpisodeCore *e, int index, CardMoves *out)
 {
     const Masks *legal = &e->hand->b.legal;
+    out->items = out->few;
+    out->size = 0;
+    if (legal->size > 64) {
+        out->items = PyMem_Malloc((size_t)legal->size * sizeof(ct_mask));
+        if (out->items == NULL) {
+            out->items = out->few;
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    ct_mask *moves = out->items;
     int m = 0;
     for (Py_ssize_t k = 0; k < legal->size; k++) {
         ct_mask item = legal->items[k];
@@ -3541,13 +3561,21 @@ static int ep_moves_of(const EpisodeCore *e, int index, ct_mask *out)
             continue;
         ct_mask x = item & ALL_MASK;
         int j = m++;
-        while (j > 0 && out[j - 1] > x) {
-            out[j] = out[j - 1];
+        while (j > 0 && moves[j - 1] > x) {
+            moves[j] = moves[j - 1];
             j--;
         }
-        out[j] = x;
+        moves[j] = x;
     }
-    return m;
+    out->size = m;
+    return 0;
+}
+
+static void ep_moves_close(CardMoves *moves)
+{
+    if (moves->items != moves->few)
+        PyMem_Free(moves->items);
+    moves->items = moves->few;
 }
 
 /* Whether a capture starts with the cards named so far (named lowest first). */
@@ -3590,16 +3618,12 @@ static int ep_push(EpisodeCore *e, int index, ct_mask taken)
     return 0;
 }
 
-/* A seat's decision: 0 done, 1 refused (nothing changed), -1 an error. */
-static int ep_decide(EpisodeCore *e, long long action)
+/* A seat's decision, once its card's moves are listed: 0 done, 1 refused, -1 an error. */
+static int ep_decide_among(EpisodeCore *e, long long action, const CardMoves *card)
 {
-    ct_mask moves[64];
-    if (ep_list(e) < 0)
-        return -1;
+    const ct_mask *moves = card->items;
+    int m = card->size;
     if (e->pending < 0) {
-        if (action < 0 || action >= 52)
-            return 1;
-        int m = ep_moves_of(e, (int)action, moves);
         if (m == 0)
             return 1;
         if (m == 1)
@@ -3608,7 +3632,6 @@ static int ep_decide(EpisodeCore *e, long long action)
         e->picked = 0;
         return 0;
     }
-    int m = ep_moves_of(e, e->pending, moves);
     ct_mask picked = e->picked;
     if (action == EP_STOP) {
         for (int k = 0; k < m; k++)
@@ -3638,6 +3661,21 @@ static int ep_decide(EpisodeCore *e, long long action)
         return ep_push(e, e->pending, only);
     e->picked = picked;
     return 0;
+}
+
+/* A seat's decision: 0 done, 1 refused (nothing changed), -1 an error. */
+static int ep_decide(EpisodeCore *e, long long action)
+{
+    if (ep_list(e) < 0)
+        return -1;
+    if (e->pending < 0 && (action < 0 || action >= 52))
+        return 1;
+    CardMoves card;
+    if (ep_moves_of(e, e->pending < 0 ? (int)action : e->pending, &card) < 0)
+        return -1;
+    int done = ep_decide_among(e, action, &card);
+    ep_moves_close(&card);
+    return done;
 }
 
 /* One action (a card dealt or a decision), put in the history: 0, 1 refused, -1 error. */
@@ -4108,25 +4146,33 @@ static PyObject *core_bind_episode(PyObject *Py_UNUSED(module), PyObject *cards)
 }
 
 /* The actions that make a move (card ``index`` taking ``taken``) from a decision node with
- * nothing chosen yet (PasurEpisode.actions_for): their count, into out. */
+ * nothing chosen yet (PasurEpisode.actions_for): their count, into out (at most 54: the
+ * card, each card taken, the stop), or -1 (MemoryError set). */
 static int ep_actions_for(EpisodeCore *e, int index, ct_mask taken, int *out)
 {
-    ct_mask moves[64];
-    int m = ep_moves_of(e, index, moves), n = 0;
+    CardMoves card;
+    if (ep_moves_of(e, index, &card) < 0)
+        return -1;
+    int n = 0;
     out[n++] = index;
-    if (m == 1)
+    if (card.size == 1) {
+        ep_moves_close(&card);
         return n;
+    }
     ct_mask picked = 0;
     for (ct_mask rest = taken; rest; rest &= rest - 1) {
         ct_mask bit = rest & -rest;
         picked |= bit;
         out[n++] = EP_TAKE + ct_low(bit);
         int left = 0;
-        for (int k = 0; k < m; k++)
-            left += ep_consistent(moves[k], picked);
-        if (left == 1)
+        for (int k = 0; k < card.size; k++)
+            left += ep_consistent(card.items[k], picked);
+        if (left == 1) {
+            ep_moves_close(&card);
             return n;
+        }
     }
+    ep_moves_close(&card);
     out[n++] = EP_STOP;
     return n;
 }
@@ -4227,6 +4273,10 @@ static PyObject *core_episode_steps(PyObject *Py_UNUSED(module), PyObject *args)
             ct_mask item = legal->items[ct_below(&rng, (uint32_t)legal->size)];
             int steps[64];
             int n = ep_actions_for(e, (int)(item >> 56), item & ALL_MASK, steps);
+            if (n < 0) {
+                failed = 1;
+                break;
+            }
             for (int k = 0; k < n && !failed; k++)
                 failed = ep_step(e, steps[k]) != 0;
         }
