@@ -182,6 +182,9 @@ def test_a_signed_in_player_comes_back_to_their_seat_on_another_device(
         open_page: Any, server_url: str) -> None:
     name = unique("roamer")
     laptop = open_page("/")
+    # The first visit's guest first: its cookie, answered after the sign-up's, would
+    # replace the account's, and the table would be the guest's.
+    laptop.locator("#account-badge", has_text="Guest").wait_for()
     made = laptop.request.post(f"{server_url}/api/account/register",
                                data={"username": name, "password": PASSWORD})
     assert made.status == 201
