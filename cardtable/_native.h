@@ -206,7 +206,12 @@ static inline void ct_tensor_set(ct_tensor *t, long long at, double value)
  * with ValueError when a piece fell outside it. */
 static inline PyObject *ct_tensor_close(ct_tensor *t)
 {
-    static PyObject *zero = NULL, *one = NULL;
+    /* Eight equal 0.0 objects and eight 1.0, item i holding number i % 8: a list's release
+     * (and its making) changes each item's reference count, and on one shared object those
+     * changes queue one behind the other (a Durak observation of 497 items: 1.7 us, two
+     * thirds of it releasing the list); spread over eight they overlap. */
+    enum { SPREAD = 8 };
+    static PyObject *zero[SPREAD], *one[SPREAD];
     PyObject *out = NULL;
     if (t->bad) {
         PyErr_SetString(PyExc_ValueError, "a piece falls outside the tensor");
@@ -216,19 +221,59 @@ static inline PyObject *ct_tensor_close(ct_tensor *t)
         out = Py_NewRef(Py_None);
         goto done;
     }
-    if (zero == NULL && ((zero = PyFloat_FromDouble(0.0)) == NULL
-                         || (one = PyFloat_FromDouble(1.0)) == NULL))
-        goto done;
+    for (int k = 0; k < SPREAD; k++)
+        if (one[k] == NULL) {
+            if (zero[k] == NULL && (zero[k] = PyFloat_FromDouble(0.0)) == NULL)
+                goto done;
+            if ((one[k] = PyFloat_FromDouble(1.0)) == NULL)
+                goto done;
+        }
     out = PyList_New(t->size);
-    for (Py_ssize_t i = 0; out != NULL && i < t->size; i++) {
+    if (out == NULL)
+        goto done;
+    /* Every item first the zero of its number, then the few others put in; the shared
+     * floats' references are counted once at the end, for the same reason.  A float that
+     * fails to be made leaves the list whole (counted as it stands) for its release. */
+    PyObject **items = ((PyListObject *)out)->ob_item;
+    size_t size = (size_t)t->size;
+    for (size_t i = 0; i < size; i++)
+        items[i] = zero[i % SPREAD];
+    Py_ssize_t zeros[SPREAD], ones[SPREAD] = {0};
+    for (size_t k = 0; k < SPREAD; k++)
+        zeros[k] = (Py_ssize_t)(size / SPREAD + (k < size % SPREAD));
+    int failed = 0;
+    for (size_t i = 0; i < size && !failed; i++) {
+        if (i % SPREAD == 0 && size - i >= SPREAD) {   /* a block of eight all 0.0: skip */
+            uint64_t block[SPREAD / 2];
+            memcpy(block, t->data + i, sizeof block);
+            if (!(block[0] | block[1] | block[2] | block[3])) {
+                i += SPREAD - 1;
+                continue;
+            }
+        }
         float x = t->data[i];
-        PyObject *item = x == 0.0f ? Py_NewRef(zero) : x == 1.0f ? Py_NewRef(one)
-                                                                    : PyFloat_FromDouble(x);
-        if (item == NULL)
-            Py_CLEAR(out);
-        else
-            PyList_SET_ITEM(out, i, item);
+        if (x == 0.0f)
+            continue;
+        size_t k = i % SPREAD;
+        if (x == 1.0f) {
+            items[i] = one[k];
+            ones[k]++;
+        } else {
+            PyObject *item = PyFloat_FromDouble(x);
+            if (item == NULL) {
+                failed = 1;
+                continue;
+            }
+            items[i] = item;
+        }
+        zeros[k]--;
     }
+    for (int k = 0; k < SPREAD; k++) {
+        Py_SET_REFCNT(zero[k], Py_REFCNT(zero[k]) + zeros[k]);
+        Py_SET_REFCNT(one[k], Py_REFCNT(one[k]) + ones[k]);
+    }
+    if (failed)
+        Py_CLEAR(out);
 done:
     if (t->is_view)
         PyBuffer_Release(&t->view);

@@ -21,6 +21,8 @@ nodes card by card and the actions are numbered as docs/research.md says.
 
 from __future__ import annotations
 
+import copy
+import functools
 import random
 from typing import Any
 
@@ -102,7 +104,8 @@ class CardtableGame(pyspiel.Game):
         return super().max_chance_nodes_in_history() if bound is None else bound
 
     def new_initial_state(self) -> CardtableState:
-        return CardtableState(self, self._template.copy())
+        episode = _CLONING.pop() if _CLONING else None
+        return CardtableState(self, self._template.copy() if episode is None else episode)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> EpisodeObserver:
         return EpisodeObserver(self._template, iig_obs_type, params)
@@ -128,6 +131,45 @@ class CardtableState(pyspiel.State):
     def __init__(self, game: CardtableGame, episode: Episode) -> None:
         super().__init__(game)
         self._episode = episode
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Setting ``_episode`` sets the episode's own methods on the state under pyspiel's
+        names (``_BOUND``), so a call from pyspiel's C++ or from Python reaches the episode
+        with no method of the state between (a method a call, several calls a decision).
+        A clone (pyspiel copies the state's attributes one by one) and an unpickled state
+        set those names from the old state's: that is ignored, and ``_episode`` binds them
+        to the state's own episode."""
+        if name == "_episode":
+            mine = self.__dict__
+            mine["_episode"] = value
+            methods = _METHODS.get(type(value))
+            if methods is None:
+                methods = _METHODS[type(value)] = tuple(
+                    (ours, getattr(type(value), theirs)) for ours, theirs in _BOUND.items())
+            for ours, method in methods:
+                mine[ours] = _EpisodeMethod(method, value)
+        elif name not in _BOUND:
+            super().__setattr__(name, value)
+
+    def clone(self) -> CardtableState:
+        """pyspiel's ``clone`` (which keeps the history), its new state made with a copy of
+        this episode (``_CLONING``) rather than a fresh one that each attribute of this
+        state is then deep-copied onto: the episode's methods would be copied only to be
+        bound afresh.  Any other attribute is deep-copied, as pyspiel does."""
+        mine = self.__dict__
+        kept = dict(mine)
+        episode = kept.get("_episode")
+        _CLONING.append(episode.copy() if episode is not None else None)
+        mine.clear()
+        try:
+            twin: CardtableState = pyspiel.State.clone(self)
+        finally:
+            _CLONING.clear()
+            mine.update(kept)
+        for name, value in kept.items():
+            if name != "_episode" and name not in _BOUND:
+                setattr(twin, name, copy.deepcopy(value))
+        return twin
 
     @property
     def episode(self) -> Episode:
@@ -213,6 +255,40 @@ class CardtableState(pyspiel.State):
 
     def __str__(self) -> str:
         return str(self._episode)
+
+
+_BOUND = {"current_player": "current_player", "is_chance_node": "is_chance_node",
+          "is_terminal": "is_terminal", "_apply_action": "apply"}
+"""The state's methods that are the episode's own (state name: episode name), set on each
+state by ``CardtableState.__setattr__``; the methods of the class above say what they do.
+These are the ones asked at every action (``apply_action`` calls ``current_player`` and
+``_apply_action``); each costs a clone a little, so the rarer ones stay methods."""
+
+
+_CLONING: list[Episode | None] = []
+"""The episode the state a clone makes takes (``CardtableState.clone``: pyspiel's clone
+asks the game for a new initial state first), in place of a copy of the template."""
+_METHODS: dict[type, tuple[tuple[str, Any], ...]] = {}
+"""The state's name and the episode class's method, for each of ``_BOUND``, by class."""
+
+
+class _EpisodeMethod(functools.partial):
+    """An episode's method bound to it, as set on its pyspiel state (``_BOUND``).  It is
+    not copied or pickled with the state: the copy and the unpickled state bind their own
+    episode's (``CardtableState.__setattr__``)."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> None:
+        return None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _unbound, ()
+
+
+def _unbound() -> None:
+    """What an ``_EpisodeMethod`` unpickles as (the state binds its episode's afresh)."""
+    return None
 
 
 def resample_state(state: CardtableState, player: int, rng: random.Random) -> CardtableState:

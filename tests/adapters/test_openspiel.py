@@ -88,6 +88,34 @@ def test_a_clone_is_equal_and_independent(name):
     assert str(state) == before and len(clone.history()) == len(state.history()) + 1
 
 
+@pytest.mark.parametrize("name", ["python_pasur", "python_transfer_durak"])
+def test_every_copy_of_a_state_plays_its_own_episode(name):
+    """The episode's methods set on a state (``_BOUND``) answer for that state's own
+    episode in a clone, a deep copy, an unpickled and a deserialized state: an action on
+    the copy leaves the original as it was, and the other way round."""
+    import copy
+
+    game = pyspiel.load_game(name)
+    state = _random_state(game, np.random.RandomState(11), 70)
+    state.note = ["mine"]   # another attribute: deep-copied by a clone, as pyspiel does
+    twin = state.clone()
+    assert twin.note == ["mine"] and twin.note is not state.note
+    del state.note
+    copies = [state.clone(), copy.deepcopy(state), pickle.loads(pickle.dumps(state)),
+              pyspiel.deserialize_game_and_state(
+                  pyspiel.serialize_game_and_state(game, state))[1]]
+    for other in copies:
+        before, theirs = str(state), str(other)
+        assert theirs == before
+        other.apply_action(other.legal_actions()[0])
+        assert str(state) == before and len(other.episode.history) == len(other.history())
+        state.apply_action(state.legal_actions()[-1])
+        assert str(other) != str(state)
+        for mine in openspiel._BOUND:
+            assert getattr(other, mine).args == (other.episode,)
+        state = _random_state(game, np.random.RandomState(11), 70)
+
+
 def test_tensors_and_strings_come_from_the_episode():
     game = pyspiel.load_game("python_pasur")
     state = _random_state(game, np.random.RandomState(7), 40)
