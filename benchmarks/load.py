@@ -101,6 +101,11 @@ class Figures:
     errors: int = 0
     lost: int = 0
     games: int = 0
+    tables_made: int = 0
+    first_over: int = 0
+    """Places whose first game has ended (with ``--spread``, counting waits for all)."""
+    all_first_over: asyncio.Event = field(default_factory=asyncio.Event)
+    """Tables made while counting (each replaces one whose game ended)."""
     counting: bool = False
     reasons: Counter[str] = field(default_factory=Counter)
     seated: set[int] = field(default_factory=set)
@@ -178,6 +183,19 @@ def drop_database(url: str, name: str) -> None:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def database_sessions(url: str, name: str) -> int:
+    """Connections made so far to the run's PostgreSQL database (this one included): a
+    server whose pool opens and closes connections under load pays for each."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    admin = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        row = connection.execute("SELECT sessions FROM pg_stat_database WHERE datname = %s",
+                                 (name,)).fetchone()
+    return int(row[0]) if row else 0
+
+
 def start_server(port: int, data_dir: Path, args: argparse.Namespace,
                  log: Path, extra: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
     # --profile: the same server under cProfile, switched on and off by run()'s signals
@@ -232,9 +250,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 def thread_cpu(pid: int) -> dict[str, float]:
-    """CPU seconds so far of each of a process's threads, summed by thread name (the event
-    loop's is the process's own name; the storage's writers and asyncio's helpers have
-    their own), and the part of it all spent in the kernel (system calls: sockets, epoll)."""
+    """CPU seconds so far of each of a process's threads, summed by thread name, and the
+    part of it all spent in the kernel (system calls: sockets, epoll).  Python gives the
+    system no names for its threads (the move writer's, asyncio's helpers): they are
+    shown as the event loop's (the main thread) and the others'."""
     found: dict[str, float] = {}
     try:
         tasks = list(Path(f"/proc/{pid}/task").iterdir())
@@ -247,6 +266,8 @@ def thread_cpu(pid: int) -> dict[str, float]:
             continue
         name = text[text.index("(") + 1:text.rindex(")")]
         name = name.rstrip("0123456789_-") or name
+        if name == "python":   # Python names no thread for the system: the main one is the loop
+            name = "python (event loop)" if task.name == str(pid) else "python (other threads)"
         fields = text.rsplit(")", 1)[1].split()
         user, system = (int(fields[11]) / os.sysconf("SC_CLK_TCK"),
                         int(fields[12]) / os.sysconf("SC_CLK_TCK"))
@@ -370,6 +391,10 @@ async def table_loop(bases: list[str], index: int, args: argparse.Namespace,
     # idle connections are dropped before uvicorn's 5 s keep-alive would close them under us
     http = httpx.AsyncClient(timeout=30, limits=httpx.Limits(keepalive_expiry=2))
     finished, paused = [False], [False]
+    # --spread: the first table is resigned after a random number of moves, so that when
+    # counting begins the places' games are at every age, not all of one
+    resign_after = [rng.randrange(args.spread) if args.spread else None]
+    first = True
     try:
         while time.perf_counter() < figures.stop:
             base_a = bases[index % len(bases)]
@@ -386,8 +411,15 @@ async def table_loop(bases: list[str], index: int, args: argparse.Namespace,
                 figures.error(f"create or join: {type(error).__name__}: {error}")
                 await asyncio.sleep(1)
                 continue
+            figures.tables_made += figures.counting
             await play_table(base_a, base_b, created, joined, args, figures, rng, index,
-                             finished, paused)
+                             finished, paused, resign_after)
+            resign_after[0] = None
+            if first:
+                first = False
+                figures.first_over += 1
+                if figures.first_over >= figures.places:
+                    figures.all_first_over.set()
     finally:
         if not paused[0]:   # failed before counting began: nobody waits for this place
             paused[0] = True
@@ -403,7 +435,7 @@ async def table_loop(bases: list[str], index: int, args: argparse.Namespace,
 async def play_table(base_a: str, base_b: str, created: dict[str, Any],
                      joined: dict[str, Any], args: argparse.Namespace, figures: Figures,
                      rng: random.Random, index: int, finished: list[bool],
-                     paused: list[bool]) -> None:
+                     paused: list[bool], resign_after: list[int | None]) -> None:
     table = created["table"]
     urls = [f"{base.replace('http', 'ws', 1)}/ws/tables/{table}" for base in (base_a, base_b)]
     async with connect(urls[0], max_size=2**22,
@@ -414,6 +446,7 @@ async def play_table(base_a: str, base_b: str, created: dict[str, Any],
         try:
             next_move = time.perf_counter()
             figures.seated.add(index)
+            played = 0
             while True:
                 if time.perf_counter() >= figures.stop:
                     finished[0] = True
@@ -446,8 +479,16 @@ async def play_table(base_a: str, base_b: str, created: dict[str, Any],
                     if time.perf_counter() >= figures.stop:
                         continue   # no move is sent after the end
                 state = mover.state
-                move = rng.choice(state["legal_moves"])
                 version = state["version"]
+                if resign_after[0] is not None and figures.pausing:
+                    resign_after[0] = None   # counting: no game is resigned any more
+                if resign_after[0] is not None and played >= resign_after[0]:
+                    resign_after[0] = None
+                    await mover.ws.send(json.dumps({"type": "resign"}))
+                    await mover.wait_for(version + 1, time.perf_counter() + TIMEOUT)
+                    continue
+                played += 1
+                move = rng.choice(state["legal_moves"])
                 sent = time.perf_counter()
                 await mover.ws.send(json.dumps({"type": "move", "version": version,
                                                 "move": move}))
@@ -547,6 +588,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(0.1)
         seated_s = round(time.perf_counter() - started, 1)
         await asyncio.sleep(args.warmup)
+        if args.spread:   # until every first game has ended: their ages are spread then
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(figures.all_first_over.wait(), SEATING)
         figures.pausing = True   # every place's last move answered before the CPU is read
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(figures.all_paused.wait(), 2 * TIMEOUT)
@@ -565,6 +609,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         cpu_from = cpu_now(server_pids, proxy_pids)
         ticks_from = cpu_ticks()
         stored_from = await stored_moves(direct)
+        sessions_from = (database_sessions(args.database_url, database)
+                         if database is not None else 0)
         figures.resume.set()
         lags: list[float] = []
         watch = asyncio.create_task(loop_lag(lags, stop))
@@ -578,6 +624,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         ticks_to = cpu_ticks()
         threads_to = [thread_cpu(pid) for pid in server_pids]
         stored_to = await stored_moves(direct)
+        sessions_to = (database_sessions(args.database_url, database)
+                       if database is not None else 0)
         if args.profile:
             for pid in server_pids:
                 os.kill(pid, signal.SIGUSR2)
@@ -607,9 +655,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "game": args.game,
             "database": "postgresql" if args.database_url else "sqlite",
             "moves": figures.moves, "games": figures.games,
+            "tables_made": figures.tables_made, "spread": args.spread,
             # the same as the servers count them (/metrics): the two agree when every
             # counted move, and no other, was played between the CPU's two readings
             "stored_moves": stored_to - stored_from,
+            # connections the servers opened to PostgreSQL while counting (the reading's
+            # own left out)
+            "database_connections": max(0, sessions_to - sessions_from - 1)
+            if database is not None else None,
             "moves_per_s": round(figures.moves / min(elapsed, args.seconds), 1),
             "mover_p50_ms": percentile(figures.mover_ms, 0.50),
             "mover_p99_ms": percentile(figures.mover_ms, 0.99),
@@ -679,6 +732,11 @@ def main() -> None:
     parser.add_argument("--commit-window", type=float, default=None,
                         help="the servers' --commit-window (docs/deploy.md: 0.002 for "
                              "several processes; default: the server's own, 0)")
+    parser.add_argument("--spread", type=int, default=0, metavar="MOVES",
+                        help="resign each place's first game after a random number of moves "
+                             "below MOVES, in the warm-up (give it time for them): the games "
+                             "then end spread out, not together, and the counted time holds "
+                             "a steady share of new tables' work (0: no)")
     parser.add_argument("--game", default="durak", help="the game every table plays")
     parser.add_argument("--options", default="{}", help="rule options, as JSON")
     parser.add_argument("--seed", type=int, default=1)

@@ -2,8 +2,12 @@
 # One server process against two behind nginx (deploy/nginx/cardtable.conf, Redis between
 # them), the servers' CPU a move of each, in one sitting: ROUNDS rounds, each running both
 # (one then two in odd rounds, two then one in even ones), on PostgreSQL, 100 tables at full
-# speed, 15 s counted after 5 s, a 2 ms commit window (docs/deploy.md; WINDOW=SECONDS for
-# another).  Each run writes OUT/one.N.json or OUT/two.N.json (benchmarks/load.py's
+# speed, 15 s counted after 20 s of warm-up in which each table's first game is resigned
+# after a random number of moves below 80 (load.py --spread: the games then end spread out,
+# and each run's counted time holds about as many new tables a move; started together, they
+# ended in waves, and a run counted from 0.2 to 16.5 new tables a thousand moves, each table
+# 10 to 50 ms of the servers' CPU), a 2 ms commit window (docs/deploy.md; WINDOW=SECONDS
+# for another).  Each run writes OUT/one.N.json or OUT/two.N.json (benchmarks/load.py's
 # figures) and OUT/loads.txt the load average at each start and end; the ratio of a round
 # is two's servers' CPU a move over one's (nginx's own is beside it, as "proxy"), and the
 # same over the load generator's CPU a move (the same work in both runs: a measure of how
@@ -22,7 +26,7 @@ for r in $(seq 1 "$ROUNDS"); do
     extra=""; [ "$kind" = two ] && extra="--processes 2 --proxy --redis-url $REDIS"
     echo "$r $kind start $(cat /proc/loadavg)" >> "$OUT/loads.txt"
     # shellcheck disable=SC2086
-    "$PY" benchmarks/load.py --tables 100 --pace 0 --seconds 15 --warmup 5 \
+    "$PY" benchmarks/load.py --tables 100 --pace 0 --seconds 15 --warmup 20 --spread 80 \
       --commit-window "${WINDOW:-0.002}" --database-url "$PG" $extra --json "$OUT/$kind.$r.json" \
       > "$OUT/$kind.$r.log" 2>&1
     echo "$r $kind end $(cat /proc/loadavg)" >> "$OUT/loads.txt"
@@ -33,13 +37,15 @@ import json, math, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
 ratios = []
 for r in range(1, rounds + 1):
-    one = json.load(open(f"{out}/one.{r}.json"))["cpu_ms_per_move"]
-    two = json.load(open(f"{out}/two.{r}.json"))["cpu_ms_per_move"]
+    runs = [json.load(open(f"{out}/{kind}.{r}.json")) for kind in ("one", "two")]
+    one, two = (run["cpu_ms_per_move"] for run in runs)
+    made = [1000 * run["tables_made"] / max(1, run["moves"]) for run in runs]
     ratios.append(two["servers"] / one["servers"])
     scaled = (two["servers"] / two["generator"]) / (one["servers"] / one["generator"])
     print(f"round {r}: one {one['servers']:.3f} ms, two {two['servers']:.3f} ms "
           f"(nginx {two.get('proxy', 0):.3f}), ratio {ratios[-1]:.3f}; generator "
-          f"{one['generator']:.3f} / {two['generator']:.3f} ms, ratio over it {scaled:.3f}")
+          f"{one['generator']:.3f} / {two['generator']:.3f} ms, ratio over it {scaled:.3f}; "
+          f"new tables a thousand moves {made[0]:.1f} / {made[1]:.1f}")
 mean = math.exp(sum(map(math.log, ratios)) / len(ratios))
 print(f"geometric mean {mean:.3f}, rounds {min(ratios):.3f} to {max(ratios):.3f}")
 PYTHON

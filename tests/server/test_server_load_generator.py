@@ -21,13 +21,14 @@ def test_a_small_run_plays_moves_and_reports_every_figure(tmp_path: Path) -> Non
     out = tmp_path / "load.json"
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--tables", "3",
-         "--pace", "0", "--seconds", "3", "--warmup", "2", "--json", str(out)],
+         "--pace", "0", "--spread", "5", "--seconds", "3", "--warmup", "2", "--json", str(out)],
         capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     figures = json.loads(out.read_text())
     assert figures["tables"] == 3 and figures["database"] == "sqlite"
     assert figures["moves"] > 0 and figures["moves_per_s"] > 0
     assert figures["stored_moves"] == figures["moves"]
+    assert figures["tables_made"] >= 0 and figures["database_connections"] is None
     assert figures["errors"] == 0 and figures["lost"] == 0, figures["error_reasons"]
     assert figures["mover_p50_ms"] <= figures["mover_p99_ms"]
     assert figures["generator_lag_p99_ms"] is not None
