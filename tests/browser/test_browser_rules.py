@@ -31,6 +31,21 @@ def test_the_lobby_speaks_russian_without_programmer_notation(open_page) -> None
     screenshot(page, "lobby-ru-desktop-options")
 
 
+def test_the_rule_options_are_made_when_first_opened(open_page) -> None:
+    """The rows of the rule options (a control and a sentence each, most of the lobby's
+    form) are made when the reader first opens them, not with the lobby; opened from the
+    keyboard they are all there at once, and a game chosen again keeps them open."""
+    page = open_page("/")
+    page.wait_for_selector("details.options summary")
+    assert page.locator(".option-row").count() == 0
+    page.focus("details.options summary")
+    page.keyboard.press("Enter")
+    assert page.locator(".option-row").count() > 3   # asked at once: no wait
+    assert page.locator("#opt-jack").is_visible()
+    page.click("#game-durak")
+    assert page.locator("details.options[open] .option-row").count() > 3
+
+
 def test_developer_bots_sit_under_advanced(open_page) -> None:
     page = open_page("/")
     page.click("#game-durak")

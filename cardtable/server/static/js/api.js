@@ -63,14 +63,19 @@ export async function api(path, { method = "GET", body } = {}) {
   return data;
 }
 
-/** The games the server offers: carried by the page itself (the server writes them in a
- * data block, so the lobby draws without a round trip), else asked for. */
-export const getGames = () => {
+/** The games the page itself carries (the server writes them in a data block), or null:
+ * read at once, so that the lobby's first drawing is its whole one. */
+export function carriedGames() {
   const carried = document.getElementById("games-data");
-  if (carried) {
-    try { return Promise.resolve(JSON.parse(carried.textContent)); } catch { /* ask */ }
-  }
-  return api("/api/games");
+  if (!carried) return null;
+  try { return JSON.parse(carried.textContent); } catch { return null; }
+}
+
+/** The games the server offers: carried by the page itself (the lobby draws without a
+ * round trip), else asked for. */
+export const getGames = () => {
+  const carried = carriedGames();
+  return carried ? Promise.resolve(carried) : api("/api/games");
 };
 export const getTables = () => api("/api/tables");
 export const getHistory = () => api("/api/history");

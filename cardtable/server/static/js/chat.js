@@ -113,6 +113,17 @@ export class ChatPanel {
       this.log.append(h("li", { class: "chat-muted muted" }, h("button", { type: "button",
         onclick: () => this.toggleMute(key) }, t("chat.unmute", { name: who }))));
     }
-    this.log.scrollTop = this.log.scrollHeight;
+    this.showNewest();
+  }
+
+  /** Scroll the log to its newest line at the next frame (once however often it is asked),
+   * and only when it has lines: reading its height at once made the browser lay out the
+   * whole table in the middle of its drawing, twice while a table opens (a phone's pause). */
+  showNewest() {
+    if (this.scrolling || !this.log?.firstChild) return;
+    this.scrolling = requestAnimationFrame(() => {
+      this.scrolling = 0;
+      this.log.scrollTop = this.log.scrollHeight;
+    });
   }
 }

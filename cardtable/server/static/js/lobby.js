@@ -3,7 +3,7 @@
 // way back in, open tables to join or watch, and the form that creates a table (game,
 // rules preset, options with their one-line meaning, players, and who sits in each seat).
 
-import { api, getGames, getTables, createTable, joinTable, seats as seatStore } from "./api.js";
+import { api, carriedGames, getGames, getTables, createTable, joinTable, seats as seatStore } from "./api.js";
 import { h, clear, toast, replaceKeepingFocus } from "./dom.js";
 import { t, num, joinList, hasKey } from "./i18n.js";
 import { BOT_LEVELS, kindLabel, gameTitle } from "./names.js";
@@ -75,8 +75,17 @@ export class Lobby {
     this.tournaments = null;
     /** whether the person is signed in to an account (only then is "Rated" offered) */
     this.account = false;
-    this.render();
-    this.load();
+    // the games the page carries, read at once: the first drawing has them (not an empty
+    // lobby drawn again a moment later in the same task: a phone's longest pause on load)
+    const carried = carriedGames();
+    if (carried) {
+      this.games = carried;
+      this.initForm();
+    }
+    this.render({ first: true });
+    // what the lobby asks the server (its tables, the player's games, the tournaments), in
+    // a task of its own after the drawing's: each request costs the page a little work
+    setTimeout(() => { if (!this.destroyed) this.load(); }, 0);
   }
 
   destroy() {
@@ -86,14 +95,17 @@ export class Lobby {
   }
 
   async load() {
-    try {
-      this.games = await getGames();
-    } catch (error) {
-      this.error = error.message;
+    if (!this.games.length) {
+      try {
+        this.games = await getGames();
+      } catch (error) {
+        this.error = error.message;
+      }
+      if (this.destroyed) return;
+      this.initForm();
+      this.render();
     }
-    if (this.destroyed) return;
-    this.initForm();
-    this.render();
+    this.tournaments?.load();
     await this.loadTables();
     if (!this.destroyed) this.poll = setInterval(() => this.loadTables(), 5000);
   }
@@ -250,8 +262,12 @@ export class Lobby {
   }
 
   // -- rendering -----------------------------------------------------------------------------
-  render() {
+  /** The whole lobby; the ``first`` drawing puts the panels of a phone's first screen (the
+   * computer's, the player's games, quick play) in the page at once, and the others in a
+   * task of their own just after: two short pauses for a phone rather than one long one. */
+  render({ first = false } = {}) {
     const root = clear(this.root);
+    const drawing = this.drawing = (this.drawing || 0) + 1;
     this.tablesBox = h("div", { class: "table-list", "aria-live": "polite" });
     if (this.games.length && !this.quick) this.quick = new QuickPlayPanel(this.games);
     else if (this.quick) this.quick.render();
@@ -262,10 +278,12 @@ export class Lobby {
     this.live ||= new LiveGames();
     this.live.render();
     this.tournaments ||= new LobbyTournaments();
-    root.appendChild(h("div", { class: "lobby" },
+    const lobby = h("div", { class: "lobby" },
       this.computer ? this.computer.el : null,
       this.mineBox,
-      this.quick ? this.quick.el : null,
+      this.quick ? this.quick.el : null);
+    root.appendChild(lobby);
+    const below = () => [
       h("section", { class: "panel open-tables", "aria-labelledby": "open-title" },
         h("div", { class: "panel-head" },
           h("h2", { id: "open-title" }, t("lobby.open")),
@@ -280,7 +298,13 @@ export class Lobby {
         this.created ? this.createdPanel() : null,
         this.games.length ? this.formElement()
           : h("p", { class: "muted" }, this.error ? t("lobby.loadError", { reason: this.error })
-            : t("lobby.loading")))));
+            : t("lobby.loading")))];
+    if (first) {
+      setTimeout(() => {
+        // not if the lobby was drawn again meanwhile (that drawing was whole) or left
+        if (!this.destroyed && this.drawing === drawing) lobby.append(...below());
+      }, 0);
+    } else lobby.append(...below());
     this.renderTables();
     this.renderMine();
   }
@@ -391,10 +415,18 @@ export class Lobby {
         advanced.map((b) => botOption(b, seat))) : null)));
 
     const allowed = this.allowedPlayers();
-    const optionRows = game.options
-      .filter((option) => !NEEDS_PLAYERS[option.name]
-        || NEEDS_PLAYERS[option.name].some((n) => allowed.includes(n)))
-      .map((option) => this.optionRow(option, rerender));
+    // The rule options' rows (a control and a sentence each, most of the form) are made when
+    // their <details> first opens: the summary's click comes before it opens, so they are
+    // there to read and tab to at once, and a lobby that is only looked at never makes them.
+    const optionList = h("div", { class: "option-list" });
+    const fillOptions = () => {
+      if (optionList.firstChild) return;
+      optionList.append(...game.options
+        .filter((option) => !NEEDS_PLAYERS[option.name]
+          || NEEDS_PLAYERS[option.name].some((n) => allowed.includes(n)))
+        .map((option) => this.optionRow(option, rerender)));
+    };
+    if (this.optionsOpen) fillOptions();
 
     return h("form", { class: "create-form", onsubmit: (e) => this.submit(e) },
       gameChoice,
@@ -409,12 +441,12 @@ export class Lobby {
           "aria-describedby": "rated-doc", onchange: (e) => { form.rated = e.target.checked; } }),
         " ", h("span", { id: "rated-doc", class: "muted" }, t("lobby.ratedHint")))) : null,
       h("details", { class: "options", open: this.optionsOpen || undefined,
-                     ontoggle: (e) => { this.optionsOpen = e.target.open; } },
-        h("summary", {}, t("lobby.options"),
+                     ontoggle: (e) => { this.optionsOpen = e.target.open; fillOptions(); } },
+        h("summary", { onclick: fillOptions }, t("lobby.options"),
           Object.keys(this.changedOptions()).length
             ? h("span", { class: "badge" }, num(Object.keys(this.changedOptions()).length)) : null),
         h("p", { class: "muted" }, t("lobby.optionsHint")),
-        h("div", { class: "option-list" }, optionRows)),
+        optionList),
       h("p", { class: "form-error", role: "alert" }),
       h("button", { type: "submit", class: "primary create" }, t("lobby.createButton")));
   }

@@ -106,7 +106,8 @@ export class TableView {
     });
     if (!this.token) this.comeBack();
     // The rules this table plays, for the rules card (not in the socket's states).
-    getTableInfo(tableId).then((info) => { this.rules = info.rules; this.render(); })
+    // (only the card is drawn when they come: the rest of the table has not changed)
+    getTableInfo(tableId).then((info) => { this.rules = info.rules; this.renderRules(); })
       .catch(() => { /* no card: the table plays on without it */ });
   }
 
@@ -483,10 +484,7 @@ export class TableView {
     this.el.mine.hidden = !!s.over || this.mySeat === null;
     this.el.turn.textContent = this.myTurn() ? t("table.yourTurn") : "";
     this.renderLastMove();
-    if (this.rules && !this.el.rules.firstChild) {
-      const card = rulesCard(module, this.rules);
-      if (card) this.el.rules.appendChild(card);
-    }
+    this.renderRules();
     this.renderSummary(module);
     this.life.update(s, this.mySeat);
     if (animate || !this.seenReady) { this.seen = seen; this.seenReady = true; }
@@ -498,6 +496,13 @@ export class TableView {
     this.markHint();
     this.renderHint();
     this.autoPlay(parts);
+  }
+
+  /** The rules card (the rules this table plays), once both they and the table's game are known. */
+  renderRules() {
+    if (!this.rules || !this.state || this.el.rules.firstChild) return;
+    const card = rulesCard(gameModule(this.state.game), this.rules);
+    if (card) this.el.rules.appendChild(card);
   }
 
   /** The hint's panel (why, and the best moves with their values) until the table moves on. */

@@ -39,10 +39,10 @@ function item(tour) {
 
 /** The lobby's section: tournaments running and upcoming, and a link to all. */
 export class LobbyTournaments {
+  /** Empty until ``load()`` (the lobby asks once its first screen is drawn). */
   constructor() {
     this.el = h("section", { class: "panel lobby-tournaments", "aria-labelledby": "lobby-tour-title" });
     this.list = null;
-    this.load();
   }
 
   async load() {
