@@ -273,9 +273,11 @@ def test_a_swiss_plays_its_rounds_without_repeating_a_pair_then_finishes(
 
 def test_the_process_directing_a_tournament_killed_the_other_carries_on_losing_nothing(
         tmp_path: Path, redis_url: str, migrated_database_url: str) -> None:
-    """Two server processes on PostgreSQL and Redis: the one that started the tournament
-    (and so directs it) is killed between two games; the other takes its lease, plays on
-    from the database, and the standings hold every result once."""
+    """Two server processes on PostgreSQL and Redis, and two tournaments of the same two
+    players, each started through one of them (which claims it at once, and so directs
+    it): the first process is killed between two games; the other takes its lease, plays
+    on from the database, and the standings of both hold every result once, as a run
+    without the kill gives them."""
     flags = ("--database-url", migrated_database_url, "--redis-url", redis_url,
              "--redis-prefix", f"tourney-{secrets.token_hex(4)}", "--lease", "2")
     data = tmp_path / "data"
@@ -325,11 +327,20 @@ def test_the_process_directing_a_tournament_killed_the_other_carries_on_losing_n
         people["orga"].post(f"/api/tournaments/{tournament}/start")
         seen: set[str] = set()
         with server(data, *flags) as (_, b):
+            on_b = {"Origin": b}   # the second tournament, started on B: B directs it
+            other = people["orga"].post(f"{b}/api/tournaments", json=ARENA,
+                                        headers=on_b).json()["id"]
+            for client in people.values():
+                client.post(f"{b}/api/tournaments/{other}/join", headers=on_b)
+            people["orga"].post(f"{b}/api/tournaments/{other}/start", headers=on_b)
+            elsewhere = table_of(people["ann"], other, set())
             table = table_of(people["ann"], tournament, seen)
             seen.add(table)
+            resign(b, people["ann"], elsewhere)
             resign(a, people["ann"], table)
             second = table_of(people["ann"], tournament, seen)   # A paired them again
             seen.add(second)
+            later = table_of(people["ann"], other, {elsewhere})   # and B in its own
             first.kill()   # SIGKILL: A's leases run out; B directs the tournament now
             first.wait(10)
             for client in people.values():
@@ -337,16 +348,21 @@ def test_the_process_directing_a_tournament_killed_the_other_carries_on_losing_n
                 client.headers["Origin"] = b
             resign(b, people["ann"], second)
             third = table_of(people["ann"], tournament, seen)    # and B seats them again
+            resign(b, people["ann"], later)
+            last = table_of(people["ann"], other, {elsewhere, later})
             info = people["orga"].get(f"/api/tournaments/{tournament}").json()
+            info_b = people["orga"].get(f"/api/tournaments/{other}").json()
         for client in people.values():
             client.close()
-    scored = [g for g in info["games"] if g["status"] == "scored"]
-    assert {g["table"] for g in scored} == {table, second}
-    assert [g["table"] for g in info["pairings"]] == [third]
-    lines = {line["name"].split("_")[0]: line for line in info["standings"]}
-    assert (lines["orga"]["points"], lines["orga"]["wins"], lines["ann"]["points"]) == (
-        4, 2, 0)
-    assert lines["orga"]["games"] == lines["ann"]["games"] == 2
+    for shown, played, now in ((info, {table, second}, third),
+                               (info_b, {elsewhere, later}, last)):
+        scored = [g for g in shown["games"] if g["status"] == "scored"]
+        assert {g["table"] for g in scored} == played
+        assert [g["table"] for g in shown["pairings"]] == [now]
+        lines = {line["name"].split("_")[0]: line for line in shown["standings"]}
+        assert (lines["orga"]["points"], lines["orga"]["wins"], lines["ann"]["points"]) == (
+            4, 2, 0)
+        assert lines["orga"]["games"] == lines["ann"]["games"] == 2
 
 
 def test_a_block_keeps_two_entrants_apart_while_the_others_play(client: TestClient) -> None:
