@@ -19,7 +19,9 @@ the server plays them (``moves_per_s``).  It measures:
   every waiting player), mean, and ``decide_cpu_ms``: CPU time of a step's decision (the
   pairing and the tables dealt, in the store's thread), a table;
 - ``step_p50_ms``, ``step_p99_ms``: a director's step's transaction (``store.step``: read,
-  score, decide, store the tables), timed in its thread (``steps`` of them);
+  score, decide, store the tables), timed in its thread (``steps`` of them), and the
+  statements it sent, a mean: ``statements_busy_step`` for a step that scored or seated,
+  ``statements_quiet_step`` for one that did neither;
 - ``move_p50_ms``, ``move_p99_ms``: a simulated player's move from asking to played (the
   same run's peer: how loaded the process and the machine were);
 - ``games``, ``tables_made``;
@@ -51,11 +53,12 @@ import os
 import random
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from cardtable.server.core import pairing
 from cardtable.server.core.settings import ServerSettings
@@ -121,6 +124,8 @@ class Run:
         self.tables_made = 0
         self.games = 0
         self.read_ms: list[float] = []
+        self.busy_statements: list[int] = []    # a step's statements: one that scored
+        self.quiet_statements: list[int] = []   # or seated, one that did neither
         self.rng = random.Random(7)
         self._instrument()
 
@@ -150,12 +155,27 @@ class Run:
 
         seating.begin = open_table   # type: ignore[method-assign]
         stepping = self.store.step
+        counting = threading.local()
+
+        def count(*_: Any) -> None:
+            if getattr(counting, "sent", None) is not None:
+                counting.sent += 1
+
+        event.listen(self.storage.engine, "before_cursor_execute", count)
 
         def step(*args: Any, **kwargs: Any) -> Any:
             began = time.monotonic()
-            found, seated = stepping(*args, **kwargs)   # the step scores what ended
+            counting.sent = 0
+            try:
+                found, seated = stepping(*args, **kwargs)   # the step scores what ended
+            finally:
+                sent, counting.sent = counting.sent, None
             at = time.monotonic()
             run.step_ms.append(1000 * (at - began))
+            if found is not None and (found.scored or seated is not None):
+                run.busy_statements.append(sent)
+            else:
+                run.quiet_statements.append(sent)
             for table_id in [] if found is None else found.scored:
                 if table_id in run.table_end:
                     run.standings_ms.append(1000 * (at - run.table_end.pop(table_id)))
@@ -329,6 +349,10 @@ async def arena(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             if run.pairing_cpu else None,
             "decide_cpu_ms": round(1e3 * statistics.fmean(run.deal_cpu), 2)
             if run.deal_cpu else None,
+            "statements_busy_step": round(statistics.fmean(run.busy_statements), 2)
+            if run.busy_statements else None,
+            "statements_quiet_step": round(statistics.fmean(run.quiet_statements), 2)
+            if run.quiet_statements else None,
             "reads": len(run.read_ms),
             "read_p50_ms": round(percentile(run.read_ms, 0.5), 1),
             "read_p99_ms": round(percentile(run.read_ms, 0.99), 1),
