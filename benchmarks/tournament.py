@@ -124,6 +124,8 @@ class Run:
         self.tables_made = 0
         self.games = 0
         self.read_ms: list[float] = []
+        self.pages = (tournaments_api.Pages(self.director)
+                      if hasattr(tournaments_api, "Pages") else None)
         self.busy_statements: list[int] = []    # a step's statements: one that scored
         self.quiet_statements: list[int] = []   # or seated, one that did neither
         self.rng = random.Random(7)
@@ -257,8 +259,7 @@ class Run:
         JSON as the app sends it)."""
         rng = random.Random(seed)
         await asyncio.sleep(rng.uniform(0, every))
-        pages = (tournaments_api.Pages(self.director)
-                 if hasattr(tournaments_api, "Pages") else None)
+        pages = self.pages   # the app's one, shared by every reader
         while True:
             started = time.monotonic()
             if pages is not None:
