@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import secrets
 import time
 from pathlib import Path
@@ -23,7 +24,7 @@ from websockets.sync.client import connect
 
 from cardtable.server.store.sanctions import SanctionStore
 from cardtable.server.store.stamps import stamp
-from cardtable.server.store.tournaments import TournamentRow, TournamentStore
+from cardtable.server.store.tournaments import GameRow, TournamentRow, TournamentStore
 from cardtable.server.web import tournaments_api
 
 __all__ = ["app_client"]   # the fixture: SQLite and PostgreSQL
@@ -471,3 +472,33 @@ def test_a_tournament_s_page_is_read_from_the_database_once_a_change_not_once_a_
     assert [line["paused"] for line in lines if line["name"] == "ann"] == [True]
     for _ in range(2):
         assert client.get("/api/tournaments/tnothere").status_code == 404
+
+
+def test_an_arena_s_page_reads_only_the_games_it_shows(
+        app_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long arena's page lists its newest games and reads no older ones from the
+    database (its standings need none of them): twenty games scored, three shown, three
+    read."""
+    client = app_client
+    monkeypatch.setattr(tournaments_api, "SHOWN_GAMES", 3)
+    organiser = account(client, "orga", "10.0.0.1")
+    t = made(organiser)
+    organiser.post(f"/api/tournaments/{t['id']}/join")
+    me = organiser.get("/api/me").json()["id"]
+    at = stamp()
+    with client.app.state.storage.writing() as session:
+        session.add_all(GameRow(table_id=f"old{i:02}", tournament_id=t["id"], round=0,
+                                players=[me, None], status="scored", results={},
+                                created=at + dt.timedelta(seconds=i)) for i in range(20))
+    loaded: list[str] = []
+
+    def load(target: GameRow, _: Any) -> None:
+        loaded.append(target.table_id)
+
+    event.listen(GameRow, "load", load)
+    try:
+        page = client.get(f"/api/tournaments/{t['id']}").json()
+    finally:
+        event.remove(GameRow, "load", load)
+    assert [g["table"] for g in page["games"]] == ["old17", "old18", "old19"]
+    assert sorted(loaded) == ["old17", "old18", "old19"]

@@ -227,11 +227,15 @@ class TournamentStore(Store):
                 .order_by(order, TournamentRow.id).limit(limit)).all()]
 
     @guarded
-    def load(self, tournament_id: str, *, every_game: bool = True) -> Tourney | None:
+    def load(self, tournament_id: str, *, every_game: bool = True,
+             newest: int | None = None) -> Tourney | None:
         """The tournament whole; ``every_game=False``: only its games not yet ended (what
-        a director's step needs, whatever the length of its history)."""
+        a director's step needs, whatever the length of its history); ``newest``: an
+        arena's games not ended and its ``newest`` others, no older (what its page shows:
+        a long arena has tens of thousands, and nothing in its standings reads them; a
+        swiss's tie-break reads every game, and a swiss has a few rounds' worth)."""
         with self.storage.sessions() as session:
-            return _load(session, tournament_id, every_game)
+            return _load(session, tournament_id, every_game, newest=newest)
 
     @guarded
     def survey(self, tournament_id: str, at: _dt.datetime | None = None) -> Survey | None:
@@ -740,8 +744,10 @@ def _entrants(session: Session, tournament_id: str, kind: str) -> list[EntrantRo
 
 
 def _load(session: Session, tournament_id: str, every_game: bool = True,
-          entrants: list[EntrantRow] | None = None) -> Tourney | None:
-    """The tournament whole (``entrants``: as this transaction read them already)."""
+          entrants: list[EntrantRow] | None = None,
+          newest: int | None = None) -> Tourney | None:
+    """The tournament whole (``entrants``: as this transaction read them already;
+    ``newest``: see ``TournamentStore.load``)."""
     row = session.get(TournamentRow, tournament_id) if len(tournament_id) <= 16 else None
     if row is None:
         return None
@@ -752,6 +758,11 @@ def _load(session: Session, tournament_id: str, every_game: bool = True,
     query = select(GameRow).where(GameRow.tournament_id == tournament_id)
     if not every_game:
         query = query.where(GameRow.status.in_((OPENING, PLAYING)))
+    elif newest is not None and row.kind == ARENA:
+        latest = (select(GameRow.table_id).where(GameRow.tournament_id == tournament_id)
+                  .order_by(GameRow.created.desc(), GameRow.table_id.desc()).limit(newest))
+        query = query.where(GameRow.status.in_((OPENING, PLAYING))
+                            | GameRow.table_id.in_(latest))
     games = list(session.scalars(query.order_by(GameRow.created, GameRow.table_id)))
     for item in (row, *entrants, *games):
         session.expunge(item)

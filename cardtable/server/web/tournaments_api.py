@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as _dt
+import functools
 from collections import OrderedDict
 from typing import Annotated, Literal
 
@@ -283,7 +284,8 @@ def _account(player: Player | None) -> Player:
 
 
 async def _info(store: TournamentStore, tournament_id: str) -> TournamentInfo:
-    t = await asyncio.to_thread(store.load, tournament_id)
+    t = await asyncio.to_thread(functools.partial(store.load, tournament_id,
+                                                  newest=SHOWN_GAMES))
     if t is None:
         raise Refused(f"there is no tournament {tournament_id[:40]!r}", 404, "not_found")
     return info_of(t)
