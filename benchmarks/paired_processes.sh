@@ -2,11 +2,13 @@
 # One server process against two behind nginx (deploy/nginx/cardtable.conf, Redis between
 # them), the servers' CPU a move of each, in one sitting: ROUNDS rounds, each running both
 # (one then two in odd rounds, two then one in even ones), on PostgreSQL, 100 tables at full
-# speed, 15 s counted after 20 s of warm-up in which each table's first game is resigned
-# after a random number of moves below 80 (load.py --spread: the games then end spread out,
-# and each run's counted time holds about as many new tables a move; started together, they
-# ended in waves, and a run counted from 0.2 to 16.5 new tables a thousand moves, each table
-# 10 to 50 ms of the servers' CPU), a 2 ms commit window (docs/deploy.md; WINDOW=SECONDS
+# speed, 15 s counted after at least 20 s of warm-up in which each table's first game is
+# resigned after a random number of moves below 110 (load.py --spread; counting waits
+# until every first game has ended), so that the games end spread out: started together,
+# they ended in waves, and a run counted from 0.2 to 16.5 new tables a thousand moves,
+# each new table 10 to 50 ms of the servers' CPU (the count of each run is printed beside
+# its ratio; a random game lasts 113 moves on average, 43 to 216), a 2 ms commit window
+# (docs/deploy.md; WINDOW=SECONDS
 # for another).  Each run writes OUT/one.N.json or OUT/two.N.json (benchmarks/load.py's
 # figures) and OUT/loads.txt the load average at each start and end; the ratio of a round
 # is two's servers' CPU a move over one's (nginx's own is beside it, as "proxy"), and the
@@ -26,7 +28,7 @@ for r in $(seq 1 "$ROUNDS"); do
     extra=""; [ "$kind" = two ] && extra="--processes 2 --proxy --redis-url $REDIS"
     echo "$r $kind start $(cat /proc/loadavg)" >> "$OUT/loads.txt"
     # shellcheck disable=SC2086
-    "$PY" benchmarks/load.py --tables 100 --pace 0 --seconds 15 --warmup 20 --spread 80 \
+    "$PY" benchmarks/load.py --tables 100 --pace 0 --seconds 15 --warmup 20 --spread 110 \
       --commit-window "${WINDOW:-0.002}" --database-url "$PG" $extra --json "$OUT/$kind.$r.json" \
       > "$OUT/$kind.$r.log" 2>&1
     echo "$r $kind end $(cat /proc/loadavg)" >> "$OUT/loads.txt"
