@@ -24,13 +24,19 @@ aims' figures: the judged moves ``unsure`` in each run, of the moves labelled in
 those labelled alike in both, each player's mean loss a judged move and accuracy (the
 ratio of ``random``'s mean loss to ``hard``'s and the accuracy gap, per record and pooled).
 
+``make-duels --count N --set DIR`` plays N random-against-hard games of each game (or of
+``--only``'s) into a folder of its own, numbered on from the set's (``--first``): the few
+records kept in the repository are too few to tell an aim met by a fraction of a point,
+and the measure reports the spread of the records' accuracy gaps and the 95% interval of
+their mean beside the pooled figure.
+
 ``make-scripted`` plays the person-like records of that set (``*-scripted-*.json``): a
 script that plays the hint's move but for marked, deliberate errors, against ``hard``
 (scripted, not a person's play); the measure reports how many of the marked errors each
 run labels, and per game each aim met or not.
 
     python benchmarks/analysis_stability.py make
-    python benchmarks/analysis_stability.py make-duels
+    python benchmarks/analysis_stability.py make-duels [--count 20 --only pasur --set DIR]
     python benchmarks/analysis_stability.py make-scripted [--only pasur]
     nice -n 10 python benchmarks/analysis_stability.py [--set judge] [--only durak] [--iterations N]
     nice python benchmarks/analysis_stability.py --web [--only durak] [--games 2] [--processes 2]
@@ -94,14 +100,22 @@ def make() -> None:
                               "levels": levels}), flush=True)
 
 
-def make_duels() -> None:
-    """Play and save the judge's set: random against hard, and hard with slips."""
+def make_duels(folder: Path = DUELS, only: str | None = None, count: int | None = None,
+               first: int = 0) -> None:
+    """Play and save the judge's set: random against hard, and hard with slips.  With
+    ``count``, only random against hard: ``count`` games numbered from ``first`` + 1 (the
+    same numbers play the same games as the set's own), a larger set to measure on than
+    the few kept in the repository."""
     import random
 
-    DUELS.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     for game, (preset, duels, slips) in DUEL_PLAN.items():
+        if only and game != only:
+            continue
         spec = games.get(game)
         plan = [("random", n) for n in range(duels)] + [("slips", n) for n in range(slips)]
+        if count is not None:
+            plan = [("random", n) for n in range(first, first + count)]
         for kind, number in plan:
             seed = 7000 + 10 * number + (5 if kind == "slips" else 0)
             state = spec.start(spec.presets[preset], players=2, seed=seed)
@@ -128,7 +142,7 @@ def make_duels() -> None:
             record = records.record_of(state, game, seats=[
                 {"name": name, "kind": "bot", "level": level}
                 for name, level in zip(names, levels, strict=True)])
-            path = DUELS / f"{game}-{kind}-{number + 1}.json"
+            path = folder / f"{game}-{kind}-{number + 1}.json"
             record.save(path)
             print(json.dumps({"file": path.name, "moves": len(record.moves), "seats": names,
                               "slips": slipped}), flush=True)
@@ -251,6 +265,8 @@ def stability(paths: list[Path], iterations: int) -> None:
     cpu_of: dict[str, list[float]] = {}
     pooled: dict[str, dict[str, list[float]]] = {}
     scripted: dict[str, list[int]] = {}
+    gapped: dict[str, list[float]] = {}
+    """Per game, each random-against-hard record's accuracy gap (the mean of its runs)."""
     for path in paths:
         record = records.load(path)
         learn = analysis.learn_of(record.game)
@@ -312,6 +328,7 @@ def stability(paths: list[Path], iterations: int) -> None:
                 into["hard_acc"].append(h["accuracy"])
             row["random_to_hard_loss"] = ratios
             row["hard_accuracy_above_random"] = gaps
+            gapped.setdefault(record.game, []).append(statistics.mean(gaps))
         print(json.dumps(row), flush=True)
         game = record.game
         judged_of[game] = judged_of.get(game, 0) + len(pairs)
@@ -337,11 +354,29 @@ def stability(paths: list[Path], iterations: int) -> None:
                 statistics.mean(p["random"]) / max(statistics.mean(p["hard"]), 1e-9), 2)
             out["hard_accuracy_above_random"] = round(
                 statistics.mean(p["hard_acc"]) - statistics.mean(p["random_acc"]), 1)
+            out.update(_spread(gapped[game]))
         if game in scripted:
             out["scripted_errors"], *labelled = scripted[game]
             out["scripted_labelled"] = labelled
         out["aims"] = _aims(out)
         print(json.dumps(out), flush=True)
+
+
+def _spread(gaps: list[float]) -> dict[str, Any]:
+    """The records' accuracy gaps (hard's above random's, each the mean of its runs): how
+    many, the least and the most, their standard deviation, and the 95% interval of their
+    mean (Student's t over the records: the games differ far more than the seeds)."""
+    out: dict[str, Any] = {"gap_records": len(gaps), "gap_least": round(min(gaps), 1),
+                           "gap_most": round(max(gaps), 1)}
+    if len(gaps) > 1:
+        from cardtable.analysis.weighing import t_quantile
+
+        spread = statistics.stdev(gaps)
+        half = t_quantile(1.96, len(gaps) - 1) * spread / len(gaps) ** 0.5
+        mean = statistics.mean(gaps)
+        out.update({"gap_sd": round(spread, 2),
+                    "gap_interval_95": [round(mean - half, 1), round(mean + half, 1)]})
+    return out
 
 
 def _aims(out: dict[str, Any]) -> dict[str, bool]:
@@ -413,11 +448,24 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("what", nargs="?", default="measure",
                         choices=["measure", "make", "make-duels", "make-scripted"])
-    parser.add_argument("--set", default="analysis", choices=["analysis", "judge"],
-                        help="the records measured: tests/data/analysis or tests/data/judge")
+    parser.add_argument("--set", default="analysis",
+                        help="the records measured: analysis (tests/data/analysis), judge "
+                             "(tests/data/judge) or a folder; make-duels writes there with "
+                             "--count")
+    parser.add_argument("--count", type=int, default=None,
+                        help="make-duels: play this many random-against-hard games of each "
+                             "game (with --only, one), numbered from --first + 1, into --set")
+    parser.add_argument("--first", type=int, default=0,
+                        help="make-duels --count: the number the games start after")
     parser.add_argument("--iterations", type=int, default=None)
     parser.add_argument("--doubt", type=int, default=None,
                         help="the judge's weighing.DOUBT (the measure's budget in doubt)")
+    parser.add_argument("--horizon", type=int, default=None,
+                        help="with --only: the game's learn.horizon (where the judge's "
+                             "playouts are cut), to measure another cut against the default")
+    parser.add_argument("--playout", default=None,
+                        help="with --only: the game's learn.playout (the judge's playout "
+                             "policy: basic, steady), to measure another against the default")
     parser.add_argument("--only", default=None, help="one game: pasur or durak")
     parser.add_argument("--games", type=int, default=None, help="the first N of each game")
     parser.add_argument("--web", action="store_true", help="time the server's way")
@@ -427,13 +475,22 @@ def main() -> None:
     if args.what == "make":
         make()
         return
+    folder = {"analysis": GAMES, "judge": DUELS}.get(args.set) or Path(args.set)
     if args.what == "make-duels":
-        make_duels()
+        make_duels(DUELS if args.count is None else folder, args.only, args.count, args.first)
         return
     if args.what == "make-scripted":
         make_scripted(args.only)
         return
-    paths = recorded(args.only, args.games, DUELS if args.set == "judge" else GAMES)
+    paths = recorded(args.only, args.games, folder)
+    if args.horizon is not None:
+        if not args.only:
+            parser.error("--horizon needs --only")
+        analysis.learn_of(args.only).horizon = args.horizon
+    if args.playout is not None:
+        if not args.only:
+            parser.error("--playout needs --only")
+        analysis.learn_of(args.only).playout = args.playout
     if args.doubt is not None:
         from cardtable.analysis import weighing
 

@@ -17,10 +17,11 @@ policy or its evaluation, which the two share.
 
     nice -n 5 python benchmarks/judge_reference.py build [--every 5]
     nice -n 5 python benchmarks/judge_reference.py measure
-    nice -n 5 python benchmarks/judge_reference.py horizons [--every 10]
+    nice -n 5 python benchmarks/judge_reference.py horizons [--every 10] [--game pasur]
 
-``horizons`` measures what the reference cannot: Durak's playouts cut at a round's end and
-valued by the evaluation, against playouts to the game's end.
+``horizons`` measures what the reference cannot: the playouts cut at a round's end and
+valued by the evaluation (Durak's, or ``--game pasur``'s count of what is taken), against
+playouts to the game's (the Pasur hand's) end.
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ SEED = 9001
 """The reference's seed: deals of its own, not the default judge's."""
 END = 20
 """The budget of ``horizons``' judge with playouts to the game's end, in default budgets."""
+END_CUT: dict[str, int | None] = {"durak": None, "pasur": 99}
+"""The horizon that plays a game to its end (a Pasur hand has 6 deal rounds at most; a Pasur
+horizon of ``None`` is the kit's default, 1)."""
 
 
 def positions(every: int) -> list[tuple[str, Any, int, str, Any]]:
@@ -151,14 +155,14 @@ def horizons(every: int, game: str = "durak") -> None:
             if record.game != game:
                 continue
             row: dict[str, Any] = {"record": name, "index": index, "move": str(move)}
-            for cut, budget, least, seed in ((None, END * analysis.DEFAULT_ITERATIONS, LEAST,
-                                              SEED), (0, analysis.DEFAULT_ITERATIONS, 0, 0),
+            for cut, budget, least, seed in ((END_CUT[game], END * analysis.DEFAULT_ITERATIONS,
+                                              LEAST, SEED), (0, analysis.DEFAULT_ITERATIONS, 0, 0),
                                              (1, analysis.DEFAULT_ITERATIONS, 0, 0)):
                 learn.horizon = cut
                 began = time.process_time()
                 judged = analysis.judge(state, state.parse_move(move), index, iterations=budget,
                                         seed=seed, hindsight=False, least=least)
-                row["end" if cut is None else f"cut {cut}"] = {
+                row["end" if cut == END_CUT[game] else f"cut {cut}"] = {
                     "best": judged.best, "loss": judged.loss, "label": judged.label,
                     "cpu": round(time.process_time() - began, 2)}
             rows.append(row)
@@ -184,11 +188,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("what", choices=["build", "measure", "horizons"])
     parser.add_argument("--every", type=int, default=5)
+    parser.add_argument("--game", default="durak", choices=sorted(END_CUT),
+                        help="horizons: the game whose cuts are measured")
     args = parser.parse_args()
     if args.what == "build":
         build(args.every)
     elif args.what == "horizons":
-        horizons(args.every)
+        horizons(args.every, args.game)
     else:
         measure()
 

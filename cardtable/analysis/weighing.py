@@ -3,8 +3,9 @@
 A move's worth from what the seat knew is measured the way a duplicate tournament measures
 a player: deal the hidden cards afresh (a determinization, drawn in the light of the other
 players' moves), play every legal move on that same deal with the same stream of random
-numbers for the rest (the playout policy of the game's kit, cut where the game's ``learn``
-plug-in says, ``horizon``, and the position there valued by the kit's evaluation), and
+numbers for the rest (the playout policy of the game's kit, by the name the game's
+``learn`` plug-in gives, ``playout``, "basic" where it gives none; cut where the plug-in
+says, ``horizon``, and the position there valued by the kit's evaluation), and
 compare the moves deal by deal.  The luck of the cards then falls alike on every move, so
 the paired differences are far steadier than the moves' own results.
 
@@ -183,12 +184,18 @@ class _Player:
     the kit's compiled core where it offers one (``fast_deal``: the deal read into the core
     once for all the moves played on it; else ``fast_playout``), else in Python."""
 
-    def __init__(self, position: GameState[Any], seat: int, horizon: int | None) -> None:
+    def __init__(self, position: GameState[Any], seat: int, horizon: int | None,
+                 policy: str = "basic") -> None:
         kit = kit_of(position)
         self.seat = seat
         self.sample = kit.sampler(position, seat, infer=True)
         self.context = kit.context(position, seat, horizon=horizon)
-        self.policy, self.cutoff, self.rewards = kit.playout, kit.cutoff, kit.rewards
+        # the policy by name, as the search reads it: "steady" is the kit's
+        # ``playout_steady`` where it has one, its basic playout elsewhere
+        self.policy = (kit.playout if policy == "basic"
+                       else getattr(kit, f"playout_{policy}", kit.playout))
+        self.cutoff, self.rewards = kit.cutoff, kit.rewards
+        self.policy_name = policy
         self.fast = fast_hooks(kit)[0]
         self.board_of = getattr(kit, "fast_deal", None)
         self.board: Callable[[Any, random.Random], Sequence[float] | None] | None = None
@@ -197,13 +204,13 @@ class _Player:
         self.luck = random.Random()
         dealer = getattr(kit, "fast_dealer", None)
         self.dealer = None if dealer is None else dealer(position, seat, self.context,
-                                                         "basic", infer=True)
+                                                         policy, infer=True)
         """The kit's deals and playouts in its compiled core, where it offers them: a deal
         dealt there as a board (no hand built in Python), each move played on a copy."""
         judge = getattr(kit, "fast_judge", None)
         self.judged: Callable[[list[int], tuple[Any, ...]], Sequence[list[float]]] | None = (
             None if judge is None or self.dealer is None
-            else judge(position, seat, self.context, "basic"))
+            else judge(position, seat, self.context, policy))
         """The dealer's deals and playouts of many deals in one call, where the kit offers
         it (``_on_deals``): the same numbers as ``deal`` and ``play`` deal by deal."""
 
@@ -221,7 +228,7 @@ class _Player:
         if self.board_of is not None:
             if self.board_deal is not deal:
                 self.board_deal = deal
-                self.board = self.board_of(deal, self.context, "basic")
+                self.board = self.board_of(deal, self.context, self.policy_name)
             if self.board is not None:
                 found = self.board(move, luck)
                 if found is not None:
@@ -232,7 +239,7 @@ class _Player:
         game.push(move)
         context = self.context
         if self.fast is not None and game.to_move is not None:
-            found = self.fast(game, context, "basic", luck)
+            found = self.fast(game, context, self.policy_name, luck)
             if found is not None:
                 fast: float = found[self.seat]
                 return fast
@@ -312,7 +319,7 @@ def weigh(state: GameState[Any], played: Any = None, *, budget: int, seed: int =
         raise BudgetTooSmall(budget, smallest)
     scale = learn.loss(1.0, 0.0)
     cuts = [threshold / scale for threshold in learn.thresholds]
-    player = _Player(position, seat, horizon)
+    player = _Player(position, seat, horizon, getattr(learn, "playout", "basic"))
     choose, measure = _streams(position, seat, seed)
     values, best, active, deals, spent = _choose(
         player, moves, choose, max(smallest - 2 * FIRST_DEALS, budget // 2), cuts, key_of,

@@ -38,6 +38,11 @@ class PasurLearn:
     horizon = 0
     """The judge's playouts stop at the end of the deal round being played, valued there
     by the cards and surs taken and the clubs race (``bots/pasur_kit``)."""
+    playout = "steady"
+    """The judge's playout policy: the kit's, without the one move in twenty it plays at
+    random for a search's variety.  The judge compares moves on the same deals, so a random
+    move in the rest of the hand only adds noise to their differences (and charges every
+    move for a slip nobody meant): steady playouts settle a verdict on fewer deals."""
 
     def searched(self, state: Any) -> Hand:
         """What the analysis searches: the hand being played."""

@@ -81,3 +81,19 @@ def test_the_judge_deals_pasur_in_the_core_and_judges_alike_with_a_seed():
     move = hand.legal_moves()[-1]
     first, again = (analysis.judge(hand, move, 1, hindsight=False) for _ in range(2))
     assert first == again and first.choices > 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_pasur_deal_played_out_by_the_judge_ends_alike_whatever_the_playouts_seed(seed):
+    # the judge's Pasur playouts play the kit's policy without its random moves: on one
+    # deal, a move's reward does not depend on the playout's own numbers, so the moves'
+    # paired differences carry the luck of the deals alone
+    from cardtable.analysis import weighing
+
+    hand = _played(seed, "standard", 2)
+    seat = hand.to_move
+    learn = analysis.learn_of("pasur")
+    player = weighing._Player(hand, seat, learn.horizon, learn.playout)
+    deal, _ = player.deal(random.Random(seed))
+    for move in hand.legal_moves():
+        assert len({player.play(deal, move, draw, False) for draw in range(40)}) == 1, move
