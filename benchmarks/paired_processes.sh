@@ -37,17 +37,31 @@ done
 "$PY" - "$OUT" "$ROUNDS" <<'PYTHON'
 import json, math, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
-ratios = []
+ratios, loop_ratios = [], []
+
+
+def loops(run):
+    """The servers' event loops' CPU a move (their threads' other work and the kernel's
+    left out): the part a move costs whatever the tables' turnover."""
+    return sum(ms for threads in run["thread_cpu_ms_per_move"]
+               for name, ms in threads.items() if "event loop" in name)
+
+
 for r in range(1, rounds + 1):
     runs = [json.load(open(f"{out}/{kind}.{r}.json")) for kind in ("one", "two")]
     one, two = (run["cpu_ms_per_move"] for run in runs)
     made = [1000 * run["tables_made"] / max(1, run["moves"]) for run in runs]
+    loop_ratios.append(loops(runs[1]) / max(1e-9, loops(runs[0])))
     ratios.append(two["servers"] / one["servers"])
     scaled = (two["servers"] / two["generator"]) / (one["servers"] / one["generator"])
     print(f"round {r}: one {one['servers']:.3f} ms, two {two['servers']:.3f} ms "
           f"(nginx {two.get('proxy', 0):.3f}), ratio {ratios[-1]:.3f}; generator "
           f"{one['generator']:.3f} / {two['generator']:.3f} ms, ratio over it {scaled:.3f}; "
-          f"new tables a thousand moves {made[0]:.1f} / {made[1]:.1f}")
+          f"new tables a thousand moves {made[0]:.1f} / {made[1]:.1f}; the event loops "
+          f"{loops(runs[0]):.3f} / {loops(runs[1]):.3f} ms, ratio {loop_ratios[-1]:.3f}")
 mean = math.exp(sum(map(math.log, ratios)) / len(ratios))
 print(f"geometric mean {mean:.3f}, rounds {min(ratios):.3f} to {max(ratios):.3f}")
+loop_mean = math.exp(sum(map(math.log, loop_ratios)) / len(loop_ratios))
+print(f"the event loops alone: geometric mean {loop_mean:.3f}, rounds "
+      f"{min(loop_ratios):.3f} to {max(loop_ratios):.3f}")
 PYTHON
