@@ -9,7 +9,10 @@ solver's values where nothing is hidden from the player), and stores the verdict
 ``tests/data/judge_reference.json``.  ``measure``
 judges the same moves with the default budget (seeds 0 and 1) and reports, per game and
 in all: the precision and the recall of "mistake or worse" against the reference, the mean
-absolute error of the loss, and the share of moves ``unsure``.
+absolute error of the loss, and the share of moves ``unsure``; and per game and level of
+the player who moved, the mean of the default loss less the reference's (its bias, with
+two standard errors): a best move's value inflated by its choice (the winner's curse)
+would charge the strong players' moves a loss the reference does not.
 
 The reference is the same judge with a far larger budget: it measures the default judge's
 statistical error (deals too few, a best chosen wrongly), not the error of its playout
@@ -114,11 +117,22 @@ def measure() -> None:
         for seed in (0, 1):
             judged = analysis.judge(state, state.parse_move(ref["move"]), ref["index"],
                                     seed=seed, hindsight=False)
-            rows.setdefault(ref["game"], []).append({"ref": ref, "judged": judged})
+            level = str(record.seats[state.to_move].get("level", "")).split(":")[0]
+            rows.setdefault(ref["game"], []).append({"ref": ref, "judged": judged,
+                                                     "level": level})
     cpu = time.process_time() - began
     every = [row for game in rows.values() for row in game]
     for game, found in [*rows.items(), ("all", every)]:
         print(json.dumps({"game": game, **_figures(found)}), flush=True)
+    for game, found in rows.items():   # a winner's curse would show as a bias by level
+        for level in sorted({r["level"] for r in found}):
+            diffs = [r["judged"].loss - r["ref"]["loss"] for r in found if r["level"] == level]
+            mean = sum(diffs) / len(diffs)
+            spread = (sum((d - mean) ** 2 for d in diffs) / max(len(diffs) - 1, 1)) ** 0.5
+            print(json.dumps({"game": game, "level": level, "judgements": len(diffs),
+                              "bias": round(mean, 4),
+                              "bias_2se": round(2 * spread / len(diffs) ** 0.5, 4)}),
+                  flush=True)
     print(json.dumps({"positions": len(verdicts), "default_cpu_seconds": round(cpu, 1)}))
 
 
