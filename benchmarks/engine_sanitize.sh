@@ -44,5 +44,6 @@ START=$(date +%s)
     tests/pasur/test_pasur_core.py tests/pasur/test_pasur_compiled.py \
     tests/bots/test_bots_fast.py \
     tests/bots/test_durak_fast_playout.py tests/bots/test_durak_fast_solve.py \
-    tests/adapters/test_core_episode.py tests/adapters/test_vector.py)
+    tests/adapters/test_core_episode.py tests/adapters/test_vector.py \
+    tests/adapters/test_tensors.py)
 echo "the cores' tests under AddressSanitizer: $(( $(date +%s) - START )) s"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import functools
 import random
+import threading
 from typing import Any
 
 import numpy as np
@@ -104,7 +105,8 @@ class CardtableGame(pyspiel.Game):
         return super().max_chance_nodes_in_history() if bound is None else bound
 
     def new_initial_state(self) -> CardtableState:
-        episode = _CLONING.pop() if _CLONING else None
+        cloning = _CLONING.__dict__
+        episode = cloning.pop("episode", None) if cloning else None
         return CardtableState(self, self._template.copy() if episode is None else episode)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> EpisodeObserver:
@@ -159,12 +161,13 @@ class CardtableState(pyspiel.State):
         mine = self.__dict__
         kept = dict(mine)
         episode = kept.get("_episode")
-        _CLONING.append(episode.copy() if episode is not None else None)
+        if episode is not None:
+            _CLONING.episode = episode.copy()
         mine.clear()
         try:
             twin: CardtableState = pyspiel.State.clone(self)
         finally:
-            _CLONING.clear()
+            _CLONING.__dict__.clear()
             mine.update(kept)
         for name, value in kept.items():
             if name != "_episode" and name not in _BOUND:
@@ -265,9 +268,10 @@ These are the ones asked at every action (``apply_action`` calls ``current_playe
 ``_apply_action``); each costs a clone a little, so the rarer ones stay methods."""
 
 
-_CLONING: list[Episode | None] = []
-"""The episode the state a clone makes takes (``CardtableState.clone``: pyspiel's clone
-asks the game for a new initial state first), in place of a copy of the template."""
+_CLONING = threading.local()
+"""``episode``: the episode the state a clone makes takes (``CardtableState.clone``:
+pyspiel's clone asks the game for a new initial state first), in place of a copy of the
+template; one a thread, so another thread's new state never takes it."""
 _METHODS: dict[type, tuple[tuple[str, Any], ...]] = {}
 """The state's name and the episode class's method, for each of ``_BOUND``, by class."""
 

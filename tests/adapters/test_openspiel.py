@@ -116,6 +116,31 @@ def test_every_copy_of_a_state_plays_its_own_episode(name):
         state = _random_state(game, np.random.RandomState(11), 70)
 
 
+def test_a_clone_under_way_in_another_thread_leaves_new_states_alone():
+    """A clone hands its episode's copy to the new state pyspiel asks the game for; that
+    copy waits in the cloning thread's own place, so a new state made meanwhile in
+    another thread is a fresh game, not the clone's position."""
+    import threading
+
+    game = pyspiel.load_game("python_transfer_durak")
+    state = _random_state(game, np.random.RandomState(4), 50)
+    waiting, finish = threading.Event(), threading.Event()
+
+    def cloning() -> None:
+        openspiel._CLONING.episode = state.episode.copy()   # as clone() does before Clone
+        waiting.set()
+        finish.wait()
+        openspiel._CLONING.__dict__.clear()
+
+    other = threading.Thread(target=cloning)
+    other.start()
+    waiting.wait()
+    fresh = game.new_initial_state()
+    finish.set()
+    other.join()
+    assert fresh.episode.history == [] and fresh.is_chance_node()
+
+
 def test_tensors_and_strings_come_from_the_episode():
     game = pyspiel.load_game("python_pasur")
     state = _random_state(game, np.random.RandomState(7), 40)
