@@ -20,8 +20,10 @@ from browserkit import (
     wait_for_next_version,
     wait_for_turn_or_end,
 )
+from websockets.sync.client import connect as ws_connect
 
 from cardtable.server import create_app
+from cardtable.server.core.wire import seat_protocols
 
 
 def seat_page(open_page: Any, server_url: str, table: str, seat: int, token: str) -> Any:
@@ -184,10 +186,14 @@ def test_an_abandoned_table_leaves_the_lobby(browser: Any, short_lived_server: s
     context = browser.new_context()
     try:
         page = context.new_page()
-        page.goto(base + "/")
-        row = page.locator(f'[data-table="{seated["table"]}"], '
-                           f'a[href="/table/{seated["table"]}"]')
-        row.first.wait_for(timeout=20_000)   # the lobby under a loaded machine
+        # the seat's player is there until the lobby shows the table (a loaded machine may
+        # take longer than the 3 s to draw it), then leaves it abandoned
+        with ws_connect(base.replace("http", "ws", 1) + f"/ws/tables/{seated['table']}",
+                        subprotocols=seat_protocols(seated["token"])):  # type: ignore[arg-type]
+            page.goto(base + "/")
+            row = page.locator(f'[data-table="{seated["table"]}"], '
+                               f'a[href="/table/{seated["table"]}"]')
+            row.first.wait_for(timeout=20_000)
         deadline = time.monotonic() + 30
         while httpx.get(f"{base}/api/tables/{seated['table']}").json()["over"] is False:
             assert time.monotonic() < deadline, "the table was never abandoned"

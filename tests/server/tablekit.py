@@ -12,7 +12,6 @@ import re
 import socket
 import struct
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,6 +22,7 @@ from typing import Any
 import anyio
 import httpx
 from fastapi.testclient import TestClient
+from forkstart import start_server
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
@@ -301,14 +301,15 @@ def server(data_dir: Path, *extra: str,
     port = port or free_port()
     log = data_dir.parent / f"server-{port}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("ab") as output:  # a restart on the same port adds to its log
-        process = subprocess.Popen(
-            [sys.executable, "-m", "cardtable.server", "--port", str(port), "--data-dir",
-             str(data_dir), "--bot-delay", "0", "--log-level", "warning",
-             # machine speed, many tables from one address: no quotas on that
-             "--ws-messages-per-second", "0", "--tables-per-address", "",
-             "--bot-tables-per-address", "1000", "--bot-tables", "1000", *extra],
-            cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
+    # a restart on the same port adds to its log; forked from a process that has
+    # imported the server already (forkstart.py: the same main, a process of its own)
+    process = start_server(
+        ["--port", str(port), "--data-dir", str(data_dir), "--bot-delay", "0",
+         "--log-level", "warning",
+         # machine speed, many tables from one address: no quotas on that
+         "--ws-messages-per-second", "0", "--tables-per-address", "",
+         "--bot-tables-per-address", "1000", "--bot-tables", "1000", *extra],
+        cwd=ROOT, log=log)
     process.log_path = log  # type: ignore[attr-defined]
     base = f"http://127.0.0.1:{port}"
     try:
