@@ -2,7 +2,8 @@
 # One server process against two behind nginx (deploy/nginx/cardtable.conf, Redis between
 # them), the servers' CPU a move of each, in one sitting: ROUNDS rounds, each running both
 # (one then two in odd rounds, two then one in even ones), on PostgreSQL, 100 tables at full
-# speed, 15 s counted after at least 20 s of warm-up in which each table's first game is
+# speed, 60 s counted (COUNTED=SECONDS for another; at 15 s the runs of a round held 2.5
+# to 8.1 new tables a thousand moves, at 60 s 7.9 to 8.9) after at least 20 s of warm-up in which each table's first game is
 # resigned after a random number of moves below 110 (load.py --spread; counting waits
 # until every first game has ended), so that the games end spread out: started together,
 # they ended in waves, and a run counted from 0.2 to 16.5 new tables a thousand moves,
@@ -28,7 +29,7 @@ for r in $(seq 1 "$ROUNDS"); do
     extra=""; [ "$kind" = two ] && extra="--processes 2 --proxy --redis-url $REDIS"
     echo "$r $kind start $(cat /proc/loadavg)" >> "$OUT/loads.txt"
     # shellcheck disable=SC2086
-    "$PY" benchmarks/load.py --tables 100 --pace 0 --seconds 15 --warmup 20 --spread 110 \
+    "$PY" benchmarks/load.py --tables 100 --pace 0 --seconds "${COUNTED:-60}" --warmup 20 --spread 110 \
       --commit-window "${WINDOW:-0.002}" --database-url "$PG" $extra --json "$OUT/$kind.$r.json" \
       > "$OUT/$kind.$r.log" 2>&1
     echo "$r $kind end $(cat /proc/loadavg)" >> "$OUT/loads.txt"
