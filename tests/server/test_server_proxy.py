@@ -262,7 +262,8 @@ def test_the_load_generator_plays_through_nginx_and_counts_its_cpu(
     assert figures["proxy"] is True and figures["processes"] == 2
     assert figures["moves"] > 0 and figures["lost"] == 0
     assert figures["errors"] == 0, figures["error_reasons"]
-    assert set(figures["cpu_ms_per_move"]) == {"servers", "generator", "services", "proxy"}
+    assert set(figures["cpu_ms_per_move"]) == {"servers", "generator", "services", "postgres",
+                                               "redis", "proxy"}
     assert all(ms >= 0 for ms in figures["cpu_ms_per_move"].values())
 
 
