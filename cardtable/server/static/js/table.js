@@ -297,7 +297,12 @@ export class TableView {
   play(text) {
     if (!this.state || this.pending !== null) return false;
     const sent = this.socket.send({ type: "move", version: this.state.version, move: text });
-    if (!sent) { toast(t("table.reconnecting", { s: "…" }), "error"); return false; }
+    if (!sent) {
+      // the link is down: the move goes once it is back, if the table has not moved on
+      this.resend = { version: this.state.version, move: text };
+      toast(t("table.reconnecting", { s: "…" }), "error");
+      return false;
+    }
     this.pending = this.state.version;
     this.sent = { version: this.state.version, move: text };
     this.selection = {};
