@@ -149,16 +149,17 @@ def start_server(argv: list[str], *, cwd: Path, log: Path) -> Forked | subproces
     """``python -m cardtable.server *argv`` in ``cwd``, its output added to ``log``."""
     global _starter
     env = dict(os.environ)
+    command = [sys.executable, "-m", "cardtable.server", *argv]
     with _starter_lock:
         if _starter is None or _starter.process.poll() is not None:
             _starter = Starter()
         starter = _starter
     if not starter.fits(env):
         with log.open("ab") as output:
-            return subprocess.Popen([sys.executable, "-m", "cardtable.server", *argv],
-                                    cwd=cwd, stdout=output, stderr=subprocess.STDOUT)
+            return subprocess.Popen(command, cwd=cwd, stdout=output,
+                                    stderr=subprocess.STDOUT)
     pid = starter.ask({"start": argv, "cwd": str(cwd), "log": str(log), "env": env})["pid"]
-    return Forked(starter, pid, [sys.executable, "-m", "cardtable.server", *argv])
+    return Forked(starter, pid, command)
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--serve"]:
